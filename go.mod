@@ -1,0 +1,3 @@
+module github.com/mneme-archive/mneme
+
+go 1.26
