@@ -40,6 +40,20 @@ func NewGraph(quads []rdf.Quad) *Graph {
 // Node returns t as a node of g.
 func (g *Graph) Node(t rdf.Term) Node { return Node{Term: t, g: g} }
 
+// subjects returns the nodes that have obj as a value of pred.
+func (g *Graph) subjects(pred string, obj rdf.Term) []Node {
+	var out []Node
+	for s, p := range g.props {
+		for _, o := range p.objs[pred] {
+			if o == obj {
+				out = append(out, g.Node(s))
+				break
+			}
+		}
+	}
+	return out
+}
+
 // Node is a term of a manifest graph together with that graph, so its
 // properties can be read generically: Get(QT+"query"), All(UT+"graphData"),
 // List() for collections. The zero Node stands for "absent"; reading it

@@ -91,7 +91,12 @@ func (m *Manifest) AllTests() []*Test {
 func build(path string, g *Graph, inheritedBase string) (*Manifest, error) {
 	m := &Manifest{Node: g.Node(rdf.IRI(fileIRI(path))), Path: path}
 	if m.Predicates() == nil {
-		return nil, fmt.Errorf("%s: no statements about the manifest <%s>", path, m.Term.Value)
+		// Some SPARQL 1.0 manifests describe a blank node: [] a mf:Manifest.
+		typed := g.subjects(rdf.RDFType, rdf.IRI(MF+"Manifest"))
+		if len(typed) != 1 {
+			return nil, fmt.Errorf("%s: no statements about the manifest <%s> and %d resources of type mf:Manifest", path, m.Term.Value, len(typed))
+		}
+		m.Node = typed[0]
 	}
 	m.Label = m.Text(RDFS + "label")
 	m.AssumedTestBase = m.Text(MF + "assumedTestBase")
