@@ -1,0 +1,29 @@
+// Package ontology is mneme's vocabulary: the Turtle definition of the
+// mneme: terms (mneme.ttl, embedded in the binary) and Go constants for
+// every term mneme writes, its own and those it reuses from PROV-O, SIOC,
+// schema.org, DCTerms and FOAF, so that other packages name terms through
+// these constants, never through string literals.
+//
+// docs/data-model.md describes how the terms fit together: one named graph
+// per crawl, captures of URLs, hyperlinks, extracted posts, revisits and
+// application detection.
+package ontology
+
+import _ "embed" // mneme.ttl is compiled into the binary
+
+// OntologyIRI names the vocabulary itself (its owl:Ontology); MnemeNS is
+// the namespace of its terms.
+const (
+	OntologyIRI = "https://w3id.org/mneme"
+	MnemeNS     = OntologyIRI + "#"
+)
+
+// Version is the owl:versionInfo of the vocabulary in mneme.ttl.
+const Version = "0.1.0"
+
+//go:embed mneme.ttl
+var turtle string
+
+// Turtle returns the vocabulary in Turtle, as compiled into the binary, for
+// loading into a store next to the data it describes.
+func Turtle() string { return turtle }
