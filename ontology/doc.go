@@ -9,7 +9,13 @@
 // application detection.
 package ontology
 
-import _ "embed" // mneme.ttl is compiled into the binary
+import (
+	_ "embed" // mneme.ttl is compiled into the binary
+	"strings"
+
+	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/rdf/turtle"
+)
 
 // OntologyIRI names the vocabulary itself (its owl:Ontology); MnemeNS is
 // the namespace of its terms.
@@ -22,8 +28,15 @@ const (
 const Version = "0.1.0"
 
 //go:embed mneme.ttl
-var turtle string
+var source string
 
-// Turtle returns the vocabulary in Turtle, as compiled into the binary, for
-// loading into a store next to the data it describes.
-func Turtle() string { return turtle }
+// Turtle returns the vocabulary in Turtle, as compiled into the binary.
+func Turtle() string { return source }
+
+// Reader parses the embedded vocabulary, for loading it into a store next
+// to the data it describes. Its triples come in the default graph; the
+// loader chooses the graph to put them in (docs/data-model.md suggests
+// OntologyIRI).
+func Reader() rdf.Reader {
+	return turtle.NewReader(strings.NewReader(source), rdf.ParseOptions{Name: "mneme.ttl", Base: OntologyIRI})
+}
