@@ -32,7 +32,9 @@ type Format struct {
 }
 
 // NewReader returns a reader of this format over r.
-func (f *Format) NewReader(r io.Reader, opts rdf.ParseOptions) rdf.Reader { return f.newReader(r, opts) }
+func (f *Format) NewReader(r io.Reader, opts rdf.ParseOptions) rdf.Reader {
+	return f.newReader(r, opts)
+}
 
 // CanWrite reports whether mneme can serialize this format.
 func (f *Format) CanWrite() bool { return f.newWriter != nil }
@@ -79,7 +81,7 @@ func ForPath(path string) (f *Format, gz bool, err error) {
 // Input is an opened RDF file.
 type Input struct {
 	rdf.Reader
-	Format *Format
+	Format  *Format
 	closers []io.Closer
 }
 
