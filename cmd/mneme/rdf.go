@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -44,6 +45,9 @@ stop at the first. The exit code is 1 when any file has an error.`,
 			f, err := formatFlag(from)
 			if err != nil {
 				return err
+			}
+			if f == nil && slices.Contains(files, "-") {
+				return usagef("reading standard input needs --from")
 			}
 			failed := 0
 			for _, path := range files {
