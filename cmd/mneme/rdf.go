@@ -108,14 +108,14 @@ func validateFile(cmd *cobra.Command, path string, f *rdfio.Format, base string,
 			return false, ctx.Err()
 		}
 	}
-	unit := "triples"
+	unit := "triple"
 	if in.Format.Quads {
-		unit = "quads"
+		unit = "quad"
 	}
 	if errs > maxErrors && maxErrors > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d more errors not shown\n", path, errs-maxErrors)
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%s: %d %s, %d errors\n", path, count, unit, errs)
+	fmt.Fprintf(cmd.OutOrStdout(), "%s: %s, %s\n", path, plural(count, unit), plural(errs, "error"))
 	return errs == 0, nil
 }
 
@@ -240,4 +240,12 @@ func parsePrefixes(specs []string) (map[string]string, error) {
 		m[name] = iri
 	}
 	return m, nil
+}
+
+// plural formats a count with its noun: "1 triple", "2 triples".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
