@@ -3,9 +3,9 @@ package syntax
 // Static checks of SPARQL 1.1 that the grammar alone does not express
 // (§18.2.1 variable scope, §18.2.4.1 grouping, §19.8 grammar notes).
 
-// hasAggregation reports whether q groups its solutions: GROUP BY or an
+// HasAggregation reports whether q groups its solutions: GROUP BY or an
 // aggregate in SELECT, HAVING or ORDER BY.
-func hasAggregation(q *Query) bool {
+func HasAggregation(q *Query) bool {
 	if len(q.GroupBy) > 0 || len(q.Having) > 0 {
 		return true
 	}
@@ -36,7 +36,7 @@ func containsAggregate(e Expr) bool {
 // checkSelect checks the projection of a SELECT query or sub-select that
 // starts at byte offset start; itemPos holds each SELECT item's offset.
 func (p *parser) checkSelect(q *Query, start int, itemPos []int) {
-	agg := hasAggregation(q)
+	agg := HasAggregation(q)
 	if agg && q.Star {
 		p.failAt(start, "SELECT * is not allowed with GROUP BY or aggregates")
 	}
