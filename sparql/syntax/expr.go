@@ -55,7 +55,34 @@ type Exists struct {
 
 func (v *Var) AppendSSE(dst []byte) []byte { return append(append(dst, '?'), v.Name...) }
 
-func (c *Const) AppendSSE(dst []byte) []byte { return c.Term.Append(dst) }
+// AppendSSE writes numbers and booleans bare, as a query would write
+// them, and other terms in N-Triples form.
+func (c *Const) AppendSSE(dst []byte) []byte {
+	if isShortLiteral(c.Term) {
+		return append(dst, c.Term.Value...)
+	}
+	return c.Term.Append(dst)
+}
+
+var numericTokens = map[string]tokKind{rdf.XSDInteger: tokInteger, rdf.XSDDecimal: tokDecimal, rdf.XSDDouble: tokDouble}
+
+// isShortLiteral reports whether t can be written without quotes and
+// datatype: its lexical form reads back as the same literal.
+func isShortLiteral(t rdf.Term) bool {
+	if !t.IsLiteral() {
+		return false
+	}
+	if t.Datatype == rdf.XSDBoolean {
+		return t.Value == "true" || t.Value == "false"
+	}
+	kind, ok := numericTokens[t.Datatype]
+	if !ok {
+		return false
+	}
+	l := lexer{src: t.Value}
+	tok, err := l.next()
+	return err == nil && tok.kind == kind && l.pos == len(t.Value)
+}
 
 func (c *Call) AppendSSE(dst []byte) []byte {
 	dst = append(dst, '(')
