@@ -84,7 +84,7 @@ func (n Node) String() string {
 	if n.IsVar() {
 		return "?" + n.Var
 	}
-	return n.Term.String()
+	return string(appendTerm(nil, n.Term))
 }
 
 // Triple is a triple pattern whose predicate is a Node, or a property path

@@ -57,11 +57,13 @@ func (v *Var) AppendSSE(dst []byte) []byte { return append(append(dst, '?'), v.N
 
 // AppendSSE writes numbers and booleans bare, as a query would write
 // them, and other terms in N-Triples form.
-func (c *Const) AppendSSE(dst []byte) []byte {
-	if isShortLiteral(c.Term) {
-		return append(dst, c.Term.Value...)
+func (c *Const) AppendSSE(dst []byte) []byte { return appendTerm(dst, c.Term) }
+
+func appendTerm(dst []byte, t rdf.Term) []byte {
+	if isShortLiteral(t) {
+		return append(dst, t.Value...)
 	}
-	return c.Term.Append(dst)
+	return t.Append(dst)
 }
 
 var numericTokens = map[string]tokKind{rdf.XSDInteger: tokInteger, rdf.XSDDecimal: tokDecimal, rdf.XSDDouble: tokDouble}
