@@ -415,10 +415,11 @@ func (p *parser) parseModifiers(q *Query) {
 			var c OrderCond
 			switch {
 			case p.isKw("ASC") || p.isKw("DESC"):
-				c.Desc = p.isKw("DESC")
+				kw := strings.ToUpper(p.tok.text)
+				c.Desc = kw == "DESC"
 				p.advance()
 				if !p.isPunct("(") {
-					p.expected("'(' after " + map[bool]string{true: "DESC", false: "ASC"}[c.Desc])
+					p.expected("'(' after " + kw)
 				}
 				c.Expr = p.withAgg(p.parseBracketted)
 			case p.tok.kind == tokVar:
