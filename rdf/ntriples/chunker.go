@@ -83,7 +83,7 @@ func (c *Chunker) cut() int {
 // the buffer and growing the buffer if that data fills it.
 func (c *Chunker) fill() error {
 	if c.buf == nil {
-		c.buf = make([]byte, initialBuffer)
+		c.buf = make([]byte, min(initialBuffer, c.max))
 	}
 	if c.start > 0 {
 		n := copy(c.buf, c.buf[c.start:c.end])

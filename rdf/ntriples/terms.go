@@ -216,28 +216,40 @@ func unescape(dst, src []byte) []byte {
 	return dst
 }
 
-// langTag parses LANGTAG at d[k] == '@': [a-zA-Z]+ ('-' [a-zA-Z0-9]+)*.
+// langTag parses LANGTAG at d[k] == '@' and returns the tag without '@'.
 func (p *ChunkParser) langTag(k int) (string, int, error) {
 	d := p.data
-	s := k + 1
+	end, bad := scanLangTag(d, k+1)
+	switch {
+	case bad == k+1:
+		return "", bad, p.errorAt(bad, "expected a letter to start the language tag after '@', found %s", p.found(bad))
+	case bad >= 0:
+		return "", bad, p.errorAt(bad, "expected letters or digits after '-' in the language tag, found %s", p.found(bad))
+	}
+	return str(d[k+1 : end]), end, nil
+}
+
+// scanLangTag matches [a-zA-Z]+ ('-' [a-zA-Z0-9]+)* at b[s]. It returns
+// the end of the match, or bad >= 0: where a letter or digit was needed.
+func scanLangTag(b []byte, s int) (end, bad int) {
 	j := s
-	for j < len(d) && isLetter(d[j]) {
+	for j < len(b) && isLetter(b[j]) {
 		j++
 	}
 	if j == s {
-		return "", j, p.errorAt(j, "expected a letter to start the language tag after '@', found %s", p.found(j))
+		return j, j
 	}
-	for peek(d, j) == '-' {
+	for peek(b, j) == '-' {
 		j++
 		t := j
-		for j < len(d) && (isLetter(d[j]) || isDigit(d[j])) {
+		for j < len(b) && (isLetter(b[j]) || isDigit(b[j])) {
 			j++
 		}
 		if j == t {
-			return "", j, p.errorAt(j, "expected letters or digits after '-' in the language tag, found %s", p.found(j))
+			return j, j
 		}
 	}
-	return str(d[s:j]), j, nil
+	return j, -1
 }
 
 // blank parses BLANK_NODE_LABEL at d[i] == '_' and returns the label
