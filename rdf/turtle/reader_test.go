@@ -103,6 +103,8 @@ func TestGrammarCorners(t *testing.T) {
 				`_:_g6 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> .`,
 				`_:_g6 <http://ex/q> <http://ex/o> .`,
 			}},
+		{"byte order mark at the start", "\uFEFF<s> <p> <o> .",
+			[]string{`<http://base.example/dir/s> <http://base.example/dir/p> <http://base.example/dir/o> .`}},
 		{"repeated semicolons and comments", ex + "ex:s ex:p ex:o ;; # c\n ex:q ex:r ; . # end",
 			[]string{`<http://ex/s> <http://ex/p> <http://ex/o> .`, `<http://ex/s> <http://ex/q> <http://ex/r> .`}},
 	}
