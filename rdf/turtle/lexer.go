@@ -1,8 +1,6 @@
 package turtle
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"unicode/utf8"
@@ -104,13 +102,16 @@ type errLex struct {
 
 func (e *errLex) Error() string { return e.msg }
 
-// lexer turns the input into tokens. It keeps only the bufio buffer and
-// the text of the current token.
+// lexer turns the input into tokens. It holds a fixed window of the
+// input and the text of the current token, nothing more.
 type lexer struct {
-	r         *bufio.Reader
+	r         io.Reader
+	in        []byte // input window: in[pos:end] is read but not consumed
+	pos, end  int
+	eof       bool // r has no more bytes (or failed, see ioErr)
+	ioErr     error
 	line, col int // position of the next rune
 	buf       []byte
-	ioErr     error
 	started   bool // the byte order mark check is done
 }
 
@@ -119,24 +120,42 @@ type lexer struct {
 const bufSize = 64 << 10
 
 func newLexer(r io.Reader) *lexer {
-	return &lexer{r: bufio.NewReaderSize(r, bufSize), line: 1, col: 1}
+	return &lexer{r: r, in: make([]byte, bufSize), line: 1, col: 1}
+}
+
+// fill reads until need bytes are buffered or the input ends.
+func (l *lexer) fill(need int) {
+	if l.pos > 0 {
+		l.end = copy(l.in, l.in[l.pos:l.end])
+		l.pos = 0
+	}
+	for l.end < need && !l.eof {
+		n, err := l.r.Read(l.in[l.end:])
+		l.end += n
+		if err != nil {
+			l.eof = true
+			if err != io.EOF {
+				l.ioErr = err
+			}
+		}
+	}
 }
 
 // peekAt decodes the rune starting off bytes ahead; it returns runeEOF at
 // the end of input and runeInvalid for bytes that are not UTF-8.
 func (l *lexer) peekAt(off int) (rune, int) {
-	b, err := l.r.Peek(off + utf8.UTFMax)
-	if len(b) <= off {
-		if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) && l.ioErr == nil {
-			l.ioErr = err
-		}
+	p := l.pos + off
+	if p < l.end && l.in[p] < utf8.RuneSelf {
+		return rune(l.in[p]), 1
+	}
+	if p+utf8.UTFMax > l.end && !l.eof {
+		l.fill(min(off+utf8.UTFMax, len(l.in)))
+		p = l.pos + off
+	}
+	if p >= l.end {
 		return runeEOF, 0
 	}
-	b = b[off:]
-	if b[0] < utf8.RuneSelf {
-		return rune(b[0]), 1
-	}
-	r, n := utf8.DecodeRune(b)
+	r, n := utf8.DecodeRune(l.in[p:l.end])
 	if r == utf8.RuneError && n == 1 {
 		return runeInvalid, 1
 	}
@@ -154,7 +173,7 @@ func (l *lexer) next() rune {
 	if n == 0 {
 		return runeEOF
 	}
-	l.r.Discard(n)
+	l.pos += n
 	if r == '\n' {
 		l.line++
 		l.col = 1
@@ -216,7 +235,7 @@ func (l *lexer) token() (token, error) {
 		// mark; it is not part of the document, nor counted in columns.
 		l.started = true
 		if r, n := l.peekAt(0); r == 0xFEFF {
-			l.r.Discard(n)
+			l.pos += n
 		}
 	}
 	if err := l.skipSpace(); err != nil {
