@@ -246,9 +246,6 @@ func (l *lexer) token() (token, error) {
 	var err error
 	switch {
 	case r == runeEOF:
-		if l.ioErr != nil {
-			return t, l.errAt(l.line, l.col, "read error: %v", l.ioErr)
-		}
 		t.kind = tEOF
 	case r == runeInvalid:
 		return t, l.errAt(l.line, l.col, "invalid UTF-8")

@@ -79,7 +79,17 @@ func (p *Reader) Next() (rdf.Quad, error) {
 	}
 }
 
+// wrap turns a lexer or parser error into a *rdf.ParseError; a failure of
+// the underlying reader, which may show as a truncated token, is returned
+// as itself with the position reached.
 func (p *Reader) wrap(err error) error {
+	if ioErr := p.lex.ioErr; ioErr != nil {
+		name := p.name
+		if name == "" {
+			name = "<input>"
+		}
+		return fmt.Errorf("%s:%d:%d: reading input: %w", name, p.lex.line, p.lex.col, ioErr)
+	}
 	var le *errLex
 	if errors.As(err, &le) {
 		return &rdf.ParseError{Name: p.name, Line: le.line, Col: le.col, Msg: le.msg}

@@ -236,3 +236,25 @@ func TestRelativeIRIWithoutBase(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// failingReader returns its data, then an error instead of io.EOF.
+type failingReader struct{ data string }
+
+var errDisk = errors.New("disk on fire")
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	if f.data == "" {
+		return 0, errDisk
+	}
+	n := copy(p, f.data)
+	f.data = f.data[n:]
+	return n, nil
+}
+
+func TestReadErrorIsNotASyntaxError(t *testing.T) {
+	r := NewReader(&failingReader{data: "<http://s> <http://p> \"unfinished"}, rdf.ParseOptions{Name: "f.ttl"})
+	_, err := r.Next()
+	if !errors.Is(err, errDisk) || err.Error() != "f.ttl:1:34: reading input: disk on fire" {
+		t.Fatalf("got %v, want the reader's error with its position", err)
+	}
+}
