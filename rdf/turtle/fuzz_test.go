@@ -68,12 +68,7 @@ func fuzzRoundTrip(f *testing.F, trig bool) {
 // A quad that breaks the RDF rules fails the test: the reader must never
 // produce one.
 func readLimited(t testing.TB, doc []byte, opts rdf.ParseOptions, trig bool) ([]rdf.Quad, map[string]string, error) {
-	var r *Reader
-	if trig {
-		r = NewTriGReader(bytes.NewReader(doc), opts)
-	} else {
-		r = NewReader(bytes.NewReader(doc), opts)
-	}
+	r := openReader(bytes.NewReader(doc), opts, trig)
 	var qs []rdf.Quad
 	for len(qs) < 10000 {
 		q, err := r.Next()

@@ -10,16 +10,18 @@ import (
 	"github.com/mneme-archive/mneme/rdf"
 )
 
+func openReader(in io.Reader, opts rdf.ParseOptions, trig bool) *Reader {
+	if trig {
+		return NewTriGReader(in, opts)
+	}
+	return NewReader(in, opts)
+}
+
 // parseAll reads a whole document and returns its quads as N-Quads lines.
 func parseAll(t *testing.T, doc string, trig bool) ([]string, error) {
 	t.Helper()
 	opts := rdf.ParseOptions{Name: "doc", Base: "http://base.example/dir/file"}
-	var r *Reader
-	if trig {
-		r = NewTriGReader(strings.NewReader(doc), opts)
-	} else {
-		r = NewReader(strings.NewReader(doc), opts)
-	}
+	r := openReader(strings.NewReader(doc), opts, trig)
 	var out []string
 	for {
 		q, err := r.Next()

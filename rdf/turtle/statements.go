@@ -138,31 +138,31 @@ func (p *Reader) prefixDirective(sparql bool) error {
 		return p.expected(t, "prefix name ending with ':'")
 	}
 	prefix := t.prefix
-	ns, err := p.iriRefToken()
+	ns, err := p.directiveIRI(sparql)
 	if err != nil {
 		return err
-	}
-	if !sparql {
-		if err := p.directiveDot(); err != nil {
-			return err
-		}
 	}
 	p.prefixes[prefix] = ns
 	return nil
 }
 
 func (p *Reader) baseDirective(sparql bool) error {
-	base, err := p.iriRefToken()
+	base, err := p.directiveIRI(sparql)
 	if err != nil {
 		return err
 	}
-	if !sparql {
-		if err := p.directiveDot(); err != nil {
-			return err
-		}
-	}
 	p.base = base
 	return nil
+}
+
+// directiveIRI reads the IRI ending a directive and, for the @ forms,
+// the final '.'.
+func (p *Reader) directiveIRI(sparql bool) (string, error) {
+	v, err := p.iriRefToken()
+	if err != nil || sparql {
+		return v, err
+	}
+	return v, p.directiveDot()
 }
 
 func (p *Reader) iriRefToken() (string, error) {
