@@ -85,6 +85,8 @@ func (p *Reader) step() error {
 			f.state = sAfterSemi
 		case p.ends(f, t):
 			return p.closeList(t)
+		case f.kind == fStatement && p.inGraph:
+			return p.expected(t, "',', ';', '.' or '}'")
 		default:
 			return p.expected(t, "',', ';' or "+p.endName(f))
 		}
@@ -150,7 +152,7 @@ func (p *Reader) object(t token) error {
 	switch t.kind {
 	case tIRI, tPName, tBlank:
 		var err error
-		if o, err = p.subjectTerm(t); err != nil {
+		if o, err = p.nodeTerm(t); err != nil {
 			return err
 		}
 	case tString:

@@ -170,7 +170,7 @@ func TestErrors(t *testing.T) {
 		{"<s> <p> 1e .", false, "doc:1:11: expected digit in exponent, found ' '"},
 		{"<s> <p> [ <q> 1. ] .", false, "doc:1:16: expected ',', ';' or ']', found '.'"},
 		{"<g> { <s> <p> <o> }", false, "doc:1:5: expected predicate (IRI, prefixed name or 'a'), found '{'"},
-		{"<g> { <s> <p> <o> ", true, "doc:1:19: expected ',', ';' or '.' or '}', found end of input"},
+		{"<g> { <s> <p> <o> ", true, "doc:1:19: expected ',', ';', '.' or '}', found end of input"},
 		{"{ <g> { } }", true, "doc:1:7: expected predicate (IRI, prefixed name or 'a'), found '{'"},
 		{"{ @prefix ex: <http://ex/> . }", true, "doc:1:3: directive '@prefix' is not allowed inside a graph block"},
 		{"GRAPH ( ) { }", true, "doc:1:7: expected graph name (IRI or blank node) after GRAPH, found '('"},

@@ -34,7 +34,7 @@ func (p *Reader) statementStart(t token) error {
 		}
 		return p.errorf(t, "unknown directive @%s (expected @prefix or @base)", t.text)
 	case tIRI, tPName, tBlank:
-		s, err := p.subjectTerm(t)
+		s, err := p.nodeTerm(t)
 		if err != nil {
 			return err
 		}
@@ -87,7 +87,9 @@ func (p *Reader) subjectOrGraph(t token, s rdf.Term) error {
 	return p.push(t, frame{kind: fStatement, subj: s})
 }
 
-func (p *Reader) subjectTerm(t token) (rdf.Term, error) {
+// nodeTerm returns the IRI or blank node of an IRIREF, prefixed name or
+// blank node label token.
+func (p *Reader) nodeTerm(t token) (rdf.Term, error) {
 	if t.kind == tBlank {
 		return blank(t.text), nil
 	}
@@ -104,7 +106,7 @@ func (p *Reader) graphBlock() error {
 	var g rdf.Term
 	switch t.kind {
 	case tIRI, tPName, tBlank:
-		if g, err = p.subjectTerm(t); err != nil {
+		if g, err = p.nodeTerm(t); err != nil {
 			return err
 		}
 	case tLBracket:
