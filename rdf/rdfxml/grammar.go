@@ -138,6 +138,8 @@ func (r *Reader) start(el xml.StartElement) error {
 		switch {
 		case parent.empty:
 			return r.errorf("property element with rdf:resource, rdf:nodeID or property attributes must be empty")
+		case parent.datatype != "":
+			return r.errorf("a property element with rdf:datatype holds only text")
 		case !parent.obj.IsZero():
 			return r.errorf("a property element can hold only one node element")
 		case !isSpace(parent.buf):
