@@ -1,3 +1,19 @@
 module github.com/mneme-archive/mneme
 
 go 1.26
+
+require (
+	github.com/google/uuid v1.3.0
+	github.com/nlnwa/gowarc v1.6.0
+	github.com/nlnwa/whatwg-url v0.4.0
+)
+
+require (
+	github.com/bits-and-blooms/bitset v1.5.0 // indirect
+	github.com/klauspost/compress v1.15.12 // indirect
+	github.com/pkg/errors v0.9.1 // indirect
+	github.com/prometheus/prometheus v0.40.3 // indirect
+	golang.org/x/net v0.23.0 // indirect
+	golang.org/x/sys v0.18.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
+)
