@@ -2,7 +2,8 @@ package warc
 
 import (
 	"bufio"
-	"errors"
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
@@ -22,14 +23,20 @@ type Record struct {
 // Type returns the WARC-Type.
 func (r *Record) Type() string { return r.Header.Get("WARC-Type") }
 
-// Reader iterates the records of a gzip-per-record WARC stream. Parsing is
-// gowarc's, told to take the header exactly as written (no fixing of fields);
-// any syntax error or spec violation it finds (a wrong block digest, a missing
-// end-of-record marker, a malformed field) fails the record.
+// Reader iterates the records of a gzip-per-record WARC stream.
+//
+// Each gzip member is inflated whole first, so that a member cut short or
+// corrupted is caught here (gowarc v1.6.0's unmarshaler panics on a gzip stream
+// that ends mid-header). The complete member is then parsed by gowarc, told to
+// take the header exactly as written (no fixing of fields); any syntax error or
+// spec violation it finds (a wrong block digest, a missing end-of-record
+// marker, a malformed field) fails the record, as do bytes after the record
+// inside its member.
 type Reader struct {
 	name string
 	cr   *countReader
 	br   *bufio.Reader
+	zr   *gzip.Reader
 	u    gowarc.Unmarshaler
 }
 
@@ -57,8 +64,8 @@ func NewReader(r io.Reader, name string) *Reader {
 func (r *Reader) pos() int64 { return r.cr.n - int64(r.br.Buffered()) }
 
 // Next returns the next record, or io.EOF after the last one. A record cut
-// short, a bad gzip member or a malformed header is an error naming the
-// offset of the member.
+// short, a bad gzip member or a malformed record is an error naming the
+// offset of its member.
 func (r *Reader) Next() (*Record, error) {
 	start := r.pos()
 	if _, err := r.br.Peek(1); err == io.EOF {
@@ -70,17 +77,21 @@ func (r *Reader) Next() (*Record, error) {
 		}
 		return nil, fmt.Errorf("warc: %s: record at offset %d: %w", r.name, start, err)
 	}
-	if magic, _ := r.br.Peek(2); len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
-		return fail(errors.New("not the start of a gzip member"))
+	member, err := r.inflate()
+	if err != nil {
+		return fail(err)
 	}
-	rec, _, validation, err := r.u.Unmarshal(r.br)
+	length := r.pos() - start
+	rest := bytes.NewReader(member)
+	mr := bufio.NewReader(rest)
+	rec, _, validation, err := r.u.Unmarshal(mr)
 	if err != nil {
 		if rec != nil {
 			rec.Close()
 		}
 		return fail(err)
 	}
-	out := &Record{Version: rec.Version().String(), Offset: start}
+	out := &Record{Version: rec.Version().String(), Offset: start, Length: length}
 	for _, nv := range *rec.WarcHeader() {
 		out.Header = append(out.Header, Field{nv.Name, nv.Value})
 	}
@@ -89,10 +100,13 @@ func (r *Reader) Next() (*Record, error) {
 		out.Block, err = io.ReadAll(raw)
 	}
 	if cerr := rec.Close(); err == nil {
-		err = cerr // the end-of-record marker and the gzip trailer are checked here
+		err = cerr // the end-of-record marker is checked here
 	}
 	if err == nil && !validation.Valid() {
 		err = validation
+	}
+	if err == nil && mr.Buffered()+rest.Len() > 0 {
+		err = fmt.Errorf("%d bytes follow the record in its gzip member", mr.Buffered()+rest.Len())
 	}
 	if err != nil {
 		return fail(err)
@@ -100,8 +114,26 @@ func (r *Reader) Next() (*Record, error) {
 	if want, herr := rec.ContentLength(); herr != nil || want != int64(len(out.Block)) {
 		return fail(fmt.Errorf("block has %d bytes, Content-Length says %q", len(out.Block), out.Header.Get("Content-Length")))
 	}
-	out.Length = r.pos() - start
 	return out, nil
+}
+
+// inflate reads one whole gzip member, trailer and checksum included.
+func (r *Reader) inflate() ([]byte, error) {
+	var err error
+	if r.zr == nil {
+		r.zr, err = gzip.NewReader(r.br)
+	} else {
+		err = r.zr.Reset(r.br)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("not a gzip member: %w", err)
+	}
+	r.zr.Multistream(false)
+	b, err := io.ReadAll(r.zr)
+	if err != nil {
+		return nil, fmt.Errorf("gzip member: %w", err)
+	}
+	return b, nil
 }
 
 // ReadFile returns every record of the WARC file at path.

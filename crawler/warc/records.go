@@ -58,6 +58,7 @@ type Exchange struct {
 	Request   Content   // request as sent; nil when none was recorded
 	Response  Content   // status line, header and body as received
 	Truncated string    // "", TruncatedLength or TruncatedTime
+	Metadata  *Metadata // written with the capture when set; URL, Date and ConcurrentTo are filled in
 }
 
 // Revisit is a fetch whose payload is not stored again.
@@ -74,6 +75,7 @@ type Revisit struct {
 	RefersToURI  string    // target URI of the archived capture
 	RefersToDate time.Time // WARC-Date of the archived capture
 	RefersToID   string    // its WARC-Record-ID, when known
+	Metadata     *Metadata // written with the capture when set, as for Exchange
 }
 
 // Outlink is a link found in a fetched document.
@@ -143,18 +145,39 @@ func requestRecord(url, date, responseID string, req Content) (record, error) {
 		Fields{{"WARC-Target-URI", url}, {"WARC-Concurrent-To", responseID}})
 }
 
-// pair returns the records of a capture, response (or revisit) first as
-// Heritrix writes them, each pointing at the other.
-func pair(main record, url, date string, req Content) ([]record, error) {
-	if req == nil {
-		return []record{main}, nil
+// capture returns the records of one capture in the order Heritrix writes
+// them: the response (or revisit), its request, its metadata. The head names
+// every other record with WARC-Concurrent-To and each of them names the head,
+// so Repair can tell a capture cut short by a crash.
+func capture(head record, url, date string, req Content, meta *Metadata) ([]record, error) {
+	recs := []record{head}
+	var refs Fields
+	if req != nil {
+		r, err := requestRecord(url, date, head.id, req)
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, r)
+		refs = append(refs, Field{"WARC-Concurrent-To", r.id})
 	}
-	r, err := requestRecord(url, date, main.id, req)
-	if err != nil {
-		return nil, err
+	if meta != nil {
+		m := *meta
+		m.ConcurrentTo = head.id
+		if m.URL == "" {
+			m.URL = url
+		}
+		if m.Date.IsZero() {
+			m.Date, _ = time.Parse(time.RFC3339, date)
+		}
+		r, err := m.record()
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, r)
+		refs = append(refs, Field{"WARC-Concurrent-To", r.id})
 	}
-	main.header = append(main.header[:3:3], append(Fields{{"WARC-Concurrent-To", r.id}}, main.header[3:]...)...)
-	return []record{main, r}, nil
+	recs[0].header = append(head.header[:3:3], append(refs, head.header[3:]...)...)
+	return recs, nil
 }
 
 func (ex Exchange) records() ([]record, string, error) {
@@ -175,7 +198,7 @@ func (ex Exchange) records() ([]record, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	recs, err := pair(resp, ex.URL, date, ex.Request)
+	recs, err := capture(resp, ex.URL, date, ex.Request, ex.Metadata)
 	return recs, pd, err
 }
 
@@ -211,7 +234,7 @@ func (rv Revisit) records() ([]record, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	recs, err := pair(rec, rv.URL, date, rv.Request)
+	recs, err := capture(rec, rv.URL, date, rv.Request, rv.Metadata)
 	return recs, pd, err
 }
 

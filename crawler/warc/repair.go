@@ -19,9 +19,11 @@ type Repaired struct {
 }
 
 // Repair cuts the WARC file at path back to the end of its last complete
-// record: the longest run of gzip members from the start that each hold one
-// whole, well-formed record. A crash leaves at most a partial member at the end,
-// so that is all it loses; damage earlier in a file also cuts everything after.
+// capture: the longest run of gzip members from the start that each hold one
+// whole, well-formed record, less a last capture (response or revisit with its
+// request and metadata) missing one of its records. A crash leaves at most a
+// partial capture at the end, so that is all it loses; damage earlier in a
+// file also cuts everything after.
 func Repair(path string) (Repaired, error) {
 	res := Repaired{Path: path}
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
@@ -34,6 +36,9 @@ func Repair(path string) (Repaired, error) {
 		return res, fmt.Errorf("warc: %w", err)
 	}
 	var end int64
+	ids := map[string]bool{}
+	var head *Record // the last response or revisit, with the records after it
+	after := 0
 	r := NewReader(f, path)
 	for {
 		rec, err := r.Next()
@@ -46,6 +51,25 @@ func Repair(path string) (Repaired, error) {
 		}
 		end = rec.Offset + rec.Length
 		res.Records++
+		ids[rec.Header.Get("WARC-Record-ID")] = true
+		if t := rec.Type(); t == "response" || t == "revisit" {
+			rec.Block = nil
+			head, after = rec, 0
+		} else {
+			after++
+		}
+	}
+	// A capture's head names all its records; if one is missing the crash
+	// came in the middle of the capture, and all of it goes.
+	if head != nil {
+		for _, id := range head.Header.GetAll("WARC-Concurrent-To") {
+			if !ids[id] {
+				end = head.Offset
+				res.Records -= after + 1
+				res.Reason = fmt.Errorf("warc: %s: capture at offset %d lacks its record %s", path, head.Offset, id)
+				break
+			}
+		}
 	}
 	if end == st.Size() {
 		return res, nil

@@ -46,6 +46,7 @@ type Location struct {
 type Capture struct {
 	Response      Location // the response or revisit record
 	Request       Location // the request record; zero when none was written
+	Metadata      Location // the metadata record; zero when none was written
 	PayloadDigest string   // WARC-Payload-Digest, "" when the payload was not whole
 }
 
@@ -116,7 +117,8 @@ func (w *Writer) WriteRevisit(rv Revisit) (Capture, error) {
 	return w.writeCapture(recs, pd)
 }
 
-// WriteMetadata writes a metadata record describing a capture.
+// WriteMetadata writes a metadata record on its own. Metadata about a capture
+// is better given in Exchange.Metadata, which keeps it in the capture's file.
 func (w *Writer) WriteMetadata(m Metadata) (Location, error) {
 	rec, err := m.record()
 	if err != nil {
@@ -135,8 +137,12 @@ func (w *Writer) writeCapture(recs []record, pd string) (Capture, error) {
 		return Capture{}, err
 	}
 	c := Capture{Response: locs[0], PayloadDigest: pd}
-	if len(locs) > 1 {
-		c.Request = locs[1]
+	for i, r := range recs[1:] {
+		if r.typ == "request" {
+			c.Request = locs[i+1]
+		} else {
+			c.Metadata = locs[i+1]
+		}
 	}
 	return c, nil
 }
