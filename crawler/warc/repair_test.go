@@ -51,7 +51,7 @@ func TestRepairAtEveryOffset(t *testing.T) {
 	dir := t.TempDir()
 	cutFile := filepath.Join(dir, filepath.Base(src)+openSuffix)
 	toVerify := map[int]string{} // one repaired file per surviving record count
-	groupEnds := []int{1, 4, 5}      // records kept when a capture is whole
+	groupEnds := []int{1, 4, 5}  // records kept when a capture is whole
 	for cut := 0; cut <= len(orig); cut++ {
 		keep, kept := 0, 0
 		for _, n := range groupEnds {
