@@ -19,9 +19,12 @@ import (
 func smallWARC(t *testing.T, dir string) string {
 	t.Helper()
 	w := newTestWriter(t, dir, 0)
-	mustWrite(t, w, Exchange{URL: "http://example.com/", Date: fetchTime, IP: "127.0.0.1",
+	c := mustWrite(t, w, Exchange{URL: "http://example.com/", Date: fetchTime, IP: "127.0.0.1",
 		Request: request("http://example.com/"), Response: response("200 OK", "text/html", "<p>hello</p>"),
 		Metadata: &Metadata{Via: "http://example.com/seed", Outlinks: []Outlink{{URL: "http://example.com/a", Hop: "L"}}}})
+	if c.Metadata.File != c.Response.File || c.Metadata.Offset != c.Request.Offset+c.Request.Length {
+		t.Errorf("metadata not written right after the request: %+v", c)
+	}
 	if _, err := w.WriteRevisit(Revisit{Profile: IdenticalPayloadDigest, URL: "http://example.com/copy",
 		Response: response("200 OK", "text/html", "<p>hello</p>"), RefersToURI: "http://example.com/", RefersToDate: fetchTime}); err != nil {
 		t.Fatal(err)

@@ -109,7 +109,7 @@ func TestExchangeRoundTrip(t *testing.T) {
 	if info.Header.Get("WARC-Filename") != filepath.Base(files[0]) {
 		t.Errorf("WARC-Filename %q", info.Header.Get("WARC-Filename"))
 	}
-	checks := []struct{ got, want string }{
+	checks := []check{
 		{rs.Version, "WARC/1.1"},
 		{string(rs.Block), string(readAll(resp))},
 		{string(rq.Block), string(readAll(req))},
@@ -125,11 +125,7 @@ func TestExchangeRoundTrip(t *testing.T) {
 		{md.Header.Get("WARC-Concurrent-To"), c.Response.RecordID},
 		{string(md.Block), "via: http://example.com/seed\r\nhopsFromSeed: L\r\nfetchTimeMs: 42\r\noutlink: http://example.com/x L a/@href\r\n"},
 	}
-	for i, ck := range checks {
-		if ck.got != ck.want {
-			t.Errorf("check %d: got %q, want %q", i, ck.got, ck.want)
-		}
-	}
+	expectAll(t, checks)
 	// The writer's locations are the reader's.
 	for _, pair := range []struct {
 		loc Location
@@ -140,6 +136,17 @@ func TestExchangeRoundTrip(t *testing.T) {
 		}
 	}
 	mustVerify(t, files...)
+}
+
+type check struct{ got, want string }
+
+func expectAll(t *testing.T, checks []check) {
+	t.Helper()
+	for i, ck := range checks {
+		if ck.got != ck.want {
+			t.Errorf("check %d: got %q, want %q", i, ck.got, ck.want)
+		}
+	}
 }
 
 func readAll(r *bytes.Reader) []byte {
@@ -222,7 +229,7 @@ func TestRevisitProfiles(t *testing.T) {
 		t.Fatalf("%d revisit records, want 2", len(revs))
 	}
 	d, n := revs[0], revs[1]
-	checks := []struct{ got, want string }{
+	checks := []check{
 		{d.Header.Get("WARC-Profile"), "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"},
 		{d.Header.Get("WARC-Refers-To-Target-URI"), "http://a.example/1"},
 		{d.Header.Get("WARC-Refers-To-Date"), "2025-03-04T05:06:07Z"},
@@ -233,11 +240,7 @@ func TestRevisitProfiles(t *testing.T) {
 		{n.Header.Get("WARC-Refers-To-Date"), "2025-03-04T05:06:07Z"},
 		{string(n.Block), "HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n"},
 	}
-	for i, ck := range checks {
-		if ck.got != ck.want {
-			t.Errorf("check %d: got %q, want %q", i, ck.got, ck.want)
-		}
-	}
+	expectAll(t, checks)
 	mustVerify(t, warcFiles(t, dir)...)
 }
 
