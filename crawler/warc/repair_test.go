@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -143,28 +142,39 @@ func TestReaderAndVerifierRejectTampering(t *testing.T) {
 // crashEnv names the directory the crash helper writes to.
 const crashEnv = "MNEME_WARC_CRASH_DIR"
 
-// TestCrashHelper is not a test of its own: run as a child process by
-// TestKillAndRecover, it writes until it is killed.
-func TestCrashHelper(t *testing.T) {
-	dir := os.Getenv(crashEnv)
-	if dir == "" {
-		t.Skip("helper process for TestKillAndRecover")
+// TestMain turns the test binary into the crash helper when TestKillAndRecover
+// runs it as a child process: it writes captures until it is killed.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(crashEnv); dir != "" {
+		os.Exit(crashHelper(dir))
 	}
-	signal.Ignore(syscall.SIGTERM)
-	w := newTestWriter(t, dir, 0)
+	os.Exit(m.Run())
+}
+
+func crashHelper(dir string) int {
+	w, err := NewWriter(Config{Dir: dir, CrawlID: "crawl1", Info: Info{Hostname: "crawler.test"}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
 	body := strings.Repeat("crash test payload, not very compressible? 7f3a9c ", 400)
 	for i := 0; i < 100000; i++ {
 		url := fmt.Sprintf("http://example.com/%d", i)
-		mustWrite(t, w, Exchange{URL: url, Request: request(url), Response: response("200 OK", "text/plain", fmt.Sprint(i)+body)})
+		ex := Exchange{URL: url, Request: request(url), Response: response("200 OK", "text/plain", fmt.Sprint(i)+body)}
+		if _, err := w.WriteExchange(ex); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
 	}
-	t.Fatal("the helper was never killed")
+	fmt.Fprintln(os.Stderr, "the crash helper was never killed")
+	return 2
 }
 
 // TestKillAndRecover kills a writing process with SIGKILL and checks that
 // Recover leaves a valid, indexed file and a new writer carries on after it.
 func TestKillAndRecover(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$")
+	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), crashEnv+"="+dir)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
