@@ -3,9 +3,20 @@ module github.com/mneme-archive/mneme
 go 1.26.0
 
 require (
+	github.com/google/uuid v1.3.0
+	github.com/nlnwa/gowarc v1.6.0
+	github.com/nlnwa/whatwg-url v0.4.0
+	github.com/spf13/cobra v1.10.2
+)
+
+require (
+	github.com/bits-and-blooms/bitset v1.5.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	github.com/spf13/cobra v1.10.2 // indirect
+	github.com/klauspost/compress v1.15.12 // indirect
+	github.com/pkg/errors v0.9.1 // indirect
+	github.com/prometheus/prometheus v0.40.3 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
+	golang.org/x/net v0.23.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/term v0.47.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
 )
