@@ -122,6 +122,9 @@ func (c *Canonicalizer) build(p *url.Url) URL {
 	// and "file:///" (empty host) from a URL without authority. A '?' in it
 	// always starts the query, as WHATWG percent-encodes it everywhere else.
 	href := p.Href(true)
+	// Resolving against p clones it, and Clone lazily creates the search
+	// parameters: creating them now keeps concurrent Resolve calls read-only.
+	p.SearchParams()
 	u := URL{
 		Scheme:    p.Scheme(),
 		Host:      p.Hostname(),

@@ -217,3 +217,29 @@ func TestNormalizePercent(t *testing.T) {
 		}
 	}
 }
+
+// Link extractors resolve many references against one base at once; run
+// with -race this checks that a shared base is never written to.
+func TestResolveConcurrent(t *testing.T) {
+	c := New(Options{})
+	base, err := c.Parse("http://example.com/a/b/c.html?q=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string)
+	for i := 0; i < 4; i++ {
+		go func() {
+			u, err := c.Resolve(base, "../d?x=1")
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			done <- u.Href
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if got := <-done; got != "http://example.com/a/d?x=1" {
+			t.Errorf("concurrent Resolve = %q", got)
+		}
+	}
+}
