@@ -5,18 +5,18 @@ go 1.26.0
 require (
 	github.com/google/uuid v1.3.0
 	github.com/nlnwa/gowarc v1.6.0
-	github.com/nlnwa/whatwg-url v0.4.0
+	github.com/nlnwa/whatwg-url v0.6.2
 	github.com/spf13/cobra v1.10.2
+	golang.org/x/net v0.62.0
 )
 
 require (
-	github.com/bits-and-blooms/bitset v1.5.0 // indirect
+	github.com/bits-and-blooms/bitset v1.20.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/klauspost/compress v1.15.12 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/prometheus/prometheus v0.40.3 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
-	golang.org/x/net v0.23.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
 )
