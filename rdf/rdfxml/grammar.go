@@ -94,6 +94,9 @@ func (r *Reader) start(el xml.StartElement) error {
 		switch {
 		case a.Name.Space == xmlnsNS:
 			f.declare(a.Name.Local, a.Value)
+			if _, ok := r.prefixes[a.Name.Local]; !ok && f.kind != kindLiteral {
+				r.prefixes[a.Name.Local] = a.Value
+			}
 		case a.Name.Space == "" && a.Name.Local == "xmlns":
 			f.declare("", a.Value)
 		case a.Name.Space == xmlNS && a.Name.Local == "base" && f.kind != kindLiteral:

@@ -136,10 +136,15 @@ func TestReader(t *testing.T) {
 
 // A lone node element may stand without rdf:RDF around it.
 func TestDocumentElementIsNode(t *testing.T) {
-	got, err := parse(t, `<?xml version="1.0"?>
-<ex:Person xmlns:ex="http://ex.org/" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" rdf:about="#me"><ex:name>Me</ex:name></ex:Person>`)
+	r := NewReader(strings.NewReader(`<?xml version="1.0"?>
+<ex:Person xmlns:ex="http://ex.org/" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" rdf:about="#me"><ex:name>Me</ex:name></ex:Person>`), rdf.ParseOptions{Base: base})
+	var _ rdf.PrefixReader = r
+	got, err := w3c.Collect(r)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if p := r.Prefixes(); len(p) != 2 || p["ex"] != "http://ex.org/" || p["rdf"] != rdf.RDFNS {
+		t.Errorf("Prefixes() = %v", p)
 	}
 	want := nt(t, `<http://base.org/dir/doc#me> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://ex.org/Person> .
 	<http://base.org/dir/doc#me> <http://ex.org/name> "Me" .`)
