@@ -34,7 +34,6 @@ func BenchmarkKeys(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = u.SURT()
-		_ = u.CDXKey()
 		_ = u.RegistrableDomain()
 	}
 }

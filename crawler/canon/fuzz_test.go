@@ -16,7 +16,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_, _, _ = u.SURT(), u.CDXKey(), u.RegistrableDomain()
+		_, _ = u.SURT(), u.RegistrableDomain()
 		if !u.Hierarchical() {
 			return
 		}
