@@ -96,7 +96,7 @@ func TestReaderBoundaries(t *testing.T) {
 // whole (the buffer grows) and that a line longer than the bound is
 // reported and skipped without holding it.
 func TestLongLines(t *testing.T) {
-	long := strings.Repeat("x", initialBuffer+1000)
+	long := strings.Repeat("x", bigBuffer+1000)
 	line := "<http://example.org/s> <http://example.org/p> \"" + long + "\" .\n"
 	doc := line + line
 	res := readAll(t, NewReader(iotest.HalfReader(strings.NewReader(doc)), rdf.ParseOptions{}), len(doc))
