@@ -102,14 +102,20 @@ func (c *Chunker) fill() error {
 	case c.filled && len(c.buf) < min(bigBuffer, c.max):
 		c.grow()
 	}
-	n, err := c.r.Read(c.buf[c.end:])
-	c.filled = c.end+n == len(c.buf)
-	c.end += n
-	if err == io.EOF {
-		c.eof = true
-		return nil
+	// Like bufio, give up on a reader that keeps returning nothing.
+	for range 100 {
+		n, err := c.r.Read(c.buf[c.end:])
+		c.filled = c.end+n == len(c.buf)
+		c.end += n
+		if err == io.EOF {
+			c.eof = true
+			return nil
+		}
+		if n > 0 || err != nil {
+			return err
+		}
 	}
-	return err
+	return io.ErrNoProgress
 }
 
 func (c *Chunker) grow() {

@@ -136,6 +136,16 @@ func TestReadError(t *testing.T) {
 	}
 }
 
+type emptyReader struct{}
+
+func (emptyReader) Read([]byte) (int, error) { return 0, nil }
+
+func TestReaderWithoutProgress(t *testing.T) {
+	if _, err := NewReader(emptyReader{}, rdf.ParseOptions{}).Next(); !errors.Is(err, io.ErrNoProgress) {
+		t.Errorf("got %v, want io.ErrNoProgress", err)
+	}
+}
+
 func TestCountLines(t *testing.T) {
 	for in, want := range map[string]int{"": 0, "a": 0, "a\n": 1, "a\r\n": 1, "a\r": 1, "\r\r\n\n\r": 4, "a\rb\nc": 2} {
 		if got := CountLines([]byte(in)); got != want {
