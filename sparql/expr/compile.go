@@ -107,7 +107,9 @@ func compile(e syntax.Expr, scope *Scope) (node, error) {
 	case *syntax.Var:
 		return &varNode{slot: scope.Slot(x.Name)}, nil
 	case *syntax.Const:
-		return &constNode{v: termVal(x.Term)}, nil
+		v := termVal(x.Term)
+		v.n, v.numOK = parseNumber(x.Term)
+		return &constNode{v: v}, nil
 	case *algebra.Exists:
 		return &existsNode{e: x}, nil
 	case *syntax.Call:

@@ -93,9 +93,9 @@ func TestEquality(t *testing.T) {
 		{`?iri = "http://example.org/x"`, `"false"^^xsd:boolean`},
 		{`?b = ?b`, `"true"^^xsd:boolean`},
 		{`?unk = ?unk`, `"true"^^xsd:boolean`},
-		{`?unk = ?unk2`, `error`},   // unknown datatype: equality undecidable
-		{`?unk != ?unk2`, `error`},  // and so is inequality
-		{`?bad = 1`, `error`},       // ill-formed lexical form
+		{`?unk = ?unk2`, `error`},  // unknown datatype: equality undecidable
+		{`?unk != ?unk2`, `error`}, // and so is inequality
+		{`?bad = 1`, `error`},      // ill-formed lexical form
 		{`?bad = ?bad`, `"true"^^xsd:boolean`},
 		{`?u = 1`, `error`},
 		{`"2002-04-02T12:00:00Z"^^xsd:dateTime = "2002-04-02T07:00:00-05:00"^^xsd:dateTime`, `"true"^^xsd:boolean`},

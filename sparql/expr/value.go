@@ -30,8 +30,11 @@ const (
 type value struct {
 	kind vkind
 	b    bool
-	n    number
-	t    rdf.Term
+	// numOK marks a term whose numeric value is already in n (constants
+	// are parsed once, at compile time).
+	numOK bool
+	n     number
+	t     rdf.Term
 }
 
 var (
@@ -64,7 +67,7 @@ func (v value) term() rdf.Term {
 
 // number returns v's numeric value; ok is false for non-numbers.
 func (v value) number() (number, bool) {
-	if v.kind == vNum {
+	if v.kind == vNum || v.numOK {
 		return v.n, true
 	}
 	if v.kind == vBool {
