@@ -90,3 +90,21 @@ func TestEBVAndEqualExported(t *testing.T) {
 		t.Errorf("Equal(1, 1.0e0) = %v, %v", eq, err)
 	}
 }
+
+func TestCanonical(t *testing.T) {
+	for _, c := range []struct{ in, want rdf.Term }{
+		{rdf.Literal("01", rdf.XSDInteger), rdf.Literal("1", rdf.XSDInteger)},
+		{rdf.Literal("+007", xsdInt), rdf.Literal("7", xsdInt)},
+		{rdf.Literal("1E0", rdf.XSDDouble), rdf.Literal("1.0E0", rdf.XSDDouble)},
+		{rdf.Literal("0", rdf.XSDDouble), rdf.Literal("0.0E0", rdf.XSDDouble)},
+		{rdf.Literal("1", rdf.XSDDecimal), rdf.Literal("1.0", rdf.XSDDecimal)},
+		{rdf.Literal("+33.3300", rdf.XSDDecimal), rdf.Literal("33.33", rdf.XSDDecimal)},
+		{rdf.Literal("0", rdf.XSDBoolean), rdf.Literal("false", rdf.XSDBoolean)},
+		{rdf.Literal("x", rdf.XSDInteger), rdf.Literal("x", rdf.XSDInteger)},
+		{rdf.String("01"), rdf.String("01")},
+	} {
+		if got := Canonical(c.in); got != c.want {
+			t.Errorf("Canonical(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}

@@ -360,3 +360,20 @@ func (n number) xpathString() string {
 	}
 	return doubleString(n.f, bits)
 }
+
+// Canonical returns t with the canonical lexical form of its value when
+// t is a well-formed numeric or boolean literal ("01"^^xsd:integer
+// becomes "1", "1E0"^^xsd:double "1.0E0", "0"^^xsd:boolean "false"),
+// keeping its datatype; other terms are returned unchanged. Result
+// comparisons use it to match literals by value.
+func Canonical(t rdf.Term) rdf.Term {
+	if n, ok := parseNumber(t); ok {
+		c := n.term()
+		c.Datatype = t.Datatype
+		return c
+	}
+	if b, ok := parseBoolean(t); ok {
+		return boolTerm(b)
+	}
+	return t
+}
