@@ -9,7 +9,7 @@ import (
 // Typical filters over integers and strings must not allocate per row.
 func TestFilterAllocs(t *testing.T) {
 	scope := NewScope("x", "s")
-	e, err := Compile(parseExpr(t, `?x + 1 > 5 && STRSTARTS(?s, "a") && ?x * 2 != 7 && ?x IN (1, 2, 9)`), scope)
+	e, err := Compile(parseExpr(t, `?x + 1 > 5 && STRSTARTS(?s, "a") && ?x * 2 != 7 && ?x IN (1, 2, 9) && REGEX(?s, "^A", "i")`), scope)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -264,14 +264,22 @@ type naryNode struct {
 
 func (n *naryNode) eval(c *Context, b Binding) (value, error) {
 	vals := make([]value, len(n.args))
-	for i, a := range n.args {
-		v, err := a.eval(c, b)
-		if err != nil {
-			return value{}, err
-		}
-		vals[i] = v
+	if err := evalArgs(c, b, n.args, vals); err != nil {
+		return value{}, err
 	}
 	return n.f(c, vals)
+}
+
+// evalArgs evaluates args into dst, stopping at the first error.
+func evalArgs(c *Context, b Binding, args []node, dst []value) error {
+	for i, a := range args {
+		v, err := a.eval(c, b)
+		if err != nil {
+			return err
+		}
+		dst[i] = v
+	}
+	return nil
 }
 
 // orNode and andNode follow the three-valued logic of §17.2: an error on

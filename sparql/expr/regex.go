@@ -187,13 +187,10 @@ func constString(n node) (string, bool) {
 }
 
 func (n *regexNode) eval(c *Context, b Binding) (value, error) {
-	vals := make([]value, len(n.args))
-	for i, a := range n.args {
-		v, err := a.eval(c, b)
-		if err != nil {
-			return value{}, err
-		}
-		vals[i] = v
+	var buf [4]value // REGEX and REPLACE take at most four arguments
+	vals := buf[:len(n.args)]
+	if err := evalArgs(c, b, n.args, vals); err != nil {
+		return value{}, err
 	}
 	text, lang, ok := stringArg(vals[0])
 	if !ok {

@@ -63,28 +63,22 @@ func strTest(f func(s, sub string) bool) func(*Context, value, value) (value, er
 
 // fnStrBefore and fnStrAfter keep the first argument's tag when the
 // second occurs in it and return a simple "" otherwise (§17.4.3.8).
-func fnStrBefore(_ *Context, a, b value) (value, error) {
+func fnStrBefore(_ *Context, a, b value) (value, error) { return strSplit(a, b, false) }
+func fnStrAfter(_ *Context, a, b value) (value, error)  { return strSplit(a, b, true) }
+
+func strSplit(a, b value, after bool) (value, error) {
 	sa, sb, lang, ok := compatibleArgs(a, b)
 	if !ok {
 		return value{}, ErrType
 	}
 	i := strings.Index(sa, sb)
-	if i < 0 {
+	switch {
+	case i < 0:
 		return strVal(""), nil
+	case after:
+		return langStr(sa[i+len(sb):], lang), nil
 	}
 	return langStr(sa[:i], lang), nil
-}
-
-func fnStrAfter(_ *Context, a, b value) (value, error) {
-	sa, sb, lang, ok := compatibleArgs(a, b)
-	if !ok {
-		return value{}, ErrType
-	}
-	i := strings.Index(sa, sb)
-	if i < 0 {
-		return strVal(""), nil
-	}
-	return langStr(sa[i+len(sb):], lang), nil
 }
 
 // fnSubstr is fn:substring: the characters at 1-based code-point
