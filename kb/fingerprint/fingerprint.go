@@ -69,6 +69,7 @@ type pattern struct {
 	keyRE      *regexp.Regexp
 	re         *regexp.Regexp // nil: the key's presence suffices
 	src        string
+	lits       []string // one of these occurs in every match (lower-case)
 	version    string
 	confidence int
 }
@@ -298,7 +299,7 @@ func compile(ti int, field, key, src string) (*pattern, error) {
 func (s *Set) index(pats []*pattern) {
 	s.pats = pats
 	s.keyed = map[string]map[string][]int{}
-	b := litindex.NewBuilder(true)
+	b := litindex.NewBuilder(false) // literals and pages are lower-cased here
 	for id, p := range pats {
 		switch {
 		case p.keyRE != nil:
@@ -311,9 +312,9 @@ func (s *Set) index(pats []*pattern) {
 			s.keyed[p.field][p.key] = append(s.keyed[p.field][p.key], id)
 			s.Stats.Indexed++
 		default:
-			lits := requiredLiterals(p.re)
-			b.Add(id, lits)
-			if longest(lits) >= litindex.MinLen {
+			p.lits = anyLiterals(p.re)
+			b.AddAny(id, p.lits)
+			if shortest(p.lits) >= litindex.MinLen {
 				s.Stats.Indexed++
 			} else {
 				s.Stats.Always++
@@ -324,17 +325,10 @@ func (s *Set) index(pats []*pattern) {
 	s.body = b.Build()
 }
 
-func longest(ls []string) int {
-	n := 0
-	for _, l := range ls {
-		n = max(n, len(l))
-	}
-	return n
-}
-
-// requiredLiterals returns literal strings every match of re contains:
-// the literal runs of a top-level concatenation.
-func requiredLiterals(re *regexp.Regexp) []string {
+// anyLiterals returns literal strings one of which every match of re
+// contains, lower-cased, preferring the set whose shortest literal is
+// longest; nil when there is no such set.
+func anyLiterals(re *regexp.Regexp) []string {
 	if re == nil {
 		return nil
 	}
@@ -342,23 +336,55 @@ func requiredLiterals(re *regexp.Regexp) []string {
 	if err != nil {
 		return nil
 	}
-	return literalsOf(t.Simplify())
+	lits := literalsOf(t.Simplify())
+	for i, l := range lits {
+		lits[i] = strings.ToLower(l)
+	}
+	return lits
 }
 
+// shortest is the length of the shortest literal of a set, the measure
+// of how selective the set is.
+func shortest(set []string) int {
+	if len(set) == 0 {
+		return 0
+	}
+	n := len(set[0])
+	for _, l := range set[1:] {
+		n = min(n, len(l))
+	}
+	return n
+}
+
+// literalsOf returns a set of literals one of which every match of t
+// contains.
 func literalsOf(t *syntax.Regexp) []string {
 	switch t.Op {
 	case syntax.OpLiteral:
 		return []string{string(t.Rune)}
-	case syntax.OpCapture:
-		return literalsOf(t.Sub[0])
-	case syntax.OpPlus:
+	case syntax.OpCapture, syntax.OpPlus:
 		return literalsOf(t.Sub[0])
 	case syntax.OpRepeat:
 		if t.Min >= 1 {
 			return literalsOf(t.Sub[0])
 		}
-	case syntax.OpConcat:
+	case syntax.OpAlternate:
 		var out []string
+		for _, s := range t.Sub {
+			set := literalsOf(s)
+			if shortest(set) < litindex.MinLen {
+				return nil
+			}
+			out = append(out, set...)
+		}
+		return out
+	case syntax.OpConcat:
+		var best []string
+		consider := func(set []string) {
+			if shortest(set) > shortest(best) {
+				best = set
+			}
+		}
 		run := ""
 		for _, s := range t.Sub {
 			if s.Op == syntax.OpLiteral {
@@ -366,15 +392,15 @@ func literalsOf(t *syntax.Regexp) []string {
 				continue
 			}
 			if run != "" {
-				out = append(out, run)
+				consider([]string{run})
 				run = ""
 			}
-			out = append(out, literalsOf(s)...)
+			consider(literalsOf(s))
 		}
 		if run != "" {
-			out = append(out, run)
+			consider([]string{run})
 		}
-		return out
+		return best
 	}
 	return nil
 }

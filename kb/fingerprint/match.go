@@ -14,6 +14,7 @@ import (
 // inputs are the parts of a page fingerprints look at.
 type inputs struct {
 	html      []byte
+	lower     []byte // html lower-cased, where literals are looked up
 	url       string
 	scripts   []string
 	scriptSrc []string
@@ -23,7 +24,7 @@ type inputs struct {
 }
 
 func gather(d *vdoc.Doc) *inputs {
-	in := &inputs{html: d.Body, url: d.URL.String(), meta: map[string][]string{},
+	in := &inputs{html: d.Body, lower: bytes.ToLower(d.Body), url: d.URL.String(), meta: map[string][]string{},
 		headers: map[string][]string{}, cookies: map[string]string{}}
 	for k, v := range d.Header {
 		in.headers[strings.ToLower(k)] = v
@@ -86,8 +87,8 @@ func (s *Set) Match(d *vdoc.Doc) []Match {
 				Version: v, Confidence: p.confidence, Pattern: describe(p)}
 		}
 	}
-	text := make([]byte, 0, len(in.html)+len(in.url)+1)
-	text = append(append(append(text, in.html...), 0), in.url...)
+	text := make([]byte, 0, len(in.lower)+len(in.url)+1)
+	text = append(append(append(text, in.lower...), 0), strings.ToLower(in.url)...)
 	for _, id := range s.body.Candidates(text) {
 		try(id)
 	}
@@ -148,7 +149,7 @@ func (s *Set) implied(found map[int]*Match) []Match {
 func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 	switch p.field {
 	case "html":
-		return find(p, in.html)
+		return findNear(p, in.html, in.lower)
 	case "url":
 		return find(p, []byte(in.url))
 	case "scripts":
@@ -175,6 +176,52 @@ func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 			return "", false
 		}
 		return find(p, []byte(v))
+	}
+	return "", false
+}
+
+// window is how far around an occurrence of its literal an html pattern
+// is matched: Wappalyzer's html patterns describe a tag or a short run of
+// markup, and matching them on the whole page costs far more.
+const window = 1024
+
+// findNear matches p in the parts of html around the occurrences of its
+// literals (in lower, the lower-cased html), or on all of html for a
+// pattern without literals.
+func findNear(p *pattern, html, lower []byte) (string, bool) {
+	if len(p.lits) == 0 || len(html) <= 4*window {
+		return find(p, html)
+	}
+	var spans [][2]int
+	for _, l := range p.lits {
+		for off := 0; ; {
+			i := bytes.Index(lower[off:], []byte(l))
+			if i < 0 {
+				break
+			}
+			at := off + i
+			spans = append(spans, [2]int{max(0, at-window), min(len(html), at+len(l)+window)})
+			off = at + len(l)
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	end := -1
+	for i, sp := range spans {
+		if sp[0] < end {
+			continue
+		}
+		// Merge the spans that overlap this one.
+		hi := sp[1]
+		for _, nx := range spans[i+1:] {
+			if nx[0] > hi {
+				break
+			}
+			hi = max(hi, nx[1])
+		}
+		end = hi
+		if v, ok := find(p, html[sp[0]:hi]); ok {
+			return v, true
+		}
 	}
 	return "", false
 }

@@ -48,6 +48,30 @@ func (b *Builder) Add(id int, literals []string) {
 	b.byLit[best] = append(b.byLit[best], id)
 }
 
+// AddAny files pattern id under each of literals, one of which the
+// pattern requires (the branches of an alternation); with any of them
+// too short it is a candidate on every page.
+func (b *Builder) AddAny(id int, literals []string) {
+	if len(literals) == 0 {
+		b.always = append(b.always, id)
+		return
+	}
+	for _, l := range literals {
+		if len(l) < MinLen {
+			b.always = append(b.always, id)
+			return
+		}
+	}
+	for _, l := range literals {
+		if b.fold {
+			l = string(bytes.ToLower([]byte(l)))
+		}
+		if ids := b.byLit[l]; len(ids) == 0 || ids[len(ids)-1] != id {
+			b.byLit[l] = append(ids, id)
+		}
+	}
+}
+
 // Build returns the index.
 func (b *Builder) Build() *Index {
 	ix := &Index{fold: b.fold, always: b.always}

@@ -23,7 +23,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/antchfx/htmlquery"
 	"golang.org/x/net/html"
@@ -44,9 +43,6 @@ type Doc struct {
 	Cookies map[string]string
 	// Body is the raw HTML, for rules on the markup as sent.
 	Body []byte
-
-	corpusOnce sync.Once
-	corpus     []byte
 }
 
 // New parses body as HTML and builds the virtual document for a page
@@ -135,12 +131,8 @@ func (d *Doc) Navigator() *htmlquery.NodeNavigator {
 // document order (an element's string value is a contiguous run of them),
 // then NUL, then each attribute value and comment followed by NUL. Index
 // prefilters search it for literals before evaluating any expression.
+// It is built anew on each call.
 func (d *Doc) Corpus() []byte {
-	d.corpusOnce.Do(d.buildCorpus)
-	return d.corpus
-}
-
-func (d *Doc) buildCorpus() {
 	var text, rest bytes.Buffer
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -163,5 +155,5 @@ func (d *Doc) buildCorpus() {
 	walk(d.Root)
 	text.WriteByte(0)
 	text.Write(rest.Bytes())
-	d.corpus = text.Bytes()
+	return text.Bytes()
 }
