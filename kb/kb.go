@@ -89,19 +89,19 @@ type Field string
 
 // Fields and the ontology properties they map to.
 const (
-	FieldTitle      Field = "title"       // dcterms:title
-	FieldAuthor     Field = "author"      // sioc:has_creator → sioc:UserAccount with sioc:name
-	FieldAuthorURL  Field = "author_url"  // the IRI of that sioc:UserAccount (a profile page)
-	FieldDate       Field = "date"        // dcterms:created
-	FieldModified   Field = "modified"    // dcterms:modified
-	FieldContent    Field = "content"     // sioc:content, plain text
-	FieldTags       Field = "tags"        // sioc:topic → sioct:Tag (every node selected)
-	FieldCategories Field = "categories"  // sioc:topic → sioct:Category (every node selected)
-	FieldReplyTo    Field = "reply_to"    // sioc:reply_of: the id or URL of another object
-	FieldID         Field = "id"          // dcterms:identifier; with no url, the IRI's fragment
-	FieldURL        Field = "url"         // the object's permalink, its IRI
-	FieldNote       Field = "note"        // sioc:note (a revision's edit summary)
-	FieldVersionOf  Field = "version_of"  // dcterms:isVersionOf (a revision's article)
+	FieldTitle      Field = "title"      // dcterms:title
+	FieldAuthor     Field = "author"     // sioc:has_creator → sioc:UserAccount with sioc:name
+	FieldAuthorURL  Field = "author_url" // the IRI of that sioc:UserAccount (a profile page)
+	FieldDate       Field = "date"       // dcterms:created
+	FieldModified   Field = "modified"   // dcterms:modified
+	FieldContent    Field = "content"    // sioc:content, plain text
+	FieldTags       Field = "tags"       // sioc:topic → sioct:Tag (every node selected)
+	FieldCategories Field = "categories" // sioc:topic → sioct:Category (every node selected)
+	FieldReplyTo    Field = "reply_to"   // sioc:reply_of: the id or URL of another object
+	FieldID         Field = "id"         // dcterms:identifier; with no url, the IRI's fragment
+	FieldURL        Field = "url"        // the object's permalink, its IRI
+	FieldNote       Field = "note"       // sioc:note (a revision's edit summary)
+	FieldVersionOf  Field = "version_of" // dcterms:isVersionOf (a revision's article)
 )
 
 var fields = []Field{FieldTitle, FieldAuthor, FieldAuthorURL, FieldDate, FieldModified, FieldContent,

@@ -32,7 +32,7 @@ var appCategories = map[int]string{1: "cms", 2: "forum", 8: "wiki", 11: "blog"}
 type Set struct {
 	techs    []*tech
 	pats     []*pattern
-	body     *litindex.Index            // html, scripts, scriptSrc and url patterns
+	body     *litindex.Index             // html, scripts, scriptSrc and url patterns
 	keyed    map[string]map[string][]int // field → lower-case key → pattern ids
 	keyRegex []int                       // cookie patterns whose key is itself a regex
 	Stats    Stats
