@@ -76,7 +76,7 @@ func (t *Type) Navigate(l *Level, doc *vdoc.Doc) ([]Link, []Failure) {
 				if it.Attr == "" && it.Node.Type == html.ElementNode {
 					raw = attr(it.Node, "href")
 				}
-				u, ok := resolve(doc.URL, raw)
+				u, ok := resolve(doc.Base, raw)
 				if !ok || seen[u.String()] || t.avoided(u) {
 					continue
 				}
@@ -148,10 +148,13 @@ func (t *Type) Extract(l *Level, doc *vdoc.Doc) ([]Object, []Failure) {
 					yielded[f] = true
 				}
 			}
+			if o.Content == "" && (o.Kind == ForumPost || o.Kind == Comment) {
+				continue // an advertisement or a deleted post in the list
+			}
 			o.IRI = objectIRI(doc.URL, &o, len(objs) == 0, i)
 			objs = append(objs, o)
 		}
-		linkReplies(objs[start:], doc.URL)
+		linkReplies(objs[start:], doc.Base)
 		for f, alts := range x.Fields {
 			if !yielded[f] && !x.Optional[f] {
 				fails = append(fails, Failure{Type: t.ID, Level: l.Name, Action: "field", Field: f, Patterns: sources(alts)})
@@ -220,7 +223,7 @@ func extractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc
 		case FieldAuthor:
 			o.Author = v
 		case FieldAuthorURL:
-			if u, ok := resolve(doc.URL, v); ok {
+			if u, ok := resolve(doc.Base, v); ok {
 				o.AuthorURL = u.String()
 			}
 		case FieldContent:
@@ -230,13 +233,13 @@ func extractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc
 		case FieldID:
 			o.ID = v
 		case FieldURL:
-			if u, err := doc.URL.Parse(v); err == nil {
+			if u, err := doc.Base.Parse(v); err == nil {
 				o.IRI = u.String()
 			}
 		case FieldNote:
 			o.Note = v
 		case FieldVersionOf:
-			if u, err := doc.URL.Parse(v); err == nil {
+			if u, err := doc.Base.Parse(v); err == nil {
 				o.VersionOf = u.String()
 			}
 		}

@@ -110,7 +110,7 @@ func TestExtractionAnnotated(t *testing.T) {
 		}
 		s.extracted += len(objs)
 		base := func(ref string) string {
-			u, err := doc.URL.Parse(ref)
+			u, err := doc.Base.Parse(ref)
 			if err != nil {
 				return ""
 			}

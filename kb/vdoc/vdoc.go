@@ -32,7 +32,10 @@ import (
 // Doc is one page as the rules see it. Its fields are read-only once built;
 // a Doc may be shared by concurrent readers.
 type Doc struct {
-	URL    *url.URL
+	URL *url.URL
+	// Base is the URL relative links resolve against: the page's
+	// <base href> when it has one, else URL.
+	Base   *url.URL
 	Header http.Header
 	// Root is the document node: its first child is the <http> element,
 	// then come the nodes of the parsed HTML.
@@ -52,7 +55,10 @@ func New(rawURL string, header http.Header, body []byte) (*Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := html.Parse(bytes.NewReader(body))
+	// Scripting off, as for a crawler that runs no JavaScript: the
+	// content of <noscript> is parsed as markup, which is where
+	// JavaScript applications (Discourse…) put what crawlers see.
+	root, err := html.ParseWithOptions(bytes.NewReader(body), html.ParseOptionEnableScripting(false))
 	if err != nil {
 		return nil, err
 	}
@@ -85,6 +91,12 @@ func New(rawURL string, header http.Header, body []byte) (*Doc, error) {
 		d.HTTP.AppendChild(c)
 	}
 	root.InsertBefore(d.HTTP, root.FirstChild)
+	d.Base = d.URL
+	if b := htmlquery.FindOne(root, "//head/base[@href]"); b != nil {
+		if bu, err := u.Parse(htmlquery.SelectAttr(b, "href")); err == nil {
+			d.Base = bu
+		}
+	}
 	return d, nil
 }
 
@@ -92,7 +104,7 @@ func New(rawURL string, header http.Header, body []byte) (*Doc, error) {
 // which navigation rules use to judge a link before it is fetched.
 func ForURL(u *url.URL) *Doc {
 	root := &html.Node{Type: html.DocumentNode}
-	d := &Doc{URL: u, Header: http.Header{}, Root: root, Cookies: map[string]string{}}
+	d := &Doc{URL: u, Base: u, Header: http.Header{}, Root: root, Cookies: map[string]string{}}
 	d.HTTP = element("http")
 	d.HTTP.AppendChild(textElement("url", u.String()))
 	root.AppendChild(d.HTTP)
