@@ -24,11 +24,11 @@ type Object struct {
 	Author    string
 	AuthorURL string
 	// Date is the publication date; DateText the text it was read from.
-	Date      time.Time
-	DateText  string
-	Modified  time.Time
-	Content   string
-	Tags      []string
+	Date       time.Time
+	DateText   string
+	Modified   time.Time
+	Content    string
+	Tags       []string
 	Categories []string
 	// ReplyTo is the IRI of the object this one answers, "" when none.
 	ReplyTo   string

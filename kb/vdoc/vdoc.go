@@ -55,10 +55,7 @@ func New(rawURL string, header http.Header, body []byte) (*Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Scripting off, as for a crawler that runs no JavaScript: the
-	// content of <noscript> is parsed as markup, which is where
-	// JavaScript applications (Discourse…) put what crawlers see.
-	root, err := html.ParseWithOptions(bytes.NewReader(body), html.ParseOptionEnableScripting(false))
+	root, err := html.Parse(bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +88,7 @@ func New(rawURL string, header http.Header, body []byte) (*Doc, error) {
 		d.HTTP.AppendChild(c)
 	}
 	root.InsertBefore(d.HTTP, root.FirstChild)
+	expandNoscript(root)
 	d.Base = d.URL
 	if b := htmlquery.FindOne(root, "//head/base[@href]"); b != nil {
 		if bu, err := u.Parse(htmlquery.SelectAttr(b, "href")); err == nil {
@@ -109,6 +107,29 @@ func ForURL(u *url.URL) *Doc {
 	d.HTTP.AppendChild(textElement("url", u.String()))
 	root.AppendChild(d.HTTP)
 	return d
+}
+
+// expandNoscript parses the text of each <noscript> in the body as markup,
+// which is what a crawler that runs no JavaScript sees there (JavaScript
+// applications such as Discourse put their crawler view in it). The page
+// itself is parsed as a browser with scripting would, so that <noscript>
+// in the head does not move the rest of the page.
+func expandNoscript(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.DataAtom == atom.Noscript && c.FirstChild != nil &&
+			c.FirstChild == c.LastChild && c.FirstChild.Type == html.TextNode && c.Parent.DataAtom != atom.Head {
+			ctx := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+			nodes, err := html.ParseFragment(strings.NewReader(c.FirstChild.Data), ctx)
+			if err == nil {
+				c.RemoveChild(c.FirstChild)
+				for _, k := range nodes {
+					c.AppendChild(k)
+				}
+			}
+			continue
+		}
+		expandNoscript(c)
+	}
 }
 
 func cookies(h http.Header) map[string]string {
