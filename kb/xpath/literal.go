@@ -195,11 +195,6 @@ func (p *parser) isOp(text string) bool {
 	return t.kind == tOp && t.text == text
 }
 
-func (p *parser) isName(text string) bool {
-	t := p.peek()
-	return t.kind == tName && t.text == text
-}
-
 func (p *parser) expect(text string) error {
 	if !p.isOp(text) {
 		if p.pos >= len(p.toks) {
