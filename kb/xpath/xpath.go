@@ -76,16 +76,7 @@ func (e *Expr) Select(n *html.Node) []Item {
 	var out []Item
 	it := e.expr.Select(htmlquery.CreateXPathNavigator(n))
 	for it.MoveNext() {
-		nav := it.Current().(*htmlquery.NodeNavigator)
-		item := Item{Node: nav.Current()}
-		switch nav.NodeType() {
-		case xpath.AttributeNode:
-			item.Attr = nav.LocalName()
-			item.Value = nav.Value()
-		case xpath.TextNode, xpath.CommentNode:
-			item.Value = nav.Value()
-		}
-		out = append(out, item)
+		out = append(out, itemAt(it))
 	}
 	return out
 }
@@ -99,6 +90,11 @@ func (e *Expr) First(n *html.Node) (Item, bool) {
 	if !it.MoveNext() {
 		return Item{}, false
 	}
+	return itemAt(it), true
+}
+
+// itemAt is the node an iterator is at.
+func itemAt(it *xpath.NodeIterator) Item {
 	nav := it.Current().(*htmlquery.NodeNavigator)
 	item := Item{Node: nav.Current()}
 	switch nav.NodeType() {
@@ -108,7 +104,7 @@ func (e *Expr) First(n *html.Node) (Item, bool) {
 	case xpath.TextNode, xpath.CommentNode:
 		item.Value = nav.Value()
 	}
-	return item, true
+	return item
 }
 
 // Match reports whether the expression is true with context n: a
