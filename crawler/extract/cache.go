@@ -31,41 +31,43 @@ type resolveCache struct {
 
 type cacheShard struct {
 	mu sync.Mutex
-	m  map[string]ref
+	m  map[cacheKey]ref
+}
+
+// cacheKey is a reference with the part of the base it depends on; both
+// strings already exist, so building a key allocates nothing.
+type cacheKey struct {
+	prefix string // "", the base's origin or its directory
+	ref    string
 }
 
 func newResolveCache(size int) *resolveCache {
 	c := &resolveCache{seed: maphash.MakeSeed(), perShard: max(size/64, 1)}
 	for i := range c.shards {
-		c.shards[i].m = make(map[string]ref)
+		c.shards[i].m = make(map[cacheKey]ref)
 	}
 	return c
 }
 
-// cacheKey returns the key for ref resolved against a base whose origin and
-// directory prefixes are given, or "" when the reference is not cacheable.
-func cacheKey(ref, origin, dir string) string {
+// keyFor returns the key for ref resolved against a base whose origin and
+// directory prefixes are given; ok is false when the reference is not
+// cacheable.
+func keyFor(ref, origin, dir string) (k cacheKey, ok bool) {
 	if ref == "" || ref[0] == '?' || ref[0] == '#' {
-		return ""
+		return k, false
 	}
 	for i := 0; i < len(ref); i++ {
 		if ref[i] <= ' ' || ref[i] == 0x7f {
-			return ""
+			return k, false
 		}
 	}
 	switch {
 	case hasPrefixFold(ref, "http://"), hasPrefixFold(ref, "https://"):
-		return ref
+		return cacheKey{"", ref}, true
 	case ref[0] == '/' || ref[0] == '\\':
-		if origin == "" {
-			return ""
-		}
-		return origin + "\x00" + ref
+		return cacheKey{origin, ref}, origin != ""
 	}
-	if dir == "" {
-		return ""
-	}
-	return dir + "\x00" + ref
+	return cacheKey{dir, ref}, dir != ""
 }
 
 func hasPrefixFold(s, prefix string) bool {
@@ -73,7 +75,8 @@ func hasPrefixFold(s, prefix string) bool {
 }
 
 // prefixes returns the origin ("scheme://host:port") and directory
-// ("scheme://host:port/a/b/") of a hierarchical base, or "" for others.
+// ("scheme://host:port/a/b/") of a hierarchical base, or "" for others. A
+// directory never equals an origin (it ends in '/'), so keys cannot collide.
 func prefixes(base canon.URL) (origin, dir string) {
 	if !base.Hierarchical() {
 		return "", ""
@@ -92,11 +95,11 @@ func prefixes(base canon.URL) (origin, dir string) {
 	return origin, path[:strings.LastIndexByte(path, '/')+1]
 }
 
-func (c *resolveCache) shard(key string) *cacheShard {
-	return &c.shards[maphash.String(c.seed, key)%uint64(len(c.shards))]
+func (c *resolveCache) shard(key cacheKey) *cacheShard {
+	return &c.shards[maphash.Comparable(c.seed, key)%uint64(len(c.shards))]
 }
 
-func (c *resolveCache) get(key string) (ref, bool) {
+func (c *resolveCache) get(key cacheKey) (ref, bool) {
 	s := c.shard(key)
 	s.mu.Lock()
 	r, ok := s.m[key]
@@ -104,7 +107,7 @@ func (c *resolveCache) get(key string) (ref, bool) {
 	return r, ok
 }
 
-func (c *resolveCache) put(key string, r ref) {
+func (c *resolveCache) put(key cacheKey, r ref) {
 	s := c.shard(key)
 	s.mu.Lock()
 	if len(s.m) >= c.perShard {
@@ -117,10 +120,12 @@ func (c *resolveCache) put(key string, r ref) {
 // resolve resolves a trimmed reference against the collector's base,
 // through the cache when the reference allows it.
 func (c *collector) resolve(s string) ref {
-	var key string
+	var (
+		key      cacheKey
+		cachable bool
+	)
 	if c.cache != nil {
-		key = cacheKey(s, c.origin, c.dir)
-		if key != "" {
+		if key, cachable = keyFor(s, c.origin, c.dir); cachable {
 			if r, ok := c.cache.get(key); ok {
 				return r
 			}
@@ -128,7 +133,7 @@ func (c *collector) resolve(s string) ref {
 	}
 	u, err := c.opts.Canonicalizer.Resolve(c.base, s)
 	r := ref{u: u, ok: err == nil && crawlable(u)}
-	if key != "" {
+	if cachable {
 		c.cache.put(key, r)
 	}
 	return r

@@ -15,14 +15,15 @@ func (t *textBuf) reset() { t.b, t.space = t.b[:0], false }
 // write appends text, collapsing whitespace; what exceeds max is dropped.
 func (t *textBuf) write(p []byte) {
 	for _, c := range p {
-		if len(t.b) >= t.max {
-			return
-		}
 		if isSpace(c) {
 			t.space = true
 			continue
 		}
-		if t.space && len(t.b) > 0 {
+		sep := t.space && len(t.b) > 0
+		if n := len(t.b) + 1; n > t.max || sep && n+1 > t.max {
+			return
+		}
+		if sep {
 			t.b = append(t.b, ' ')
 		}
 		t.space = false
