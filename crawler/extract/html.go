@@ -170,6 +170,12 @@ func (h *htmlState) startTag(z *html.Tokenizer, tag atom.Atom, hasAttr bool) {
 	}
 	a := readAttrs(z, hasAttr)
 	c := h.c
+	if ctx, ok := srcContext[tag]; ok {
+		h.embed(a.src, ctx)
+	}
+	if ctx, ok := backgroundContext[tag]; ok {
+		h.embed(a.background, ctx)
+	}
 	switch tag {
 	case atom.A:
 		h.inA = true
@@ -188,7 +194,6 @@ func (h *htmlState) startTag(z *html.Tokenizer, tag atom.Atom, hasAttr bool) {
 			c.setBase(a.href)
 		}
 	case atom.Img:
-		h.embed(a.src, "img/@src")
 		h.srcset(a.srcset, "img/@srcset")
 		h.embed(a.dataSrc, "img/@data-src")
 		h.srcset(a.dataSrcset, "img/@data-srcset")
@@ -196,34 +201,12 @@ func (h *htmlState) startTag(z *html.Tokenizer, tag atom.Atom, hasAttr bool) {
 			h.text.separate()
 			h.text.write(a.alt)
 		}
-	case atom.Script:
-		h.embed(a.src, "script/@src")
-	case atom.Iframe:
-		h.embed(a.src, "iframe/@src")
-	case atom.Frame:
-		h.embed(a.src, "frame/@src")
 	case atom.Source:
-		h.embed(a.src, "source/@src")
 		h.srcset(a.srcset, "source/@srcset")
 	case atom.Video:
-		h.embed(a.src, "video/@src")
 		h.embed(a.poster, "video/@poster")
-	case atom.Audio:
-		h.embed(a.src, "audio/@src")
-	case atom.Track:
-		h.embed(a.src, "track/@src")
-	case atom.Embed:
-		h.embed(a.src, "embed/@src")
-	case atom.Input:
-		h.embed(a.src, "input/@src")
 	case atom.Object:
 		h.embed(a.data, "object/@data")
-	case atom.Body:
-		h.embed(a.background, "body/@background")
-	case atom.Table:
-		h.embed(a.background, "table/@background")
-	case atom.Td:
-		h.embed(a.background, "td/@background")
 	case atom.Form:
 		if a.action != nil && (len(a.method) == 0 || bytes.EqualFold(a.method, []byte("get"))) {
 			c.add(a.action, Link, "form/@action")
@@ -239,6 +222,28 @@ func (h *htmlState) startTag(z *html.Tokenizer, tag atom.Atom, hasAttr bool) {
 		c.css(a.style)
 	}
 }
+
+// embedRel maps the link relations that make embeds to their contexts.
+var embedRel = map[string]string{
+	"icon":          "link[rel='icon']/@href",
+	"stylesheet":    "link[rel='stylesheet']/@href",
+	"modulepreload": "link[rel='modulepreload']/@href",
+	"prefetch":      "link[rel='prefetch']/@href",
+	"prerender":     "link[rel='prerender']/@href",
+}
+
+// Embeds by attribute: the elements whose src or background attribute
+// names a resource, with the Heritrix context of each.
+var (
+	srcContext = map[atom.Atom]string{
+		atom.Img: "img/@src", atom.Script: "script/@src", atom.Iframe: "iframe/@src", atom.Frame: "frame/@src",
+		atom.Source: "source/@src", atom.Video: "video/@src", atom.Audio: "audio/@src", atom.Track: "track/@src",
+		atom.Embed: "embed/@src", atom.Input: "input/@src",
+	}
+	backgroundContext = map[atom.Atom]string{
+		atom.Body: "body/@background", atom.Table: "table/@background", atom.Td: "td/@background",
+	}
+)
 
 func (h *htmlState) endTag(tag atom.Atom) {
 	if tag == atom.A {
@@ -265,22 +270,12 @@ func (h *htmlState) linkTag(a attrs) {
 	}
 	nav := false
 	for _, kw := range bytes.Fields(a.rel) {
-		switch string(bytes.ToLower(kw)) {
-		case "icon":
-			h.c.add(a.href, Embed, "link[rel='icon']/@href")
+		rel := string(bytes.ToLower(kw))
+		if ctx, ok := embedRel[rel]; ok {
+			h.c.add(a.href, Embed, ctx)
 			return
-		case "stylesheet":
-			h.c.add(a.href, Embed, "link[rel='stylesheet']/@href")
-			return
-		case "modulepreload":
-			h.c.add(a.href, Embed, "link[rel='modulepreload']/@href")
-			return
-		case "prefetch":
-			h.c.add(a.href, Embed, "link[rel='prefetch']/@href")
-			return
-		case "prerender":
-			h.c.add(a.href, Embed, "link[rel='prerender']/@href")
-			return
+		}
+		switch rel {
 		case "pingback":
 			return
 		case "dns-prefetch", "preconnect":

@@ -83,10 +83,8 @@ func isText(mt string) bool {
 	return false
 }
 
-var (
-	gzipPool  sync.Pool // *gzip.Reader
-	flatePool sync.Pool // io.ReadCloser implementing flate.Resetter
-)
+// gzipPool recycles gzip readers, whose window buffers are the costly part.
+var gzipPool sync.Pool // *gzip.Reader
 
 // decode removes the content coding of the entity into res.Body, keeping at
 // most MaxDecodedSize bytes so that a small bomb cannot fill the disk.
