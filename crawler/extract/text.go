@@ -13,21 +13,39 @@ type textBuf struct {
 func (t *textBuf) reset() { t.b, t.space = t.b[:0], false }
 
 // write appends text, collapsing whitespace; what exceeds max is dropped.
+// It copies word by word, text being mostly words.
 func (t *textBuf) write(p []byte) {
-	for _, c := range p {
-		if isSpace(c) {
-			t.space = true
-			continue
+	for len(p) > 0 {
+		i := 0
+		for i < len(p) && isSpace(p[i]) {
+			i++
 		}
+		if i > 0 {
+			t.space = true
+			p = p[i:]
+		}
+		j := 0
+		for j < len(p) && !isSpace(p[j]) {
+			j++
+		}
+		if j == 0 {
+			return
+		}
+		word := p[:j]
+		p = p[j:]
 		sep := t.space && len(t.b) > 0
-		if n := len(t.b) + 1; n > t.max || sep && n+1 > t.max {
+		room := t.max - len(t.b)
+		if sep {
+			room--
+		}
+		if room <= 0 {
 			return
 		}
 		if sep {
 			t.b = append(t.b, ' ')
 		}
 		t.space = false
-		t.b = append(t.b, c)
+		t.b = append(t.b, word[:min(len(word), room)]...)
 	}
 }
 
