@@ -52,7 +52,9 @@ type Result struct {
 
 	// Request and Response are the exchange as it went over the wire (see the
 	// package comment for HTTP/2), ready for warc.Exchange. Response is nil
-	// when no response head arrived; Request is nil when nothing was sent.
+	// when no response head arrived, and Request is then nil when nothing was
+	// sent; whenever Response is set, so is Request. (Check for nil before
+	// storing them in a warc.Content: a nil *Buffer is a non-nil interface.)
 	Request  *Buffer
 	Response *Buffer
 
