@@ -32,6 +32,9 @@ func (c *Canonicalizer) canonical(u URL) string {
 	if o.KeepFragment {
 		fragment = u.Fragment
 	}
+	if userinfo == u.Userinfo && host == u.Host && path == u.Path && query == u.Query && hasQuery == u.HasQuery && fragment == "" {
+		return u.Href // the usual case: the key is the fetch form
+	}
 	return u.assemble(userinfo, host, path, query, hasQuery, fragment)
 }
 
@@ -59,9 +62,35 @@ func stripWWW(host string, needDot bool) string {
 // parameters, and optionally sorts by name (stable, so repeated names keep
 // their order, which some sites rely on).
 func fixQuery(q string, stripSessions, sortByName, dropEmpty bool) string {
-	if !stripSessions && !sortByName && !dropEmpty {
+	if !queryNeedsFix(q, stripSessions, sortByName, dropEmpty) {
 		return q
 	}
+	return rewriteQuery(q, stripSessions, sortByName, dropEmpty)
+}
+
+// queryNeedsFix reports, without allocating, whether fixQuery could change
+// q: an empty parameter, a possible session id or parameters out of order.
+func queryNeedsFix(q string, stripSessions, sortByName, dropEmpty bool) bool {
+	prev := ""
+	for i, rest := 0, q; ; i++ {
+		p, more, found := strings.Cut(rest, "&")
+		switch {
+		case dropEmpty && p == "":
+			return true
+		case stripSessions && (isSessionParam(p) || strings.EqualFold(paramName(p), "cfid")):
+			return true
+		case sortByName && i > 0 && paramName(p) < prev:
+			return true
+		}
+		if !found {
+			return false
+		}
+		prev, rest = paramName(p), more
+	}
+}
+
+// rewriteQuery applies fixQuery's rules.
+func rewriteQuery(q string, stripSessions, sortByName, dropEmpty bool) string {
 	params := strings.Split(q, "&")
 	if stripSessions {
 		params = stripQuerySessionIDs(params)
@@ -124,6 +153,9 @@ func isSessionParam(p string) bool {
 // and ASP.NET cookieless "/(S(…))/" session segments (the two path forms the
 // Internet Archive's URL canonicalizer strips).
 func stripPathSessionIDs(path string) string {
+	if strings.IndexByte(path, ';') < 0 {
+		return stripASPSessionSegments(path)
+	}
 	if i := indexFold(path, ";jsessionid="); i >= 0 {
 		if end := strings.IndexAny(path[i+1:], ";/"); end < 0 {
 			path = path[:i]
