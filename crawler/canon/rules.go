@@ -247,8 +247,11 @@ const upperHex = "0123456789ABCDEF"
 
 // normalizePercent applies RFC 3986 §6.2.2 to an already WHATWG-encoded
 // component: escapes of unreserved characters are decoded ("%7E" → "~") and
-// the remaining escapes get uppercase hex ("%2f" → "%2F"). It returns s
-// itself when nothing changes, so the common case does not allocate.
+// the remaining escapes get uppercase hex ("%2f" → "%2F"). An escape is not
+// decoded into a hex digit that would complete a new escape with a stray '%'
+// before it ("%%34%31" stays, where decoding would give "%41"), so that
+// normalising twice changes nothing. It returns s itself when nothing
+// changes, so the common case does not allocate.
 func normalizePercent(s string) string {
 	i := strings.IndexByte(s, '%')
 	if i < 0 {
@@ -264,11 +267,12 @@ func normalizePercent(s string) string {
 		}
 		c := unhex(s[i+1])<<4 | unhex(s[i+2])
 		want := [3]byte{'%', upperHex[c>>4], upperHex[c&15]}
-		if isUnreserved(c) || s[i+1] != want[1] || s[i+2] != want[2] {
+		decode := isUnreserved(c) && !(isHex(c) && (b == nil && opensEscape(s[:i]) || b != nil && opensEscape(b)))
+		if decode || s[i+1] != want[1] || s[i+2] != want[2] {
 			if b == nil {
 				b = append(make([]byte, 0, len(s)), s[:i]...)
 			}
-			if isUnreserved(c) {
+			if decode {
 				b = append(b, c)
 			} else {
 				b = append(b, want[:]...)
@@ -282,4 +286,11 @@ func normalizePercent(s string) string {
 		return s
 	}
 	return string(b)
+}
+
+// opensEscape reports whether the output so far ends in a '%', or a '%' and
+// one hex digit, that a hex digit appended next could turn into an escape.
+func opensEscape[T string | []byte](out T) bool {
+	n := len(out)
+	return n >= 1 && out[n-1] == '%' || n >= 2 && out[n-2] == '%' && isHex(out[n-1])
 }
