@@ -2,7 +2,9 @@ package warc
 
 import (
 	"bytes"
+	stdgzip "compress/gzip"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/mneme-archive/mneme/internal/shared"
 )
 
@@ -104,6 +107,59 @@ func BenchmarkWriteExchange(b *testing.B) {
 			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/exchange")
 			b.ReportMetric(float64(written.Load())/float64(b.N), "gz-bytes/exchange")
 		})
+	}
+}
+
+// BenchmarkGzip compresses the benchmark's 45 KB pages one gzip member each,
+// as the writer does, with compress/gzip and klauspost/compress at levels 1
+// and 6 (each library's default): the comparison behind DefaultGzipLevel.
+func BenchmarkGzip(b *testing.B) {
+	exs := benchExchanges(b)
+	pages := make([][]byte, len(exs))
+	for i, ex := range exs {
+		pages[i] = make([]byte, ex.Response.Size())
+		ex.Response.ReadAt(pages[i], 0)
+	}
+	type resetter interface {
+		io.WriteCloser
+		Reset(io.Writer)
+	}
+	for _, bc := range []struct {
+		name string
+		new  func(level int) (resetter, error)
+	}{
+		{"stdlib", func(l int) (resetter, error) { return stdgzip.NewWriterLevel(nil, l) }},
+		{"klauspost", func(l int) (resetter, error) { return gzip.NewWriterLevel(nil, l) }},
+	} {
+		for _, level := range []int{1, 6} {
+			b.Run(fmt.Sprintf("%s/level%d", bc.name, level), func(b *testing.B) {
+				gz, err := bc.new(level)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var out bytes.Buffer
+				var in, compressed int64
+				b.SetBytes(int64(len(pages[0])))
+				cpu := cpuTime()
+				i := 0
+				for b.Loop() {
+					page := pages[i%len(pages)]
+					i++
+					out.Reset()
+					gz.Reset(&out)
+					if _, err := gz.Write(page); err != nil {
+						b.Fatal(err)
+					}
+					if err := gz.Close(); err != nil {
+						b.Fatal(err)
+					}
+					in += int64(len(page))
+					compressed += int64(out.Len())
+				}
+				b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
+				b.ReportMetric(100*float64(compressed)/float64(in), "%size")
+			})
+		}
 	}
 }
 
