@@ -96,10 +96,11 @@ func (c *Canonicalizer) fastResolve(base URL, ref string) (URL, resolution) {
 	return c.finish(base.Scheme, base.Port, b, fragmentOf(s)), resolved
 }
 
-// fastAuthority parses "//host[:port][/path][?query][#fragment]" for a
-// special scheme, declining hosts and slashes that need the full algorithm.
+// fastAuthority parses "//host[:port][/path][?query][#fragment]", already
+// checked by plainASCII, for http or https, declining hosts and slashes that
+// need the full algorithm.
 func (c *Canonicalizer) fastAuthority(scheme, s string) (URL, bool) {
-	if len(s) < 3 || s[0] != '/' || s[1] != '/' || s[2] == '/' || strings.IndexByte(s, '\\') >= 0 {
+	if len(s) < 3 || s[0] != '/' || s[1] != '/' || s[2] == '/' {
 		return URL{}, false
 	}
 	s = s[2:]

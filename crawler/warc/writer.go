@@ -66,7 +66,9 @@ type Capture struct {
 // use, and made for it: callers compress their records in parallel, only
 // appending them to the file is serialised, and one fsync makes the groups of
 // all callers waiting at that moment durable. The records of one call always
-// go together into one file, in order, and are on disk when it returns.
+// go together into one file, in order, and are on disk when it returns. After
+// a failed fsync or file close every later call fails, since what reached the
+// disk is unknown; Repair or Recover cuts the file back before the next crawl.
 type Writer struct {
 	cfg     Config
 	gzs     chan *gzip.Writer // compressors at cfg.GzipLevel, one per CPU
