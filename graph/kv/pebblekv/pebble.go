@@ -62,6 +62,9 @@ func Open(dir string, o Options) (*DB, error) {
 	if o.ReadOnly {
 		opts.ErrorIfNotExists = true
 	}
+	// Defaults filled in here, not only inside Open's private copy, so
+	// that NewSortedFile writes tables exactly as the database would.
+	opts.EnsureDefaults()
 	db, err := pebble.Open(dir, opts)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
