@@ -14,7 +14,7 @@ import (
 // tell a component that is present but empty ("http://a?#") from one that
 // is absent.
 type ref struct {
-	scheme, authority, path, query, fragment string
+	scheme, authority, path, query, fragment       string
 	hasScheme, hasAuthority, hasQuery, hasFragment bool
 }
 

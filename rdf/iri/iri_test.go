@@ -12,7 +12,7 @@ func TestResolveRFC3986Examples(t *testing.T) {
 		";x": "http://a/b/c/;x", "g;x": "http://a/b/c/g;x", "g;x?y#s": "http://a/b/c/g;x?y#s",
 		"": "http://a/b/c/d;p?q", ".": "http://a/b/c/", "./": "http://a/b/c/", "..": "http://a/b/",
 		"../": "http://a/b/", "../g": "http://a/b/g", "../..": "http://a/", "../../": "http://a/",
-		"../../g": "http://a/g",
+		"../../g":    "http://a/g",
 		"../../../g": "http://a/g", "../../../../g": "http://a/g", "/./g": "http://a/g",
 		"/../g": "http://a/g", "g.": "http://a/b/c/g.", ".g": "http://a/b/c/.g", "g..": "http://a/b/c/g..",
 		"..g": "http://a/b/c/..g", "./../g": "http://a/b/g", "./g/.": "http://a/b/c/g/",
