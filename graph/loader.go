@@ -124,7 +124,8 @@ func (s *Store) NewLoader(ctx context.Context, opts LoadOptions) (*Loader, error
 	return l, nil
 }
 
-// Read is the number of quads given to workers so far (for progress).
+// Read is the number of quads workers have handed on so far (for
+// progress; a worker hands on its quads in groups of a few thousand).
 func (l *Loader) Read() uint64 { return l.read.Load() }
 
 // LoadWorker resolves and buffers quads for a Loader. Use one per
@@ -134,6 +135,7 @@ type LoadWorker struct {
 	cache map[string]ID
 	enc   []byte
 	out   []IDQuad
+	read  uint64 // quads added since the last hand-over, for Loader.Read
 }
 
 const (
@@ -166,7 +168,7 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 		}
 		w.out = append(w.out, iq)
 	}
-	w.l.read.Add(uint64(len(quads)))
+	w.read += uint64(len(quads))
 	if len(w.out) >= workerFlushQuads {
 		return w.Flush()
 	}
@@ -176,6 +178,8 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 // Flush hands the worker's buffered quads to the loader. Call it when the
 // worker is done.
 func (w *LoadWorker) Flush() error {
+	w.l.read.Add(w.read)
+	w.read = 0
 	err := w.l.push(w.out)
 	w.out = w.out[:0]
 	return err
@@ -328,14 +332,15 @@ func (l *Loader) nextFile(kind string) string {
 // flusher sorts sealed runs into run files and commits full segments.
 func (l *Loader) flusher() {
 	defer l.wg.Done()
-	var scratch []cols
+	var keys, tmp []cols
 	for quads := range l.jobs {
 		if l.err() == nil {
 			var paths [len(orders)]string
 			var err error
 			for i, o := range Orders() {
 				paths[i] = l.nextFile("run-" + o.String())
-				if scratch, err = writeRun(paths[i], o, quads, scratch); err != nil {
+				keys, tmp = sortRun(o, quads, keys, tmp)
+				if err = writeRun(paths[i], keys); err != nil {
 					l.fail(fmt.Errorf("load: write run: %w", err))
 					break
 				}
@@ -346,7 +351,7 @@ func (l *Loader) flusher() {
 			full := l.segQuads >= l.opts.SegmentQuads
 			l.fmu.Unlock()
 			if full && err == nil {
-				if err := l.commitSegment(); err != nil {
+				if err := l.commitSegment(nil); err != nil {
 					l.fail(err)
 				}
 			}
@@ -365,10 +370,13 @@ func (l *Loader) Commit() (LoadResult, error) {
 		l.mu.Unlock()
 		return LoadResult{}, errLoaderDone
 	}
+	// The last run is not written out: it is sorted in memory and merged
+	// with the run files of its segment.
 	err := l.err()
 	if err == nil {
-		err = l.sealRun()
+		err = l.writeTerms()
 	}
+	last := l.buf
 	l.done = true
 	l.closed.Store(true)
 	close(l.jobs)
@@ -378,7 +386,7 @@ func (l *Loader) Commit() (LoadResult, error) {
 		err = l.err()
 	}
 	if err == nil {
-		err = l.commitSegment()
+		err = l.commitSegment(last)
 	}
 	l.release()
 	return LoadResult{Read: l.read.Load(), Added: l.added.Load(), Terms: l.terms.Load()}, err

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"slices"
 )
 
 // A loader sorts its quads in runs of bounded size and writes each run,
@@ -46,22 +45,31 @@ func unpermute(o Order, c cols) IDQuad {
 	return q
 }
 
-// writeRun sorts quads in ordering o (using scratch) and writes them to
-// path without duplicates.
-func writeRun(path string, o Order, quads []IDQuad, scratch []cols) ([]cols, error) {
-	scratch = scratch[:0]
+// sortRun puts quads into ordering o's column order in keys and sorts
+// them, using tmp as scratch; both buffers are grown as needed and
+// returned for reuse.
+func sortRun(o Order, quads []IDQuad, keys, tmp []cols) ([]cols, []cols) {
+	keys = keys[:0]
 	for _, q := range quads {
-		scratch = append(scratch, permute(o, q))
+		keys = append(keys, permute(o, q))
 	}
-	slices.SortFunc(scratch, cmpCols)
+	if cap(tmp) < len(keys) {
+		tmp = make([]cols, len(keys))
+	}
+	sortCols(keys, tmp[:len(keys)])
+	return keys, tmp
+}
+
+// writeRun writes sorted keys to path, without duplicates.
+func writeRun(path string, keys []cols) error {
 	f, err := os.Create(path)
 	if err != nil {
-		return scratch, err
+		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	var rec [32]byte
-	for i, c := range scratch {
-		if i > 0 && c == scratch[i-1] {
+	for i, c := range keys {
+		if i > 0 && c == keys[i-1] {
 			continue
 		}
 		for j, v := range c {
@@ -69,20 +77,29 @@ func writeRun(path string, o Order, quads []IDQuad, scratch []cols) ([]cols, err
 		}
 		if _, err := w.Write(rec[:]); err != nil {
 			_ = f.Close()
-			return scratch, err
+			return err
 		}
 	}
-	return scratch, errors.Join(w.Flush(), f.Close())
+	return errors.Join(w.Flush(), f.Close())
 }
 
-// runReader reads one run file.
-type runReader struct {
+// runSource is one sorted input of a merge: a run file, or sorted keys
+// still in memory.
+type runSource struct {
 	f   *os.File
 	r   *bufio.Reader
+	mem []cols
 	cur cols
 }
 
-func (r *runReader) next() (bool, error) {
+func (r *runSource) next() (bool, error) {
+	if r.f == nil {
+		if len(r.mem) == 0 {
+			return false, nil
+		}
+		r.cur, r.mem = r.mem[0], r.mem[1:]
+		return true, nil
+	}
 	var rec [32]byte
 	if _, err := io.ReadFull(r.r, rec[:]); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -96,12 +113,18 @@ func (r *runReader) next() (bool, error) {
 	return true, nil
 }
 
-type runHeap []*runReader
+func (r *runSource) close() {
+	if r.f != nil {
+		_ = r.f.Close()
+	}
+}
+
+type runHeap []*runSource
 
 func (h runHeap) Len() int           { return len(h) }
 func (h runHeap) Less(i, j int) bool { return cmpCols(h[i].cur, h[j].cur) < 0 }
 func (h runHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *runHeap) Push(x any)        { *h = append(*h, x.(*runReader)) }
+func (h *runHeap) Push(x any)        { *h = append(*h, x.(*runSource)) }
 func (h *runHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
@@ -109,25 +132,31 @@ func (h *runHeap) Pop() any {
 	return x
 }
 
-// mergeRuns calls fn with every distinct record of the run files, in
-// order.
-func mergeRuns(paths []string, fn func(cols) error) error {
+// mergeRuns calls fn with every distinct key of the run files and of the
+// sorted in-memory keys, in order.
+func mergeRuns(paths []string, mem []cols, fn func(cols) error) error {
 	h := runHeap{}
 	defer func() {
 		for _, r := range h {
-			_ = r.f.Close()
+			r.close()
 		}
 	}()
+	sources := []*runSource{{mem: mem}}
 	for _, p := range paths {
 		f, err := os.Open(p)
 		if err != nil {
 			return err
 		}
-		r := &runReader{f: f, r: bufio.NewReaderSize(f, 256<<10)}
+		sources = append(sources, &runSource{f: f, r: bufio.NewReaderSize(f, 256<<10)})
+	}
+	for i, r := range sources {
 		ok, err := r.next()
 		if err != nil || !ok {
-			_ = f.Close()
+			r.close()
 			if err != nil {
+				for _, rest := range sources[i+1:] {
+					rest.close()
+				}
 				return err
 			}
 			continue
@@ -152,7 +181,7 @@ func mergeRuns(paths []string, fn func(cols) error) error {
 		if ok {
 			heap.Fix(&h, 0)
 		} else {
-			_ = r.f.Close()
+			r.close()
 			heap.Pop(&h)
 		}
 	}

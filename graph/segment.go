@@ -10,19 +10,20 @@ import (
 	"github.com/mneme-archive/mneme/graph/kv"
 )
 
-// filesPerSplit caps the keys of one ingested file, so that later
+// keysPerFile caps the keys of one ingested file, so that later
 // compactions work on pieces of reasonable size.
 const keysPerFile = 4 << 20
 
-// commitSegment merges the runs of the segment under way into sorted
-// files, one set per ordering, computes how the statistics change, and
-// ingests indexes and statistics in one atomic step.
-func (l *Loader) commitSegment() error {
+// commitSegment merges the runs of the segment under way, and the quads
+// of last (a run not written out), into sorted files, one set per
+// ordering, computes how the statistics change, and ingests indexes and
+// statistics in one atomic step.
+func (l *Loader) commitSegment(last []IDQuad) error {
 	l.fmu.Lock()
 	runs := l.segRuns
 	l.segRuns, l.segQuads = nil, 0
 	l.fmu.Unlock()
-	if len(runs) == 0 {
+	if len(runs) == 0 && len(last) == 0 {
 		return nil
 	}
 	defer func() {
@@ -50,6 +51,7 @@ func (l *Loader) commitSegment() error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var keys, tmp []cols
 			for i := range work {
 				o := Orders()[i]
 				var paths []string
@@ -63,7 +65,8 @@ func (l *Loader) commitSegment() error {
 				case POSG:
 					d = posg
 				}
-				out, err := l.mergeOrder(o, paths, d, fresh)
+				keys, tmp = sortRun(o, last, keys, tmp)
+				out, err := l.mergeOrder(o, paths, keys, d, fresh)
 				mu.Lock()
 				files = append(files, out...)
 				if err != nil {
@@ -103,7 +106,7 @@ func (l *Loader) commitSegment() error {
 // SPOG and POSG it also counts into d what the new quads add to the
 // statistics; unless the store was empty (fresh), a quad or prefix is new
 // only if the store does not hold it yet.
-func (l *Loader) mergeOrder(o Order, runs []string, d *statDelta, fresh bool) (files []string, err error) {
+func (l *Loader) mergeOrder(o Order, runs []string, mem []cols, d *statDelta, fresh bool) (files []string, err error) {
 	var f kv.SortedFile
 	n := 0
 	finish := func() error {
@@ -129,7 +132,7 @@ func (l *Loader) mergeOrder(o Order, runs []string, d *statDelta, fresh bool) (f
 	var lastNew IDQuad
 	haveNew := false
 	key := make([]byte, 0, keyWidth)
-	err = mergeRuns(runs, func(c cols) error {
+	err = mergeRuns(runs, mem, func(c cols) error {
 		if f == nil || n == keysPerFile {
 			if err := finish(); err != nil {
 				return err
