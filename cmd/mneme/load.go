@@ -56,6 +56,7 @@ segment, so a killed load leaves the store as it was before the segment.`,
 	cmd.Flags().StringVar(&o.graph, "graph", "", "load default-graph triples into this named graph (IRI)")
 	cmd.Flags().BoolVar(&o.skipInvalid, "skip-invalid", false, "skip invalid statements, report how many and where")
 	cmd.Flags().IntVar(&o.runQuads, "run-quads", 0, "quads sorted in memory at once (default 2Mi; memory grows with it)")
+	cmd.Flags().IntVar(&o.segmentQuads, "segment-quads", 0, "quads committed in one atomic step (default 64Mi)")
 	return cmd
 }
 
@@ -63,6 +64,7 @@ type loadOptions struct {
 	store, graph string
 	skipInvalid  bool
 	runQuads     int
+	segmentQuads int
 }
 
 // maxListedErrors is how many skipped statements are listed one by one.
@@ -137,7 +139,7 @@ func runLoad(cmd *cobra.Command, o loadOptions, files []string) error {
 	defer s.Close()
 	ctx, cancel := context.WithCancel(cmd.Context())
 	defer cancel()
-	loader, err := s.NewLoader(ctx, graph.LoadOptions{RunQuads: o.runQuads})
+	loader, err := s.NewLoader(ctx, graph.LoadOptions{RunQuads: o.runQuads, SegmentQuads: o.segmentQuads})
 	if err != nil {
 		return err
 	}
