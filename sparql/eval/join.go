@@ -132,6 +132,9 @@ type probeIter struct {
 func (p *probeIter) next() ([]ID, error) {
 	for {
 		for len(p.cands) > 0 {
+			if err := p.ex.tick(); err != nil {
+				return nil, err
+			}
 			c := p.cands[0]
 			p.cands = p.cands[1:]
 			if compatible(p.row, c) {
