@@ -237,11 +237,8 @@ func (s *bindStep) next() ([]ID, error) {
 				return nil, err
 			}
 		}
-		row, err := s.in.next()
+		row, err := pull(s.ex, s.in)
 		if err != nil || row == nil {
-			return nil, err
-		}
-		if err := s.ex.tick(); err != nil {
 			return nil, err
 		}
 		s.row = row
@@ -315,11 +312,8 @@ func (s *hashStep) next() ([]ID, error) {
 				return out, nil
 			}
 		}
-		row, err := s.in.next()
+		row, err := pull(s.ex, s.in)
 		if err != nil || row == nil {
-			return nil, err
-		}
-		if err := s.ex.tick(); err != nil {
 			return nil, err
 		}
 		s.row = row
