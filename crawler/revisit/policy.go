@@ -40,54 +40,127 @@ func (Adaptive) Wait(s *State, status Status, ev Evaluator) time.Duration {
 }
 
 // Poisson models each URL's changes as a Poisson process, estimates its
-// rate λ from the visit history ([EstimateRate]) and spaces visits to
-// maximise the expected number of captured changes under the politeness
-// budget of one queue.
+// rate λ from the visit history ([EstimateRate]) and chooses each URL's
+// revisit interval T by a per-URL Lagrangian after Cho and Garcia-Molina
+// ("Effective page refresh policies for web crawlers", ACM TODS 28(4),
+// 2003), with the costs a web archive cares about:
 //
-// A URL visited every T captures a change with probability 1 − e^(−λT), so
-// visiting it at frequency f captures f(1 − e^(−λ/f)) changes per unit time.
-// Maximising the sum over URLs with Σf fixed (the budget) by a Lagrange
-// multiplier gives 1 − (1+x)e^(−x) = μ for x = λ/f at every URL: the
-// optimum gives every URL the same expected changes per interval x, i.e.
-// visits it every x/λ, with x = Σλ / budget so the visits fill the budget
-// exactly. The policy keeps Σλ̂ over the queue's URLs incrementally; one
-// Poisson value serves one politeness queue.
+//	maximise  (1 − e^(−λT))/T  −  RequestCost/T  −  StalenessCost · Ā(T)
+//
+// where the first term is captured changes per unit time (a visit captures
+// a change when at least one happened since the last), the second prices
+// each request in captured changes, and Ā(T) = T/2 − 1/λ + (1 − e^(−λT))/(λ²T)
+// is the time-averaged age of the archive's copy (how long the live page
+// has differed from it). Pricing requests makes the policy skip visits
+// that would rarely find a change (it does not spend the budget on pages
+// that do not change); pricing staleness keeps slowly changing pages from
+// going unvisited for weeks.
+//
+// The politeness budget enters as the Lagrange multiplier of the
+// constraint Σ 1/T ≤ budget: it adds to the price of a request. The policy
+// keeps the queue's demand Σ 1/T over its URLs incrementally and, while the
+// demand exceeds the budget, scales RequestCost by demand/budget, which
+// lengthens every wait until the demand fits (the frontier meanwhile
+// serves the URL due the longest). One Poisson value serves one politeness
+// queue.
 //
 // Until a URL has shown a change its estimate is the prior's (see
-// [EstimateRate]), which makes unvisited and quiet URLs be explored at
-// waits that grow as evidence of no change accumulates, up to the
-// evaluator's Max.
+// [EstimateRate]), so unvisited and quiet URLs are explored at waits that
+// grow as evidence of no change accumulates, up to the evaluator's Max.
 type Poisson struct {
 	// Rate is the queue's budget in requests per second (1 / politeness
 	// delay for a queue with one connection).
 	Rate float64
-	// Sum is Σλ̂ (changes per second) over the URLs of the queue that have
-	// an estimate; the crawler persists it with the queue (or rebuilds it
-	// by summing the States' Lambda).
-	Sum float64
+	// Demand is Σ 1/Wait (visits per second) over the URLs of the queue
+	// that have been visited; the crawler persists it with the queue (or
+	// rebuilds it from the States' Wait).
+	Demand float64
+	// RequestCost is what a request costs in captured changes
+	// (DefaultRequestCost when 0).
+	RequestCost float64
+	// StalenessCost is what a day of staleness of one page's copy costs,
+	// in captured changes per day (DefaultStalenessCost when 0).
+	StalenessCost float64
 }
+
+// Default costs of the Poisson policy: a revisit has to be worth half a
+// captured change at the margin, and a page's copy being a day out of date
+// for a day costs as much as missing one change.
+const (
+	DefaultRequestCost   = 0.5
+	DefaultStalenessCost = 1.0
+)
 
 // Name returns "poisson".
 func (*Poisson) Name() string { return "poisson" }
 
-// Wait re-estimates λ from s's history, updates the queue's sum, and
-// returns x/λ̂ within the evaluator's bounds.
+// Wait re-estimates λ from s's history and returns the interval that
+// maximises the objective within the evaluator's bounds, updating the
+// queue's demand.
 func (p *Poisson) Wait(s *State, _ Status, ev Evaluator) time.Duration {
 	lambda := EstimateRate(s.History, ev.Initial)
-	p.Sum += lambda - s.Lambda
 	s.Lambda = lambda
-	if p.Sum < lambda {
-		p.Sum = lambda // rounding drift after many updates
+	kappa, mu := p.RequestCost, p.StalenessCost
+	if kappa <= 0 {
+		kappa = DefaultRequestCost
 	}
-	x := p.Sum / p.Rate
-	return clampWait(x/lambda*float64(time.Second), ev.Min, ev.Max)
+	if mu <= 0 {
+		mu = DefaultStalenessCost
+	}
+	if p.Demand > p.Rate {
+		kappa *= p.Demand / p.Rate
+	}
+	t := bestInterval(lambda, kappa, mu/(86400*86400), ev.Min.Seconds(), ev.Max.Seconds())
+	w := clampWait(t*float64(time.Second), ev.Min, ev.Max)
+	p.Demand = max(0, p.Demand+visitRate(w)-visitRate(s.Wait))
+	return w
 }
 
-// Forget removes a URL from the queue's sum, when the URL is parked or
+// visitRate is 1/w in visits per second (0 for no wait yet).
+func visitRate(w time.Duration) float64 {
+	if w <= 0 {
+		return 0
+	}
+	return 1 / w.Seconds()
+}
+
+// bestInterval maximises the policy's objective over T in [lo, hi]
+// seconds by golden-section search on log T (the objective has one peak).
+func bestInterval(lambda, kappa, mu, lo, hi float64) float64 {
+	j := func(u float64) float64 {
+		t := math.Exp(u)
+		x := lambda * t
+		p := -math.Expm1(-x) // 1 − e^(−x): a change happened
+		var h float64        // λ·Ā(T) = x/2 − 1 + (1 − e^(−x))/x
+		if x < 1e-3 {
+			h = x * x / 6 * (1 - x/4)
+		} else {
+			h = x/2 - 1 + p/x
+		}
+		return (p-kappa)/t - mu*h/lambda
+	}
+	a, b := math.Log(lo), math.Log(hi)
+	const g = 0.6180339887498949
+	c, d := b-g*(b-a), a+g*(b-a)
+	jc, jd := j(c), j(d)
+	for b-a > 1e-4 {
+		if jc >= jd {
+			b, d, jd = d, c, jc
+			c = b - g*(b-a)
+			jc = j(c)
+		} else {
+			a, c, jc = c, d, jd
+			d = a + g*(b-a)
+			jd = j(d)
+		}
+	}
+	return math.Exp((a + b) / 2)
+}
+
+// Forget removes a URL from the queue's demand, when the URL is parked or
 // leaves the crawl.
 func (p *Poisson) Forget(s *State) {
-	p.Sum = max(0, p.Sum-s.Lambda)
-	s.Lambda = 0
+	p.Demand = max(0, p.Demand-visitRate(s.Wait))
 }
 
 // Policy names accepted by [NewPolicy].
