@@ -69,6 +69,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("sim: pages must be positive, have %d", c.Pages)
 	case c.Days <= 0:
 		return fmt.Errorf("sim: days must be positive, have %d", c.Days)
+	case c.Mix != MixLogUniform && c.Mix != MixStatic80:
+		return fmt.Errorf("sim: unknown mix %q (want %s or %s)", c.Mix, MixLogUniform, MixStatic80)
 	case c.RequestCost < 0 || c.StalenessCost < 0:
 		return fmt.Errorf("sim: costs must not be negative, have request %g, staleness %g", c.RequestCost, c.StalenessCost)
 	case c.Budget <= 0 || c.Budget > MaxBudget:
@@ -87,10 +89,7 @@ func Run(ctx context.Context, c Config) (Result, error) {
 	if p, ok := policy.(*revisit.Poisson); ok {
 		p.RequestCost, p.StalenessCost = c.RequestCost, c.StalenessCost
 	}
-	s, err := newSite(c.Pages, c.Mix, c.Seed)
-	if err != nil {
-		return Result{}, err
-	}
+	s := newSite(c.Pages, c.Mix, c.Seed)
 	res := Result{Policy: c.Policy, Mix: c.Mix, Pages: c.Pages, Days: c.Days, BudgetPerDay: c.Budget, Seed: c.Seed}
 	ev := revisit.DefaultWaits().For("sim.example", "text/html")
 	var detector revisit.Detector

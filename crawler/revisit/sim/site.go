@@ -40,7 +40,7 @@ type site struct {
 // newSite draws the pages' rates from the mix with the seed. Each page
 // gets its own random stream, so its change times do not depend on when a
 // policy looks at it: every policy faces the same site.
-func newSite(n int, mix string, seed uint64) (*site, error) {
+func newSite(n int, mix string, seed uint64) *site {
 	draw := rand.New(rand.NewPCG(seed, 0x5eed))
 	logUniform := func(lo, hi float64) float64 {
 		return math.Exp(math.Log(lo) + draw.Float64()*(math.Log(hi)-math.Log(lo)))
@@ -51,7 +51,7 @@ func newSite(n int, mix string, seed uint64) (*site, error) {
 		switch mix {
 		case MixLogUniform:
 			perDay = logUniform(0.001, 10)
-		case MixStatic80:
+		default: // MixStatic80; Config.Validate rejects other names
 			// Which pages are static is drawn too, so it is not a block of
 			// indices a policy could learn from the URL order.
 			if draw.Float64() < 0.8 {
@@ -59,8 +59,6 @@ func newSite(n int, mix string, seed uint64) (*site, error) {
 			} else {
 				perDay = logUniform(0.1, 10)
 			}
-		default:
-			return nil, fmt.Errorf("sim: unknown mix %q (want %s or %s)", mix, MixLogUniform, MixStatic80)
 		}
 		p := &s.pages[i]
 		p.lambda = perDay / 86400
@@ -68,7 +66,7 @@ func newSite(n int, mix string, seed uint64) (*site, error) {
 		p.next = p.gap()
 		p.captured = -1
 	}
-	return s, nil
+	return s
 }
 
 // gap draws the time to the next change.
