@@ -63,6 +63,7 @@ store, one named graph per crawl, queried with SPARQL across crawls.`,
 	root.AddCommand(newExportCmd())
 	root.AddCommand(newStoreCmd())
 	root.AddCommand(newKBCmd())
+	root.AddCommand(newSimCmd())
 	return root
 }
 
