@@ -23,9 +23,11 @@ type ScanOptions struct {
 	Union bool
 }
 
-// autoOrder picks the ordering whose key prefix is exactly the bound
-// positions of p (graph first when the graph is bound).
-func autoOrder(p Pattern, union bool) Order {
+// AutoOrder is the ordering Scan picks for OrderAuto: the one whose key
+// prefix is exactly the bound positions of p (graph first when the graph
+// is bound and union is false). A caller that will Reset a scan to
+// patterns of one shape opens it in the order of that shape.
+func AutoOrder(p Pattern, union bool) Order {
 	s, pr, o := p.S != Any, p.P != Any, p.O != Any
 	if p.G != Any && !union {
 		switch {
@@ -75,7 +77,7 @@ func (v *View) Scan(ctx context.Context, pat Pattern, opts ScanOptions) (*QuadIt
 	}
 	order := opts.Order
 	if order == OrderAuto {
-		order = autoOrder(pat, opts.Union)
+		order = AutoOrder(pat, opts.Union)
 	}
 	if order < SPOG || order > GOSP {
 		return nil, fmt.Errorf("scan: unknown order %d", order)

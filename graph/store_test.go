@@ -371,7 +371,7 @@ func TestResetAgreesWithScan(t *testing.T) {
 					(*IDQuad)(&probe).set(pos, 1)
 				}
 			}
-			opts.Order = autoOrder(probe, union)
+			opts.Order = AutoOrder(probe, union)
 			it, err := s.Scan(ctx, Pattern{}, opts)
 			if err != nil {
 				t.Fatal(err)
