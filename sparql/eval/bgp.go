@@ -207,7 +207,9 @@ func (qp *quadPat) extend(ex *Exec, row []ID, q graph.IDQuad) []ID {
 	return out
 }
 
-// bindStep is an index nested-loop join: a scan per input row.
+// bindStep is an index nested-loop join: the pattern is looked up once
+// per input row, by re-targeting a scan kept open per shape (which
+// positions the row binds) rather than opening one per row.
 type bindStep struct {
 	ex    *Exec
 	in    iter
@@ -216,6 +218,7 @@ type bindStep struct {
 	stats *Stats
 	row   []ID
 	scan  *quadIter
+	scans [16]*quadIter // by the bound positions of the looked-up pattern
 }
 
 func (s *bindStep) next() ([]ID, error) {
@@ -231,7 +234,6 @@ func (s *bindStep) next() ([]ID, error) {
 				}
 			}
 			err := s.scan.err
-			s.scan.close()
 			s.scan = nil
 			if err != nil {
 				return nil, err
@@ -242,17 +244,32 @@ func (s *bindStep) next() ([]ID, error) {
 			return nil, err
 		}
 		s.row = row
-		sel := s.sel
-		if s.pat.graphVar {
-			sel = nil
+		pat := s.pat.pattern(row)
+		shape := 0
+		for k, id := range [4]ID{pat.S, pat.P, pat.O, pat.G} {
+			if id != graph.Any {
+				shape |= 1 << k
+			}
 		}
-		s.scan = s.ex.scan(s.pat.pattern(row), sel)
+		q := s.scans[shape]
+		if q == nil {
+			sel := s.sel
+			if s.pat.graphVar {
+				sel = nil
+			}
+			q = s.ex.scanShaped(s.pat.pattern(nil), pat, sel)
+			s.scans[shape] = q
+		}
+		q.reset(pat)
+		s.scan = q
 	}
 }
 
 func (s *bindStep) close() {
-	if s.scan != nil {
-		s.scan.close()
+	for _, q := range s.scans {
+		if q != nil {
+			q.close()
+		}
 	}
 	s.in.close()
 }
