@@ -20,7 +20,7 @@ var ErrFederation = errors.New("SERVICE: federation disabled")
 // the blank node labels of the query; its Exists is set here.
 func NewExec(ctx context.Context, view *graph.View, data Dataset, scope *expr.Scope, ec *expr.Context) *Exec {
 	ex := &Exec{Ctx: ctx, View: view, Dict: NewDict(view), Scope: scope, Expr: ec, Data: data,
-		existsNodes: map[*algebra.Exists]node{}}
+		existsNodes: map[*algebra.Exists]node{}, tables: map[string]*quadTable{}}
 	ec.Exists = ex.exists
 	return ex
 }
