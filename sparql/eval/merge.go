@@ -17,14 +17,14 @@ type mergeStep struct {
 	stats  [2]*Stats
 	ta, tb graph.IDQuad // seek targets: the constants, the variable varied
 
-	started    bool
-	aOK, bOK   bool
-	v          ID             // the join value of the current group
-	group      []graph.IDQuad // b's quads with value v
-	aRow       []ID           // the seed extended with a's current quad
-	gi         int
-	inGroup    bool
-	done       bool
+	started  bool
+	aOK, bOK bool
+	v        ID             // the join value of the current group
+	group    []graph.IDQuad // b's quads with value v
+	aRow     []ID           // the seed extended with a's current quad
+	gi       int
+	inGroup  bool
+	done     bool
 }
 
 // openMerge starts a merge of the patterns a and b, sorted on the
