@@ -21,6 +21,7 @@ type pos struct {
 type quadPat struct {
 	t        [4]pos
 	graphVar bool
+	card     float64 // estimated matches with the constants bound
 }
 
 // Stats counts what an operator did, for EXPLAIN.
@@ -88,6 +89,7 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 		if err != nil {
 			return nil, err
 		}
+		n.pats[i].card = float64(est.N)
 		pats[i] = planPattern(qp, float64(est.N), st)
 		n.sortPos = append(n.sortPos, sortPos(qp))
 		if k := n.sortPos[i]; k >= 0 {

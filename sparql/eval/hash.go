@@ -7,59 +7,46 @@ import (
 )
 
 // quadTable is the quads of one pattern hashed on the key positions, as
-// chains threaded through slices (no allocation per key). Tables are
+// chains threaded through slices (no allocation per key). A chain holds
+// the quads whose key hashes alike; the join's compatibility check drops
+// the rare ones whose key differs. Tables are
 // shared by every step of the query that scans the same pattern with the
 // same key, as the branches of a UNION often do.
 type quadTable struct {
 	key   []int
 	quads []graph.IDQuad
 	next  []int32 // next quad of the same chain, or -1
-	head1 map[ID]int32
-	headN map[[4]ID]int32
+	head  map[uint64]int32
 	// tooBig is set when the pattern outgrew the memory bound: the steps
 	// look it up per row instead.
 	tooBig bool
 }
 
-func (t *quadTable) keyOf(vals [4]ID) [4]ID {
-	var k [4]ID
-	for _, p := range t.key {
-		k[p] = vals[p]
+// hash combines the key positions of vals (a single key is its own hash:
+// IDs are hashes already).
+func (t *quadTable) hash(vals [4]ID) uint64 {
+	h := uint64(vals[t.key[0]])
+	for _, p := range t.key[1:] {
+		h = (h^uint64(vals[p]))*0x9e3779b97f4a7c15 + 1
 	}
-	return k
+	return h
 }
 
 func (t *quadTable) add(q graph.IDQuad) {
 	i := int32(len(t.quads))
 	t.quads = append(t.quads, q)
-	vals := [4]ID{q.S, q.P, q.O, q.G}
-	var h int32
-	var ok bool
-	if t.head1 != nil {
-		k := vals[t.key[0]]
-		if h, ok = t.head1[k]; !ok {
-			h = -1
-		}
-		t.head1[k] = i
-	} else {
-		k := t.keyOf(vals)
-		if h, ok = t.headN[k]; !ok {
-			h = -1
-		}
-		t.headN[k] = i
+	k := t.hash([4]ID{q.S, q.P, q.O, q.G})
+	h, ok := t.head[k]
+	if !ok {
+		h = -1
 	}
+	t.head[k] = i
 	t.next = append(t.next, h)
 }
 
 // first returns the head of the chain of key vals, or -1.
 func (t *quadTable) first(vals [4]ID) int32 {
-	if t.head1 != nil {
-		if h, ok := t.head1[vals[t.key[0]]]; ok {
-			return h
-		}
-		return -1
-	}
-	if h, ok := t.headN[t.keyOf(vals)]; ok {
+	if h, ok := t.head[t.hash(vals)]; ok {
 		return h
 	}
 	return -1
@@ -77,12 +64,9 @@ func (ex *Exec) table(pat *quadPat, key []int, sel *graphSel) (*quadTable, error
 	if t, ok := ex.tables[name]; ok {
 		return t, nil
 	}
-	t := &quadTable{key: key}
-	if len(key) == 1 {
-		t.head1 = map[ID]int32{}
-	} else {
-		t.headN = map[[4]ID]int32{}
-	}
+	size := int(min(pat.card, float64(ex.maxRows())))
+	t := &quadTable{key: key, head: make(map[uint64]int32, size),
+		quads: make([]graph.IDQuad, 0, size), next: make([]int32, 0, size)}
 	if pat.graphVar {
 		sel = nil
 	}
