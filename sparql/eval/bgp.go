@@ -91,6 +91,7 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 		}
 		n.pats[i].card = float64(est.N)
 		pats[i] = planPattern(qp, float64(est.N), st)
+		pats[i].Hashed = c.hashed[tableName(&n.pats[i])]
 		n.sortPos = append(n.sortPos, sortPos(qp))
 		if k := n.sortPos[i]; k >= 0 {
 			pats[i].Sorted = qp.t[k].slot
@@ -118,6 +119,13 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 			}
 		}
 		n.stats = append(n.stats, &Stats{Est: s.Rows, Detail: s.Join.String()})
+		if s.Join == plan.Hash {
+			mask := 0
+			for _, k := range key {
+				mask |= 1 << k
+			}
+			c.hashed[tableName(&n.pats[s.Pattern])] |= 1 << mask
+		}
 	}
 	return n, nil
 }

@@ -53,7 +53,7 @@ type Plan struct {
 // Compile plans op for ex: constants are encoded, basic graph patterns
 // ordered from the store's statistics.
 func Compile(ex *Exec, op algebra.Op) (*Plan, error) {
-	c := &compiler{ex: ex, stats: map[algebra.Op]*Stats{}, bgps: map[*algebra.BGP]*bgpNode{}}
+	c := &compiler{ex: ex, stats: map[algebra.Op]*Stats{}, bgps: map[*algebra.BGP]*bgpNode{}, hashed: map[string]uint16{}}
 	root, err := c.compile(op, nil)
 	if err != nil {
 		return nil, err
@@ -96,6 +96,9 @@ type compiler struct {
 	ex    *Exec
 	stats map[algebra.Op]*Stats
 	bgps  map[*algebra.BGP]*bgpNode
+	// hashed records, per pattern (tableName), the key masks of the hash
+	// tables planned so far, which later patterns probe for free.
+	hashed map[string]uint16
 }
 
 func (c *compiler) slot(v string) int { return c.ex.Scope.Slot(v) }

@@ -57,9 +57,9 @@ func (t *quadTable) first(vals [4]ID) int32 {
 // the execution's row bound is not built; it comes back tooBig.
 func (ex *Exec) table(pat *quadPat, key []int, sel *graphSel) (*quadTable, error) {
 	base := pat.pattern(nil)
-	name := fmt.Sprint(base, key, pat.graphVar, sel.union, sel.ids)
+	name := fmt.Sprint(tableName(pat), key, sel.union, sel.ids)
 	if pat.graphVar {
-		name = fmt.Sprint(base, key, true)
+		name = fmt.Sprint(tableName(pat), key)
 	}
 	if t, ok := ex.tables[name]; ok {
 		return t, nil
@@ -91,6 +91,11 @@ func (ex *Exec) table(pat *quadPat, key []int, sel *graphSel) (*quadTable, error
 	}
 	ex.tables[name] = t
 	return t, nil
+}
+
+// tableName identifies the pattern a hash table holds: its constants.
+func tableName(pat *quadPat) string {
+	return fmt.Sprint(pat.pattern(nil), pat.graphVar)
 }
 
 // hashStep probes the hash table of its pattern with each input row; when

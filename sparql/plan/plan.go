@@ -36,6 +36,11 @@ type Pattern struct {
 	// returns its quads sorted by, or -1: two patterns sorted on the
 	// same variable can be merge-joined.
 	Sorted int
+	// Hashed has bit m set when a hash table of the pattern keyed on the
+	// positions of mask m (bit i for position i) is already built, by
+	// an earlier pattern of the query: a hash join on it costs probes
+	// only.
+	Hashed uint16
 }
 
 // Join is the physical join of one step with the rows before it.
@@ -125,16 +130,22 @@ func extend(st *state, pats []Pattern, i int) *state {
 	p := &pats[i]
 	sel := 1.0
 	joinVars := false
+	keyMask := 0
 	for pos, v := range p.Vars {
 		if isBound(st.bound, v) {
 			sel /= math.Max(p.Distinct[pos], 1)
 			joinVars = true
+			keyMask |= 1 << pos
 		}
 	}
 	rows := math.Max(st.rows*p.Card*sel, 0)
 	join, cost := Bind, st.rows*seekCost+rows
 	if joinVars && st.rows > 1 {
-		if hashCost := seekCost + p.Card*hashBuildFactor + st.rows*probeCost + rows; hashCost < cost {
+		build := seekCost + p.Card*hashBuildFactor
+		if p.Hashed&(1<<keyMask) != 0 {
+			build = 0
+		}
+		if hashCost := build + st.rows*probeCost + rows; hashCost < cost {
 			join, cost = Hash, hashCost
 		}
 		if mergeable(st, pats, i) {

@@ -113,3 +113,17 @@ func TestMergeJoinOnSharedSortOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestPrebuiltHashTable(t *testing.T) {
+	// 2000 input rows binding ?x probe a 200000-row pattern on ?x: index
+	// lookups beat building the table, but not probing one already built.
+	pats := []Pattern{pat(0, 1, 200000, 200000, 200000)}
+	st := &state{rows: 2000, bound: []bool{true}}
+	if j := extend(st, pats, 0).steps[0].Join; j != Bind {
+		t.Errorf("without a table: %v join, want bind", j)
+	}
+	pats[0].Hashed = 1 << 1 // keyed on the subject (position 0)
+	if j := extend(st, pats, 0).steps[0].Join; j != Hash {
+		t.Errorf("with the table built: %v join, want hash", j)
+	}
+}
