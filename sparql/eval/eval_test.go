@@ -189,6 +189,11 @@ func TestSpillingAgrees(t *testing.T) {
 		{`SELECT ?t (GROUP_CONCAT(?v) AS ?all) WHERE { ?x a ?t ; :val ?v } GROUP BY ?t`, false},
 		{`SELECT ?x ?y WHERE { ?x :knows ?y . ?y :knows ?x2 . ?x2 a :A }`, false},
 		{`SELECT ?x ?w WHERE { ?x a :A OPTIONAL { ?x :knows ?y . ?y :val ?w } }`, false},
+		// Right sides that are not plain patterns are hashed (and, past
+		// the bound, partitioned: a grace hash join).
+		{`SELECT ?x WHERE { ?x a :A MINUS { ?x :val ?v FILTER(?v > 3) } }`, false},
+		{`SELECT ?x ?v WHERE { ?x a :B OPTIONAL { ?x :val ?v FILTER(?v > 2) } }`, false},
+		{`SELECT ?x ?n WHERE { ?x a :B { SELECT ?x (COUNT(*) AS ?n) WHERE { ?x :knows ?y } GROUP BY ?x } }`, false},
 	} {
 		want := run(t, s.View, tc.q, 0)
 		if len(want) == 0 {
