@@ -63,35 +63,15 @@ func (ex *Exec) rawScan(pat graph.Pattern, sel *graphSel) (*graph.QuadIter, grap
 // per pattern needs the union of all graphs or a single graph.
 func (sel *graphSel) mergeable() bool { return sel.union || len(sel.ids) == 1 }
 
-func at(q graph.IDQuad, k int) ID {
-	switch k {
-	case 0:
-		return q.S
-	case 1:
-		return q.P
-	case 2:
-		return q.O
-	}
-	return q.G
-}
+// at is the ID at position k (0 s, 1 p, 2 o, 3 g) of q.
+func at(q graph.IDQuad, k int) ID { return [4]ID{q.S, q.P, q.O, q.G}[k] }
 
-func set(q *graph.IDQuad, k int, id ID) {
-	switch k {
-	case 0:
-		q.S = id
-	case 1:
-		q.P = id
-	case 2:
-		q.O = id
-	default:
-		q.G = id
-	}
-}
-
-// seek moves it to the first quad whose join value is at least v.
+// seek moves it to the first quad whose join value (at position k) is at
+// least v.
 func seek(it *graph.QuadIter, target graph.IDQuad, k int, v ID) bool {
-	set(&target, k, v)
-	return it.SeekGE(target)
+	ids := [4]ID{target.S, target.P, target.O, target.G}
+	ids[k] = v
+	return it.SeekGE(graph.IDQuad{S: ids[0], P: ids[1], O: ids[2], G: ids[3]})
 }
 
 func (m *mergeStep) next() ([]ID, error) {
