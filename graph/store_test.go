@@ -330,3 +330,92 @@ func TestTermCodecRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestResetAgreesWithScan re-targets one iterator per ordering at the
+// patterns of many quads, in no particular key order, and compares each
+// result with a fresh scan of the same pattern.
+func TestResetAgreesWithScan(t *testing.T) {
+	s := openTest(t, defaultHash)
+	r := rand.New(rand.NewPCG(3, 4))
+	b := s.NewBatch()
+	var quads []rdf.Quad
+	for range 300 {
+		q := randomQuad(r)
+		b.Add(q)
+		quads = append(quads, q)
+	}
+	ctx := context.Background()
+	if _, err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(q rdf.Quad) IDQuad {
+		var out IDQuad
+		for pos, term := range [4]rdf.Term{q.S, q.P, q.O, q.G} {
+			id, ok, err := s.Lookup(term)
+			if err != nil || !ok {
+				t.Fatalf("lookup %v: %v %v", term, ok, err)
+			}
+			out.set(pos, id)
+		}
+		return out
+	}
+	for mask := range 16 {
+		for _, union := range []bool{false, true} {
+			if union && mask&8 != 0 {
+				continue
+			}
+			opts := ScanOptions{Union: union}
+			var probe Pattern
+			for pos := range 4 {
+				if mask&(1<<pos) != 0 {
+					(*IDQuad)(&probe).set(pos, 1)
+				}
+			}
+			opts.Order = AutoOrder(probe, union)
+			it, err := s.Scan(ctx, Pattern{}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range quads[:40] {
+				full := ids(q)
+				var pat Pattern
+				for pos := range 4 {
+					if mask&(1<<pos) != 0 {
+						(*IDQuad)(&pat).set(pos, full.at(pos))
+					}
+				}
+				want := scanAll(t, s.View, pat, opts)
+				if err := it.Reset(pat); err != nil {
+					t.Fatal(err)
+				}
+				n := 0
+				for it.Next() {
+					got := it.Quad()
+					if !matches(got, pat) {
+						t.Fatalf("mask %b union %v: reset to %v yields %v", mask, union, pat, got)
+					}
+					n++
+				}
+				if err := it.Err(); err != nil {
+					t.Fatal(err)
+				}
+				if n != len(want) {
+					t.Fatalf("mask %b union %v: reset to %v yields %d quads, scan %d", mask, union, pat, n, len(want))
+				}
+			}
+			if err := it.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// A reset may only narrow the range the scan was opened on.
+	p := ids(quads[0])
+	it, err := s.Scan(ctx, Pattern{P: p.P}, ScanOptions{Order: POSG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	if err := it.Reset(Pattern{S: p.S}); err == nil {
+		t.Fatal("reset outside the opened range accepted")
+	}
+}
