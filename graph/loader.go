@@ -146,8 +146,8 @@ type LoadWorker struct {
 	// full it becomes older, so hot terms survive the turnover.
 	cache, older map[string]ID
 	enc          []byte
-	out   []IDQuad
-	read  uint64 // quads added since the last hand-over, for Loader.Read
+	out          []IDQuad
+	read         uint64 // quads added since the last hand-over, for Loader.Read
 }
 
 const (
