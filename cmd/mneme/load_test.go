@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mneme-archive/mneme/graph/kv/pebblekv"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
@@ -99,5 +100,28 @@ func TestLoadUsageErrors(t *testing.T) {
 		if code, _, errOut := mneme(t, "", args...); code != 2 {
 			t.Errorf("mneme %s: exit %d, want 2 (%s)", strings.Join(args, " "), code, errOut)
 		}
+	}
+}
+
+func TestStoreCheckExitsOneOnInconsistency(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "s")
+	mustRun(t, "load", "--store", store, writeFile(t, "in.nq", sampleNQ))
+	// Damage the store behind mneme's back: drop the totals key.
+	db, err := pebblekv.Open(store, pebblekv.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := db.NewBatch()
+	b.Delete([]byte("sT"))
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := mneme(t, "", "store", "check", store)
+	if code != 1 || !strings.Contains(out, "statistics: stored 0 quads") || !strings.Contains(errOut, "inconsistent") {
+		t.Fatalf("exit %d\nstdout %q\nstderr %q", code, out, errOut)
 	}
 }
