@@ -24,7 +24,16 @@ log() { echo "bench-load: $*" >&2; }
 
 [ -d "$DATA" ] || { log "no benchmark data in $DATA"; exit 1; }
 mkdir -p "$WORK"
-trap 'stop_virtuoso; rm -rf "$WORK"' EXIT
+on_exit() {
+	local status=$?
+	if [ "$status" -ne 0 ]; then
+		log "failed (exit $status); last lines of the logs:"
+		tail -n 5 "$WORK/isql.log" "$WORK/virtuoso/virtuoso.log" >&2 2>/dev/null || true
+	fi
+	stop_virtuoso
+	rm -rf "$WORK"
+}
+trap on_exit EXIT
 
 # --- tools -------------------------------------------------------------
 if ! command -v virtuoso-t >/dev/null; then
@@ -74,7 +83,15 @@ stop_virtuoso() {
 		VPID=""
 	fi
 }
-vsql() { isql-vt "$VPORT" dba dba exec="$1" 2>&1; }
+# vsql runs one SQL statement; its output goes to stdout and isql.log.
+vsql() {
+	if ! isql-vt "$VPORT" dba dba exec="$1" >"$WORK/isql.out" 2>&1 || grep -q '^\*\*\* Error' "$WORK/isql.out"; then
+		cat "$WORK/isql.out" >>"$WORK/isql.log"
+		log "isql failed on: $1"
+		return 1
+	fi
+	cat "$WORK/isql.out" | tee -a "$WORK/isql.log"
+}
 # The server's peak RSS, from the kernel's high-water mark.
 virtuoso_rss_mb() { awk '/VmHWM/ {print int($2/1024)}' "/proc/$VPID/status"; }
 now() { date +%s.%N; }
