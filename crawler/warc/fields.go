@@ -1,7 +1,6 @@
 package warc
 
 import (
-	"io"
 	"strconv"
 	"strings"
 )
@@ -58,11 +57,6 @@ func (fs Fields) bytes() []byte {
 		b.WriteString("\r\n")
 	}
 	return []byte(b.String())
-}
-
-func (fs Fields) writeTo(w io.Writer) error {
-	_, err := w.Write(fs.bytes())
-	return err
 }
 
 // clean makes a value safe for a single header line: line breaks, which would

@@ -101,6 +101,9 @@ var cases = []struct{ name, doc, want string }{
 		<http://base.org/dir/doc#st> <http://www.w3.org/1999/02/22-rdf-syntax-ns#subject> <http://a> .
 		<http://base.org/dir/doc#st> <http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate> <http://ex.org/p> .
 		<http://base.org/dir/doc#st> <http://www.w3.org/1999/02/22-rdf-syntax-ns#object> "v" .`},
+	{"unqualified about and resource, xml-prefixed attribute ignored",
+		`<rdf:Description about="http://a" xmlfoo="x"><ex:p resource="http://b"/></rdf:Description>`,
+		`<http://a> <http://ex.org/p> <http://b> .`},
 	{"property attributes on empty property elements",
 		`<rdf:Description rdf:about="http://a"><ex:p ex:n="1"/><ex:q rdf:resource="http://b" ex:m="2"/></rdf:Description>`,
 		`<http://a> <http://ex.org/p> _:b .
@@ -133,10 +136,15 @@ func TestReader(t *testing.T) {
 
 // A lone node element may stand without rdf:RDF around it.
 func TestDocumentElementIsNode(t *testing.T) {
-	got, err := parse(t, `<?xml version="1.0"?>
-<ex:Person xmlns:ex="http://ex.org/" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" rdf:about="#me"><ex:name>Me</ex:name></ex:Person>`)
+	r := NewReader(strings.NewReader(`<?xml version="1.0"?>
+<ex:Person xmlns:ex="http://ex.org/" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" rdf:about="#me"><ex:name>Me</ex:name></ex:Person>`), rdf.ParseOptions{Base: base})
+	var _ rdf.PrefixReader = r
+	got, err := w3c.Collect(r)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if p := r.Prefixes(); len(p) != 2 || p["ex"] != "http://ex.org/" || p["rdf"] != rdf.RDFNS {
+		t.Errorf("Prefixes() = %v", p)
 	}
 	want := nt(t, `<http://base.org/dir/doc#me> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://ex.org/Person> .
 	<http://base.org/dir/doc#me> <http://ex.org/name> "Me" .`)
@@ -158,6 +166,7 @@ func TestErrors(t *testing.T) {
 		{"mixed content", head + `<rdf:Description><ex:p>text<rdf:Description/></ex:p></rdf:Description>`, 2, 28, "mix"},
 		{"undeclared prefix", head + `<rdf:Description><zz:p>v</zz:p></rdf:Description>`, 2, 18, "not declared"},
 		{"bad language tag", head + `<rdf:Description xml:lang="en_US"/>`, 2, 1, "language tag"},
+		{"unqualified attribute", head + `<rdf:Description zz="x"/>`, 2, 1, "no namespace"},
 		{"rdf:li attribute", head + `<rdf:Description rdf:li="x"/>`, 2, 1, "rdf:li"},
 		{"bad rdf:nodeID", head + `<rdf:Description rdf:nodeID="1x"/>`, 2, 1, "NCName"},
 		{"two node elements in a property", head + `<rdf:Description><ex:p><rdf:Description/><rdf:Description/></ex:p></rdf:Description>`, 2, 42, "only one node"},
