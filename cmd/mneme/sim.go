@@ -81,8 +81,7 @@ rates estimated from the visits, intervals chosen per URL).`,
 	f.IntVar(&c.Days, "days", c.Days, "simulated days")
 	f.IntVar(&c.Budget, "budget", 0, "requests per simulated day (default: one per page)")
 	f.Uint64Var(&c.Seed, "seed", c.Seed, "seed of the site's change rates and change times")
-	f.Float64Var(&c.RequestCost, "request-cost", 0, "poisson: cost of a request in captured changes (default 0.5)")
-	f.Float64Var(&c.StalenessCost, "staleness-cost", 0, "poisson: cost of a page-day of staleness per day, in captured changes (default 1)")
+	f.DurationVar(&c.StalenessHorizon, "staleness-horizon", 0, "poisson: longest wait of a page surely out of date (default: pages/budget, the uniform policy's wait)")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return cmd
 }
