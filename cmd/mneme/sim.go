@@ -38,8 +38,9 @@ whose content differs from the previous capture. Staleness is the time the
 archive's copy has been out of date, averaged over pages and time.
 
 Policies: uniform (every page once per pages/budget days), ar (the adaptive
-revisiting heuristic of Heritrix 1.x, text/* defaults) and poisson (change
-rates estimated from the visits, intervals chosen per URL).`,
+revisiting heuristic of Heritrix 1.x, text/* defaults) and poisson (a belief
+about each page's change rate learnt from the visits; a page is due when the
+expected value of visiting it reaches the crawl's yield per request).`,
 		Example: `  mneme sim revisit --policy ar
   mneme sim revisit --policy poisson --mix static80 --json
   mneme sim revisit --policy uniform --pages 1000 --days 10 --seed 7`,
