@@ -136,3 +136,20 @@ func TestPoissonBudget(t *testing.T) {
 		t.Errorf("demand %g, population %g after Forget", free.Demand, mass)
 	}
 }
+
+// The population is the prior: the same quiet history waits longer in a
+// queue whose URLs are quiet than in one whose URLs change all the time.
+func TestPoissonPoolsTheQueue(t *testing.T) {
+	quietQueue, busyQueue := &Poisson{Rate: 1}, &Poisson{Rate: 1}
+	for range 50 {
+		visits(quietQueue, 6, false)
+		visits(busyQueue, 6, true)
+	}
+	// Both queues' yields are set alike, so only the prior differs.
+	busyQueue.Revisits, busyQueue.Captured = quietQueue.Revisits, quietQueue.Captured
+	inQuiet, inBusy := visits(quietQueue, 3, false), visits(busyQueue, 3, false)
+	t.Logf("quiet queue %v, busy queue %v", inQuiet.Wait, inBusy.Wait)
+	if !(inQuiet.Wait > inBusy.Wait) {
+		t.Errorf("a quiet URL waits %v among quiet URLs, %v among busy ones", inQuiet.Wait, inBusy.Wait)
+	}
+}
