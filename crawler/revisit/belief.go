@@ -64,6 +64,9 @@ func (b *Belief) Observe(t float64, changed bool) {
 		l[k] -= float64(q) / beliefStep * (1 - 1.0/forgetAfter)
 		best = max(best, l[k])
 	}
+	if math.IsInf(best, -1) {
+		return // an interval so short that no rate could change in it
+	}
 	for k := range b {
 		b[k] = uint8(min(255, math.Round((best-l[k])*beliefStep)))
 	}

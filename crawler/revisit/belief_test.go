@@ -65,7 +65,7 @@ func TestBeliefObserve(t *testing.T) {
 	}
 	// Meaningless intervals say nothing.
 	same := quiet
-	for _, t := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+	for _, t := range []float64{0, -1, math.NaN(), math.Inf(1), 5e-324} {
 		same.Observe(t, true)
 	}
 	if same != quiet {
