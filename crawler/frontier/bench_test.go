@@ -1,0 +1,137 @@
+package frontier
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// benchCandidates fills cs with distinct URLs number from..from+len(cs)-1,
+// spread over hosts queues, scores in [0,1).
+func benchCandidates(cs []Candidate, from, hosts int) {
+	for i := range cs {
+		n := from + i
+		host := fmt.Sprintf("www.host%d.example.org", n%hosts)
+		cs[i] = Candidate{
+			URL:      fmt.Sprintf("http://%s/section/%d/article-%d.html?ref=%d", host, n/hosts%97, n, n%7),
+			QueueKey: host,
+			Score:    float64(n%1000) / 1000,
+			Hops:     "LL",
+			Via:      fmt.Sprintf("http://%s/section/%d/", host, n/hosts%97),
+			Update:   UpdateMax,
+		}
+	}
+}
+
+// BenchmarkSchedule measures enqueues of new URLs in batches of 1000 (the
+// outlinks of a few pages), including the seen-set passes.
+func BenchmarkSchedule(b *testing.B) {
+	for _, batch := range []int{1, 1 << 14, 1 << 16} {
+		b.Run(fmt.Sprintf("SeenBatch=%d", batch), func(b *testing.B) { benchSchedule(b, batch) })
+	}
+}
+
+func benchSchedule(b *testing.B, seenBatch int) {
+	f, err := Open(b.TempDir(), Options{SeenBatch: seenBatch})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	cs := make([]Candidate, 1000)
+	b.ResetTimer()
+	n := 0
+	for n < b.N {
+		k := min(len(cs), b.N-n)
+		benchCandidates(cs[:k], n, 10000)
+		if err := f.Schedule(cs[:k]); err != nil {
+			b.Fatal(err)
+		}
+		n += k
+	}
+	if err := f.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	if got := f.Totals().Queued; got != int64(b.N) {
+		b.Fatalf("queued %d, want %d", got, b.N)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "enqueues/s")
+}
+
+// TestLargeRun is the acceptance benchmark, run only when
+// FRONTIER_LARGE_RUN is the number of URLs (e.g. 10000000): it schedules
+// that many distinct URLs and reports the rate and peak RSS.
+func TestLargeRun(t *testing.T) {
+	total, _ := strconv.Atoi(os.Getenv("FRONTIER_LARGE_RUN"))
+	if total <= 0 {
+		t.Skip("set FRONTIER_LARGE_RUN=<number of URLs> to run")
+	}
+	dir := os.Getenv("FRONTIER_LARGE_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	f, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cs := make([]Candidate, 1000)
+	start := time.Now()
+	for n := 0; n < total; n += len(cs) {
+		k := min(len(cs), total-n)
+		benchCandidates(cs[:k], n, 100000)
+		if err := f.Schedule(cs[:k]); err != nil {
+			t.Fatal(err)
+		}
+		if n%(total/10) < len(cs) {
+			t.Logf("%d URLs after %v, VmHWM %s", n, time.Since(start).Round(time.Millisecond), vmHWM(t))
+		}
+	}
+	if err := f.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	elapsed := time.Since(start)
+	// Rediscovering known URLs is the common case of a crawl: time a pass
+	// of duplicates too.
+	dupStart := time.Now()
+	for n := 0; n < total/10; n += len(cs) {
+		benchCandidates(cs, n*7%total, 100000)
+		if err := f.Schedule(cs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	dupElapsed := time.Since(dupStart)
+	tot := f.Totals()
+	if tot.Queued != int64(total) {
+		t.Fatalf("queued %d, want %d", tot.Queued, total)
+	}
+	c, _, err := f.Next(context.Background())
+	if err != nil || c == nil {
+		t.Fatalf("Next after the run: %v, %v", c, err)
+	}
+	t.Logf("%d URLs in %d queues: %v, %.0f enqueues/s; %d duplicates: %.0f/s; VmHWM %s",
+		total, tot.Queues, elapsed.Round(time.Millisecond), float64(total)/elapsed.Seconds(),
+		total/10, float64(total/10)/dupElapsed.Seconds(), vmHWM(t))
+}
+
+// vmHWM is the peak resident set size of this process.
+func vmHWM(t *testing.T) string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	t.Fatal("no VmHWM in /proc/self/status")
+	return ""
+}
