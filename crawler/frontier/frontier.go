@@ -114,7 +114,7 @@ func Open(dir string, opts Options) (*Frontier, error) {
 // output; fatal errors still stop the process.
 type quietLogger struct{}
 
-func (quietLogger) Infof(string, ...any) {}
+func (quietLogger) Infof(string, ...any)  {}
 func (quietLogger) Errorf(string, ...any) {}
 func (quietLogger) Fatalf(format string, args ...any) {
 	panic(fmt.Sprintf("frontier: pebble: "+format, args...))

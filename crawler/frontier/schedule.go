@@ -1,9 +1,9 @@
 package frontier
 
 import (
-	"encoding/binary"
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
