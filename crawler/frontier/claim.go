@@ -1,9 +1,11 @@
 package frontier
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -248,5 +250,7 @@ func (f *Frontier) requeueInFlight() error {
 		b.Set(urlKey(h), rec.encode(nil), nil)
 		t.add(q)
 	}
+	// Place queues in creation order, not in the hash order of the scan.
+	slices.SortFunc(t.list, func(x, y *queue) int { return cmp.Compare(x.id, y.id) })
 	return f.commitTouched(b, &t, pebble.Sync)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log"
 	"sync"
 	"time"
 
@@ -111,11 +112,13 @@ func Open(dir string, opts Options) (*Frontier, error) {
 }
 
 // quietLogger keeps Pebble's informational messages off the crawler's
-// output; fatal errors still stop the process.
+// output; errors are still logged and fatal errors stop the process.
 type quietLogger struct{}
 
-func (quietLogger) Infof(string, ...any)  {}
-func (quietLogger) Errorf(string, ...any) {}
+func (quietLogger) Infof(string, ...any) {}
+func (quietLogger) Errorf(format string, args ...any) {
+	log.Printf("frontier: pebble: "+format, args...)
+}
 func (quietLogger) Fatalf(format string, args ...any) {
 	panic(fmt.Sprintf("frontier: pebble: "+format, args...))
 }

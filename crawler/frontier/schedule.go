@@ -189,9 +189,12 @@ func (f *Frontier) commitTouched(b *pebble.Batch, t *touchSet, opts *pebble.Writ
 
 // seenPass sorts the pending candidates by hash (then by schedule order,
 // so that repeated sightings of a URL apply in order) and visits the URL
-// index with increasing seeks. (Bloom filters with prefix seeks were
-// measured slower: the filter blocks of all overlapping tables are read for
-// every seek, while sorted seeks mostly reuse the blocks just read.)
+// index with increasing seeks. Known URLs are updated during the pass; new
+// ones are inserted afterwards in schedule order, so that the insertion
+// counter (and queue creation) follows discovery order as in Heritrix.
+// (Bloom filters with prefix seeks were measured slower: the filter blocks
+// of all overlapping tables are read for every seek, while sorted seeks
+// mostly reuse the blocks just read.)
 func (f *Frontier) seenPass(b *pebble.Batch, t *touchSet) error {
 	order := make([]sortEntry, len(f.pending))
 	for i := range f.pending {
@@ -208,105 +211,101 @@ func (f *Frontier) seenPass(b *pebble.Batch, t *touchSet) error {
 		return err
 	}
 	defer it.Close()
+	var inserts []newURL
 	var buf []byte
 	for i := 0; i < len(order); {
-		h := order[i].hash
-		key := urlKey(h)
-		var rec urlRecord
-		found := it.SeekGE(key) && bytes.Equal(it.Key(), key)
-		if found {
-			if rec, err = decodeURLRecord(it.Value()); err != nil {
-				return err
-			}
-		} else if err := it.Error(); err != nil {
-			return err
-		}
-		changed := false
-		// moved tracks entries written in this batch; only a URL seen
-		// more than once in the pass can need it.
-		var moved map[string][]byte
-		if i+1 < len(order) && order[i+1].hash == h {
-			moved = map[string][]byte{}
-		}
-		for ; i < len(order) && order[i].hash == h; i++ {
-			c := &f.pending[order[i].idx].Candidate
-			if !found {
-				rec = f.insert(b, moved, h, c, t)
-				found, changed = true, true
-				continue
-			}
-			ok, err := f.rescore(b, moved, &rec, c.Update, c.Score)
+		first := order[i]
+		key := urlKey(first.hash)
+		if it.SeekGE(key) && bytes.Equal(it.Key(), key) {
+			rec, err := decodeURLRecord(it.Value())
 			if err != nil {
 				return err
 			}
-			changed = changed || ok
-		}
-		if changed {
-			buf = rec.encode(buf[:0])
-			if err := b.Set(key, buf, nil); err != nil {
+			old := rec.item()
+			for ; i < len(order) && order[i].hash == first.hash; i++ {
+				c := &f.pending[order[i].idx].Candidate
+				rec.rescore(c.Update, c.Score)
+			}
+			if rec.state != stateQueued {
+				continue
+			}
+			if err := f.moveItem(b, old, &rec); err != nil {
 				return err
 			}
+			buf = rec.encode(buf[:0])
+			b.Set(key, buf, nil)
+			continue
 		}
+		if err := it.Error(); err != nil {
+			return err
+		}
+		c := &f.pending[first.idx].Candidate
+		rec := urlRecord{state: stateQueued, score: c.Score, count: 1}
+		for i++; i < len(order) && order[i].hash == first.hash; i++ {
+			c := &f.pending[order[i].idx].Candidate
+			rec.rescore(c.Update, c.Score)
+		}
+		inserts = append(inserts, newURL{sortEntry: first, rec: rec})
+	}
+	slices.SortFunc(inserts, func(x, y newURL) int { return cmp.Compare(x.idx, y.idx) })
+	for i := range inserts {
+		n := &inserts[i]
+		c := &f.pending[n.idx].Candidate
+		q := f.queueFor(c.QueueKey)
+		f.meta.seq++
+		n.rec.qid, n.rec.seq = q.id, f.meta.seq
+		b.Set(n.rec.item(), itemValue(n.hash, &entry{url: c.URL, hops: c.Hops, via: c.Via}), nil)
+		buf = n.rec.encode(buf[:0])
+		b.Set(urlKey(n.hash), buf, nil)
+		q.size++
+		f.meta.totals.Queued++
+		t.add(q)
 	}
 	return nil
 }
 
 type sortEntry struct {
 	hash urlHash
-	idx  uint32
+	idx  uint32 // index in Frontier.pending
 }
 
-// insert queues a new URL and returns its record.
-func (f *Frontier) insert(b *pebble.Batch, moved map[string][]byte, h urlHash, c *Candidate, t *touchSet) urlRecord {
-	q := f.queueFor(c.QueueKey)
-	f.meta.seq++
-	rec := urlRecord{state: stateQueued, qid: q.id, score: c.Score, count: 1, seq: f.meta.seq}
-	v := itemValue(h, &entry{url: c.URL, hops: c.Hops, via: c.Via})
-	b.Set(rec.item(), v, nil)
-	if moved != nil {
-		moved[string(rec.item())] = v
-	}
-	q.size++
-	f.meta.totals.Queued++
-	t.add(q)
-	return rec
+// newURL is an unseen URL found by the seen pass, with its score after
+// any repeated sightings in the same pass.
+type newURL struct {
+	sortEntry
+	rec urlRecord
 }
 
-// rescore applies an update to a record; only queued URLs change. The
-// queue entry moves to its new position, keeping its insertion counter.
-// moved holds entries already moved in the current batch, which a read of
-// the database would not see yet.
-func (f *Frontier) rescore(b *pebble.Batch, moved map[string][]byte, rec *urlRecord, u UpdateFunc, s float64) (bool, error) {
-	if rec.state != stateQueued {
-		return false, nil
+// rescore applies an update to the score; only queued URLs change.
+func (r *urlRecord) rescore(u UpdateFunc, s float64) {
+	if r.state != stateQueued {
+		return
 	}
-	score := u.apply(rec.score, rec.count, s)
+	score := u.apply(r.score, r.count, s)
 	if math.IsInf(score, 0) { // SUM overflow: keep the largest finite score
 		score = math.Copysign(math.MaxFloat64, score)
 	}
-	rec.count++
-	if orderedFloat(score) == orderedFloat(rec.score) {
-		return true, nil
+	r.score = score
+	r.count++
+}
+
+// moveItem moves the queue entry of rec from key old to its current
+// position (its score changed; its insertion counter stays).
+func (f *Frontier) moveItem(b *pebble.Batch, old []byte, rec *urlRecord) error {
+	cur := rec.item()
+	if bytes.Equal(old, cur) {
+		return nil
 	}
-	old := rec.item()
-	v, ok := moved[string(old)]
-	if !ok {
-		var err error
-		if v, err = f.get(old); err != nil {
-			return false, err
-		}
-		if v == nil {
-			return false, fmt.Errorf("frontier: queue entry %x of a queued URL is missing", old)
-		}
+	v, err := f.get(old)
+	if err != nil {
+		return err
 	}
-	delete(moved, string(old))
+	if v == nil {
+		return fmt.Errorf("frontier: queue entry %x of a queued URL is missing", old)
+	}
 	b.Delete(old, nil)
-	rec.score = score
-	b.Set(rec.item(), v, nil)
-	if moved != nil {
-		moved[string(rec.item())] = v
-	}
-	return true, nil
+	b.Set(cur, v, nil)
+	return nil
 }
 
 // get returns a copy of the value of key, or nil if absent.

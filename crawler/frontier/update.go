@@ -40,11 +40,21 @@ func (f *Frontier) UpdatePriority(updates []Rescore) error {
 	if err != nil {
 		return err
 	}
-	b := f.db.NewBatch()
-	moved := map[string][]byte{}
+	old := map[urlHash][]byte{}
+	for h, rec := range recs {
+		if rec != nil {
+			old[h] = rec.item()
+		}
+	}
 	for _, u := range updates {
 		if rec := recs[hashURL(u.URL)]; rec != nil {
-			if _, err := f.rescore(b, moved, rec, u.Update, u.Score); err != nil {
+			rec.rescore(u.Update, u.Score)
+		}
+	}
+	b := f.db.NewBatch()
+	for h, rec := range recs {
+		if rec != nil && rec.state == stateQueued {
+			if err := f.moveItem(b, old[h], rec); err != nil {
 				return err
 			}
 		}
