@@ -134,30 +134,51 @@ var ErrNotInFlight = errors.New("frontier: URL not in flight")
 // Complete ends the fetch of a claimed URL: it is done (Succeeded, Failed,
 // Disregarded) or goes back to its place in its queue (RetryLater), and
 // the queue is snoozed as the outcome says. The crawler's output for the
-// URL must be written before.
+// URL must be written before. Unless Options.NoSyncCompletions, Complete
+// returns once the completion is on disk; concurrent completions share
+// one fsync.
 func (f *Frontier) Complete(url string, o Outcome) error {
 	if o.Status < Succeeded || o.Status > Disregarded {
 		return fmt.Errorf("frontier: complete %q: unknown status %d", url, o.Status)
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	if err := f.check(); err != nil {
+	b, err := f.complete(url, o)
+	f.mu.Unlock()
+	if b == nil || err != nil {
 		return err
+	}
+	// Wait for the fsync outside the lock, so that other calls go on and
+	// concurrent completions are synced together.
+	err = b.SyncWait()
+	b.Close()
+	if err != nil {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.fail(err)
+	}
+	return nil
+}
+
+// complete applies a completion; the returned batch, if any, is awaiting
+// its fsync.
+func (f *Frontier) complete(url string, o Outcome) (*pebble.Batch, error) {
+	if err := f.check(); err != nil {
+		return nil, err
 	}
 	h := hashURL(url)
 	rec, err := f.getRecord(h)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if rec == nil || (rec.state != stateInFlight && rec.state != stateBlacklistedInFlight) {
-		return fmt.Errorf("%w: %q", ErrNotInFlight, url)
+		return nil, fmt.Errorf("%w: %q", ErrNotInFlight, url)
 	}
 	e, err := f.get(inFlightKey(h))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if e == nil {
-		return fmt.Errorf("frontier: in-flight URL %q has no in-flight entry", url)
+		return nil, fmt.Errorf("frontier: in-flight URL %q has no in-flight entry", url)
 	}
 	q := f.queues[rec.qid]
 	b := f.db.NewBatch()
@@ -187,13 +208,17 @@ func (f *Frontier) Complete(url string, o Outcome) error {
 	q.inFlight--
 	q.lastFetch = int64(o.FetchDuration)
 	q.snoozeUntil = max(q.snoozeUntil, unixNano(o.SnoozeUntil), unixNano(o.RetryAt))
-	opts := pebble.NoSync
-	if f.opts.SyncCompletions {
-		opts = pebble.Sync
+	f.place(q, f.clock.Now().UnixNano())
+	if f.opts.NoSyncCompletions {
+		return nil, f.commit(b, []*queue{q}, pebble.NoSync)
 	}
-	var ts touchSet
-	ts.add(q)
-	return f.commitTouched(b, &ts, opts)
+	if err := f.finish(b, []*queue{q}); err != nil {
+		return nil, err
+	}
+	if err := f.db.ApplyNoSyncWait(b, pebble.Sync); err != nil {
+		return nil, f.fail(err)
+	}
+	return b, nil
 }
 
 // unixNano is t in Unix nanoseconds, 0 for the zero time.

@@ -46,17 +46,19 @@
 // again. The crawler must write its WARC and RDF output and schedule the
 // page's links before it calls [Frontier.Complete].
 //
-// Batches are committed without fsync by default: Pebble appends them to
-// its write-ahead log, whose writes reach the OS page cache within
-// microseconds of the commit, so a killed process (kill -9) loses at most
-// the last few commits and never a page-cache write. Because the log is
-// replayed as a prefix, any loss is a suffix of operations: a lost
-// completion puts the URL back in flight (fetched again), a lost schedule
-// is accompanied by the loss of the parent's later completion, so the parent
-// is fetched again and its links rediscovered. Power loss can lose the
-// unsynced suffix the same way. Input that cannot be rediscovered (seeds,
-// injected URLs) is made durable with [Frontier.Sync];
-// [Options.SyncCompletions] fsyncs every completion.
+// Pebble appends each batch to its write-ahead log. Without fsync, the
+// record stays in Pebble's in-process WAL buffer until a 32 KiB block fills
+// or a synced write forces it out, so a killed process (kill -9) loses the
+// same as a power failure: the unsynced tail of the log. The log replays as
+// a prefix, so what is lost is always the most recent operations, and
+// Complete is synced by default: after a crash every URL whose Complete
+// returned is done, and only claims made since (in flight, or completed
+// without returning) are fetched again. Schedule and claims are not synced;
+// links scheduled before a page's Complete become durable with it, and a
+// lost claim merely leaves its URL queued. Input that cannot be
+// rediscovered (seeds, injected URLs) is made durable with [Frontier.Sync].
+// [Options.NoSyncCompletions] trades the fsync per completion for the risk
+// of fetching the last few completed URLs again after a crash.
 //
 // # Memory
 //

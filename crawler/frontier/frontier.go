@@ -34,11 +34,11 @@ type Options struct {
 	// QueuePolicy gives a new queue its policy (default: valence 1, no
 	// budget). It is called once per queue; the result is persisted.
 	QueuePolicy func(queueKey string) QueuePolicy
-	// SyncCompletions fsyncs every Complete (default: no fsync; see the
-	// package comment for what that risks).
-	SyncCompletions bool
-	CacheSize       int64 // Pebble block cache in bytes (default 64 MiB)
-	MemTableSize    uint64
+	// NoSyncCompletions skips the fsync of every Complete (see the package
+	// comment for what that risks).
+	NoSyncCompletions bool
+	CacheSize         int64 // Pebble block cache in bytes (default 64 MiB)
+	MemTableSize      uint64
 	// MemTableSize is the size of one Pebble memtable (default 32 MiB); at
 	// most 4 are kept.
 }
@@ -241,6 +241,17 @@ func (f *Frontier) check() error {
 
 // commit writes the meta record and the given queues into b and applies it.
 func (f *Frontier) commit(b *pebble.Batch, touched []*queue, opts *pebble.WriteOptions) error {
+	if err := f.finish(b, touched); err != nil {
+		return err
+	}
+	if err := b.Commit(opts); err != nil {
+		return f.fail(err)
+	}
+	return nil
+}
+
+// finish adds the meta record and the given queues to b.
+func (f *Frontier) finish(b *pebble.Batch, touched []*queue) error {
 	var buf []byte
 	for _, q := range touched {
 		buf = q.encode(buf[:0])
@@ -249,9 +260,6 @@ func (f *Frontier) commit(b *pebble.Batch, touched []*queue, opts *pebble.WriteO
 		}
 	}
 	if err := b.Set(metaKey(), f.meta.encode(nil), nil); err != nil {
-		return f.fail(err)
-	}
-	if err := b.Commit(opts); err != nil {
 		return f.fail(err)
 	}
 	return nil
