@@ -148,7 +148,7 @@ func decodeEntry(b []byte) (entry, error) {
 }
 
 // itemValue is a queue entry's value: the URL hash, then the entry.
-func itemValue(h urlHash, e *entry) []byte { return e.encode(append([]byte(nil), h[:]...)) }
+func itemValue(buf []byte, h urlHash, e *entry) []byte { return e.encode(append(buf, h[:]...)) }
 
 func decodeItemValue(v []byte) (urlHash, entry, error) {
 	var h urlHash

@@ -149,17 +149,73 @@ func (f *Frontier) flushLocked() error {
 	if len(f.pending) == 0 {
 		return nil
 	}
-	// Preallocating about what the pass writes saves repeated growth.
-	b := f.db.NewBatchWithSize(len(f.pending) * 256)
 	var t touchSet
-	if err := f.seenPass(b, &t); err != nil {
-		return f.fail(err)
-	}
-	if err := b.DeleteRange([]byte{prefixPending}, []byte{prefixPending + 1}, nil); err != nil {
+	var w sortedWrites
+	if err := f.seenPass(&w, &t); err != nil {
 		return f.fail(err)
 	}
 	f.pending = f.pending[:0]
-	return f.commitTouched(b, &t, pebble.NoSync)
+	now := f.clock.Now().UnixNano()
+	for _, q := range t.list {
+		f.place(q, now)
+	}
+	// Keys go into the batch in key order (queue records 'Q', meta 'm',
+	// entries 'q', URL records 'u'): Pebble sorts a large batch before
+	// using it, and sorted input makes that sort cheap.
+	slices.SortFunc(t.list, func(x, y *queue) int { return cmp.Compare(x.id, y.id) })
+	b := f.db.NewBatchWithSize(len(w.arena) + len(t.list)*64 + 64)
+	if err := f.finish(b, t.list); err != nil {
+		return err
+	}
+	w.write(b)
+	if err := b.DeleteRange([]byte{prefixPending}, []byte{prefixPending + 1}, nil); err != nil {
+		return f.fail(err)
+	}
+	if err := b.Commit(pebble.NoSync); err != nil {
+		return f.fail(err)
+	}
+	return nil
+}
+
+// sortedWrites collects the writes of a seen pass so that they can be
+// added to the batch in key order.
+type sortedWrites struct {
+	arena []byte
+	ops   []writeOp
+}
+
+type writeOp struct {
+	k, v, end uint32 // key is arena[k:v], value arena[v:end]
+	del       bool
+}
+
+func (w *sortedWrites) set(key, value []byte) {
+	k := uint32(len(w.arena))
+	w.arena = append(w.arena, key...)
+	v := uint32(len(w.arena))
+	w.arena = append(w.arena, value...)
+	w.ops = append(w.ops, writeOp{k: k, v: v, end: uint32(len(w.arena))})
+}
+
+func (w *sortedWrites) delete(key []byte) {
+	k := uint32(len(w.arena))
+	w.arena = append(w.arena, key...)
+	end := uint32(len(w.arena))
+	w.ops = append(w.ops, writeOp{k: k, v: end, end: end, del: true})
+}
+
+// write adds the operations to b in key order (keys are distinct).
+func (w *sortedWrites) write(b *pebble.Batch) {
+	slices.SortFunc(w.ops, func(x, y writeOp) int {
+		return bytes.Compare(w.arena[x.k:x.v], w.arena[y.k:y.v])
+	})
+	for _, op := range w.ops {
+		if op.del {
+			b.Delete(w.arena[op.k:op.v], nil)
+		} else {
+			b.Set(w.arena[op.k:op.v], w.arena[op.v:op.end], nil)
+		}
+	}
 }
 
 // touchSet collects the queues a batch changes, once each.
@@ -195,7 +251,7 @@ func (f *Frontier) commitTouched(b *pebble.Batch, t *touchSet, opts *pebble.Writ
 // (Bloom filters with prefix seeks were measured slower: the filter blocks
 // of all overlapping tables are read for every seek, while sorted seeks
 // mostly reuse the blocks just read.)
-func (f *Frontier) seenPass(b *pebble.Batch, t *touchSet) error {
+func (f *Frontier) seenPass(w *sortedWrites, t *touchSet) error {
 	order := make([]sortEntry, len(f.pending))
 	for i := range f.pending {
 		order[i] = sortEntry{hash: f.pending[i].hash, idx: uint32(i)}
@@ -229,11 +285,19 @@ func (f *Frontier) seenPass(b *pebble.Batch, t *touchSet) error {
 			if rec.state != stateQueued {
 				continue
 			}
-			if err := f.moveItem(b, old, &rec); err != nil {
-				return err
+			if cur := rec.item(); !bytes.Equal(old, cur) {
+				v, err := f.get(old)
+				if err != nil {
+					return err
+				}
+				if v == nil {
+					return fmt.Errorf("frontier: queue entry %x of a queued URL is missing", old)
+				}
+				w.delete(old)
+				w.set(cur, v)
 			}
 			buf = rec.encode(buf[:0])
-			b.Set(key, buf, nil)
+			w.set(key, buf)
 			continue
 		}
 		if err := it.Error(); err != nil {
@@ -254,9 +318,10 @@ func (f *Frontier) seenPass(b *pebble.Batch, t *touchSet) error {
 		q := f.queueFor(c.QueueKey)
 		f.meta.seq++
 		n.rec.qid, n.rec.seq = q.id, f.meta.seq
-		b.Set(n.rec.item(), itemValue(n.hash, &entry{url: c.URL, hops: c.Hops, via: c.Via}), nil)
+		buf = itemValue(buf[:0], n.hash, &entry{url: c.URL, hops: c.Hops, via: c.Via})
+		w.set(n.rec.item(), buf)
 		buf = n.rec.encode(buf[:0])
-		b.Set(urlKey(n.hash), buf, nil)
+		w.set(urlKey(n.hash), buf)
 		q.size++
 		f.meta.totals.Queued++
 		t.add(q)
