@@ -104,7 +104,7 @@ func (f *Frontier) Schedule(cands []Candidate) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.check(); err != nil {
+	if err := f.check(); err != nil || len(cands) == 0 {
 		return err
 	}
 	if f.opts.SeenBatch == 1 {
