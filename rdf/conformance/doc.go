@@ -5,8 +5,10 @@
 //	go test ./rdf/conformance -v
 //
 // Each suite prints "N passed, N failed, N skipped". Eval tests compare
-// the parsed dataset with the expected one by isomorphism, and every eval
-// test is also round-tripped through each writer that can hold its data.
+// the parsed dataset with the expected one by isomorphism, and the data
+// of every positive test (syntax or eval) is also round-tripped through
+// each of our writers: written, read back and compared by isomorphism.
+// Triples-only formats (N-Triples, Turtle) skip data with named graphs.
 // The suites are read from the shared test material (../shared beside the
 // repository); the tests skip when it is absent.
 package conformance

@@ -7,9 +7,11 @@ import (
 )
 
 const (
-	// initialBuffer is the size of the first read buffer; it is also the
-	// size below which reads are not worth a system call each.
-	initialBuffer = 256 << 10
+	// smallBuffer is the size of the first read buffer, enough for small
+	// inputs; the buffer doubles up to bigBuffer as long as reads fill it.
+	smallBuffer = 16 << 10
+	// bigBuffer is the size from which larger reads gain nothing.
+	bigBuffer = 256 << 10
 	// maxLine bounds the buffer: a line longer than this is reported as an
 	// error and skipped rather than held in memory.
 	maxLine = 256 << 20
@@ -31,6 +33,7 @@ type Chunker struct {
 	searched int // buf[start:searched] holds no line break worth cutting at
 	max      int
 	eof      bool
+	filled   bool // the last read filled the buffer: there is more to come
 }
 
 // NewChunker returns a Chunker reading r.
@@ -83,28 +86,42 @@ func (c *Chunker) cut() int {
 // the buffer and growing the buffer if that data fills it.
 func (c *Chunker) fill() error {
 	if c.buf == nil {
-		c.buf = make([]byte, min(initialBuffer, c.max))
+		c.buf = make([]byte, min(smallBuffer, c.max))
 	}
 	if c.start > 0 {
 		n := copy(c.buf, c.buf[c.start:c.end])
 		c.searched -= c.start
 		c.start, c.end = 0, n
 	}
-	if c.end == len(c.buf) {
+	switch {
+	case c.end == len(c.buf): // a single line fills the buffer
 		if len(c.buf) >= c.max {
 			return ErrLineTooLong
 		}
-		grown := make([]byte, min(2*len(c.buf), c.max))
-		copy(grown, c.buf[:c.end])
-		c.buf = grown
+		c.grow()
+	case c.filled && len(c.buf) < min(bigBuffer, c.max):
+		c.grow()
 	}
-	n, err := c.r.Read(c.buf[c.end:])
-	c.end += n
-	if err == io.EOF {
-		c.eof = true
-		return nil
+	// Like bufio, give up on a reader that keeps returning nothing.
+	for range 100 {
+		n, err := c.r.Read(c.buf[c.end:])
+		c.filled = c.end+n == len(c.buf)
+		c.end += n
+		if err == io.EOF {
+			c.eof = true
+			return nil
+		}
+		if n > 0 || err != nil {
+			return err
+		}
 	}
-	return err
+	return io.ErrNoProgress
+}
+
+func (c *Chunker) grow() {
+	grown := make([]byte, min(2*len(c.buf), c.max))
+	copy(grown, c.buf[:c.end])
+	c.buf = grown
 }
 
 // SkipLine discards the rest of the current line after Next returned a

@@ -96,7 +96,7 @@ func TestReaderBoundaries(t *testing.T) {
 // whole (the buffer grows) and that a line longer than the bound is
 // reported and skipped without holding it.
 func TestLongLines(t *testing.T) {
-	long := strings.Repeat("x", initialBuffer+1000)
+	long := strings.Repeat("x", bigBuffer+1000)
 	line := "<http://example.org/s> <http://example.org/p> \"" + long + "\" .\n"
 	doc := line + line
 	res := readAll(t, NewReader(iotest.HalfReader(strings.NewReader(doc)), rdf.ParseOptions{}), len(doc))
@@ -133,6 +133,16 @@ func TestReadError(t *testing.T) {
 	_, err := r.Next()
 	if !errors.Is(err, boom) || err.Error() != "f.nt: boom" {
 		t.Errorf("got %v, want f.nt: boom", err)
+	}
+}
+
+type emptyReader struct{}
+
+func (emptyReader) Read([]byte) (int, error) { return 0, nil }
+
+func TestReaderWithoutProgress(t *testing.T) {
+	if _, err := NewReader(emptyReader{}, rdf.ParseOptions{}).Next(); !errors.Is(err, io.ErrNoProgress) {
+		t.Errorf("got %v, want io.ErrNoProgress", err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/mneme-archive/mneme/rdf"
 )
@@ -67,6 +68,9 @@ var (
 		"nodeID": true, "datatype": true, "li": true, "aboutEach": true, "aboutEachPrefix": true, "bagID": true}
 	notPropertyName = map[string]bool{"Description": true, "RDF": true, "ID": true, "about": true, "parseType": true,
 		"resource": true, "nodeID": true, "datatype": true, "aboutEach": true, "aboutEachPrefix": true, "bagID": true}
+	// unqualified are the attribute names RDF/XML reads in the RDF
+	// namespace when written without prefix, for old documents.
+	unqualified     = map[string]bool{"ID": true, "about": true, "resource": true, "parseType": true, "type": true}
 	notPropertyAttr = map[string]bool{"Description": true, "RDF": true, "li": true, "aboutEach": true,
 		"aboutEachPrefix": true, "bagID": true}
 )
@@ -90,6 +94,9 @@ func (r *Reader) start(el xml.StartElement) error {
 		switch {
 		case a.Name.Space == xmlnsNS:
 			f.declare(a.Name.Local, a.Value)
+			if _, ok := r.prefixes[a.Name.Local]; !ok && f.kind != kindLiteral {
+				r.prefixes[a.Name.Local] = a.Value
+			}
 		case a.Name.Space == "" && a.Name.Local == "xmlns":
 			f.declare("", a.Value)
 		case a.Name.Space == xmlNS && a.Name.Local == "base" && f.kind != kindLiteral:
@@ -138,6 +145,8 @@ func (r *Reader) start(el xml.StartElement) error {
 		switch {
 		case parent.empty:
 			return r.errorf("property element with rdf:resource, rdf:nodeID or property attributes must be empty")
+		case parent.datatype != "":
+			return r.errorf("a property element with rdf:datatype holds only text")
 		case !parent.obj.IsZero():
 			return r.errorf("a property element can hold only one node element")
 		case !isSpace(parent.buf):
@@ -184,9 +193,14 @@ func (r *Reader) sortAttrs(el xml.StartElement) (syntaxAttrs, error) {
 		switch {
 		case a.Name.Space == xmlnsNS || a.Name.Space == xmlNS || a.Name.Space == "" && a.Name.Local == "xmlns":
 			continue
+		case a.Name.Space == "" && unqualified[a.Name.Local]:
+			a.Name.Space = rdf.RDFNS // §6.1.4: read as the rdf: attribute
+		case a.Name.Space == "" && strings.HasPrefix(strings.ToLower(a.Name.Local), "xml"):
+			continue // reserved for XML, ignored
 		case a.Name.Space == "":
 			return s, r.errorf("attribute %q has no namespace", a.Name.Local)
-		case a.Name.Space != rdf.RDFNS:
+		}
+		if a.Name.Space != rdf.RDFNS {
 			s.props = append(s.props, a)
 			continue
 		}

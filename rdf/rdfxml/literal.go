@@ -2,6 +2,7 @@ package rdfxml
 
 import (
 	"encoding/xml"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -101,8 +102,9 @@ func (w *literalWriter) declared(prefix string) string {
 // need a real prefix (the default namespace does not apply to them).
 func lookupPrefix(stack []*frame, ns string, isAttr bool) (string, bool) {
 	for i := len(stack) - 1; i >= 0; i-- {
-		for p, v := range stack[i].ns {
-			if v == ns && !(isAttr && p == "") && !shadowed(stack[i+1:], p) {
+		// Sorted, so that two prefixes for one namespace give a stable choice.
+		for _, p := range slices.Sorted(maps.Keys(stack[i].ns)) {
+			if stack[i].ns[p] == ns && !(isAttr && p == "") && !shadowed(stack[i+1:], p) {
 				return p, true
 			}
 		}

@@ -18,7 +18,7 @@ const (
 )
 
 // Reader reads the triples of one RDF/XML document. It implements
-// rdf.Reader; every quad is in the default graph. After an error it
+// rdf.PrefixReader; every quad is in the default graph. After an error it
 // returns that same error from then on.
 type Reader struct {
 	dec   *xml.Decoder
@@ -35,6 +35,7 @@ type Reader struct {
 	// line and col locate the token being processed, for errors.
 	line, col int
 	seenRoot  bool
+	prefixes  map[string]string
 }
 
 // NewReader returns a reader of the RDF/XML document r. opts.Base is the
@@ -43,7 +44,7 @@ type Reader struct {
 func NewReader(r io.Reader, opts rdf.ParseOptions) *Reader {
 	p := newPosReader(r)
 	d := xml.NewDecoder(p)
-	return &Reader{dec: d, pos: p, name: opts.Name, base: opts.Base}
+	return &Reader{dec: d, pos: p, name: opts.Name, base: opts.Base, prefixes: map[string]string{}}
 }
 
 // Next returns the next triple as a quad of the default graph, io.EOF at
@@ -93,6 +94,11 @@ func (r *Reader) step() error {
 	// Comments and directives carry no triples.
 	return nil
 }
+
+// Prefixes returns the namespace prefixes declared so far (xmlns:p), so a
+// conversion to Turtle can keep them. A prefix declared twice keeps its
+// first namespace.
+func (r *Reader) Prefixes() map[string]string { return r.prefixes }
 
 func (r *Reader) errorf(format string, args ...any) error {
 	return &rdf.ParseError{Name: r.name, Line: r.line, Col: r.col, Msg: fmt.Sprintf(format, args...)}

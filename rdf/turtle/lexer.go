@@ -1,11 +1,8 @@
 package turtle
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -105,13 +102,17 @@ type errLex struct {
 
 func (e *errLex) Error() string { return e.msg }
 
-// lexer turns the input into tokens. It keeps only the bufio buffer and
-// the text of the current token.
+// lexer turns the input into tokens. It holds a fixed window of the
+// input and the text of the current token, nothing more.
 type lexer struct {
-	r         *bufio.Reader
+	r         io.Reader
+	in        []byte // input window: in[pos:end] is read but not consumed
+	pos, end  int
+	eof       bool // r has no more bytes (or failed, see ioErr)
+	ioErr     error
 	line, col int // position of the next rune
 	buf       []byte
-	ioErr     error
+	started   bool // the byte order mark check is done
 }
 
 // bufSize bounds the lookahead the lexer may need (a run of dots inside a
@@ -119,24 +120,42 @@ type lexer struct {
 const bufSize = 64 << 10
 
 func newLexer(r io.Reader) *lexer {
-	return &lexer{r: bufio.NewReaderSize(r, bufSize), line: 1, col: 1}
+	return &lexer{r: r, in: make([]byte, bufSize), line: 1, col: 1}
+}
+
+// fill reads until need bytes are buffered or the input ends.
+func (l *lexer) fill(need int) {
+	if l.pos > 0 {
+		l.end = copy(l.in, l.in[l.pos:l.end])
+		l.pos = 0
+	}
+	for l.end < need && !l.eof {
+		n, err := l.r.Read(l.in[l.end:])
+		l.end += n
+		if err != nil {
+			l.eof = true
+			if err != io.EOF {
+				l.ioErr = err
+			}
+		}
+	}
 }
 
 // peekAt decodes the rune starting off bytes ahead; it returns runeEOF at
 // the end of input and runeInvalid for bytes that are not UTF-8.
 func (l *lexer) peekAt(off int) (rune, int) {
-	b, err := l.r.Peek(off + utf8.UTFMax)
-	if len(b) <= off {
-		if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) && l.ioErr == nil {
-			l.ioErr = err
-		}
+	p := l.pos + off
+	if p < l.end && l.in[p] < utf8.RuneSelf {
+		return rune(l.in[p]), 1
+	}
+	if p+utf8.UTFMax > l.end && !l.eof {
+		l.fill(min(off+utf8.UTFMax, len(l.in)))
+		p = l.pos + off
+	}
+	if p >= l.end {
 		return runeEOF, 0
 	}
-	b = b[off:]
-	if b[0] < utf8.RuneSelf {
-		return rune(b[0]), 1
-	}
-	r, n := utf8.DecodeRune(b)
+	r, n := utf8.DecodeRune(l.in[p:l.end])
 	if r == utf8.RuneError && n == 1 {
 		return runeInvalid, 1
 	}
@@ -154,7 +173,7 @@ func (l *lexer) next() rune {
 	if n == 0 {
 		return runeEOF
 	}
-	l.r.Discard(n)
+	l.pos += n
 	if r == '\n' {
 		l.line++
 		l.col = 1
@@ -211,6 +230,14 @@ func (l *lexer) skipSpace() error {
 
 // token reads the next token.
 func (l *lexer) token() (token, error) {
+	if !l.started {
+		// Editors on some systems start UTF-8 files with a byte order
+		// mark; it is not part of the document, nor counted in columns.
+		l.started = true
+		if r, n := l.peekAt(0); r == 0xFEFF {
+			l.pos += n
+		}
+	}
 	if err := l.skipSpace(); err != nil {
 		return token{}, err
 	}
@@ -219,9 +246,6 @@ func (l *lexer) token() (token, error) {
 	var err error
 	switch {
 	case r == runeEOF:
-		if l.ioErr != nil {
-			return t, l.errAt(l.line, l.col, "read error: %v", l.ioErr)
-		}
 		t.kind = tEOF
 	case r == runeInvalid:
 		return t, l.errAt(l.line, l.col, "invalid UTF-8")
@@ -270,334 +294,3 @@ var punctKinds = map[rune]tokKind{
 	';': tSemicolon, ',': tComma, '[': tLBracket, ']': tRBracket,
 	'(': tLParen, ')': tRParen, '{': tLBrace, '}': tRBrace,
 }
-
-// iriRef reads <...> and returns its content with UCHARs decoded.
-func (l *lexer) iriRef() (string, error) {
-	l.next() // <
-	l.buf = l.buf[:0]
-	for {
-		line, col := l.line, l.col
-		r := l.next()
-		switch {
-		case r == '>':
-			return string(l.buf), nil
-		case r == '\\':
-			if c := l.peek(); c != 'u' && c != 'U' {
-				return "", l.errHere("'u' or 'U' of a numeric escape in IRI")
-			}
-			u, err := l.uchar(line, col)
-			if err != nil {
-				return "", err
-			}
-			if isIRIForbidden(u) {
-				return "", l.errAt(line, col, "escaped character U+%04X is not allowed in an IRI", u)
-			}
-			l.buf = utf8.AppendRune(l.buf, u)
-		case r == runeEOF:
-			return "", l.errAt(line, col, "expected '>' to end the IRI, found end of input")
-		case r == runeInvalid:
-			return "", l.errAt(line, col, "invalid UTF-8 in IRI")
-		case isIRIForbidden(r):
-			return "", l.errAt(line, col, "character %s is not allowed in an IRI", describeRune(r))
-		default:
-			l.buf = utf8.AppendRune(l.buf, r)
-		}
-	}
-}
-
-// uchar reads the u/U and hex digits following a backslash at line:col.
-func (l *lexer) uchar(line, col int) (rune, error) {
-	n := 4
-	if l.next() == 'U' {
-		n = 8
-	}
-	var v rune
-	for i := 0; i < n; i++ {
-		c := l.peek()
-		if !isHex(c) {
-			return 0, l.errHere("hex digit in numeric escape")
-		}
-		l.next()
-		v = v<<4 | hexVal(c)
-	}
-	if v >= 0xD800 && v <= 0xDFFF || v > utf8.MaxRune {
-		return 0, l.errAt(line, col, "numeric escape U+%X is not a Unicode scalar value", v)
-	}
-	return v, nil
-}
-
-func hexVal(c rune) rune {
-	switch {
-	case c >= 'a':
-		return c - 'a' + 10
-	case c >= 'A':
-		return c - 'A' + 10
-	}
-	return c - '0'
-}
-
-// str reads any of the four string forms and returns the decoded value.
-func (l *lexer) str() (string, error) {
-	startLine, startCol := l.line, l.col
-	q := l.next()
-	long := false
-	if a, _ := l.peekAt(0); a == q {
-		if b, _ := l.peekAt(1); b == q {
-			l.next()
-			l.next()
-			long = true
-		} else {
-			l.next()
-			return "", nil // empty short string
-		}
-	}
-	l.buf = l.buf[:0]
-	for {
-		line, col := l.line, l.col
-		r := l.next()
-		switch {
-		case r == q:
-			if !long {
-				return string(l.buf), nil
-			}
-			a, _ := l.peekAt(0)
-			b, _ := l.peekAt(1)
-			if a == q && b == q {
-				l.next()
-				l.next()
-				return string(l.buf), nil
-			}
-			l.buf = utf8.AppendRune(l.buf, r)
-		case r == '\\':
-			c := l.peek()
-			if c == 'u' || c == 'U' {
-				u, err := l.uchar(line, col)
-				if err != nil {
-					return "", err
-				}
-				l.buf = utf8.AppendRune(l.buf, u)
-				continue
-			}
-			e, ok := echars[c]
-			if !ok {
-				return "", l.errHere("escape character (one of t b n r f \" ' \\ u U)")
-			}
-			l.next()
-			l.buf = append(l.buf, e)
-		case r == runeEOF:
-			return "", l.errAt(startLine, startCol, "string literal is not closed before the end of input")
-		case r == runeInvalid:
-			return "", l.errAt(line, col, "invalid UTF-8 in string literal")
-		case !long && (r == '\n' || r == '\r'):
-			return "", l.errAt(line, col, "line break in a single-line string literal (use \"\"\" or \\n)")
-		default:
-			l.buf = utf8.AppendRune(l.buf, r)
-		}
-	}
-}
-
-var echars = map[rune]byte{
-	't': '\t', 'b': '\b', 'n': '\n', 'r': '\r', 'f': '\f', '"': '"', '\'': '\'', '\\': '\\',
-}
-
-// blankLabel reads _:label.
-func (l *lexer) blankLabel() (string, error) {
-	l.next() // _
-	if l.peek() != ':' {
-		return "", l.errHere("':' after '_' of a blank node label")
-	}
-	l.next()
-	r := l.peek()
-	if !isPNCharsU(r) && !isDigit(r) {
-		return "", l.errHere("blank node label")
-	}
-	l.buf = utf8.AppendRune(l.buf[:0], l.next())
-	for {
-		r := l.peek()
-		switch {
-		case isPNChars(r):
-			l.buf = utf8.AppendRune(l.buf, l.next())
-		case r == '.' && l.dotContinues(isPNChars):
-			l.buf = append(l.buf, '.')
-			l.next()
-		default:
-			return string(l.buf), nil
-		}
-	}
-}
-
-// dotContinues reports whether the run of dots at the next rune is
-// followed by a rune for which cont holds, so that the dots belong inside
-// a name rather than ending the statement.
-func (l *lexer) dotContinues(cont func(rune) bool) bool {
-	off := 0
-	for {
-		r, n := l.peekAt(off)
-		if r != '.' {
-			return cont(r)
-		}
-		off += n
-		if off >= bufSize-utf8.UTFMax {
-			return false
-		}
-	}
-}
-
-// atWord reads @ followed by a language tag shaped word.
-func (l *lexer) atWord() (string, error) {
-	l.next() // @
-	if !isLetter(l.peek()) {
-		return "", l.errHere("letter after '@'")
-	}
-	l.buf = l.buf[:0]
-	for isLetter(l.peek()) {
-		l.buf = append(l.buf, byte(l.next()))
-	}
-	for l.peek() == '-' {
-		l.buf = append(l.buf, byte(l.next()))
-		r := l.peek()
-		if !isLetter(r) && !isDigit(r) {
-			return "", l.errHere("letter or digit in language tag")
-		}
-		for r := l.peek(); isLetter(r) || isDigit(r); r = l.peek() {
-			l.buf = append(l.buf, byte(l.next()))
-		}
-	}
-	return string(l.buf), nil
-}
-
-// number reads INTEGER, DECIMAL or DOUBLE.
-func (l *lexer) number() (tokKind, string, error) {
-	l.buf = l.buf[:0]
-	if r := l.peek(); r == '+' || r == '-' {
-		l.buf = append(l.buf, byte(l.next()))
-	}
-	digits := l.digits()
-	kind := tInteger
-	if l.peek() == '.' {
-		d, _ := l.peekAt(1)
-		switch {
-		case isDigit(d):
-			l.buf = append(l.buf, byte(l.next()))
-			l.digits()
-			kind = tDecimal
-		case digits > 0 && (d == 'e' || d == 'E') && l.exponentAt(2):
-			l.buf = append(l.buf, byte(l.next()))
-			kind = tDecimal
-		}
-	}
-	if kind == tInteger && digits == 0 {
-		return 0, "", l.errHere("digit")
-	}
-	if r := l.peek(); r == 'e' || r == 'E' {
-		if !l.exponentAt(1) {
-			l.buf = append(l.buf, byte(l.next()))
-			if r := l.peek(); r == '+' || r == '-' {
-				l.buf = append(l.buf, byte(l.next()))
-			}
-			return 0, "", l.errHere("digit in exponent")
-		}
-		l.buf = append(l.buf, byte(l.next()))
-		if r := l.peek(); r == '+' || r == '-' {
-			l.buf = append(l.buf, byte(l.next()))
-		}
-		l.digits()
-		kind = tDouble
-	}
-	return kind, string(l.buf), nil
-}
-
-func (l *lexer) digits() int {
-	n := 0
-	for isDigit(l.peek()) {
-		l.buf = append(l.buf, byte(l.next()))
-		n++
-	}
-	return n
-}
-
-// exponentAt reports whether [+-]?[0-9] follows at byte offset off (the
-// offset just after an 'e').
-func (l *lexer) exponentAt(off int) bool {
-	r, _ := l.peekAt(off)
-	if r == '+' || r == '-' {
-		r, _ = l.peekAt(off + 1)
-	}
-	return isDigit(r)
-}
-
-// name reads a prefixed name or a bare keyword (a, true, false, PREFIX,
-// BASE, GRAPH).
-func (l *lexer) name(t token) (token, error) {
-	l.buf = l.buf[:0]
-	if l.peek() != ':' {
-		l.buf = utf8.AppendRune(l.buf, l.next())
-		for {
-			r := l.peek()
-			if isPNChars(r) {
-				l.buf = utf8.AppendRune(l.buf, l.next())
-			} else if r == '.' && l.dotContinues(isPNChars) {
-				l.buf = append(l.buf, byte(l.next()))
-			} else {
-				break
-			}
-		}
-	}
-	if l.peek() != ':' {
-		word := string(l.buf)
-		switch {
-		case word == "a":
-			t.kind = tA
-		case word == "true":
-			t.kind = tTrue
-		case word == "false":
-			t.kind = tFalse
-		case strings.EqualFold(word, "PREFIX"):
-			t.kind = tPrefix
-		case strings.EqualFold(word, "BASE"):
-			t.kind = tBase
-		case strings.EqualFold(word, "GRAPH"):
-			t.kind = tGraph
-		default:
-			return t, l.errAt(t.line, t.col, "expected ':' after prefix %q, found %s", word, describeRune(l.peek()))
-		}
-		return t, nil
-	}
-	t.kind = tPName
-	t.prefix = string(l.buf)
-	l.next() // :
-	l.buf = l.buf[:0]
-	r := l.peek()
-	if !(isPNCharsU(r) || r == ':' || isDigit(r) || r == '%' || r == '\\') {
-		t.text = ""
-		return t, nil
-	}
-	for first := true; ; first = false {
-		r := l.peek()
-		switch {
-		case isPNChars(r) || r == ':':
-			l.buf = utf8.AppendRune(l.buf, l.next())
-		case r == '%':
-			l.buf = append(l.buf, byte(l.next()))
-			for i := 0; i < 2; i++ {
-				if !isHex(l.peek()) {
-					return t, l.errHere("hex digit after '%' in local name")
-				}
-				l.buf = append(l.buf, byte(l.next()))
-			}
-		case r == '\\':
-			l.next()
-			if !isLocalEscapable(l.peek()) {
-				return t, l.errHere("escapable character after '\\' in local name")
-			}
-			l.buf = append(l.buf, byte(l.next()))
-		case r == '.' && !first && l.dotContinues(continuesLocal):
-			l.buf = append(l.buf, byte(l.next()))
-		default:
-			t.text = string(l.buf)
-			return t, nil
-		}
-	}
-}
-
-func continuesLocal(r rune) bool { return isPNChars(r) || r == ':' || r == '%' || r == '\\' }

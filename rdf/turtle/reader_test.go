@@ -10,16 +10,18 @@ import (
 	"github.com/mneme-archive/mneme/rdf"
 )
 
+func openReader(in io.Reader, opts rdf.ParseOptions, trig bool) *Reader {
+	if trig {
+		return NewTriGReader(in, opts)
+	}
+	return NewReader(in, opts)
+}
+
 // parseAll reads a whole document and returns its quads as N-Quads lines.
 func parseAll(t *testing.T, doc string, trig bool) ([]string, error) {
 	t.Helper()
 	opts := rdf.ParseOptions{Name: "doc", Base: "http://base.example/dir/file"}
-	var r *Reader
-	if trig {
-		r = NewTriGReader(strings.NewReader(doc), opts)
-	} else {
-		r = NewReader(strings.NewReader(doc), opts)
-	}
+	r := openReader(strings.NewReader(doc), opts, trig)
 	var out []string
 	for {
 		q, err := r.Next()
@@ -103,6 +105,8 @@ func TestGrammarCorners(t *testing.T) {
 				`_:_g6 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> .`,
 				`_:_g6 <http://ex/q> <http://ex/o> .`,
 			}},
+		{"byte order mark at the start", "\uFEFF<s> <p> <o> .",
+			[]string{`<http://base.example/dir/s> <http://base.example/dir/p> <http://base.example/dir/o> .`}},
 		{"repeated semicolons and comments", ex + "ex:s ex:p ex:o ;; # c\n ex:q ex:r ; . # end",
 			[]string{`<http://ex/s> <http://ex/p> <http://ex/o> .`, `<http://ex/s> <http://ex/q> <http://ex/r> .`}},
 	}
@@ -166,7 +170,7 @@ func TestErrors(t *testing.T) {
 		{"<s> <p> 1e .", false, "doc:1:11: expected digit in exponent, found ' '"},
 		{"<s> <p> [ <q> 1. ] .", false, "doc:1:16: expected ',', ';' or ']', found '.'"},
 		{"<g> { <s> <p> <o> }", false, "doc:1:5: expected predicate (IRI, prefixed name or 'a'), found '{'"},
-		{"<g> { <s> <p> <o> ", true, "doc:1:19: expected ',', ';' or '.' or '}', found end of input"},
+		{"<g> { <s> <p> <o> ", true, "doc:1:19: expected ',', ';', '.' or '}', found end of input"},
 		{"{ <g> { } }", true, "doc:1:7: expected predicate (IRI, prefixed name or 'a'), found '{'"},
 		{"{ @prefix ex: <http://ex/> . }", true, "doc:1:3: directive '@prefix' is not allowed inside a graph block"},
 		{"GRAPH ( ) { }", true, "doc:1:7: expected graph name (IRI or blank node) after GRAPH, found '('"},
@@ -232,5 +236,27 @@ func TestRelativeIRIWithoutBase(t *testing.T) {
 	_, err := r.Next()
 	if err == nil || err.Error() != "x.ttl:1:1: relative IRI <s> but no base IRI is set" {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// failingReader returns its data, then an error instead of io.EOF.
+type failingReader struct{ data string }
+
+var errDisk = errors.New("disk on fire")
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	if f.data == "" {
+		return 0, errDisk
+	}
+	n := copy(p, f.data)
+	f.data = f.data[n:]
+	return n, nil
+}
+
+func TestReadErrorIsNotASyntaxError(t *testing.T) {
+	r := NewReader(&failingReader{data: "<http://s> <http://p> \"unfinished"}, rdf.ParseOptions{Name: "f.ttl"})
+	_, err := r.Next()
+	if !errors.Is(err, errDisk) || err.Error() != "f.ttl:1:34: reading input: disk on fire" {
+		t.Fatalf("got %v, want the reader's error with its position", err)
 	}
 }

@@ -51,6 +51,9 @@ func newWriter(w io.Writer, opts rdf.WriteOptions, trig bool) *Writer {
 		if name != "" && !validPrefixName(name) {
 			wr.err = fmt.Errorf("turtle: prefix name %q is not a valid Turtle PN_PREFIX", name)
 		}
+		if !writableIRI(ns) {
+			wr.err = fmt.Errorf("turtle: namespace of prefix %q has a character IRIs cannot contain", name)
+		}
 		wr.prefixes = append(wr.prefixes, prefix{name, ns})
 	}
 	sort.Slice(wr.prefixes, func(i, j int) bool { return wr.prefixes[i].name < wr.prefixes[j].name })
@@ -70,7 +73,10 @@ func (w *Writer) Write(q rdf.Quad) error {
 	if !q.G.IsZero() && !w.trig {
 		return fmt.Errorf("turtle: quad in named graph %s: Turtle has no named graphs (write TriG instead)", q.G)
 	}
-	for _, t := range [...]rdf.Term{q.S, q.O, q.G} {
+	for _, t := range [...]rdf.Term{q.S, q.P, q.O, q.G} {
+		if t.IsIRI() && !writableIRI(t.Value) || t.IsLiteral() && !writableIRI(t.Datatype) {
+			return fmt.Errorf("turtle: IRI in %s has a character IRIs cannot contain, so it cannot be written", t)
+		}
 		if t.IsBlank() && !validBlankLabel(t.Value) {
 			return fmt.Errorf("turtle: blank node label %q cannot be written as a Turtle label", t.Value)
 		}
@@ -306,6 +312,12 @@ func numberKind(s string) (tokKind, bool) {
 		return kind, frac > 0
 	}
 	return kind, whole > 0 || frac > 0
+}
+
+// writableIRI reports whether an IRI has none of the characters IRIREF
+// forbids even as \u escapes, so that it reads back as written.
+func writableIRI(s string) bool {
+	return !strings.ContainsFunc(s, isIRIForbidden)
 }
 
 func validPrefixName(s string) bool {

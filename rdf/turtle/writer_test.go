@@ -1,7 +1,6 @@
 package turtle
 
 import (
-	"io"
 	"strings"
 	"testing"
 
@@ -117,6 +116,12 @@ func TestWriterRefuses(t *testing.T) {
 	if err := w.Write(rdf.Quad{S: rdf.Blank("a b"), P: exIRI("p"), O: exIRI("o")}); err == nil {
 		t.Error("blank node label with a space accepted")
 	}
+	if err := w.Write(rdf.Quad{S: exIRI("s"), P: exIRI("p"), O: exIRI("a>b")}); err == nil {
+		t.Error("IRI with '>' accepted")
+	}
+	if err := w.Write(rdf.Quad{S: exIRI("s"), P: exIRI("p"), O: rdf.Literal("x", "http://dt/a b")}); err == nil {
+		t.Error("datatype IRI with a space accepted")
+	}
 	w = NewWriter(&b, rdf.WriteOptions{Prefixes: map[string]string{"1x": "http://x/"}})
 	if err := w.Write(rdf.Quad{S: exIRI("s"), P: exIRI("p"), O: exIRI("o")}); err == nil {
 		t.Error("invalid prefix name accepted")
@@ -164,24 +169,11 @@ ex:s ex:p ex:o .`, true},
 
 func readQuads(t testing.TB, doc string, trig bool) ([]rdf.Quad, map[string]string) {
 	t.Helper()
-	opts := rdf.ParseOptions{Name: "doc"}
-	var r *Reader
-	if trig {
-		r = NewTriGReader(strings.NewReader(doc), opts)
-	} else {
-		r = NewReader(strings.NewReader(doc), opts)
+	qs, prefixes, err := readLimited(t, []byte(doc), rdf.ParseOptions{Name: "doc"}, trig)
+	if err != nil {
+		t.Fatalf("%v in\n%s", err, doc)
 	}
-	var qs []rdf.Quad
-	for {
-		q, err := r.Next()
-		if err == io.EOF {
-			return qs, r.Prefixes()
-		}
-		if err != nil {
-			t.Fatalf("%v in\n%s", err, doc)
-		}
-		qs = append(qs, q.Clone())
-	}
+	return qs, prefixes
 }
 
 // sameQuads compares the quads of a document with those of its

@@ -169,8 +169,11 @@ func varsSSE(vs []string) string {
 }
 
 func tableSSE(t *Table) string {
-	if IsUnit(t) {
+	switch {
+	case IsUnit(t):
 		return "(table unit)"
+	case len(t.Vars) == 0 && len(t.Rows) == 0:
+		return "(table empty)" // as Jena's SSE writes the empty sequence
 	}
 	var b strings.Builder
 	b.WriteString("(table (vars " + varsSSE(t.Vars) + ")")

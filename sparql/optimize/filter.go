@@ -1,6 +1,7 @@
 // Package optimize rewrites SPARQL algebra into equivalent, cheaper
-// algebra before evaluation: filters are split into conjuncts and pushed
-// down to the operators that bind their variables. Join ordering from
+// algebra before evaluation: constant expressions are folded, filters are
+// split into conjuncts and pushed down to the operators that bind their
+// variables. Join ordering from
 // store statistics is planned at evaluation, where the statistics are.
 package optimize
 
@@ -10,7 +11,7 @@ import (
 )
 
 // Optimize returns an equivalent operator tree; it does not modify op.
-func Optimize(op algebra.Op) algebra.Op { return PushFilters(op) }
+func Optimize(op algebra.Op) algebra.Op { return PushFilters(FoldConstants(op)) }
 
 // PushFilters moves each conjunct of every FILTER as far down as it stays
 // equivalent: below a join or a left join's left side when one side binds

@@ -1,0 +1,11 @@
+// Package canon parses URLs the way browsers do (WHATWG URL Standard, via
+// github.com/nlnwa/whatwg-url) and derives the keys an archival crawler
+// files them under: the Heritrix-style canonical "already seen" key, the
+// Heritrix SURT and SURT prefixes used by scopes, the pywb/CDXJ SURT key,
+// the politeness host key and the registrable (pay-level) domain.
+//
+// A parsed URL keeps two forms apart on purpose, as Heritrix does: Href is
+// what the fetcher requests (normalised but faithful), Canonical is a lossy
+// key for deduplication only (session ids dropped, optionally www stripped,
+// query sorted), so canonicalization never changes what is fetched.
+package canon

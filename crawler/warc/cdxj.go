@@ -1,0 +1,293 @@
+package warc
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// CDXJ lines follow pywb's format, "urlkey timestamp14 {json}", and are exactly
+// what warcio.js 2.4.11's cdx-index prints for the same file (it prints them in
+// file order; ours are sorted bytewise, as pywb expects). Which records are
+// indexed and how a response is paired with its request mirror warcio.js.
+
+// cdxItem is what indexing needs of a record; blocks are not kept.
+type cdxItem struct {
+	typ, uri, date, warcType string
+	payloadDigest            string
+	status, mime             string // from the HTTP header; "" when absent
+	hasStatus                bool
+	method                   string // request line method, for requests
+	reqBody                  []byte // request payload, for non-GET requests
+	reqMime                  string
+	offset, length           int64
+}
+
+// maxQuerySize is warcio.js's DEFAULT_MAX_QUERY_SIZE for non-GET request bodies.
+const maxQuerySize = 4096
+
+// IndexFile returns the sorted CDXJ lines of the WARC file at path.
+func IndexFile(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("warc: %w", err)
+	}
+	defer f.Close()
+	r := NewReader(f, path)
+	name := filepath.Base(path)
+	var lines []string
+	var last *cdxItem
+	emit := func(rec, req *cdxItem) error {
+		if rec == nil || !indexed(rec) {
+			return nil
+		}
+		line, err := cdxLine(rec, req, name)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, line)
+		return nil
+	}
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		cur := summarize(rec)
+		prev := last
+		last = cur
+		switch {
+		case prev == nil:
+		case prev.uri != cur.uri:
+			err = emit(prev, nil)
+		case cur.typ == "request" && (prev.typ == "response" || prev.typ == "revisit"):
+			last, err = nil, emit(prev, cur)
+		case (cur.typ == "response" || cur.typ == "revisit") && prev.typ == "request":
+			last, err = nil, emit(cur, prev)
+		default:
+			err = emit(prev, nil)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := emit(last, nil); err != nil {
+		return nil, err
+	}
+	sort.Strings(lines)
+	return lines, nil
+}
+
+// WriteIndex writes the CDXJ of the WARC file at path beside it, as
+// name-without-.warc.gz + ".cdxj", replacing the old index atomically.
+func WriteIndex(path string) error {
+	lines, err := IndexFile(path)
+	if err != nil {
+		return err
+	}
+	out := IndexPath(path)
+	tmp, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("warc: %w", err)
+	}
+	bw := bufio.NewWriter(tmp)
+	for _, l := range lines {
+		bw.WriteString(l)
+		bw.WriteByte('\n')
+	}
+	err = bw.Flush()
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), out)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("warc: writing index of %s: %w", path, err)
+	}
+	return nil
+}
+
+// IndexPath is where WriteIndex puts the CDXJ of the WARC file at path.
+func IndexPath(path string) string {
+	return strings.TrimSuffix(path, ".warc.gz") + ".cdxj"
+}
+
+// indexed is warcio.js's filter: no requests, warcinfo or warc-fields records.
+func indexed(it *cdxItem) bool {
+	switch it.typ {
+	case "request", "warcinfo":
+		return false
+	case "metadata", "resource":
+		return it.warcType != ctWarcFields
+	}
+	return true
+}
+
+func summarize(rec *Record) *cdxItem {
+	it := &cdxItem{
+		typ:           rec.Type(),
+		uri:           rec.Header.Get("WARC-Target-URI"),
+		date:          rec.Header.Get("WARC-Date"),
+		warcType:      rec.Header.Get("Content-Type"),
+		payloadDigest: rec.Header.Get("WARC-Payload-Digest"),
+		offset:        rec.Offset,
+		length:        rec.Length,
+	}
+	switch {
+	case it.typ == "response", it.typ == "request", it.typ == "revisit" && len(rec.Block) > 0:
+		line, h, body := splitHTTP(rec.Block)
+		if it.typ == "request" {
+			it.method, _, _ = strings.Cut(line, " ")
+			it.reqBody, it.reqMime = body, h.Get("Content-Type")
+			return it
+		}
+		it.status, it.hasStatus = jsNumber(splitRemainder(line)), true
+		if ct := strings.Join(h.GetAll("Content-Type"), ", "); ct != "" {
+			ct, _, _ = strings.Cut(ct, ";")
+			it.mime = strings.TrimSpace(ct)
+		}
+	}
+	return it
+}
+
+// splitHTTP parses an HTTP head as warcio.js does: the first line, then fields
+// up to the first blank line (folded lines continue a value), then the body.
+func splitHTTP(block []byte) (string, Fields, []byte) {
+	head, body, found := bytes.Cut(block, []byte("\r\n\r\n"))
+	if !found {
+		body = nil
+	}
+	first, rest, _ := strings.Cut(string(head), "\n")
+	var fs Fields
+	var name, value string
+	flush := func() {
+		if value != "" {
+			fs = append(fs, Field{name, value})
+		}
+		value = ""
+	}
+	for _, l := range strings.Split(rest, "\n") {
+		if value != "" && (strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t")) {
+			value += strings.TrimRight(l, " \t\r\n")
+			continue
+		}
+		flush()
+		if n, v, ok := strings.Cut(l, ":"); ok {
+			name, value = strings.TrimLeft(n, " \t"), strings.TrimSpace(v)
+		}
+	}
+	flush()
+	return strings.TrimRight(first, " \t\r\n"), fs, body
+}
+
+// splitRemainder returns the second space-separated part of a status line.
+func splitRemainder(line string) string {
+	parts := strings.SplitN(line, " ", 3)
+	if len(parts) < 2 {
+		return ""
+	}
+	return parts[1]
+}
+
+// jsNumber renders String(Number(s)) for a status code.
+func jsNumber(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "0"
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return "NaN"
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// cdxLine renders one entry; keys come in warcio.js's order.
+func cdxLine(rec, req *cdxItem, file string) (string, error) {
+	keyURL := rec.uri
+	var extra [][2]string
+	if req != nil && req.method != "GET" {
+		// warcio.js folds a non-GET request body into the key; this is its
+		// encoding for bodies of other types than form, JSON, text and multipart.
+		query := "__wb_post_data=" + base64.StdEncoding.EncodeToString(req.reqBody)
+		if len(query) > maxQuerySize {
+			query = query[:maxQuerySize]
+		}
+		sep := "?"
+		if strings.Index(keyURL, "?") > 0 {
+			sep = "&"
+		}
+		keyURL += sep + "__wb_method=" + req.method + "&" + query
+		extra = [][2]string{{"method", req.method}, {"requestBody", query}}
+	}
+	ts := strings.NewReplacer("-", "", ":", "", "T", "").Replace(rec.date)
+	if len(ts) > 14 {
+		ts = ts[:14]
+	}
+	fields := [][2]string{{"url", rec.uri}}
+	mime := rec.mime
+	switch rec.typ {
+	case "revisit":
+		mime = "warc/revisit"
+	case "response", "request":
+	default:
+		mime = rec.warcType
+	}
+	if mime != "" {
+		fields = append(fields, [2]string{"mime", mime})
+	}
+	if rec.hasStatus {
+		fields = append(fields, [2]string{"status", rec.status})
+	}
+	if _, d, ok := strings.Cut(rec.payloadDigest, ":"); ok {
+		fields = append(fields, [2]string{"digest", d})
+	}
+	fields = append(fields,
+		[2]string{"length", strconv.FormatInt(rec.length, 10)},
+		[2]string{"offset", strconv.FormatInt(rec.offset, 10)},
+		[2]string{"filename", file})
+	fields = append(fields, extra...)
+
+	var b bytes.Buffer
+	b.WriteString(cdxKey(keyURL) + " " + ts + " {")
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // JSON.stringify leaves <, > and & alone
+	str := func(s string) error {
+		if err := enc.Encode(s); err != nil {
+			return err
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+		return nil
+	}
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := str(f[0]); err != nil {
+			return "", err
+		}
+		b.WriteByte(':')
+		if err := str(f[1]); err != nil {
+			return "", err
+		}
+	}
+	b.WriteByte('}')
+	return b.String(), nil
+}

@@ -1,0 +1,91 @@
+package warc
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// URLs that exercise warcio.js's key: www prefixes, case, default and other
+// ports, dot segments, query order, fragments, IDN, IPv4/IPv6 hosts, escapes.
+var keyURLs = []string{
+	"http://www.Example.com:80/a/../b/./c?z=1&a=2&m#frag",
+	"https://www2.example.org:8443/%7Euser/p%C3%A4th?q=%C3%A9&b",
+	"http://[::1]:8080/x?",
+	"http://127.0.0.1/",
+	"https://EXAMPLE.com/Path%2Fwith%2fslash/",
+	"http://bücher.example/straße?ä=ö",
+	"http://xn--bcher-kva.example/",
+	"https://example.com",
+	"http://example.com/a b<c>\"d\"",
+	"http://wwwexample.com/",
+	"https://www.example.com/index.html?b=2&a=1&a=0",
+	"http://sub.www.example.com:8080/",
+}
+
+func TestCDXJMatchesWarcio(t *testing.T) {
+	dir := t.TempDir()
+	w := newTestWriter(t, dir, 0)
+	for i, u := range keyURLs {
+		ct := []string{"text/html; charset=UTF-8", "", "application/json", "image/png"}[i%4]
+		status := []string{"200 OK", "404 Not Found", "301 Moved Permanently"}[i%3]
+		date := fetchTime.Add(time.Duration(i) * time.Minute)
+		c := mustWrite(t, w, Exchange{URL: u, Date: date, IP: "127.0.0.1", Request: request(u), Response: response(status, ct, "body of "+u)})
+		if _, err := w.WriteMetadata(Metadata{URL: u, Date: date, ConcurrentTo: c.Response.RecordID, Outlinks: []Outlink{{URL: u + "/x", Hop: "L"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// a response without request, a truncated one (no digest), a POST, revisits of both profiles
+	mustWrite(t, w, Exchange{URL: "http://example.com/alone", Response: response("200 OK", "text/plain", "alone")})
+	mustWrite(t, w, Exchange{URL: "http://example.com/cut", Truncated: TruncatedTime,
+		Response: bytes.NewReader([]byte("HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\nContent-Length: 99\r\n\r\npart"))})
+	mustWrite(t, w, Exchange{URL: "http://example.com/form?x=1",
+		Request:  bytes.NewReader([]byte("POST /form?x=1 HTTP/1.1\r\nHost: example.com\r\nContent-Type: application/octet-stream\r\nContent-Length: 5\r\n\r\n\x00\x01abc")),
+		Response: response("200 OK", "text/plain", "posted")})
+	orig := mustWrite(t, w, Exchange{URL: "http://example.com/orig", Date: fetchTime, Request: request("http://example.com/orig"), Response: response("200 OK", "text/plain", "dup")})
+	if _, err := w.WriteRevisit(Revisit{Profile: IdenticalPayloadDigest, URL: "http://example.com/dup", Request: request("http://example.com/dup"),
+		Response: response("200 OK", "text/plain", "dup"), RefersToURI: "http://example.com/orig", RefersToDate: fetchTime, RefersToID: orig.Response.RecordID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.WriteRevisit(Revisit{Profile: ServerNotModified, URL: "http://example.com/orig",
+		Response: bytes.NewReader([]byte("HTTP/1.1 304 Not Modified\r\n\r\n")), RefersToURI: "http://example.com/orig", RefersToDate: fetchTime}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := warcFiles(t, dir)[0]
+	ours, err := IndexFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(keyURLs) + 6; len(ours) != want {
+		t.Errorf("%d CDXJ lines, want %d", len(ours), want)
+	}
+	theirs := warcioIndex(t, path)
+	if strings.Join(ours, "\n") != strings.Join(theirs, "\n") {
+		for i := 0; i < max(len(ours), len(theirs)); i++ {
+			var o, th string
+			if i < len(ours) {
+				o = ours[i]
+			}
+			if i < len(theirs) {
+				th = theirs[i]
+			}
+			if o != th {
+				t.Errorf("line %d:\n ours:   %s\n warcio: %s", i, o, th)
+			}
+		}
+	}
+	// The writer left the same lines beside the file.
+	written, err := os.ReadFile(IndexPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(written) != strings.Join(ours, "\n")+"\n" {
+		t.Errorf("written CDXJ differs from IndexFile:\n%s", written)
+	}
+	mustVerify(t, path)
+}

@@ -1,0 +1,69 @@
+package warc
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Field is one named field of a WARC header or of an application/warc-fields block.
+type Field struct {
+	Name  string
+	Value string
+}
+
+// Fields is an ordered list of fields; names compare case-insensitively.
+type Fields []Field
+
+// Get returns the first value of the named field, or "" when it is absent.
+func (fs Fields) Get(name string) string {
+	for _, f := range fs {
+		if strings.EqualFold(f.Name, name) {
+			return f.Value
+		}
+	}
+	return ""
+}
+
+// GetAll returns every value of the named field in order.
+func (fs Fields) GetAll(name string) []string {
+	var out []string
+	for _, f := range fs {
+		if strings.EqualFold(f.Name, name) {
+			out = append(out, f.Value)
+		}
+	}
+	return out
+}
+
+// add appends a field unless its value is empty: optional fields are simply left out.
+func (fs *Fields) add(name, value string) {
+	if value != "" {
+		*fs = append(*fs, Field{name, value})
+	}
+}
+
+func (fs *Fields) addInt(name string, v int64) {
+	*fs = append(*fs, Field{name, strconv.FormatInt(v, 10)})
+}
+
+// bytes renders the fields as "Name: value\r\n" lines. Values must not contain
+// CR or LF: callers pass values through clean first.
+func (fs Fields) bytes() []byte {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString(f.Name)
+		b.WriteString(": ")
+		b.WriteString(f.Value)
+		b.WriteString("\r\n")
+	}
+	return []byte(b.String())
+}
+
+// clean makes a value safe for a single header line: line breaks, which would
+// start a new field or end the header, become spaces.
+func clean(v string) string {
+	if !strings.ContainsAny(v, "\r\n") {
+		return v
+	}
+	return strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(v)
+}

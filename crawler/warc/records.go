@@ -1,0 +1,291 @@
+package warc
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/nlnwa/gowarc"
+)
+
+// Truncation reasons for Exchange.Truncated (values of WARC-Truncated).
+const (
+	TruncatedLength = "length" // the body exceeded the fetcher's size limit
+	TruncatedTime   = "time"   // the fetch hit its time limit
+)
+
+// Profile selects the kind of revisit record.
+type Profile int
+
+const (
+	// IdenticalPayloadDigest: the payload equals one already archived (any URL);
+	// the record keeps only the new response's HTTP header.
+	IdenticalPayloadDigest Profile = iota + 1
+	// ServerNotModified: a conditional request got 304; the record keeps the
+	// 304 response and points at the capture it confirms.
+	ServerNotModified
+)
+
+// uri returns the WARC 1.1 profile URI.
+func (p Profile) uri() (string, error) {
+	switch p {
+	case IdenticalPayloadDigest:
+		return gowarc.ProfileIdenticalPayloadDigestV1_1, nil
+	case ServerNotModified:
+		return gowarc.ProfileServerNotModifiedV1_1, nil
+	}
+	return "", fmt.Errorf("warc: unknown revisit profile %d", int(p))
+}
+
+// Info describes the crawl in the warcinfo record that heads every file.
+type Info struct {
+	Software     string // e.g. "mneme/0.1"
+	Operator     string // who runs the crawl, with contact
+	Hostname     string // crawling host; defaults to os.Hostname
+	RobotsPolicy string // e.g. "obey" or "ignore"
+	UserAgent    string // User-Agent sent with requests
+	Description  string
+	Extra        Fields // further warcinfo fields, written after the standard ones
+}
+
+// Exchange is one HTTP fetch: the raw bytes as they went over the wire.
+type Exchange struct {
+	URL       string
+	Date      time.Time // when the fetch began; the zero time means now
+	IP        string    // address of the server that answered
+	Request   Content   // request as sent; nil when none was recorded
+	Response  Content   // status line, header and body as received
+	Truncated string    // "", TruncatedLength or TruncatedTime
+	Metadata  *Metadata // written with the capture when set; URL, Date and ConcurrentTo are filled in
+}
+
+// Revisit is a fetch whose payload is not stored again.
+type Revisit struct {
+	Profile Profile
+	URL     string
+	Date    time.Time
+	IP      string
+	Request Content // request as sent; nil when none was recorded
+	// Response as received. For IdenticalPayloadDigest only its HTTP header is
+	// kept and its payload digest must equal the archived one; for
+	// ServerNotModified the 304 response is kept whole.
+	Response     Content
+	RefersToURI  string    // target URI of the archived capture
+	RefersToDate time.Time // WARC-Date of the archived capture
+	RefersToID   string    // its WARC-Record-ID, when known
+	Metadata     *Metadata // written with the capture when set, as for Exchange
+}
+
+// Outlink is a link found in a fetched document.
+type Outlink struct {
+	URL     string
+	Hop     string // Heritrix hop type: L link, E embed, R redirect, X speculative ...
+	Context string // where it was found, e.g. "a/@href"
+}
+
+// Metadata describes a capture, Heritrix style: how it was reached and what it links to.
+type Metadata struct {
+	URL          string
+	Date         time.Time
+	ConcurrentTo string // WARC-Record-ID of the response or revisit described
+	Via          string // URL the capture was discovered from
+	HopPath      string // hops from the seed, e.g. "LLE"
+	FetchTime    time.Duration
+	Outlinks     []Outlink
+	Extra        Fields
+}
+
+// record is a record ready to be written: its header minus the per-file
+// WARC-Warcinfo-ID, and its block.
+type record struct {
+	id     string
+	typ    string
+	header Fields
+	block  Content
+}
+
+func newRecordID() string { return "<" + uuid.New().URN() + ">" }
+
+func warcDate(t time.Time) string {
+	if t.IsZero() {
+		t = time.Now()
+	}
+	return t.UTC().Format("2006-01-02T15:04:05Z")
+}
+
+// newRecord assembles a record; extra fields follow the standard ones and the
+// digest and length fields come last.
+func newRecord(typ, id, date, contentType string, block Content, payloadDigest string, extra Fields) (record, error) {
+	bd, err := BlockDigest(block)
+	if err != nil {
+		return record{}, err
+	}
+	h := Fields{{"WARC-Type", typ}, {"WARC-Record-ID", id}, {"WARC-Date", date}}
+	for _, f := range extra {
+		h.add(f.Name, clean(f.Value))
+	}
+	h.add("WARC-Block-Digest", bd)
+	h.add("WARC-Payload-Digest", payloadDigest)
+	h.add("Content-Type", contentType)
+	h.addInt("Content-Length", block.Size())
+	return record{id: id, typ: typ, header: h, block: block}, nil
+}
+
+const (
+	ctHTTPRequest  = "application/http; msgtype=request"
+	ctHTTPResponse = "application/http; msgtype=response"
+	ctWarcFields   = "application/warc-fields"
+)
+
+// requestRecord builds the request half of a pair, pointing at its response.
+func requestRecord(url, date, responseID string, req Content) (record, error) {
+	return newRecord("request", newRecordID(), date, ctHTTPRequest, req, "",
+		Fields{{"WARC-Target-URI", url}, {"WARC-Concurrent-To", responseID}})
+}
+
+// capture returns the records of one capture in the order Heritrix writes
+// them: the response (or revisit), its request, its metadata. The head names
+// every other record with WARC-Concurrent-To and each of them names the head,
+// so Repair can tell a capture cut short by a crash.
+func capture(head record, url, date string, req Content, meta *Metadata) ([]record, error) {
+	recs := []record{head}
+	var refs Fields
+	if req != nil {
+		r, err := requestRecord(url, date, head.id, req)
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, r)
+		refs = append(refs, Field{"WARC-Concurrent-To", r.id})
+	}
+	if meta != nil {
+		m := *meta
+		m.ConcurrentTo = head.id
+		if m.URL == "" {
+			m.URL = url
+		}
+		if m.Date.IsZero() {
+			m.Date, _ = time.Parse(time.RFC3339, date)
+		}
+		r, err := m.record()
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, r)
+		refs = append(refs, Field{"WARC-Concurrent-To", r.id})
+	}
+	recs[0].header = append(head.header[:3:3], append(refs, head.header[3:]...)...)
+	return recs, nil
+}
+
+func (ex Exchange) records() ([]record, string, error) {
+	if ex.Response == nil {
+		return nil, "", fmt.Errorf("warc: exchange %s has no response", ex.URL)
+	}
+	if ex.Truncated != "" && ex.Truncated != TruncatedLength && ex.Truncated != TruncatedTime {
+		return nil, "", fmt.Errorf("warc: exchange %s: unknown truncation reason %q", ex.URL, ex.Truncated)
+	}
+	date := warcDate(ex.Date)
+	var pd string
+	if ex.Truncated == "" {
+		// an unreadable body (malformed chunking) still gets archived, without digest
+		pd, _ = PayloadDigest(ex.Response)
+	}
+	resp, err := newRecord("response", newRecordID(), date, ctHTTPResponse, ex.Response, pd,
+		Fields{{"WARC-Target-URI", ex.URL}, {"WARC-IP-Address", ex.IP}, {"WARC-Truncated", ex.Truncated}})
+	if err != nil {
+		return nil, "", err
+	}
+	recs, err := capture(resp, ex.URL, date, ex.Request, ex.Metadata)
+	return recs, pd, err
+}
+
+func (rv Revisit) records() ([]record, string, error) {
+	profile, err := rv.Profile.uri()
+	if err != nil {
+		return nil, "", err
+	}
+	if rv.Response == nil {
+		return nil, "", fmt.Errorf("warc: revisit %s has no response", rv.URL)
+	}
+	if rv.RefersToURI == "" || rv.RefersToDate.IsZero() {
+		return nil, "", fmt.Errorf("warc: revisit %s: the archived capture's URI and date are required", rv.URL)
+	}
+	block := rv.Response
+	var pd string
+	if rv.Profile == IdenticalPayloadDigest {
+		if pd, err = PayloadDigest(rv.Response); err != nil {
+			return nil, "", fmt.Errorf("warc: revisit %s: identical-payload-digest needs a whole payload: %w", rv.URL, err)
+		}
+		n, err := httpHeaderLen(rv.Response)
+		if err != nil {
+			return nil, "", fmt.Errorf("warc: revisit %s: %w", rv.URL, err)
+		}
+		block = io.NewSectionReader(rv.Response, 0, n)
+	}
+	date := warcDate(rv.Date)
+	rec, err := newRecord("revisit", newRecordID(), date, ctHTTPResponse, block, pd, Fields{
+		{"WARC-Target-URI", rv.URL}, {"WARC-IP-Address", rv.IP}, {"WARC-Profile", profile},
+		{"WARC-Refers-To", rv.RefersToID}, {"WARC-Refers-To-Target-URI", rv.RefersToURI},
+		{"WARC-Refers-To-Date", warcDate(rv.RefersToDate)},
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	recs, err := capture(rec, rv.URL, date, rv.Request, rv.Metadata)
+	return recs, pd, err
+}
+
+func (m Metadata) record() (record, error) {
+	var body Fields
+	body.add("via", clean(m.Via))
+	body.add("hopsFromSeed", clean(m.HopPath))
+	if m.FetchTime > 0 {
+		body.addInt("fetchTimeMs", m.FetchTime.Milliseconds())
+	}
+	for _, o := range m.Outlinks {
+		v := clean(o.URL)
+		for _, part := range []string{o.Hop, o.Context} {
+			if part != "" {
+				v += " " + clean(part)
+			}
+		}
+		body.add("outlink", v)
+	}
+	for _, f := range m.Extra {
+		body.add(f.Name, clean(f.Value))
+	}
+	return newRecord("metadata", newRecordID(), warcDate(m.Date), ctWarcFields,
+		bytes.NewReader(body.bytes()), "",
+		Fields{{"WARC-Target-URI", m.URL}, {"WARC-Concurrent-To", m.ConcurrentTo}})
+}
+
+// warcinfoRecord describes the crawl at the head of the file called name.
+func warcinfoRecord(name, crawlID string, info Info) (record, error) {
+	var body Fields
+	body.add("software", clean(info.Software))
+	body.add("format", "WARC File Format 1.1")
+	body.add("conformsTo", "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/")
+	body.add("isPartOf", clean(crawlID))
+	body.add("hostname", clean(info.Hostname))
+	body.add("operator", clean(info.Operator))
+	body.add("robots", clean(info.RobotsPolicy))
+	body.add("http-header-user-agent", clean(info.UserAgent))
+	body.add("description", clean(info.Description))
+	for _, f := range info.Extra {
+		body.add(f.Name, clean(f.Value))
+	}
+	return newRecord("warcinfo", newRecordID(), warcDate(time.Time{}), ctWarcFields,
+		bytes.NewReader(body.bytes()), "", Fields{{"WARC-Filename", name}})
+}
+
+// header renders the full record header for a file whose warcinfo is infoID.
+func (r record) headerBytes(infoID string) []byte {
+	h := r.header
+	if infoID != "" && r.typ != "warcinfo" {
+		h = append(h[:len(h):len(h)], Field{"WARC-Warcinfo-ID", infoID})
+	}
+	return append([]byte("WARC/1.1\r\n"), append(h.bytes(), '\r', '\n')...)
+}
