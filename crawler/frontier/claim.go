@@ -67,13 +67,14 @@ func (f *Frontier) claim(q *queue, now int64) (*Claim, error) {
 		return nil, err
 	}
 	item := append([]byte(nil), it.Key()...)
-	h, e, err := decodeItemValue(it.Value())
+	e, err := decodeEntry(it.Value())
 	if cerr := it.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return nil, err
 	}
+	h := hashURL(e.url)
 	rec, err := f.getRecord(h)
 	if err != nil {
 		return nil, err
@@ -191,7 +192,7 @@ func (f *Frontier) complete(url string, o Outcome) (*pebble.Batch, error) {
 	case o.Status == RetryLater:
 		rec.state = stateQueued
 		rec.retries++
-		b.Set(rec.item(), append(append([]byte(nil), h[:]...), e...), nil)
+		b.Set(rec.item(), e, nil)
 		q.size++
 		t.Queued++
 	case o.Status == Succeeded:
@@ -268,7 +269,7 @@ func (f *Frontier) requeueInFlight() error {
 			rec.state = stateBlacklisted
 		} else {
 			rec.state = stateQueued
-			b.Set(rec.item(), append(append([]byte(nil), h[:]...), c.e...), nil)
+			b.Set(rec.item(), c.e, nil)
 			q.size++
 			f.meta.totals.Queued++
 		}

@@ -13,7 +13,7 @@ import (
 const (
 	prefixMeta     = 'm' // m → meta record (counters, totals)
 	prefixQueue    = 'Q' // Q qid(4) → queue record
-	prefixItem     = 'q' // q qid(4) ^score(8) seq(8) → hash(16) entry: a queued URL
+	prefixItem     = 'q' // q qid(4) ^score(8) seq(8) → entry: a queued URL
 	prefixURL      = 'u' // u hash(16) → URL record: the seen-set and URL index
 	prefixInFlight = 'f' // f hash(16) → entry: URLs claimed and not completed
 	prefixPending  = 'p' // p n(8) → candidates of one Schedule call awaiting the seen check
@@ -145,19 +145,6 @@ func decodeEntry(b []byte) (entry, error) {
 	d := decoder{b: b}
 	e := entry{url: d.string(), hops: d.string(), via: d.string()}
 	return e, d.done("URL entry")
-}
-
-// itemValue is a queue entry's value: the URL hash, then the entry.
-func itemValue(buf []byte, h urlHash, e *entry) []byte { return e.encode(append(buf, h[:]...)) }
-
-func decodeItemValue(v []byte) (urlHash, entry, error) {
-	var h urlHash
-	if len(v) < len(h) {
-		return h, entry{}, fmt.Errorf("frontier: corrupt queue entry: %d bytes", len(v))
-	}
-	copy(h[:], v)
-	e, err := decodeEntry(v[len(h):])
-	return h, e, err
 }
 
 // queueRecord is the persisted form of a queue.

@@ -318,7 +318,8 @@ func (f *Frontier) seenPass(w *sortedWrites, t *touchSet) error {
 		q := f.queueFor(c.QueueKey)
 		f.meta.seq++
 		n.rec.qid, n.rec.seq = q.id, f.meta.seq
-		buf = itemValue(buf[:0], n.hash, &entry{url: c.URL, hops: c.Hops, via: c.Via})
+		e := entry{url: c.URL, hops: c.Hops, via: c.Via}
+		buf = e.encode(buf[:0])
 		w.set(n.rec.item(), buf)
 		buf = n.rec.encode(buf[:0])
 		w.set(urlKey(n.hash), buf)
