@@ -77,6 +77,22 @@ func drain(t *testing.T, f *Frontier) []string {
 	}
 }
 
+// claimAll claims everything ready now without completing anything.
+func claimAll(t *testing.T, f *Frontier) []string {
+	t.Helper()
+	var got []string
+	for {
+		c, _, err := f.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c == nil {
+			return got
+		}
+		got = append(got, c.URL)
+	}
+}
+
 func cand(url, queue string, score float64) Candidate {
 	return Candidate{URL: url, QueueKey: queue, Score: score, Hops: "L", Via: "http://" + queue + "/"}
 }
@@ -175,17 +191,7 @@ func TestValence(t *testing.T) {
 	}})
 	schedule(t, f, cand("http://w/1", "wide", 0), cand("http://w/2", "wide", 0), cand("http://w/3", "wide", 0),
 		cand("http://n/1", "narrow", 0), cand("http://n/2", "narrow", 0))
-	var got []string
-	for {
-		c, _, err := f.Next(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c == nil {
-			break
-		}
-		got = append(got, c.URL)
-	}
+	got := claimAll(t, f)
 	// wide is served, goes to the back behind narrow, then serves again.
 	want := "http://w/1 http://n/1 http://w/2"
 	if strings.Join(got, " ") != want {

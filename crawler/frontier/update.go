@@ -26,10 +26,7 @@ func (f *Frontier) UpdatePriority(updates []Rescore) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.check(); err != nil {
-		return err
-	}
-	if err := f.flushLocked(); err != nil {
+	if err := f.checkAndFlush(); err != nil {
 		return err
 	}
 	urls := make([]string, len(updates))
@@ -75,10 +72,7 @@ func (f *Frontier) Blacklist(urls []string) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.check(); err != nil {
-		return err
-	}
-	if err := f.flushLocked(); err != nil {
+	if err := f.checkAndFlush(); err != nil {
 		return err
 	}
 	recs, err := f.readRecords(urls)
@@ -115,6 +109,15 @@ func (f *Frontier) Blacklist(urls []string) error {
 	}
 	writeRecords(b, recs)
 	return f.commitTouched(b, &t, pebble.NoSync)
+}
+
+// checkAndFlush applies pending candidates first, so that an operation on
+// URLs sees every URL scheduled before it.
+func (f *Frontier) checkAndFlush() error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	return f.flushLocked()
 }
 
 // readRecords reads the URL records of urls; unseen URLs map to nil. The
