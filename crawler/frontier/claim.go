@@ -3,6 +3,7 @@ package frontier
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -67,10 +68,20 @@ func (f *Frontier) claim(q *queue, now int64) (*Claim, error) {
 		return nil, err
 	}
 	item := append([]byte(nil), it.Key()...)
-	e, err := decodeEntry(it.Value())
-	if cerr := it.Close(); err == nil {
-		err = cerr
+	if err := it.Close(); err != nil {
+		return nil, err
 	}
+	if len(item) != len(prefix)+16 {
+		return nil, fmt.Errorf("frontier: corrupt entry key %x in queue %q", item, q.key)
+	}
+	v, err := f.get(dataKey(binary.BigEndian.Uint64(item[len(item)-8:])))
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, fmt.Errorf("frontier: entry %x in queue %q has no URL", item, q.key)
+	}
+	e, err := decodeEntry(v)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +96,7 @@ func (f *Frontier) claim(q *queue, now int64) (*Claim, error) {
 	rec.state = stateInFlight
 	b := f.db.NewBatch()
 	b.Delete(item, nil)
-	b.Set(inFlightKey(h), e.encode(nil), nil)
+	b.Set(inFlightKey(h), nil, nil)
 	b.Set(urlKey(h), rec.encode(nil), nil)
 	q.size--
 	q.inFlight++
@@ -174,13 +185,6 @@ func (f *Frontier) complete(url string, o Outcome) (*pebble.Batch, error) {
 	if rec == nil || (rec.state != stateInFlight && rec.state != stateBlacklistedInFlight) {
 		return nil, fmt.Errorf("%w: %q", ErrNotInFlight, url)
 	}
-	e, err := f.get(inFlightKey(h))
-	if err != nil {
-		return nil, err
-	}
-	if e == nil {
-		return nil, fmt.Errorf("frontier: in-flight URL %q has no in-flight entry", url)
-	}
 	q := f.queues[rec.qid]
 	b := f.db.NewBatch()
 	b.Delete(inFlightKey(h), nil)
@@ -192,7 +196,7 @@ func (f *Frontier) complete(url string, o Outcome) (*pebble.Batch, error) {
 	case o.Status == RetryLater:
 		rec.state = stateQueued
 		rec.retries++
-		b.Set(rec.item(), e, nil)
+		b.Set(rec.item(), nil, nil)
 		q.size++
 		t.Queued++
 	case o.Status == Succeeded:
@@ -204,6 +208,9 @@ func (f *Frontier) complete(url string, o Outcome) (*pebble.Batch, error) {
 	default:
 		rec.state = stateDisregarded
 		t.Disregarded++
+	}
+	if rec.state != stateQueued {
+		b.Delete(rec.data(), nil)
 	}
 	b.Set(urlKey(h), rec.encode(nil), nil)
 	q.inFlight--
@@ -233,18 +240,14 @@ func unixNano(t time.Time) int64 {
 // requeueInFlight puts the URLs claimed before the last close or crash back
 // at their places in their queues.
 func (f *Frontier) requeueInFlight() error {
-	type inFlight struct {
-		h urlHash
-		e []byte
-	}
-	var claimed []inFlight
-	err := f.scan([]byte{prefixInFlight}, func(k, v []byte) error {
+	var claimed []urlHash
+	err := f.scan([]byte{prefixInFlight}, func(k, _ []byte) error {
 		var h urlHash
 		if len(k) != 1+len(h) {
 			return fmt.Errorf("frontier: corrupt in-flight key %x", k)
 		}
 		copy(h[:], k[1:])
-		claimed = append(claimed, inFlight{h, append([]byte(nil), v...)})
+		claimed = append(claimed, h)
 		return nil
 	})
 	if err != nil || len(claimed) == 0 {
@@ -252,8 +255,7 @@ func (f *Frontier) requeueInFlight() error {
 	}
 	b := f.db.NewBatch()
 	var t touchSet
-	for _, c := range claimed {
-		h := c.h
+	for _, h := range claimed {
 		rec, err := f.getRecord(h)
 		if err != nil {
 			return err
@@ -267,9 +269,10 @@ func (f *Frontier) requeueInFlight() error {
 		f.meta.totals.InFlight--
 		if rec.state == stateBlacklistedInFlight {
 			rec.state = stateBlacklisted
+			b.Delete(rec.data(), nil)
 		} else {
 			rec.state = stateQueued
-			b.Set(rec.item(), c.e, nil)
+			b.Set(rec.item(), nil, nil)
 			q.size++
 			f.meta.totals.Queued++
 		}

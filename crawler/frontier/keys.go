@@ -9,13 +9,18 @@ import (
 )
 
 // Key space of the Pebble database. One byte of prefix per kind of record;
-// integers are big-endian so that byte order is numeric order.
+// integers are big-endian so that byte order is numeric order. The bulky
+// part of a queued URL (the entry) is keyed by insertion counter, so that
+// new entries append at the end of their key range and compactions mostly
+// move their tables instead of rewriting them; only the small queue and
+// URL-index keys land at random places.
 const (
 	prefixMeta     = 'm' // m → meta record (counters, totals)
 	prefixQueue    = 'Q' // Q qid(4) → queue record
-	prefixItem     = 'q' // q qid(4) ^score(8) seq(8) → entry: a queued URL
+	prefixItem     = 'q' // q qid(4) ^score(8) seq(8) → nothing: a queued URL
+	prefixData     = 'd' // d seq(8) → entry: a queued or in-flight URL itself
 	prefixURL      = 'u' // u hash(16) → URL record: the seen-set and URL index
-	prefixInFlight = 'f' // f hash(16) → entry: URLs claimed and not completed
+	prefixInFlight = 'f' // f hash(16) → nothing: URLs claimed and not completed
 	prefixPending  = 'p' // p n(8) → candidates of one Schedule call awaiting the seen check
 )
 
@@ -32,6 +37,10 @@ func metaKey() []byte { return []byte{prefixMeta} }
 
 func queueKey(qid uint32) []byte {
 	return binary.BigEndian.AppendUint32([]byte{prefixQueue}, qid)
+}
+
+func dataKey(seq uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte{prefixData}, seq)
 }
 
 func urlKey(h urlHash) []byte { return append([]byte{prefixURL}, h[:]...) }
@@ -94,7 +103,7 @@ const (
 
 // urlRecord is the value under urlKey. It is kept small (about 30 bytes)
 // because the seen-set pass reads it for every rediscovered URL; the URL
-// itself lives in the queue or in-flight entry.
+// itself lives in the data entry while it is queued or in flight.
 type urlRecord struct {
 	state   urlState
 	qid     uint32
@@ -105,6 +114,8 @@ type urlRecord struct {
 }
 
 func (r *urlRecord) item() []byte { return itemKey(r.qid, r.score, r.seq) }
+
+func (r *urlRecord) data() []byte { return dataKey(r.seq) }
 
 func (r *urlRecord) encode(buf []byte) []byte {
 	buf = append(buf, byte(r.state))

@@ -459,6 +459,21 @@ func runModel(t *testing.T, seenBatch int, seed uint64, steps int) {
 			}
 		}
 	}
+	// Nothing leaks: one data entry per queued or in-flight URL, one queue
+	// entry per queued URL, one in-flight key per URL in flight.
+	tot := f.Totals()
+	for _, c := range []struct {
+		prefix byte
+		want   int64
+	}{{prefixData, tot.Queued + tot.InFlight}, {prefixItem, tot.Queued}, {prefixInFlight, tot.InFlight}} {
+		n := int64(0)
+		if err := f.scan([]byte{c.prefix}, func(_, _ []byte) error { n++; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if n != c.want {
+			t.Errorf("%d keys with prefix %q, want %d (totals %+v)", n, c.prefix, c.want, tot)
+		}
+	}
 	if claims < steps/20 {
 		t.Errorf("only %d claims in %d operations: the sequence exercised too little", claims, steps)
 	}

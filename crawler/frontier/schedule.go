@@ -286,15 +286,8 @@ func (f *Frontier) seenPass(w *sortedWrites, t *touchSet) error {
 				continue
 			}
 			if cur := rec.item(); !bytes.Equal(old, cur) {
-				v, err := f.get(old)
-				if err != nil {
-					return err
-				}
-				if v == nil {
-					return fmt.Errorf("frontier: queue entry %x of a queued URL is missing", old)
-				}
 				w.delete(old)
-				w.set(cur, v)
+				w.set(cur, nil)
 			}
 			buf = rec.encode(buf[:0])
 			w.set(key, buf)
@@ -320,7 +313,8 @@ func (f *Frontier) seenPass(w *sortedWrites, t *touchSet) error {
 		n.rec.qid, n.rec.seq = q.id, f.meta.seq
 		e := entry{url: c.URL, hops: c.Hops, via: c.Via}
 		buf = e.encode(buf[:0])
-		w.set(n.rec.item(), buf)
+		w.set(n.rec.data(), buf)
+		w.set(n.rec.item(), nil)
 		buf = n.rec.encode(buf[:0])
 		w.set(urlKey(n.hash), buf)
 		q.size++
@@ -357,21 +351,11 @@ func (r *urlRecord) rescore(u UpdateFunc, s float64) {
 
 // moveItem moves the queue entry of rec from key old to its current
 // position (its score changed; its insertion counter stays).
-func (f *Frontier) moveItem(b *pebble.Batch, old []byte, rec *urlRecord) error {
-	cur := rec.item()
-	if bytes.Equal(old, cur) {
-		return nil
+func moveItem(b *pebble.Batch, old []byte, rec *urlRecord) {
+	if cur := rec.item(); !bytes.Equal(old, cur) {
+		b.Delete(old, nil)
+		b.Set(cur, nil, nil)
 	}
-	v, err := f.get(old)
-	if err != nil {
-		return err
-	}
-	if v == nil {
-		return fmt.Errorf("frontier: queue entry %x of a queued URL is missing", old)
-	}
-	b.Delete(old, nil)
-	b.Set(cur, v, nil)
-	return nil
 }
 
 // get returns a copy of the value of key, or nil if absent.

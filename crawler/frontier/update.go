@@ -51,9 +51,7 @@ func (f *Frontier) UpdatePriority(updates []Rescore) error {
 	b := f.db.NewBatch()
 	for h, rec := range recs {
 		if rec != nil && rec.state == stateQueued {
-			if err := f.moveItem(b, old[h], rec); err != nil {
-				return err
-			}
+			moveItem(b, old[h], rec)
 		}
 	}
 	writeRecords(b, recs)
@@ -93,6 +91,7 @@ func (f *Frontier) Blacklist(urls []string) error {
 		switch rec.state {
 		case stateQueued:
 			b.Delete(rec.item(), nil)
+			b.Delete(rec.data(), nil)
 			q := f.queues[rec.qid]
 			q.size--
 			t.add(q)
