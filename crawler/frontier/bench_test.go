@@ -73,6 +73,9 @@ func benchSchedule(b *testing.B, seenBatch int) {
 // TestLargeRun is the acceptance benchmark, run only when
 // FRONTIER_LARGE_RUN is the number of URLs (e.g. 10000000): it schedules
 // that many distinct URLs and reports the rate and peak RSS.
+// FRONTIER_CACHE_MB and FRONTIER_SEEN_BATCH override the block cache size
+// (default here 256) and Options.SeenBatch; FRONTIER_LARGE_DIR keeps the
+// database in a given directory.
 func TestLargeRun(t *testing.T) {
 	total, _ := strconv.Atoi(os.Getenv("FRONTIER_LARGE_RUN"))
 	if total <= 0 {
@@ -84,7 +87,12 @@ func TestLargeRun(t *testing.T) {
 	}
 	// A larger block cache than the default keeps more of the URL index
 	// in memory; it is counted in the peak RSS reported.
-	f, err := Open(dir, Options{CacheSize: 256 << 20})
+	opts := Options{CacheSize: 256 << 20}
+	if mb, _ := strconv.Atoi(os.Getenv("FRONTIER_CACHE_MB")); mb > 0 {
+		opts.CacheSize = int64(mb) << 20
+	}
+	opts.SeenBatch, _ = strconv.Atoi(os.Getenv("FRONTIER_SEEN_BATCH"))
+	f, err := Open(dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
