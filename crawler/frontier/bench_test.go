@@ -70,6 +70,40 @@ func benchSchedule(b *testing.B, seenBatch int) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "enqueues/s")
 }
 
+// BenchmarkClaimComplete measures one Next and one Complete (Succeeded) per
+// operation, with and without the fsync of completions.
+func BenchmarkClaimComplete(b *testing.B) {
+	for _, noSync := range []bool{false, true} {
+		b.Run(fmt.Sprintf("NoSyncCompletions=%v", noSync), func(b *testing.B) {
+			f, err := Open(b.TempDir(), Options{Clock: &fakeClock{t: epoch}, NoSyncCompletions: noSync})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			cs := make([]Candidate, 1000)
+			for n := 0; n < b.N; n += len(cs) {
+				benchCandidates(cs, n, 10000)
+				if err := f.Schedule(cs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := f.Flush(); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				c, _, err := f.Next(context.Background())
+				if err != nil || c == nil {
+					b.Fatalf("Next: %v, %v", c, err)
+				}
+				if err := f.Complete(c.URL, Outcome{Status: Succeeded}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // TestLargeRun is the acceptance benchmark, run only when
 // FRONTIER_LARGE_RUN is the number of URLs (e.g. 10000000): it schedules
 // that many distinct URLs and reports the rate and peak RSS.
