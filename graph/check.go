@@ -197,7 +197,7 @@ func (v *View) checkDictionary(ctx context.Context, rep *CheckReport) error {
 		if id == firstSlot(v.hash(enc)) {
 			continue // the common case: no collision on the way
 		}
-		got, found, err := probe(v.r, v.hash(enc), enc)
+		got, found, err := probe(v.r, v.hash(enc), enc, nil)
 		if err != nil {
 			return err
 		}

@@ -98,7 +98,7 @@ func (d *DB) Close() error { return d.db.Close() }
 
 // NewSortedFile implements kv.Store: a Pebble sstable written with the
 // options the database itself uses for its bottom level.
-func (d *DB) NewSortedFile(path string) (kv.SortedFile, error) {
+func (d *DB) NewSortedFile(path string, o kv.FileOptions) (kv.SortedFile, error) {
 	if d.ro {
 		return nil, kv.ErrReadOnly
 	}
@@ -107,6 +107,9 @@ func (d *DB) NewSortedFile(path string) (kv.SortedFile, error) {
 		return nil, err
 	}
 	wo := d.opts.MakeWriterOptions(len(d.opts.Levels)-1, d.db.TableFormat())
+	if o.RangeReadsOnly {
+		wo.FilterPolicy = nil
+	}
 	return &sortedFile{w: sstable.NewWriter(objstorageprovider.NewFileWritable(f), wo), path: path}, nil
 }
 
