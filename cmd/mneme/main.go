@@ -56,7 +56,7 @@ store, one named graph per crawl, queried with SPARQL across crawls.`,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newVersionCmd(), newRDFCmd(), newLoadCmd(), newExportCmd(), newStoreCmd())
+	root.AddCommand(newVersionCmd(), newRDFCmd(), newLoadCmd(), newExportCmd(), newStoreCmd(), newQueryCmd(), newServeCmd())
 	return root
 }
 
