@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mneme-archive/mneme/internal/w3c"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/rdf/ntriples"
 	"github.com/mneme-archive/mneme/sparql/results"
@@ -225,18 +226,11 @@ func compareResults(t *testing.T, name, cli string, got clientAnswer) {
 
 func compareGraphs(t *testing.T, name, cli string, got clientAnswer) {
 	t.Helper()
-	var want, have []rdf.Quad
-	r := ntriples.NewReader(strings.NewReader(cli), rdf.ParseOptions{})
-	for {
-		q, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, q.Clone())
+	want, err := w3c.Collect(ntriples.NewReader(strings.NewReader(cli), rdf.ParseOptions{}))
+	if err != nil {
+		t.Fatal(err)
 	}
+	var have []rdf.Quad
 	for _, tr := range got.Triples {
 		have = append(have, rdf.Quad{S: tr[0].term(), P: tr[1].term(), O: tr[2].term()})
 	}

@@ -7,20 +7,7 @@
 const fs = require("fs");
 const path = require("path");
 const oxigraph = require("oxigraph");
-
-function* chunks(file) {
-  const fd = fs.openSync(file, "r");
-  const buf = Buffer.alloc(16 << 20);
-  try {
-    for (;;) {
-      const n = fs.readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) return;
-      yield Uint8Array.prototype.slice.call(buf, 0, n);
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
+const { chunks } = require("./ntchunks");
 
 const [file, runsArg, ...queries] = process.argv.slice(2);
 const runs = Number(runsArg);

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/internal/w3c"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/rdf/rdfio"
 	"github.com/mneme-archive/mneme/sparql"
@@ -223,17 +224,9 @@ CONSTRUCT { ?b ex:knownBy ?a . ?a ex:label ?n } WHERE { ?a ex:knows ?b ; ex:name
 		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, tc.parse.MediaType) {
 			t.Errorf("%+v: Content-Type %q", tc, ct)
 		}
-		var got []rdf.Quad
-		r := tc.parse.NewReader(strings.NewReader(body), rdf.ParseOptions{})
-		for {
-			q, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%+v: %v\n%s", tc, err, body)
-			}
-			got = append(got, q.Clone())
+		got, err := w3c.Collect(tc.parse.NewReader(strings.NewReader(body), rdf.ParseOptions{}))
+		if err != nil {
+			t.Fatalf("%+v: %v\n%s", tc, err, body)
 		}
 		if !rdf.Isomorphic(want, got) {
 			t.Errorf("%+v: graph differs:\n%s", tc, body)
