@@ -118,7 +118,7 @@ func (h *Handler) parse(w http.ResponseWriter, r *http.Request) (*request, *http
 		if err != nil {
 			return nil, errorf(http.StatusUnsupportedMediaType, "POST needs a Content-Type: application/x-www-form-urlencoded or application/sparql-query")
 		}
-		body := http.MaxBytesReader(w, r.Body, maxQueryBytes)
+		r.Body = http.MaxBytesReader(w, r.Body, maxQueryBytes)
 		switch ct {
 		case "application/x-www-form-urlencoded":
 			if err := r.ParseForm(); err != nil {
@@ -126,7 +126,7 @@ func (h *Handler) parse(w http.ResponseWriter, r *http.Request) (*request, *http
 			}
 			params = r.Form
 		case "application/sparql-query":
-			b, err := io.ReadAll(body)
+			b, err := io.ReadAll(r.Body)
 			if err != nil {
 				return nil, errorf(http.StatusBadRequest, "reading the query: %v", err)
 			}

@@ -252,6 +252,8 @@ func TestErrors(t *testing.T) {
 		{method: "GET", params: url.Values{"update": {"CLEAR ALL"}}, status: 403, msg: "read-only"},
 		{method: "POST", ctype: "application/sparql-update", body: "CLEAR ALL", status: 403, msg: "read-only"},
 		{method: "POST", ctype: "text/plain", body: "ASK {}", status: 415, msg: "Content-Type"},
+		{method: "POST", ctype: "application/sparql-query", body: strings.Repeat("#", maxQueryBytes+1), status: 400, msg: "too large"},
+		{method: "POST", ctype: "application/sparql-query", body: "ASK {}", params: url.Values{"query": {"ASK {}"}}, status: 400, msg: "another in the URL"},
 		{method: "PUT", params: url.Values{"query": {"ASK {}"}}, status: 405, msg: "GET or POST"},
 		{method: "GET", params: url.Values{"query": {"SELECT * { SERVICE <http://example.org/sparql> { ?s ?p ?o } }"}}, status: 501, msg: "SERVICE"},
 		{method: "GET", params: url.Values{"query": {"CONSTRUCT WHERE { ?s ?p ?o }"}}, accept: "application/rdf+xml", status: 406, msg: "text/turtle"},
@@ -269,7 +271,7 @@ func TestErrors(t *testing.T) {
 		}
 		resp, body := do(t, req)
 		if resp.StatusCode != tc.status || !strings.Contains(body, tc.msg) {
-			t.Errorf("%s %v %q: got %s %q, want %d with %q", tc.method, tc.params, tc.body, resp.Status, body, tc.status, tc.msg)
+			t.Errorf("%s %v %.40q: got %s %q, want %d with %q", tc.method, tc.params, tc.body, resp.Status, body, tc.status, tc.msg)
 		}
 	}
 }
