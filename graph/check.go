@@ -241,3 +241,11 @@ func (v *View) checkStats(recount *statDelta, rep *CheckReport) error {
 	}
 	return nil
 }
+
+// Check runs View.Check on a snapshot, so that writes committed meanwhile
+// cannot make consistent data look inconsistent.
+func (s *Store) Check(ctx context.Context) (*CheckReport, error) {
+	snap := s.Snapshot()
+	defer snap.Close()
+	return snap.Check(ctx)
+}

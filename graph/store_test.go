@@ -19,7 +19,7 @@ func openTest(t *testing.T, h hashFunc) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(db, dir, h)
+	s, err := newStore(db, dir, h)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,6 +44,7 @@ calc() { awk "BEGIN { print $* }"; }
 
 # --- runs --------------------------------------------------------------
 ROWS=()
+STATS_NOTE=""
 MACHINE="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/Mem:/ {print $2}') GiB RAM"
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -58,7 +59,28 @@ for n in "${SIZES[@]}"; do
 	rm -rf "$WORK/mneme-store"
 	measure "$WORK/mneme" load --store "$WORK/mneme-store" "$nt" >"$WORK/mneme.out"
 	m_secs=$SECS m_rss=$RSS_MB
-	m_count=$("$WORK/mneme" store stats "$WORK/mneme-store" | awk '$1 == "triples" {print $2}')
+	"$WORK/mneme" store stats "$WORK/mneme-store" >"$WORK/stats.out"
+	m_count=$(awk '$1 == "triples" {print $2}' "$WORK/stats.out")
+	if [ "$n" -le 8 ]; then
+		# An independent count of what store stats says: distinct lines, and
+		# per predicate quads, distinct subjects and distinct objects.
+		log "LUBM($n): checking store stats against sort -u and awk"
+		sort -u -S 512M "$nt" | awk '{
+			s = $1; p = $2; o = $0; sub(/^[^ ]+ [^ ]+ /, "", o); sub(/ *\. *$/, "", o)
+			n[p]++; total++
+			if (!((p, s) in ps)) { ps[p, s] = 1; subj[p]++ }
+			if (!((p, o) in po)) { po[p, o] = 1; obj[p]++ }
+		} END {
+			print "triples\t" total
+			for (p in n) print p "\t" n[p] "\t" subj[p] "\t" obj[p]
+		}' | sort >"$WORK/independent.out"
+		awk -F'\t' '$1 == "triples" { print } NF == 5 && $1 ~ /^</ { print $1 "\t" $2 "\t" $4 "\t" $5 }' "$WORK/stats.out" | sort >"$WORK/mine.out"
+		if diff "$WORK/independent.out" "$WORK/mine.out" >"$WORK/stats.diff"; then
+			STATS_NOTE="\`mneme store stats\` on LUBM($n) matches an independent count (\`sort -u\` + awk): $m_count triples; quads, distinct subjects and distinct objects of all $(($(wc -l <"$WORK/mine.out") - 1)) predicates agree."
+		else
+			STATS_NOTE="\`mneme store stats\` on LUBM($n) DIFFERS from the independent count: $(head -5 "$WORK/stats.diff" | tr '\n' ' ')"
+		fi
+	fi
 	m_bytes=$(du -sb "$WORK/mneme-store" | cut -f1)
 	"$WORK/mneme" store check "$WORK/mneme-store" >/dev/null
 	rm -rf "$WORK/mneme-store"
@@ -110,6 +132,7 @@ section=$(mktemp)
 	echo "| data | system | wall s | triples/s | peak RSS MB | triples in store | disk per triple | mneme speed-up |"
 	echo "|---|---|---|---|---|---|---|---|"
 	printf '%s\n' "${ROWS[@]}"
+	if [ -n "$STATS_NOTE" ]; then echo; echo "$STATS_NOTE"; fi
 	echo "<!-- loading:end -->"
 } >"$section"
 

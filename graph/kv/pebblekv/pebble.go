@@ -85,7 +85,7 @@ func (d *DB) NewIter(lower, upper []byte) (kv.Iterator, error) {
 }
 
 // NewSnapshot implements kv.Store.
-func (d *DB) NewSnapshot() kv.Snapshot { return snapshot{d.db.NewSnapshot()} }
+func (d *DB) NewSnapshot() kv.Snapshot { return &snapshot{s: d.db.NewSnapshot()} }
 
 // NewBatch implements kv.Store.
 func (d *DB) NewBatch() kv.Batch { return &batch{b: d.db.NewBatch(), ro: d.ro} }
@@ -141,11 +141,14 @@ func get(g getter, key []byte) ([]byte, error) {
 	return out, c.Close()
 }
 
-type snapshot struct{ s *pebble.Snapshot }
+type snapshot struct {
+	s      *pebble.Snapshot
+	closed bool
+}
 
-func (s snapshot) Get(key []byte) ([]byte, error) { return get(s.s, key) }
+func (s *snapshot) Get(key []byte) ([]byte, error) { return get(s.s, key) }
 
-func (s snapshot) NewIter(lower, upper []byte) (kv.Iterator, error) {
+func (s *snapshot) NewIter(lower, upper []byte) (kv.Iterator, error) {
 	it, err := s.s.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
 	if err != nil {
 		return nil, err
@@ -153,7 +156,15 @@ func (s snapshot) NewIter(lower, upper []byte) (kv.Iterator, error) {
 	return iter{it}, nil
 }
 
-func (s snapshot) Close() error { return s.s.Close() }
+// Close releases the snapshot; closing it again does nothing (Pebble
+// would panic).
+func (s *snapshot) Close() error {
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return s.s.Close()
+}
 
 type iter struct{ it *pebble.Iterator }
 
