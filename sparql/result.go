@@ -75,6 +75,9 @@ func (r *Result) Next() bool {
 // batches.
 func (r *Result) nextRow() ([]graph.ID, error) {
 	if r.bi >= len(r.batch) {
+		if err := r.p.ex.Ctx.Err(); err != nil {
+			return nil, err
+		}
 		r.batch, r.bi = r.batch[:0], 0
 		var ids []graph.ID
 		for len(r.batch) < batchRows {

@@ -222,6 +222,9 @@ func (s *bindStep) next() ([]ID, error) {
 	for {
 		if s.scan != nil {
 			for s.scan.next() {
+				if err := s.ex.tick(); err != nil {
+					return nil, err
+				}
 				if out := s.pat.extend(s.ex, s.row, s.scan.quad); out != nil {
 					s.stats.Rows++
 					return out, nil
@@ -234,11 +237,8 @@ func (s *bindStep) next() ([]ID, error) {
 				return nil, err
 			}
 		}
-		row, err := s.in.next()
+		row, err := pull(s.ex, s.in)
 		if err != nil || row == nil {
-			return nil, err
-		}
-		if err := s.ex.tick(); err != nil {
 			return nil, err
 		}
 		s.row = row
@@ -302,6 +302,9 @@ func (s *hashStep) next() ([]ID, error) {
 	}
 	for {
 		for len(s.cands) > 0 {
+			if err := s.ex.tick(); err != nil {
+				return nil, err
+			}
 			c := s.cands[0]
 			s.cands = s.cands[1:]
 			if out := s.pat.extend(s.ex, s.row, c); out != nil {
@@ -309,11 +312,8 @@ func (s *hashStep) next() ([]ID, error) {
 				return out, nil
 			}
 		}
-		row, err := s.in.next()
+		row, err := pull(s.ex, s.in)
 		if err != nil || row == nil {
-			return nil, err
-		}
-		if err := s.ex.tick(); err != nil {
 			return nil, err
 		}
 		s.row = row

@@ -200,21 +200,13 @@ func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 		}
 		return f, nil
 	case *algebra.Union:
-		l, err := c.compile(x.Left, bound)
-		if err != nil {
-			return nil, err
-		}
-		r, err := c.compile(x.Right, bound)
+		l, r, err := c.pair(x.Left, x.Right, bound)
 		if err != nil {
 			return nil, err
 		}
 		return &unionNode{left: l, right: r}, nil
 	case *algebra.Minus:
-		l, err := c.compile(x.Left, bound)
-		if err != nil {
-			return nil, err
-		}
-		r, err := c.compile(x.Right, bound)
+		l, r, err := c.pair(x.Left, x.Right, bound)
 		if err != nil {
 			return nil, err
 		}
@@ -296,6 +288,16 @@ func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 		return &sliceNode{sub: sub, offset: x.Offset, limit: x.Limit}, nil
 	}
 	return nil, fmt.Errorf("eval: unsupported operator %T", op)
+}
+
+// pair compiles two independent operands.
+func (c *compiler) pair(l, r algebra.Op, bound []bool) (node, node, error) {
+	ln, err := c.compile(l, bound)
+	if err != nil {
+		return nil, nil, err
+	}
+	rn, err := c.compile(r, bound)
+	return ln, rn, err
 }
 
 // sharedKeys are the slots both sides bind in every solution: hash keys

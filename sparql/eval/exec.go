@@ -129,17 +129,23 @@ type emptyIter struct{}
 func (emptyIter) next() ([]ID, error) { return nil, nil }
 func (emptyIter) close()              {}
 
+// pull returns the next row of it, checking the context every few rows.
+func pull(ex *Exec, it iter) ([]ID, error) {
+	r, err := it.next()
+	if err != nil || r == nil {
+		return nil, err
+	}
+	return r, ex.tick()
+}
+
 // drain runs it to the end, collecting every row.
 func drain(ex *Exec, it iter) ([][]ID, error) {
 	defer it.close()
 	var out [][]ID
 	for {
-		r, err := it.next()
+		r, err := pull(ex, it)
 		if err != nil || r == nil {
 			return out, err
-		}
-		if err := ex.tick(); err != nil {
-			return nil, err
 		}
 		out = append(out, r)
 	}

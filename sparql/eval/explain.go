@@ -57,32 +57,8 @@ func (p *Plan) explainOp(op algebra.Op, notes map[algebra.Op]*Stats) algebra.Op 
 		} else {
 			out = &algebra.Graph{Name: x.Name, Sub: r(x.Sub)}
 		}
-	case *algebra.Join:
-		out = &algebra.Join{Left: r(x.Left), Right: r(x.Right)}
-	case *algebra.LeftJoin:
-		out = &algebra.LeftJoin{Left: r(x.Left), Right: r(x.Right), Expr: x.Expr}
-	case *algebra.Union:
-		out = &algebra.Union{Left: r(x.Left), Right: r(x.Right)}
-	case *algebra.Minus:
-		out = &algebra.Minus{Left: r(x.Left), Right: r(x.Right)}
-	case *algebra.Filter:
-		out = &algebra.Filter{Exprs: x.Exprs, Sub: r(x.Sub)}
-	case *algebra.Extend:
-		out = &algebra.Extend{Sub: r(x.Sub), Var: x.Var, Expr: x.Expr}
-	case *algebra.Group:
-		out = &algebra.Group{Sub: r(x.Sub), Keys: x.Keys, Aggs: x.Aggs}
-	case *algebra.OrderBy:
-		out = &algebra.OrderBy{Sub: r(x.Sub), Conds: x.Conds}
-	case *algebra.Project:
-		out = &algebra.Project{Sub: r(x.Sub), Vars: x.Vars}
-	case *algebra.Distinct:
-		out = &algebra.Distinct{Sub: r(x.Sub)}
-	case *algebra.Reduced:
-		out = &algebra.Reduced{Sub: r(x.Sub)}
-	case *algebra.Slice:
-		out = &algebra.Slice{Sub: r(x.Sub), Offset: x.Offset, Limit: x.Limit}
 	default:
-		out = op
+		out = algebra.MapChildren(op, r)
 	}
 	if st := p.stats[op]; st != nil {
 		notes[out] = st

@@ -36,11 +36,8 @@ func (j *bindJoinIter) next() ([]ID, error) {
 			j.cur.close()
 			j.cur = nil
 		}
-		l, err := j.left.next()
+		l, err := pull(j.ex, j.left)
 		if err != nil || l == nil {
-			return nil, err
-		}
-		if err := j.ex.tick(); err != nil {
 			return nil, err
 		}
 		if j.cur, err = j.right.open(j.ex, env{seed: l, graph: j.e.graph}); err != nil {
@@ -132,17 +129,17 @@ type probeIter struct {
 func (p *probeIter) next() ([]ID, error) {
 	for {
 		for len(p.cands) > 0 {
+			if err := p.ex.tick(); err != nil {
+				return nil, err
+			}
 			c := p.cands[0]
 			p.cands = p.cands[1:]
 			if compatible(p.row, c) {
 				return p.ex.merge(p.row, c), nil
 			}
 		}
-		l, err := p.left.next()
+		l, err := pull(p.ex, p.left)
 		if err != nil || l == nil {
-			return nil, err
-		}
-		if err := p.ex.tick(); err != nil {
 			return nil, err
 		}
 		p.row, p.cands = l, p.t.candidates(l)
@@ -237,11 +234,8 @@ func (it *leftJoinIter) next() ([]ID, error) {
 				return it.row, nil
 			}
 		}
-		l, err := it.left.next()
+		l, err := pull(it.ex, it.left)
 		if err != nil || l == nil {
-			return nil, err
-		}
-		if err := it.ex.tick(); err != nil {
 			return nil, err
 		}
 		it.row, it.matched, it.active = l, false, true
@@ -287,11 +281,8 @@ type minusIter struct {
 
 func (m *minusIter) next() ([]ID, error) {
 	for {
-		l, err := m.left.next()
+		l, err := pull(m.ex, m.left)
 		if err != nil || l == nil {
-			return nil, err
-		}
-		if err := m.ex.tick(); err != nil {
 			return nil, err
 		}
 		if !m.removed(l) {

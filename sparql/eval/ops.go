@@ -30,11 +30,8 @@ type filterIter struct {
 
 func (f *filterIter) next() ([]ID, error) {
 	for {
-		r, err := f.it.next()
+		r, err := pull(f.ex, f.it)
 		if err != nil || r == nil {
-			return nil, err
-		}
-		if err := f.ex.tick(); err != nil {
 			return nil, err
 		}
 		if f.ex.test(f.f.exprs, r, f.g) {
@@ -201,11 +198,8 @@ type distinctIter struct {
 
 func (d *distinctIter) next() ([]ID, error) {
 	for {
-		r, err := d.it.next()
+		r, err := pull(d.ex, d.it)
 		if err != nil || r == nil {
-			return nil, err
-		}
-		if err := d.ex.tick(); err != nil {
 			return nil, err
 		}
 		d.key = rowKey(d.key[:0], r, nil)
@@ -250,11 +244,8 @@ func (s *sliceIterN) next() ([]ID, error) {
 		return nil, nil
 	}
 	for s.skip > 0 {
-		r, err := s.it.next()
+		r, err := pull(s.ex, s.it)
 		if err != nil || r == nil {
-			return nil, err
-		}
-		if err := s.ex.tick(); err != nil {
 			return nil, err
 		}
 		s.skip--

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mneme-archive/mneme/kb"
+	"github.com/mneme-archive/mneme/kb/fingerprint"
+	"github.com/mneme-archive/mneme/kb/vdoc"
+)
+
+func newKBCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "kb",
+		Short: "Check the application knowledge base and detect web applications",
+		Args:  subcommandArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newKBCheckCmd(), newKBDetectCmd())
+	return cmd
+}
+
+func newKBCheckCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "check FILE...",
+		Short: "Validate knowledge-base files (YAML, one application type each)",
+		Long: `Read each FILE (a directory stands for its *.yaml files) as an application
+type of the knowledge base and check it: required keys, no unknown key, valid
+XPath patterns, defined target levels, extraction only on terminal levels.
+Every problem is reported as FILE:LINE:COLUMN: reason; the exit code is 1
+when there is any.`,
+		Example: `  mneme kb check kb/apps/wordpress.yaml
+  mneme kb check my-apps/`,
+		Args: usageArgs(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, files []string) error {
+			k, err := kb.LoadFiles(files...)
+			var es kb.Errors
+			if errors.As(err, &es) {
+				for _, e := range es {
+					fmt.Fprintln(cmd.ErrOrStderr(), e)
+				}
+				return fmt.Errorf("%d problems", len(es))
+			}
+			if err != nil {
+				return err
+			}
+			for _, t := range k.Types {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s: %s (%s), %d detection patterns, %d levels\n",
+					t.File, t.ID, t.Category, len(t.Detect), len(t.Levels))
+			}
+			return nil
+		},
+	}
+}
+
+// detectResult is the --json form of one detection.
+type detectResult struct {
+	Input   string   `json:"input"`
+	Type    string   `json:"type"`
+	Level   string   `json:"level"`
+	Pattern string   `json:"pattern"`
+	Error   string   `json:"error,omitempty"`
+	Actions []string `json:"actions,omitempty"`
+	Techs   []string `json:"technologies,omitempty"`
+}
+
+func newKBDetectCmd() *cobra.Command {
+	var asJSON bool
+	var fpDir string
+	var kbFiles []string
+	cmd := &cobra.Command{
+		Use:   "detect [--json] [--fingerprints DIR] URL|FILE...",
+		Short: "Name the web application behind pages and explain the detection",
+		Long: `Detect the application type and page level of each input, an http(s) URL
+(fetched) or a saved HTML FILE, and say which pattern fired and which actions
+the application-aware crawler would run on the page.
+
+With --fingerprints DIR, Wappalyzer-format fingerprints (technologies/*.json
+and categories.json, e.g. ../shared/data/fingerprints/webappanalyzer) are
+loaded to name technologies beyond the knowledge base; their JS rules are
+skipped and counted. With --json, one JSON object per input:
+{"input":…, "type":…, "level":…, "pattern":…} with type "" when unknown.`,
+		Example: `  mneme kb detect http://127.0.0.1:8081/
+  mneme kb detect --json page.html
+  mneme kb detect --fingerprints ../shared/data/fingerprints/webappanalyzer page.html`,
+		Args: usageArgs(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, inputs []string) error {
+			k, err := loadKB(kbFiles)
+			if err != nil {
+				return err
+			}
+			var fp *fingerprint.Set
+			if fpDir != "" {
+				if fp, err = fingerprint.Load(fpDir); err != nil {
+					return err
+				}
+				if !asJSON {
+					s := fp.Stats
+					fmt.Fprintf(cmd.ErrOrStderr(), "fingerprints: %d technologies, %d patterns; skipped %d js rules, %d dom/other rules, %d regexes RE2 cannot compile\n",
+						s.Technologies, s.Patterns, s.SkippedJS, s.SkippedOther, s.SkippedRegex)
+				}
+			}
+			det := kb.NewDetector(k, fp)
+			failed := 0
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			for _, in := range inputs {
+				r := detectOne(cmd, det, in)
+				if r.Error != "" {
+					failed++
+				}
+				if asJSON {
+					if err := enc.Encode(r); err != nil {
+						return err
+					}
+					continue
+				}
+				printDetection(cmd.OutOrStdout(), r)
+			}
+			if failed > 0 {
+				return fmt.Errorf("%d of %d inputs could not be read", failed, len(inputs))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per input")
+	cmd.Flags().StringVar(&fpDir, "fingerprints", "", "directory of Wappalyzer-format fingerprints to load")
+	cmd.Flags().StringSliceVar(&kbFiles, "kb", nil, "knowledge-base files or directories to use instead of the built-in one")
+	return cmd
+}
+
+func loadKB(files []string) (*kb.KB, error) {
+	if len(files) == 0 {
+		return kb.Builtin()
+	}
+	return kb.LoadFiles(files...)
+}
+
+func detectOne(cmd *cobra.Command, det *kb.Detector, in string) detectResult {
+	r := detectResult{Input: in}
+	doc, err := readInput(cmd, in)
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	d := det.Detect(doc)
+	r.Type = d.App()
+	switch {
+	case d.Pattern != nil:
+		r.Pattern = d.Pattern.String()
+	case d.Technology != nil:
+		r.Pattern = "fingerprint " + d.Technology.Name + ": " + d.Technology.Pattern
+	}
+	for _, t := range d.Technologies {
+		r.Techs = append(r.Techs, t.Name)
+	}
+	if d.Level == nil {
+		return r
+	}
+	r.Level = d.Level.Name
+	links, nfail := d.Type.Navigate(d.Level, doc)
+	for _, nav := range d.Level.Navigate {
+		n := 0
+		for _, l := range links {
+			if l.Target == nav.Target {
+				n++
+			}
+		}
+		r.Actions = append(r.Actions, fmt.Sprintf("navigate to %s: %d links", nav.Target, n))
+	}
+	objs, xfail := d.Type.Extract(d.Level, doc)
+	counts := map[kb.ObjectKind]int{}
+	for _, o := range objs {
+		counts[o.Kind]++
+	}
+	for _, x := range d.Level.Extract {
+		r.Actions = append(r.Actions, fmt.Sprintf("extract %s: %d objects", x.Object, counts[x.Object]))
+	}
+	for _, f := range append(nfail, xfail...) {
+		what := f.Action
+		if f.Field != "" {
+			what += " " + string(f.Field)
+		}
+		r.Actions = append(r.Actions, fmt.Sprintf("FAILED %s: nothing matched %s", what, strings.Join(f.Patterns, " ; ")))
+	}
+	return r
+}
+
+func readInput(cmd *cobra.Command, in string) (*vdoc.Doc, error) {
+	if strings.HasPrefix(in, "http://") || strings.HasPrefix(in, "https://") {
+		req, err := http.NewRequestWithContext(cmd.Context(), http.MethodGet, in, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
+		if err != nil {
+			return nil, err
+		}
+		return vdoc.New(resp.Request.URL.String(), resp.Header, body)
+	}
+	body, err := os.ReadFile(in)
+	if err != nil {
+		return nil, err
+	}
+	abs := in
+	if !strings.HasPrefix(abs, "/") {
+		if wd, err := os.Getwd(); err == nil {
+			abs = wd + "/" + in
+		}
+	}
+	return vdoc.New("file://"+abs, nil, body)
+}
+
+func printDetection(w io.Writer, r detectResult) {
+	if r.Error != "" {
+		fmt.Fprintf(w, "%s: error: %s\n", r.Input, r.Error)
+		return
+	}
+	if r.Type == "" {
+		fmt.Fprintf(w, "%s: unknown application\n", r.Input)
+	} else {
+		fmt.Fprintf(w, "%s: %s, level %q\n  pattern: %s\n", r.Input, r.Type, r.Level, r.Pattern)
+	}
+	for _, a := range r.Actions {
+		fmt.Fprintf(w, "  %s\n", a)
+	}
+	if len(r.Techs) > 0 {
+		fmt.Fprintf(w, "  technologies: %s\n", strings.Join(r.Techs, ", "))
+	}
+}

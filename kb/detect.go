@@ -1,0 +1,155 @@
+package kb
+
+import (
+	"slices"
+
+	"github.com/mneme-archive/mneme/kb/fingerprint"
+	"github.com/mneme-archive/mneme/kb/litindex"
+	"github.com/mneme-archive/mneme/kb/vdoc"
+)
+
+// Detector names the application behind pages: the knowledge base's types
+// through a literal index over their detection patterns, and optionally
+// the technologies of Wappalyzer-format fingerprints. It is safe for
+// concurrent use.
+type Detector struct {
+	kb    *KB
+	refs  []patternRef
+	index *litindex.Index
+	fp    *fingerprint.Set
+}
+
+type patternRef struct {
+	typ  int // index in kb.Types
+	rank int // index in the type's Detect list: lower is stronger
+}
+
+// NewDetector indexes the detection patterns of k; fp may be nil.
+func NewDetector(k *KB, fp *fingerprint.Set) *Detector {
+	d := &Detector{kb: k, fp: fp}
+	b := litindex.NewBuilder(false)
+	for ti, t := range k.Types {
+		for pi, p := range t.Detect {
+			b.Add(len(d.refs), p.Literals)
+			d.refs = append(d.refs, patternRef{ti, pi})
+		}
+	}
+	d.index = b.Build()
+	return d
+}
+
+// KB returns the knowledge base the detector uses.
+func (d *Detector) KB() *KB { return d.kb }
+
+// Fingerprints returns the fingerprint set, nil when none was loaded.
+func (d *Detector) Fingerprints() *fingerprint.Set { return d.fp }
+
+// Detection is what Detect found for one page.
+type Detection struct {
+	// Type is the knowledge-base type identified, nil when none was.
+	Type *Type
+	// Pattern is the type's detection pattern that fired. With a type
+	// known only through a fingerprint it is nil and Technology says why.
+	Pattern *Pattern
+	// Level is the page's level, nil when no level pattern matched;
+	// LevelPattern the pattern that decided it.
+	Level        *Level
+	LevelPattern *Pattern
+	// Technology is the fingerprint technology the application was named
+	// by when the knowledge base has no matching pattern (nil otherwise).
+	Technology *fingerprint.Match
+	// Technologies is every fingerprint technology found on the page.
+	Technologies []fingerprint.Match
+}
+
+// App returns the short name of the application, "" when unknown: the
+// knowledge-base type's ID, or the slug of a fingerprint technology of
+// the blog, forum, wiki or CMS categories.
+func (det *Detection) App() string {
+	switch {
+	case det.Type != nil:
+		return det.Type.ID
+	case det.Technology != nil:
+		return det.Technology.Slug
+	}
+	return ""
+}
+
+// Category returns blog, forum, wiki or cms for a known application.
+func (det *Detection) Category() string {
+	switch {
+	case det.Type != nil:
+		return det.Type.Category
+	case det.Technology != nil:
+		return det.Technology.AppCategory
+	}
+	return ""
+}
+
+// Detect identifies the application type and the level of doc. Only
+// patterns whose literal occurs in the page are evaluated, and a type's
+// remaining patterns are skipped once one fired. When several types fire,
+// the one whose fired pattern comes earliest in its list (the strongest
+// evidence, by the convention of the KB files) wins, then the first type.
+func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
+	det := &Detection{}
+	best, bestRank := -1, 0
+	done := make([]bool, len(d.kb.Types))
+	for _, id := range d.index.Candidates(doc.Corpus()) {
+		r := d.refs[id]
+		if done[r.typ] {
+			continue
+		}
+		p := d.kb.Types[r.typ].Detect[r.rank]
+		if !p.Match(doc.Root) {
+			continue
+		}
+		done[r.typ] = true
+		if best < 0 || r.rank < bestRank {
+			best, bestRank = r.typ, r.rank
+			det.Pattern = p
+		}
+	}
+	if d.fp != nil {
+		det.Technologies = d.fp.Match(doc)
+	}
+	if best >= 0 {
+		det.Type = d.kb.Types[best]
+	} else if tech := appTechnology(det.Technologies); tech != nil {
+		det.Technology = tech
+		det.Type = d.kb.Type(tech.Slug)
+	}
+	if det.Type != nil {
+		det.Level, det.LevelPattern = det.Type.LevelOf(doc)
+	}
+	return det
+}
+
+// appTechnology picks the technology that names the application among
+// those of an application category: found on the page before implied,
+// then of higher confidence, then first by name.
+func appTechnology(ts []fingerprint.Match) *fingerprint.Match {
+	var best *fingerprint.Match
+	for i := range ts {
+		t := &ts[i]
+		if t.AppCategory == "" {
+			continue
+		}
+		if best == nil || best.Implied && !t.Implied ||
+			best.Implied == t.Implied && t.Confidence > best.Confidence {
+			best = t
+		}
+	}
+	return best
+}
+
+// LevelOf returns the first level of t one of whose patterns is true on
+// doc, with that pattern.
+func (t *Type) LevelOf(doc *vdoc.Doc) (*Level, *Pattern) {
+	for _, l := range t.Levels {
+		if i := slices.IndexFunc(l.Detect, func(p *Pattern) bool { return p.Match(doc.Root) }); i >= 0 {
+			return l, l.Detect[i]
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,332 @@
+package kb
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/net/html"
+
+	"github.com/mneme-archive/mneme/kb/vdoc"
+	"github.com/mneme-archive/mneme/kb/xpath"
+)
+
+// Object is one thing extracted from a page: a post, comment, wiki article…
+type Object struct {
+	Kind ObjectKind
+	// IRI identifies the object: its permalink (url field) resolved
+	// against the page, else the page URL with its id as fragment, else
+	// the page URL (the first object) or page URL#n.
+	IRI       string
+	ID        string
+	Title     string
+	Author    string
+	AuthorURL string
+	// Date is the publication date; DateText the text it was read from.
+	Date       time.Time
+	DateText   string
+	Modified   time.Time
+	Content    string
+	Tags       []string
+	Categories []string
+	// ReplyTo is the IRI of the object this one answers, "" when none.
+	ReplyTo   string
+	Note      string
+	VersionOf string
+}
+
+// Failure is an action that matched nothing where it should have: the
+// signal that a site's templates differ from the KB's, for adaptation.
+type Failure struct {
+	Type   string
+	Level  string
+	Action string // "navigate", "records" or "field"
+	Field  Field  // for a field failure
+	// Patterns are the alternatives that were tried.
+	Patterns []string
+}
+
+// Link is a URL a navigation action selected, with the level it leads to.
+type Link struct {
+	URL    string
+	Target string
+	// Pattern is the navigation alternative that selected it.
+	Pattern string
+}
+
+// Navigate applies the navigation actions of level l of type t to doc and
+// returns the links to follow (resolved, without fragment, deduplicated,
+// none matching the type's avoid patterns) and the failures of
+// non-optional actions that selected nothing.
+func (t *Type) Navigate(l *Level, doc *vdoc.Doc) ([]Link, []Failure) {
+	var links []Link
+	var fails []Failure
+	seen := map[string]bool{}
+	for _, nav := range l.Navigate {
+		found := false
+		for _, p := range nav.Select {
+			items := p.Select(doc.Root)
+			if len(items) == 0 {
+				continue
+			}
+			found = true
+			for _, it := range items {
+				raw := it.Value
+				if it.Attr == "" && it.Node.Type == html.ElementNode {
+					raw = attr(it.Node, "href")
+				}
+				u, ok := resolve(doc.Base, raw)
+				if !ok || seen[u.String()] || t.avoided(u) {
+					continue
+				}
+				seen[u.String()] = true
+				links = append(links, Link{URL: u.String(), Target: nav.Target, Pattern: p.String()})
+			}
+			break
+		}
+		if !found && !nav.Optional {
+			fails = append(fails, Failure{Type: t.ID, Level: l.Name, Action: "navigate", Patterns: sources(nav.Select)})
+		}
+	}
+	return links, fails
+}
+
+func (t *Type) avoided(u *url.URL) bool {
+	if len(t.Avoid) == 0 {
+		return false
+	}
+	d := vdoc.ForURL(u)
+	for _, p := range t.Avoid {
+		if p.Match(d.Root) {
+			return true
+		}
+	}
+	return false
+}
+
+func resolve(base *url.URL, raw string) (*url.URL, bool) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" || strings.HasPrefix(raw, "#") || strings.HasPrefix(raw, "javascript:") || strings.HasPrefix(raw, "mailto:") {
+		return nil, false
+	}
+	u, err := base.Parse(raw)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" {
+		return nil, false
+	}
+	u.Fragment = ""
+	u.RawFragment = ""
+	return u, true
+}
+
+func sources(ps []*Pattern) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return out
+}
+
+// Extract applies the extraction actions of level l of type t to doc and
+// returns the objects found, with the failures of actions that matched
+// nothing (records, or a non-optional field no record yielded).
+func (t *Type) Extract(l *Level, doc *vdoc.Doc) ([]Object, []Failure) {
+	var objs []Object
+	var fails []Failure
+	for _, x := range l.Extract {
+		records := x.Records.Select(doc.Root)
+		if len(records) == 0 {
+			fails = append(fails, Failure{Type: t.ID, Level: l.Name, Action: "records", Patterns: []string{x.Records.String()}})
+			continue
+		}
+		yielded := map[Field]bool{}
+		start := len(objs)
+		for i, rec := range records {
+			o := Object{Kind: x.Object}
+			for f, alts := range x.Fields {
+				if extractField(&o, f, alts, rec.Node, doc) {
+					yielded[f] = true
+				}
+			}
+			if o.Content == "" && (o.Kind == ForumPost || o.Kind == Comment) {
+				continue // an advertisement or a deleted post in the list
+			}
+			o.IRI = objectIRI(doc.URL, &o, len(objs) == 0, i)
+			objs = append(objs, o)
+		}
+		linkReplies(objs[start:], doc.Base)
+		for f, alts := range x.Fields {
+			if !yielded[f] && !x.Optional[f] {
+				fails = append(fails, Failure{Type: t.ID, Level: l.Name, Action: "field", Field: f, Patterns: sources(alts)})
+			}
+		}
+	}
+	mainReplies(objs)
+	return objs, fails
+}
+
+// extractField sets field f of o from the first alternative that yields a
+// value, and reports whether one did.
+func extractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc.Doc) bool {
+	for _, p := range alts {
+		items := p.Select(rec)
+		switch f {
+		case FieldTags, FieldCategories:
+			var vals []string
+			for _, it := range items {
+				if v := xpath.Collapse(it.Text()); v != "" {
+					vals = append(vals, v)
+				}
+			}
+			if len(vals) == 0 {
+				continue
+			}
+			if f == FieldTags {
+				o.Tags = vals
+			} else {
+				o.Categories = vals
+			}
+			return true
+		case FieldDate, FieldModified:
+			for _, it := range items {
+				tm, text, ok := itemDate(it)
+				if !ok {
+					continue
+				}
+				if f == FieldDate {
+					o.Date, o.DateText = tm, text
+				} else {
+					o.Modified = tm
+				}
+				return true
+			}
+			continue
+		}
+		if len(items) == 0 {
+			continue
+		}
+		var v string
+		if f == FieldContent {
+			v = Text(items[0].Node)
+			if items[0].Attr != "" {
+				v = xpath.Collapse(items[0].Value)
+			}
+		} else {
+			v = xpath.Collapse(items[0].Text())
+		}
+		if v == "" {
+			continue
+		}
+		switch f {
+		case FieldTitle:
+			o.Title = v
+		case FieldAuthor:
+			o.Author = v
+		case FieldAuthorURL:
+			if u, ok := resolve(doc.Base, v); ok {
+				o.AuthorURL = u.String()
+			}
+		case FieldContent:
+			o.Content = v
+		case FieldReplyTo:
+			o.ReplyTo = v
+		case FieldID:
+			o.ID = v
+		case FieldURL:
+			if u, err := doc.Base.Parse(v); err == nil {
+				o.IRI = u.String()
+			}
+		case FieldNote:
+			o.Note = v
+		case FieldVersionOf:
+			if u, err := doc.Base.Parse(v); err == nil {
+				o.VersionOf = u.String()
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// itemDate reads a date from a selected node: machine-readable attributes
+// first (datetime, content, data-time, title), then the text.
+func itemDate(it xpath.Item) (time.Time, string, bool) {
+	text := xpath.Collapse(it.Text())
+	if it.Attr == "" && it.Node.Type == html.ElementNode {
+		for _, a := range []string{"datetime", "content", "data-time", "data-timestamp", "title"} {
+			if v := attr(it.Node, a); v != "" {
+				if tm, ok := ParseDate(v); ok {
+					if text == "" {
+						text = v
+					}
+					return tm, text, true
+				}
+			}
+		}
+	}
+	tm, ok := ParseDate(text)
+	return tm, text, ok
+}
+
+// objectIRI names an object whose url field did not.
+func objectIRI(page *url.URL, o *Object, first bool, i int) string {
+	if o.IRI != "" {
+		return o.IRI
+	}
+	u := *page
+	u.Fragment, u.RawFragment = "", ""
+	switch {
+	case o.ID != "":
+		u.Fragment = o.ID
+	case !first:
+		u.Fragment = "object-" + strconv.Itoa(i+1)
+	}
+	return u.String()
+}
+
+// linkReplies turns reply_to values (ids of other records, or URLs) into
+// IRIs.
+func linkReplies(objs []Object, page *url.URL) {
+	byID := map[string]string{}
+	for _, o := range objs {
+		if o.ID != "" {
+			byID[o.ID] = o.IRI
+		}
+	}
+	for i := range objs {
+		r := objs[i].ReplyTo
+		if r == "" {
+			continue
+		}
+		if iri, ok := byID[r]; ok {
+			objs[i].ReplyTo = iri
+		} else if u, err := page.Parse(r); err == nil {
+			objs[i].ReplyTo = u.String()
+		}
+	}
+}
+
+// mainReplies makes comments without a reply_to answer the page's first
+// object (the post they are comments on), and forum posts after the
+// first answer the first (the thread's opening post).
+func mainReplies(objs []Object) {
+	if len(objs) < 2 {
+		return
+	}
+	main := objs[0].IRI
+	for i := 1; i < len(objs); i++ {
+		o := &objs[i]
+		if o.ReplyTo == "" && (o.Kind == Comment || o.Kind == ForumPost && objs[0].Kind == ForumPost) {
+			o.ReplyTo = main
+		}
+	}
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}

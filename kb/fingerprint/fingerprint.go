@@ -1,0 +1,425 @@
+// Package fingerprint loads Wappalyzer-format technology fingerprints
+// (enthec/webappanalyzer's technologies/*.json and categories.json) at run
+// time and matches them against virtual documents, to name technologies
+// beyond mneme's own knowledge base. The data is GPL-3.0 and is never
+// embedded: it is read from a directory given by the user.
+//
+// Patterns on the page markup (html, scripts, scriptSrc), the URL, meta
+// tags, headers and cookies are compiled to Go regular expressions
+// (case-insensitive, as Wappalyzer matches). Patterns RE2 cannot compile
+// (look-arounds, back-references) and js/dom/dns/css/xhr/robots/certIssuer
+// rules, which need a browser or other requests, are skipped and counted.
+package fingerprint
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mneme-archive/mneme/kb/litindex"
+)
+
+// Application categories: Wappalyzer category id → mneme category.
+var appCategories = map[int]string{1: "cms", 2: "forum", 8: "wiki", 11: "blog"}
+
+// Set is a loaded fingerprint collection, safe for concurrent use.
+type Set struct {
+	techs    []*tech
+	pats     []*pattern
+	body     *litindex.Index             // html, scripts, scriptSrc and url patterns
+	keyed    map[string]map[string][]int // field → lower-case key → pattern ids
+	keyRegex []int                       // cookie patterns whose key is itself a regex
+	Stats    Stats
+}
+
+// Stats counts what a load kept and skipped.
+type Stats struct {
+	Technologies int
+	Patterns     int
+	// SkippedJS counts technologies' js rules (globals need a JS engine).
+	SkippedJS int
+	// SkippedOther counts dom, dns, css, xhr, robots, certIssuer, probe
+	// and text rules, which need a browser or other requests.
+	SkippedOther int
+	// SkippedRegex counts patterns RE2 cannot compile.
+	SkippedRegex int
+	// Indexed counts patterns filed under a literal; Always those checked
+	// on every page.
+	Indexed, Always int
+}
+
+type tech struct {
+	name        string
+	slug        string
+	cats        []string
+	appCategory string
+	implies     []string
+}
+
+type pattern struct {
+	tech       int
+	field      string // html, scripts, scriptSrc, url, meta, headers, cookies
+	key        string // meta name, header or cookie name (lower-case)
+	keyRE      *regexp.Regexp
+	re         *regexp.Regexp // nil: the key's presence suffices
+	src        string
+	lits       []string // one of these occurs in every match (lower-case)
+	version    string
+	confidence int
+}
+
+// Match is one technology found on a page.
+type Match struct {
+	Name string
+	Slug string // lower-case name, non-alphanumerics as '-'
+	// Categories are the Wappalyzer category names.
+	Categories []string
+	// AppCategory is blog, forum, wiki or cms when the technology is an
+	// application of one of those kinds, else "".
+	AppCategory string
+	Version     string
+	Confidence  int
+	// Pattern says what fired, as field[key]: regex.
+	Pattern string
+	// Implied marks a technology only implied by another one found.
+	Implied bool
+}
+
+// Load reads dir: technologies/*.json and categories.json (the layout of
+// enthec/webappanalyzer's src directory, as under
+// ../shared/data/fingerprints/webappanalyzer). Errors name the file.
+func Load(dir string) (*Set, error) {
+	cats, err := loadCategories(filepath.Join(dir, "categories.json"))
+	if err != nil {
+		return nil, err
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "technologies", "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no technologies/*.json files", dir)
+	}
+	raw := map[string]rawTech{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var m map[string]rawTech
+		if err := json.Unmarshal(data, &m); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		for k, v := range m {
+			raw[k] = v
+		}
+	}
+	names := make([]string, 0, len(raw))
+	for n := range raw {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return build(names, raw, cats)
+}
+
+// Subset returns a set with only the first n technologies (in name
+// order), for measuring how detection time grows with the set's size.
+func (s *Set) Subset(n int) *Set {
+	if n >= len(s.techs) {
+		return s
+	}
+	sub := &Set{techs: s.techs[:n], Stats: Stats{Technologies: n}}
+	var pats []*pattern
+	for _, p := range s.pats {
+		if p.tech < n {
+			pats = append(pats, p)
+		}
+	}
+	sub.index(pats)
+	return sub
+}
+
+func loadCategories(path string) (map[int]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	out := map[int]string{}
+	for k, v := range m {
+		id, err := strconv.Atoi(k)
+		if err != nil {
+			return nil, fmt.Errorf("%s: category id %q is not a number", path, k)
+		}
+		out[id] = v.Name
+	}
+	return out, nil
+}
+
+// rawTech is one technology as stored; fields that hold a string or a
+// list of strings decode through strOrList.
+type rawTech struct {
+	Cats       []int                `json:"cats"`
+	HTML       strOrList            `json:"html"`
+	Scripts    strOrList            `json:"scripts"`
+	ScriptSrc  strOrList            `json:"scriptSrc"`
+	URL        strOrList            `json:"url"`
+	Meta       map[string]strOrList `json:"meta"`
+	Headers    map[string]string    `json:"headers"`
+	Cookies    map[string]string    `json:"cookies"`
+	Implies    strOrList            `json:"implies"`
+	JS         map[string]any       `json:"js"`
+	DOM        json.RawMessage      `json:"dom"`
+	DNS        json.RawMessage      `json:"dns"`
+	CSS        json.RawMessage      `json:"css"`
+	XHR        json.RawMessage      `json:"xhr"`
+	Robots     json.RawMessage      `json:"robots"`
+	CertIssuer json.RawMessage      `json:"certIssuer"`
+	Probe      json.RawMessage      `json:"probe"`
+	Text       json.RawMessage      `json:"text"`
+}
+
+type strOrList []string
+
+func (s *strOrList) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*s = strOrList{one}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err != nil {
+		return err
+	}
+	*s = list
+	return nil
+}
+
+func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, error) {
+	s := &Set{}
+	var pats []*pattern
+	for ti, name := range names {
+		r := raw[name]
+		t := &tech{name: name, slug: Slug(name), implies: r.Implies}
+		for _, c := range r.Cats {
+			t.cats = append(t.cats, cats[c])
+			if a, ok := appCategories[c]; ok && t.appCategory == "" {
+				t.appCategory = a
+			}
+		}
+		s.techs = append(s.techs, t)
+		if len(r.JS) > 0 {
+			s.Stats.SkippedJS += len(r.JS)
+		}
+		for _, m := range []json.RawMessage{r.DOM, r.DNS, r.CSS, r.XHR, r.Robots, r.CertIssuer, r.Probe, r.Text} {
+			if len(m) > 0 {
+				s.Stats.SkippedOther++
+			}
+		}
+		add := func(field, key, src string) {
+			p, err := compile(ti, field, key, src)
+			if err != nil {
+				s.Stats.SkippedRegex++
+				return
+			}
+			pats = append(pats, p)
+		}
+		for _, v := range r.HTML {
+			add("html", "", v)
+		}
+		for _, v := range r.Scripts {
+			add("scripts", "", v)
+		}
+		for _, v := range r.ScriptSrc {
+			add("scriptSrc", "", v)
+		}
+		for _, v := range r.URL {
+			add("url", "", v)
+		}
+		for k, vs := range r.Meta {
+			for _, v := range vs {
+				add("meta", k, v)
+			}
+		}
+		for k, v := range r.Headers {
+			add("headers", k, v)
+		}
+		for k, v := range r.Cookies {
+			add("cookies", k, v)
+		}
+	}
+	s.Stats.Technologies = len(s.techs)
+	s.index(pats)
+	return s, nil
+}
+
+// compile parses one pattern "regex\;version:\1\;confidence:50".
+func compile(ti int, field, key, src string) (*pattern, error) {
+	parts := strings.Split(src, `\;`)
+	p := &pattern{tech: ti, field: field, key: strings.ToLower(key), src: src, confidence: 100}
+	for _, a := range parts[1:] {
+		k, v, _ := strings.Cut(a, ":")
+		switch k {
+		case "version":
+			p.version = v
+		case "confidence":
+			if n, err := strconv.Atoi(v); err == nil {
+				p.confidence = n
+			}
+		}
+	}
+	if field == "cookies" && strings.ContainsAny(key, `[]*+?\(){}^$|`) {
+		re, err := regexp.Compile("(?i)^(?:" + key + ")$")
+		if err != nil {
+			return nil, err
+		}
+		p.keyRE = re
+	}
+	if parts[0] != "" {
+		re, err := regexp.Compile("(?i)" + parts[0])
+		if err != nil {
+			return nil, err
+		}
+		p.re = re
+	}
+	return p, nil
+}
+
+func (s *Set) index(pats []*pattern) {
+	s.pats = pats
+	s.keyed = map[string]map[string][]int{}
+	b := litindex.NewBuilder(false) // literals and pages are lower-cased here
+	for id, p := range pats {
+		switch {
+		case p.keyRE != nil:
+			s.keyRegex = append(s.keyRegex, id)
+			s.Stats.Always++
+		case p.key != "" || p.field == "meta" || p.field == "headers" || p.field == "cookies":
+			if s.keyed[p.field] == nil {
+				s.keyed[p.field] = map[string][]int{}
+			}
+			s.keyed[p.field][p.key] = append(s.keyed[p.field][p.key], id)
+			s.Stats.Indexed++
+		default:
+			p.lits = anyLiterals(p.re)
+			b.AddAny(id, p.lits)
+			if shortest(p.lits) >= litindex.MinLen {
+				s.Stats.Indexed++
+			} else {
+				s.Stats.Always++
+			}
+		}
+	}
+	s.Stats.Patterns = len(pats)
+	s.body = b.Build()
+}
+
+// anyLiterals returns literal strings one of which every match of re
+// contains, lower-cased, preferring the set whose shortest literal is
+// longest; nil when there is no such set.
+func anyLiterals(re *regexp.Regexp) []string {
+	if re == nil {
+		return nil
+	}
+	t, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	lits := literalsOf(t.Simplify())
+	for i, l := range lits {
+		lits[i] = strings.ToLower(l)
+	}
+	return lits
+}
+
+// shortest is the length of the shortest literal of a set, the measure
+// of how selective the set is.
+func shortest(set []string) int {
+	if len(set) == 0 {
+		return 0
+	}
+	n := len(set[0])
+	for _, l := range set[1:] {
+		n = min(n, len(l))
+	}
+	return n
+}
+
+// literalsOf returns a set of literals one of which every match of t
+// contains.
+func literalsOf(t *syntax.Regexp) []string {
+	switch t.Op {
+	case syntax.OpLiteral:
+		return []string{string(t.Rune)}
+	case syntax.OpCapture, syntax.OpPlus:
+		return literalsOf(t.Sub[0])
+	case syntax.OpRepeat:
+		if t.Min >= 1 {
+			return literalsOf(t.Sub[0])
+		}
+	case syntax.OpAlternate:
+		var out []string
+		for _, s := range t.Sub {
+			set := literalsOf(s)
+			if shortest(set) < litindex.MinLen {
+				return nil
+			}
+			out = append(out, set...)
+		}
+		return out
+	case syntax.OpConcat:
+		var best []string
+		consider := func(set []string) {
+			if shortest(set) > shortest(best) {
+				best = set
+			}
+		}
+		run := ""
+		for _, s := range t.Sub {
+			if s.Op == syntax.OpLiteral {
+				run += string(s.Rune)
+				continue
+			}
+			if run != "" {
+				consider([]string{run})
+				run = ""
+			}
+			consider(literalsOf(s))
+		}
+		if run != "" {
+			consider([]string{run})
+		}
+		return best
+	}
+	return nil
+}
+
+// Slug is the lower-case form of a technology name used as an
+// application's short name: "TYPO3 CMS" → "typo3-cms".
+func Slug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	return b.String()
+}

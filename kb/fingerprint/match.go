@@ -1,0 +1,265 @@
+package fingerprint
+
+import (
+	"bytes"
+	"regexp"
+	"slices"
+	"strings"
+
+	"golang.org/x/net/html"
+
+	"github.com/mneme-archive/mneme/kb/vdoc"
+)
+
+// inputs are the parts of a page fingerprints look at.
+type inputs struct {
+	html      []byte
+	lower     []byte // html lower-cased, where literals are looked up
+	url       string
+	scripts   []string
+	scriptSrc []string
+	meta      map[string][]string
+	headers   map[string][]string
+	cookies   map[string]string
+}
+
+func gather(d *vdoc.Doc) *inputs {
+	in := &inputs{html: d.Body, lower: bytes.ToLower(d.Body), url: d.URL.String(), meta: map[string][]string{},
+		headers: map[string][]string{}, cookies: map[string]string{}}
+	for k, v := range d.Header {
+		in.headers[strings.ToLower(k)] = v
+	}
+	for k, v := range d.Cookies {
+		in.cookies[strings.ToLower(k)] = v
+	}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			switch n.Data {
+			case "script":
+				if src := attr(n, "src"); src != "" {
+					in.scriptSrc = append(in.scriptSrc, src)
+				} else if n.FirstChild != nil {
+					in.scripts = append(in.scripts, n.FirstChild.Data)
+				}
+			case "meta":
+				name := attr(n, "name")
+				if name == "" {
+					name = attr(n, "property")
+				}
+				if name != "" {
+					k := strings.ToLower(name)
+					in.meta[k] = append(in.meta[k], attr(n, "content"))
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(d.Root)
+	return in
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// Match returns the technologies found on d, by name, each with the first
+// of its patterns that matched (a technology's other patterns are not
+// tried once one has), followed by the technologies they imply.
+func (s *Set) Match(d *vdoc.Doc) []Match {
+	in := gather(d)
+	found := map[int]*Match{}
+	try := func(id int) {
+		p := s.pats[id]
+		if found[p.tech] != nil {
+			return
+		}
+		if v, ok := s.test(p, in); ok {
+			t := s.techs[p.tech]
+			found[p.tech] = &Match{Name: t.name, Slug: t.slug, Categories: t.cats, AppCategory: t.appCategory,
+				Version: v, Confidence: p.confidence, Pattern: describe(p)}
+		}
+	}
+	text := make([]byte, 0, len(in.lower)+len(in.url)+1)
+	text = append(append(append(text, in.lower...), 0), strings.ToLower(in.url)...)
+	for _, id := range s.body.Candidates(text) {
+		try(id)
+	}
+	for field, byKey := range map[string]map[string][]string{"meta": in.meta, "headers": in.headers} {
+		for key := range byKey {
+			for _, id := range s.keyed[field][key] {
+				try(id)
+			}
+		}
+	}
+	for key := range in.cookies {
+		for _, id := range s.keyed["cookies"][key] {
+			try(id)
+		}
+	}
+	for _, id := range s.keyRegex {
+		try(id)
+	}
+	var out []Match
+	for _, m := range found {
+		out = append(out, *m)
+	}
+	out = append(out, s.implied(found)...)
+	slices.SortFunc(out, func(a, b Match) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// implied follows the implies of found technologies, transitively.
+func (s *Set) implied(found map[int]*Match) []Match {
+	byName := map[string]int{}
+	for i, t := range s.techs {
+		byName[t.name] = i
+	}
+	have := map[string]bool{}
+	var queue []string
+	for i := range found {
+		have[s.techs[i].name] = true
+		queue = append(queue, s.techs[i].implies...)
+	}
+	var out []Match
+	for len(queue) > 0 {
+		name, _, _ := strings.Cut(queue[0], `\;`)
+		queue = queue[1:]
+		i, ok := byName[name]
+		if !ok || have[name] {
+			continue
+		}
+		have[name] = true
+		t := s.techs[i]
+		out = append(out, Match{Name: t.name, Slug: t.slug, Categories: t.cats, AppCategory: t.appCategory,
+			Confidence: 100, Pattern: "implied", Implied: true})
+		queue = append(queue, t.implies...)
+	}
+	return out
+}
+
+// test matches one pattern and returns the version it captured.
+func (s *Set) test(p *pattern, in *inputs) (string, bool) {
+	switch p.field {
+	case "html":
+		return findNear(p, in.html, in.lower)
+	case "url":
+		return find(p, []byte(in.url))
+	case "scripts":
+		return findAny(p, in.scripts)
+	case "scriptSrc":
+		return findAny(p, in.scriptSrc)
+	case "meta":
+		return findAny(p, in.meta[p.key])
+	case "headers":
+		return findAny(p, in.headers[p.key])
+	case "cookies":
+		if p.keyRE != nil {
+			for k, v := range in.cookies {
+				if p.keyRE.MatchString(k) {
+					if ver, ok := find(p, []byte(v)); ok {
+						return ver, true
+					}
+				}
+			}
+			return "", false
+		}
+		v, ok := in.cookies[p.key]
+		if !ok {
+			return "", false
+		}
+		return find(p, []byte(v))
+	}
+	return "", false
+}
+
+// window is how far around an occurrence of its literal an html pattern
+// is matched: Wappalyzer's html patterns describe a tag or a short run of
+// markup, and matching them on the whole page costs far more.
+const window = 1024
+
+// findNear matches p in the parts of html around the occurrences of its
+// literals (in lower, the lower-cased html), or on all of html for a
+// pattern without literals.
+func findNear(p *pattern, html, lower []byte) (string, bool) {
+	if len(p.lits) == 0 || len(html) <= 4*window {
+		return find(p, html)
+	}
+	var spans [][2]int
+	for _, l := range p.lits {
+		for off := 0; ; {
+			i := bytes.Index(lower[off:], []byte(l))
+			if i < 0 {
+				break
+			}
+			at := off + i
+			spans = append(spans, [2]int{max(0, at-window), min(len(html), at+len(l)+window)})
+			off = at + len(l)
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	end := -1
+	for i, sp := range spans {
+		if sp[0] < end {
+			continue
+		}
+		// Merge the spans that overlap this one.
+		hi := sp[1]
+		for _, nx := range spans[i+1:] {
+			if nx[0] > hi {
+				break
+			}
+			hi = max(hi, nx[1])
+		}
+		end = hi
+		if v, ok := find(p, html[sp[0]:hi]); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+func findAny(p *pattern, vals []string) (string, bool) {
+	for _, v := range vals {
+		if ver, ok := find(p, []byte(v)); ok {
+			return ver, true
+		}
+	}
+	return "", false
+}
+
+func find(p *pattern, b []byte) (string, bool) {
+	if p.re == nil {
+		return "", true
+	}
+	m := p.re.FindSubmatchIndex(b)
+	if m == nil {
+		return "", false
+	}
+	if p.version == "" {
+		return "", true
+	}
+	return string(p.re.Expand(nil, []byte(backref.ReplaceAllString(p.version, "$${$1}")), b, m)), true
+}
+
+// backref is a Wappalyzer back-reference (\1) in a version template.
+var backref = regexp.MustCompile(`\\(\d)`)
+
+func describe(p *pattern) string {
+	var b bytes.Buffer
+	b.WriteString(p.field)
+	if p.key != "" {
+		b.WriteString("[" + p.key + "]")
+	}
+	if p.re != nil {
+		b.WriteString(": " + p.src)
+	}
+	return b.String()
+}

@@ -1,0 +1,192 @@
+// Package vdoc builds the virtual document that application-aware crawling
+// rules are evaluated over: the parsed HTML of a page plus, in a synthetic
+// <http> element, its URL, response headers and cookies, so that one XPath
+// language covers rules on the markup, the headers and the URL alike.
+//
+// The <http> element is the first child of the document node:
+//
+//	<http>
+//	  <url>https://example.org/wiki/Main_Page</url>
+//	  <header name="x-generator">MediaWiki 1.39.4</header>
+//	  <cookie name="wiki_session" value="…"/>
+//	</http>
+//	<html>…</html>
+//
+// Header names are lower-cased; a header sent several times gives several
+// <header> elements. Cookies come from Set-Cookie (a response) and Cookie (a
+// request) headers.
+package vdoc
+
+import (
+	"bytes"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/antchfx/htmlquery"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Doc is one page as the rules see it. Its fields are read-only once built;
+// a Doc may be shared by concurrent readers.
+type Doc struct {
+	URL *url.URL
+	// Base is the URL relative links resolve against: the page's
+	// <base href> when it has one, else URL.
+	Base   *url.URL
+	Header http.Header
+	// Root is the document node: its first child is the <http> element,
+	// then come the nodes of the parsed HTML.
+	Root *html.Node
+	// HTTP is the <http> element.
+	HTTP *html.Node
+	// Cookies maps cookie names to values.
+	Cookies map[string]string
+	// Body is the raw HTML, for rules on the markup as sent.
+	Body []byte
+}
+
+// New parses body as HTML and builds the virtual document for a page
+// fetched from rawURL with the given response headers (nil for none).
+func New(rawURL string, header http.Header, body []byte) (*Doc, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	root, err := html.Parse(bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	if header == nil {
+		header = http.Header{}
+	}
+	d := &Doc{URL: u, Header: header, Root: root, Cookies: cookies(header), Body: body}
+	d.HTTP = element("http")
+	d.HTTP.AppendChild(textElement("url", u.String()))
+	names := make([]string, 0, len(header))
+	for name := range header {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		for _, v := range header[name] {
+			h := textElement("header", v)
+			h.Attr = []html.Attribute{{Key: "name", Val: strings.ToLower(name)}}
+			d.HTTP.AppendChild(h)
+		}
+	}
+	cnames := make([]string, 0, len(d.Cookies))
+	for name := range d.Cookies {
+		cnames = append(cnames, name)
+	}
+	slices.Sort(cnames)
+	for _, name := range cnames {
+		c := element("cookie")
+		c.Attr = []html.Attribute{{Key: "name", Val: name}, {Key: "value", Val: d.Cookies[name]}}
+		d.HTTP.AppendChild(c)
+	}
+	root.InsertBefore(d.HTTP, root.FirstChild)
+	expandNoscript(root)
+	d.Base = d.URL
+	if b := htmlquery.FindOne(root, "//head/base[@href]"); b != nil {
+		if bu, err := u.Parse(htmlquery.SelectAttr(b, "href")); err == nil {
+			d.Base = bu
+		}
+	}
+	return d, nil
+}
+
+// ForURL is the virtual document of a URL alone (no headers, no HTML),
+// which navigation rules use to judge a link before it is fetched.
+func ForURL(u *url.URL) *Doc {
+	root := &html.Node{Type: html.DocumentNode}
+	d := &Doc{URL: u, Base: u, Header: http.Header{}, Root: root, Cookies: map[string]string{}}
+	d.HTTP = element("http")
+	d.HTTP.AppendChild(textElement("url", u.String()))
+	root.AppendChild(d.HTTP)
+	return d
+}
+
+// expandNoscript parses the text of each <noscript> in the body as markup,
+// which is what a crawler that runs no JavaScript sees there (JavaScript
+// applications such as Discourse put their crawler view in it). The page
+// itself is parsed as a browser with scripting would, so that <noscript>
+// in the head does not move the rest of the page.
+func expandNoscript(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.DataAtom == atom.Noscript && c.FirstChild != nil &&
+			c.FirstChild == c.LastChild && c.FirstChild.Type == html.TextNode && c.Parent.DataAtom != atom.Head {
+			ctx := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+			nodes, err := html.ParseFragment(strings.NewReader(c.FirstChild.Data), ctx)
+			if err == nil {
+				c.RemoveChild(c.FirstChild)
+				for _, k := range nodes {
+					c.AppendChild(k)
+				}
+			}
+			continue
+		}
+		expandNoscript(c)
+	}
+}
+
+func cookies(h http.Header) map[string]string {
+	out := map[string]string{}
+	for _, c := range (&http.Response{Header: h}).Cookies() {
+		out[c.Name] = c.Value
+	}
+	for _, c := range (&http.Request{Header: h}).Cookies() {
+		out[c.Name] = c.Value
+	}
+	return out
+}
+
+func element(name string) *html.Node {
+	return &html.Node{Type: html.ElementNode, Data: name, DataAtom: atom.Lookup([]byte(name))}
+}
+
+func textElement(name, text string) *html.Node {
+	e := element(name)
+	e.AppendChild(&html.Node{Type: html.TextNode, Data: text})
+	return e
+}
+
+// Navigator returns a fresh XPath navigator positioned at the document node.
+func (d *Doc) Navigator() *htmlquery.NodeNavigator {
+	return htmlquery.CreateXPathNavigator(d.Root)
+}
+
+// Corpus returns every string value a node of the document can have, so
+// that a literal an XPath predicate requires of some node (contains(@x,'L'),
+// text()='L', …) is a substring of it: all text nodes concatenated in
+// document order (an element's string value is a contiguous run of them),
+// then NUL, then each attribute value and comment followed by NUL. Index
+// prefilters search it for literals before evaluating any expression.
+// It is built anew on each call.
+func (d *Doc) Corpus() []byte {
+	var text, rest bytes.Buffer
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		switch n.Type {
+		case html.TextNode:
+			text.WriteString(n.Data)
+		case html.CommentNode:
+			rest.WriteString(n.Data)
+			rest.WriteByte(0)
+		case html.ElementNode:
+			for _, a := range n.Attr {
+				rest.WriteString(a.Val)
+				rest.WriteByte(0)
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(d.Root)
+	text.WriteByte(0)
+	text.Write(rest.Bytes())
+	return text.Bytes()
+}

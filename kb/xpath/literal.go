@@ -1,0 +1,436 @@
+package xpath
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// RequiredLiterals returns string literals that every document on which
+// src is true must contain as a substring of some node's string value (see
+// vdoc.Doc.Corpus). A detection index searches documents for these
+// literals first and evaluates src only where one is present.
+//
+// The analysis is conservative: a literal counts only where the
+// expression cannot be true without it — compared with '=' to a location
+// path, or the second argument of contains/starts-with/ends-with on a
+// location path — and only through 'and', predicates and path steps; 'or',
+// '|', not() and every other function contribute nothing.
+func RequiredLiterals(src string) ([]string, error) {
+	p := &parser{src: src}
+	if err := p.lex(); err != nil {
+		return nil, err
+	}
+	e, err := p.parseExpr()
+	if err != nil {
+		return nil, err
+	}
+	if p.pos < len(p.toks) {
+		return nil, p.errorf("unexpected %q", p.toks[p.pos].text)
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range required(e) {
+		if l != "" && !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// node is a parsed XPath expression, kept only as far as the literal
+// analysis needs it.
+type node struct {
+	kind  nodeKind
+	op    string  // operator, function name
+	str   string  // literal value
+	args  []*node // operands, arguments
+	preds []*node // predicates of a path's steps or of a filter
+}
+
+type nodeKind int
+
+const (
+	nLiteral nodeKind = iota
+	nNumber
+	nBinary
+	nFunc
+	nPath // a location path or filter expression: a node-set
+	nOther
+)
+
+func required(e *node) []string {
+	switch e.kind {
+	case nBinary:
+		switch e.op {
+		case "and":
+			return append(required(e.args[0]), required(e.args[1])...)
+		case "=":
+			a, b := e.args[0], e.args[1]
+			if a.kind == nLiteral {
+				a, b = b, a
+			}
+			switch {
+			case a.kind == nPath && b.kind == nLiteral:
+				return append(required(a), b.str)
+			case a.kind == nPath && b.kind == nPath:
+				return append(required(a), required(b)...)
+			}
+		}
+	case nFunc:
+		switch e.op {
+		case "contains", "starts-with", "ends-with":
+			if len(e.args) == 2 && e.args[0].kind == nPath && e.args[1].kind == nLiteral {
+				return append(required(e.args[0]), e.args[1].str)
+			}
+		case "boolean":
+			if len(e.args) == 1 {
+				return required(e.args[0])
+			}
+		}
+	case nPath:
+		var out []string
+		for _, a := range e.args {
+			out = append(out, required(a)...)
+		}
+		for _, p := range e.preds {
+			out = append(out, required(p)...)
+		}
+		return out
+	}
+	return nil
+}
+
+type token struct {
+	text string
+	kind tokKind
+	col  int
+}
+
+type tokKind int
+
+const (
+	tName tokKind = iota
+	tLiteral
+	tNumber
+	tOp
+)
+
+type parser struct {
+	src  string
+	toks []token
+	pos  int
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	col := len(p.src) + 1
+	if p.pos < len(p.toks) {
+		col = p.toks[p.pos].col
+	}
+	return fmt.Errorf("column %d: %s", col, fmt.Sprintf(format, args...))
+}
+
+func (p *parser) lex() error {
+	s := p.src
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case c == '\'' || c == '"':
+			j := strings.IndexByte(s[i+1:], c)
+			if j < 0 {
+				return fmt.Errorf("column %d: unterminated string literal", i+1)
+			}
+			p.toks = append(p.toks, token{s[i+1 : i+1+j], tLiteral, i + 1})
+			i += j + 2
+		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
+			j := i
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
+				j++
+			}
+			p.toks = append(p.toks, token{s[i:j], tNumber, i + 1})
+			i = j
+		case isNameStart(rune(c)) || c >= 0x80:
+			j := i
+			for j < len(s) && (isNameChar(rune(s[j])) || s[j] >= 0x80) {
+				j++
+			}
+			// A name ends before "::" or a single ":" that is not a prefix.
+			p.toks = append(p.toks, token{s[i:j], tName, i + 1})
+			i = j
+		default:
+			op := string(c)
+			if i+1 < len(s) {
+				switch two := s[i : i+2]; two {
+				case "//", "!=", "<=", ">=", "::", "..":
+					op = two
+				}
+			}
+			if !strings.Contains("/[]()@,|=!<>*+-.:$", op[:1]) || op == "!" {
+				return fmt.Errorf("column %d: unexpected character %q", i+1, op)
+			}
+			p.toks = append(p.toks, token{op, tOp, i + 1})
+			i += len(op)
+		}
+	}
+	return nil
+}
+
+func isNameStart(r rune) bool { return r == '_' || unicode.IsLetter(r) }
+func isNameChar(r rune) bool {
+	return isNameStart(r) || r == '-' || r == '.' || unicode.IsDigit(r)
+}
+
+func (p *parser) peek() token {
+	if p.pos < len(p.toks) {
+		return p.toks[p.pos]
+	}
+	return token{kind: -1}
+}
+
+func (p *parser) isOp(text string) bool {
+	t := p.peek()
+	return t.kind == tOp && t.text == text
+}
+
+func (p *parser) expect(text string) error {
+	if !p.isOp(text) {
+		if p.pos >= len(p.toks) {
+			return p.errorf("expected %q at the end", text)
+		}
+		return p.errorf("expected %q, found %q", text, p.peek().text)
+	}
+	p.pos++
+	return nil
+}
+
+// binary parses left-associative levels of the grammar, from 'or' down.
+var levels = [][]string{{"or"}, {"and"}, {"=", "!="}, {"<", "<=", ">", ">="}, {"+", "-"}, {"*", "div", "mod"}}
+
+func (p *parser) parseExpr() (*node, error) { return p.parseLevel(0) }
+
+func (p *parser) parseLevel(l int) (*node, error) {
+	if l == len(levels) {
+		return p.parseUnary()
+	}
+	left, err := p.parseLevel(l + 1)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := p.peek()
+		if t.kind != tOp && t.kind != tName || !contains(levels[l], t.text) {
+			return left, nil
+		}
+		p.pos++
+		right, err := p.parseLevel(l + 1)
+		if err != nil {
+			return nil, err
+		}
+		left = &node{kind: nBinary, op: t.text, args: []*node{left, right}}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) parseUnary() (*node, error) {
+	if p.isOp("-") {
+		p.pos++
+		if _, err := p.parseUnary(); err != nil {
+			return nil, err
+		}
+		return &node{kind: nOther}, nil
+	}
+	left, err := p.parsePath()
+	if err != nil {
+		return nil, err
+	}
+	for p.isOp("|") {
+		p.pos++
+		if _, err := p.parsePath(); err != nil {
+			return nil, err
+		}
+		left = &node{kind: nOther}
+	}
+	return left, nil
+}
+
+var nodeTypes = map[string]bool{"text": true, "node": true, "comment": true, "processing-instruction": true}
+
+// parsePath parses a location path or a filter expression with an
+// optional path after it.
+func (p *parser) parsePath() (*node, error) {
+	t := p.peek()
+	primary := t.kind == tLiteral || t.kind == tNumber || t.kind == tOp && (t.text == "(" || t.text == "$") ||
+		t.kind == tName && !nodeTypes[t.text] && p.pos+1 < len(p.toks) && p.toks[p.pos+1].text == "("
+	if !primary {
+		return p.parseLocationPath()
+	}
+	e, err := p.parsePrimary()
+	if err != nil {
+		return nil, err
+	}
+	var preds []*node
+	for p.isOp("[") {
+		pr, err := p.parsePredicate()
+		if err != nil {
+			return nil, err
+		}
+		preds = append(preds, pr)
+	}
+	if len(preds) == 0 && !p.isOp("/") && !p.isOp("//") {
+		return e, nil
+	}
+	path := &node{kind: nPath, preds: preds}
+	if e.kind == nPath {
+		path.args = []*node{e}
+	}
+	if p.isOp("/") || p.isOp("//") {
+		p.pos++
+		rest, err := p.parseRelative()
+		if err != nil {
+			return nil, err
+		}
+		path.preds = append(path.preds, rest.preds...)
+	}
+	return path, nil
+}
+
+func (p *parser) parsePrimary() (*node, error) {
+	t := p.peek()
+	p.pos++
+	switch {
+	case t.kind == tLiteral:
+		return &node{kind: nLiteral, str: t.text}, nil
+	case t.kind == tNumber:
+		return &node{kind: nNumber}, nil
+	case t.text == "$":
+		if p.peek().kind != tName {
+			return nil, p.errorf("expected a variable name after $")
+		}
+		p.pos++
+		return &node{kind: nOther}, nil
+	case t.text == "(":
+		e, err := p.parseExpr()
+		if err != nil {
+			return nil, err
+		}
+		return e, p.expect(")")
+	}
+	// function call
+	p.pos++ // "("
+	f := &node{kind: nFunc, op: t.text}
+	if p.isOp(")") {
+		p.pos++
+		return f, nil
+	}
+	for {
+		a, err := p.parseExpr()
+		if err != nil {
+			return nil, err
+		}
+		f.args = append(f.args, a)
+		if p.isOp(",") {
+			p.pos++
+			continue
+		}
+		return f, p.expect(")")
+	}
+}
+
+func (p *parser) parsePredicate() (*node, error) {
+	p.pos++ // "["
+	e, err := p.parseExpr()
+	if err != nil {
+		return nil, err
+	}
+	return e, p.expect("]")
+}
+
+func (p *parser) parseLocationPath() (*node, error) {
+	if p.isOp("/") {
+		p.pos++
+		if !p.startsStep() {
+			return &node{kind: nPath}, nil
+		}
+		return p.parseRelative()
+	}
+	if p.isOp("//") {
+		p.pos++
+	}
+	return p.parseRelative()
+}
+
+func (p *parser) startsStep() bool {
+	t := p.peek()
+	return t.kind == tName || t.kind == tOp && (t.text == "@" || t.text == "*" || t.text == "." || t.text == "..")
+}
+
+func (p *parser) parseRelative() (*node, error) {
+	path := &node{kind: nPath}
+	for {
+		if err := p.parseStep(path); err != nil {
+			return nil, err
+		}
+		if !p.isOp("/") && !p.isOp("//") {
+			return path, nil
+		}
+		p.pos++
+	}
+}
+
+func (p *parser) parseStep(path *node) error {
+	if p.isOp(".") || p.isOp("..") {
+		p.pos++
+		return nil
+	}
+	if p.isOp("@") {
+		p.pos++
+	} else if p.peek().kind == tName && p.pos+1 < len(p.toks) && p.toks[p.pos+1].text == "::" {
+		p.pos += 2
+	}
+	t := p.peek()
+	switch {
+	case t.kind == tOp && t.text == "*":
+		p.pos++
+	case t.kind == tName:
+		p.pos++
+		if p.isOp(":") { // prefix:local or prefix:*
+			p.pos++
+			if n := p.peek(); n.kind == tName || n.text == "*" {
+				p.pos++
+			}
+		}
+		if nodeTypes[t.text] && p.isOp("(") {
+			p.pos++
+			if p.peek().kind == tLiteral {
+				p.pos++
+			}
+			if err := p.expect(")"); err != nil {
+				return err
+			}
+		}
+	default:
+		if p.pos >= len(p.toks) {
+			return p.errorf("expected a step at the end")
+		}
+		return p.errorf("expected a step, found %q", t.text)
+	}
+	for p.isOp("[") {
+		pr, err := p.parsePredicate()
+		if err != nil {
+			return err
+		}
+		path.preds = append(path.preds, pr)
+	}
+	return nil
+}
