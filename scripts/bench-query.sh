@@ -154,7 +154,7 @@ for set in "${SETS[@]}"; do
 	{
 		echo "### $title"
 		echo
-		echo "$triples triples. Run $(date -u '+%Y-%m-%d %H:%M UTC'); load average $load_before before, $load_after after."
+		echo "$triples triples. Run $(date -u '+%Y-%m-%d %H:%M UTC'), median of $RUNS warm runs; load average $load_before before, $load_after after."
 		[ -z "$BSBM_PARAMS" ] || echo "Parameters: $BSBM_PARAMS; x = 500, y = 1500, currentDate 2008-06-20T00:00:00."
 		echo
 		echo "| query | rows | mneme ms | Virtuoso 7 ms | Oxigraph-JS ms | mneme / Virtuoso |"
@@ -209,8 +209,8 @@ cat >"$intro" <<EOF
 
 Command: \`scripts/bench-query.sh [lubm8 lubm80 bsbm1m]\` on $MACHINE, with other work running on the
 machine (the load average is given with each table: wall-clock figures are upper bounds). Each data set is
-loaded into each system, then every query runs once to warm up and $RUNS more times; the table gives the
-median. mneme (\`mneme serve\`) and Virtuoso $(dpkg-query -W -f='${Version}' virtuoso-opensource-7)
+loaded into each system, then every query runs once to warm up and several more times (the number is given
+with each table; 2 when the warm-up took over 10 s); the table gives the median of those warm runs. mneme (\`mneme serve\`) and Virtuoso $(dpkg-query -W -f='${Version}' virtuoso-opensource-7)
 (NumberOfBuffers 680000, no row or time caps) answer over HTTP on loopback, timed by
 \`scripts/bench/querybench\` from the request to the last byte of the answer (SPARQL JSON; Turtle for
 CONSTRUCT and DESCRIBE). Oxigraph $OXIGRAPH_VERSION (npm, JS/WASM, in memory) has no server: it is timed in
