@@ -16,7 +16,6 @@ DATA=$ROOT/../shared/data/bench/lubm
 WORK=${BENCH_DIR:-/tmp/mneme-bench-load}
 SIZES=("$@")
 [ ${#SIZES[@]} -gt 0 ] || SIZES=(8 80)
-OXIGRAPH_VERSION=0.5.11
 VPORT=11311
 VHTTP=18891
 
@@ -36,15 +35,8 @@ on_exit() {
 trap on_exit EXIT
 
 # --- tools -------------------------------------------------------------
-if ! command -v virtuoso-t >/dev/null; then
-	log "installing virtuoso-opensource-7"
-	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq virtuoso-opensource-7 >/dev/null
-fi
-if [ ! -d "$WORK/oxigraph/node_modules/oxigraph" ]; then
-	log "installing oxigraph@$OXIGRAPH_VERSION"
-	mkdir -p "$WORK/oxigraph"
-	(cd "$WORK/oxigraph" && npm install --silent --no-audit --no-fund "oxigraph@$OXIGRAPH_VERSION" >/dev/null)
-fi
+. "$ROOT/scripts/lib/peers.sh"
+install_peers
 log "building mneme"
 (cd "$ROOT" && go build -o "$WORK/mneme" ./cmd/mneme)
 
@@ -56,44 +48,6 @@ measure() {
 	RSS_MB=$((RSS_KB / 1024))
 }
 
-# --- Virtuoso ----------------------------------------------------------
-VPID=""
-start_virtuoso() {
-	local dir=$WORK/virtuoso
-	rm -rf "$dir" && mkdir -p "$dir"
-	sed -e "s|/var/lib/virtuoso-opensource-7/db|$dir|g" \
-		-e "s|^ServerPort *= *1111|ServerPort = $VPORT|" \
-		-e "s|^ServerPort *= *8890|ServerPort = $VHTTP|" \
-		-e "s|^DirsAllowed *=.*|DirsAllowed = ., $WORK|" \
-		-e "s|^NumberOfBuffers *=.*|NumberOfBuffers = 680000|" \
-		-e "s|^MaxDirtyBuffers *=.*|MaxDirtyBuffers = 500000|" \
-		/etc/virtuoso-opensource-7/virtuoso.ini >"$dir/virtuoso.ini"
-	(cd "$dir" && exec virtuoso-t +configfile "$dir/virtuoso.ini" +foreground >"$dir/stdout.log" 2>&1) &
-	VPID=$!
-	for _ in $(seq 120); do
-		isql-vt "$VPORT" dba dba exec="status();" >/dev/null 2>&1 && return 0
-		sleep 1
-	done
-	log "virtuoso did not start"; cat "$dir/virtuoso.log" >&2; return 1
-}
-stop_virtuoso() {
-	if [ -n "$VPID" ]; then
-		isql-vt "$VPORT" dba dba exec="shutdown();" >/dev/null 2>&1 || true
-		wait "$VPID" 2>/dev/null || true
-		VPID=""
-	fi
-}
-# vsql runs one SQL statement; its output goes to stdout and isql.log.
-vsql() {
-	if ! isql-vt "$VPORT" dba dba exec="$1" >"$WORK/isql.out" 2>&1 || grep -q '^\*\*\* Error' "$WORK/isql.out"; then
-		cat "$WORK/isql.out" >>"$WORK/isql.log"
-		log "isql failed on: $1"
-		return 1
-	fi
-	cat "$WORK/isql.out" | tee -a "$WORK/isql.log"
-}
-# The server's peak RSS, from the kernel's high-water mark.
-virtuoso_rss_mb() { awk '/VmHWM/ {print int($2/1024)}' "/proc/$VPID/status"; }
 now() { date +%s.%N; }
 calc() { awk "BEGIN { print $* }"; }
 

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/rdf/rdfio"
+	"github.com/mneme-archive/mneme/sparql"
+	"github.com/mneme-archive/mneme/sparql/results"
+	"github.com/mneme-archive/mneme/sparql/syntax"
+)
+
+type queryOptions struct {
+	store, format string
+	timeout       time.Duration
+	explain       bool
+}
+
+func newQueryCmd() *cobra.Command {
+	var o queryOptions
+	cmd := &cobra.Command{
+		Use:   "query --store DIR [flags] QUERY|@FILE|-",
+		Short: "Run a SPARQL query against a store",
+		Long: `Run one SPARQL 1.1 query against the store in DIR (opened read-only, one
+snapshot for the whole query). The query is the argument, @FILE reads it from
+a file and "-" from standard input. Without FROM, the default graph is the
+union of all graphs.
+
+SELECT and ASK results are written as an aligned table (the default on a
+terminal), json, xml, csv or tsv (the default otherwise); CONSTRUCT and
+DESCRIBE as turtle (default) or ntriples.
+
+--explain runs the query, discards its answer and prints the plan: the join
+order chosen for each basic graph pattern, with the planner's estimated rows
+(est) and the rows each operator actually produced (rows).
+
+A query running longer than --timeout is stopped with exit code 1; syntax
+errors are reported as FILE:LINE:COLUMN.`,
+		Example: `  mneme query --store kb 'SELECT ?s WHERE { ?s a <http://schema.org/Person> } LIMIT 10'
+  mneme query --store kb --format csv @q2.rq > q2.csv
+  mneme query --store kb --explain --timeout 5s @q2.rq
+  echo 'ASK { ?s ?p ?o }' | mneme query --store kb -`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.store == "" {
+				return usagef("query needs --store DIR")
+			}
+			if o.timeout <= 0 {
+				return usagef("--timeout must be positive")
+			}
+			return runQuery(cmd, o, args[0])
+		},
+	}
+	cmd.Flags().StringVar(&o.store, "store", "", "store directory")
+	cmd.Flags().StringVar(&o.format, "format", "", "table, json, xml, csv, tsv; turtle or ntriples for CONSTRUCT/DESCRIBE")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", 30*time.Second, "stop the query after this long")
+	cmd.Flags().BoolVar(&o.explain, "explain", false, "print the plan with estimated and actual rows instead of the answer")
+	return cmd
+}
+
+// readQuery returns the query text and the name its errors are given.
+func readQuery(cmd *cobra.Command, arg string) (text, name string, err error) {
+	switch {
+	case arg == "-":
+		b, err := io.ReadAll(cmd.InOrStdin())
+		return string(b), "stdin", err
+	case strings.HasPrefix(arg, "@"):
+		b, err := os.ReadFile(arg[1:])
+		return string(b), arg[1:], err
+	}
+	return arg, "query", nil
+}
+
+func runQuery(cmd *cobra.Command, o queryOptions, arg string) error {
+	text, name, err := readQuery(cmd, arg)
+	if err != nil {
+		return err
+	}
+	q, err := sparql.Prepare(text, sparql.Options{})
+	if err != nil {
+		var se *syntax.Error
+		if errors.As(err, &se) {
+			return fmt.Errorf("%s:%d:%d: %s", name, se.Line, se.Col, se.Msg)
+		}
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	out := cmd.OutOrStdout()
+	write, err := queryWriter(q.Form(), o.format, isTerminal(out))
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(o.store); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	s, err := graph.Open(o.store, graph.OpenOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	snap := s.Snapshot()
+	defer snap.Close()
+	ctx, cancel := context.WithTimeout(cmd.Context(), o.timeout)
+	defer cancel()
+	if o.explain {
+		plan, err := q.Explain(ctx, snap, true)
+		if err != nil {
+			return queryFailure(err, o.timeout)
+		}
+		_, err = io.WriteString(out, plan)
+		return err
+	}
+	res, err := q.Exec(ctx, snap)
+	if err != nil {
+		return queryFailure(err, o.timeout)
+	}
+	defer res.Close()
+	return queryFailure(write(out, res), o.timeout)
+}
+
+// queryFailure names a timeout as such.
+func queryFailure(err error, timeout time.Duration) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("query timed out after %v", timeout)
+	}
+	return err
+}
+
+// resultWriter writes a whole result.
+type resultWriter func(w io.Writer, res *sparql.Result) error
+
+// queryWriter picks the output for the query form and --format.
+func queryWriter(form syntax.Form, format string, terminal bool) (resultWriter, error) {
+	if form == syntax.Construct || form == syntax.Describe {
+		if format == "" {
+			format = "turtle"
+		}
+		f, err := rdfio.ByName(format)
+		if err != nil || !f.CanWrite() || f.Quads {
+			return nil, usagef("--format %q: a %s query writes turtle or ntriples", format, form)
+		}
+		return func(w io.Writer, res *sparql.Result) error { return writeGraph(w, res, f) }, nil
+	}
+	if format == "" {
+		format = "tsv"
+		if terminal {
+			format = "table"
+		}
+	}
+	if format == "table" {
+		return writeTable, nil
+	}
+	f, err := results.ParseFormat(format)
+	if err != nil {
+		return nil, usagef("--format %q: a %s query writes table, json, xml, csv or tsv", format, form)
+	}
+	return func(w io.Writer, res *sparql.Result) error { return writeResults(w, res, f) }, nil
+}
+
+func writeResults(w io.Writer, res *sparql.Result, f results.Format) error {
+	rw := results.NewWriter(w, f)
+	if res.Form == syntax.Ask {
+		if err := rw.Boolean(res.Boolean()); err != nil {
+			return err
+		}
+		return rw.Close()
+	}
+	if err := rw.Head(res.Vars); err != nil {
+		return err
+	}
+	for res.Next() {
+		if err := rw.Row(res.Row()); err != nil {
+			return err
+		}
+	}
+	if err := res.Err(); err != nil {
+		return err
+	}
+	return rw.Close()
+}
+
+func writeGraph(w io.Writer, res *sparql.Result, f *rdfio.Format) error {
+	gw, err := f.NewWriter(w, rdf.WriteOptions{})
+	if err != nil {
+		return err
+	}
+	for res.Next() {
+		if err := gw.Write(res.Triple().In(rdf.Term{})); err != nil {
+			return err
+		}
+	}
+	if err := res.Err(); err != nil {
+		return err
+	}
+	return gw.Close()
+}

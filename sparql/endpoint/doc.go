@@ -1,0 +1,7 @@
+// Package endpoint serves SPARQL 1.1 Protocol queries over HTTP from a
+// mneme store, read-only: GET and POST (URL-encoded form or a direct
+// application/sparql-query body), content negotiation by Accept header or
+// the format/output parameters, a timeout per query, a bound on running
+// queries and on result size, and cancellation when the client goes away.
+// Each query reads its own snapshot of the store.
+package endpoint

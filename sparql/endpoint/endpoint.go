@@ -1,0 +1,196 @@
+package endpoint
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/sparql"
+)
+
+// Defaults for the zero Config.
+const (
+	DefaultTimeout = 30 * time.Second
+	DefaultMaxRows = 1_000_000
+	// maxQueryBytes bounds a request body: a query, not a data upload.
+	maxQueryBytes = 4 << 20
+)
+
+// Config sets the endpoint's limits.
+type Config struct {
+	// Timeout is both the default and the longest time a query may run,
+	// reading its results included; a client's timeout parameter can only
+	// shorten it. 0 means DefaultTimeout.
+	Timeout time.Duration
+	// MaxConcurrent bounds the queries running at once; a query beyond it
+	// is refused at once with 503 and Retry-After. 0 means 2×GOMAXPROCS.
+	MaxConcurrent int
+	// MaxRows cuts a result after this many solutions or triples (the
+	// X-SPARQL-MaxRows response header says so). 0 means DefaultMaxRows,
+	// negative means no limit.
+	MaxRows int
+	// Query configures how queries are prepared (default graph, base).
+	Query sparql.Options
+	// Log receives one line per failed or truncated query; nil means
+	// slog.Default().
+	Log *slog.Logger
+}
+
+// Store gives each query a consistent snapshot; *graph.Store is one.
+type Store interface {
+	Snapshot() *graph.View
+}
+
+// Handler answers SPARQL 1.1 Protocol queries. Updates are refused: the
+// endpoint is read-only.
+type Handler struct {
+	store Store
+	cfg   Config
+	slots chan struct{} // one token per running query
+}
+
+// New returns a handler over store with cfg's limits.
+func New(store Store, cfg Config) *Handler {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxConcurrent <= 0 {
+		cfg.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
+	}
+	if cfg.MaxRows == 0 {
+		cfg.MaxRows = DefaultMaxRows
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	return &Handler{store: store, cfg: cfg, slots: make(chan struct{}, cfg.MaxConcurrent)}
+}
+
+// request is a protocol request once its parameters are read.
+type request struct {
+	query   string
+	timeout time.Duration
+	formats []string // format/output parameter values
+	accept  string
+}
+
+// httpError is a failure with the status it is answered with.
+type httpError struct {
+	status int
+	msg    string
+	busy   bool // refused for load: the client may retry soon
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func errorf(status int, format string, args ...any) *httpError {
+	return &httpError{status: status, msg: fmt.Sprintf(format, args...)}
+}
+
+// ServeHTTP implements the query operation of the SPARQL 1.1 Protocol.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	req, err := h.parse(w, r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	h.answer(w, r, req)
+}
+
+// parse reads the query and its parameters from a GET, a URL-encoded
+// POST or a POST with the query as body.
+func (h *Handler) parse(w http.ResponseWriter, r *http.Request) (*request, *httpError) {
+	var params url.Values
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		params = r.URL.Query()
+	case http.MethodPost:
+		ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if err != nil {
+			return nil, errorf(http.StatusUnsupportedMediaType, "POST needs a Content-Type: application/x-www-form-urlencoded or application/sparql-query")
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxQueryBytes)
+		switch ct {
+		case "application/x-www-form-urlencoded":
+			if err := r.ParseForm(); err != nil {
+				return nil, errorf(http.StatusBadRequest, "reading the form: %v", err)
+			}
+			params = r.Form
+		case "application/sparql-query":
+			b, err := io.ReadAll(r.Body)
+			if err != nil {
+				return nil, errorf(http.StatusBadRequest, "reading the query: %v", err)
+			}
+			params = r.URL.Query()
+			if params.Has("query") {
+				return nil, errorf(http.StatusBadRequest, "a query in the body and another in the URL")
+			}
+			params.Set("query", string(b))
+		case "application/sparql-update":
+			return nil, errorf(http.StatusForbidden, "this endpoint is read-only: SPARQL Update is not accepted")
+		default:
+			return nil, errorf(http.StatusUnsupportedMediaType, "unsupported Content-Type %q: send application/x-www-form-urlencoded or application/sparql-query", ct)
+		}
+	default:
+		w.Header().Set("Allow", "GET, HEAD, POST")
+		return nil, errorf(http.StatusMethodNotAllowed, "method %s not allowed: use GET or POST", r.Method)
+	}
+	if params.Has("update") {
+		return nil, errorf(http.StatusForbidden, "this endpoint is read-only: SPARQL Update is not accepted")
+	}
+	if params.Has("default-graph-uri") || params.Has("named-graph-uri") {
+		return nil, errorf(http.StatusBadRequest, "default-graph-uri and named-graph-uri are not supported: use FROM and FROM NAMED in the query")
+	}
+	qs := params["query"]
+	switch {
+	case len(qs) == 0:
+		return nil, errorf(http.StatusBadRequest, "no query: give the SPARQL query in the query parameter")
+	case len(qs) > 1:
+		return nil, errorf(http.StatusBadRequest, "%d query parameters: give exactly one", len(qs))
+	}
+	req := &request{query: qs[0], timeout: h.cfg.Timeout, accept: r.Header.Get("Accept")}
+	req.formats = append(append(req.formats, params["format"]...), params["output"]...)
+	if t := params.Get("timeout"); t != "" {
+		d, err := parseTimeout(t)
+		if err != nil {
+			return nil, errorf(http.StatusBadRequest, "timeout %q: %v", t, err)
+		}
+		req.timeout = min(d, h.cfg.Timeout)
+	}
+	return req, nil
+}
+
+// parseTimeout reads a timeout parameter: seconds, as Fuseki takes it,
+// or a duration with its unit ("500ms").
+func parseTimeout(s string) (time.Duration, error) {
+	var d time.Duration
+	if secs, err := strconv.ParseFloat(s, 64); err == nil {
+		d = time.Duration(secs * float64(time.Second))
+	} else if d, err = time.ParseDuration(s); err != nil {
+		return 0, errors.New("want seconds or a duration such as 500ms")
+	}
+	if d <= 0 {
+		return 0, errors.New("must be positive")
+	}
+	return d, nil
+}
+
+func writeError(w http.ResponseWriter, err *httpError) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	if err.busy {
+		h.Set("Retry-After", "1")
+	}
+	w.WriteHeader(err.status)
+	io.WriteString(w, strings.TrimRight(err.msg, "\n")+"\n")
+}
