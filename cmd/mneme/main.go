@@ -64,7 +64,6 @@ store, one named graph per crawl, queried with SPARQL across crawls.`,
 	root.AddCommand(newStoreCmd())
 	root.AddCommand(newKBCmd())
 	root.AddCommand(newSimCmd())
-
 	root.AddCommand(newQueryCmd())
 	root.AddCommand(newServeCmd())
 	return root
