@@ -49,8 +49,9 @@ type bgpNode struct {
 
 // compileBGP encodes the constants of triples, estimates each pattern and
 // plans the order. graphVar is the slot of GRAPH ?g, or -1 for the active
-// graph; bound are the slots bound before the pattern runs.
-func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []bool) (*bgpNode, error) {
+// graph; bound are the slots bound before the pattern runs; inRows is how
+// many times it is expected to run (seed rows).
+func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []bool, inRows float64) (*bgpNode, error) {
 	n := &bgpNode{}
 	st, err := c.ex.View.Stats()
 	if err != nil {
@@ -100,7 +101,7 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 	if n.empty {
 		return n, nil
 	}
-	n.steps = plan.Order(pats, bound)
+	n.steps = plan.OrderFrom(pats, bound, inRows)
 	known := append([]bool(nil), bound...)
 	for _, s := range n.steps {
 		var key []int

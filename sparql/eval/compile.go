@@ -180,7 +180,7 @@ func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 		if len(x.Triples) == 0 {
 			return unitNode{}, nil
 		}
-		return c.compileBGP(x.Triples, -1, bound)
+		return c.compileBGP(x.Triples, -1, bound, 1)
 	case *algebra.Path:
 		return c.compilePath(x)
 	case *algebra.Join:
@@ -203,11 +203,7 @@ func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 		}
 		return f, nil
 	case *algebra.Union:
-		l, r, err := c.pair(x.Left, x.Right, bound)
-		if err != nil {
-			return nil, err
-		}
-		return &unionNode{left: l, right: r}, nil
+		return c.compileUnion(x, bound)
 	case *algebra.Minus:
 		l, r, err := c.pair(x.Left, x.Right, bound)
 		if err != nil {
