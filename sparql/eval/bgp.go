@@ -318,11 +318,10 @@ func (s *bindStep) next() ([]ID, error) {
 		}
 		q := s.scans[shape]
 		if q == nil {
-			sel := s.sel
-			if s.pat.graphVar {
-				sel = nil
+			k := s.scanKey(shape)
+			if q = s.ex.idleScan(k); q == nil {
+				q = s.ex.scanShaped(k.base, pat, k.sel)
 			}
-			q = s.ex.scanShaped(s.pat.pattern(nil), pat, sel)
 			s.scans[shape] = q
 		}
 		q.reset(pat)
@@ -330,10 +329,22 @@ func (s *bindStep) next() ([]ID, error) {
 	}
 }
 
+// scanKey describes the scans the step uses for rows of shape.
+func (s *bindStep) scanKey(shape int) scanKey {
+	sel := s.sel
+	if s.pat.graphVar {
+		sel = nil
+	}
+	return scanKey{base: s.pat.pattern(nil), shape: shape, sel: sel}
+}
+
+// close gives the step's scans back to the execution for the next
+// opening of the pattern.
 func (s *bindStep) close() {
-	for _, q := range s.scans {
+	for shape, q := range s.scans {
 		if q != nil {
-			q.close()
+			s.ex.putScan(s.scanKey(shape), q)
+			s.scans[shape] = nil
 		}
 	}
 	s.in.close()

@@ -68,13 +68,16 @@ func (c *compiler) factor(branches []branch, bound []bool, inRows float64) (node
 		return c.leaf(branches[0], bound, inRows)
 	}
 	// The triple most branches share, and the branches sharing it.
+	// Triples joined to the bound variables come first: factoring out
+	// one that is not would pair every seed row with all its matches.
 	counts := map[syntax.Triple]int{}
-	best, bestN := syntax.Triple{}, 1
+	best, bestN, bestLinked := syntax.Triple{}, 1, false
 	for _, b := range branches {
 		for _, t := range uniqueTriples(b.triples) {
 			counts[t]++
-			if counts[t] > bestN {
-				best, bestN = t, counts[t]
+			linked := c.touches(t, bound)
+			if linked && !bestLinked && counts[t] >= 2 || linked == bestLinked && counts[t] > bestN {
+				best, bestN, bestLinked = t, counts[t], linked
 			}
 		}
 	}
@@ -89,17 +92,19 @@ func (c *compiler) factor(branches []branch, bound []bool, inRows float64) (node
 			others = append(others, b)
 		}
 	}
-	// The triples every branch of the group has.
-	var common []syntax.Triple
+	// The triples every branch of the group has and that join with
+	// best (or the bound variables) through shared variables.
+	var shared []syntax.Triple
 	for _, t := range uniqueTriples(group[0].triples) {
 		all := true
 		for _, b := range group[1:] {
 			all = all && slices.Contains(b.triples, t)
 		}
 		if all {
-			common = append(common, t)
+			shared = append(shared, t)
 		}
 	}
+	common := c.component(best, shared, bound)
 	// Plan both forms; each may assume the hash tables it builds, so
 	// the planner's record of them is kept only for the one chosen.
 	before := maps.Clone(c.hashed)
@@ -142,18 +147,7 @@ func (c *compiler) factored(common []syntax.Triple, group []branch, bound []bool
 	if shared.empty {
 		return shared, 0, nil
 	}
-	inner := slices.Clone(bound)
-	for _, t := range common {
-		for _, nd := range [3]syntax.Node{t.S, t.P, t.O} {
-			if nd.IsVar() {
-				s := c.slot(nd.Var)
-				for len(inner) <= s {
-					inner = append(inner, false)
-				}
-				inner[s] = true
-			}
-		}
-	}
+	inner := c.withVars(slices.Clone(bound), common...)
 	rest := make([]branch, len(group))
 	for i, b := range group {
 		for _, t := range b.triples {
@@ -230,6 +224,52 @@ func (n *bgpNode) estimate() (cost, rows float64) {
 	last := n.steps[len(n.steps)-1]
 	return last.Cost, last.Rows
 }
+
+// touches reports whether t has a variable bound.
+func (c *compiler) touches(t syntax.Triple, bound []bool) bool {
+	for _, nd := range [3]syntax.Node{t.S, t.P, t.O} {
+		if nd.IsVar() && isBound(bound, c.slot(nd.Var)) {
+			return true
+		}
+	}
+	return false
+}
+
+// component returns the triples of ts joined to first through shared
+// variables, the bound ones joining everything that has them.
+func (c *compiler) component(first syntax.Triple, ts []syntax.Triple, bound []bool) []syntax.Triple {
+	vars := c.withVars(slices.Clone(bound), first)
+	out := []syntax.Triple{first}
+	for grew := true; grew; {
+		grew = false
+		for _, t := range ts {
+			if !slices.Contains(out, t) && c.touches(t, vars) {
+				out = append(out, t)
+				vars = c.withVars(vars, t)
+				grew = true
+			}
+		}
+	}
+	return out
+}
+
+// withVars marks the variables of ts in vars.
+func (c *compiler) withVars(vars []bool, ts ...syntax.Triple) []bool {
+	for _, t := range ts {
+		for _, nd := range [3]syntax.Node{t.S, t.P, t.O} {
+			if nd.IsVar() {
+				s := c.slot(nd.Var)
+				for len(vars) <= s {
+					vars = append(vars, false)
+				}
+				vars[s] = true
+			}
+		}
+	}
+	return vars
+}
+
+func isBound(b []bool, v int) bool { return v >= 0 && v < len(b) && b[v] }
 
 func uniqueTriples(ts []syntax.Triple) []syntax.Triple {
 	var out []syntax.Triple

@@ -45,6 +45,20 @@ func (t *quadTable) first(vals [4]ID) int32 { return t.head.get(t.hash(vals)) }
 // positions, building it on first use. A table that would hold more than
 // the execution's row bound is not built; it comes back tooBig.
 func (ex *Exec) table(pat *quadPat, key []int, sel *graphSel) (*quadTable, error) {
+	ref := tableRef{pat, sel}
+	if t, ok := ex.tableRefs[ref]; ok {
+		return t, nil
+	}
+	t, err := ex.namedTable(pat, key, sel)
+	if err == nil {
+		ex.tableRefs[ref] = t
+	}
+	return t, err
+}
+
+// namedTable finds or builds the table of pat by name, shared with other
+// patterns with the same constants and key.
+func (ex *Exec) namedTable(pat *quadPat, key []int, sel *graphSel) (*quadTable, error) {
 	base := pat.pattern(nil)
 	name := fmt.Sprint(tableName(pat), key, sel.union, sel.ids)
 	if pat.graphVar {
