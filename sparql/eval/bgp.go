@@ -49,8 +49,9 @@ type bgpNode struct {
 
 // compileBGP encodes the constants of triples, estimates each pattern and
 // plans the order. graphVar is the slot of GRAPH ?g, or -1 for the active
-// graph; bound are the slots bound before the pattern runs.
-func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []bool) (*bgpNode, error) {
+// graph; bound are the slots bound before the pattern runs; inRows is how
+// many times it is expected to run (seed rows).
+func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []bool, inRows float64) (*bgpNode, error) {
 	n := &bgpNode{}
 	st, err := c.ex.View.Stats()
 	if err != nil {
@@ -100,7 +101,7 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 	if n.empty {
 		return n, nil
 	}
-	n.steps = plan.Order(pats, bound)
+	n.steps = plan.OrderFrom(pats, bound, inRows)
 	known := append([]bool(nil), bound...)
 	for _, s := range n.steps {
 		var key []int
@@ -317,11 +318,10 @@ func (s *bindStep) next() ([]ID, error) {
 		}
 		q := s.scans[shape]
 		if q == nil {
-			sel := s.sel
-			if s.pat.graphVar {
-				sel = nil
+			k := s.scanKey(shape)
+			if q = s.ex.idleScan(k); q == nil {
+				q = s.ex.scanShaped(k.base, pat, k.sel)
 			}
-			q = s.ex.scanShaped(s.pat.pattern(nil), pat, sel)
 			s.scans[shape] = q
 		}
 		q.reset(pat)
@@ -329,10 +329,22 @@ func (s *bindStep) next() ([]ID, error) {
 	}
 }
 
+// scanKey describes the scans the step uses for rows of shape.
+func (s *bindStep) scanKey(shape int) scanKey {
+	sel := s.sel
+	if s.pat.graphVar {
+		sel = nil
+	}
+	return scanKey{base: s.pat.pattern(nil), shape: shape, sel: sel}
+}
+
+// close gives the step's scans back to the execution for the next
+// opening of the pattern.
 func (s *bindStep) close() {
-	for _, q := range s.scans {
+	for shape, q := range s.scans {
 		if q != nil {
-			q.close()
+			s.ex.putScan(s.scanKey(shape), q)
+			s.scans[shape] = nil
 		}
 	}
 	s.in.close()

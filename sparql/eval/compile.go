@@ -20,7 +20,8 @@ var ErrFederation = errors.New("SERVICE: federation disabled")
 // the blank node labels of the query; its Exists is set here.
 func NewExec(ctx context.Context, view *graph.View, data Dataset, scope *expr.Scope, ec *expr.Context) *Exec {
 	ex := &Exec{Ctx: ctx, View: view, Dict: NewDict(view), Scope: scope, Expr: ec, Data: data,
-		existsNodes: map[*algebra.Exists]node{}, tables: map[string]*quadTable{}}
+		existsNodes: map[*algebra.Exists]node{}, tables: map[string]*quadTable{},
+		tableRefs: map[tableRef]*quadTable{}}
 	ec.Exists = ex.exists
 	return ex
 }
@@ -90,7 +91,10 @@ func (r *Rows) Next() ([]ID, error) {
 }
 
 // Close stops the plan and releases its scans.
-func (r *Rows) Close() { r.it.close() }
+func (r *Rows) Close() {
+	r.it.close()
+	r.ex.closeIdle()
+}
 
 type compiler struct {
 	ex    *Exec
@@ -180,7 +184,7 @@ func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 		if len(x.Triples) == 0 {
 			return unitNode{}, nil
 		}
-		return c.compileBGP(x.Triples, -1, bound)
+		return c.compileBGP(x.Triples, -1, bound, 1)
 	case *algebra.Path:
 		return c.compilePath(x)
 	case *algebra.Join:
@@ -203,11 +207,7 @@ func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 		}
 		return f, nil
 	case *algebra.Union:
-		l, r, err := c.pair(x.Left, x.Right, bound)
-		if err != nil {
-			return nil, err
-		}
-		return &unionNode{left: l, right: r}, nil
+		return c.compileUnion(x, bound)
 	case *algebra.Minus:
 		l, r, err := c.pair(x.Left, x.Right, bound)
 		if err != nil {

@@ -40,6 +40,10 @@ type Exec struct {
 	// tables are the hash tables of patterns, shared by the steps that
 	// probe the same pattern on the same key.
 	tables map[string]*quadTable
+	// tableRefs finds a step's table again without naming it.
+	tableRefs map[tableRef]*quadTable
+	// idle are scans of closed steps, kept for reuse.
+	idle map[scanKey][]*quadIter
 	// memRows counts the rows held in memory against MaxRows.
 	memRows int
 	// slab is where new rows are cut from, to allocate them in bulk.

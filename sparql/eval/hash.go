@@ -7,7 +7,7 @@ import (
 )
 
 // quadTable is the quads of one pattern hashed on the key positions, as
-// chains threaded through slices (no allocation per key). A chain holds
+// chains threaded through slices (no allocation per key, see hashIndex). A chain holds
 // the quads whose key hashes alike; the join's compatibility check drops
 // the rare ones whose key differs. Tables are
 // shared by every step of the query that scans the same pattern with the
@@ -16,7 +16,7 @@ type quadTable struct {
 	key   []int
 	quads []graph.IDQuad
 	next  []int32 // next quad of the same chain, or -1
-	head  map[uint64]int32
+	head  *hashIndex
 	// tooBig is set when the pattern outgrew the memory bound: the steps
 	// look it up per row instead.
 	tooBig bool
@@ -27,7 +27,7 @@ type quadTable struct {
 func (t *quadTable) hash(vals [4]ID) uint64 {
 	h := uint64(vals[t.key[0]])
 	for _, p := range t.key[1:] {
-		h = (h^uint64(vals[p]))*0x9e3779b97f4a7c15 + 1
+		h = hashIDs(h, vals[p])
 	}
 	return h
 }
@@ -35,27 +35,30 @@ func (t *quadTable) hash(vals [4]ID) uint64 {
 func (t *quadTable) add(q graph.IDQuad) {
 	i := int32(len(t.quads))
 	t.quads = append(t.quads, q)
-	k := t.hash([4]ID{q.S, q.P, q.O, q.G})
-	h, ok := t.head[k]
-	if !ok {
-		h = -1
-	}
-	t.head[k] = i
-	t.next = append(t.next, h)
+	t.next = append(t.next, t.head.put(t.hash([4]ID{q.S, q.P, q.O, q.G}), i))
 }
 
 // first returns the head of the chain of key vals, or -1.
-func (t *quadTable) first(vals [4]ID) int32 {
-	if h, ok := t.head[t.hash(vals)]; ok {
-		return h
-	}
-	return -1
-}
+func (t *quadTable) first(vals [4]ID) int32 { return t.head.get(t.hash(vals)) }
 
 // table returns the hash table of pat (constants bound) in sel on the key
 // positions, building it on first use. A table that would hold more than
 // the execution's row bound is not built; it comes back tooBig.
 func (ex *Exec) table(pat *quadPat, key []int, sel *graphSel) (*quadTable, error) {
+	ref := tableRef{pat, sel}
+	if t, ok := ex.tableRefs[ref]; ok {
+		return t, nil
+	}
+	t, err := ex.namedTable(pat, key, sel)
+	if err == nil {
+		ex.tableRefs[ref] = t
+	}
+	return t, err
+}
+
+// namedTable finds or builds the table of pat by name, shared with other
+// patterns with the same constants and key.
+func (ex *Exec) namedTable(pat *quadPat, key []int, sel *graphSel) (*quadTable, error) {
 	base := pat.pattern(nil)
 	name := fmt.Sprint(tableName(pat), key, sel.union, sel.ids)
 	if pat.graphVar {
@@ -65,7 +68,7 @@ func (ex *Exec) table(pat *quadPat, key []int, sel *graphSel) (*quadTable, error
 		return t, nil
 	}
 	size := int(min(pat.card, float64(ex.maxRows())))
-	t := &quadTable{key: key, head: make(map[uint64]int32, size),
+	t := &quadTable{key: key, head: newHashIndex(size),
 		quads: make([]graph.IDQuad, 0, size), next: make([]int32, 0, size)}
 	if pat.graphVar {
 		sel = nil

@@ -186,7 +186,7 @@ func (d *distinctNode) open(ex *Exec, e env) (iter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &distinctIter{ex: ex, it: it, seen: map[string]struct{}{}}, nil
+	return &distinctIter{ex: ex, it: it, seen: newRowSet(ex.width())}, nil
 }
 
 // distinctIter keeps the rows seen in a hash set. When the set reaches
@@ -197,8 +197,7 @@ func (d *distinctNode) open(ex *Exec, e env) (iter, error) {
 type distinctIter struct {
 	ex    *Exec
 	it    iter
-	seen  map[string]struct{}
-	key   []byte
+	seen  *rowSet
 	spill *spillFile
 }
 
@@ -219,15 +218,14 @@ func (d *distinctIter) next() ([]ID, error) {
 				return nil, err
 			}
 			d.spill = nil
-			d.ex.memRows -= len(d.seen)
-			clear(d.seen)
+			d.ex.memRows -= d.seen.len()
+			d.seen.reset()
 			continue
 		}
-		d.key = rowKey(d.key[:0], r, nil)
-		if _, ok := d.seen[string(d.key)]; ok {
-			continue
-		}
-		if d.ex.full() && len(d.seen) > 0 {
+		if d.ex.full() && d.seen.len() > 0 {
+			if d.seen.contains(r) {
+				continue
+			}
 			if d.spill == nil {
 				if d.spill, err = d.ex.newSpill(); err != nil {
 					return nil, err
@@ -238,7 +236,9 @@ func (d *distinctIter) next() ([]ID, error) {
 			}
 			continue
 		}
-		d.seen[string(d.key)] = struct{}{}
+		if !d.seen.add(r) {
+			continue
+		}
 		d.ex.memRows++
 		return r, nil
 	}
@@ -249,8 +249,8 @@ func (d *distinctIter) close() {
 	if d.spill != nil {
 		d.spill.close()
 	}
-	d.ex.memRows -= len(d.seen)
-	clear(d.seen)
+	d.ex.memRows -= d.seen.len()
+	d.seen.reset()
 }
 
 // sliceNode skips offset rows and stops after limit (-1: none), closing

@@ -75,6 +75,8 @@ type Step struct {
 	Join    Join
 	// Rows is the estimated number of rows after this step.
 	Rows float64
+	// Cost is the estimated cost of the plan up to this step.
+	Cost float64
 }
 
 // exhaustiveLimit is the largest pattern count planned by dynamic
@@ -95,14 +97,20 @@ const (
 // the variables bound before the first step (bound[v] for variable v; it
 // may be shorter than the variable count). Cartesian products are only
 // taken when no remaining pattern shares a variable with the bound ones.
-func Order(pats []Pattern, bound []bool) []Step {
+func Order(pats []Pattern, bound []bool) []Step { return OrderFrom(pats, bound, 1) }
+
+// OrderFrom is Order for a pattern run once per input row, rows times in
+// all: a table built for a hash join then serves every run, so that
+// plans with many input rows hash where one input row would seek.
+func OrderFrom(pats []Pattern, bound []bool, rows float64) []Step {
 	if len(pats) == 0 {
 		return nil
 	}
+	start := &state{rows: math.Max(rows, 1), bound: bound}
 	if len(pats) <= exhaustiveLimit {
-		return exhaustive(pats, bound)
+		return exhaustive(pats, start)
 	}
-	return greedy(pats, bound)
+	return greedy(pats, start)
 }
 
 // state is a set of patterns already joined.
@@ -161,7 +169,7 @@ func extend(st *state, pats []Pattern, i int) *state {
 			nb[v] = true
 		}
 	}
-	steps := append(append([]Step(nil), st.steps...), Step{Pattern: i, Join: join, Rows: rows})
+	steps := append(append([]Step(nil), st.steps...), Step{Pattern: i, Join: join, Rows: rows, Cost: st.cost + cost})
 	return &state{cost: st.cost + cost, rows: rows, steps: steps, bound: nb, outer: st.outer || joinVars && len(st.steps) == 0}
 }
 
@@ -203,10 +211,10 @@ func candidates(pats []Pattern, used uint32, bound []bool) []int {
 	return all
 }
 
-func exhaustive(pats []Pattern, bound []bool) []Step {
+func exhaustive(pats []Pattern, start *state) []Step {
 	n := len(pats)
 	best := make([]*state, 1<<n)
-	best[0] = &state{rows: 1, bound: bound}
+	best[0] = start
 	// Subsets in order of size so that every predecessor is final.
 	order := make([]uint32, 0, 1<<n)
 	for k := 0; k <= n; k++ {
@@ -232,8 +240,8 @@ func exhaustive(pats []Pattern, bound []bool) []Step {
 	return best[1<<n-1].steps
 }
 
-func greedy(pats []Pattern, bound []bool) []Step {
-	st := &state{rows: 1, bound: bound}
+func greedy(pats []Pattern, start *state) []Step {
+	st := start
 	used := make([]bool, len(pats))
 	for range pats {
 		var pick *state
