@@ -101,7 +101,7 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 			continue
 		}
 		p := d.kb.Types[r.typ].Detect[r.rank]
-		if !p.Match(doc.Root) {
+		if !p.MatchIndexed(doc.Root, doc) {
 			continue
 		}
 		done[r.typ] = true
@@ -147,7 +147,7 @@ func appTechnology(ts []fingerprint.Match) *fingerprint.Match {
 // doc, with that pattern.
 func (t *Type) LevelOf(doc *vdoc.Doc) (*Level, *Pattern) {
 	for _, l := range t.Levels {
-		if i := slices.IndexFunc(l.Detect, func(p *Pattern) bool { return p.Match(doc.Root) }); i >= 0 {
+		if i := slices.IndexFunc(l.Detect, func(p *Pattern) bool { return p.MatchIndexed(doc.Root, doc) }); i >= 0 {
 			return l, l.Detect[i]
 		}
 	}

@@ -145,3 +145,40 @@ func TestDetectionAccuracy(t *testing.T) {
 		t.Errorf("detection accuracy %.1f%% < 90%%", 100*acc)
 	}
 }
+
+// TestNativeMatchesGeneral checks the native evaluator against antchfx's
+// on every saved page, for every detection and level pattern of the
+// built-in KB that it evaluates natively.
+func TestNativeMatchesGeneral(t *testing.T) {
+	dir, pages := loadLabels(t)
+	var pats []*Pattern
+	for _, ty := range builtinKB(t).Types {
+		pats = append(pats, ty.Detect...)
+		for _, l := range ty.Levels {
+			pats = append(pats, l.Detect...)
+		}
+	}
+	native, agree := 0, 0
+	for _, p := range pats {
+		if p.Native() {
+			native++
+		}
+	}
+	if native < len(pats)*9/10 {
+		t.Errorf("only %d of %d patterns are evaluated natively", native, len(pats))
+	}
+	for _, pg := range pages {
+		doc := pageDoc(t, dir, pg)
+		for _, p := range pats {
+			if !p.Native() {
+				continue
+			}
+			if got, want := p.MatchIndexed(doc.Root, doc), p.Match(doc.Root); got != want {
+				t.Errorf("%s: %s: native %v, antchfx %v", pg.sha, p, got, want)
+			} else if want {
+				agree++
+			}
+		}
+	}
+	t.Logf("%d of %d patterns native; %d true matches agree", native, len(pats), agree)
+}

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/mneme-archive/mneme/kb/litindex"
 	"github.com/mneme-archive/mneme/kb/vdoc"
 )
 
@@ -24,7 +25,7 @@ type inputs struct {
 }
 
 func gather(d *vdoc.Doc) *inputs {
-	in := &inputs{html: d.Body, lower: bytes.ToLower(d.Body), url: d.URL.String(), meta: map[string][]string{},
+	in := &inputs{html: d.Body, lower: lowerASCII(d.Body), url: d.URL.String(), meta: map[string][]string{},
 		headers: map[string][]string{}, cookies: map[string]string{}}
 	for k, v := range d.Header {
 		in.headers[strings.ToLower(k)] = v
@@ -32,33 +33,38 @@ func gather(d *vdoc.Doc) *inputs {
 	for k, v := range d.Cookies {
 		in.cookies[strings.ToLower(k)] = v
 	}
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode {
-			switch n.Data {
-			case "script":
-				if src := attr(n, "src"); src != "" {
-					in.scriptSrc = append(in.scriptSrc, src)
-				} else if n.FirstChild != nil {
-					in.scripts = append(in.scripts, n.FirstChild.Data)
-				}
-			case "meta":
-				name := attr(n, "name")
-				if name == "" {
-					name = attr(n, "property")
-				}
-				if name != "" {
-					k := strings.ToLower(name)
-					in.meta[k] = append(in.meta[k], attr(n, "content"))
-				}
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
+	for _, n := range d.Elements("script") {
+		if src := attr(n, "src"); src != "" {
+			in.scriptSrc = append(in.scriptSrc, src)
+		} else if n.FirstChild != nil {
+			in.scripts = append(in.scripts, n.FirstChild.Data)
 		}
 	}
-	walk(d.Root)
+	for _, n := range d.Elements("meta") {
+		name := attr(n, "name")
+		if name == "" {
+			name = attr(n, "property")
+		}
+		if name != "" {
+			k := strings.ToLower(name)
+			in.meta[k] = append(in.meta[k], attr(n, "content"))
+		}
+	}
 	return in
+}
+
+// lowerASCII lower-cases the ASCII letters of b into a new slice, which
+// keeps byte offsets: literals (lower-cased alike, see literalSets) found
+// in it are at the same place in b.
+func lowerASCII(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
 }
 
 func attr(n *html.Node, key string) string {
@@ -87,10 +93,17 @@ func (s *Set) Match(d *vdoc.Doc) []Match {
 				Version: v, Confidence: p.confidence, Pattern: describe(p)}
 		}
 	}
-	text := make([]byte, 0, len(in.lower)+len(in.url)+1)
-	text = append(append(append(text, in.lower...), 0), strings.ToLower(in.url)...)
-	for _, id := range s.body.Candidates(text) {
-		try(id)
+	hits := s.body.Scan(in.lower, lowerASCII([]byte(in.url)))
+	for _, id := range hits.Candidates {
+		if p := s.pats[id]; found[p.tech] == nil && hasAll(hits, p.need) {
+			if p.pure && p.field == "html" {
+				t := s.techs[p.tech]
+				found[p.tech] = &Match{Name: t.name, Slug: t.slug, Categories: t.cats, AppCategory: t.appCategory,
+					Confidence: p.confidence, Pattern: describe(p)}
+				continue
+			}
+			try(id)
+		}
 	}
 	for field, byKey := range map[string]map[string][]string{"meta": in.meta, "headers": in.headers} {
 		for key := range byKey {
@@ -116,12 +129,18 @@ func (s *Set) Match(d *vdoc.Doc) []Match {
 	return out
 }
 
+// hasAll reports whether each set of literal ids has one in hits.
+func hasAll(hits *litindex.Hits, need [][]int) bool {
+	for _, set := range need {
+		if !slices.ContainsFunc(set, hits.Has) {
+			return false
+		}
+	}
+	return true
+}
+
 // implied follows the implies of found technologies, transitively.
 func (s *Set) implied(found map[int]*Match) []Match {
-	byName := map[string]int{}
-	for i, t := range s.techs {
-		byName[t.name] = i
-	}
 	have := map[string]bool{}
 	var queue []string
 	for i := range found {
@@ -132,8 +151,8 @@ func (s *Set) implied(found map[int]*Match) []Match {
 	for len(queue) > 0 {
 		name, _, _ := strings.Cut(queue[0], `\;`)
 		queue = queue[1:]
-		i, ok := byName[name]
-		if !ok || have[name] {
+		i, ok := s.byName[name]
+		if !ok || i >= len(s.techs) || have[name] {
 			continue
 		}
 		have[name] = true
@@ -153,9 +172,9 @@ func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 	case "url":
 		return find(p, []byte(in.url))
 	case "scripts":
-		return findAny(p, in.scripts)
+		return findWith(p, in.scripts)
 	case "scriptSrc":
-		return findAny(p, in.scriptSrc)
+		return findWith(p, in.scriptSrc)
 	case "meta":
 		return findAny(p, in.meta[p.key])
 	case "headers":
@@ -189,7 +208,7 @@ const window = 1024
 // literals (in lower, the lower-cased html), or on all of html for a
 // pattern without literals.
 func findNear(p *pattern, html, lower []byte) (string, bool) {
-	if len(p.lits) == 0 || len(html) <= 4*window {
+	if len(p.lits) == 0 || p.anchored || len(html) <= 4*window {
 		return find(p, html)
 	}
 	var spans [][2]int
@@ -221,6 +240,27 @@ func findNear(p *pattern, html, lower []byte) (string, bool) {
 		end = hi
 		if v, ok := find(p, html[sp[0]:hi]); ok {
 			return v, true
+		}
+	}
+	return "", false
+}
+
+// findWith matches p on the values that contain one of its literals
+// (every match contains one), or on all when it has none.
+func findWith(p *pattern, vals []string) (string, bool) {
+	if len(p.lits) == 0 {
+		return findAny(p, vals)
+	}
+	for _, v := range vals {
+		lv := string(lowerASCII([]byte(v)))
+		if !slices.ContainsFunc(p.lits, func(l string) bool { return strings.Contains(lv, l) }) {
+			continue
+		}
+		if p.pure {
+			return "", true
+		}
+		if ver, ok := find(p, []byte(v)); ok {
+			return ver, true
 		}
 	}
 	return "", false

@@ -17,6 +17,16 @@ import (
 // location path — and only through 'and', predicates and path steps; 'or',
 // '|', not() and every other function contribute nothing.
 func RequiredLiterals(src string) ([]string, error) {
+	e, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	return requiredOf(e), nil
+}
+
+// parse parses src into the tree the literal analysis and the native
+// evaluator work on.
+func parse(src string) (*node, error) {
 	p := &parser{src: src}
 	if err := p.lex(); err != nil {
 		return nil, err
@@ -28,6 +38,10 @@ func RequiredLiterals(src string) ([]string, error) {
 	if p.pos < len(p.toks) {
 		return nil, p.errorf("unexpected %q", p.toks[p.pos].text)
 	}
+	return e, nil
+}
+
+func requiredOf(e *node) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, l := range required(e) {
@@ -36,7 +50,7 @@ func RequiredLiterals(src string) ([]string, error) {
 			out = append(out, l)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // node is a parsed XPath expression, kept only as far as the literal
@@ -47,6 +61,18 @@ type node struct {
 	str   string  // literal value
 	args  []*node // operands, arguments
 	preds []*node // predicates of a path's steps or of a filter
+	// A location path's steps, for the native evaluator (fast.go);
+	// abs marks a path from the root. A filter expression has none.
+	steps []*step
+	abs   bool
+}
+
+// step is one step of a location path.
+type step struct {
+	desc  bool   // after "//": descendant-or-self::node()/ first
+	axis  string // child, attribute, self, parent or an explicit axis
+	name  string // name test, "*", or a node-type test such as "text()"
+	preds []*node
 }
 
 type nodeKind int
@@ -295,8 +321,9 @@ func (p *parser) parsePath() (*node, error) {
 		path.args = []*node{e}
 	}
 	if p.isOp("/") || p.isOp("//") {
+		desc := p.isOp("//")
 		p.pos++
-		rest, err := p.parseRelative()
+		rest, err := p.parseRelative(desc)
 		if err != nil {
 			return nil, err
 		}
@@ -360,14 +387,23 @@ func (p *parser) parseLocationPath() (*node, error) {
 	if p.isOp("/") {
 		p.pos++
 		if !p.startsStep() {
-			return &node{kind: nPath}, nil
+			return &node{kind: nPath, abs: true}, nil
 		}
-		return p.parseRelative()
+		path, err := p.parseRelative(false)
+		if path != nil {
+			path.abs = true
+		}
+		return path, err
 	}
 	if p.isOp("//") {
 		p.pos++
+		path, err := p.parseRelative(true)
+		if path != nil {
+			path.abs = true
+		}
+		return path, err
 	}
-	return p.parseRelative()
+	return p.parseRelative(false)
 }
 
 func (p *parser) startsStep() bool {
@@ -375,42 +411,56 @@ func (p *parser) startsStep() bool {
 	return t.kind == tName || t.kind == tOp && (t.text == "@" || t.text == "*" || t.text == "." || t.text == "..")
 }
 
-func (p *parser) parseRelative() (*node, error) {
+// parseRelative parses steps; desc tells whether "//" came before the
+// first.
+func (p *parser) parseRelative(desc bool) (*node, error) {
 	path := &node{kind: nPath}
 	for {
-		if err := p.parseStep(path); err != nil {
+		if err := p.parseStep(path, desc); err != nil {
 			return nil, err
 		}
 		if !p.isOp("/") && !p.isOp("//") {
 			return path, nil
 		}
+		desc = p.isOp("//")
 		p.pos++
 	}
 }
 
-func (p *parser) parseStep(path *node) error {
+func (p *parser) parseStep(path *node, desc bool) error {
+	st := &step{desc: desc, axis: "child"}
+	path.steps = append(path.steps, st)
 	if p.isOp(".") || p.isOp("..") {
+		st.axis, st.name = "self", "node()"
+		if p.isOp("..") {
+			st.axis = "parent"
+		}
 		p.pos++
 		return nil
 	}
 	if p.isOp("@") {
+		st.axis = "attribute"
 		p.pos++
 	} else if p.peek().kind == tName && p.pos+1 < len(p.toks) && p.toks[p.pos+1].text == "::" {
+		st.axis = p.peek().text
 		p.pos += 2
 	}
 	t := p.peek()
+	st.name = t.text
 	switch {
 	case t.kind == tOp && t.text == "*":
 		p.pos++
 	case t.kind == tName:
 		p.pos++
 		if p.isOp(":") { // prefix:local or prefix:*
+			st.name = "" // namespaces: left to the general evaluator
 			p.pos++
 			if n := p.peek(); n.kind == tName || n.text == "*" {
 				p.pos++
 			}
 		}
 		if nodeTypes[t.text] && p.isOp("(") {
+			st.name = t.text + "()"
 			p.pos++
 			if p.peek().kind == tLiteral {
 				p.pos++
@@ -431,6 +481,7 @@ func (p *parser) parseStep(path *node) error {
 			return err
 		}
 		path.preds = append(path.preds, pr)
+		st.preds = append(st.preds, pr)
 	}
 	return nil
 }

@@ -28,12 +28,14 @@ type Expr struct {
 	mu sync.Mutex
 	// Literals are the strings the expression requires (RequiredLiterals).
 	Literals []string
+	// plan is the native form (fast.go), nil outside its fragment.
+	plan *plan
 }
 
 // Compile compiles src. Errors name the column where the literal analysis
 // found the syntax error, or quote antchfx's message.
 func Compile(src string) (*Expr, error) {
-	lits, err := RequiredLiterals(src)
+	tree, err := parse(src)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +43,7 @@ func Compile(src string) (*Expr, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid XPath: %v", err)
 	}
-	e := &Expr{src: src, expr: x, Literals: lits}
+	e := &Expr{src: src, expr: x, Literals: requiredOf(tree), plan: compilePlan(tree)}
 	_, e.nodeSet = x.Evaluate(htmlquery.CreateXPathNavigator(&html.Node{Type: html.DocumentNode})).(*xpath.NodeIterator)
 	return e, nil
 }
@@ -126,6 +128,18 @@ func (e *Expr) Match(n *html.Node) bool {
 	}
 	return false
 }
+
+// MatchIndexed is Match with the document node root as context, answered
+// by the native evaluator from ix when the expression is in its fragment.
+func (e *Expr) MatchIndexed(root *html.Node, ix Indexed) bool {
+	if e.plan != nil {
+		return e.plan.match(root, ix)
+	}
+	return e.Match(root)
+}
+
+// Native reports whether MatchIndexed evaluates the expression natively.
+func (e *Expr) Native() bool { return e.plan != nil }
 
 // Value returns the string value of the expression with context n: the
 // text of the first node selected, or the value of a string, number or
