@@ -24,6 +24,7 @@ import (
 	"unicode"
 
 	"github.com/mneme-archive/mneme/kb/litindex"
+	"github.com/mneme-archive/mneme/kb/vdoc"
 )
 
 // Application categories: Wappalyzer category id → mneme category.
@@ -77,8 +78,9 @@ type pattern struct {
 	// every match (lower-case): the pattern's index entry, and where an
 	// html pattern is matched (near them). need holds, as literal ids,
 	// the other such sets: each must have a literal in the page.
-	lits []string
-	need [][]int
+	lits   []string
+	litIDs []int // of lits, for an html pattern: where they occur
+	need   [][]int
 	// pure: the regex is one literal with no version, so a page that
 	// contains it is a match. anchored: it has ^ or $, which a window
 	// cut from the page would falsely satisfy.
@@ -337,8 +339,7 @@ func (s *Set) index(pats []*pattern) {
 					best = i
 				}
 			}
-			p.need = p.need[:0]
-			p.lits = nil
+			p.need, p.lits, p.litIDs = nil, nil, nil
 			if best < 0 {
 				b.AddAny(id, nil)
 				s.Stats.Always++
@@ -346,6 +347,12 @@ func (s *Set) index(pats []*pattern) {
 			}
 			p.lits = sets[best]
 			b.AddAny(id, p.lits)
+			if p.field == "html" {
+				p.litIDs = make([]int, len(p.lits))
+				for j, l := range p.lits {
+					p.litIDs[j] = b.Where(l)
+				}
+			}
 			s.Stats.Indexed++
 			for i, set := range sets {
 				if i == best || litindex.Shortest(set) < litindex.MinLen {
@@ -384,7 +391,7 @@ func literalSets(p *pattern) [][]string {
 	})
 	for _, set := range sets {
 		for i, l := range set {
-			set[i] = string(lowerASCII([]byte(l)))
+			set[i] = string(vdoc.LowerASCII([]byte(l)))
 		}
 	}
 	return sets
@@ -482,7 +489,7 @@ func exact(t *syntax.Regexp) ([]string, bool) {
 				if r >= 0x80 && unicode.SimpleFold(r) < 0x80 {
 					continue // ſ, K: (?i) folds them to s, k; pages spell s, k
 				}
-				if out = appendNew(out, string(lowerASCII([]byte(string(r))))); len(out) > 4 {
+				if out = appendNew(out, string(vdoc.LowerASCII([]byte(string(r))))); len(out) > 4 {
 					return nil, false
 				}
 			}

@@ -22,10 +22,12 @@ type inputs struct {
 	meta      map[string][]string
 	headers   map[string][]string
 	cookies   map[string]string
+	hits      *litindex.Hits // the literal scan of lower
 }
 
 func gather(d *vdoc.Doc) *inputs {
-	in := &inputs{html: d.Body, lower: lowerASCII(d.Body), url: d.URL.String(), meta: map[string][]string{},
+	lower, _ := d.Lower()
+	in := &inputs{html: d.Body, lower: lower, url: d.URL.String(), meta: map[string][]string{},
 		headers: map[string][]string{}, cookies: map[string]string{}}
 	for k, v := range d.Header {
 		in.headers[strings.ToLower(k)] = v
@@ -51,20 +53,6 @@ func gather(d *vdoc.Doc) *inputs {
 		}
 	}
 	return in
-}
-
-// lowerASCII lower-cases the ASCII letters of b into a new slice, which
-// keeps byte offsets: literals (lower-cased alike, see literalSets) found
-// in it are at the same place in b.
-func lowerASCII(b []byte) []byte {
-	out := make([]byte, len(b))
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out[i] = c
-	}
-	return out
 }
 
 func attr(n *html.Node, key string) string {
@@ -93,7 +81,8 @@ func (s *Set) Match(d *vdoc.Doc) []Match {
 				Version: v, Confidence: p.confidence, Pattern: describe(p)}
 		}
 	}
-	hits := s.body.Scan(in.lower, lowerASCII([]byte(in.url)))
+	hits := s.body.Scan(in.lower, vdoc.LowerASCII([]byte(in.url)))
+	in.hits = hits
 	for _, id := range hits.Candidates {
 		if p := s.pats[id]; found[p.tech] == nil && hasAll(hits, p.need) {
 			if p.pure && p.field == "html" {
@@ -168,7 +157,7 @@ func (s *Set) implied(found map[int]*Match) []Match {
 func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 	switch p.field {
 	case "html":
-		return findNear(p, in.html, in.lower)
+		return findNear(p, in.html, in.hits)
 	case "url":
 		return find(p, []byte(in.url))
 	case "scripts":
@@ -205,22 +194,16 @@ func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 const window = 1024
 
 // findNear matches p in the parts of html around the occurrences of its
-// literals (in lower, the lower-cased html), or on all of html for a
-// pattern without literals.
-func findNear(p *pattern, html, lower []byte) (string, bool) {
-	if len(p.lits) == 0 || p.anchored || len(html) <= 4*window {
+// literals (where the scan found them), or on all of html for a pattern
+// without literals.
+func findNear(p *pattern, html []byte, hits *litindex.Hits) (string, bool) {
+	if len(p.litIDs) == 0 || p.anchored || len(html) <= 4*window {
 		return find(p, html)
 	}
 	var spans [][2]int
-	for _, l := range p.lits {
-		for off := 0; ; {
-			i := bytes.Index(lower[off:], []byte(l))
-			if i < 0 {
-				break
-			}
-			at := off + i
-			spans = append(spans, [2]int{max(0, at-window), min(len(html), at+len(l)+window)})
-			off = at + len(l)
+	for j, id := range p.litIDs {
+		for _, end := range hits.Ends(id) {
+			spans = append(spans, [2]int{max(0, end-len(p.lits[j])-window), min(len(html), end+window)})
 		}
 	}
 	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
@@ -252,7 +235,7 @@ func findWith(p *pattern, vals []string) (string, bool) {
 		return findAny(p, vals)
 	}
 	for _, v := range vals {
-		lv := string(lowerASCII([]byte(v)))
+		lv := string(vdoc.LowerASCII([]byte(v)))
 		if !slices.ContainsFunc(p.lits, func(l string) bool { return strings.Contains(lv, l) }) {
 			continue
 		}

@@ -23,6 +23,7 @@ type Builder struct {
 	lits   []string
 	ids    [][]int // pattern ids filed under each literal
 	always []int
+	where  []bool
 }
 
 // NewBuilder returns a builder; with fold, literals and pages are compared
@@ -43,7 +44,16 @@ func (b *Builder) Literal(l string) int {
 	b.litID[l] = len(b.lits)
 	b.lits = append(b.lits, l)
 	b.ids = append(b.ids, nil)
+	b.where = append(b.where, false)
 	return len(b.lits) - 1
+}
+
+// Where registers l like Literal and asks Scan to report where it occurs
+// (Hits.Ends).
+func (b *Builder) Where(l string) int {
+	id := b.Literal(l)
+	b.where[id] = true
+	return id
 }
 
 // Add files pattern id under the longest of literals, all of which the
@@ -99,7 +109,7 @@ func Shortest(literals []string) int {
 func (b *Builder) Build() *Index {
 	ix := &Index{fold: b.fold, lits: b.lits, ids: b.ids, always: b.always}
 	if len(ix.lits) > 0 {
-		ix.m = newAutomaton(ix.lits)
+		ix.m = newAutomaton(ix.lits, b.where)
 	}
 	return ix
 }
@@ -125,7 +135,12 @@ type Hits struct {
 	// literal occurs in the page and of those filed under no literal.
 	Candidates []int
 	found      []bool
+	ends       map[int][]int
 }
+
+// Ends returns the end offsets of the occurrences of literal lit
+// (registered with Builder.Where) in the first text scanned.
+func (h *Hits) Ends(lit int) []int { return h.ends[lit] }
 
 // Has reports whether the literal with id lit (Builder.Literal) occurs.
 func (h *Hits) Has(lit int) bool { return h.found[lit] }
@@ -135,12 +150,19 @@ func (h *Hits) Has(lit int) bool { return h.found[lit] }
 func (ix *Index) Scan(texts ...[]byte) *Hits {
 	h := &Hits{Candidates: slices.Clone(ix.always), found: make([]bool, len(ix.lits))}
 	if ix.m != nil {
-		for _, text := range texts {
+		for ti, text := range texts {
 			if ix.fold {
 				text = bytes.ToLower(text)
 			}
 			ix.m.scan(text, h.found, func(i int) {
 				h.Candidates = append(h.Candidates, ix.ids[i]...)
+			}, func(lit, end int) {
+				if ti == 0 {
+					if h.ends == nil {
+						h.ends = map[int][]int{}
+					}
+					h.ends[lit] = append(h.ends[lit], end)
+				}
 			})
 		}
 	}

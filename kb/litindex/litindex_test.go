@@ -21,10 +21,15 @@ func TestScanAgainstContains(t *testing.T) {
 	for round := range 200 {
 		b := NewBuilder(round%2 == 0)
 		var lits []string
+		var where []int
 		for i := range 1 + r.IntN(30) {
 			l := word(MinLen + r.IntN(4))
 			lits = append(lits, l)
 			b.AddAny(i, []string{l})
+			if i%3 == 0 {
+				where = append(where, i)
+				b.Where(l)
+			}
 		}
 		short := len(lits)
 		b.Add(short, []string{"ab"}) // too short: always a candidate
@@ -51,6 +56,24 @@ func TestScanAgainstContains(t *testing.T) {
 		for i, l := range lits {
 			if got := h.Has(b.Literal(l)); got != slices.Contains(want, i) {
 				t.Fatalf("round %d: Has(%q) = %v", round, l, got)
+			}
+		}
+		for _, i := range where {
+			l := lits[i]
+			if round%2 == 0 {
+				l = strings.ToLower(l)
+			}
+			var ends []int
+			for off := 0; ; {
+				j := strings.Index(cmp[off:], l)
+				if j < 0 {
+					break
+				}
+				ends = append(ends, off+j+len(l))
+				off += j + 1
+			}
+			if got := h.Ends(b.Literal(lits[i])); !slices.Equal(got, ends) {
+				t.Fatalf("round %d: text %q: Ends(%q) = %v, want %v", round, text, l, got, ends)
 			}
 		}
 	}

@@ -1,48 +1,49 @@
 package vdoc
 
 import (
-	"bytes"
-
 	"golang.org/x/net/html"
 )
 
 // index is what one walk of the document collects for detection: the
-// elements of each name, and the corpus of string values.
+// elements of each name. With it, the markup lower-cased.
 type index struct {
-	elems  map[string][]*html.Node
-	all    []*html.Node
-	corpus []byte
+	elems map[string][]*html.Node
+	all   []*html.Node
+	lower []byte
+	http  [][]byte
 }
 
 func (d *Doc) built() *index {
 	d.once.Do(func() {
 		ix := &index{elems: map[string][]*html.Node{}}
-		var text, rest bytes.Buffer
-		text.Grow(len(d.Body))
 		var walk func(n *html.Node)
 		walk = func(n *html.Node) {
-			switch n.Type {
-			case html.TextNode:
-				text.WriteString(n.Data)
-			case html.CommentNode:
-				rest.WriteString(n.Data)
-				rest.WriteByte(0)
-			case html.ElementNode:
+			if n.Type == html.ElementNode {
 				ix.elems[n.Data] = append(ix.elems[n.Data], n)
 				ix.all = append(ix.all, n)
-				for _, a := range n.Attr {
-					rest.WriteString(a.Val)
-					rest.WriteByte(0)
-				}
 			}
 			for c := n.FirstChild; c != nil; c = c.NextSibling {
 				walk(c)
 			}
 		}
 		walk(d.Root)
-		text.WriteByte(0)
-		text.Write(rest.Bytes())
-		ix.corpus = text.Bytes()
+		ix.lower = LowerASCII(d.Body)
+		for _, e := range ix.elems["url"] {
+			if e.Parent == d.HTTP && e.FirstChild != nil {
+				ix.http = append(ix.http, LowerASCII([]byte(e.FirstChild.Data)))
+			}
+		}
+		for c := d.HTTP.FirstChild; c != nil; c = c.NextSibling {
+			if c.Data == "url" {
+				continue
+			}
+			for _, a := range c.Attr {
+				ix.http = append(ix.http, LowerASCII([]byte(a.Val)))
+			}
+			if c.FirstChild != nil {
+				ix.http = append(ix.http, LowerASCII([]byte(c.FirstChild.Data)))
+			}
+		}
 		d.index = ix
 	})
 	return d.index
@@ -50,8 +51,8 @@ func (d *Doc) built() *index {
 
 // Elements returns the elements named name ("*": every element) in
 // document order, <http> and its children included. The index behind it
-// is built once, on first use, by one walk that also builds the corpus.
-// The slice must not be modified.
+// is built once, on first use, by one walk. The slice must not be
+// modified.
 func (d *Doc) Elements(name string) []*html.Node {
 	ix := d.built()
 	if name == "*" {
@@ -60,11 +61,26 @@ func (d *Doc) Elements(name string) []*html.Node {
 	return ix.elems[name]
 }
 
-// Corpus returns every string value a node of the document can have, so
-// that a literal an XPath predicate requires of some node (contains(@x,'L'),
-// text()='L', …) is a substring of it: all text nodes concatenated in
-// document order (an element's string value is a contiguous run of them),
-// then NUL, then each attribute value and comment followed by NUL. Index
-// prefilters search it for literals before evaluating any expression.
-// The slice must not be modified.
-func (d *Doc) Corpus() []byte { return d.built().corpus }
+// Lower returns the markup as sent (Body) with ASCII letters lower-cased,
+// byte for byte, and the texts of the <http> element (URL, header names
+// and values, cookie names and values) lower-cased alike: where literal
+// prefilters look for the strings patterns need. Built once; the slices
+// must not be modified.
+func (d *Doc) Lower() (markup []byte, http [][]byte) {
+	ix := d.built()
+	return ix.lower, ix.http
+}
+
+// LowerASCII returns a copy of b with its ASCII letters lower-cased. Byte
+// offsets are kept, so a literal found in the copy is at the same place
+// in b.
+func LowerASCII(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
+}

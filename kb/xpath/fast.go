@@ -17,7 +17,7 @@ type Indexed interface {
 // written in: an absolute location path of child and descendant steps with
 // name tests (the last step may select an attribute), whose predicates
 // combine with and, or and not() comparisons of an attribute, of the
-// string value (.) or of normalize-space/concat over them with literals
+// string value (.), of text() or of normalize-space/concat over them with literals
 // (=, !=, contains, starts-with, ends-with), and relative paths of the
 // same kind tested for existence. Its first step is answered from the
 // document's element index, so patterns sharing a first element name share
@@ -201,8 +201,14 @@ func compileString(e *node) (func(*html.Node) string, bool) {
 		s := e.str
 		return func(*html.Node) string { return s }, true
 	case nPath:
-		if !e.abs && len(e.args) == 0 && len(e.steps) == 1 && e.steps[0].axis == "self" && len(e.steps[0].preds) == 0 {
+		if e.abs || len(e.args) > 0 || len(e.steps) != 1 || len(e.steps[0].preds) > 0 || e.steps[0].desc {
+			break
+		}
+		switch st := e.steps[0]; {
+		case st.axis == "self":
 			return htmlquery.InnerText, true
+		case st.axis == "child" && st.name == "text()":
+			return firstText, true
 		}
 	case nFunc:
 		switch {
@@ -231,6 +237,16 @@ func compileString(e *node) (func(*html.Node) string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// firstText is the string value of text() as a string: its first node's.
+func firstText(n *html.Node) string {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			return c.Data
+		}
+	}
+	return ""
 }
 
 func attrValue(n *html.Node, name string) (string, bool) {

@@ -7,15 +7,19 @@ import (
 )
 
 // RequiredLiterals returns string literals that every document on which
-// src is true must contain as a substring of some node's string value (see
-// vdoc.Doc.Corpus). A detection index searches documents for these
-// literals first and evaluates src only where one is present.
+// src is true must contain verbatim in its markup (or in one value of its
+// <http> element: URL, header, cookie; see vdoc.Doc.Lower). A detection
+// index searches documents for these literals first and evaluates src
+// only where one is present.
 //
 // The analysis is conservative: a literal counts only where the
-// expression cannot be true without it — compared with '=' to a location
-// path, or the second argument of contains/starts-with/ends-with on a
-// location path — and only through 'and', predicates and path steps; 'or',
-// '|', not() and every other function contribute nothing.
+// expression cannot be true without it — compared with '=' to, or the
+// second argument of contains/starts-with/ends-with on, an attribute, a
+// text() node or an element of <http>, whose values are contiguous in the
+// markup (an HTML element's string value is not: markup may split it) —
+// and only through 'and', predicates and path steps; 'or', '|', not() and
+// every other function contribute nothing. It assumes the literal is not
+// written with character references in the markup.
 func RequiredLiterals(src string) ([]string, error) {
 	e, err := parse(src)
 	if err != nil {
@@ -44,7 +48,7 @@ func parse(src string) (*node, error) {
 func requiredOf(e *node) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, l := range required(e) {
+	for _, l := range required(e, false) {
 		if l != "" && !seen[l] {
 			seen[l] = true
 			out = append(out, l)
@@ -86,12 +90,15 @@ const (
 	nOther
 )
 
-func required(e *node) []string {
+// required returns the literals e requires; inHTTP tells that the
+// context node's string value is one run of the markup (an element of
+// <http>, a comment, a text node).
+func required(e *node, inHTTP bool) []string {
 	switch e.kind {
 	case nBinary:
 		switch e.op {
 		case "and":
-			return append(required(e.args[0]), required(e.args[1])...)
+			return append(required(e.args[0], inHTTP), required(e.args[1], inHTTP)...)
 		case "=":
 			a, b := e.args[0], e.args[1]
 			if a.kind == nLiteral {
@@ -99,33 +106,71 @@ func required(e *node) []string {
 			}
 			switch {
 			case a.kind == nPath && b.kind == nLiteral:
-				return append(required(a), b.str)
+				out := required(a, inHTTP)
+				if contiguous(a, inHTTP) {
+					out = append(out, b.str)
+				}
+				return out
 			case a.kind == nPath && b.kind == nPath:
-				return append(required(a), required(b)...)
+				return append(required(a, inHTTP), required(b, inHTTP)...)
 			}
 		}
 	case nFunc:
 		switch e.op {
 		case "contains", "starts-with", "ends-with":
 			if len(e.args) == 2 && e.args[0].kind == nPath && e.args[1].kind == nLiteral {
-				return append(required(e.args[0]), e.args[1].str)
+				out := required(e.args[0], inHTTP)
+				if contiguous(e.args[0], inHTTP) {
+					out = append(out, e.args[1].str)
+				}
+				return out
 			}
 		case "boolean":
 			if len(e.args) == 1 {
-				return required(e.args[0])
+				return required(e.args[0], inHTTP)
 			}
 		}
 	case nPath:
 		var out []string
 		for _, a := range e.args {
-			out = append(out, required(a)...)
+			out = append(out, required(a, inHTTP)...)
 		}
-		for _, p := range e.preds {
-			out = append(out, required(p)...)
+		if len(e.steps) == 0 {
+			for _, p := range e.preds {
+				out = append(out, required(p, inHTTP)...)
+			}
+			return out
+		}
+		if e.abs {
+			inHTTP = !e.steps[0].desc && e.steps[0].axis == "child" && e.steps[0].name == "http"
+		}
+		for _, st := range e.steps {
+			// A comment or text node's string value is one run too.
+			flat := inHTTP || st.name == "comment()" || st.name == "text()"
+			for _, p := range st.preds {
+				out = append(out, required(p, flat)...)
+			}
 		}
 		return out
 	}
 	return nil
+}
+
+// contiguous reports whether the string value of the first node path
+// selects is one run of the markup: an attribute, a text node, or the
+// context node itself when that is an element of <http>.
+func contiguous(path *node, inHTTP bool) bool {
+	if len(path.steps) == 0 || len(path.args) > 0 {
+		return false
+	}
+	last := path.steps[len(path.steps)-1]
+	switch {
+	case last.axis == "attribute", last.name == "text()":
+		return true
+	case inHTTP && !path.abs && len(path.steps) == 1 && last.axis == "self":
+		return true
+	}
+	return false
 }
 
 type token struct {

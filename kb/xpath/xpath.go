@@ -26,7 +26,8 @@ type Expr struct {
 	// antchfx evaluates them in the compiled query's own state. Node-set
 	// expressions are evaluated on a private clone (Expr.Select) instead.
 	mu sync.Mutex
-	// Literals are the strings the expression requires (RequiredLiterals).
+	// Literals are the strings the expression requires in the markup
+	// (RequiredLiterals).
 	Literals []string
 	// plan is the native form (fast.go), nil outside its fragment.
 	plan *plan

@@ -21,6 +21,9 @@ func TestRequiredLiterals(t *testing.T) {
 		{"//div[@id='a'][2]/span[text()='b'] and //p[contains(@class, \"c\")]", []string{"a", "b", "c"}},
 		{"//li[position()=2][contains(@class, 'post')]", []string{"post"}},
 		{"//a[normalize-space(.)='a b']", nil},
+		{"//a[contains(., 'Powered by')][@id='x']", []string{"x"}},
+		{"/http/url[contains(., 'viewtopic.php')]", []string{"viewtopic.php"}},
+		{"//script[contains(text(), 'vb_')]", []string{"vb_"}},
 		{"//a['x']", nil},
 		{"count(//a[@id='q']) = 0", nil},
 	}
