@@ -101,10 +101,8 @@ func detectedAs(det *Detection, label string) bool {
 }
 
 // TestDetectionAccuracy measures type detection on the saved pages against
-// their labels, with the built-in KB and every webappanalyzer fingerprint.
-// The acceptance asks 95 %; the KB has no entry yet for WoltLab, Phorum,
-// Inyoka and Tumblr and dom rules are not compiled, so this guards the
-// 90 % reached so far.
+// their labels, with the built-in KB and every webappanalyzer fingerprint,
+// and requires the acceptance figure, 95 %.
 func TestDetectionAccuracy(t *testing.T) {
 	dir, pages := loadLabels(t)
 	det := NewDetector(builtinKB(t), loadFingerprints(t))
@@ -141,8 +139,8 @@ func TestDetectionAccuracy(t *testing.T) {
 	}
 	acc := float64(sum) / float64(len(pages))
 	t.Logf("overall %d/%d = %.1f%%", sum, len(pages), 100*acc)
-	if acc < 0.90 {
-		t.Errorf("detection accuracy %.1f%% < 90%%", 100*acc)
+	if acc < 0.95 {
+		t.Errorf("detection accuracy %.1f%% < 95%%", 100*acc)
 	}
 }
 

@@ -4,11 +4,13 @@
 // beyond mneme's own knowledge base. The data is GPL-3.0 and is never
 // embedded: it is read from a directory given by the user.
 //
-// Patterns on the page markup (html, scripts, scriptSrc), the URL, meta
-// tags, headers and cookies are compiled to Go regular expressions
+// Patterns on the page markup (html, scriptSrc), the URL, meta tags,
+// headers and cookies are compiled to Go regular expressions
 // (case-insensitive, as Wappalyzer matches). Patterns RE2 cannot compile
-// (look-arounds, back-references) and js/dom/dns/css/xhr/robots/certIssuer
-// rules, which need a browser or other requests, are skipped and counted.
+// (look-arounds, back-references), scripts rules (on the contents of
+// JavaScript files, which a page crawl does not fetch: matched on inline
+// scripts they misfire) and js/dom/dns/css/xhr/robots/certIssuer rules,
+// which need a browser or other requests, are skipped and counted.
 package fingerprint
 
 import (
@@ -35,7 +37,7 @@ type Set struct {
 	techs    []*tech
 	byName   map[string]int
 	pats     []*pattern
-	body     *litindex.Index             // html, scripts, scriptSrc and url patterns
+	body     *litindex.Index             // html, scriptSrc and url patterns
 	keyed    map[string]map[string][]int // field → lower-case key → pattern ids
 	keyRegex []int                       // cookie patterns whose key is itself a regex
 	Stats    Stats
@@ -47,6 +49,8 @@ type Stats struct {
 	Patterns     int
 	// SkippedJS counts technologies' js rules (globals need a JS engine).
 	SkippedJS int
+	// SkippedScripts counts scripts patterns (JavaScript file contents).
+	SkippedScripts int
 	// SkippedOther counts dom, dns, css, xhr, robots, certIssuer, probe
 	// and text rules, which need a browser or other requests.
 	SkippedOther int
@@ -67,7 +71,7 @@ type tech struct {
 
 type pattern struct {
 	tech       int
-	field      string // html, scripts, scriptSrc, url, meta, headers, cookies
+	field      string // html, scriptSrc, url, meta, headers, cookies
 	key        string // meta name, header or cookie name (lower-case)
 	keyRE      *regexp.Regexp
 	re         *regexp.Regexp // nil: the key's presence suffices
@@ -252,9 +256,7 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 		for _, v := range r.HTML {
 			add("html", "", v)
 		}
-		for _, v := range r.Scripts {
-			add("scripts", "", v)
-		}
+		s.Stats.SkippedScripts += len(r.Scripts)
 		for _, v := range r.ScriptSrc {
 			add("scriptSrc", "", v)
 		}
@@ -317,7 +319,7 @@ func compile(ti int, field, key, src string) (*pattern, error) {
 func (s *Set) index(pats []*pattern) {
 	s.pats = pats
 	s.keyed = map[string]map[string][]int{}
-	s.Stats = Stats{Technologies: s.Stats.Technologies, SkippedJS: s.Stats.SkippedJS,
+	s.Stats = Stats{Technologies: s.Stats.Technologies, SkippedJS: s.Stats.SkippedJS, SkippedScripts: s.Stats.SkippedScripts,
 		SkippedOther: s.Stats.SkippedOther, SkippedRegex: s.Stats.SkippedRegex}
 	b := litindex.NewBuilder(false) // literals and pages are lower-cased here
 	for id, p := range pats {

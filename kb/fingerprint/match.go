@@ -17,7 +17,6 @@ type inputs struct {
 	html      []byte
 	lower     []byte // html lower-cased, where literals are looked up
 	url       string
-	scripts   []string
 	scriptSrc []string
 	meta      map[string][]string
 	headers   map[string][]string
@@ -38,8 +37,6 @@ func gather(d *vdoc.Doc) *inputs {
 	for _, n := range d.Elements("script") {
 		if src := attr(n, "src"); src != "" {
 			in.scriptSrc = append(in.scriptSrc, src)
-		} else if n.FirstChild != nil {
-			in.scripts = append(in.scripts, n.FirstChild.Data)
 		}
 	}
 	for _, n := range d.Elements("meta") {
@@ -160,8 +157,6 @@ func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 		return findNear(p, in.html, in.hits)
 	case "url":
 		return find(p, []byte(in.url))
-	case "scripts":
-		return findWith(p, in.scripts)
 	case "scriptSrc":
 		return findWith(p, in.scriptSrc)
 	case "meta":
