@@ -59,7 +59,7 @@ func New(rawURL string, header http.Header, body []byte) (*Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := html.Parse(bytes.NewReader(body))
+	root, err := html.Parse(bytes.NewReader(asHTML(header, body)))
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func New(rawURL string, header http.Header, body []byte) (*Doc, error) {
 	root.InsertBefore(d.HTTP, root.FirstChild)
 	expandNoscript(root)
 	d.Base = d.URL
-	if b := htmlquery.FindOne(root, "//head/base[@href]"); b != nil {
+	if b := htmlquery.FindOne(root, "//base[@href]"); b != nil {
 		if bu, err := u.Parse(htmlquery.SelectAttr(b, "href")); err == nil {
 			d.Base = bu
 		}
