@@ -91,7 +91,7 @@ func TestExtractionAnnotated(t *testing.T) {
 	det := NewDetector(builtinKB(t), nil)
 	type score struct {
 		posts, extracted, author, date, noUser int
-		f1                             float64
+		f1                                     float64
 	}
 	per := map[string]*score{}
 	for _, p := range pages {
