@@ -49,6 +49,10 @@ func Compile(src string) (*Expr, error) {
 	return e, nil
 }
 
+// NodeSet reports whether the expression selects nodes (Select, First)
+// rather than computing a string, number or boolean (Value).
+func (e *Expr) NodeSet() bool { return e.nodeSet }
+
 // String returns the source of the expression.
 func (e *Expr) String() string { return e.src }
 
@@ -77,7 +81,7 @@ func (e *Expr) Select(n *html.Node) []Item {
 		return nil
 	}
 	var out []Item
-	it := e.expr.Select(htmlquery.CreateXPathNavigator(n))
+	it := e.expr.Select(navAt(n))
 	for it.MoveNext() {
 		out = append(out, itemAt(it))
 	}
@@ -89,7 +93,7 @@ func (e *Expr) First(n *html.Node) (Item, bool) {
 	if !e.nodeSet {
 		return Item{}, false
 	}
-	it := e.expr.Select(htmlquery.CreateXPathNavigator(n))
+	it := e.expr.Select(navAt(n))
 	if !it.MoveNext() {
 		return Item{}, false
 	}
@@ -114,10 +118,10 @@ func itemAt(it *xpath.NodeIterator) Item {
 // non-empty node-set, true, a non-empty string or a non-zero number.
 func (e *Expr) Match(n *html.Node) bool {
 	if e.nodeSet {
-		return e.expr.Select(htmlquery.CreateXPathNavigator(n)).MoveNext()
+		return e.expr.Select(navAt(n)).MoveNext()
 	}
 	e.mu.Lock()
-	v := e.expr.Evaluate(htmlquery.CreateXPathNavigator(n))
+	v := e.expr.Evaluate(navAt(n))
 	e.mu.Unlock()
 	switch v := v.(type) {
 	case bool:
@@ -154,9 +158,30 @@ func (e *Expr) Value(n *html.Node) string {
 		return Collapse(it.Text())
 	}
 	e.mu.Lock()
-	v := e.expr.Evaluate(htmlquery.CreateXPathNavigator(n))
+	v := e.expr.Evaluate(navAt(n))
 	e.mu.Unlock()
 	return Collapse(fmt.Sprint(v))
+}
+
+// navAt returns a navigator at n whose root is the root of n's tree, so
+// that an absolute path (//link[@rel='canonical']) in an expression
+// evaluated relative to a record still searches the whole document:
+// htmlquery's navigators take the node they are created on as root.
+func navAt(n *html.Node) *htmlquery.NodeNavigator {
+	top := n
+	var chain []*html.Node
+	for top.Parent != nil {
+		chain = append(chain, top)
+		top = top.Parent
+	}
+	nav := htmlquery.CreateXPathNavigator(top)
+	for i := len(chain) - 1; i >= 0; i-- {
+		nav.MoveToChild()
+		for nav.Current() != chain[i] {
+			nav.MoveToNext()
+		}
+	}
+	return nav
 }
 
 // Collapse trims s and replaces each run of white space with one space.
