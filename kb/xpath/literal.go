@@ -173,6 +173,15 @@ func contiguous(path *node, inHTTP bool) bool {
 	return false
 }
 
+// SyntaxError is an XPath syntax error at a column (a byte offset in the
+// expression, from 1).
+type SyntaxError struct {
+	Col int
+	Msg string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("column %d: %s", e.Col, e.Msg) }
+
 type token struct {
 	text string
 	kind tokKind
@@ -199,7 +208,7 @@ func (p *parser) errorf(format string, args ...any) error {
 	if p.pos < len(p.toks) {
 		col = p.toks[p.pos].col
 	}
-	return fmt.Errorf("column %d: %s", col, fmt.Sprintf(format, args...))
+	return &SyntaxError{Col: col, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (p *parser) lex() error {
@@ -212,7 +221,7 @@ func (p *parser) lex() error {
 		case c == '\'' || c == '"':
 			j := strings.IndexByte(s[i+1:], c)
 			if j < 0 {
-				return fmt.Errorf("column %d: unterminated string literal", i+1)
+				return &SyntaxError{Col: i + 1, Msg: "unterminated string literal"}
 			}
 			p.toks = append(p.toks, token{s[i+1 : i+1+j], tLiteral, i + 1})
 			i += j + 2
@@ -240,7 +249,7 @@ func (p *parser) lex() error {
 				}
 			}
 			if !strings.Contains("/[]()@,|=!<>*+-.:$", op[:1]) || op == "!" {
-				return fmt.Errorf("column %d: unexpected character %q", i+1, op)
+				return &SyntaxError{Col: i + 1, Msg: fmt.Sprintf("unexpected character %q", op)}
 			}
 			p.toks = append(p.toks, token{op, tOp, i + 1})
 			i += len(op)
