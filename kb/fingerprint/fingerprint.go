@@ -343,6 +343,7 @@ func (s *Set) index(pats []*pattern) {
 			}
 			p.need, p.lits, p.litIDs = nil, nil, nil
 			if best < 0 {
+				p.pure = false // evaluated on every page: the regex decides
 				b.AddAny(id, nil)
 				s.Stats.Always++
 				continue
@@ -384,11 +385,15 @@ func literalSets(p *pattern) [][]string {
 	}
 	t = t.Simplify()
 	p.anchored = hasAnchor(t)
-	p.pure = p.version == "" && (t.Op == syntax.OpLiteral ||
-		t.Op == syntax.OpConcat && !slices.ContainsFunc(t.Sub, func(s *syntax.Regexp) bool { return s.Op != syntax.OpLiteral }))
+	sets := conjuncts(t)
+	if all, ok := exact(t); ok && p.version == "" && !slices.Contains(all, "") && !p.anchored {
+		// The regex is a few strings: finding one is a match.
+		p.pure = true
+		sets = [][]string{all}
+	}
 	// Pages are lower-cased in ASCII only; a set with a literal that has
 	// other case variants could miss a match, so it is dropped.
-	sets := slices.DeleteFunc(conjuncts(t), func(set []string) bool {
+	sets = slices.DeleteFunc(sets, func(set []string) bool {
 		return slices.ContainsFunc(set, func(l string) bool { return !caseless(l) })
 	})
 	for _, set := range sets {
