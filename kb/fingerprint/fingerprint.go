@@ -358,7 +358,9 @@ func (s *Set) index(pats []*pattern) {
 			}
 			s.Stats.Indexed++
 			for i, set := range sets {
-				if i == best || litindex.Shortest(set) < litindex.MinLen {
+				// Sets of markup found on every page would rule out
+				// nothing and cost a look-up at each occurrence.
+				if i == best || litindex.Shortest(set) < litindex.MinLen || selectivity(set) == 0 {
 					continue
 				}
 				ids := make([]int, len(set))

@@ -18,6 +18,7 @@ type inputs struct {
 	lower     []byte // html lower-cased, where literals are looked up
 	url       string
 	scriptSrc []string
+	srcLower  []string // scriptSrc with ASCII letters lower-cased
 	meta      map[string][]string
 	headers   map[string][]string
 	cookies   map[string]string
@@ -37,6 +38,7 @@ func gather(d *vdoc.Doc) *inputs {
 	for _, n := range d.Elements("script") {
 		if src := attr(n, "src"); src != "" {
 			in.scriptSrc = append(in.scriptSrc, src)
+			in.srcLower = append(in.srcLower, string(vdoc.LowerASCII([]byte(src))))
 		}
 	}
 	for _, n := range d.Elements("meta") {
@@ -158,7 +160,7 @@ func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 	case "url":
 		return find(p, []byte(in.url))
 	case "scriptSrc":
-		return findWith(p, in.scriptSrc)
+		return findWith(p, in.scriptSrc, in.srcLower)
 	case "meta":
 		return findAny(p, in.meta[p.key])
 	case "headers":
@@ -224,14 +226,14 @@ func findNear(p *pattern, html []byte, hits *litindex.Hits) (string, bool) {
 }
 
 // findWith matches p on the values that contain one of its literals
-// (every match contains one), or on all when it has none.
-func findWith(p *pattern, vals []string) (string, bool) {
+// (every match contains one; lower holds the values lower-cased), or on
+// all when it has none.
+func findWith(p *pattern, vals, lower []string) (string, bool) {
 	if len(p.lits) == 0 {
 		return findAny(p, vals)
 	}
-	for _, v := range vals {
-		lv := string(vdoc.LowerASCII([]byte(v)))
-		if !slices.ContainsFunc(p.lits, func(l string) bool { return strings.Contains(lv, l) }) {
+	for i, v := range vals {
+		if !slices.ContainsFunc(p.lits, func(l string) bool { return strings.Contains(lower[i], l) }) {
 			continue
 		}
 		if p.pure {
