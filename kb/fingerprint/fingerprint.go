@@ -482,7 +482,7 @@ func conjuncts(t *syntax.Regexp) [][]string {
 }
 
 // maxExact bounds the sets exact builds.
-const maxExact = 16
+const maxExact = 8
 
 // exact returns the strings t matches when they are few (lower-cased).
 func exact(t *syntax.Regexp) ([]string, bool) {

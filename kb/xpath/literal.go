@@ -13,7 +13,8 @@ import (
 // only where one is present.
 //
 // The analysis is conservative: a literal counts only where the
-// expression cannot be true without it — compared with '=' to, or the
+// expression cannot be true without it — the name of an attribute the
+// expression needs to exist, a string compared with '=' to, or the
 // second argument of contains/starts-with/ends-with on, an attribute, a
 // text() node or an element of <http>, whose values are contiguous in the
 // markup (an HTML element's string value is not: markup may split it) —
@@ -145,6 +146,11 @@ func required(e *node, inHTTP bool) []string {
 			inHTTP = !e.steps[0].desc && e.steps[0].axis == "child" && e.steps[0].name == "http"
 		}
 		for _, st := range e.steps {
+			// An attribute the path needs is in the markup by its name
+			// (not so the attributes of <http>'s synthetic elements).
+			if st.axis == "attribute" && st.name != "" && st.name != "*" && !inHTTP {
+				out = append(out, st.name)
+			}
 			// A comment or text node's string value is one run too.
 			flat := inHTTP || st.name == "comment()" || st.name == "text()"
 			for _, p := range st.preds {
