@@ -56,7 +56,14 @@ store, one named graph per crawl, queried with SPARQL across crawls.`,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newVersionCmd(), newRDFCmd(), newKBCmd())
+	// One command per line, so branches that add commands merge cleanly.
+	root.AddCommand(newVersionCmd())
+	root.AddCommand(newRDFCmd())
+	root.AddCommand(newLoadCmd())
+	root.AddCommand(newExportCmd())
+	root.AddCommand(newStoreCmd())
+	root.AddCommand(newKBCmd())
+	root.AddCommand(newSimCmd())
 	return root
 }
 

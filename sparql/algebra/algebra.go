@@ -183,6 +183,42 @@ func Children(op Op) []Op {
 	return nil
 }
 
+// MapChildren returns a shallow copy of op whose operands are replaced by
+// fn(operand); operators without operands are returned as they are.
+func MapChildren(op Op, fn func(Op) Op) Op {
+	switch x := op.(type) {
+	case *Join:
+		return &Join{Left: fn(x.Left), Right: fn(x.Right)}
+	case *LeftJoin:
+		return &LeftJoin{Left: fn(x.Left), Right: fn(x.Right), Expr: x.Expr}
+	case *Union:
+		return &Union{Left: fn(x.Left), Right: fn(x.Right)}
+	case *Minus:
+		return &Minus{Left: fn(x.Left), Right: fn(x.Right)}
+	case *Filter:
+		return &Filter{Exprs: x.Exprs, Sub: fn(x.Sub)}
+	case *Graph:
+		return &Graph{Name: x.Name, Sub: fn(x.Sub)}
+	case *Service:
+		return &Service{Silent: x.Silent, Name: x.Name, Sub: fn(x.Sub)}
+	case *Extend:
+		return &Extend{Sub: fn(x.Sub), Var: x.Var, Expr: x.Expr}
+	case *Group:
+		return &Group{Sub: fn(x.Sub), Keys: x.Keys, Aggs: x.Aggs}
+	case *OrderBy:
+		return &OrderBy{Sub: fn(x.Sub), Conds: x.Conds}
+	case *Project:
+		return &Project{Sub: fn(x.Sub), Vars: x.Vars}
+	case *Distinct:
+		return &Distinct{Sub: fn(x.Sub)}
+	case *Reduced:
+		return &Reduced{Sub: fn(x.Sub)}
+	case *Slice:
+		return &Slice{Sub: fn(x.Sub), Offset: x.Offset, Limit: x.Limit}
+	}
+	return op
+}
+
 // Exists is [NOT] EXISTS in an algebra expression: true when Op has a
 // solution compatible with (substituted by) the current one.
 type Exists struct {

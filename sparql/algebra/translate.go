@@ -108,7 +108,9 @@ func (t *translator) group(g *syntax.Group) Op {
 		case *syntax.Optional:
 			right := t.group(x.Group)
 			lj := &LeftJoin{Left: orUnit(op), Right: right}
-			if f, ok := right.(*Filter); ok {
+			// Only the optional group's own filters become the left
+			// join's condition; a filter of a nested group stays there.
+			if f, ok := right.(*Filter); ok && hasFilter(x.Group) {
 				lj.Right, lj.Expr = f.Sub, and(f.Exprs)
 			}
 			op = lj
@@ -160,6 +162,15 @@ func join(op, next Op) Op {
 		}
 	}
 	return &Join{Left: op, Right: next}
+}
+
+func hasFilter(g *syntax.Group) bool {
+	for _, e := range g.Elems {
+		if _, ok := e.(*syntax.Filter); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func orUnit(op Op) Op {

@@ -33,6 +33,11 @@ func equal(a, b value) (bool, error) {
 		return false, nil // same datatype, different lexical forms
 	case ta.Datatype == rdf.RDFLangString && tb.Datatype == rdf.RDFLangString:
 		return ta.Value == tb.Value && strings.EqualFold(ta.Lang, tb.Lang), nil
+	case ta.Datatype == rdf.RDFLangString || tb.Datatype == rdf.RDFLangString:
+		// The value space of rdf:langString is disjoint from every
+		// other datatype's: a language-tagged string equals no other
+		// literal.
+		return false, nil
 	case isTemporal(ta.Datatype) && ta.Datatype == tb.Datatype:
 		da, okA := parseDateTime(ta.Value, ta.Datatype == rdf.XSDDate)
 		db, okB := parseDateTime(tb.Value, tb.Datatype == rdf.XSDDate)

@@ -123,7 +123,7 @@ func translateEscape(pattern string, i *int, inClass bool) (string, error) {
 		name := pattern[*i+2 : *i+end]
 		*i += end
 		if strings.HasPrefix(name, "Is") {
-			return "", fmt.Errorf(`Unicode block escape \%c{%s} is not supported`, c, name)
+			return "", fmt.Errorf(`block escape \%c{%s} (a Unicode block) is not supported`, c, name)
 		}
 		return `\` + string(c) + "{" + name + "}", nil
 	case strings.IndexByte(`nrt\|.-^?*+{}()[]$`, c) >= 0:

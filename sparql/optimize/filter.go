@@ -33,37 +33,7 @@ func PushFilters(op algebra.Op) algebra.Op {
 // rewrite rebuilds op bottom-up, applying fn to every rebuilt node.
 func rewrite(op algebra.Op, fn func(algebra.Op) algebra.Op) algebra.Op {
 	r := func(o algebra.Op) algebra.Op { return rewrite(o, fn) }
-	switch x := op.(type) {
-	case *algebra.Join:
-		op = &algebra.Join{Left: r(x.Left), Right: r(x.Right)}
-	case *algebra.LeftJoin:
-		op = &algebra.LeftJoin{Left: r(x.Left), Right: r(x.Right), Expr: x.Expr}
-	case *algebra.Union:
-		op = &algebra.Union{Left: r(x.Left), Right: r(x.Right)}
-	case *algebra.Minus:
-		op = &algebra.Minus{Left: r(x.Left), Right: r(x.Right)}
-	case *algebra.Filter:
-		op = &algebra.Filter{Exprs: x.Exprs, Sub: r(x.Sub)}
-	case *algebra.Graph:
-		op = &algebra.Graph{Name: x.Name, Sub: r(x.Sub)}
-	case *algebra.Service:
-		op = &algebra.Service{Silent: x.Silent, Name: x.Name, Sub: r(x.Sub)}
-	case *algebra.Extend:
-		op = &algebra.Extend{Sub: r(x.Sub), Var: x.Var, Expr: x.Expr}
-	case *algebra.Group:
-		op = &algebra.Group{Sub: r(x.Sub), Keys: x.Keys, Aggs: x.Aggs}
-	case *algebra.OrderBy:
-		op = &algebra.OrderBy{Sub: r(x.Sub), Conds: x.Conds}
-	case *algebra.Project:
-		op = &algebra.Project{Sub: r(x.Sub), Vars: x.Vars}
-	case *algebra.Distinct:
-		op = &algebra.Distinct{Sub: r(x.Sub)}
-	case *algebra.Reduced:
-		op = &algebra.Reduced{Sub: r(x.Sub)}
-	case *algebra.Slice:
-		op = &algebra.Slice{Sub: r(x.Sub), Offset: x.Offset, Limit: x.Limit}
-	}
-	return fn(op)
+	return fn(algebra.MapChildren(op, r))
 }
 
 // conjuncts splits && so that each part can move on its own: a solution

@@ -28,7 +28,7 @@ const maxSearchSteps = 1_000_000
 // Equivalent returns nil when got is the same result set as want: the
 // same variables (in any order), and rows that match one to one under a
 // single bijection between their blank nodes. The error describes the
-// first difference found.
+// first difference found. Language tags match case-insensitively.
 func Equivalent(want, got *Results, opts CompareOptions) error {
 	if want.Ask || got.Ask {
 		if want.Ask != got.Ask {
@@ -51,6 +51,8 @@ func Equivalent(want, got *Results, opts CompareOptions) error {
 		perm[i] = slices.Index(got.Vars, v)
 	}
 	norm := func(t rdf.Term) rdf.Term {
+		// Language tags are case-insensitive (RDF 1.1 §3.3).
+		t.Lang = strings.ToLower(t.Lang)
 		if opts.ValueLiterals {
 			return expr.Canonical(t)
 		}

@@ -1,0 +1,108 @@
+package graph
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/mneme-archive/mneme/graph/kv"
+)
+
+// The dictionary maps each term to a 64-bit ID derived from a hash of its
+// encoding, so that parallel encoders need no shared counter and a term's
+// ID is found without an index of its own. Collisions are resolved by open
+// addressing: a term takes the first free slot of its probe sequence. As
+// dictionary entries are never deleted, a lookup that reaches a free slot
+// knows the term is absent, and two terms never share an ID.
+
+// shardBits is the number of high ID bits that probing never changes: the
+// probe sequence of a hash stays in one of 1<<shardBits shards, which lets
+// the loader resolve new terms under per-shard locks.
+const shardBits = 6
+
+const lowMask = uint64(1)<<(64-shardBits) - 1
+
+// hashFunc hashes a term encoding. It is a variable only so that tests can
+// force collisions; a store must always be used with the same function.
+type hashFunc func([]byte) uint64
+
+func defaultHash(b []byte) uint64 { return xxhash.Sum64(b) }
+
+// firstSlot is the start of a hash's probe sequence.
+func firstSlot(h uint64) ID { return skipReserved(ID(h)) }
+
+// nextSlot is the slot probed after id.
+func nextSlot(id ID) ID {
+	u := uint64(id)
+	return skipReserved(ID(u&^lowMask | (u+1)&lowMask))
+}
+
+// skipReserved moves off the IDs that are not terms (Any, DefaultGraph).
+func skipReserved(id ID) ID {
+	if id < firstTermID {
+		return firstTermID
+	}
+	return id
+}
+
+func shardOf(id ID) int { return int(uint64(id) >> (64 - shardBits)) }
+
+// pendingTerms holds terms given IDs but not yet written to the store.
+type pendingTerms struct {
+	byTerm map[string]ID
+	byID   map[ID]string
+}
+
+func newPendingTerms() *pendingTerms {
+	return &pendingTerms{byTerm: map[string]ID{}, byID: map[ID]string{}}
+}
+
+func (p *pendingTerms) add(enc string, id ID) {
+	p.byTerm[enc] = id
+	p.byID[id] = enc
+}
+
+// errCorruptDictionary is wrapped by lookups that find the dictionary in a
+// state it can never be written in.
+var errCorruptDictionary = errors.New("corrupt dictionary")
+
+// probe finds the ID of the term encoded as enc: the slot holding it, or
+// (found=false) the first free slot of its probe sequence, which is where
+// it goes if added. Slots are looked up in the pending tables first, then
+// in the store — unless storeFree (when not nil) says the store cannot
+// hold that slot.
+func probe(r kv.Reader, h uint64, enc []byte, storeFree func(ID) bool, pending ...*pendingTerms) (id ID, found bool, err error) {
+	id = firstSlot(h)
+	for range 1 << 16 {
+		occupied := false
+		for _, p := range pending {
+			if p == nil {
+				continue
+			}
+			if t, ok := p.byID[id]; ok {
+				if t == string(enc) {
+					return id, true, nil
+				}
+				occupied = true
+				break
+			}
+		}
+		if !occupied && storeFree != nil && storeFree(id) {
+			return id, false, nil
+		}
+		if !occupied {
+			v, err := r.Get(dictKey(id))
+			switch {
+			case errors.Is(err, kv.ErrNotFound):
+				return id, false, nil
+			case err != nil:
+				return 0, false, err
+			case bytes.Equal(v, enc):
+				return id, true, nil
+			}
+		}
+		id = nextSlot(id)
+	}
+	return 0, false, errCorruptDictionary
+}

@@ -1,0 +1,222 @@
+// Package pebblekv implements the kv ordered key-value interface on
+// Pebble, the embedded default backend of the quad store. No Pebble type
+// escapes this package.
+package pebblekv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
+	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/mneme-archive/mneme/graph/kv"
+)
+
+// Options tune a Pebble store.
+type Options struct {
+	// ReadOnly opens an existing store without writing to it.
+	ReadOnly bool
+	// CacheBytes is the block cache size; 0 means 256 MiB.
+	CacheBytes int64
+}
+
+// DB is a Pebble database behind the kv.Store interface.
+type DB struct {
+	db   *pebble.DB
+	opts *pebble.Options
+	ro   bool
+}
+
+var _ kv.Store = (*DB)(nil)
+
+// Open opens or creates (unless read-only) the Pebble store in dir.
+func Open(dir string, o Options) (*DB, error) {
+	size := o.CacheBytes
+	if size <= 0 {
+		size = 256 << 20
+	}
+	cache := pebble.NewCache(size)
+	defer cache.Unref()
+	opts := &pebble.Options{
+		Cache:                 cache,
+		ReadOnly:              o.ReadOnly,
+		MemTableSize:          64 << 20,
+		L0CompactionThreshold: 4,
+		L0StopWritesThreshold: 24,
+		// Pebble logs compactions to stderr by default; a store is a
+		// library and keeps quiet.
+		Logger: quietLogger{},
+	}
+	// Bloom filters make the dictionary's "is this id free?" probes and
+	// the writers' existence checks cheap.
+	for i := range opts.Levels {
+		opts.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
+	}
+	if o.ReadOnly {
+		opts.ErrorIfNotExists = true
+	}
+	// Defaults filled in here, not only inside Open's private copy, so
+	// that NewSortedFile writes tables exactly as the database would.
+	opts.EnsureDefaults()
+	db, err := pebble.Open(dir, opts)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	return &DB{db: db, opts: opts, ro: o.ReadOnly}, nil
+}
+
+// Get implements kv.Reader.
+func (d *DB) Get(key []byte) ([]byte, error) { return get(d.db, key) }
+
+// NewIter implements kv.Reader.
+func (d *DB) NewIter(lower, upper []byte) (kv.Iterator, error) {
+	it, err := d.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return nil, err
+	}
+	return iter{it}, nil
+}
+
+// NewSnapshot implements kv.Store.
+func (d *DB) NewSnapshot() kv.Snapshot { return &snapshot{s: d.db.NewSnapshot()} }
+
+// NewBatch implements kv.Store.
+func (d *DB) NewBatch() kv.Batch { return &batch{b: d.db.NewBatch(), ro: d.ro} }
+
+// ReadOnly implements kv.Store.
+func (d *DB) ReadOnly() bool { return d.ro }
+
+// Close implements kv.Store.
+func (d *DB) Close() error { return d.db.Close() }
+
+// NewSortedFile implements kv.Store: a Pebble sstable written with the
+// options the database itself uses for its bottom level.
+func (d *DB) NewSortedFile(path string, o kv.FileOptions) (kv.SortedFile, error) {
+	if d.ro {
+		return nil, kv.ErrReadOnly
+	}
+	f, err := vfs.Default.Create(path, vfs.WriteCategoryUnspecified)
+	if err != nil {
+		return nil, err
+	}
+	wo := d.opts.MakeWriterOptions(len(d.opts.Levels)-1, d.db.TableFormat())
+	if o.RangeReadsOnly {
+		wo.FilterPolicy = nil
+	}
+	return &sortedFile{w: sstable.NewWriter(objstorageprovider.NewFileWritable(f), wo), path: path}, nil
+}
+
+// Ingest implements kv.Store.
+func (d *DB) Ingest(ctx context.Context, paths []string) error {
+	if d.ro {
+		return kv.ErrReadOnly
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	return d.db.Ingest(ctx, paths)
+}
+
+// getter is what *pebble.DB and *pebble.Snapshot have in common for Get.
+type getter interface {
+	Get(key []byte) ([]byte, io.Closer, error)
+}
+
+func get(g getter, key []byte) ([]byte, error) {
+	v, c, err := g.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, kv.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte(nil), v...)
+	return out, c.Close()
+}
+
+type snapshot struct {
+	s      *pebble.Snapshot
+	closed bool
+}
+
+func (s *snapshot) Get(key []byte) ([]byte, error) { return get(s.s, key) }
+
+func (s *snapshot) NewIter(lower, upper []byte) (kv.Iterator, error) {
+	it, err := s.s.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return nil, err
+	}
+	return iter{it}, nil
+}
+
+// Close releases the snapshot; closing it again does nothing (Pebble
+// would panic).
+func (s *snapshot) Close() error {
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return s.s.Close()
+}
+
+type iter struct{ it *pebble.Iterator }
+
+func (i iter) First() bool            { return i.it.First() }
+func (i iter) SeekGE(key []byte) bool { return i.it.SeekGE(key) }
+func (i iter) Next() bool             { return i.it.Next() }
+func (i iter) Valid() bool            { return i.it.Valid() }
+func (i iter) Key() []byte            { return i.it.Key() }
+func (i iter) Value() []byte          { return i.it.Value() }
+func (i iter) Err() error             { return i.it.Error() }
+func (i iter) Close() error           { return i.it.Close() }
+
+type batch struct {
+	b  *pebble.Batch
+	ro bool
+}
+
+func (b *batch) Set(key, value []byte) { _ = b.b.Set(key, value, nil) }
+func (b *batch) Delete(key []byte)     { _ = b.b.Delete(key, nil) }
+func (b *batch) Len() int              { return int(b.b.Count()) }
+func (b *batch) Close()                { _ = b.b.Close() }
+
+func (b *batch) Commit() error {
+	if b.ro {
+		return kv.ErrReadOnly
+	}
+	return b.b.Commit(pebble.Sync)
+}
+
+type sortedFile struct {
+	w    *sstable.Writer
+	path string
+}
+
+func (s *sortedFile) Add(key, value []byte) error { return s.w.Set(key, value) }
+
+// Finish closes the writer, which syncs the file before closing it as
+// Ingest requires.
+func (s *sortedFile) Finish() error { return s.w.Close() }
+
+func (s *sortedFile) Abort() {
+	_ = s.w.Close()
+	_ = os.Remove(s.path)
+}
+
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...interface{}) {}
+func (quietLogger) Errorf(format string, args ...interface{}) {
+	fmt.Fprintf(os.Stderr, "pebble: "+format+"\n", args...)
+}
+func (quietLogger) Fatalf(format string, args ...interface{}) {
+	fmt.Fprintf(os.Stderr, "pebble: "+format+"\n", args...)
+	os.Exit(2)
+}

@@ -1,0 +1,435 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mneme-archive/mneme/graph/kv"
+	"github.com/mneme-archive/mneme/rdf"
+)
+
+// LoadOptions tune a Loader.
+type LoadOptions struct {
+	// RunQuads is how many quads are sorted in memory at once; memory use
+	// grows with it (about 100 bytes a quad, twice over while the previous
+	// run is written). 0 means 2 Mi.
+	RunQuads int
+	// SegmentQuads is how many quads are committed in one atomic ingest;
+	// a crash loses at most the segment under way. 0 means 64 Mi.
+	SegmentQuads int
+}
+
+var errLoaderDone = errors.New("load: loader already committed or closed")
+
+// LoadResult tells what a load did.
+type LoadResult struct {
+	Read  uint64 // quads given to workers
+	Added uint64 // quads that were new to the store
+	Terms uint64 // new dictionary terms
+}
+
+// Loader bulk-loads quads: Workers resolve terms to IDs in parallel, quads
+// are sorted in runs written to temporary files, and each segment is
+// merged into sorted files that the store ingests in one atomic step,
+// together with the updated statistics. Quads the store already holds are
+// ignored. The loader holds the store's write lock until Commit or Close.
+//
+// Crash safety: new dictionary entries are written (and synced) before any
+// quad that uses them; quads and statistics become visible together at the
+// end of each segment. A killed load leaves unused dictionary entries,
+// which are harmless, and temporary files, which the next Open removes.
+type Loader struct {
+	s    *Store
+	ctx  context.Context
+	opts LoadOptions
+	tmp  string
+
+	shards [1 << shardBits]loadShard
+	// filled is set when the dictionary was empty at the start: then it
+	// knows every slot that can be taken in the store.
+	filled *idFilter
+
+	// mu guards the run being filled; it is held while a sealed run is
+	// handed to the flusher, which is what bounds memory.
+	mu      sync.Mutex
+	buf     []IDQuad
+	done    bool
+	jobs    chan []IDQuad
+	flushed chan []IDQuad // buffers coming back from the flusher
+	wg      sync.WaitGroup
+
+	// fmu guards the runs of the segment under way (the flusher's side).
+	fmu      sync.Mutex
+	segRuns  [][len(orders)]string
+	segQuads int
+
+	emu      sync.Mutex
+	firstErr error
+
+	closed  atomic.Bool // set by Commit and Close; Add refuses work after
+	fileSeq atomic.Int64
+	read    atomic.Uint64
+	terms   atomic.Uint64
+	added   atomic.Uint64
+}
+
+// fail records the first error; every later Add and Commit returns it.
+func (l *Loader) fail(err error) error {
+	l.emu.Lock()
+	defer l.emu.Unlock()
+	if l.firstErr == nil {
+		l.firstErr = err
+	}
+	return l.firstErr
+}
+
+func (l *Loader) err() error {
+	l.emu.Lock()
+	defer l.emu.Unlock()
+	return l.firstErr
+}
+
+// loadShard holds the terms that got IDs in one shard of the ID space:
+// active since the last run was sealed, frozen while being written.
+type loadShard struct {
+	mu             sync.Mutex
+	active, frozen *pendingTerms
+}
+
+// NewLoader starts a bulk load.
+func (s *Store) NewLoader(ctx context.Context, opts LoadOptions) (*Loader, error) {
+	if s.ReadOnly() {
+		return nil, ErrReadOnly
+	}
+	if opts.RunQuads <= 0 {
+		opts.RunQuads = 2 << 20
+	}
+	if opts.SegmentQuads <= 0 {
+		opts.SegmentQuads = 64 << 20
+	}
+	tmp, err := os.MkdirTemp(s.dir, loadTmpPrefix)
+	if err != nil {
+		return nil, fmt.Errorf("load: %w", err)
+	}
+	s.wmu.Lock()
+	l := &Loader{s: s, ctx: ctx, opts: opts, tmp: tmp,
+		jobs: make(chan []IDQuad), flushed: make(chan []IDQuad, 1)}
+	for i := range l.shards {
+		l.shards[i].active = newPendingTerms()
+	}
+	if any, err := hasPrefix(s.kv, []byte{tagDict}); err != nil {
+		l.release()
+		return nil, err
+	} else if !any {
+		l.filled = newIDFilter()
+	}
+	l.wg.Add(1)
+	go l.flusher()
+	return l, nil
+}
+
+// Read is the number of quads workers have handed on so far (for
+// progress; a worker hands on its quads in groups of a few thousand).
+func (l *Loader) Read() uint64 { return l.read.Load() }
+
+// LoadWorker resolves and buffers quads for a Loader. Use one per
+// goroutine; a LoadWorker is not safe for concurrent use.
+type LoadWorker struct {
+	l *Loader
+	// cache and older remember the IDs of recent terms; when cache is
+	// full it becomes older, so hot terms survive the turnover.
+	cache, older map[string]ID
+	enc          []byte
+	out          []IDQuad
+	read         uint64 // quads added since the last hand-over, for Loader.Read
+}
+
+const (
+	workerCacheTerms = 1 << 18 // terms in each of a worker's two cache generations
+	workerFlushQuads = 1 << 13 // quads a worker buffers before handing them on
+)
+
+// NewWorker returns a worker for one goroutine.
+func (l *Loader) NewWorker() *LoadWorker {
+	return &LoadWorker{l: l, cache: make(map[string]ID, 1024)}
+}
+
+// Add validates and loads quads; they may be reused after Add returns.
+func (w *LoadWorker) Add(quads []rdf.Quad) error {
+	if w.l.closed.Load() {
+		return errLoaderDone
+	}
+	for i := range quads {
+		q := &quads[i]
+		if err := q.Validate(); err != nil {
+			return err
+		}
+		var iq IDQuad
+		for pos, t := range [4]rdf.Term{q.S, q.P, q.O, q.G} {
+			id, err := w.resolve(t)
+			if err != nil {
+				return err
+			}
+			iq.set(pos, id)
+		}
+		w.out = append(w.out, iq)
+	}
+	w.read += uint64(len(quads))
+	if len(w.out) >= workerFlushQuads {
+		return w.Flush()
+	}
+	return nil
+}
+
+// Flush hands the worker's buffered quads to the loader. Call it when the
+// worker is done.
+func (w *LoadWorker) Flush() error {
+	w.l.read.Add(w.read)
+	w.read = 0
+	err := w.l.push(w.out)
+	w.out = w.out[:0]
+	return err
+}
+
+func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
+	if t.IsZero() {
+		return DefaultGraph, nil
+	}
+	w.enc = appendTerm(w.enc[:0], t)
+	if id, ok := w.cache[string(w.enc)]; ok {
+		return id, nil
+	}
+	id, ok := w.older[string(w.enc)]
+	if !ok {
+		var err error
+		if id, err = w.l.assign(w.enc); err != nil {
+			return 0, err
+		}
+	}
+	if len(w.cache) >= workerCacheTerms {
+		w.older, w.cache = w.cache, make(map[string]ID, workerCacheTerms)
+	}
+	w.cache[string(w.enc)] = id
+	return id, nil
+}
+
+// assign returns the ID of the encoded term, giving it a new one if the
+// store and the pending tables do not know it.
+func (l *Loader) assign(enc []byte) (ID, error) {
+	h := l.s.hash(enc)
+	sh := &l.shards[shardOf(firstSlot(h))]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if id, ok := sh.active.byTerm[string(enc)]; ok {
+		return id, nil
+	}
+	var storeFree func(ID) bool
+	if l.filled != nil {
+		storeFree = func(id ID) bool { return !l.filled.mayContain(id) }
+	}
+	id, found, err := probe(l.s.kv, h, enc, storeFree, sh.active, sh.frozen)
+	if err != nil || found {
+		return id, err
+	}
+	sh.active.add(string(enc), id)
+	if l.filled != nil {
+		l.filled.add(id)
+	}
+	return id, nil
+}
+
+// push appends a worker's quads to the current run, sealing the run when
+// it is full.
+func (l *Loader) push(quads []IDQuad) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done {
+		return errLoaderDone
+	}
+	if err := l.err(); err != nil {
+		return err
+	}
+	for len(quads) > 0 {
+		n := min(len(quads), l.opts.RunQuads-len(l.buf))
+		l.buf = append(l.buf, quads[:n]...)
+		quads = quads[n:]
+		if len(l.buf) >= l.opts.RunQuads {
+			if err := l.sealRun(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sealRun makes the terms of the current run durable and hands its quads
+// to the flusher. Called with l.mu held.
+func (l *Loader) sealRun() error {
+	if err := l.writeTerms(); err != nil {
+		return l.fail(err)
+	}
+	if len(l.buf) == 0 {
+		return nil
+	}
+	select {
+	case l.jobs <- l.buf:
+	case <-l.ctx.Done():
+		return l.ctx.Err()
+	}
+	select {
+	case l.buf = <-l.flushed:
+	default:
+		l.buf = make([]IDQuad, 0, l.opts.RunQuads)
+	}
+	l.buf = l.buf[:0]
+	return nil
+}
+
+// writeTerms freezes the pending terms, ingests them as one sorted file
+// and then forgets them: from then on lookups find them in the store.
+func (l *Loader) writeTerms() error {
+	var entries []dictEntry
+	for i := range l.shards {
+		sh := &l.shards[i]
+		sh.mu.Lock()
+		sh.frozen, sh.active = sh.active, newPendingTerms()
+		for id, enc := range sh.frozen.byID {
+			entries = append(entries, dictEntry{id, enc})
+		}
+		sh.mu.Unlock()
+	}
+	if len(entries) > 0 {
+		slices.SortFunc(entries, func(a, b dictEntry) int {
+			switch {
+			case a.id < b.id:
+				return -1
+			case a.id > b.id:
+				return 1
+			}
+			return 0
+		})
+		path := l.nextFile("dict")
+		f, err := l.s.kv.NewSortedFile(path, kv.FileOptions{})
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if err := f.Add(dictKey(e.id), []byte(e.enc)); err != nil {
+				f.Abort()
+				return err
+			}
+		}
+		if err := f.Finish(); err != nil {
+			return err
+		}
+		if err := l.s.kv.Ingest(l.ctx, []string{path}); err != nil {
+			return fmt.Errorf("load: ingest terms: %w", err)
+		}
+		l.terms.Add(uint64(len(entries)))
+	}
+	for i := range l.shards {
+		sh := &l.shards[i]
+		sh.mu.Lock()
+		sh.frozen = nil
+		sh.mu.Unlock()
+	}
+	return nil
+}
+
+type dictEntry struct {
+	id  ID
+	enc string
+}
+
+func (l *Loader) nextFile(kind string) string {
+	return filepath.Join(l.tmp, fmt.Sprintf("%06d.%s", l.fileSeq.Add(1), kind))
+}
+
+// flusher sorts sealed runs into run files and commits full segments.
+func (l *Loader) flusher() {
+	defer l.wg.Done()
+	var keys, tmp []cols
+	for quads := range l.jobs {
+		if l.err() == nil {
+			var paths [len(orders)]string
+			var err error
+			for i, o := range Orders() {
+				paths[i] = l.nextFile("run-" + o.String())
+				keys, tmp = sortRun(o, quads, keys, tmp)
+				if err = writeRun(paths[i], keys); err != nil {
+					l.fail(fmt.Errorf("load: write run: %w", err))
+					break
+				}
+			}
+			l.fmu.Lock()
+			l.segRuns = append(l.segRuns, paths)
+			l.segQuads += len(quads)
+			full := l.segQuads >= l.opts.SegmentQuads
+			l.fmu.Unlock()
+			if full && err == nil {
+				if err := l.commitSegment(nil); err != nil {
+					l.fail(err)
+				}
+			}
+		}
+		select {
+		case l.flushed <- quads:
+		default:
+		}
+	}
+}
+
+// Commit loads everything added so far and ends the load.
+func (l *Loader) Commit() (LoadResult, error) {
+	l.mu.Lock()
+	if l.done {
+		l.mu.Unlock()
+		return LoadResult{}, errLoaderDone
+	}
+	// The last run is not written out: it is sorted in memory and merged
+	// with the run files of its segment.
+	err := l.err()
+	if err == nil {
+		err = l.writeTerms()
+	}
+	last := l.buf
+	l.done = true
+	l.closed.Store(true)
+	close(l.jobs)
+	l.mu.Unlock()
+	l.wg.Wait()
+	if err == nil {
+		err = l.err()
+	}
+	if err == nil {
+		err = l.commitSegment(last)
+	}
+	l.release()
+	return LoadResult{Read: l.read.Load(), Added: l.added.Load(), Terms: l.terms.Load()}, err
+}
+
+// Close abandons whatever was not committed and releases the store.
+func (l *Loader) Close() {
+	l.mu.Lock()
+	if l.done {
+		l.mu.Unlock()
+		return
+	}
+	l.done = true
+	l.closed.Store(true)
+	close(l.jobs)
+	l.mu.Unlock()
+	l.wg.Wait()
+	l.release()
+}
+
+func (l *Loader) release() {
+	_ = os.RemoveAll(l.tmp)
+	l.s.wmu.Unlock()
+}

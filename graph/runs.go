@@ -1,0 +1,208 @@
+package graph
+
+import (
+	"bufio"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// A loader sorts its quads in runs of bounded size and writes each run,
+// once per ordering, to a run file: the keys as 32-byte records, the four
+// IDs in the ordering's column order, big-endian (so bytewise order is key
+// order), sorted and without duplicates. Each record is stored as one byte
+// saying how many leading bytes it shares with the previous record, then
+// the rest: sorted keys share their leading columns, so this roughly
+// halves the temporary I/O. Runs are merged at commit.
+
+// cols is a quad's IDs in the column order of one ordering.
+type cols [4]uint64
+
+func cmpCols(a, b cols) int {
+	for i := range a {
+		if a[i] != b[i] {
+			if a[i] < b[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+func permute(o Order, q IDQuad) cols {
+	var c cols
+	for i, pos := range orders[o-1].perm {
+		c[i] = uint64(q.at(pos))
+	}
+	return c
+}
+
+func unpermute(o Order, c cols) IDQuad {
+	var q IDQuad
+	for i, pos := range orders[o-1].perm {
+		q.set(pos, ID(c[i]))
+	}
+	return q
+}
+
+// sortRun puts quads into ordering o's column order in keys and sorts
+// them, using tmp as scratch; both buffers are grown as needed and
+// returned for reuse.
+func sortRun(o Order, quads []IDQuad, keys, tmp []cols) ([]cols, []cols) {
+	keys = keys[:0]
+	for _, q := range quads {
+		keys = append(keys, permute(o, q))
+	}
+	if cap(tmp) < len(keys) {
+		tmp = make([]cols, len(keys))
+	}
+	sortCols(keys, tmp[:len(keys)])
+	return keys, tmp
+}
+
+// writeRun writes sorted keys to path, without duplicates.
+func writeRun(path string, keys []cols) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	var rec, prev [32]byte
+	for i, c := range keys {
+		if i > 0 && c == keys[i-1] {
+			continue
+		}
+		for j, v := range c {
+			binary.BigEndian.PutUint64(rec[8*j:], v)
+		}
+		shared := 0
+		if i > 0 {
+			for shared < len(rec)-1 && rec[shared] == prev[shared] {
+				shared++
+			}
+		}
+		_ = w.WriteByte(byte(shared))
+		if _, err := w.Write(rec[shared:]); err != nil {
+			_ = f.Close()
+			return err
+		}
+		prev = rec
+	}
+	return errors.Join(w.Flush(), f.Close())
+}
+
+// runSource is one sorted input of a merge: a run file, or sorted keys
+// still in memory.
+type runSource struct {
+	f   *os.File
+	r   *bufio.Reader
+	mem []cols
+	rec [32]byte // the previous record, whose prefix the next one shares
+	cur cols
+}
+
+func (r *runSource) next() (bool, error) {
+	if r.f == nil {
+		if len(r.mem) == 0 {
+			return false, nil
+		}
+		r.cur, r.mem = r.mem[0], r.mem[1:]
+		return true, nil
+	}
+	shared, err := r.r.ReadByte()
+	if errors.Is(err, io.EOF) {
+		return false, nil
+	}
+	if err == nil && shared >= 32 {
+		err = fmt.Errorf("run file %s: bad record prefix %d", r.f.Name(), shared)
+	}
+	if err == nil {
+		_, err = io.ReadFull(r.r, r.rec[shared:])
+	}
+	if err != nil {
+		return false, err
+	}
+	for j := range r.cur {
+		r.cur[j] = binary.BigEndian.Uint64(r.rec[8*j:])
+	}
+	return true, nil
+}
+
+func (r *runSource) close() {
+	if r.f != nil {
+		_ = r.f.Close()
+	}
+}
+
+type runHeap []*runSource
+
+func (h runHeap) Len() int           { return len(h) }
+func (h runHeap) Less(i, j int) bool { return cmpCols(h[i].cur, h[j].cur) < 0 }
+func (h runHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *runHeap) Push(x any)        { *h = append(*h, x.(*runSource)) }
+func (h *runHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// mergeRuns calls fn with every distinct key of the run files and of the
+// sorted in-memory keys, in order.
+func mergeRuns(paths []string, mem []cols, fn func(cols) error) error {
+	h := runHeap{}
+	defer func() {
+		for _, r := range h {
+			r.close()
+		}
+	}()
+	sources := []*runSource{{mem: mem}}
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		sources = append(sources, &runSource{f: f, r: bufio.NewReaderSize(f, 256<<10)})
+	}
+	for i, r := range sources {
+		ok, err := r.next()
+		if err != nil || !ok {
+			r.close()
+			if err != nil {
+				for _, rest := range sources[i+1:] {
+					rest.close()
+				}
+				return err
+			}
+			continue
+		}
+		h = append(h, r)
+	}
+	heap.Init(&h)
+	var last cols
+	first := true
+	for len(h) > 0 {
+		r := h[0]
+		if first || r.cur != last {
+			if err := fn(r.cur); err != nil {
+				return err
+			}
+			last, first = r.cur, false
+		}
+		ok, err := r.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			heap.Fix(&h, 0)
+		} else {
+			r.close()
+			heap.Pop(&h)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,264 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+
+	"github.com/mneme-archive/mneme/graph/kv"
+)
+
+// keysPerFile caps the keys of one ingested file, so that later
+// compactions work on pieces of reasonable size.
+const keysPerFile = 4 << 20
+
+// commitSegment merges the runs of the segment under way, and the quads
+// of last (a run not written out), into sorted files, one set per
+// ordering, computes how the statistics change, and ingests indexes and
+// statistics in one atomic step.
+func (l *Loader) commitSegment(last []IDQuad) error {
+	l.fmu.Lock()
+	runs := l.segRuns
+	l.segRuns, l.segQuads = nil, 0
+	l.fmu.Unlock()
+	if len(runs) == 0 && len(last) == 0 {
+		return nil
+	}
+	defer func() {
+		for _, r := range runs {
+			for _, p := range r {
+				_ = os.Remove(p)
+			}
+		}
+	}()
+	cur, err := readStats(l.s.kv)
+	if err != nil {
+		return err
+	}
+	fresh := cur.Quads == 0
+	var (
+		mu    sync.Mutex
+		files []string
+		errs  []error
+		spog  = newStatDelta()
+		posg  = newStatDelta()
+	)
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(orders)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var keys, tmp []cols
+			for i := range work {
+				o := Orders()[i]
+				var paths []string
+				for _, r := range runs {
+					paths = append(paths, r[i])
+				}
+				var d *statDelta
+				switch o {
+				case SPOG:
+					d = spog
+				case POSG:
+					d = posg
+				}
+				keys, tmp = sortRun(o, last, keys, tmp)
+				out, err := l.mergeOrder(o, paths, keys, d, fresh)
+				mu.Lock()
+				files = append(files, out...)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("load: merge %s: %w", o, err))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range orders {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		for _, f := range files {
+			_ = os.Remove(f)
+		}
+		return err
+	}
+	for p, c := range posg.preds {
+		spog.pred(p)[3] += c[3]
+	}
+	statsFile, err := l.writeStats(spog)
+	if err != nil {
+		return err
+	}
+	files = append(files, statsFile)
+	if err := l.s.kv.Ingest(l.ctx, files); err != nil {
+		return fmt.Errorf("load: ingest: %w", err)
+	}
+	l.added.Add(uint64(spog.quads))
+	return nil
+}
+
+// mergeOrder merges the run files of ordering o into sorted files. For
+// SPOG and POSG it also counts into d what the new quads add to the
+// statistics; unless the store was empty (fresh), a quad or prefix is new
+// only if the store does not hold it yet.
+func (l *Loader) mergeOrder(o Order, runs []string, mem []cols, d *statDelta, fresh bool) (files []string, err error) {
+	var f kv.SortedFile
+	n := 0
+	finish := func() error {
+		if f == nil {
+			return nil
+		}
+		err := f.Finish()
+		f = nil
+		return err
+	}
+	defer func() {
+		if f != nil {
+			f.Abort()
+		}
+	}()
+	var st *storeProbe
+	if d != nil && !fresh {
+		if st, err = newStoreProbe(l.s.kv, o); err != nil {
+			return nil, err
+		}
+		defer st.close()
+	}
+	var lastNew IDQuad
+	haveNew := false
+	key := make([]byte, 0, keyWidth)
+	err = mergeRuns(runs, mem, func(c cols) error {
+		if f == nil || n == keysPerFile {
+			if err := finish(); err != nil {
+				return err
+			}
+			path := l.nextFile("sst-" + o.String())
+			var err error
+			// Index keys are read by range; only the spog quad
+			// existence check of batches is a point read.
+			if f, err = l.s.kv.NewSortedFile(path, kv.FileOptions{RangeReadsOnly: o != SPOG}); err != nil {
+				return err
+			}
+			files = append(files, path)
+			n = 0
+		}
+		key = key[:0]
+		key = append(key, orders[o-1].tag)
+		for _, v := range c {
+			key = appendID(key, ID(v))
+		}
+		if err := f.Add(key, nil); err != nil {
+			return err
+		}
+		n++
+		if d == nil {
+			return nil
+		}
+		q := unpermute(o, c)
+		var err error
+		if haveNew, lastNew, err = countNew(d, o, q, lastNew, haveNew, st, key); err != nil {
+			return err
+		}
+		return l.ctx.Err()
+	})
+	if err == nil {
+		err = finish()
+	}
+	return files, err
+}
+
+// countNew adds quad q (merged in order o) to the statistics if it is new;
+// lastNew is the previous new quad, if haveNew.
+func countNew(d *statDelta, o Order, q, lastNew IDQuad, haveNew bool, st *storeProbe, key []byte) (bool, IDQuad, error) {
+	sameSPO := haveNew && lastNew.S == q.S && lastNew.P == q.P && lastNew.O == q.O
+	sameSP := haveNew && lastNew.S == q.S && lastNew.P == q.P
+	samePO := haveNew && lastNew.P == q.P && lastNew.O == q.O
+	if st != nil {
+		// Prefixes first, then the key: the probe's seeks only go forward.
+		var err error
+		var inStore [3]bool // prefix of 2 columns, of 3, the key itself
+		for i, n := range []int{1 + 16, 1 + 24, keyWidth} {
+			if o == POSG && n == 1+24 {
+				continue
+			}
+			if inStore[i], err = st.has(key[:n]); err != nil {
+				return haveNew, lastNew, err
+			}
+		}
+		if inStore[2] {
+			return haveNew, lastNew, nil
+		}
+		sameSP = sameSP || o == SPOG && inStore[0]
+		sameSPO = sameSPO || inStore[1]
+		samePO = samePO || o == POSG && inStore[0]
+	}
+	c := d.pred(q.P)
+	if o == POSG {
+		if !samePO {
+			c[3]++
+		}
+		return true, q, nil
+	}
+	d.quads++
+	d.graphs[q.G]++
+	c[0]++
+	if !sameSPO {
+		d.triples++
+		c[1]++
+	}
+	if !sameSP {
+		c[2]++
+	}
+	return true, q, nil
+}
+
+// storeProbe answers "does the store hold a key with this prefix?" for
+// prefixes given in ascending order, with forward seeks on one iterator.
+type storeProbe struct{ it kv.Iterator }
+
+func newStoreProbe(r kv.Reader, o Order) (*storeProbe, error) {
+	tag := orders[o-1].tag
+	it, err := r.NewIter([]byte{tag}, []byte{tag + 1})
+	if err != nil {
+		return nil, err
+	}
+	return &storeProbe{it}, nil
+}
+
+func (p *storeProbe) has(prefix []byte) (bool, error) {
+	if !p.it.SeekGE(prefix) {
+		return false, p.it.Err()
+	}
+	k := p.it.Key()
+	return len(k) >= len(prefix) && string(k[:len(prefix)]) == string(prefix), nil
+}
+
+func (p *storeProbe) close() { _ = p.it.Close() }
+
+// writeStats writes the statistics after the segment as a sorted file.
+func (l *Loader) writeStats(d *statDelta) (string, error) {
+	writes, err := d.apply(l.s.kv)
+	if err != nil {
+		return "", err
+	}
+	path := l.nextFile("sst-stats")
+	f, err := l.s.kv.NewSortedFile(path, kv.FileOptions{})
+	if err != nil {
+		return "", err
+	}
+	for _, w := range writes {
+		if w.val == nil {
+			continue // a load only adds: no count drops to zero
+		}
+		if err := f.Add(w.key, w.val); err != nil {
+			f.Abort()
+			return "", err
+		}
+	}
+	return path, f.Finish()
+}

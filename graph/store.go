@@ -1,0 +1,147 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/mneme-archive/mneme/graph/kv"
+	"github.com/mneme-archive/mneme/graph/kv/pebblekv"
+)
+
+// formatKey holds the on-disk format of a store; a store written with
+// another key layout or hash is refused rather than misread.
+var formatKey = []byte{tagMeta, 'f', 'o', 'r', 'm', 'a', 't'}
+
+const formatValue = "mneme-graph/1 xxhash64"
+
+// ErrReadOnly is returned by writes to a store opened read-only.
+var ErrReadOnly = kv.ErrReadOnly
+
+// OpenOptions configure Open.
+type OpenOptions struct {
+	// ReadOnly opens an existing store without ever writing to it, as a
+	// query server does.
+	ReadOnly bool
+	// CacheBytes is the block cache size; 0 means the backend default.
+	CacheBytes int64
+}
+
+// Store is a quad store. Its View methods read the latest committed state.
+type Store struct {
+	*View
+	kv   kv.Store
+	dir  string
+	wmu  sync.Mutex // serializes writers: dictionary assignment and stats
+	hash hashFunc
+}
+
+// Open opens (creating it unless read-only) the Pebble-backed store in dir.
+func Open(dir string, o OpenOptions) (*Store, error) {
+	db, err := pebblekv.Open(dir, pebblekv.Options{ReadOnly: o.ReadOnly, CacheBytes: o.CacheBytes})
+	if err != nil {
+		return nil, err
+	}
+	s, err := New(db, dir)
+	if err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// New makes a store on any kv backend. tmpDir is where a Loader writes
+// its temporary files; it must be on the backend's file system.
+func New(db kv.Store, tmpDir string) (*Store, error) { return newStore(db, tmpDir, defaultHash) }
+
+// newStore is New with the term hash as a parameter, for tests that force
+// collisions.
+func newStore(db kv.Store, tmpDir string, h hashFunc) (*Store, error) {
+	s := &Store{kv: db, dir: tmpDir, hash: h}
+	s.View = &View{r: db, hash: h}
+	v, err := db.Get(formatKey)
+	switch {
+	case errors.Is(err, kv.ErrNotFound):
+		if !db.ReadOnly() {
+			b := db.NewBatch()
+			defer b.Close()
+			b.Set(formatKey, []byte(formatValue))
+			if err := b.Commit(); err != nil {
+				return nil, err
+			}
+		}
+	case err != nil:
+		return nil, err
+	case string(v) != formatValue:
+		return nil, fmt.Errorf("store format %q, this build reads %q", v, formatValue)
+	}
+	if !db.ReadOnly() {
+		s.removeStaleLoads()
+	}
+	return s, nil
+}
+
+// loadTmpPrefix names the temporary directories of loads; one left by a
+// killed load is removed at the next Open.
+const loadTmpPrefix = "load-tmp-"
+
+func (s *Store) removeStaleLoads() {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), loadTmpPrefix) {
+			_ = os.RemoveAll(filepath.Join(s.dir, e.Name()))
+		}
+	}
+}
+
+// ReadOnly reports whether the store refuses writes.
+func (s *Store) ReadOnly() bool { return s.kv.ReadOnly() }
+
+// Snapshot returns a frozen view of the store; Close it when done.
+func (s *Store) Snapshot() *View {
+	snap := s.kv.NewSnapshot()
+	return &View{r: snap, hash: s.hash, closer: snap.Close}
+}
+
+// Close closes the store.
+func (s *Store) Close() error { return s.kv.Close() }
+
+// View reads the store: the live state (Store.View) or a snapshot.
+type View struct {
+	r      kv.Reader
+	hash   hashFunc
+	closer func() error
+}
+
+// Close releases a snapshot; it does nothing on the live view.
+func (v *View) Close() error {
+	if v.closer == nil {
+		return nil
+	}
+	return v.closer()
+}
+
+// hasPrefix reports whether any key starts with prefix.
+func hasPrefix(r kv.Reader, prefix []byte) (bool, error) {
+	it, err := r.NewIter(prefix, prefixEnd(prefix))
+	if err != nil {
+		return false, err
+	}
+	ok := it.First()
+	return ok, errors.Join(it.Err(), it.Close())
+}
+
+// exists reports whether key is present.
+func exists(r kv.Reader, key []byte) (bool, error) {
+	_, err := r.Get(key)
+	if errors.Is(err, kv.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}

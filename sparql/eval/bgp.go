@@ -1,0 +1,339 @@
+package eval
+
+import (
+	"math"
+	"strings"
+
+	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/sparql/plan"
+	"github.com/mneme-archive/mneme/sparql/syntax"
+)
+
+// pos is a quad position: a variable slot (slot ≥ 0) or a constant ID
+// (slot -1; ID 0 for the unconstrained graph of an active-graph scan).
+type pos struct {
+	slot int
+	id   ID
+}
+
+// quadPat is a compiled triple pattern; its graph is the active graph
+// unless graphVar (then g holds the graph variable's slot).
+type quadPat struct {
+	t        [4]pos
+	graphVar bool
+	card     float64 // estimated matches with the constants bound
+}
+
+// Stats counts what an operator did, for EXPLAIN.
+type Stats struct {
+	Est    float64 // estimated rows (negative: no estimate)
+	Rows   int64   // rows produced, over all openings
+	Detail string  // the physical choice, e.g. "bind" or "hash"
+}
+
+// bgpNode runs a basic graph pattern as a pipeline, one step per pattern
+// in the planned order.
+type bgpNode struct {
+	pats  []quadPat
+	steps []plan.Step
+	stats []*Stats // per step
+	// empty is set when a constant is absent from the dictionary.
+	empty bool
+	// keys are, per step, the positions whose variable is bound before it
+	// (the hash join key).
+	keys [][]int
+	// sortPos is, per pattern, the position of the variable a scan of it
+	// is sorted on, or -1.
+	sortPos []int
+}
+
+// compileBGP encodes the constants of triples, estimates each pattern and
+// plans the order. graphVar is the slot of GRAPH ?g, or -1 for the active
+// graph; bound are the slots bound before the pattern runs.
+func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []bool) (*bgpNode, error) {
+	n := &bgpNode{}
+	st, err := c.ex.View.Stats()
+	if err != nil {
+		return nil, err
+	}
+	pats := make([]plan.Pattern, len(triples))
+	for i, tr := range triples {
+		var qp quadPat
+		var pat graph.Pattern
+		nodes := [3]syntax.Node{tr.S, tr.P, tr.O}
+		for k, nd := range nodes {
+			if nd.IsVar() {
+				qp.t[k] = pos{slot: c.slot(nd.Var)}
+				continue
+			}
+			id, ok, err := c.ex.Dict.Lookup(nd.Term)
+			if err != nil {
+				return nil, err
+			}
+			if !ok || c.ex.Dict.isLocal(id) {
+				n.empty = true
+			}
+			qp.t[k] = pos{slot: -1, id: id}
+		}
+		qp.t[3] = pos{slot: -1}
+		if graphVar >= 0 {
+			qp.t[3] = pos{slot: graphVar}
+			qp.graphVar = true
+		}
+		pat.S, pat.P, pat.O = qp.t[0].id, qp.t[1].id, qp.t[2].id
+		n.pats = append(n.pats, qp)
+		if n.empty {
+			continue
+		}
+		est, err := c.ex.View.Estimate(c.ex.Ctx, pat)
+		if err != nil {
+			return nil, err
+		}
+		n.pats[i].card = float64(est.N)
+		pats[i] = planPattern(qp, float64(est.N), st)
+		pats[i].Hashed = c.hashed[tableName(&n.pats[i])]
+		n.sortPos = append(n.sortPos, sortPos(qp))
+		if k := n.sortPos[i]; k >= 0 {
+			pats[i].Sorted = qp.t[k].slot
+		}
+	}
+	if n.empty {
+		return n, nil
+	}
+	n.steps = plan.Order(pats, bound)
+	known := append([]bool(nil), bound...)
+	for _, s := range n.steps {
+		var key []int
+		for k, p := range n.pats[s.Pattern].t {
+			if p.slot >= 0 && p.slot < len(known) && known[p.slot] {
+				key = append(key, k)
+			}
+		}
+		n.keys = append(n.keys, key)
+		for _, p := range n.pats[s.Pattern].t {
+			if p.slot >= 0 {
+				for len(known) <= p.slot {
+					known = append(known, false)
+				}
+				known[p.slot] = true
+			}
+		}
+		n.stats = append(n.stats, &Stats{Est: s.Rows, Detail: s.Join.String()})
+		if s.Join == plan.Hash {
+			mask := 0
+			for _, k := range key {
+				mask |= 1 << k
+			}
+			c.hashed[tableName(&n.pats[s.Pattern])] |= 1 << mask
+		}
+	}
+	return n, nil
+}
+
+// sortPos returns the position of the variable a scan of qp (its
+// constants bound) returns quads sorted by: the first unbound column of
+// the scan's order, the same whether the scan reads the union of all
+// graphs or one graph. -1 when qp has a graph variable or the column is
+// not a variable that occurs once.
+func sortPos(qp quadPat) int {
+	if qp.graphVar {
+		return -1
+	}
+	shape := qp.pattern(nil)
+	order := graph.AutoOrder(shape, true)
+	ids := [4]ID{shape.S, shape.P, shape.O, shape.G}
+	for _, c := range order.String() {
+		k := strings.IndexByte("spog", byte(c))
+		if ids[k] != graph.Any {
+			continue
+		}
+		slot := qp.t[k].slot
+		if slot < 0 {
+			return -1
+		}
+		for j, p := range qp.t {
+			if j != k && p.slot == slot {
+				return -1
+			}
+		}
+		return k
+	}
+	return -1
+}
+
+// planPattern describes qp to the planner: card matches with only the
+// constants bound; distinct counts from the predicate statistics.
+func planPattern(qp quadPat, card float64, st *graph.Stats) plan.Pattern {
+	p := plan.Pattern{Card: card, Sorted: -1}
+	var ps graph.PredicateStats
+	var hasPred bool
+	if qp.t[1].slot < 0 {
+		ps, hasPred = st.Predicates[qp.t[1].id]
+	}
+	nvars := 0
+	for k, x := range qp.t {
+		p.Vars[k] = x.slot
+		if x.slot >= 0 {
+			nvars++
+		}
+	}
+	for k, x := range qp.t {
+		if x.slot < 0 {
+			continue
+		}
+		d := card
+		switch {
+		case k == plan.P:
+			d = float64(len(st.Predicates))
+		case k == plan.G:
+			d = float64(len(st.Graphs))
+		case hasPred && nvars > 1 && k == plan.S:
+			d = float64(ps.Subjects)
+		case hasPred && nvars > 1 && k == plan.O:
+			d = float64(ps.Objects)
+		}
+		p.Distinct[k] = math.Max(math.Min(d, card), 1)
+	}
+	return p
+}
+
+func (n *bgpNode) open(ex *Exec, e env) (iter, error) {
+	if n.empty {
+		return emptyIter{}, nil
+	}
+	var it iter = &sliceIter{rows: [][]ID{ex.newRow(e.seed)}}
+	for i := 0; i < len(n.steps); i++ {
+		s := n.steps[i]
+		qp := &n.pats[s.Pattern]
+		if i == 0 && len(n.steps) > 1 && n.steps[1].Join == plan.Merge && e.graph.mergeable() {
+			b := n.steps[1].Pattern
+			m, err := openMerge(ex, e.seed, qp, &n.pats[b], n.sortPos[s.Pattern], n.sortPos[b], e.graph,
+				[2]*Stats{n.stats[0], n.stats[1]})
+			if err != nil {
+				return nil, err
+			}
+			if m != nil {
+				it = m
+				i++
+				continue
+			}
+		}
+		switch s.Join {
+		case plan.Hash, plan.Merge:
+			it = &hashStep{ex: ex, in: it, pat: qp, key: n.keys[i], sel: e.graph, stats: n.stats[i]}
+		default:
+			it = &bindStep{ex: ex, in: it, pat: qp, sel: e.graph, stats: n.stats[i]}
+		}
+	}
+	return it, nil
+}
+
+// pattern substitutes row's bindings into qp.
+func (qp *quadPat) pattern(row []ID) graph.Pattern {
+	var ids [4]ID
+	for k, p := range qp.t {
+		if p.slot < 0 {
+			ids[k] = p.id
+		} else if p.slot < len(row) {
+			ids[k] = row[p.slot]
+		}
+	}
+	return graph.Pattern{S: ids[0], P: ids[1], O: ids[2], G: ids[3]}
+}
+
+// extend returns row extended with q's values for qp's variables, or nil
+// when they conflict (a variable twice in the pattern, or already bound).
+func (qp *quadPat) extend(ex *Exec, row []ID, q graph.IDQuad) []ID {
+	vals := [4]ID{q.S, q.P, q.O, q.G}
+	var out []ID
+	for k, p := range qp.t {
+		if p.slot < 0 {
+			continue
+		}
+		cur := row[p.slot]
+		if out != nil {
+			cur = out[p.slot]
+		}
+		if cur == vals[k] {
+			continue
+		}
+		if cur != 0 {
+			return nil
+		}
+		if out == nil {
+			out = ex.newRow(row)
+		}
+		out[p.slot] = vals[k]
+	}
+	if out == nil {
+		return ex.newRow(row)
+	}
+	return out
+}
+
+// bindStep is an index nested-loop join: the pattern is looked up once
+// per input row, by re-targeting a scan kept open per shape (which
+// positions the row binds) rather than opening one per row.
+type bindStep struct {
+	ex    *Exec
+	in    iter
+	pat   *quadPat
+	sel   *graphSel
+	stats *Stats
+	row   []ID
+	scan  *quadIter
+	scans [16]*quadIter // by the bound positions of the looked-up pattern
+}
+
+func (s *bindStep) next() ([]ID, error) {
+	for {
+		if s.scan != nil {
+			for s.scan.next() {
+				if err := s.ex.tick(); err != nil {
+					return nil, err
+				}
+				if out := s.pat.extend(s.ex, s.row, s.scan.quad); out != nil {
+					s.stats.Rows++
+					return out, nil
+				}
+			}
+			err := s.scan.err
+			s.scan = nil
+			if err != nil {
+				return nil, err
+			}
+		}
+		row, err := pull(s.ex, s.in)
+		if err != nil || row == nil {
+			return nil, err
+		}
+		s.row = row
+		pat := s.pat.pattern(row)
+		shape := 0
+		for k, id := range [4]ID{pat.S, pat.P, pat.O, pat.G} {
+			if id != graph.Any {
+				shape |= 1 << k
+			}
+		}
+		q := s.scans[shape]
+		if q == nil {
+			sel := s.sel
+			if s.pat.graphVar {
+				sel = nil
+			}
+			q = s.ex.scanShaped(s.pat.pattern(nil), pat, sel)
+			s.scans[shape] = q
+		}
+		q.reset(pat)
+		s.scan = q
+	}
+}
+
+func (s *bindStep) close() {
+	for _, q := range s.scans {
+		if q != nil {
+			q.close()
+		}
+	}
+	s.in.close()
+}

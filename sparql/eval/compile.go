@@ -1,0 +1,400 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/sparql/algebra"
+	"github.com/mneme-archive/mneme/sparql/expr"
+	"github.com/mneme-archive/mneme/sparql/optimize"
+	"github.com/mneme-archive/mneme/sparql/syntax"
+)
+
+// ErrFederation is returned for SERVICE patterns: mneme answers from its
+// own store only.
+var ErrFederation = errors.New("SERVICE: federation disabled")
+
+// NewExec starts an execution over view. ec carries NOW, the base IRI and
+// the blank node labels of the query; its Exists is set here.
+func NewExec(ctx context.Context, view *graph.View, data Dataset, scope *expr.Scope, ec *expr.Context) *Exec {
+	ex := &Exec{Ctx: ctx, View: view, Dict: NewDict(view), Scope: scope, Expr: ec, Data: data,
+		existsNodes: map[*algebra.Exists]node{}, tables: map[string]*quadTable{}}
+	ec.Exists = ex.exists
+	return ex
+}
+
+// exists evaluates an EXISTS pattern with the current row substituted.
+func (ex *Exec) exists(e *algebra.Exists, b expr.Binding) (bool, error) {
+	rb, ok := b.(*rowBinding)
+	n := ex.existsNodes[e]
+	if !ok || n == nil {
+		return false, fmt.Errorf("EXISTS evaluated outside its query")
+	}
+	it, err := n.open(ex, env{seed: rb.row, graph: rb.graph})
+	if err != nil {
+		return false, err
+	}
+	defer it.close()
+	r, err := it.next()
+	return r != nil, err
+}
+
+// Plan is a compiled operator tree, ready to run.
+type Plan struct {
+	ex    *Exec
+	root  node
+	op    algebra.Op
+	stats map[algebra.Op]*Stats
+	bgps  map[*algebra.BGP]*bgpNode
+}
+
+// Compile plans op for ex: constants are encoded, basic graph patterns
+// ordered from the store's statistics.
+func Compile(ex *Exec, op algebra.Op) (*Plan, error) {
+	c := &compiler{ex: ex, stats: map[algebra.Op]*Stats{}, bgps: map[*algebra.BGP]*bgpNode{}, hashed: map[string]uint16{}}
+	root, err := c.compile(op, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{ex: ex, root: root, op: op, stats: c.stats, bgps: c.bgps}, nil
+}
+
+// Rows iterates over the solutions of a running plan.
+type Rows struct {
+	ex *Exec
+	it iter
+}
+
+// Open starts the plan in the dataset's default graph.
+func (p *Plan) Open() (*Rows, error) {
+	it, err := p.root.open(p.ex, env{graph: p.ex.Data.defaultGraph()})
+	if err != nil {
+		return nil, err
+	}
+	return &Rows{ex: p.ex, it: it}, nil
+}
+
+// Next returns the next solution (slots as in the Exec's Scope; 0 is
+// unbound), or nil at the end. The row is the caller's.
+func (r *Rows) Next() ([]ID, error) {
+	row, err := r.it.next()
+	if err == nil && r.ex.storeErr != nil {
+		err = r.ex.storeErr
+	}
+	if err == nil && row == nil {
+		err = r.ex.Ctx.Err()
+	}
+	return row, err
+}
+
+// Close stops the plan and releases its scans.
+func (r *Rows) Close() { r.it.close() }
+
+type compiler struct {
+	ex    *Exec
+	stats map[algebra.Op]*Stats
+	bgps  map[*algebra.BGP]*bgpNode
+	// hashed records, per pattern (tableName), the key masks of the hash
+	// tables planned so far, which later patterns probe for free.
+	hashed map[string]uint16
+}
+
+func (c *compiler) slot(v string) int { return c.ex.Scope.Slot(v) }
+
+// certain returns the slots op binds in every solution, added to bound.
+func (c *compiler) certain(op algebra.Op, bound []bool) []bool {
+	out := append([]bool(nil), bound...)
+	for v := range optimize.CertainVars(op) {
+		s := c.slot(v)
+		for len(out) <= s {
+			out = append(out, false)
+		}
+		out[s] = true
+	}
+	return out
+}
+
+// expr compiles an expression and the patterns of its EXISTS.
+func (c *compiler) expr(e syntax.Expr, bound []bool) (*expr.Expr, error) {
+	if err := c.existsIn(e, bound); err != nil {
+		return nil, err
+	}
+	return expr.Compile(e, c.ex.Scope)
+}
+
+// existsIn compiles the patterns of the EXISTS in e.
+func (c *compiler) existsIn(e syntax.Expr, bound []bool) error {
+	var err error
+	syntax.WalkExpr(e, func(x syntax.Expr) bool {
+		if ex, ok := x.(*algebra.Exists); ok && err == nil {
+			var n node
+			n, err = c.compile(ex.Op, bound)
+			c.ex.existsNodes[ex] = n
+			return false
+		}
+		return true
+	})
+	return err
+}
+
+// pure reports whether op only matches patterns, so that evaluating it
+// with a row's bindings substituted equals joining with the row.
+func pure(op algebra.Op) bool {
+	switch x := op.(type) {
+	case *algebra.BGP, *algebra.Path:
+		return true
+	case *algebra.Join:
+		return pure(x.Left) && pure(x.Right)
+	}
+	return false
+}
+
+// compile compiles op; bound are the slots bound in every seed row it
+// will be opened with.
+func (c *compiler) compile(op algebra.Op, bound []bool) (node, error) {
+	n, err := c.compileOp(op, bound)
+	if err != nil {
+		return nil, err
+	}
+	st := &Stats{Est: -1}
+	if b, ok := op.(*algebra.BGP); ok {
+		if bn, ok := n.(*bgpNode); ok && len(bn.stats) > 0 {
+			st.Est = bn.stats[len(bn.stats)-1].Est
+			c.bgps[b] = bn
+		}
+	}
+	if st.Detail == "" {
+		if d, ok := n.(interface{ detail() string }); ok {
+			st.Detail = d.detail()
+		}
+	}
+	c.stats[op] = st
+	return &counted{n: n, stats: st}, nil
+}
+
+func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
+	switch x := op.(type) {
+	case *algebra.BGP:
+		if len(x.Triples) == 0 {
+			return unitNode{}, nil
+		}
+		return c.compileBGP(x.Triples, -1, bound)
+	case *algebra.Path:
+		return c.compilePath(x)
+	case *algebra.Join:
+		return c.compileJoin(x, bound)
+	case *algebra.LeftJoin:
+		return c.compileLeftJoin(x, bound)
+	case *algebra.Filter:
+		sub, err := c.compile(x.Sub, bound)
+		if err != nil {
+			return nil, err
+		}
+		f := &filterNode{sub: sub}
+		inner := c.certain(x.Sub, bound)
+		for _, e := range x.Exprs {
+			ce, err := c.expr(e, inner)
+			if err != nil {
+				return nil, err
+			}
+			f.exprs = append(f.exprs, ce)
+		}
+		return f, nil
+	case *algebra.Union:
+		l, r, err := c.pair(x.Left, x.Right, bound)
+		if err != nil {
+			return nil, err
+		}
+		return &unionNode{left: l, right: r}, nil
+	case *algebra.Minus:
+		l, r, err := c.pair(x.Left, x.Right, bound)
+		if err != nil {
+			return nil, err
+		}
+		return &minusNode{left: l, right: r, keys: c.sharedKeys(x.Left, x.Right)}, nil
+	case *algebra.Graph:
+		return c.compileGraph(x, bound)
+	case *algebra.Service:
+		return nil, ErrFederation
+	case *algebra.Extend:
+		// A chain of extends is one solution for BNODE(str): compile it
+		// as one node.
+		chain := []*algebra.Extend{x}
+		for {
+			inner, ok := chain[len(chain)-1].Sub.(*algebra.Extend)
+			if !ok {
+				break
+			}
+			chain = append(chain, inner)
+		}
+		base := chain[len(chain)-1].Sub
+		sub, err := c.compile(base, bound)
+		if err != nil {
+			return nil, err
+		}
+		n := &extendNode{sub: sub}
+		for i := len(chain) - 1; i >= 0; i-- {
+			e, err := c.expr(chain[i].Expr, c.certain(base, bound))
+			if err != nil {
+				return nil, err
+			}
+			n.slots = append(n.slots, c.slot(chain[i].Var))
+			n.exprs = append(n.exprs, e)
+		}
+		return n, nil
+	case *algebra.Table:
+		return c.compileTable(x)
+	case *algebra.Group:
+		return c.compileGroup(x, bound)
+	case *algebra.OrderBy:
+		sub, err := c.compile(x.Sub, bound)
+		if err != nil {
+			return nil, err
+		}
+		o := &orderNode{sub: sub}
+		for _, cond := range x.Conds {
+			e, err := c.expr(cond.Expr, nil)
+			if err != nil {
+				return nil, err
+			}
+			o.keys = append(o.keys, e)
+			o.desc = append(o.desc, cond.Desc)
+		}
+		return o, nil
+	case *algebra.Project:
+		sub, err := c.compile(x.Sub, bound)
+		if err != nil {
+			return nil, err
+		}
+		p := &projectNode{sub: sub}
+		for _, v := range x.Vars {
+			p.keep = append(p.keep, c.slot(v))
+		}
+		return p, nil
+	case *algebra.Distinct:
+		sub, err := c.compile(x.Sub, bound)
+		if err != nil {
+			return nil, err
+		}
+		return &distinctNode{sub: sub}, nil
+	case *algebra.Reduced:
+		// REDUCED permits, but does not require, removing duplicates:
+		// passing rows through streams and costs nothing.
+		return c.compile(x.Sub, bound)
+	case *algebra.Slice:
+		sub, err := c.compile(x.Sub, bound)
+		if err != nil {
+			return nil, err
+		}
+		return &sliceNode{sub: sub, offset: x.Offset, limit: x.Limit}, nil
+	}
+	return nil, fmt.Errorf("eval: unsupported operator %T", op)
+}
+
+// pair compiles two independent operands.
+func (c *compiler) pair(l, r algebra.Op, bound []bool) (node, node, error) {
+	ln, err := c.compile(l, bound)
+	if err != nil {
+		return nil, nil, err
+	}
+	rn, err := c.compile(r, bound)
+	return ln, rn, err
+}
+
+// sharedKeys are the slots both sides bind in every solution: hash keys
+// for joins, left joins and minus.
+func (c *compiler) sharedKeys(l, r algebra.Op) []int {
+	lc, rc := optimize.CertainVars(l), optimize.CertainVars(r)
+	var keys []int
+	for v := range lc {
+		if rc[v] {
+			keys = append(keys, c.slot(v))
+		}
+	}
+	return keys
+}
+
+func (c *compiler) compileJoin(x *algebra.Join, bound []bool) (node, error) {
+	left, right := x.Left, x.Right
+	if pure(left) && !pure(right) {
+		left, right = right, left
+	}
+	l, err := c.compile(left, bound)
+	if err != nil {
+		return nil, err
+	}
+	if pure(right) {
+		r, err := c.compile(right, c.certain(left, bound))
+		if err != nil {
+			return nil, err
+		}
+		return &bindJoinNode{left: l, right: r}, nil
+	}
+	r, err := c.compile(right, bound)
+	if err != nil {
+		return nil, err
+	}
+	return &hashJoinNode{left: l, right: r, keys: c.sharedKeys(left, right)}, nil
+}
+
+func (c *compiler) compileLeftJoin(x *algebra.LeftJoin, bound []bool) (node, error) {
+	l, err := c.compile(x.Left, bound)
+	if err != nil {
+		return nil, err
+	}
+	lj := &leftJoinNode{left: l}
+	rb := bound
+	if pure(x.Right) {
+		lj.bind = true
+		rb = c.certain(x.Left, bound)
+	} else {
+		lj.keys = c.sharedKeys(x.Left, x.Right)
+	}
+	if lj.right, err = c.compile(x.Right, rb); err != nil {
+		return nil, err
+	}
+	if x.Expr != nil {
+		if lj.filter, err = c.expr(x.Expr, c.certain(x.Right, rb)); err != nil {
+			return nil, err
+		}
+	}
+	return lj, nil
+}
+
+// counted counts the rows an operator produces, for EXPLAIN.
+type counted struct {
+	n     node
+	stats *Stats
+}
+
+func (c *counted) open(ex *Exec, e env) (iter, error) {
+	it, err := c.n.open(ex, e)
+	if err != nil {
+		return nil, err
+	}
+	return &countIter{it: it, stats: c.stats}, nil
+}
+
+type countIter struct {
+	it    iter
+	stats *Stats
+}
+
+func (c *countIter) next() ([]ID, error) {
+	r, err := c.it.next()
+	if r != nil {
+		c.stats.Rows++
+	}
+	return r, err
+}
+
+func (c *countIter) close() { c.it.close() }
+
+// unitNode yields its seed row once: the empty group pattern.
+type unitNode struct{}
+
+func (unitNode) open(ex *Exec, e env) (iter, error) {
+	return &sliceIter{rows: [][]ID{ex.newRow(e.seed)}}, nil
+}

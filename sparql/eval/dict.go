@@ -1,0 +1,145 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/graph/kv"
+	"github.com/mneme-archive/mneme/rdf"
+)
+
+// ID is a dictionary ID; 0 (graph.Any) is an unbound slot.
+type ID = graph.ID
+
+// cacheLimit bounds the decoded-term cache; it is cleared when full, which
+// keeps memory flat on long scans while repeated IDs stay cheap.
+const cacheLimit = 1 << 16
+
+// Dict maps terms to IDs and back for one query execution. Store terms
+// keep their store IDs, so that joins compare IDs. Terms the store does
+// not hold (computed by BIND, VALUES, aggregates) get local IDs taken from
+// the free slots of the store's dictionary, so they never equal a store
+// ID: the view is a snapshot, no term can arrive later.
+type Dict struct {
+	view      *graph.View
+	local     map[ID]rdf.Term
+	localIDs  map[rdf.Term]ID
+	cache     map[ID]rdf.Term
+	nextLocal ID
+}
+
+// NewDict returns a dictionary over view.
+func NewDict(view *graph.View) *Dict {
+	return &Dict{view: view, local: map[ID]rdf.Term{}, localIDs: map[rdf.Term]ID{},
+		cache: map[ID]rdf.Term{}, nextLocal: ^ID(0)}
+}
+
+// Term decodes id.
+func (d *Dict) Term(id ID) (rdf.Term, error) {
+	if id == graph.Any {
+		return rdf.Term{}, nil
+	}
+	if t, ok := d.cache[id]; ok {
+		return t, nil
+	}
+	if t, ok := d.local[id]; ok {
+		return t, nil
+	}
+	t, err := d.view.Term(id)
+	if err != nil {
+		return rdf.Term{}, err
+	}
+	if len(d.cache) >= cacheLimit {
+		clear(d.cache)
+	}
+	d.cache[id] = t
+	return t, nil
+}
+
+// Lookup returns the store ID of t, or found false when the store does
+// not hold t (a pattern constant then matches nothing). Local terms are
+// found too, so that a constant equal to a computed value compares equal.
+func (d *Dict) Lookup(t rdf.Term) (ID, bool, error) {
+	if id, ok := d.localIDs[t]; ok {
+		return id, true, nil
+	}
+	id, ok, err := d.view.Lookup(t)
+	if !ok && err == nil && t.Lang != "" && t.Lang != strings.ToLower(t.Lang) {
+		// Language tags are case-insensitive; stores keep the lower
+		// case form that RDF 1.1 recommends.
+		t.Lang = strings.ToLower(t.Lang)
+		return d.view.Lookup(t)
+	}
+	return id, ok, err
+}
+
+// Encode returns the ID of t, assigning a local one when the store does
+// not hold it. The zero Term is unbound (0).
+func (d *Dict) Encode(t rdf.Term) (ID, error) {
+	if t.IsZero() {
+		return graph.Any, nil
+	}
+	id, ok, err := d.Lookup(t)
+	if err != nil || ok {
+		return id, err
+	}
+	for {
+		id = d.nextLocal
+		if id < 2 {
+			return 0, errors.New("query-local term IDs exhausted")
+		}
+		d.nextLocal--
+		_, err := d.view.Term(id)
+		if errors.Is(err, kv.ErrNotFound) {
+			break
+		}
+		if err != nil {
+			return 0, fmt.Errorf("allocating a query-local term ID: %w", err)
+		}
+	}
+	t = t.Clone()
+	d.local[id] = t
+	d.localIDs[t] = id
+	return id, nil
+}
+
+// isLocal reports whether id is a query-local ID (a term the store lacks).
+func (d *Dict) isLocal(id ID) bool {
+	_, ok := d.local[id]
+	return ok
+}
+
+// Prefetch decodes the uncached store IDs among ids in one sorted pass of
+// the dictionary, so that the Term calls that follow are cache hits.
+func (d *Dict) Prefetch(ctx context.Context, ids []ID) error {
+	var want []ID
+	for _, id := range ids {
+		if id == graph.Any {
+			continue
+		}
+		if _, ok := d.cache[id]; ok {
+			continue
+		}
+		if _, ok := d.local[id]; ok {
+			continue
+		}
+		want = append(want, id)
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	terms, err := d.view.Terms(ctx, want, nil)
+	if err != nil {
+		return err
+	}
+	if len(d.cache)+len(want) > cacheLimit {
+		clear(d.cache)
+	}
+	for i, id := range want {
+		d.cache[id] = terms[i]
+	}
+	return nil
+}

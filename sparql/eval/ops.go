@@ -1,0 +1,358 @@
+package eval
+
+import (
+	"encoding/binary"
+
+	"github.com/mneme-archive/mneme/sparql/algebra"
+	"github.com/mneme-archive/mneme/sparql/expr"
+)
+
+// filterNode keeps the rows for which every expression is true.
+type filterNode struct {
+	sub   node
+	exprs []*expr.Expr
+}
+
+func (f *filterNode) open(ex *Exec, e env) (iter, error) {
+	it, err := f.sub.open(ex, e)
+	if err != nil {
+		return nil, err
+	}
+	return &filterIter{ex: ex, it: it, f: f, g: e.graph}, nil
+}
+
+type filterIter struct {
+	ex *Exec
+	it iter
+	f  *filterNode
+	g  *graphSel
+}
+
+func (f *filterIter) next() ([]ID, error) {
+	for {
+		r, err := pull(f.ex, f.it)
+		if err != nil || r == nil {
+			return nil, err
+		}
+		if f.ex.test(f.f.exprs, r, f.g) {
+			return r, f.ex.storeErr
+		}
+	}
+}
+
+func (f *filterIter) close() { f.it.close() }
+
+// test reports whether every expression's effective boolean value is
+// true for row; errors count as false (§17.2).
+func (ex *Exec) test(exprs []*expr.Expr, row []ID, g *graphSel) bool {
+	b := ex.bind(row, g)
+	for _, e := range exprs {
+		ex.Expr.NewSolution()
+		ok, err := e.EBV(ex.Expr, b)
+		if err != nil || !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// unionNode yields the left rows, then the right ones.
+type unionNode struct{ left, right node }
+
+func (u *unionNode) open(ex *Exec, e env) (iter, error) {
+	l, err := u.left.open(ex, e)
+	if err != nil {
+		return nil, err
+	}
+	return &unionIter{ex: ex, e: e, cur: l, right: u.right}, nil
+}
+
+type unionIter struct {
+	ex    *Exec
+	e     env
+	cur   iter
+	right node
+}
+
+func (u *unionIter) next() ([]ID, error) {
+	for {
+		r, err := u.cur.next()
+		if err != nil || r != nil || u.right == nil {
+			return r, err
+		}
+		u.cur.close()
+		it, err := u.right.open(u.ex, u.e)
+		if err != nil {
+			u.cur = emptyIter{}
+			return nil, err
+		}
+		u.cur, u.right = it, nil
+	}
+}
+
+func (u *unionIter) close() { u.cur.close() }
+
+// extendNode binds slots to expressions' values in order (BIND, SELECT
+// expressions; a chain of them evaluates as one solution, so BNODE(str)
+// agrees across them); an error leaves the slot unbound.
+type extendNode struct {
+	sub   node
+	slots []int
+	exprs []*expr.Expr
+}
+
+func (x *extendNode) open(ex *Exec, e env) (iter, error) {
+	it, err := x.sub.open(ex, e)
+	if err != nil {
+		return nil, err
+	}
+	return &mapIter{it: it, fn: func(r []ID) ([]ID, error) {
+		ex.Expr.NewSolution()
+		out := ex.newRow(r)
+		b := ex.bind(out, e.graph)
+		for i, xe := range x.exprs {
+			t, err := xe.Eval(ex.Expr, b)
+			if ex.storeErr != nil {
+				return nil, ex.storeErr
+			}
+			if err != nil {
+				continue
+			}
+			if out[x.slots[i]], err = ex.Dict.Encode(t); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}}, nil
+}
+
+// mapIter transforms each row.
+type mapIter struct {
+	it iter
+	fn func([]ID) ([]ID, error)
+}
+
+func (m *mapIter) next() ([]ID, error) {
+	r, err := m.it.next()
+	if err != nil || r == nil {
+		return nil, err
+	}
+	return m.fn(r)
+}
+
+func (m *mapIter) close() { m.it.close() }
+
+// projectNode keeps only the projected slots.
+type projectNode struct {
+	sub  node
+	keep []int
+}
+
+func (p *projectNode) open(ex *Exec, e env) (iter, error) {
+	it, err := p.sub.open(ex, e)
+	if err != nil {
+		return nil, err
+	}
+	return &mapIter{it: it, fn: func(r []ID) ([]ID, error) {
+		out := make([]ID, ex.width())
+		for _, s := range p.keep {
+			if s < len(r) {
+				out[s] = r[s]
+			}
+		}
+		return out, nil
+	}}, nil
+}
+
+// rowKey appends the IDs of row's slots (all when slots is nil) to dst.
+func rowKey(dst []byte, row []ID, slots []int) []byte {
+	if slots == nil {
+		for _, v := range row {
+			dst = binary.LittleEndian.AppendUint64(dst, uint64(v))
+		}
+		return dst
+	}
+	for _, s := range slots {
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(row[s]))
+	}
+	return dst
+}
+
+// distinctNode removes duplicate rows, keeping the first of each.
+type distinctNode struct{ sub node }
+
+func (d *distinctNode) open(ex *Exec, e env) (iter, error) {
+	it, err := d.sub.open(ex, e)
+	if err != nil {
+		return nil, err
+	}
+	return &distinctIter{ex: ex, it: it, seen: map[string]struct{}{}}, nil
+}
+
+// distinctIter keeps the rows seen in a hash set. When the set reaches
+// the memory bound, rows it does not hold go to a spill file, which is
+// deduplicated the same way once the input ends: a spilled row's first
+// occurrence comes after every row the set holds, so the rows still come
+// out in the order of their first occurrence.
+type distinctIter struct {
+	ex    *Exec
+	it    iter
+	seen  map[string]struct{}
+	key   []byte
+	spill *spillFile
+}
+
+func (d *distinctIter) next() ([]ID, error) {
+	for {
+		r, err := pull(d.ex, d.it)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			if d.spill == nil {
+				return nil, nil
+			}
+			// The next pass: the spilled rows, with an empty set.
+			d.it.close()
+			if d.it, err = d.spill.rowsIter(); err != nil {
+				d.it = emptyIter{}
+				return nil, err
+			}
+			d.spill = nil
+			d.ex.memRows -= len(d.seen)
+			clear(d.seen)
+			continue
+		}
+		d.key = rowKey(d.key[:0], r, nil)
+		if _, ok := d.seen[string(d.key)]; ok {
+			continue
+		}
+		if d.ex.full() && len(d.seen) > 0 {
+			if d.spill == nil {
+				if d.spill, err = d.ex.newSpill(); err != nil {
+					return nil, err
+				}
+			}
+			if err := d.spill.write(0, r, nil); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		d.seen[string(d.key)] = struct{}{}
+		d.ex.memRows++
+		return r, nil
+	}
+}
+
+func (d *distinctIter) close() {
+	d.it.close()
+	if d.spill != nil {
+		d.spill.close()
+	}
+	d.ex.memRows -= len(d.seen)
+	clear(d.seen)
+}
+
+// sliceNode skips offset rows and stops after limit (-1: none), closing
+// its input as soon as the limit is reached.
+type sliceNode struct {
+	sub           node
+	offset, limit int64
+}
+
+func (s *sliceNode) open(ex *Exec, e env) (iter, error) {
+	if s.limit == 0 {
+		return emptyIter{}, nil
+	}
+	it, err := s.sub.open(ex, e)
+	if err != nil {
+		return nil, err
+	}
+	return &sliceIterN{ex: ex, it: it, skip: s.offset, left: s.limit}, nil
+}
+
+type sliceIterN struct {
+	ex   *Exec
+	it   iter
+	skip int64
+	left int64 // -1: unlimited
+	done bool
+}
+
+func (s *sliceIterN) next() ([]ID, error) {
+	if s.done {
+		return nil, nil
+	}
+	for s.skip > 0 {
+		r, err := pull(s.ex, s.it)
+		if err != nil || r == nil {
+			return nil, err
+		}
+		s.skip--
+	}
+	r, err := s.it.next()
+	if err != nil || r == nil {
+		return nil, err
+	}
+	if s.left > 0 {
+		s.left--
+		if s.left == 0 {
+			s.done = true
+		}
+	}
+	return r, nil
+}
+
+func (s *sliceIterN) close() { s.it.close() }
+
+// tableNode is inline data (VALUES), encoded once.
+type tableNode struct{ rows [][]ID }
+
+func (c *compiler) compileTable(t *algebra.Table) (node, error) {
+	n := &tableNode{}
+	slots := make([]int, len(t.Vars))
+	for i, v := range t.Vars {
+		slots[i] = c.slot(v)
+	}
+	for _, row := range t.Rows {
+		r := make([]ID, 0, len(slots))
+		for i := range slots {
+			var id ID
+			if i < len(row) {
+				var err error
+				if id, err = c.ex.Dict.Encode(row[i]); err != nil {
+					return nil, err
+				}
+			}
+			r = append(r, id)
+		}
+		n.rows = append(n.rows, r)
+	}
+	return &tableOpen{t: n, slots: slots}, nil
+}
+
+type tableOpen struct {
+	t     *tableNode
+	slots []int
+}
+
+func (t *tableOpen) open(ex *Exec, e env) (iter, error) {
+	var out [][]ID
+	for _, tr := range t.t.rows {
+		r := ex.newRow(e.seed)
+		ok := true
+		for i, s := range t.slots {
+			if v := tr[i]; v != 0 {
+				if r[s] != 0 && r[s] != v {
+					ok = false
+					break
+				}
+				r[s] = v
+			}
+		}
+		if ok {
+			out = append(out, r)
+		}
+	}
+	return &sliceIter{rows: out}, nil
+}
