@@ -2,6 +2,7 @@ package kb
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/mneme-archive/mneme/kb/fingerprint"
 	"github.com/mneme-archive/mneme/kb/litindex"
@@ -27,15 +28,28 @@ type patternRef struct {
 // NewDetector indexes the detection patterns of k; fp may be nil.
 func NewDetector(k *KB, fp *fingerprint.Set) *Detector {
 	d := &Detector{kb: k, fp: fp}
-	b := litindex.NewBuilder(false)
+	b := litindex.NewBuilder(false) // pages and literals are lower-cased here
 	for ti, t := range k.Types {
 		for pi, p := range t.Detect {
-			b.Add(len(d.refs), p.Literals)
+			b.Add(len(d.refs), markupLiterals(p.Literals))
 			d.refs = append(d.refs, patternRef{ti, pi})
 		}
 	}
 	d.index = b.Build()
 	return d
+}
+
+// markupLiterals lower-cases literals as vdoc.Doc.Lower does pages,
+// keeping those that markup writes as they are: not with &, <, >, quotes
+// or non-ASCII characters, which character references may stand for.
+func markupLiterals(lits []string) []string {
+	var out []string
+	for _, l := range lits {
+		if !strings.ContainsFunc(l, func(r rune) bool { return r >= 0x80 || strings.ContainsRune(`&<>"'`, r) }) {
+			out = append(out, string(vdoc.LowerASCII([]byte(l))))
+		}
+	}
+	return out
 }
 
 // KB returns the knowledge base the detector uses.
@@ -95,13 +109,14 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 	det := &Detection{}
 	best, bestRank := -1, 0
 	done := make([]bool, len(d.kb.Types))
-	for _, id := range d.index.Candidates(doc.Corpus()) {
+	markup, http := doc.Lower()
+	for _, id := range d.index.Scan(append([][]byte{markup}, http...)...).Candidates {
 		r := d.refs[id]
 		if done[r.typ] {
 			continue
 		}
 		p := d.kb.Types[r.typ].Detect[r.rank]
-		if !p.Match(doc.Root) {
+		if !p.MatchIndexed(doc.Root, doc) {
 			continue
 		}
 		done[r.typ] = true
@@ -147,7 +162,7 @@ func appTechnology(ts []fingerprint.Match) *fingerprint.Match {
 // doc, with that pattern.
 func (t *Type) LevelOf(doc *vdoc.Doc) (*Level, *Pattern) {
 	for _, l := range t.Levels {
-		if i := slices.IndexFunc(l.Detect, func(p *Pattern) bool { return p.Match(doc.Root) }); i >= 0 {
+		if i := slices.IndexFunc(l.Detect, func(p *Pattern) bool { return p.MatchIndexed(doc.Root, doc) }); i >= 0 {
 			return l, l.Detect[i]
 		}
 	}

@@ -170,6 +170,13 @@ func (t *Type) Extract(l *Level, doc *vdoc.Doc) ([]Object, []Failure) {
 func extractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc.Doc) bool {
 	for _, p := range alts {
 		items := p.Select(rec)
+		if !p.NodeSet() {
+			// A computed string (substring-before(…), concat(…)) stands
+			// for one attribute-like value.
+			if v := p.Value(rec); v != "" {
+				items = []xpath.Item{{Node: rec, Attr: "value()", Value: v}}
+			}
+		}
 		switch f {
 		case FieldTags, FieldCategories:
 			var vals []string

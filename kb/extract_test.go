@@ -82,17 +82,16 @@ func sameDate(o Object, gold string) bool {
 // threads and scores them against the gold posts: text F1 (bag of words,
 // each gold post against its best extracted post), author and date exact.
 // It prints per-CMS figures and requires, on the engines the built-in KB
-// describes, F1 ≥ 0.9 and dates right for ≥ 90 % of posts (the acceptance
-// figures) and authors right for ≥ 75 %: the acceptance asks 90 %, which
-// is not reached (two airliners.net threads are annotated with the quote
-// link as the user, and two worldofplayers.de vBulletin pages were saved
-// as XHTML that HTML parsing cannot recover).
+// describes, the acceptance figures: F1 ≥ 0.9, authors and dates right for
+// ≥ 90 % of posts. A gold user that is a "quote this post" link (one
+// airliners.net phpBB thread was annotated so: 50 posts) names no user;
+// such posts are left out of the author figure and counted apart.
 func TestExtractionAnnotated(t *testing.T) {
 	dir, pages := loadLabels(t)
 	det := NewDetector(builtinKB(t), nil)
 	type score struct {
-		posts, extracted, author, date int
-		f1                             float64
+		posts, extracted, author, date, noUser int
+		f1                                     float64
 	}
 	per := map[string]*score{}
 	for _, p := range pages {
@@ -138,7 +137,9 @@ func TestExtractionAnnotated(t *testing.T) {
 			if bi < 0 {
 				continue
 			}
-			if sameAuthor(objs[bi], g.User.SurfaceForm, p.url, base) {
+			if strings.Contains(g.User.SurfaceForm, "mode=quote") {
+				s.noUser++
+			} else if sameAuthor(objs[bi], g.User.SurfaceForm, p.url, base) {
 				s.author++
 			}
 			if sameDate(objs[bi], g.Datetime.SurfaceForm) {
@@ -151,32 +152,35 @@ func TestExtractionAnnotated(t *testing.T) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	var kbPosts, kbAuthor, kbDate int
+	var kbPosts, kbAuthor, kbDate, kbNoUser int
 	var kbF1 float64
 	for _, n := range names {
 		s := per[n]
-		t.Logf("%-10s gold posts %3d, extracted %3d, text F1 %.3f, author %3d (%.0f%%), date %3d (%.0f%%)",
-			n, s.posts, s.extracted, s.f1/float64(s.posts), s.author, 100*float64(s.author)/float64(s.posts),
-			s.date, 100*float64(s.date)/float64(s.posts))
+		t.Logf("%-10s gold posts %3d, extracted %3d, text F1 %.3f, author %3d/%3d (%.0f%%), date %3d (%.0f%%)",
+			n, s.posts, s.extracted, s.f1/float64(s.posts), s.author, s.posts-s.noUser,
+			100*float64(s.author)/float64(max(1, s.posts-s.noUser)), s.date, 100*float64(s.date)/float64(s.posts))
 		if builtinKB(t).Type(n) != nil {
 			kbPosts += s.posts
 			kbAuthor += s.author
 			kbDate += s.date
 			kbF1 += s.f1
+			kbNoUser += s.noUser
 		}
 	}
 	if kbPosts == 0 {
 		t.Fatal("no annotated thread of an engine the KB describes")
 	}
-	t.Logf("KB engines: %d posts, text F1 %.3f, author %.1f%%, date %.1f%%", kbPosts, kbF1/float64(kbPosts),
-		100*float64(kbAuthor)/float64(kbPosts), 100*float64(kbDate)/float64(kbPosts))
+	withUser := kbPosts - kbNoUser
+	t.Logf("KB engines: %d posts, text F1 %.3f, author %.1f%% of %d (%d gold users are quote links), date %.1f%%",
+		kbPosts, kbF1/float64(kbPosts), 100*float64(kbAuthor)/float64(withUser), withUser, kbNoUser,
+		100*float64(kbDate)/float64(kbPosts))
 	if kbF1/float64(kbPosts) < 0.9 {
 		t.Errorf("text F1 %.3f < 0.9", kbF1/float64(kbPosts))
 	}
 	if float64(kbDate) < 0.9*float64(kbPosts) {
 		t.Errorf("date right for less than 90%% of posts")
 	}
-	if float64(kbAuthor) < 0.75*float64(kbPosts) {
-		t.Errorf("author right for less than 75%% of posts")
+	if float64(kbAuthor) < 0.9*float64(withUser) {
+		t.Errorf("author right for less than 90%% of posts")
 	}
 }

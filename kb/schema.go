@@ -48,17 +48,39 @@ type fileExtract struct {
 	Optional []str           `yaml:"optional"`
 }
 
-// str is a scalar with its position in the file.
+// str is a scalar with its position in the file; Shift is where its
+// value starts after Col (1 past an opening quote), -1 when the value is
+// not written as is on one line (block scalars, escapes, line folding).
 type str struct {
 	V         string
 	Line, Col int
+	Shift     int
+}
+
+func scalar(n *yaml.Node) str {
+	s := str{V: n.Value, Line: n.Line, Col: n.Column, Shift: -1}
+	switch n.Style {
+	case 0:
+		if !strings.Contains(n.Value, "\n") {
+			s.Shift = 0
+		}
+	case yaml.SingleQuotedStyle:
+		if !strings.ContainsAny(n.Value, "'\n") {
+			s.Shift = 1
+		}
+	case yaml.DoubleQuotedStyle:
+		if !strings.ContainsFunc(n.Value, func(r rune) bool { return r == '\\' || r == '"' || r < ' ' }) {
+			s.Shift = 1
+		}
+	}
+	return s
 }
 
 func (s *str) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.ScalarNode {
 		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: expected a single value, found a %s", n.Line, kindName(n.Kind))}}
 	}
-	*s = str{n.Value, n.Line, n.Column}
+	*s = scalar(n)
 	return nil
 }
 
@@ -69,7 +91,7 @@ type strs []str
 func (s *strs) UnmarshalYAML(n *yaml.Node) error {
 	switch n.Kind {
 	case yaml.ScalarNode:
-		*s = strs{{n.Value, n.Line, n.Column}}
+		*s = strs{scalar(n)}
 		return nil
 	case yaml.SequenceNode:
 		out := make(strs, 0, len(n.Content))
@@ -77,7 +99,7 @@ func (s *strs) UnmarshalYAML(n *yaml.Node) error {
 			if c.Kind != yaml.ScalarNode {
 				return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: expected an XPath expression, found a %s", c.Line, kindName(c.Kind))}}
 			}
-			out = append(out, str{c.Value, c.Line, c.Column})
+			out = append(out, scalar(c))
 		}
 		*s = out
 		return nil
@@ -126,6 +148,8 @@ func (es Errors) Error() string {
 var (
 	slugRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 	yamlLineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+	// The decoder's message for a key the format does not have.
+	unknownKeyRE = regexp.MustCompile(`^field (\S+) not found in type`)
 )
 
 // Categories of application types.
@@ -173,6 +197,9 @@ func yamlErrors(file string, err error) error {
 			fmt.Sscan(m[1], &e.Line)
 			e.Msg = m[2]
 		}
+		if m := unknownKeyRE.FindStringSubmatch(e.Msg); m != nil {
+			e.Msg = fmt.Sprintf("unknown key %q", m[1])
+		}
 		out = append(out, e)
 	}
 	return out
@@ -198,8 +225,16 @@ func (c *checker) need(s str, key string, line int) bool {
 
 func (c *checker) xpath(s str) *Pattern {
 	e, err := xpath.Compile(s.V)
-	if err != nil {
-		c.errorf(s, "%v in %q", err, s.V)
+	var se *xpath.SyntaxError
+	switch {
+	case errors.As(err, &se) && s.Shift >= 0:
+		// Point at the offending character in the file.
+		at := s
+		at.Col += s.Shift + se.Col - 1
+		c.errorf(at, "invalid XPath: %s in %q", se.Msg, s.V)
+		return nil
+	case err != nil:
+		c.errorf(s, "invalid XPath: %v in %q", err, s.V)
 		return nil
 	}
 	return &Pattern{Expr: e, Line: s.Line}

@@ -29,8 +29,9 @@ levels:
 		t.Fatalf("valid file rejected: %v", err)
 	}
 	cases := []struct{ name, from, to, want string }{
-		{"bad xpath", "//div[@id='posts']", "//div[@id='posts'", "bad.yaml:10:9: "},
-		{"unknown key", "    kind: terminal", "    kind: terminal\n    colour: red", "bad.yaml:9: field colour not found"},
+		{"bad xpath", "//div[@id='posts']", "//div[@id='posts'", `bad.yaml:10:26: invalid XPath: expected "]" at the end`},
+		{"bad xpath quoted", "//div[@id='posts']", `"//div[@id='posts'}"`, `bad.yaml:10:27: invalid XPath: unexpected character "}"`},
+		{"unknown key", "    kind: terminal", "    kind: terminal\n    colour: red", `bad.yaml:9: unknown key "colour"`},
 		{"bad category", "category: forum", "category: shop", "bad.yaml:3:11: category \"shop\""},
 		{"undefined target", "    extract:", "    navigate:\n      - select: //a/@href\n        target: nowhere\n    extract:", "bad.yaml:13:17: target level \"nowhere\" is not defined"},
 		{"extract on intermediate", "kind: terminal", "kind: intermediate", "bad.yaml:8:11: intermediate level"},

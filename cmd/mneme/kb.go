@@ -84,8 +84,8 @@ the application-aware crawler would run on the page.
 
 With --fingerprints DIR, Wappalyzer-format fingerprints (technologies/*.json
 and categories.json, e.g. ../shared/data/fingerprints/webappanalyzer) are
-loaded to name technologies beyond the knowledge base; their JS rules are
-skipped and counted. With --json, one JSON object per input:
+loaded to name technologies beyond the knowledge base; their rules that need
+a browser or JavaScript files (js, scripts, dom, …) are skipped and counted. With --json, one JSON object per input:
 {"input":…, "type":…, "level":…, "pattern":…} with type "" when unknown.`,
 		Example: `  mneme kb detect http://127.0.0.1:8081/
   mneme kb detect --json page.html
@@ -103,8 +103,8 @@ skipped and counted. With --json, one JSON object per input:
 				}
 				if !asJSON {
 					s := fp.Stats
-					fmt.Fprintf(cmd.ErrOrStderr(), "fingerprints: %d technologies, %d patterns; skipped %d js rules, %d dom/other rules, %d regexes RE2 cannot compile\n",
-						s.Technologies, s.Patterns, s.SkippedJS, s.SkippedOther, s.SkippedRegex)
+					fmt.Fprintf(cmd.ErrOrStderr(), "fingerprints: %d technologies, %d patterns; skipped %d js rules, %d scripts patterns, %d dom/other rules, %d regexes RE2 cannot compile\n",
+						s.Technologies, s.Patterns, s.SkippedJS, s.SkippedScripts, s.SkippedOther, s.SkippedRegex)
 				}
 			}
 			det := kb.NewDetector(k, fp)

@@ -4,11 +4,13 @@
 // beyond mneme's own knowledge base. The data is GPL-3.0 and is never
 // embedded: it is read from a directory given by the user.
 //
-// Patterns on the page markup (html, scripts, scriptSrc), the URL, meta
-// tags, headers and cookies are compiled to Go regular expressions
+// Patterns on the page markup (html, scriptSrc), the URL, meta tags,
+// headers and cookies are compiled to Go regular expressions
 // (case-insensitive, as Wappalyzer matches). Patterns RE2 cannot compile
-// (look-arounds, back-references) and js/dom/dns/css/xhr/robots/certIssuer
-// rules, which need a browser or other requests, are skipped and counted.
+// (look-arounds, back-references), scripts rules (on the contents of
+// JavaScript files, which a page crawl does not fetch: matched on inline
+// scripts they misfire) and js/dom/dns/css/xhr/robots/certIssuer rules,
+// which need a browser or other requests, are skipped and counted.
 package fingerprint
 
 import (
@@ -21,8 +23,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/mneme-archive/mneme/kb/litindex"
+	"github.com/mneme-archive/mneme/kb/vdoc"
 )
 
 // Application categories: Wappalyzer category id → mneme category.
@@ -31,8 +35,9 @@ var appCategories = map[int]string{1: "cms", 2: "forum", 8: "wiki", 11: "blog"}
 // Set is a loaded fingerprint collection, safe for concurrent use.
 type Set struct {
 	techs    []*tech
+	byName   map[string]int
 	pats     []*pattern
-	body     *litindex.Index             // html, scripts, scriptSrc and url patterns
+	body     *litindex.Index             // html, scriptSrc and url patterns
 	keyed    map[string]map[string][]int // field → lower-case key → pattern ids
 	keyRegex []int                       // cookie patterns whose key is itself a regex
 	Stats    Stats
@@ -44,6 +49,8 @@ type Stats struct {
 	Patterns     int
 	// SkippedJS counts technologies' js rules (globals need a JS engine).
 	SkippedJS int
+	// SkippedScripts counts scripts patterns (JavaScript file contents).
+	SkippedScripts int
 	// SkippedOther counts dom, dns, css, xhr, robots, certIssuer, probe
 	// and text rules, which need a browser or other requests.
 	SkippedOther int
@@ -64,14 +71,24 @@ type tech struct {
 
 type pattern struct {
 	tech       int
-	field      string // html, scripts, scriptSrc, url, meta, headers, cookies
+	field      string // html, scriptSrc, url, meta, headers, cookies
 	key        string // meta name, header or cookie name (lower-case)
 	keyRE      *regexp.Regexp
 	re         *regexp.Regexp // nil: the key's presence suffices
 	src        string
-	lits       []string // one of these occurs in every match (lower-case)
 	version    string
 	confidence int
+	// lits is the most selective set of literals one of which occurs in
+	// every match (lower-case): the pattern's index entry, and where an
+	// html pattern is matched (near them). need holds, as literal ids,
+	// the other such sets: each must have a literal in the page.
+	lits   []string
+	litIDs []int // of lits, for an html pattern: where they occur
+	need   [][]int
+	// pure: the regex is one literal with no version, so a page that
+	// contains it is a match. anchored: it has ^ or $, which a window
+	// cut from the page would falsely satisfy.
+	pure, anchored bool
 }
 
 // Match is one technology found on a page.
@@ -134,11 +151,12 @@ func (s *Set) Subset(n int) *Set {
 	if n >= len(s.techs) {
 		return s
 	}
-	sub := &Set{techs: s.techs[:n], Stats: Stats{Technologies: n}}
+	sub := &Set{techs: s.techs[:n], byName: s.byName, Stats: Stats{Technologies: n}}
 	var pats []*pattern
 	for _, p := range s.pats {
 		if p.tech < n {
-			pats = append(pats, p)
+			cp := *p // index sets literal ids of its own
+			pats = append(pats, &cp)
 		}
 	}
 	sub.index(pats)
@@ -238,9 +256,7 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 		for _, v := range r.HTML {
 			add("html", "", v)
 		}
-		for _, v := range r.Scripts {
-			add("scripts", "", v)
-		}
+		s.Stats.SkippedScripts += len(r.Scripts)
 		for _, v := range r.ScriptSrc {
 			add("scriptSrc", "", v)
 		}
@@ -260,6 +276,10 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 		}
 	}
 	s.Stats.Technologies = len(s.techs)
+	s.byName = make(map[string]int, len(names))
+	for i, n := range names {
+		s.byName[n] = i
+	}
 	s.index(pats)
 	return s, nil
 }
@@ -299,6 +319,8 @@ func compile(ti int, field, key, src string) (*pattern, error) {
 func (s *Set) index(pats []*pattern) {
 	s.pats = pats
 	s.keyed = map[string]map[string][]int{}
+	s.Stats = Stats{Technologies: s.Stats.Technologies, SkippedJS: s.Stats.SkippedJS, SkippedScripts: s.Stats.SkippedScripts,
+		SkippedOther: s.Stats.SkippedOther, SkippedRegex: s.Stats.SkippedRegex}
 	b := litindex.NewBuilder(false) // literals and pages are lower-cased here
 	for id, p := range pats {
 		switch {
@@ -312,12 +334,40 @@ func (s *Set) index(pats []*pattern) {
 			s.keyed[p.field][p.key] = append(s.keyed[p.field][p.key], id)
 			s.Stats.Indexed++
 		default:
-			p.lits = anyLiterals(p.re)
-			b.AddAny(id, p.lits)
-			if shortest(p.lits) >= litindex.MinLen {
-				s.Stats.Indexed++
-			} else {
+			sets := literalSets(p)
+			best := -1
+			for i, set := range sets {
+				if litindex.Shortest(set) >= litindex.MinLen && (best < 0 || better(set, sets[best])) {
+					best = i
+				}
+			}
+			p.need, p.lits, p.litIDs = nil, nil, nil
+			if best < 0 {
+				p.pure = false // evaluated on every page: the regex decides
+				b.AddAny(id, nil)
 				s.Stats.Always++
+				continue
+			}
+			p.lits = sets[best]
+			b.AddAny(id, p.lits)
+			if p.field == "html" {
+				p.litIDs = make([]int, len(p.lits))
+				for j, l := range p.lits {
+					p.litIDs[j] = b.Where(l)
+				}
+			}
+			s.Stats.Indexed++
+			for i, set := range sets {
+				// Sets of markup found on every page would rule out
+				// nothing and cost a look-up at each occurrence.
+				if i == best || litindex.Shortest(set) < litindex.MinLen || selectivity(set) == 0 {
+					continue
+				}
+				ids := make([]int, len(set))
+				for j, l := range set {
+					ids[j] = b.Literal(l)
+				}
+				p.need = append(p.need, ids)
 			}
 		}
 	}
@@ -325,85 +375,216 @@ func (s *Set) index(pats []*pattern) {
 	s.body = b.Build()
 }
 
-// anyLiterals returns literal strings one of which every match of re
-// contains, lower-cased, preferring the set whose shortest literal is
-// longest; nil when there is no such set.
-func anyLiterals(re *regexp.Regexp) []string {
-	if re == nil {
+// literalSets returns the sets of literals (lower-cased) every match of
+// p's regex contains one of, and marks p pure or anchored.
+func literalSets(p *pattern) [][]string {
+	if p.re == nil {
 		return nil
 	}
-	t, err := syntax.Parse(re.String(), syntax.Perl)
+	t, err := syntax.Parse(p.re.String(), syntax.Perl)
 	if err != nil {
 		return nil
 	}
-	lits := literalsOf(t.Simplify())
-	for i, l := range lits {
-		lits[i] = strings.ToLower(l)
+	t = t.Simplify()
+	p.anchored = hasAnchor(t)
+	sets := conjuncts(t)
+	if all, ok := exact(t); ok && p.version == "" && !slices.Contains(all, "") && !p.anchored {
+		// The regex is a few strings: finding one is a match.
+		p.pure = true
+		sets = [][]string{all}
 	}
-	return lits
+	// Pages are lower-cased in ASCII only; a set with a literal that has
+	// other case variants could miss a match, so it is dropped.
+	sets = slices.DeleteFunc(sets, func(set []string) bool {
+		return slices.ContainsFunc(set, func(l string) bool { return !caseless(l) })
+	})
+	for _, set := range sets {
+		for i, l := range set {
+			set[i] = string(vdoc.LowerASCII([]byte(l)))
+		}
+	}
+	return sets
 }
 
-// shortest is the length of the shortest literal of a set, the measure
-// of how selective the set is.
-func shortest(set []string) int {
-	if len(set) == 0 {
-		return 0
+// caseless reports whether l has no non-ASCII letter with case variants.
+func caseless(l string) bool {
+	for _, r := range l {
+		if r >= 0x80 && unicode.SimpleFold(r) != r {
+			return false
+		}
 	}
-	n := len(set[0])
-	for _, l := range set[1:] {
-		n = min(n, len(l))
+	return true
+}
+
+func hasAnchor(t *syntax.Regexp) bool {
+	switch t.Op {
+	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText:
+		return true
+	}
+	return slices.ContainsFunc(t.Sub, hasAnchor)
+}
+
+// conjuncts returns sets of literals such that every match of t contains
+// one literal of each set.
+func conjuncts(t *syntax.Regexp) [][]string {
+	switch t.Op {
+	case syntax.OpLiteral:
+		return [][]string{{string(t.Rune)}}
+	case syntax.OpCapture, syntax.OpPlus:
+		return conjuncts(t.Sub[0])
+	case syntax.OpRepeat:
+		if t.Min >= 1 {
+			return conjuncts(t.Sub[0])
+		}
+	case syntax.OpAlternate:
+		// One set: the best set of each branch, together.
+		var out []string
+		for _, s := range t.Sub {
+			var best []string
+			for _, set := range conjuncts(s) {
+				if best == nil || better(set, best) {
+					best = set
+				}
+			}
+			if litindex.Shortest(best) < litindex.MinLen {
+				return nil
+			}
+			out = append(out, best...)
+		}
+		return [][]string{out}
+	case syntax.OpConcat:
+		// Runs of subexpressions that match one of few strings combine
+		// into the set of their concatenations: wss?:// → ws://, wss://.
+		var out [][]string
+		run := []string{""}
+		flush := func() {
+			if !slices.Contains(run, "") {
+				out = append(out, run)
+			}
+			run = []string{""}
+		}
+		for _, s := range t.Sub {
+			if set, ok := exact(s); ok && len(set)*len(run) <= maxExact {
+				run = product(run, set)
+				continue
+			}
+			flush()
+			if set, ok := exact(s); ok {
+				run = set
+				continue
+			}
+			out = append(out, conjuncts(s)...)
+		}
+		flush()
+		return out
+	}
+	return nil
+}
+
+// maxExact bounds the sets exact builds.
+const maxExact = 8
+
+// exact returns the strings t matches when they are few (lower-cased).
+func exact(t *syntax.Regexp) ([]string, bool) {
+	switch t.Op {
+	case syntax.OpLiteral:
+		return []string{string(t.Rune)}, true
+	case syntax.OpEmptyMatch:
+		return []string{""}, true
+	case syntax.OpCharClass:
+		var out []string
+		for i := 0; i < len(t.Rune); i += 2 {
+			for r := t.Rune[i]; r <= t.Rune[i+1]; r++ {
+				if r >= 0x80 && unicode.SimpleFold(r) < 0x80 {
+					continue // ſ, K: (?i) folds them to s, k; pages spell s, k
+				}
+				if out = appendNew(out, string(vdoc.LowerASCII([]byte(string(r))))); len(out) > 4 {
+					return nil, false
+				}
+			}
+		}
+		return out, true
+	case syntax.OpCapture:
+		return exact(t.Sub[0])
+	case syntax.OpQuest:
+		set, ok := exact(t.Sub[0])
+		return appendNew(set, ""), ok && len(set) < maxExact
+	case syntax.OpAlternate:
+		var out []string
+		for _, s := range t.Sub {
+			set, ok := exact(s)
+			if !ok {
+				return nil, false
+			}
+			for _, x := range set {
+				out = appendNew(out, x)
+			}
+			if len(out) > maxExact {
+				return nil, false
+			}
+		}
+		return out, true
+	case syntax.OpConcat:
+		out := []string{""}
+		for _, s := range t.Sub {
+			set, ok := exact(s)
+			if !ok || len(set)*len(out) > maxExact {
+				return nil, false
+			}
+			out = product(out, set)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func appendNew(set []string, s string) []string {
+	if slices.Contains(set, s) {
+		return set
+	}
+	return append(set, s)
+}
+
+func product(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		for _, y := range b {
+			out = appendNew(out, x+y)
+		}
+	}
+	return out
+}
+
+// better reports whether literal set a is more selective than b: its
+// worst literal has more characters that are not common markup (tag and
+// attribute names, quotes, "http://"), then more characters at all.
+func better(a, b []string) bool {
+	sa, sb := selectivity(a), selectivity(b)
+	if sa != sb {
+		return sa > sb
+	}
+	return litindex.Shortest(a) > litindex.Shortest(b)
+}
+
+func selectivity(set []string) int {
+	n := -1
+	for _, l := range set {
+		if k := len(markup.Replace(l)); n < 0 || k < n {
+			n = k
+		}
 	}
 	return n
 }
 
-// literalsOf returns a set of literals one of which every match of t
-// contains.
-func literalsOf(t *syntax.Regexp) []string {
-	switch t.Op {
-	case syntax.OpLiteral:
-		return []string{string(t.Rune)}
-	case syntax.OpCapture, syntax.OpPlus:
-		return literalsOf(t.Sub[0])
-	case syntax.OpRepeat:
-		if t.Min >= 1 {
-			return literalsOf(t.Sub[0])
-		}
-	case syntax.OpAlternate:
-		var out []string
-		for _, s := range t.Sub {
-			set := literalsOf(s)
-			if shortest(set) < litindex.MinLen {
-				return nil
-			}
-			out = append(out, set...)
-		}
-		return out
-	case syntax.OpConcat:
-		var best []string
-		consider := func(set []string) {
-			if shortest(set) > shortest(best) {
-				best = set
-			}
-		}
-		run := ""
-		for _, s := range t.Sub {
-			if s.Op == syntax.OpLiteral {
-				run += string(s.Rune)
-				continue
-			}
-			if run != "" {
-				consider([]string{run})
-				run = ""
-			}
-			consider(literalsOf(s))
-		}
-		if run != "" {
-			consider([]string{run})
-		}
-		return best
-	}
-	return nil
-}
+// markup are strings found on most pages, which make a literal no more
+// selective.
+var markup = strings.NewReplacer(
+	"<script", "", "<link", "", "<meta", "", "<div", "", "<img", "", "<span", "", "<a ", "", "<body", "",
+	"<html", "", "<iframe", "", "<style", "", "<input", "", "<form", "", "href=", "", "src=", "", "class=", "",
+	"id=", "", "rel=", "", "type=", "", "content=", "", "name=", "", "data-", "", "stylesheet", "",
+	"text/javascript", "", "javascript", "", "http://", "", "https://", "", "www.", "", ".min", "", ".js", "",
+	".css", "", "script", "", "link", "", "<", "", ">", "", `"`, "", "'", "", "=", "", " ", "", "/", "",
+	".", "", "-", "", "_", "", ":", "", ";", "", "(", "", ")", "")
 
 // Slug is the lower-case form of a technology name used as an
 // application's short name: "TYPO3 CMS" → "typo3-cms".

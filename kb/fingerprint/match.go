@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/mneme-archive/mneme/kb/litindex"
 	"github.com/mneme-archive/mneme/kb/vdoc"
 )
 
@@ -16,15 +17,17 @@ type inputs struct {
 	html      []byte
 	lower     []byte // html lower-cased, where literals are looked up
 	url       string
-	scripts   []string
 	scriptSrc []string
+	srcLower  []string // scriptSrc with ASCII letters lower-cased
 	meta      map[string][]string
 	headers   map[string][]string
 	cookies   map[string]string
+	hits      *litindex.Hits // the literal scan of lower
 }
 
 func gather(d *vdoc.Doc) *inputs {
-	in := &inputs{html: d.Body, lower: bytes.ToLower(d.Body), url: d.URL.String(), meta: map[string][]string{},
+	lower, _ := d.Lower()
+	in := &inputs{html: d.Body, lower: lower, url: d.URL.String(), meta: map[string][]string{},
 		headers: map[string][]string{}, cookies: map[string]string{}}
 	for k, v := range d.Header {
 		in.headers[strings.ToLower(k)] = v
@@ -32,32 +35,22 @@ func gather(d *vdoc.Doc) *inputs {
 	for k, v := range d.Cookies {
 		in.cookies[strings.ToLower(k)] = v
 	}
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode {
-			switch n.Data {
-			case "script":
-				if src := attr(n, "src"); src != "" {
-					in.scriptSrc = append(in.scriptSrc, src)
-				} else if n.FirstChild != nil {
-					in.scripts = append(in.scripts, n.FirstChild.Data)
-				}
-			case "meta":
-				name := attr(n, "name")
-				if name == "" {
-					name = attr(n, "property")
-				}
-				if name != "" {
-					k := strings.ToLower(name)
-					in.meta[k] = append(in.meta[k], attr(n, "content"))
-				}
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
+	for _, n := range d.Elements("script") {
+		if src := attr(n, "src"); src != "" {
+			in.scriptSrc = append(in.scriptSrc, src)
+			in.srcLower = append(in.srcLower, string(vdoc.LowerASCII([]byte(src))))
 		}
 	}
-	walk(d.Root)
+	for _, n := range d.Elements("meta") {
+		name := attr(n, "name")
+		if name == "" {
+			name = attr(n, "property")
+		}
+		if name != "" {
+			k := strings.ToLower(name)
+			in.meta[k] = append(in.meta[k], attr(n, "content"))
+		}
+	}
 	return in
 }
 
@@ -87,10 +80,18 @@ func (s *Set) Match(d *vdoc.Doc) []Match {
 				Version: v, Confidence: p.confidence, Pattern: describe(p)}
 		}
 	}
-	text := make([]byte, 0, len(in.lower)+len(in.url)+1)
-	text = append(append(append(text, in.lower...), 0), strings.ToLower(in.url)...)
-	for _, id := range s.body.Candidates(text) {
-		try(id)
+	hits := s.body.Scan(in.lower, vdoc.LowerASCII([]byte(in.url)))
+	in.hits = hits
+	for _, id := range hits.Candidates {
+		if p := s.pats[id]; found[p.tech] == nil && hasAll(hits, p.need) {
+			if p.pure && p.field == "html" {
+				t := s.techs[p.tech]
+				found[p.tech] = &Match{Name: t.name, Slug: t.slug, Categories: t.cats, AppCategory: t.appCategory,
+					Confidence: p.confidence, Pattern: describe(p)}
+				continue
+			}
+			try(id)
+		}
 	}
 	for field, byKey := range map[string]map[string][]string{"meta": in.meta, "headers": in.headers} {
 		for key := range byKey {
@@ -116,12 +117,18 @@ func (s *Set) Match(d *vdoc.Doc) []Match {
 	return out
 }
 
+// hasAll reports whether each set of literal ids has one in hits.
+func hasAll(hits *litindex.Hits, need [][]int) bool {
+	for _, set := range need {
+		if !slices.ContainsFunc(set, hits.Has) {
+			return false
+		}
+	}
+	return true
+}
+
 // implied follows the implies of found technologies, transitively.
 func (s *Set) implied(found map[int]*Match) []Match {
-	byName := map[string]int{}
-	for i, t := range s.techs {
-		byName[t.name] = i
-	}
 	have := map[string]bool{}
 	var queue []string
 	for i := range found {
@@ -132,8 +139,8 @@ func (s *Set) implied(found map[int]*Match) []Match {
 	for len(queue) > 0 {
 		name, _, _ := strings.Cut(queue[0], `\;`)
 		queue = queue[1:]
-		i, ok := byName[name]
-		if !ok || have[name] {
+		i, ok := s.byName[name]
+		if !ok || i >= len(s.techs) || have[name] {
 			continue
 		}
 		have[name] = true
@@ -149,13 +156,11 @@ func (s *Set) implied(found map[int]*Match) []Match {
 func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 	switch p.field {
 	case "html":
-		return findNear(p, in.html, in.lower)
+		return findNear(p, in.html, in.hits)
 	case "url":
 		return find(p, []byte(in.url))
-	case "scripts":
-		return findAny(p, in.scripts)
 	case "scriptSrc":
-		return findAny(p, in.scriptSrc)
+		return findWith(p, in.scriptSrc, in.srcLower)
 	case "meta":
 		return findAny(p, in.meta[p.key])
 	case "headers":
@@ -186,22 +191,16 @@ func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 const window = 1024
 
 // findNear matches p in the parts of html around the occurrences of its
-// literals (in lower, the lower-cased html), or on all of html for a
-// pattern without literals.
-func findNear(p *pattern, html, lower []byte) (string, bool) {
-	if len(p.lits) == 0 || len(html) <= 4*window {
+// literals (where the scan found them), or on all of html for a pattern
+// without literals.
+func findNear(p *pattern, html []byte, hits *litindex.Hits) (string, bool) {
+	if len(p.litIDs) == 0 || p.anchored || len(html) <= 4*window {
 		return find(p, html)
 	}
 	var spans [][2]int
-	for _, l := range p.lits {
-		for off := 0; ; {
-			i := bytes.Index(lower[off:], []byte(l))
-			if i < 0 {
-				break
-			}
-			at := off + i
-			spans = append(spans, [2]int{max(0, at-window), min(len(html), at+len(l)+window)})
-			off = at + len(l)
+	for j, id := range p.litIDs {
+		for _, end := range hits.Ends(id) {
+			spans = append(spans, [2]int{max(0, end-len(p.lits[j])-window), min(len(html), end+window)})
 		}
 	}
 	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
@@ -221,6 +220,27 @@ func findNear(p *pattern, html, lower []byte) (string, bool) {
 		end = hi
 		if v, ok := find(p, html[sp[0]:hi]); ok {
 			return v, true
+		}
+	}
+	return "", false
+}
+
+// findWith matches p on the values that contain one of its literals
+// (every match contains one; lower holds the values lower-cased), or on
+// all when it has none.
+func findWith(p *pattern, vals, lower []string) (string, bool) {
+	if len(p.lits) == 0 {
+		return findAny(p, vals)
+	}
+	for i, v := range vals {
+		if !slices.ContainsFunc(p.lits, func(l string) bool { return strings.Contains(lower[i], l) }) {
+			continue
+		}
+		if p.pure {
+			return "", true
+		}
+		if ver, ok := find(p, []byte(v)); ok {
+			return ver, true
 		}
 	}
 	return "", false

@@ -23,6 +23,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/antchfx/htmlquery"
 	"golang.org/x/net/html"
@@ -46,6 +47,9 @@ type Doc struct {
 	Cookies map[string]string
 	// Body is the raw HTML, for rules on the markup as sent.
 	Body []byte
+
+	once  sync.Once
+	index *index
 }
 
 // New parses body as HTML and builds the virtual document for a page
@@ -55,7 +59,7 @@ func New(rawURL string, header http.Header, body []byte) (*Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := html.Parse(bytes.NewReader(body))
+	root, err := html.Parse(bytes.NewReader(asHTML(header, body)))
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +94,7 @@ func New(rawURL string, header http.Header, body []byte) (*Doc, error) {
 	root.InsertBefore(d.HTTP, root.FirstChild)
 	expandNoscript(root)
 	d.Base = d.URL
-	if b := htmlquery.FindOne(root, "//head/base[@href]"); b != nil {
+	if b := htmlquery.FindOne(root, "//base[@href]"); b != nil {
 		if bu, err := u.Parse(htmlquery.SelectAttr(b, "href")); err == nil {
 			d.Base = bu
 		}
@@ -156,37 +160,4 @@ func textElement(name, text string) *html.Node {
 // Navigator returns a fresh XPath navigator positioned at the document node.
 func (d *Doc) Navigator() *htmlquery.NodeNavigator {
 	return htmlquery.CreateXPathNavigator(d.Root)
-}
-
-// Corpus returns every string value a node of the document can have, so
-// that a literal an XPath predicate requires of some node (contains(@x,'L'),
-// text()='L', …) is a substring of it: all text nodes concatenated in
-// document order (an element's string value is a contiguous run of them),
-// then NUL, then each attribute value and comment followed by NUL. Index
-// prefilters search it for literals before evaluating any expression.
-// It is built anew on each call.
-func (d *Doc) Corpus() []byte {
-	var text, rest bytes.Buffer
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		switch n.Type {
-		case html.TextNode:
-			text.WriteString(n.Data)
-		case html.CommentNode:
-			rest.WriteString(n.Data)
-			rest.WriteByte(0)
-		case html.ElementNode:
-			for _, a := range n.Attr {
-				rest.WriteString(a.Val)
-				rest.WriteByte(0)
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(d.Root)
-	text.WriteByte(0)
-	text.Write(rest.Bytes())
-	return text.Bytes()
 }

@@ -7,16 +7,31 @@ import (
 )
 
 // RequiredLiterals returns string literals that every document on which
-// src is true must contain as a substring of some node's string value (see
-// vdoc.Doc.Corpus). A detection index searches documents for these
-// literals first and evaluates src only where one is present.
+// src is true must contain verbatim in its markup (or in one value of its
+// <http> element: URL, header, cookie; see vdoc.Doc.Lower). A detection
+// index searches documents for these literals first and evaluates src
+// only where one is present.
 //
 // The analysis is conservative: a literal counts only where the
-// expression cannot be true without it — compared with '=' to a location
-// path, or the second argument of contains/starts-with/ends-with on a
-// location path — and only through 'and', predicates and path steps; 'or',
-// '|', not() and every other function contribute nothing.
+// expression cannot be true without it — the name of an attribute the
+// expression needs to exist, a string compared with '=' to, or the
+// second argument of contains/starts-with/ends-with on, an attribute, a
+// text() node or an element of <http>, whose values are contiguous in the
+// markup (an HTML element's string value is not: markup may split it) —
+// and only through 'and', predicates and path steps; 'or', '|', not() and
+// every other function contribute nothing. It assumes the literal is not
+// written with character references in the markup.
 func RequiredLiterals(src string) ([]string, error) {
+	e, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	return requiredOf(e), nil
+}
+
+// parse parses src into the tree the literal analysis and the native
+// evaluator work on.
+func parse(src string) (*node, error) {
 	p := &parser{src: src}
 	if err := p.lex(); err != nil {
 		return nil, err
@@ -28,15 +43,19 @@ func RequiredLiterals(src string) ([]string, error) {
 	if p.pos < len(p.toks) {
 		return nil, p.errorf("unexpected %q", p.toks[p.pos].text)
 	}
+	return e, nil
+}
+
+func requiredOf(e *node) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, l := range required(e) {
+	for _, l := range required(e, false) {
 		if l != "" && !seen[l] {
 			seen[l] = true
 			out = append(out, l)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // node is a parsed XPath expression, kept only as far as the literal
@@ -47,6 +66,18 @@ type node struct {
 	str   string  // literal value
 	args  []*node // operands, arguments
 	preds []*node // predicates of a path's steps or of a filter
+	// A location path's steps, for the native evaluator (fast.go);
+	// abs marks a path from the root. A filter expression has none.
+	steps []*step
+	abs   bool
+}
+
+// step is one step of a location path.
+type step struct {
+	desc  bool   // after "//": descendant-or-self::node()/ first
+	axis  string // child, attribute, self, parent or an explicit axis
+	name  string // name test, "*", or a node-type test such as "text()"
+	preds []*node
 }
 
 type nodeKind int
@@ -60,12 +91,15 @@ const (
 	nOther
 )
 
-func required(e *node) []string {
+// required returns the literals e requires; inHTTP tells that the
+// context node's string value is one run of the markup (an element of
+// <http>, a comment, a text node).
+func required(e *node, inHTTP bool) []string {
 	switch e.kind {
 	case nBinary:
 		switch e.op {
 		case "and":
-			return append(required(e.args[0]), required(e.args[1])...)
+			return append(required(e.args[0], inHTTP), required(e.args[1], inHTTP)...)
 		case "=":
 			a, b := e.args[0], e.args[1]
 			if a.kind == nLiteral {
@@ -73,34 +107,86 @@ func required(e *node) []string {
 			}
 			switch {
 			case a.kind == nPath && b.kind == nLiteral:
-				return append(required(a), b.str)
+				out := required(a, inHTTP)
+				if contiguous(a, inHTTP) {
+					out = append(out, b.str)
+				}
+				return out
 			case a.kind == nPath && b.kind == nPath:
-				return append(required(a), required(b)...)
+				return append(required(a, inHTTP), required(b, inHTTP)...)
 			}
 		}
 	case nFunc:
 		switch e.op {
 		case "contains", "starts-with", "ends-with":
 			if len(e.args) == 2 && e.args[0].kind == nPath && e.args[1].kind == nLiteral {
-				return append(required(e.args[0]), e.args[1].str)
+				out := required(e.args[0], inHTTP)
+				if contiguous(e.args[0], inHTTP) {
+					out = append(out, e.args[1].str)
+				}
+				return out
 			}
 		case "boolean":
 			if len(e.args) == 1 {
-				return required(e.args[0])
+				return required(e.args[0], inHTTP)
 			}
 		}
 	case nPath:
 		var out []string
 		for _, a := range e.args {
-			out = append(out, required(a)...)
+			out = append(out, required(a, inHTTP)...)
 		}
-		for _, p := range e.preds {
-			out = append(out, required(p)...)
+		if len(e.steps) == 0 {
+			for _, p := range e.preds {
+				out = append(out, required(p, inHTTP)...)
+			}
+			return out
+		}
+		if e.abs {
+			inHTTP = !e.steps[0].desc && e.steps[0].axis == "child" && e.steps[0].name == "http"
+		}
+		for _, st := range e.steps {
+			// An attribute the path needs is in the markup by its name
+			// (not so the attributes of <http>'s synthetic elements).
+			if st.axis == "attribute" && st.name != "" && st.name != "*" && !inHTTP {
+				out = append(out, st.name)
+			}
+			// A comment or text node's string value is one run too.
+			flat := inHTTP || st.name == "comment()" || st.name == "text()"
+			for _, p := range st.preds {
+				out = append(out, required(p, flat)...)
+			}
 		}
 		return out
 	}
 	return nil
 }
+
+// contiguous reports whether the string value of the first node path
+// selects is one run of the markup: an attribute, a text node, or the
+// context node itself when that is an element of <http>.
+func contiguous(path *node, inHTTP bool) bool {
+	if len(path.steps) == 0 || len(path.args) > 0 {
+		return false
+	}
+	last := path.steps[len(path.steps)-1]
+	switch {
+	case last.axis == "attribute", last.name == "text()":
+		return true
+	case inHTTP && !path.abs && len(path.steps) == 1 && last.axis == "self":
+		return true
+	}
+	return false
+}
+
+// SyntaxError is an XPath syntax error at a column (a byte offset in the
+// expression, from 1).
+type SyntaxError struct {
+	Col int
+	Msg string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("column %d: %s", e.Col, e.Msg) }
 
 type token struct {
 	text string
@@ -128,7 +214,7 @@ func (p *parser) errorf(format string, args ...any) error {
 	if p.pos < len(p.toks) {
 		col = p.toks[p.pos].col
 	}
-	return fmt.Errorf("column %d: %s", col, fmt.Sprintf(format, args...))
+	return &SyntaxError{Col: col, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (p *parser) lex() error {
@@ -141,7 +227,7 @@ func (p *parser) lex() error {
 		case c == '\'' || c == '"':
 			j := strings.IndexByte(s[i+1:], c)
 			if j < 0 {
-				return fmt.Errorf("column %d: unterminated string literal", i+1)
+				return &SyntaxError{Col: i + 1, Msg: "unterminated string literal"}
 			}
 			p.toks = append(p.toks, token{s[i+1 : i+1+j], tLiteral, i + 1})
 			i += j + 2
@@ -169,7 +255,7 @@ func (p *parser) lex() error {
 				}
 			}
 			if !strings.Contains("/[]()@,|=!<>*+-.:$", op[:1]) || op == "!" {
-				return fmt.Errorf("column %d: unexpected character %q", i+1, op)
+				return &SyntaxError{Col: i + 1, Msg: fmt.Sprintf("unexpected character %q", op)}
 			}
 			p.toks = append(p.toks, token{op, tOp, i + 1})
 			i += len(op)
@@ -295,8 +381,9 @@ func (p *parser) parsePath() (*node, error) {
 		path.args = []*node{e}
 	}
 	if p.isOp("/") || p.isOp("//") {
+		desc := p.isOp("//")
 		p.pos++
-		rest, err := p.parseRelative()
+		rest, err := p.parseRelative(desc)
 		if err != nil {
 			return nil, err
 		}
@@ -360,14 +447,23 @@ func (p *parser) parseLocationPath() (*node, error) {
 	if p.isOp("/") {
 		p.pos++
 		if !p.startsStep() {
-			return &node{kind: nPath}, nil
+			return &node{kind: nPath, abs: true}, nil
 		}
-		return p.parseRelative()
+		path, err := p.parseRelative(false)
+		if path != nil {
+			path.abs = true
+		}
+		return path, err
 	}
 	if p.isOp("//") {
 		p.pos++
+		path, err := p.parseRelative(true)
+		if path != nil {
+			path.abs = true
+		}
+		return path, err
 	}
-	return p.parseRelative()
+	return p.parseRelative(false)
 }
 
 func (p *parser) startsStep() bool {
@@ -375,42 +471,56 @@ func (p *parser) startsStep() bool {
 	return t.kind == tName || t.kind == tOp && (t.text == "@" || t.text == "*" || t.text == "." || t.text == "..")
 }
 
-func (p *parser) parseRelative() (*node, error) {
+// parseRelative parses steps; desc tells whether "//" came before the
+// first.
+func (p *parser) parseRelative(desc bool) (*node, error) {
 	path := &node{kind: nPath}
 	for {
-		if err := p.parseStep(path); err != nil {
+		if err := p.parseStep(path, desc); err != nil {
 			return nil, err
 		}
 		if !p.isOp("/") && !p.isOp("//") {
 			return path, nil
 		}
+		desc = p.isOp("//")
 		p.pos++
 	}
 }
 
-func (p *parser) parseStep(path *node) error {
+func (p *parser) parseStep(path *node, desc bool) error {
+	st := &step{desc: desc, axis: "child"}
+	path.steps = append(path.steps, st)
 	if p.isOp(".") || p.isOp("..") {
+		st.axis, st.name = "self", "node()"
+		if p.isOp("..") {
+			st.axis = "parent"
+		}
 		p.pos++
 		return nil
 	}
 	if p.isOp("@") {
+		st.axis = "attribute"
 		p.pos++
 	} else if p.peek().kind == tName && p.pos+1 < len(p.toks) && p.toks[p.pos+1].text == "::" {
+		st.axis = p.peek().text
 		p.pos += 2
 	}
 	t := p.peek()
+	st.name = t.text
 	switch {
 	case t.kind == tOp && t.text == "*":
 		p.pos++
 	case t.kind == tName:
 		p.pos++
 		if p.isOp(":") { // prefix:local or prefix:*
+			st.name = "" // namespaces: left to the general evaluator
 			p.pos++
 			if n := p.peek(); n.kind == tName || n.text == "*" {
 				p.pos++
 			}
 		}
 		if nodeTypes[t.text] && p.isOp("(") {
+			st.name = t.text + "()"
 			p.pos++
 			if p.peek().kind == tLiteral {
 				p.pos++
@@ -431,6 +541,7 @@ func (p *parser) parseStep(path *node) error {
 			return err
 		}
 		path.preds = append(path.preds, pr)
+		st.preds = append(st.preds, pr)
 	}
 	return nil
 }

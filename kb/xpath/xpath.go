@@ -26,14 +26,17 @@ type Expr struct {
 	// antchfx evaluates them in the compiled query's own state. Node-set
 	// expressions are evaluated on a private clone (Expr.Select) instead.
 	mu sync.Mutex
-	// Literals are the strings the expression requires (RequiredLiterals).
+	// Literals are the strings the expression requires in the markup
+	// (RequiredLiterals).
 	Literals []string
+	// plan is the native form (fast.go), nil outside its fragment.
+	plan *plan
 }
 
 // Compile compiles src. Errors name the column where the literal analysis
 // found the syntax error, or quote antchfx's message.
 func Compile(src string) (*Expr, error) {
-	lits, err := RequiredLiterals(src)
+	tree, err := parse(src)
 	if err != nil {
 		return nil, err
 	}
@@ -41,10 +44,14 @@ func Compile(src string) (*Expr, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid XPath: %v", err)
 	}
-	e := &Expr{src: src, expr: x, Literals: lits}
+	e := &Expr{src: src, expr: x, Literals: requiredOf(tree), plan: compilePlan(tree)}
 	_, e.nodeSet = x.Evaluate(htmlquery.CreateXPathNavigator(&html.Node{Type: html.DocumentNode})).(*xpath.NodeIterator)
 	return e, nil
 }
+
+// NodeSet reports whether the expression selects nodes (Select, First)
+// rather than computing a string, number or boolean (Value).
+func (e *Expr) NodeSet() bool { return e.nodeSet }
 
 // String returns the source of the expression.
 func (e *Expr) String() string { return e.src }
@@ -74,7 +81,7 @@ func (e *Expr) Select(n *html.Node) []Item {
 		return nil
 	}
 	var out []Item
-	it := e.expr.Select(htmlquery.CreateXPathNavigator(n))
+	it := e.expr.Select(navAt(n))
 	for it.MoveNext() {
 		out = append(out, itemAt(it))
 	}
@@ -86,7 +93,7 @@ func (e *Expr) First(n *html.Node) (Item, bool) {
 	if !e.nodeSet {
 		return Item{}, false
 	}
-	it := e.expr.Select(htmlquery.CreateXPathNavigator(n))
+	it := e.expr.Select(navAt(n))
 	if !it.MoveNext() {
 		return Item{}, false
 	}
@@ -111,10 +118,10 @@ func itemAt(it *xpath.NodeIterator) Item {
 // non-empty node-set, true, a non-empty string or a non-zero number.
 func (e *Expr) Match(n *html.Node) bool {
 	if e.nodeSet {
-		return e.expr.Select(htmlquery.CreateXPathNavigator(n)).MoveNext()
+		return e.expr.Select(navAt(n)).MoveNext()
 	}
 	e.mu.Lock()
-	v := e.expr.Evaluate(htmlquery.CreateXPathNavigator(n))
+	v := e.expr.Evaluate(navAt(n))
 	e.mu.Unlock()
 	switch v := v.(type) {
 	case bool:
@@ -126,6 +133,18 @@ func (e *Expr) Match(n *html.Node) bool {
 	}
 	return false
 }
+
+// MatchIndexed is Match with the document node root as context, answered
+// by the native evaluator from ix when the expression is in its fragment.
+func (e *Expr) MatchIndexed(root *html.Node, ix Indexed) bool {
+	if e.plan != nil {
+		return e.plan.match(root, ix)
+	}
+	return e.Match(root)
+}
+
+// Native reports whether MatchIndexed evaluates the expression natively.
+func (e *Expr) Native() bool { return e.plan != nil }
 
 // Value returns the string value of the expression with context n: the
 // text of the first node selected, or the value of a string, number or
@@ -139,9 +158,30 @@ func (e *Expr) Value(n *html.Node) string {
 		return Collapse(it.Text())
 	}
 	e.mu.Lock()
-	v := e.expr.Evaluate(htmlquery.CreateXPathNavigator(n))
+	v := e.expr.Evaluate(navAt(n))
 	e.mu.Unlock()
 	return Collapse(fmt.Sprint(v))
+}
+
+// navAt returns a navigator at n whose root is the root of n's tree, so
+// that an absolute path (//link[@rel='canonical']) in an expression
+// evaluated relative to a record still searches the whole document:
+// htmlquery's navigators take the node they are created on as root.
+func navAt(n *html.Node) *htmlquery.NodeNavigator {
+	top := n
+	var chain []*html.Node
+	for top.Parent != nil {
+		chain = append(chain, top)
+		top = top.Parent
+	}
+	nav := htmlquery.CreateXPathNavigator(top)
+	for i := len(chain) - 1; i >= 0; i-- {
+		nav.MoveToChild()
+		for nav.Current() != chain[i] {
+			nav.MoveToNext()
+		}
+	}
+	return nav
 }
 
 // Collapse trims s and replaces each run of white space with one space.

@@ -13,14 +13,19 @@ func TestRequiredLiterals(t *testing.T) {
 		src  string
 		want []string
 	}{
-		{"//meta[@name='generator'][starts-with(@content, 'WordPress')]", []string{"generator", "WordPress"}},
+		{"//meta[@name='generator'][starts-with(@content, 'WordPress')]", []string{"name", "generator", "content", "WordPress"}},
 		{"/http/header[@name='x-generator'][contains(., 'MediaWiki')]", []string{"x-generator", "MediaWiki"}},
 		{"//a[contains(@href, 'x') or contains(@href, 'y')]", nil},
 		{"//a[not(contains(@href, 'x'))]", nil},
 		{"//a | //b[@id='z']", nil},
-		{"//div[@id='a'][2]/span[text()='b'] and //p[contains(@class, \"c\")]", []string{"a", "b", "c"}},
-		{"//li[position()=2][contains(@class, 'post')]", []string{"post"}},
+		{"//div[@id='a'][2]/span[text()='b'] and //p[contains(@class, \"c\")]", []string{"id", "a", "b", "class", "c"}},
+		{"//li[position()=2][contains(@class, 'post')]", []string{"class", "post"}},
 		{"//a[normalize-space(.)='a b']", nil},
+		{"//a[contains(., 'Powered by')][@id='x']", []string{"id", "x"}},
+		{"//a[@data-drupal-link-system-path]", []string{"data-drupal-link-system-path"}},
+		{"//a[not(@rel)]", nil},
+		{"/http/url[contains(., 'viewtopic.php')]", []string{"viewtopic.php"}},
+		{"//script[contains(text(), 'vb_')]", []string{"vb_"}},
 		{"//a['x']", nil},
 		{"count(//a[@id='q']) = 0", nil},
 	}

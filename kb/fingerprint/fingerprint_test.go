@@ -1,0 +1,179 @@
+package fingerprint
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/kb/vdoc"
+)
+
+// TestLiteralSets checks the literals a pattern is indexed under: the
+// most selective set, small alternations expanded, markup words passed
+// over, and the other sets kept as requirements unless they are markup
+// every page has.
+func TestLiteralSets(t *testing.T) {
+	cases := []struct {
+		re       string
+		lits     []string
+		need     int
+		pure     bool
+		anchored bool
+	}{
+		{`<(?:link|a)[^>]+href=["']wss?://`, []string{`href="wss://`, `href="ws://`, "href='wss://", "href='ws://"}, 0, false, false},
+		{`<[^>]+class="[^"]*(?:uk-container|uk-section)`, []string{"uk-container", "uk-section"}, 0, false, false},
+		{`(?:d|s)\.adroll\.com/`, []string{"d.adroll.com/", "s.adroll.com/"}, 0, true, false},
+		{`<!--Powered by Smart[sS]tore`, []string{"<!--powered by smartstore"}, 0, true, false},
+		{`\.php(?:\?|$)`, []string{".php"}, 0, false, true},
+		{`jquery[.-]([\d.]+)\.js\;version:\1`, []string{"jquery-", "jquery."}, 0, false, false},
+		{`<link[^>]+alpha-widget[^>]+beta-theme\.css`, []string{"alpha-widget"}, 1, false, false},
+		{`p5(?:\.min)?\.js`, []string{"p5.min.js", "p5.js"}, 0, true, false},
+	}
+	for _, c := range cases {
+		p, err := compile(0, "html", "", c.re)
+		if err != nil {
+			t.Fatalf("%s: %v", c.re, err)
+		}
+		s := &Set{}
+		s.index([]*pattern{p})
+		if !slices.Equal(p.lits, c.lits) || len(p.need) != c.need || p.pure != c.pure || p.anchored != c.anchored {
+			t.Errorf("%s: lits %q need %d pure %v anchored %v; want %q %d %v %v",
+				c.re, p.lits, len(p.need), p.pure, p.anchored, c.lits, c.need, c.pure, c.anchored)
+		}
+	}
+}
+
+// TestMatch loads a small fingerprint directory and matches pages: each
+// field kind, versions, implied technologies, the window of an html
+// pattern far into a page, and the need for every required literal.
+func TestMatch(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("categories.json", `{"1": {"name": "CMS"}, "59": {"name": "JavaScript libraries"}, "12": {"name": "JavaScript frameworks"}}`)
+	write("technologies/a.json", `{
+ "Acme CMS": {"cats": [1], "meta": {"generator": "^Acme(?: ([\\d.]+))?\\;version:\\1"}, "implies": "PHP"},
+ "Boxlib": {"cats": [59], "scriptSrc": "boxlib-([\\d.]+)\\.min\\.js\\;version:\\1"},
+ "Deep Widget": {"cats": [59], "html": "<div[^>]+class=\"deep-widget-(\\d+)\"\\;version:\\1"},
+ "Two Parts": {"cats": [59], "html": "alpha-part[^<]{0,40}omega-part"},
+ "Served": {"cats": [12], "headers": {"X-Powered-By": "served"}, "cookies": {"served_session": ""}},
+ "Jsonly": {"cats": [59], "js": {"Jsonly": ""}, "scripts": "jsonly"}
+}`)
+	write("technologies/p.json", `{"PHP": {"cats": [12]}}`)
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Stats.Technologies != 7 || s.Stats.SkippedJS != 1 || s.Stats.SkippedScripts != 1 {
+		t.Errorf("stats %+v", s.Stats)
+	}
+	filler := regexp.MustCompile(`x`).ReplaceAllString(string(make([]byte, 0)), "")
+	for range 600 {
+		filler += "<p>filler text</p>\n"
+	}
+	page := `<html><head><meta name="generator" content="Acme 2.4"><script src="/js/boxlib-1.9.3.min.js"></script></head><body>` +
+		filler + `<div id="w" class="deep-widget-7">x</div><p>alpha-part only</p>` + filler + `</body></html>`
+	d, err := vdoc.New("https://example.org/", http.Header{"X-Powered-By": {"served"}}, []byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Match{}
+	for _, m := range s.Match(d) {
+		got[m.Name] = m
+	}
+	want := map[string]string{"Acme CMS": "2.4", "Boxlib": "1.9.3", "Deep Widget": "7", "Served": "", "PHP": ""}
+	for name, version := range want {
+		m, ok := got[name]
+		if !ok {
+			t.Errorf("%s not found", name)
+			continue
+		}
+		if m.Version != version {
+			t.Errorf("%s: version %q, want %q", name, m.Version, version)
+		}
+	}
+	if !got["PHP"].Implied || got["Acme CMS"].AppCategory != "cms" {
+		t.Errorf("PHP %+v, Acme %+v", got["PHP"], got["Acme CMS"])
+	}
+	for _, name := range []string{"Two Parts", "Jsonly"} {
+		if _, ok := got[name]; ok {
+			t.Errorf("%s found, but the page lacks it", name)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("found %d technologies, want %d: %v", len(got), len(want), got)
+	}
+	// A subset keeps the first technologies by name only.
+	if sub := s.Subset(2); len(sub.Match(d)) != 2 { // Acme CMS and Boxlib; PHP is not in it
+		t.Errorf("subset of 2: %v", sub.Match(d))
+	}
+}
+
+// TestPrefilterAgainstBruteForce matches saved pages with every pattern
+// tried on its whole field (no literal index, no windows) and compares
+// with Match: the index may only skip patterns that cannot match.
+func TestPrefilterAgainstBruteForce(t *testing.T) {
+	dir := shared.Path(t, "data", "fingerprints", "webappanalyzer")
+	pages, err := filepath.Glob(filepath.Join(shared.Path(t, "data", "aah-pages"), "pages", "*.html"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no saved pages: %v", err)
+	}
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every 20th page: the brute force tries all patterns on whole pages.
+	checked, found := 0, 0
+	for i := 0; i < len(pages); i += 20 {
+		body, err := os.ReadFile(pages[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := vdoc.New("https://example.org/", nil, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := gather(d)
+		brute := map[string]bool{}
+		for _, p := range s.pats {
+			var ok bool
+			if p.field == "html" {
+				_, ok = find(p, in.html)
+			} else {
+				_, ok = s.test(p, in)
+			}
+			if ok {
+				brute[s.techs[p.tech].name] = true
+			}
+		}
+		got := map[string]bool{}
+		for _, m := range s.Match(d) {
+			if !m.Implied {
+				got[m.Name] = true
+			}
+		}
+		for name := range brute {
+			if !got[name] {
+				t.Errorf("%s: %s matches the whole page but Match missed it", filepath.Base(pages[i]), name)
+			}
+		}
+		for name := range got {
+			if !brute[name] {
+				t.Errorf("%s: Match found %s, which no pattern matches", filepath.Base(pages[i]), name)
+			}
+		}
+		checked++
+		found += len(got)
+	}
+	t.Logf("%d pages, %d technologies found, as by brute force", checked, found)
+}
