@@ -84,8 +84,9 @@ type Crawl struct {
 	wake     chan struct{}
 }
 
-// errStopped is the cause given to the run context by Stop.
-var errStopped = errors.New("crawl stopped")
+// errStopped is the cause given to the run context by Stop; it is a
+// cancellation, so the fetcher reports fetches it cuts as such.
+var errStopped = fmt.Errorf("crawl stopped: %w", context.Canceled)
 
 // New creates the crawl described by s in its data folder s.Output and
 // schedules its seeds. It fails with ErrExists if the crawl's folder

@@ -41,7 +41,8 @@ func stoppedCrawl(t *testing.T) (*site, *spec.Spec, Deps) {
 }
 
 // TestStopAndResume stops a crawl and resumes it with Open: every page is
-// fetched exactly once over both runs.
+// captured exactly once over both runs, and fetched again only when Stop
+// cut its fetch short.
 func TestStopAndResume(t *testing.T) {
 	site, s, d := stoppedCrawl(t)
 	c, err := Open(s.Output, s.ID, d)
@@ -54,10 +55,16 @@ func TestStopAndResume(t *testing.T) {
 	if st := c.Status(); st.State != StateFinished || st.Fetched != 203 {
 		t.Errorf("after resume: %s (%s), %d fetched; want finished, 203 (200 pages, the image, robots.txt twice)", st.State, st.Reason, st.Fetched)
 	}
+	extra := 0
 	for _, u := range site.pages() {
-		if n := site.hitCount(strings.TrimPrefix(u, site.srv.URL)); n != 1 {
-			t.Errorf("%s fetched %d times", u, n)
+		n := site.hitCount(strings.TrimPrefix(u, site.srv.URL))
+		if n == 0 {
+			t.Errorf("%s never fetched", u)
 		}
+		extra += max(n-1, 0)
+	}
+	if extra > s.Workers { // only fetches cut short by Stop are repeated
+		t.Errorf("%d pages fetched again, more than the %d workers", extra, s.Workers)
 	}
 	rep, err := CheckArchive(context.Background(), s.Output, s.ID, d.Store)
 	if err != nil {

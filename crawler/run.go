@@ -266,7 +266,7 @@ func (c *Crawl) Resume() {
 	c.wakeUp()
 }
 
-// Stop ends Run: fetches under way are abandoned (fetched again when the
+// Stop ends Run: fetches cut short are abandoned (fetched again when the
 // crawl is resumed), finished ones are committed.
 func (c *Crawl) Stop() {
 	c.mu.Lock()
