@@ -20,7 +20,7 @@ var ErrFederation = errors.New("SERVICE: federation disabled")
 // the blank node labels of the query; its Exists is set here.
 func NewExec(ctx context.Context, view *graph.View, data Dataset, scope *expr.Scope, ec *expr.Context) *Exec {
 	ex := &Exec{Ctx: ctx, View: view, Dict: NewDict(view), Scope: scope, Expr: ec, Data: data,
-		existsNodes: map[*algebra.Exists]node{}}
+		existsNodes: map[*algebra.Exists]node{}, tables: map[string]*quadTable{}}
 	ec.Exists = ex.exists
 	return ex
 }
@@ -53,7 +53,7 @@ type Plan struct {
 // Compile plans op for ex: constants are encoded, basic graph patterns
 // ordered from the store's statistics.
 func Compile(ex *Exec, op algebra.Op) (*Plan, error) {
-	c := &compiler{ex: ex, stats: map[algebra.Op]*Stats{}, bgps: map[*algebra.BGP]*bgpNode{}}
+	c := &compiler{ex: ex, stats: map[algebra.Op]*Stats{}, bgps: map[*algebra.BGP]*bgpNode{}, hashed: map[string]uint16{}}
 	root, err := c.compile(op, nil)
 	if err != nil {
 		return nil, err
@@ -96,6 +96,9 @@ type compiler struct {
 	ex    *Exec
 	stats map[algebra.Op]*Stats
 	bgps  map[*algebra.BGP]*bgpNode
+	// hashed records, per pattern (tableName), the key masks of the hash
+	// tables planned so far, which later patterns probe for free.
+	hashed map[string]uint16
 }
 
 func (c *compiler) slot(v string) int { return c.ex.Scope.Slot(v) }

@@ -189,29 +189,69 @@ func (d *distinctNode) open(ex *Exec, e env) (iter, error) {
 	return &distinctIter{ex: ex, it: it, seen: map[string]struct{}{}}, nil
 }
 
+// distinctIter keeps the rows seen in a hash set. When the set reaches
+// the memory bound, rows it does not hold go to a spill file, which is
+// deduplicated the same way once the input ends: a spilled row's first
+// occurrence comes after every row the set holds, so the rows still come
+// out in the order of their first occurrence.
 type distinctIter struct {
-	ex   *Exec
-	it   iter
-	seen map[string]struct{}
-	key  []byte
+	ex    *Exec
+	it    iter
+	seen  map[string]struct{}
+	key   []byte
+	spill *spillFile
 }
 
 func (d *distinctIter) next() ([]ID, error) {
 	for {
 		r, err := pull(d.ex, d.it)
-		if err != nil || r == nil {
+		if err != nil {
 			return nil, err
+		}
+		if r == nil {
+			if d.spill == nil {
+				return nil, nil
+			}
+			// The next pass: the spilled rows, with an empty set.
+			d.it.close()
+			if d.it, err = d.spill.rowsIter(); err != nil {
+				d.it = emptyIter{}
+				return nil, err
+			}
+			d.spill = nil
+			d.ex.memRows -= len(d.seen)
+			clear(d.seen)
+			continue
 		}
 		d.key = rowKey(d.key[:0], r, nil)
 		if _, ok := d.seen[string(d.key)]; ok {
 			continue
 		}
+		if d.ex.full() && len(d.seen) > 0 {
+			if d.spill == nil {
+				if d.spill, err = d.ex.newSpill(); err != nil {
+					return nil, err
+				}
+			}
+			if err := d.spill.write(0, r, nil); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		d.seen[string(d.key)] = struct{}{}
+		d.ex.memRows++
 		return r, nil
 	}
 }
 
-func (d *distinctIter) close() { d.it.close() }
+func (d *distinctIter) close() {
+	d.it.close()
+	if d.spill != nil {
+		d.spill.close()
+	}
+	d.ex.memRows -= len(d.seen)
+	clear(d.seen)
+}
 
 // sliceNode skips offset rows and stops after limit (-1: none), closing
 // its input as soon as the limit is reached.
