@@ -251,17 +251,14 @@ func (c *Crawl) isPaused() bool {
 }
 
 // Pause stops claiming URLs; fetches under way finish.
-func (c *Crawl) Pause() {
-	c.mu.Lock()
-	c.paused = true
-	c.mu.Unlock()
-	c.wakeUp()
-}
+func (c *Crawl) Pause() { c.setPaused(true) }
 
 // Resume continues a paused crawl.
-func (c *Crawl) Resume() {
+func (c *Crawl) Resume() { c.setPaused(false) }
+
+func (c *Crawl) setPaused(p bool) {
 	c.mu.Lock()
-	c.paused = false
+	c.paused = p
 	c.mu.Unlock()
 	c.wakeUp()
 }

@@ -15,35 +15,13 @@ import (
 	"testing"
 )
 
-// treeSite serves pages /p/0 … /p/n-1 on 127.0.0.1, page i linking to 2i+1
-// and 2i+2, so all are reachable from /p/0.
-func treeSite(t *testing.T, n int) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var i int
-		if _, err := fmt.Sscanf(r.URL.Path, "/p/%d", &i); err != nil || i < 0 || i >= n {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprintf(w, "<html><body><h1>Page %d</h1>", i)
-		for _, j := range []int{2*i + 1, 2*i + 2} {
-			if j < n {
-				fmt.Fprintf(w, "<a href=\"/p/%d\">page %d</a>\n", j, j)
-			}
-		}
-		fmt.Fprint(w, "</body></html>")
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
 var summaryRE = regexp.MustCompile(`^crawl (\S+) (finished|stopped): (\d+) pages, (\d+) bytes, [0-9.]+ s, [0-9.]+ pages/s( \(\d+ pages in all runs\))?\n$`)
 
 // TestCrawlCommand crawls a local site and checks the one-line summary;
 // resuming the finished crawl is refused.
 func TestCrawlCommand(t *testing.T) {
-	srv := treeSite(t, 40)
+	srv := httptest.NewServer(&countingSite{n: 40, hits: map[string]int{}})
+	defer srv.Close()
 	data := t.TempDir()
 	code, out, errOut := mneme(t, "", "crawl", "--data", data, "--id", "cli", "--politeness", "off", srv.URL+"/p/0")
 	if code != 0 {
