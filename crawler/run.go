@@ -286,28 +286,20 @@ func (c *Crawl) Status() Status {
 		s.State = StatePaused
 	}
 	s.InFlight = c.inFlight
-	closed := c.closed
 	c.mu.Unlock()
 	c.counters.snapshot(&s)
-	if !closed {
-		t := c.front.Totals()
-		s.Queued, s.Succeeded, s.Failed, s.Disregard, s.Queues = t.Queued+t.Pending, t.Succeeded, t.Failed, t.Disregarded, t.Queues
-		s.QueueState = map[frontier.QueueState]int64{}
-		c.front.EachQueue(func(q frontier.QueueStats) bool {
-			s.QueueState[q.State]++
-			return true
-		})
-	}
+	// The frontier's counts and queues are kept in memory: they stay
+	// readable, as they were last, after Run closed the crawl.
+	t := c.front.Totals()
+	s.Queued, s.Succeeded, s.Failed, s.Disregard, s.Queues = t.Queued+t.Pending, t.Succeeded, t.Failed, t.Disregarded, t.Queues
+	s.QueueState = map[frontier.QueueState]int64{}
+	c.front.EachQueue(func(q frontier.QueueStats) bool {
+		s.QueueState[q.State]++
+		return true
+	})
 	return s
 }
 
-// Queues calls fn with the state of each queue, until fn returns false,
-// while the crawl is open. fn must not call the crawl.
-func (c *Crawl) Queues(fn func(frontier.QueueStats) bool) {
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if !closed {
-		c.front.EachQueue(fn)
-	}
-}
+// Queues calls fn with the state of each queue, until fn returns false.
+// fn must not call the crawl.
+func (c *Crawl) Queues(fn func(frontier.QueueStats) bool) { c.front.EachQueue(fn) }
