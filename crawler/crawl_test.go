@@ -83,6 +83,14 @@ func TestCrawlSite(t *testing.T) {
 	if found != 1 {
 		t.Errorf("%d links to /p/1 with anchor text \"page 1\", want 1 (from page 0)", found)
 	}
+	// mneme:via: the capture of /p/1 names the capture of /p/0.
+	captureOf := map[string]string{}
+	for capt, u := range objects(t, st, s.ID, ontology.URL) {
+		captureOf[u[0]] = capt
+	}
+	if via := objects(t, st, s.ID, ontology.Via)[captureOf[site.url("/p/1")]]; len(via) != 1 || via[0] != captureOf[site.url("/p/0")] {
+		t.Errorf("via of /p/1's capture: %v, want [%s]", via, captureOf[site.url("/p/0")])
+	}
 	if ended := objects(t, st, s.ID, ontology.ProvEndedAtTime)[crawlrdf.CrawlIRI(s.ID)]; len(ended) != 1 {
 		t.Errorf("crawl not ended in RDF: %v", ended)
 	}
