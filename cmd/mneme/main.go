@@ -66,6 +66,7 @@ store, one named graph per crawl, queried with SPARQL across crawls.`,
 	root.AddCommand(newSimCmd())
 	root.AddCommand(newQueryCmd())
 	root.AddCommand(newServeCmd())
+	root.AddCommand(newCrawlCmd())
 	return root
 }
 

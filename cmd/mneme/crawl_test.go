@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var summaryRE = regexp.MustCompile(`^crawl (\S+) (finished|stopped): (\d+) pages, (\d+) bytes, [0-9.]+ s, [0-9.]+ pages/s( \(\d+ pages in all runs\))?\n$`)
+
+// TestCrawlCommand crawls a local site and checks the one-line summary;
+// resuming the finished crawl is refused.
+func TestCrawlCommand(t *testing.T) {
+	srv := httptest.NewServer(&countingSite{n: 40, hits: map[string]int{}})
+	defer srv.Close()
+	data := t.TempDir()
+	code, out, errOut := mneme(t, "", "crawl", "--data", data, "--id", "cli", "--politeness", "off", srv.URL+"/p/0")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	m := summaryRE.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("summary %q does not match %s", out, summaryRE)
+	}
+	// 40 pages and robots.txt (a 404).
+	if m[1] != "cli" || m[2] != "finished" || m[3] != "41" {
+		t.Errorf("summary %q: want crawl cli finished with 41 pages", out)
+	}
+	code, _, errOut = mneme(t, "", "crawl", "resume", "--data", data, "cli")
+	if code != 1 || !strings.Contains(errOut, "already finished") {
+		t.Errorf("resume of a finished crawl: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = mneme(t, "", "crawl", "--data", data, "--id", "cli", "--politeness", "off", srv.URL+"/p/0")
+	if code != 1 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("second crawl with the same id: exit %d, %q", code, errOut)
+	}
+}
+
+// TestCrawlPolitenessOffNeedsLoopback refuses --politeness off for a seed
+// that is not on a loopback address, before anything is fetched.
+func TestCrawlPolitenessOffNeedsLoopback(t *testing.T) {
+	data := t.TempDir()
+	code, _, errOut := mneme(t, "", "crawl", "--data", data, "--politeness", "off", "http://127.0.0.1:1/", "http://example.org/")
+	if code != 1 || !strings.Contains(errOut, "politeness off is only allowed when every seed is on a loopback address; seeds[1] is on example.org") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	code, _, errOut = mneme(t, "", "crawl", "--data", data, "--politeness", "sometimes", "http://127.0.0.1:1/")
+	if code != 2 {
+		t.Errorf("--politeness sometimes: exit %d, want 2 (%q)", code, errOut)
+	}
+}
+
+// TestCrawlInjectionAPI runs mneme crawl --api and injects a URL while the
+// seed is being fetched: the injected URL is crawled, with the token read
+// from DATA/token.
+func TestCrawlInjectionAPI(t *testing.T) {
+	injected := make(chan struct{})
+	var mu sync.Mutex
+	fetched := map[string]bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		fetched[r.URL.Path] = true
+		mu.Unlock()
+		if r.URL.Path == "/seed" {
+			<-injected // the crawl cannot end before the injection
+		}
+		fmt.Fprint(w, "no links here")
+	}))
+	defer srv.Close()
+	data := t.TempDir()
+	pr, pw := io.Pipe()
+	done := make(chan int)
+	var out bytes.Buffer
+	go func() {
+		done <- run(context.Background(), []string{"crawl", "--data", data, "--id", "api", "--politeness", "off",
+			"--api", "127.0.0.1:0", srv.URL + "/seed"}, strings.NewReader(""), &out, pw)
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	var api string
+	for sc.Scan() {
+		if m := regexp.MustCompile(`^injection API: (\S+) \(token in (\S+)\)$`).FindStringSubmatch(sc.Text()); m != nil {
+			api = m[1]
+			tok, err := os.ReadFile(m[2])
+			if err != nil {
+				t.Fatal(err)
+			}
+			req, _ := http.NewRequest(http.MethodPost, api, strings.NewReader(`[{"url": "`+srv.URL+`/injected", "score": 0.9}]`))
+			req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(tok)))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Errorf("injection: %d %s", resp.StatusCode, body)
+			}
+			close(injected)
+			break
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	if code := <-done; code != 0 || api == "" {
+		t.Fatalf("exit %d, API %q", code, api)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !fetched["/injected"] {
+		t.Errorf("the injected URL was not fetched (%v); summary %s", fetched, out.String())
+	}
+}
+
+// TestCrawlAPILoopbackOnly refuses to serve the injection API elsewhere
+// than on a loopback address.
+func TestCrawlAPILoopbackOnly(t *testing.T) {
+	code, _, errOut := mneme(t, "", "crawl", "--data", t.TempDir(), "--politeness", "off", "--api", "0.0.0.0:0", "http://127.0.0.1:1/")
+	if code != 2 || !strings.Contains(errOut, "loopback addresses only") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}

@@ -1,0 +1,151 @@
+package crawler
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mneme-archive/mneme/crawler/canon"
+	"github.com/mneme-archive/mneme/crawler/crawlrdf"
+	"github.com/mneme-archive/mneme/crawler/extract"
+	"github.com/mneme-archive/mneme/ontology"
+)
+
+// TestCrawlSite crawls a 60-page site with politeness off and checks the
+// outputs agree: every page captured once, in WARC, crawl.log and RDF; links
+// with anchor text; a duplicate payload stored as a revisit; the crawl
+// activity closed.
+func TestCrawlSite(t *testing.T) {
+	site := newSite(t, "", 60)
+	same := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte("the same payload at two URLs"))
+	}
+	site.override["/dup/a"], site.override["/dup/b"] = same, same
+	s := testSpec(t, site.url("/p/0"), site.url("/dup/a"), site.url("/dup/b"))
+	s.Politeness.Off = true
+	s.Workers = 1 // /dup/a is stored before /dup/b is fetched
+	st := openStore(t, s.Output)
+	status := crawl(t, s, Deps{Store: st})
+
+	want := append(site.pages(), site.url("/dup/a"), site.url("/dup/b"), site.url("/robots.txt"))
+	slices.Sort(want)
+	got := capturedURLs(t, st, s.ID)
+	if !slices.Equal(got, want) {
+		t.Fatalf("captured %d URLs, want %d:\n got %v\nwant %v", len(got), len(want), got, want)
+	}
+	if status.State != StateFinished || status.Fetched != int64(len(want)) {
+		t.Errorf("status %s (%s), %d fetched; want finished, %d", status.State, status.Reason, status.Fetched, len(want))
+	}
+	for _, u := range want {
+		if n := site.hitCount(strings.TrimPrefix(u, site.srv.URL)); n != 1 {
+			t.Errorf("%s fetched %d times", u, n)
+		}
+	}
+
+	// crawl.log: one line per capture, the revisit annotated.
+	log := readLog(t, s.Output, s.ID)
+	if len(log) != len(want) {
+		t.Errorf("crawl.log has %d lines, want %d", len(log), len(want))
+	}
+	dups := 0
+	for _, e := range log {
+		if hasAnnotation(e.Annotations, annotDuplicate) {
+			dups++
+		}
+	}
+	if dups != 1 || status.Revisits != 1 {
+		t.Errorf("%d duplicate lines, %d revisits counted; want 1", dups, status.Revisits)
+	}
+
+	// WARC: a response or revisit per capture, each where RDF says.
+	rep, err := CheckArchive(context.Background(), s.Output, s.ID, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Problems) > 0 || rep.Captures != len(want) || rep.Records != len(want) {
+		t.Errorf("archive check: %d captures, %d records (want %d), problems %v", rep.Captures, rep.Records, len(want), rep.Problems)
+	}
+	dupOf := objects(t, st, s.ID, ontology.DuplicateOf)
+	if len(dupOf) != 1 {
+		t.Errorf("%d captures are duplicates, want 1", len(dupOf))
+	}
+
+	// Links: page 0 links to pages 1 and 2 with their anchor text.
+	texts := objects(t, st, s.ID, ontology.AnchorText)
+	targets := objects(t, st, s.ID, ontology.LinkTarget)
+	found := 0
+	for link, tg := range targets {
+		if tg[0] == site.url("/p/1") && slices.Contains(texts[link], "page 1") {
+			found++
+		}
+	}
+	if found != 1 {
+		t.Errorf("%d links to /p/1 with anchor text \"page 1\", want 1 (from page 0)", found)
+	}
+	// mneme:via: the capture of /p/1 names the capture of /p/0.
+	captureOf := map[string]string{}
+	for capt, u := range objects(t, st, s.ID, ontology.URL) {
+		captureOf[u[0]] = capt
+	}
+	if via := objects(t, st, s.ID, ontology.Via)[captureOf[site.url("/p/1")]]; len(via) != 1 || via[0] != captureOf[site.url("/p/0")] {
+		t.Errorf("via of /p/1's capture: %v, want [%s]", via, captureOf[site.url("/p/0")])
+	}
+	if ended := objects(t, st, s.ID, ontology.ProvEndedAtTime)[crawlrdf.CrawlIRI(s.ID)]; len(ended) != 1 {
+		t.Errorf("crawl not ended in RDF: %v", ended)
+	}
+	verifyWARCs(t, s.Output, s.ID)
+}
+
+// dataLinks is a site-specific extractor: it follows the data-next
+// attribute the standard extractor ignores.
+type dataLinks struct{ c *canon.Canonicalizer }
+
+func (d dataLinks) Extract(doc extract.Document) ([]extract.Outlink, error) {
+	body, err := io.ReadAll(doc.Body)
+	if err != nil {
+		return nil, err
+	}
+	_, rest, ok := strings.Cut(string(body), `data-next="`)
+	if !ok {
+		return nil, nil
+	}
+	ref, _, _ := strings.Cut(rest, `"`)
+	u, err := d.c.Resolve(doc.URL, ref)
+	if err != nil {
+		return nil, err
+	}
+	return []extract.Outlink{{URL: u, Hop: extract.Link, Context: "div/@data-next"}}, nil
+}
+
+// TestExtractorChooser uses the chosen extractor for the pages it claims
+// and the standard one elsewhere.
+func TestExtractorChooser(t *testing.T) {
+	site := newSite(t, "", 1)
+	site.override["/app/"] = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<div data-next="/app/next"></div><a href="/app/plain">plain</a>`)
+	}
+	site.override["/app/next"] = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<a href="/app/after">standard link</a>`)
+	}
+	s := testSpec(t, site.url("/app/"))
+	s.Politeness.Off = true
+	cn := canon.New(canon.Options{})
+	crawl(t, s, Deps{Extractor: func(u canon.URL, mediaType string) extract.Extractor {
+		if u.Path == "/app/" {
+			return dataLinks{cn}
+		}
+		return extract.New(extract.Options{})
+	}})
+	for path, want := range map[string]int{"/app/next": 1, "/app/plain": 0, "/app/after": 1} {
+		if got := site.hitCount(path); got != want {
+			t.Errorf("%s fetched %d times, want %d", path, got, want)
+		}
+	}
+}
