@@ -80,7 +80,8 @@ type Crawl struct {
 	running  bool
 	cancel   context.CancelCauseFunc
 	closed   bool
-	inFlight int64 // claimed, not completed
+	closeMu  sync.RWMutex // held for reading by Inject, so Close waits for it
+	inFlight int64        // claimed, not completed
 	wake     chan struct{}
 }
 
@@ -417,13 +418,15 @@ func (c *Crawl) Dir() string { return c.layout.Crawl(c.id) }
 // Close releases the crawl's files. Run closes them itself; Close is for a
 // crawl that is not run after all.
 func (c *Crawl) Close() error {
+	c.closeMu.Lock() // waits for injections under way
 	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return nil
-	}
+	done := c.closed
 	c.closed = true
 	c.mu.Unlock()
+	c.closeMu.Unlock()
+	if done {
+		return nil
+	}
 	var errs []error
 	if c.fetcher != nil {
 		c.fetcher.Close()
