@@ -57,7 +57,7 @@ type Plan struct {
 // ordered from the store's statistics.
 func Compile(ex *Exec, op algebra.Op) (*Plan, error) {
 	c := &compiler{ex: ex, stats: map[algebra.Op]*Stats{}, bgps: map[*algebra.BGP]*bgpNode{}, hashed: map[string]uint16{},
-		rewrites: map[algebra.Op]algebra.Op{}}
+		rewrites: map[algebra.Op]algebra.Op{}, estimates: map[graph.Pattern]float64{}}
 	root, err := c.compile(op, nil)
 	if err != nil {
 		return nil, err
@@ -109,6 +109,10 @@ type compiler struct {
 	// rewrites are operators run in another form (factored unions),
 	// which EXPLAIN shows.
 	rewrites map[algebra.Op]algebra.Op
+	// estimates are the store's estimates asked so far.
+	estimates map[graph.Pattern]float64
+	// storeStats are the store's statistics, read once.
+	storeStats *graph.Stats
 }
 
 func (c *compiler) slot(v string) int { return c.ex.Scope.Slot(v) }
