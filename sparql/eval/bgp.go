@@ -53,10 +53,14 @@ type bgpNode struct {
 // many times it is expected to run (seed rows).
 func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []bool, inRows float64) (*bgpNode, error) {
 	n := &bgpNode{}
-	st, err := c.ex.View.Stats()
-	if err != nil {
-		return nil, err
+	if c.storeStats == nil {
+		st, err := c.ex.View.Stats()
+		if err != nil {
+			return nil, err
+		}
+		c.storeStats = st
 	}
+	st := c.storeStats
 	pats := make([]plan.Pattern, len(triples))
 	for i, tr := range triples {
 		var qp quadPat
@@ -86,12 +90,12 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 		if n.empty {
 			continue
 		}
-		est, err := c.ex.View.Estimate(c.ex.Ctx, pat)
+		card, err := c.estimate(pat)
 		if err != nil {
 			return nil, err
 		}
-		n.pats[i].card = float64(est.N)
-		pats[i] = planPattern(qp, float64(est.N), st)
+		n.pats[i].card = card
+		pats[i] = planPattern(qp, card, st)
 		pats[i].Hashed = c.hashed[tableName(&n.pats[i])]
 		n.sortPos = append(n.sortPos, sortPos(qp))
 		if k := n.sortPos[i]; k >= 0 {
@@ -129,6 +133,20 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 		}
 	}
 	return n, nil
+}
+
+// estimate is the store's estimate of pat's matches, asked once per
+// pattern: factoring a union plans the same patterns several times.
+func (c *compiler) estimate(pat graph.Pattern) (float64, error) {
+	if n, ok := c.estimates[pat]; ok {
+		return n, nil
+	}
+	est, err := c.ex.View.Estimate(c.ex.Ctx, pat)
+	if err != nil {
+		return 0, err
+	}
+	c.estimates[pat] = float64(est.N)
+	return float64(est.N), nil
 }
 
 // sortPos returns the position of the variable a scan of qp (its

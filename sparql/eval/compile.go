@@ -49,17 +49,20 @@ type Plan struct {
 	op    algebra.Op
 	stats map[algebra.Op]*Stats
 	bgps  map[*algebra.BGP]*bgpNode
+	// rewrites: see compiler.rewrites.
+	rewrites map[algebra.Op]algebra.Op
 }
 
 // Compile plans op for ex: constants are encoded, basic graph patterns
 // ordered from the store's statistics.
 func Compile(ex *Exec, op algebra.Op) (*Plan, error) {
-	c := &compiler{ex: ex, stats: map[algebra.Op]*Stats{}, bgps: map[*algebra.BGP]*bgpNode{}, hashed: map[string]uint16{}}
+	c := &compiler{ex: ex, stats: map[algebra.Op]*Stats{}, bgps: map[*algebra.BGP]*bgpNode{}, hashed: map[string]uint16{},
+		rewrites: map[algebra.Op]algebra.Op{}, estimates: map[graph.Pattern]float64{}}
 	root, err := c.compile(op, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{ex: ex, root: root, op: op, stats: c.stats, bgps: c.bgps}, nil
+	return &Plan{ex: ex, root: root, op: op, stats: c.stats, bgps: c.bgps, rewrites: c.rewrites}, nil
 }
 
 // Rows iterates over the solutions of a running plan.
@@ -103,6 +106,13 @@ type compiler struct {
 	// hashed records, per pattern (tableName), the key masks of the hash
 	// tables planned so far, which later patterns probe for free.
 	hashed map[string]uint16
+	// rewrites are operators run in another form (factored unions),
+	// which EXPLAIN shows.
+	rewrites map[algebra.Op]algebra.Op
+	// estimates are the store's estimates asked so far.
+	estimates map[graph.Pattern]float64
+	// storeStats are the store's statistics, read once.
+	storeStats *graph.Stats
 }
 
 func (c *compiler) slot(v string) int { return c.ex.Scope.Slot(v) }
@@ -158,10 +168,31 @@ func pure(op algebra.Op) bool {
 // compile compiles op; bound are the slots bound in every seed row it
 // will be opened with.
 func (c *compiler) compile(op algebra.Op, bound []bool) (node, error) {
+	if b, ok := op.(*algebra.BGP); ok {
+		return c.compileBGPOp(b, bound, 1)
+	}
 	n, err := c.compileOp(op, bound)
 	if err != nil {
 		return nil, err
 	}
+	return c.count(op, n), nil
+}
+
+// compileBGPOp compiles a basic graph pattern run inRows times.
+func (c *compiler) compileBGPOp(b *algebra.BGP, bound []bool, inRows float64) (node, error) {
+	var n node = unitNode{}
+	if len(b.Triples) > 0 {
+		bn, err := c.compileBGP(b.Triples, -1, bound, inRows)
+		if err != nil {
+			return nil, err
+		}
+		n = bn
+	}
+	return c.count(b, n), nil
+}
+
+// count wraps n to count its rows for EXPLAIN, as op's statistics.
+func (c *compiler) count(op algebra.Op, n node) node {
 	st := &Stats{Est: -1}
 	if b, ok := op.(*algebra.BGP); ok {
 		if bn, ok := n.(*bgpNode); ok && len(bn.stats) > 0 {
@@ -175,16 +206,11 @@ func (c *compiler) compile(op algebra.Op, bound []bool) (node, error) {
 		}
 	}
 	c.stats[op] = st
-	return &counted{n: n, stats: st}, nil
+	return &counted{n: n, stats: st}
 }
 
 func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 	switch x := op.(type) {
-	case *algebra.BGP:
-		if len(x.Triples) == 0 {
-			return unitNode{}, nil
-		}
-		return c.compileBGP(x.Triples, -1, bound, 1)
 	case *algebra.Path:
 		return c.compilePath(x)
 	case *algebra.Join:

@@ -10,7 +10,11 @@
 // joins (one store scan per step, re-targeted per input row), hash joins
 // (the pattern scanned once into a table shared by every step of the
 // query that probes it) and zig-zag merge joins of two scans sorted on a
-// shared variable.
+// shared variable. A union of basic graph patterns that share triples
+// (the open-coded form of class and property hierarchies) is factored
+// when the planner's costs favour it: the shared triples are joined
+// once and each branch's own triples checked per row of them, planned
+// for that many input rows (see factor.go).
 //
 // What operators hold in memory (ORDER BY, DISTINCT, GROUP BY, hash join
 // build sides) is counted against Exec.MaxRows; past it they spill rows

@@ -43,7 +43,8 @@ type Exec struct {
 	// tableRefs finds a step's table again without naming it.
 	tableRefs map[tableRef]*quadTable
 	// idle are scans of closed steps, kept for reuse.
-	idle map[scanKey][]*quadIter
+	idle  map[scanKey][]*quadIter
+	idleN int
 	// memRows counts the rows held in memory against MaxRows.
 	memRows int
 	// slab is where new rows are cut from, to allocate them in bulk.

@@ -50,8 +50,12 @@ func (c *compiler) compileUnion(x *algebra.Union, bound []bool) (node, error) {
 	for i, b := range bgps {
 		branches[i] = branch{triples: b.Triples, op: b}
 	}
-	n, _, err := c.factor(branches, bound, 1)
-	return n, err
+	n, op, _, err := c.factor(branches, bound, 1)
+	if err != nil {
+		return nil, err
+	}
+	c.rewrites[x] = op
+	return n, nil
 }
 
 // branch is one basic graph pattern of a union: the query's own (op set)
@@ -62,8 +66,9 @@ type branch struct {
 }
 
 // factor compiles the union of branches, run inRows times with bound
-// bound, and returns it with its estimated cost.
-func (c *compiler) factor(branches []branch, bound []bool, inRows float64) (node, float64, error) {
+// bound, and returns it with the algebra it runs (for EXPLAIN) and its
+// estimated cost.
+func (c *compiler) factor(branches []branch, bound []bool, inRows float64) (node, algebra.Op, float64, error) {
 	if len(branches) == 1 {
 		return c.leaf(branches[0], bound, inRows)
 	}
@@ -108,45 +113,45 @@ func (c *compiler) factor(branches []branch, bound []bool, inRows float64) (node
 	// Plan both forms; each may assume the hash tables it builds, so
 	// the planner's record of them is kept only for the one chosen.
 	before := maps.Clone(c.hashed)
-	whole, wholeCost, err := c.unionOf(group, bound, inRows)
+	whole, wholeOp, wholeCost, err := c.unionOf(group, bound, inRows)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	wholeHashed := c.hashed
 	c.hashed = maps.Clone(before)
-	factored, factoredCost, err := c.factored(common, group, bound, inRows)
+	n, op, cost, err := c.factored(common, group, bound, inRows)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
-	n, cost := factored, factoredCost
-	if wholeCost <= factoredCost {
-		n, cost, c.hashed = whole, wholeCost, wholeHashed
+	if wholeCost <= cost {
+		n, op, cost, c.hashed = whole, wholeOp, wholeCost, wholeHashed
 	} else {
 		for _, b := range group {
 			c.forget(b.op)
 		}
 	}
 	if len(others) == 0 {
-		return n, cost, nil
+		return n, op, cost, nil
 	}
-	rest, restCost, err := c.factor(others, bound, inRows)
+	rest, restOp, restCost, err := c.factor(others, bound, inRows)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
-	return &unionNode{left: n, right: rest}, cost + restCost, nil
+	return &unionNode{left: n, right: rest}, &algebra.Union{Left: op, Right: restOp}, cost + restCost, nil
 }
 
 // factored joins common once, then the union of what each branch of
 // group has besides, per row of common.
-func (c *compiler) factored(common []syntax.Triple, group []branch, bound []bool, inRows float64) (node, float64, error) {
-	shared, err := c.compileBGP(common, -1, bound, inRows)
+func (c *compiler) factored(common []syntax.Triple, group []branch, bound []bool, inRows float64) (node, algebra.Op, float64, error) {
+	left, leftOp, cost, err := c.leaf(branch{triples: common}, bound, inRows)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
-	cost, rows := shared.estimate()
-	if shared.empty {
-		return shared, 0, nil
+	shared := c.bgps[leftOp.(*algebra.BGP)]
+	if shared == nil || shared.empty {
+		return left, leftOp, 0, nil
 	}
+	_, rows := shared.estimate()
 	inner := c.withVars(slices.Clone(bound), common...)
 	rest := make([]branch, len(group))
 	for i, b := range group {
@@ -156,55 +161,55 @@ func (c *compiler) factored(common []syntax.Triple, group []branch, bound []bool
 			}
 		}
 	}
-	right, rightCost, err := c.factor(rest, inner, rows)
+	right, rightOp, rightCost, err := c.factor(rest, inner, rows)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
-	return &bindJoinNode{left: shared, right: right}, cost + rightCost, nil
+	op := &algebra.Join{Left: leftOp, Right: rightOp}
+	st := &Stats{Est: -1, Detail: "bind"}
+	c.stats[op] = st
+	return &counted{n: &bindJoinNode{left: left, right: right}, stats: st}, op, cost + rightCost, nil
 }
 
 // unionOf compiles each branch whole.
-func (c *compiler) unionOf(branches []branch, bound []bool, inRows float64) (node, float64, error) {
+func (c *compiler) unionOf(branches []branch, bound []bool, inRows float64) (node, algebra.Op, float64, error) {
 	var n node
+	var op algebra.Op
 	var cost float64
 	for i := len(branches) - 1; i >= 0; i-- {
-		b, bc, err := c.leaf(branches[i], bound, inRows)
+		b, bop, bc, err := c.leaf(branches[i], bound, inRows)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
 		cost += bc
 		if n == nil {
-			n = b
+			n, op = b, bop
 		} else {
-			n = &unionNode{left: b, right: n}
+			n, op = &unionNode{left: b, right: n}, &algebra.Union{Left: bop, Right: op}
 		}
 	}
-	return n, cost, nil
+	return n, op, cost, nil
 }
 
 // leaf compiles one branch: the query's own pattern through compile (so
 // that EXPLAIN shows it), a factored remainder directly.
-func (c *compiler) leaf(b branch, bound []bool, inRows float64) (node, float64, error) {
+func (c *compiler) leaf(b branch, bound []bool, inRows float64) (node, algebra.Op, float64, error) {
 	if len(b.triples) == 0 {
-		return unitNode{}, 0, nil
+		return unitNode{}, &algebra.BGP{}, 0, nil
 	}
-	if b.op != nil && inRows == 1 {
-		n, err := c.compile(b.op, bound)
-		if err != nil {
-			return nil, 0, err
-		}
-		var cost float64
-		if bn := c.bgps[b.op]; bn != nil {
-			cost, _ = bn.estimate()
-		}
-		return n, cost, nil
+	op := b.op
+	if op == nil || inRows != 1 {
+		op = &algebra.BGP{Triples: b.triples}
 	}
-	n, err := c.compileBGP(b.triples, -1, bound, inRows)
+	n, err := c.compileBGPOp(op, bound, inRows)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
-	cost, _ := n.estimate()
-	return n, cost, nil
+	var cost float64
+	if bn := c.bgps[op]; bn != nil {
+		cost, _ = bn.estimate()
+	}
+	return n, op, cost, nil
 }
 
 // forget drops what EXPLAIN would show of a branch compiled but not run.

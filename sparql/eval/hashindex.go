@@ -4,14 +4,19 @@ import "math/bits"
 
 // hashIndex maps 64-bit hashes to the head of a chain that its user
 // threads through a slice of its own (next[i] = the entry before i), by
-// open addressing with linear probing on two flat slices: no allocation
+// open addressing with linear probing on one flat slice: no allocation
 // per key and no pointers for the garbage collector to trace, which a Go
-// map of the same size costs several times over.
+// map of the same size costs several times over. A key and its head
+// share a cache line, so a probe of a large table costs one miss.
 type hashIndex struct {
-	keys  []uint64
-	heads []int32 // head+1 of the chain; 0 marks a free slot
+	slots []hashSlot
 	n     int
-	shift uint // 64 - log2(len(keys))
+	shift uint // 64 - log2(len(slots))
+}
+
+type hashSlot struct {
+	key  uint64
+	head int32 // head+1 of the chain; 0 marks a free slot
 }
 
 // newHashIndex returns an index sized for about n keys.
@@ -22,17 +27,16 @@ func newHashIndex(n int) *hashIndex {
 }
 
 func (h *hashIndex) alloc(size int) {
-	h.keys = make([]uint64, size)
-	h.heads = make([]int32, size)
+	h.slots = make([]hashSlot, size)
 	h.shift = uint(64 - bits.TrailingZeros(uint(size)))
 }
 
 // slot is the slot holding k, or the free one where k goes. Fibonacci
 // hashing spreads keys whose low bits agree.
 func (h *hashIndex) slot(k uint64) int {
-	mask := len(h.keys) - 1
+	mask := len(h.slots) - 1
 	i := int((k * 0x9e3779b97f4a7c15) >> h.shift)
-	for h.heads[i] != 0 && h.keys[i] != k {
+	for h.slots[i].head != 0 && h.slots[i].key != k {
 		i = (i + 1) & mask
 	}
 	return i
@@ -40,32 +44,31 @@ func (h *hashIndex) slot(k uint64) int {
 
 // get returns the head of k's chain, or -1.
 func (h *hashIndex) get(k uint64) int32 {
-	return h.heads[h.slot(k)] - 1
+	return h.slots[h.slot(k)].head - 1
 }
 
 // put makes head the head of k's chain and returns the previous head, or
 // -1 when k is new.
 func (h *hashIndex) put(k uint64, head int32) int32 {
-	if 2*(h.n+1) > len(h.keys) {
+	if 2*(h.n+1) > len(h.slots) {
 		h.grow()
 	}
 	i := h.slot(k)
-	prev := h.heads[i] - 1
+	prev := h.slots[i].head - 1
 	if prev < 0 {
 		h.n++
-		h.keys[i] = k
+		h.slots[i].key = k
 	}
-	h.heads[i] = head + 1
+	h.slots[i].head = head + 1
 	return prev
 }
 
 func (h *hashIndex) grow() {
-	keys, heads := h.keys, h.heads
-	h.alloc(2 * len(keys))
-	for i, hd := range heads {
-		if hd != 0 {
-			j := h.slot(keys[i])
-			h.keys[j], h.heads[j] = keys[i], hd
+	old := h.slots
+	h.alloc(2 * len(old))
+	for _, s := range old {
+		if s.head != 0 {
+			h.slots[h.slot(s.key)] = s
 		}
 	}
 }

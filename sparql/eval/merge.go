@@ -66,9 +66,22 @@ func (sel *graphSel) mergeable() bool { return sel.union || len(sel.ids) == 1 }
 // at is the ID at position k (0 s, 1 p, 2 o, 3 g) of q.
 func at(q graph.IDQuad, k int) ID { return [4]ID{q.S, q.P, q.O, q.G}[k] }
 
+// nextsBeforeSeek is how many quads a merge steps over before it seeks
+// instead: a seek costs about as much as twenty steps, and where both
+// sides hold most values the next match is usually a step or two away.
+const nextsBeforeSeek = 4
+
 // seek moves it to the first quad whose join value (at position k) is at
 // least v.
 func seek(it *graph.QuadIter, target graph.IDQuad, k int, v ID) bool {
+	for range nextsBeforeSeek {
+		if !it.Next() {
+			return false
+		}
+		if at(it.Quad(), k) >= v {
+			return true
+		}
+	}
 	ids := [4]ID{target.S, target.P, target.O, target.G}
 	ids[k] = v
 	return it.SeekGE(graph.IDQuad{S: ids[0], P: ids[1], O: ids[2], G: ids[3]})

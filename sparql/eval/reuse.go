@@ -23,15 +23,27 @@ func (ex *Exec) idleScan(k scanKey) *quadIter {
 	}
 	q := qs[len(qs)-1]
 	ex.idle[k] = qs[:len(qs)-1]
+	ex.idleN--
 	return q
 }
 
-// putScan keeps q for the next step that needs a scan like it.
+// maxIdleScans bounds the scans kept open for reuse: a pattern opened in
+// ever new graph selections (GRAPH <g> per input row) would otherwise
+// keep one per opening.
+const maxIdleScans = 64
+
+// putScan keeps q for the next step that needs a scan like it, or closes
+// it when enough are kept.
 func (ex *Exec) putScan(k scanKey, q *quadIter) {
+	if ex.idleN >= maxIdleScans {
+		q.close()
+		return
+	}
 	if ex.idle == nil {
 		ex.idle = map[scanKey][]*quadIter{}
 	}
 	ex.idle[k] = append(ex.idle[k], q)
+	ex.idleN++
 }
 
 // closeIdle closes the scans kept for reuse, when the execution ends.
@@ -42,6 +54,7 @@ func (ex *Exec) closeIdle() {
 		}
 	}
 	clear(ex.idle)
+	ex.idleN = 0
 }
 
 // tableRef identifies a step's hash table within an execution: the

@@ -1,8 +1,9 @@
 // Package plan orders the triple patterns of a basic graph pattern by
 // estimated cost and picks the physical join of each step (index
-// nested-loop, hash or merge join): exhaustive
-// dynamic programming over subsets for small patterns, greedy by
-// selectivity beyond. It works on numbers only (cardinalities and
+// nested-loop, hash or merge join): exhaustive dynamic programming over
+// subsets for small patterns, greedy by selectivity beyond. A pattern run
+// once per input row of something else is planned for all those rows
+// together (OrderFrom). It works on numbers only (cardinalities and
 // distinct-value counts the evaluator takes from the store statistics),
 // so plans can be tested without a store.
 package plan

@@ -127,3 +127,22 @@ func TestPrebuiltHashTable(t *testing.T) {
 		t.Errorf("with the table built: %v join, want hash", j)
 	}
 }
+
+// TestOrderFromInputRows plans a check of a bound ?x against a
+// 5000-row pattern: run for one input row it seeks, run for 100000 it
+// hashes (one scan serves every run); the cost grows with the rows.
+func TestOrderFromInputRows(t *testing.T) {
+	pats := []Pattern{pat(0, -1, 5000, 5000, 1)}
+	bound := []bool{true}
+	one := OrderFrom(pats, bound, 1)
+	many := OrderFrom(pats, bound, 100000)
+	if one[0].Join != Bind || many[0].Join != Hash {
+		t.Fatalf("joins %v for one row, %v for 100000; want bind, hash", one[0].Join, many[0].Join)
+	}
+	if !(one[0].Cost > 0 && many[0].Cost > one[0].Cost) {
+		t.Errorf("costs %v for one row, %v for 100000", one[0].Cost, many[0].Cost)
+	}
+	if got := Order(pats, bound); got[0] != one[0] {
+		t.Errorf("Order %+v, OrderFrom with one row %+v", got[0], one[0])
+	}
+}
