@@ -45,6 +45,7 @@ type level struct {
 	label   string // the breadcrumb
 	query   string
 	grid    screen.Grid
+	filter  string // set with / while this level is shown
 	loading bool
 	err     error
 }
@@ -62,7 +63,6 @@ type Model struct {
 	b      backend.Backend
 	levels []*level
 	id     int // of the query filling the deepest level
-	filter string
 	width  int
 	height int
 }
@@ -113,7 +113,7 @@ func (m *Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 			l.grid.SetSize(m.width, m.gridHeight())
 		}
 	case screen.FilterMsg:
-		m.filter = msg.Text
+		m.top().filter = msg.Text
 		m.top().grid.SetFilter(msg.Text)
 	case loadedMsg:
 		if msg.id != m.id {
@@ -123,7 +123,7 @@ func (m *Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		l.loading, l.err = false, msg.err
 		l.grid.SetData(msg.vars, msg.rows)
 		l.grid.SetSize(m.width, m.gridHeight())
-		l.grid.SetFilter(m.filter)
+		l.grid.SetFilter(l.filter)
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	}
@@ -139,7 +139,6 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			m.levels = m.levels[:len(m.levels)-1]
 			m.id++ // a query still filling the level left is stale
 			m.top().loading = false
-			m.top().grid.SetFilter(m.filter)
 		}
 	case key.Matches(msg, keys.Query):
 		q := m.top().query
@@ -180,9 +179,6 @@ func (m *Model) open() tea.Cmd {
 		q := historyQuery(cell("object").Value)
 		return func() tea.Msg { return screen.OpenQueryMsg{Query: q, Run: true} }
 	}
-	if next.query == "" || row == nil {
-		return nil
-	}
 	next.grid.SetSize(m.width, m.gridHeight())
 	m.levels = append(m.levels, next)
 	return m.load()
@@ -209,7 +205,11 @@ func (m *Model) View() string {
 	case l.err != nil:
 		info = screen.Error.Render("✗ " + l.err.Error())
 	default:
-		info = screen.Faint.Render(fmt.Sprintf("%d of %d · enter opens · s shows the query · esc back", l.grid.Len(), l.grid.Total()))
+		f := ""
+		if l.filter != "" {
+			f = fmt.Sprintf(" (filter %q)", l.filter)
+		}
+		info = screen.Faint.Render(fmt.Sprintf("%d of %d%s · enter opens · s shows the query · esc back", l.grid.Len(), l.grid.Total(), f))
 	}
 	return screen.Title.Render(crumb) + "\n" + ansi.Truncate(info, m.width, "…") + "\n" + l.grid.View()
 }

@@ -13,18 +13,16 @@ import (
 const maxURLs = "5000"
 
 func urlsQuery() string {
-	return screen.PrefixDecls() + `
-SELECT ?url (COUNT(?capture) AS ?captures) (MIN(?time) AS ?first) (MAX(?time) AS ?last) WHERE {
+	return screen.WithPrefixes(`SELECT ?url (COUNT(?capture) AS ?captures) (MIN(?time) AS ?first) (MAX(?time) AS ?last) WHERE {
   GRAPH ?crawl { ?capture mneme:url ?url ; prov:generatedAtTime ?time }
 }
 GROUP BY ?url
 ORDER BY ?url
-LIMIT ` + maxURLs + "\n"
+LIMIT ` + maxURLs + "\n")
 }
 
 func capturesQuery(url string) string {
-	return screen.PrefixDecls() + `
-SELECT ?time ?status ?change ?crawl ?file ?offset ?capture WHERE {
+	return screen.WithPrefixes(`SELECT ?time ?status ?change ?crawl ?file ?offset ?capture WHERE {
   GRAPH ?crawl {
     ?capture mneme:url ` + rdf.IRI(url).String() + ` ; prov:generatedAtTime ?time .
     OPTIONAL { ?capture mneme:httpStatus ?status }
@@ -33,12 +31,11 @@ SELECT ?time ?status ?change ?crawl ?file ?offset ?capture WHERE {
   }
 }
 ORDER BY ?time
-`
+`)
 }
 
 func objectsQuery(capture string) string {
-	return screen.PrefixDecls() + `
-SELECT ?object ?type ?title WHERE {
+	return screen.WithPrefixes(`SELECT ?object ?type ?title WHERE {
   GRAPH ?crawl {
     ?object prov:wasDerivedFrom ` + rdf.IRI(capture).String() + ` .
     OPTIONAL { ?object a ?type }
@@ -46,19 +43,18 @@ SELECT ?object ?type ?title WHERE {
   }
 }
 ORDER BY ?object ?type
-`
+`)
 }
 
 // historyQuery lists what every crawl said about an object: one row per
 // property and value, oldest capture first.
 func historyQuery(object string) string {
-	return screen.PrefixDecls() + `
-SELECT ?time ?crawl ?property ?value WHERE {
+	return screen.WithPrefixes(`SELECT ?time ?crawl ?property ?value WHERE {
   GRAPH ?crawl {
     ` + rdf.IRI(object).String() + ` prov:wasDerivedFrom ?capture ; ?property ?value .
     ?capture prov:generatedAtTime ?time .
   }
 }
 ORDER BY ?time ?property
-`
+`)
 }

@@ -85,11 +85,11 @@ type Model struct {
 	filter    string
 }
 
-// New returns the console; its Init loads the history.
+// New returns the console, the editor not yet focused so the shell's
+// keys work at once; its Init loads the history.
 func New(opts Options) *Model {
-	m := &Model{opts: opts, editor: newEditor(), input: textinput.New()}
-	m.editor.Focus()
-	m.info = "ctrl+r runs the query · esc leaves the editor · F1 help"
+	m := &Model{opts: opts, editor: newEditor(), input: textinput.New(), focus: focusResults}
+	m.info = "e edits the query · ctrl+r runs it · esc leaves the editor · ? help"
 	return m
 }
 
@@ -232,6 +232,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, keys.Detail):
 		if _, ok := m.grid.Selected(); ok {
 			m.setFocus(focusDetail)
+		} else {
+			m.setFocus(focusEditor)
 		}
 	case key.Matches(msg, keys.Export):
 		if m.shown == "" {

@@ -30,7 +30,9 @@ type session struct {
 
 func start(t *testing.T, b backend.Backend, data string) *session {
 	app := tui.New(b, data)
-	return &session{Session: fixture.Start(t, app), app: app, data: data}
+	s := &session{Session: fixture.Start(t, app), app: app, data: data}
+	s.Press("e") // the console starts with the editor unfocused
+	return s
 }
 
 func (s *session) console() *console.Model { return s.app.Screen(0).(*console.Model) }

@@ -14,7 +14,7 @@ var keys = struct {
 	HistNext: key.NewBinding(key.WithKeys("ctrl+n")),
 	Save:     key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the query")),
 	Open:     key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open a saved query")),
-	Detail:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "row detail")),
+	Detail:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "row detail (edit when no rows)")),
 	Export:   key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export results (.csv .tsv .json)")),
 	Enter:    key.NewBinding(key.WithKeys("enter")),
 	Back:     key.NewBinding(key.WithKeys("esc")),

@@ -23,14 +23,16 @@ var Prefixes = []struct{ Prefix, NS string }{
 	{"xsd", rdf.XSDNS},
 }
 
-// PrefixDecls is the PREFIX lines of Prefixes, for queries the TUI
-// writes.
-func PrefixDecls() string {
+// WithPrefixes puts before a query the PREFIX lines of the Prefixes its
+// text uses, for queries the TUI writes.
+func WithPrefixes(query string) string {
 	var b strings.Builder
 	for _, p := range Prefixes {
-		b.WriteString("PREFIX " + p.Prefix + ": <" + p.NS + ">\n")
+		if strings.Contains(query, p.Prefix+":") {
+			b.WriteString("PREFIX " + p.Prefix + ": <" + p.NS + ">\n")
+		}
 	}
-	return b.String()
+	return b.String() + query
 }
 
 // Compact abbreviates an IRI with Prefixes, or returns it in <>.
