@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/rdf"
@@ -16,6 +17,14 @@ import (
 type Embedded struct {
 	store *graph.Store
 	dir   string
+
+	// Close cancels the queries still running and waits for their rows
+	// to be closed before it closes the store they read.
+	mu      sync.Mutex
+	closed  bool
+	cancels map[int]context.CancelFunc
+	next    int
+	running sync.WaitGroup
 }
 
 // OpenEmbedded opens the store in dir read-only: the TUI only reads it.
@@ -30,14 +39,27 @@ func OpenEmbedded(dir string) (*Embedded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the store %s: %w", dir, err)
 	}
-	return &Embedded{store: s, dir: dir}, nil
+	return &Embedded{store: s, dir: dir, cancels: map[int]context.CancelFunc{}}, nil
 }
 
 // Name is the store's directory.
 func (e *Embedded) Name() string { return "store " + e.dir }
 
-// Close closes the store.
-func (e *Embedded) Close() error { return e.store.Close() }
+// errClosed answers queries asked after Close.
+var errClosed = errors.New("the store is closed")
+
+// Close cancels the running queries, waits for them to let go of the
+// store, and closes it.
+func (e *Embedded) Close() error {
+	e.mu.Lock()
+	e.closed = true
+	for _, cancel := range e.cancels {
+		cancel()
+	}
+	e.mu.Unlock()
+	e.running.Wait()
+	return e.store.Close()
+}
 
 // Query runs the query on a snapshot of the store.
 func (e *Embedded) Query(ctx context.Context, query string) (Rows, error) {
@@ -45,13 +67,32 @@ func (e *Embedded) Query(ctx context.Context, query string) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil, errClosed
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	id := e.next
+	e.next++
+	e.cancels[id] = cancel
+	e.running.Add(1)
+	e.mu.Unlock()
+	done := func() {
+		cancel()
+		e.mu.Lock()
+		delete(e.cancels, id)
+		e.mu.Unlock()
+		e.running.Done()
+	}
 	snap := e.store.Snapshot()
 	res, err := q.Exec(ctx, snap)
 	if err != nil {
 		snap.Close()
+		done()
 		return nil, err
 	}
-	r := &embeddedRows{res: res, snap: snap, vars: res.Vars}
+	r := &embeddedRows{res: res, snap: snap, vars: res.Vars, done: done}
 	if isGraphForm(res.Form) {
 		r.vars, r.triples = TripleVars, true
 	}
@@ -65,6 +106,7 @@ type embeddedRows struct {
 	vars    []string
 	triples bool
 	row     [3]rdf.Term
+	done    func() // releases the query's hold on the store, once
 }
 
 func (r *embeddedRows) Vars() []string { return r.vars }
@@ -87,9 +129,14 @@ func (r *embeddedRows) Row() []rdf.Term {
 func (r *embeddedRows) Err() error { return r.res.Err() }
 
 func (r *embeddedRows) Close() error {
+	if r.done == nil {
+		return nil
+	}
 	err := r.res.Close()
 	if cerr := r.snap.Close(); err == nil {
 		err = cerr
 	}
+	r.done()
+	r.done = nil
 	return err
 }
