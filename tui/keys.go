@@ -41,11 +41,10 @@ func (a *App) helpView() string {
 		}
 	}
 	section(s.Keys())
-	b.WriteString("\n" + screen.Title.Render("everywhere") + "\n")
+	b.WriteString(screen.Title.Render("everywhere") + "\n")
 	k := shellKeys
 	section([]key.Binding{k.Help, k.Next, k.Number, k.Filter, k.Quit})
-	b.WriteString(screen.Faint.Render("keys that type (q ? / digits) go to a text field that has the focus"))
-	box := screen.Box.MaxWidth(a.width).Render(b.String())
+	box := screen.Box.MaxWidth(a.width).Render(strings.TrimSuffix(b.String(), "\n"))
 	return lipgloss.Place(a.width, a.bodyHeight(), lipgloss.Center, lipgloss.Center, box)
 }
 
