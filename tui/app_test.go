@@ -4,8 +4,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/mneme-archive/mneme/tui"
 	"github.com/mneme-archive/mneme/tui/internal/fixture"
@@ -132,23 +135,16 @@ func TestColourDegrades(t *testing.T) {
 		s.Press("e")
 		s.Type("SELECT ?x {") // a syntax error: its message is red
 		s.Press("ctrl+r")
-		s.Wait(t, "syntax error at line 1")
+		// Wait for the frame with the error to reach the terminal, not
+		// just the view: the renderer writes at its own pace.
+		var out string
+		teatest.WaitFor(t, s.TM.Output(), func(b []byte) bool {
+			out = string(b)
+			return strings.Contains(ansi.Strip(out), "syntax error")
+		}, teatest.WithDuration(20*time.Second))
 		s.Finish(t)
-		out := readAll(t, s)
 		if got := colourSGR.MatchString(out); got != tc.colour {
 			t.Errorf("%v: colour escapes %v, want %v", tc.env, got, tc.colour)
-		}
-	}
-}
-
-func readAll(t *testing.T, s *fixture.Session) string {
-	var b strings.Builder
-	buf := make([]byte, 4096)
-	for {
-		n, err := s.TM.FinalOutput(t).Read(buf)
-		b.Write(buf[:n])
-		if err != nil || n == 0 {
-			return b.String()
 		}
 	}
 }
