@@ -67,6 +67,7 @@ store, one named graph per crawl, queried with SPARQL across crawls.`,
 	root.AddCommand(newQueryCmd())
 	root.AddCommand(newServeCmd())
 	root.AddCommand(newCrawlCmd())
+	root.AddCommand(newTUICmd())
 	return root
 }
 

@@ -1,0 +1,60 @@
+package archive
+
+import (
+	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/tui/screen"
+)
+
+// The browser's queries follow docs/data-model.md: every capture lies in
+// its crawl's graph with mneme:url the URL fetched, and extracted objects
+// are prov:wasDerivedFrom the capture they were read from.
+
+// maxURLs bounds the URL list; the filter narrows it.
+const maxURLs = "5000"
+
+func urlsQuery() string {
+	return screen.WithPrefixes(`SELECT ?url (COUNT(?capture) AS ?captures) (MIN(?time) AS ?first) (MAX(?time) AS ?last) WHERE {
+  GRAPH ?crawl { ?capture mneme:url ?url ; prov:generatedAtTime ?time }
+}
+GROUP BY ?url
+ORDER BY ?url
+LIMIT ` + maxURLs + "\n")
+}
+
+func capturesQuery(url string) string {
+	return screen.WithPrefixes(`SELECT ?time ?status ?change ?crawl ?file ?offset ?capture WHERE {
+  GRAPH ?crawl {
+    ?capture mneme:url ` + rdf.IRI(url).String() + ` ; prov:generatedAtTime ?time .
+    OPTIONAL { ?capture mneme:httpStatus ?status }
+    OPTIONAL { ?capture mneme:changeStatus ?change }
+    OPTIONAL { ?capture mneme:warcFile ?file ; mneme:warcOffset ?offset }
+  }
+}
+ORDER BY ?time
+`)
+}
+
+func objectsQuery(capture string) string {
+	return screen.WithPrefixes(`SELECT ?object ?type ?title WHERE {
+  GRAPH ?crawl {
+    ?object prov:wasDerivedFrom ` + rdf.IRI(capture).String() + ` .
+    OPTIONAL { ?object a ?type }
+    OPTIONAL { ?object dcterms:title ?title }
+  }
+}
+ORDER BY ?object ?type
+`)
+}
+
+// historyQuery lists what every crawl said about an object: one row per
+// property and value, oldest capture first.
+func historyQuery(object string) string {
+	return screen.WithPrefixes(`SELECT ?time ?crawl ?property ?value WHERE {
+  GRAPH ?crawl {
+    ` + rdf.IRI(object).String() + ` prov:wasDerivedFrom ?capture ; ?property ?value .
+    ?capture prov:generatedAtTime ?time .
+  }
+}
+ORDER BY ?time ?property
+`)
+}

@@ -1,0 +1,195 @@
+package backend_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/rdf/ntriples"
+	"github.com/mneme-archive/mneme/sparql/results"
+	"github.com/mneme-archive/mneme/sparql/syntax"
+	"github.com/mneme-archive/mneme/tui/backend"
+	"github.com/mneme-archive/mneme/tui/internal/fixture"
+)
+
+const (
+	selectCaptures = `SELECT ?c ?u WHERE { ?c <https://w3id.org/mneme#url> ?u } ORDER BY ?c`
+	askPost        = `ASK { ?p a <http://rdfs.org/sioc/ns#Post> }`
+	constructTitle = `CONSTRUCT { ?p <urn:title> ?t } WHERE { ?p <http://purl.org/dc/terms/title> ?t }`
+	slowCount      = `SELECT (COUNT(*) AS ?n) { ?a <urn:example:p> ?x . ?b <urn:example:p> ?y . ?c <urn:example:p> ?z }`
+)
+
+func read(t *testing.T, b backend.Backend, q string) *results.Results {
+	t.Helper()
+	rows, err := b.Query(context.Background(), q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	r := &results.Results{Vars: rows.Vars()}
+	r.Boolean, r.Ask = rows.Boolean()
+	for rows.Next() {
+		r.Rows = append(r.Rows, append([]rdf.Term(nil), rows.Row()...))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestEmbeddedForms(t *testing.T) {
+	b := fixture.Backend(t, 0)
+	sel := read(t, b, selectCaptures)
+	if len(sel.Rows) != 4 || sel.Rows[0][0].Value != "urn:uuid:c1" || sel.Rows[0][1].Value != "http://blog.example/" {
+		t.Errorf("SELECT: %v", sel.Rows)
+	}
+	if ask := read(t, b, askPost); !ask.Ask || !ask.Boolean || len(ask.Rows) != 0 {
+		t.Errorf("ASK: %+v", ask)
+	}
+	con := read(t, b, constructTitle)
+	if strings.Join(con.Vars, " ") != "subject predicate object" || len(con.Rows) != 2 || con.Rows[0][1].Value != "urn:title" {
+		t.Errorf("CONSTRUCT: %v %v", con.Vars, con.Rows)
+	}
+	_, err := b.Query(context.Background(), "SELECT ?x WHERE {\n  ?x ?y \n}")
+	var se *syntax.Error
+	if !errors.As(err, &se) || se.Line != 3 || se.Col != 1 {
+		t.Errorf("syntax error %v, want one at 3:1", err)
+	}
+}
+
+func TestEmbeddedCloseCancelsRunningQueries(t *testing.T) {
+	b, err := backend.OpenEmbedded(fixture.Store(t, 2000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := b.Query(context.Background(), slowCount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() {
+		for rows.Next() {
+		}
+		ended <- rows.Err()
+		rows.Close()
+	}()
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-ended; !errors.Is(err, context.Canceled) {
+		t.Errorf("the running query ended with %v, want context.Canceled", err)
+	}
+	if _, err := b.Query(context.Background(), askPost); err == nil {
+		t.Error("a query after Close succeeded")
+	}
+}
+
+func TestOpenEmbeddedMissingStore(t *testing.T) {
+	_, err := backend.OpenEmbedded(t.TempDir() + "/nothing")
+	if err == nil || !strings.Contains(err.Error(), "mneme demo") {
+		t.Errorf("error %v, want advice to run mneme demo", err)
+	}
+}
+
+// protocolServer answers the SPARQL protocol from a backend on loopback:
+// form-encoded POSTs, SPARQL JSON results or N-Triples, 400 with a text
+// message for a query the engine refuses.
+func protocolServer(t *testing.T, b backend.Backend, hits *atomic.Int32) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.URL.Path != "/sparql" || r.Method != http.MethodPost || !strings.Contains(r.Header.Get("Accept"), "application/sparql-results+json") {
+			http.Error(w, "want POST /sparql accepting SPARQL JSON", http.StatusBadRequest)
+			return
+		}
+		rows, err := b.Query(r.Context(), r.FormValue("query"))
+		if err != nil {
+			http.Error(w, "bad query: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		defer rows.Close()
+		if strings.HasPrefix(strings.TrimSpace(r.FormValue("query")), "CONSTRUCT") {
+			w.Header().Set("Content-Type", "application/n-triples")
+			nw := ntriples.NewWriter(w)
+			for rows.Next() {
+				row := rows.Row()
+				nw.Write(rdf.Quad{S: row[0], P: row[1], O: row[2]})
+			}
+			nw.Close()
+			return
+		}
+		w.Header().Set("Content-Type", "application/sparql-results+json")
+		rw := results.NewWriter(w, results.JSON)
+		if answer, ok := rows.Boolean(); ok {
+			rw.Boolean(answer)
+		} else {
+			rw.Head(rows.Vars())
+			for rows.Next() {
+				rw.Row(rows.Row())
+			}
+		}
+		rw.Close()
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return fmt.Sprintf("http://%s", ln.Addr())
+}
+
+func TestHTTPMatchesEmbedded(t *testing.T) {
+	local := fixture.Backend(t, 0)
+	var hits atomic.Int32
+	remote, err := backend.NewHTTP(protocolServer(t, local, &hits))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remote.Close()
+	if !strings.HasSuffix(remote.Name(), "/sparql") {
+		t.Errorf("endpoint %q, want the server's /sparql", remote.Name())
+	}
+	for _, q := range []string{selectCaptures, askPost, constructTitle} {
+		want, got := read(t, local, q), read(t, remote, q)
+		if want.Ask != got.Ask || want.Boolean != got.Boolean {
+			t.Errorf("%s: ASK %v/%v over HTTP, %v/%v locally", q, got.Ask, got.Boolean, want.Ask, want.Boolean)
+		}
+		if err := results.Equivalent(want, got, results.CompareOptions{Ordered: true}); err != nil {
+			t.Errorf("%s over HTTP: %v", q, err)
+		}
+	}
+
+	// A syntax error is found before anything is sent, with its position.
+	before := hits.Load()
+	_, err = remote.Query(context.Background(), "SELECT * WHERE { ?s ?p }")
+	var se *syntax.Error
+	if !errors.As(err, &se) || se.Line != 1 || se.Col != 24 {
+		t.Errorf("syntax error %v, want one at 1:24", err)
+	}
+	if hits.Load() != before {
+		t.Error("a query with a syntax error was sent")
+	}
+	// The server's refusal comes back with its status and message.
+	_, err = remote.Query(context.Background(), "SELECT * WHERE { SERVICE <http://127.0.0.1:1/> { ?s ?p ?o } }")
+	if err == nil || !strings.Contains(err.Error(), "400 Bad Request") || !strings.Contains(err.Error(), "bad query") {
+		t.Errorf("server error %v, want its status and message", err)
+	}
+}
+
+func TestNewHTTPRejectsBadURLs(t *testing.T) {
+	for _, u := range []string{"127.0.0.1:7878", "ftp://host/", "http://", "://"} {
+		if _, err := backend.NewHTTP(u); err == nil {
+			t.Errorf("%q accepted", u)
+		}
+	}
+	h, err := backend.NewHTTP("http://127.0.0.1:7878/custom/endpoint")
+	if err != nil || h.Name() != "http://127.0.0.1:7878/custom/endpoint" {
+		t.Errorf("an endpoint URL with a path: %v %v", h, err)
+	}
+}
