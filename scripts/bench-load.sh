@@ -23,7 +23,16 @@ log() { echo "bench-load: $*" >&2; }
 
 [ -d "$DATA" ] || { log "no benchmark data in $DATA"; exit 1; }
 mkdir -p "$WORK"
-trap 'stop_virtuoso; rm -rf "$WORK"' EXIT
+on_exit() {
+	local status=$?
+	if [ "$status" -ne 0 ]; then
+		log "failed (exit $status); last lines of the logs:"
+		tail -n 5 "$WORK/isql.log" "$WORK/virtuoso/virtuoso.log" >&2 2>/dev/null || true
+	fi
+	stop_virtuoso
+	rm -rf "$WORK"
+}
+trap on_exit EXIT
 
 # --- tools -------------------------------------------------------------
 . "$ROOT/scripts/lib/peers.sh"

@@ -65,6 +65,7 @@ store, one named graph per crawl, queried with SPARQL across crawls.`,
 	root.AddCommand(newKBCmd())
 	root.AddCommand(newQueryCmd())
 	root.AddCommand(newServeCmd())
+	root.AddCommand(newSimCmd())
 	return root
 }
 
