@@ -20,7 +20,9 @@
 // that every scan of the query sees the same data).
 //
 //   - Lookup / LookupTerms map terms to IDs; Term / Terms decode IDs, Terms
-//     in one sorted pass for a batch of IDs.
+//     in one sorted pass for a batch of IDs. Decoded terms are kept in a
+//     cache shared by the store and its snapshots, bounded by
+//     OpenOptions.TermCacheBytes (an ID's term never changes).
 //   - Scan(ctx, Pattern, ScanOptions) returns a QuadIter over the quads
 //     matching a pattern of IDs (0 = unbound). ScanOptions.Order chooses
 //     the ordering (it must begin with the bound positions; OrderAuto picks

@@ -132,11 +132,10 @@ func decodeIndexKey(o Order, key []byte) IDQuad {
 	return q
 }
 
-func dictKey(id ID) []byte {
-	k := make([]byte, 9)
-	k[0] = tagDict
-	binary.BigEndian.PutUint64(k[1:], uint64(id))
-	return k
+func dictKey(id ID) []byte { return appendDictKey(make([]byte, 0, 9), id) }
+
+func appendDictKey(dst []byte, id ID) []byte {
+	return binary.BigEndian.AppendUint64(append(dst, tagDict), uint64(id))
 }
 
 // prefixEnd returns the smallest key greater than every key that starts

@@ -23,9 +23,11 @@ type ScanOptions struct {
 	Union bool
 }
 
-// autoOrder picks the ordering whose key prefix is exactly the bound
-// positions of p (graph first when the graph is bound).
-func autoOrder(p Pattern, union bool) Order {
+// AutoOrder is the ordering Scan picks for OrderAuto: the one whose key
+// prefix is exactly the bound positions of p (graph first when the graph
+// is bound and union is false). A caller that will Reset a scan to
+// patterns of one shape opens it in the order of that shape.
+func AutoOrder(p Pattern, union bool) Order {
 	s, pr, o := p.S != Any, p.P != Any, p.O != Any
 	if p.G != Any && !union {
 		switch {
@@ -55,7 +57,9 @@ type QuadIter struct {
 	it      kv.Iterator
 	order   Order
 	pat     Pattern
-	prefix  []byte
+	prefix  []byte // leading bound columns of pat: every result starts so
+	bound   []byte // the range the underlying iterator was opened on
+	buf     []byte // prefix storage after a Reset (never bound's)
 	union   bool
 	started bool
 	cur     IDQuad
@@ -73,7 +77,7 @@ func (v *View) Scan(ctx context.Context, pat Pattern, opts ScanOptions) (*QuadIt
 	}
 	order := opts.Order
 	if order == OrderAuto {
-		order = autoOrder(pat, opts.Union)
+		order = AutoOrder(pat, opts.Union)
 	}
 	if order < SPOG || order > GOSP {
 		return nil, fmt.Errorf("scan: unknown order %d", order)
@@ -94,7 +98,33 @@ func (v *View) Scan(ctx context.Context, pat Pattern, opts ScanOptions) (*QuadIt
 	if err != nil {
 		return nil, err
 	}
-	return &QuadIter{ctx: ctx, it: it, order: order, pat: pat, prefix: prefix, union: opts.Union}, nil
+	return &QuadIter{ctx: ctx, it: it, order: order, pat: pat, prefix: prefix, bound: prefix, union: opts.Union}, nil
+}
+
+// Reset aims the scan at another pattern, in the same order and mode,
+// reusing the underlying iterator: an index nested-loop join re-targets
+// one scan per input row this way, which costs a seek instead of opening
+// and closing an iterator. pat must keep the IDs of the bound leading
+// columns the scan was opened with (it may bind more). The next Next
+// returns pat's first quad; seeks to increasing keys are cheapest.
+func (q *QuadIter) Reset(pat Pattern) error {
+	if q.union && pat.G != Any {
+		return errors.New("scan: a union-of-graphs scan cannot bind the graph")
+	}
+	prefix := append(q.buf[:0], q.bound[0])
+	for _, pos := range orders[q.order-1].perm {
+		id := IDQuad(pat).at(pos)
+		if id == Any {
+			break
+		}
+		prefix = appendID(prefix, id)
+	}
+	if len(prefix) < len(q.bound) || string(prefix[:len(q.bound)]) != string(q.bound) {
+		return fmt.Errorf("scan %s: reset to %v leaves the range the scan was opened on", q.order, pat)
+	}
+	q.prefix, q.buf, q.pat = prefix, prefix, pat
+	q.started, q.hasPrev, q.err = false, false, nil
+	return nil
 }
 
 // Order is the order of the results.
@@ -106,9 +136,14 @@ func (q *QuadIter) Next() bool {
 		return false
 	}
 	var ok bool
-	if q.started {
+	switch {
+	case q.started:
 		ok = q.it.Next()
-	} else {
+	case len(q.prefix) > len(q.bound):
+		// Reset narrowed the range: seek to its start.
+		q.started = true
+		ok = q.it.SeekGE(q.prefix)
+	default:
 		q.started = true
 		ok = q.it.First()
 	}
@@ -145,6 +180,11 @@ func (q *QuadIter) settle(ok bool) bool {
 		k := q.it.Key()
 		if len(k) != keyWidth {
 			q.err = fmt.Errorf("scan %s: malformed key %x", q.order, k)
+			return false
+		}
+		if len(q.prefix) > len(q.bound) && string(k[:len(q.prefix)]) != string(q.prefix) {
+			// Past the range of a Reset pattern (the iterator's own
+			// bounds are those of the original one).
 			return false
 		}
 		c := decodeIndexKey(q.order, k)

@@ -28,6 +28,10 @@ type OpenOptions struct {
 	ReadOnly bool
 	// CacheBytes is the block cache size; 0 means the backend default.
 	CacheBytes int64
+	// TermCacheBytes bounds the cache of decoded dictionary entries
+	// shared by all views of the store; 0 means DefaultTermCacheBytes,
+	// a negative value disables it.
+	TermCacheBytes int64
 }
 
 // Store is a quad store. Its View methods read the latest committed state.
@@ -45,7 +49,7 @@ func Open(dir string, o OpenOptions) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := New(db, dir)
+	s, err := newStore(db, dir, defaultHash, o.TermCacheBytes)
 	if err != nil {
 		_ = db.Close()
 		return nil, err
@@ -54,14 +58,17 @@ func Open(dir string, o OpenOptions) (*Store, error) {
 }
 
 // New makes a store on any kv backend. tmpDir is where a Loader writes
-// its temporary files; it must be on the backend's file system.
-func New(db kv.Store, tmpDir string) (*Store, error) { return newStore(db, tmpDir, defaultHash) }
+// its temporary files; it must be on the backend's file system. Its term
+// cache has the default size.
+func New(db kv.Store, tmpDir string) (*Store, error) {
+	return newStore(db, tmpDir, defaultHash, 0)
+}
 
-// newStore is New with the term hash as a parameter, for tests that force
-// collisions.
-func newStore(db kv.Store, tmpDir string, h hashFunc) (*Store, error) {
+// newStore is New with the term hash (tests force collisions with it)
+// and the term cache budget as parameters.
+func newStore(db kv.Store, tmpDir string, h hashFunc, termCacheBytes int64) (*Store, error) {
 	s := &Store{kv: db, dir: tmpDir, hash: h}
-	s.View = &View{r: db, hash: h}
+	s.View = &View{r: db, hash: h, terms: newTermCache(termCacheBytes)}
 	v, err := db.Get(formatKey)
 	switch {
 	case errors.Is(err, kv.ErrNotFound):
@@ -106,7 +113,7 @@ func (s *Store) ReadOnly() bool { return s.kv.ReadOnly() }
 // Snapshot returns a frozen view of the store; Close it when done.
 func (s *Store) Snapshot() *View {
 	snap := s.kv.NewSnapshot()
-	return &View{r: snap, hash: s.hash, closer: snap.Close}
+	return &View{r: snap, hash: s.hash, terms: s.View.terms, closer: snap.Close}
 }
 
 // Close closes the store.
@@ -116,6 +123,7 @@ func (s *Store) Close() error { return s.kv.Close() }
 type View struct {
 	r      kv.Reader
 	hash   hashFunc
+	terms  *termCache
 	closer func() error
 }
 

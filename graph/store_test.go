@@ -19,7 +19,7 @@ func openTest(t *testing.T, h hashFunc) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := newStore(db, dir, h)
+	s, err := newStore(db, dir, h, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,6 @@ func collidingHash(b []byte) uint64 { return defaultHash(b) & 7 }
 type model map[rdf.Quad]bool
 
 func (m model) stats() (quads, triples int, preds map[rdf.Term][4]int, graphs map[rdf.Term]int) {
-	type so struct{ s, o rdf.Term }
 	tr := map[rdf.Triple]bool{}
 	sp, po, spo := map[[2]rdf.Term]bool{}, map[[2]rdf.Term]bool{}, map[rdf.Triple]bool{}
 	preds, graphs = map[rdf.Term][4]int{}, map[rdf.Term]int{}
@@ -328,5 +327,94 @@ func TestTermCodecRoundTrip(t *testing.T) {
 		if _, err := decodeTerm([]byte(bad)); err == nil {
 			t.Errorf("%q decoded without error", bad)
 		}
+	}
+}
+
+// TestResetAgreesWithScan re-targets one iterator per ordering at the
+// patterns of many quads, in no particular key order, and compares each
+// result with a fresh scan of the same pattern.
+func TestResetAgreesWithScan(t *testing.T) {
+	s := openTest(t, defaultHash)
+	r := rand.New(rand.NewPCG(3, 4))
+	b := s.NewBatch()
+	var quads []rdf.Quad
+	for range 300 {
+		q := randomQuad(r)
+		b.Add(q)
+		quads = append(quads, q)
+	}
+	ctx := context.Background()
+	if _, err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(q rdf.Quad) IDQuad {
+		var out IDQuad
+		for pos, term := range [4]rdf.Term{q.S, q.P, q.O, q.G} {
+			id, ok, err := s.Lookup(term)
+			if err != nil || !ok {
+				t.Fatalf("lookup %v: %v %v", term, ok, err)
+			}
+			out.set(pos, id)
+		}
+		return out
+	}
+	for mask := range 16 {
+		for _, union := range []bool{false, true} {
+			if union && mask&8 != 0 {
+				continue
+			}
+			opts := ScanOptions{Union: union}
+			var probe Pattern
+			for pos := range 4 {
+				if mask&(1<<pos) != 0 {
+					(*IDQuad)(&probe).set(pos, 1)
+				}
+			}
+			opts.Order = AutoOrder(probe, union)
+			it, err := s.Scan(ctx, Pattern{}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range quads[:40] {
+				full := ids(q)
+				var pat Pattern
+				for pos := range 4 {
+					if mask&(1<<pos) != 0 {
+						(*IDQuad)(&pat).set(pos, full.at(pos))
+					}
+				}
+				want := scanAll(t, s.View, pat, opts)
+				if err := it.Reset(pat); err != nil {
+					t.Fatal(err)
+				}
+				n := 0
+				for it.Next() {
+					got := it.Quad()
+					if !matches(got, pat) {
+						t.Fatalf("mask %b union %v: reset to %v yields %v", mask, union, pat, got)
+					}
+					n++
+				}
+				if err := it.Err(); err != nil {
+					t.Fatal(err)
+				}
+				if n != len(want) {
+					t.Fatalf("mask %b union %v: reset to %v yields %d quads, scan %d", mask, union, pat, n, len(want))
+				}
+			}
+			if err := it.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// A reset may only narrow the range the scan was opened on.
+	p := ids(quads[0])
+	it, err := s.Scan(ctx, Pattern{P: p.P}, ScanOptions{Order: POSG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	if err := it.Reset(Pattern{S: p.S}); err == nil {
+		t.Fatal("reset outside the opened range accepted")
 	}
 }

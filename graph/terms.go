@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -40,36 +41,61 @@ func (v *View) Term(id ID) (rdf.Term, error) {
 	if id == DefaultGraph {
 		return rdf.Term{}, nil
 	}
+	if t, ok := v.terms.get(id); ok {
+		return t, nil
+	}
 	b, err := v.r.Get(dictKey(id))
 	if err != nil {
 		return rdf.Term{}, fmt.Errorf("term %016x: %w", uint64(id), err)
 	}
-	return decodeTerm(b)
+	t, err := decodeTerm(b)
+	if err != nil {
+		return rdf.Term{}, fmt.Errorf("term %016x: %w", uint64(id), err)
+	}
+	v.terms.put(id, t)
+	return t, nil
 }
 
-// Terms decodes a batch of IDs into dst (grown to len(ids)), visiting the
-// dictionary once in ID order, which is faster than one Term call per ID
-// when results are decoded in bulk.
+// Terms decodes a batch of IDs into dst (grown to len(ids)); Any and
+// DefaultGraph decode to the zero Term. Cached terms are taken from the
+// cache; the others are read in one pass over the dictionary in ID order,
+// which is much faster than one random read each.
 func (v *View) Terms(ctx context.Context, ids []ID, dst []rdf.Term) ([]rdf.Term, error) {
 	dst = slices.Grow(dst[:0], len(ids))[:len(ids)]
-	sorted := slices.Clone(ids)
-	slices.Sort(sorted)
-	sorted = slices.Compact(sorted)
-	decoded := make(map[ID]rdf.Term, len(sorted))
+	var miss []int32 // positions of ids to read
+	for i, id := range ids {
+		if id == DefaultGraph || id == Any {
+			dst[i] = rdf.Term{}
+			continue
+		}
+		t, ok := v.terms.get(id)
+		if !ok {
+			miss = append(miss, int32(i))
+			continue
+		}
+		dst[i] = t
+	}
+	if len(miss) == 0 {
+		return dst, nil
+	}
+	slices.SortFunc(miss, func(a, b int32) int { return cmp.Compare(ids[a], ids[b]) })
 	it, err := v.r.NewIter([]byte{tagDict}, []byte{tagDict + 1})
 	if err != nil {
 		return nil, err
 	}
 	defer it.Close()
-	for i, id := range sorted {
-		if i%256 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if id == DefaultGraph || id == Any {
+	var key []byte
+	for j, i := range miss {
+		id := ids[i]
+		if j > 0 && ids[miss[j-1]] == id {
+			dst[i] = dst[miss[j-1]]
 			continue
 		}
-		k := dictKey(id)
-		if !it.SeekGE(k) || string(it.Key()) != string(k) {
+		if j%256 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		key = appendDictKey(key[:0], id)
+		if !it.SeekGE(key) || string(it.Key()) != string(key) {
 			if err := it.Err(); err != nil {
 				return nil, err
 			}
@@ -79,10 +105,8 @@ func (v *View) Terms(ctx context.Context, ids []ID, dst []rdf.Term) ([]rdf.Term,
 		if err != nil {
 			return nil, fmt.Errorf("term %016x: %w", uint64(id), err)
 		}
-		decoded[id] = t
-	}
-	for i, id := range ids {
-		dst[i] = decoded[id]
+		v.terms.put(id, t)
+		dst[i] = t
 	}
 	return dst, nil
 }

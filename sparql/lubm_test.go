@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -79,7 +80,7 @@ func TestLUBM(t *testing.T) {
 	}
 }
 
-func count(t *testing.T, q *sparql.Query, v *graph.View) int {
+func count(t testing.TB, q *sparql.Query, v *graph.View) int {
 	t.Helper()
 	r, err := q.Exec(context.Background(), v)
 	if err != nil {
@@ -94,4 +95,52 @@ func count(t *testing.T, q *sparql.Query, v *graph.View) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// BenchmarkLUBM runs each LUBM query warm on the store named by
+// MNEME_LUBM_STORE (see TestLUBM), one sub-benchmark per query, so that
+// a profile (-cpuprofile) covers exactly the queries picked with -bench.
+func BenchmarkLUBM(b *testing.B) {
+	dir := os.Getenv("MNEME_LUBM_STORE")
+	if dir == "" {
+		b.Skip("MNEME_LUBM_STORE is not set (a store loaded with lubm-univ8-seed0.nt.gz)")
+	}
+	lubm := shared.Path(b, "data", "bench", "lubm")
+	s, err := graph.Open(dir, graph.OpenOptions{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	names := []string{"q1", "q2", "qc"}
+	for _, n := range []string{"01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "11b", "12", "13", "14"} {
+		names = append(names, "lubm-q"+n)
+	}
+	for _, name := range names {
+		src, err := os.ReadFile(filepath.Join(lubm, name+".rq"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		q, err := sparql.Prepare(string(src), sparql.Options{})
+		if err != nil {
+			b.Fatalf("%s: %v", name, err)
+		}
+		b.Run(name, func(b *testing.B) {
+			cpu := cpuTime()
+			for b.Loop() {
+				count(b, q, s.View)
+			}
+			// CPU time per query, GC workers included: the machine is
+			// shared, so wall time alone says little.
+			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

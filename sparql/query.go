@@ -33,6 +33,13 @@ type Options struct {
 	Base string
 	// DefaultGraph is the default graph when the query has no FROM.
 	DefaultGraph DefaultGraph
+	// MaxRows bounds the rows an execution holds in memory (ORDER BY,
+	// DISTINCT, GROUP BY and hash tables together); past it they spill
+	// to temporary files in TempDir or fall back to index lookups. 0
+	// means eval.DefaultMaxRows.
+	MaxRows int
+	// TempDir is where spilled rows go; "" is the system's.
+	TempDir string
 }
 
 // Query is a prepared query, safe for concurrent Exec calls.
@@ -116,6 +123,7 @@ func (q *Query) compile(ctx context.Context, v *graph.View) (*prepared, error) {
 	ec.Base = q.q.Base
 	ec.Now = time.Now()
 	ex := eval.NewExec(ctx, v, data, scope, ec)
+	ex.MaxRows, ex.TempDir = q.opts.MaxRows, q.opts.TempDir
 	plan, err := eval.Compile(ex, q.op)
 	if err != nil {
 		return nil, err

@@ -25,6 +25,8 @@ type Result struct {
 	gen     tripleSource
 
 	batch [][]graph.ID
+	ids   []graph.ID // the batch's projected IDs
+	terms []rdf.Term // and their terms
 	bi    int
 	row   []rdf.Term
 	tr    rdf.Triple
@@ -59,27 +61,20 @@ func (r *Result) Next() bool {
 		r.err, r.done = err, true
 		return false
 	}
-	r.row = r.row[:0]
-	for _, s := range r.p.slots {
-		t, err := r.p.ex.Dict.Term(row[s])
-		if err != nil {
-			r.err = err
-			return false
-		}
-		r.row = append(r.row, t)
-	}
+	n := len(r.p.slots)
+	r.row = r.terms[(r.bi-1)*n : r.bi*n : r.bi*n]
 	return true
 }
 
-// nextRow returns the next solution of the plan, decoding ahead in
-// batches.
+// nextRow returns the next solution of the plan. Solutions are read
+// ahead in batches whose projected terms are decoded together (r.terms,
+// len(slots) per row), in one sorted pass over the dictionary.
 func (r *Result) nextRow() ([]graph.ID, error) {
 	if r.bi >= len(r.batch) {
 		if err := r.p.ex.Ctx.Err(); err != nil {
 			return nil, err
 		}
-		r.batch, r.bi = r.batch[:0], 0
-		var ids []graph.ID
+		r.batch, r.bi, r.ids = r.batch[:0], 0, r.ids[:0]
 		for len(r.batch) < batchRows {
 			row, err := r.rows.Next()
 			if err != nil {
@@ -90,13 +85,14 @@ func (r *Result) nextRow() ([]graph.ID, error) {
 			}
 			r.batch = append(r.batch, row)
 			for _, s := range r.p.slots {
-				ids = append(ids, row[s])
+				r.ids = append(r.ids, row[s])
 			}
 		}
 		if len(r.batch) == 0 {
 			return nil, nil
 		}
-		if err := r.p.ex.Dict.Prefetch(r.p.ex.Ctx, ids); err != nil {
+		var err error
+		if r.terms, err = r.p.ex.Dict.Terms(r.p.ex.Ctx, r.ids, r.terms); err != nil {
 			return nil, err
 		}
 	}

@@ -63,7 +63,15 @@ func (t *tally) print(suite string) (total [3]int) {
 // TestW3C runs the W3C SPARQL 1.0 (data-r2) and SPARQL 1.1 query
 // evaluation and syntax tests against a real store, one fresh store per
 // evaluation test, and prints the counts per category.
-func TestW3C(t *testing.T) {
+func TestW3C(t *testing.T) { runW3C(t, 0) }
+
+// TestW3CSpilling runs the evaluation tests again with a memory bound of
+// one row, so that every ORDER BY, DISTINCT and GROUP BY spills to disk
+// and every hash join falls back to index lookups: the answers must not
+// change.
+func TestW3CSpilling(t *testing.T) { runW3C(t, 1) }
+
+func runW3C(t *testing.T, maxRows int) {
 	root := shared.Path(t, "data", "rdf-tests", "sparql")
 	suites := []struct{ name, manifest string }{
 		{"sparql10", "sparql10/manifest-evaluation.ttl"},
@@ -84,7 +92,7 @@ func TestW3C(t *testing.T) {
 		}
 		for _, tc := range m.AllTests() {
 			cat := filepath.Base(filepath.Dir(tc.Manifest.Path))
-			o, reason := runTest(t, tc)
+			o, reason := runTest(t, tc, maxRows)
 			ty.add(cat, o)
 			if o == skip {
 				ty.skipped = append(ty.skipped, fmt.Sprintf("%s/%s: %s", cat, tc.Name, reason))
@@ -99,7 +107,7 @@ func TestW3C(t *testing.T) {
 	}
 }
 
-func runTest(t *testing.T, tc *w3c.Test) (outcome, string) {
+func runTest(t *testing.T, tc *w3c.Test, maxRows int) (outcome, string) {
 	t.Helper()
 	if tc.Approval == w3c.DAWGT+"NotApproved" || tc.Approval == w3c.DAWGT+"Withdrawn" {
 		return skip, "not approved (" + tc.Approval + ")"
@@ -109,7 +117,7 @@ func runTest(t *testing.T, tc *w3c.Test) (outcome, string) {
 	case strings.HasPrefix(name, "PositiveSyntaxTest"), strings.HasPrefix(name, "NegativeSyntaxTest"):
 		return syntaxTest(t, tc, strings.HasPrefix(name, "Negative"))
 	case name == "QueryEvaluationTest", name == "CSVResultFormatTest":
-		return evalTest(t, tc)
+		return evalTest(t, tc, maxRows)
 	}
 	return skip, "test type " + name
 }
@@ -141,7 +149,7 @@ func localPath(m *w3c.Manifest, iri string) string {
 	return w3c.Node{Term: rdf.IRI(iri)}.Path()
 }
 
-func evalTest(t *testing.T, tc *w3c.Test) (outcome, string) {
+func evalTest(t *testing.T, tc *w3c.Test, maxRows int) (outcome, string) {
 	qnode := tc.Action.Get(w3c.QT + "query")
 	src, err := os.ReadFile(qnode.Path())
 	if err != nil {
@@ -149,7 +157,7 @@ func evalTest(t *testing.T, tc *w3c.Test) (outcome, string) {
 		return fail, ""
 	}
 	base := tc.Manifest.Base(qnode)
-	q, err := sparql.Prepare(string(src), sparql.Options{Base: base, DefaultGraph: sparql.StoreDefaultGraph})
+	q, err := sparql.Prepare(string(src), sparql.Options{Base: base, DefaultGraph: sparql.StoreDefaultGraph, MaxRows: maxRows, TempDir: t.TempDir()})
 	if err != nil {
 		t.Errorf("%s: %v", tc.Name, err)
 		return fail, ""

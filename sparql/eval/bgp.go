@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"strings"
 
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/sparql/plan"
@@ -20,6 +21,7 @@ type pos struct {
 type quadPat struct {
 	t        [4]pos
 	graphVar bool
+	card     float64 // estimated matches with the constants bound
 }
 
 // Stats counts what an operator did, for EXPLAIN.
@@ -40,17 +42,25 @@ type bgpNode struct {
 	// keys are, per step, the positions whose variable is bound before it
 	// (the hash join key).
 	keys [][]int
+	// sortPos is, per pattern, the position of the variable a scan of it
+	// is sorted on, or -1.
+	sortPos []int
 }
 
 // compileBGP encodes the constants of triples, estimates each pattern and
 // plans the order. graphVar is the slot of GRAPH ?g, or -1 for the active
-// graph; bound are the slots bound before the pattern runs.
-func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []bool) (*bgpNode, error) {
+// graph; bound are the slots bound before the pattern runs; inRows is how
+// many times it is expected to run (seed rows).
+func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []bool, inRows float64) (*bgpNode, error) {
 	n := &bgpNode{}
-	st, err := c.ex.View.Stats()
-	if err != nil {
-		return nil, err
+	if c.storeStats == nil {
+		st, err := c.ex.View.Stats()
+		if err != nil {
+			return nil, err
+		}
+		c.storeStats = st
 	}
+	st := c.storeStats
 	pats := make([]plan.Pattern, len(triples))
 	for i, tr := range triples {
 		var qp quadPat
@@ -80,16 +90,22 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 		if n.empty {
 			continue
 		}
-		est, err := c.ex.View.Estimate(c.ex.Ctx, pat)
+		card, err := c.estimate(pat)
 		if err != nil {
 			return nil, err
 		}
-		pats[i] = planPattern(qp, float64(est.N), st)
+		n.pats[i].card = card
+		pats[i] = planPattern(qp, card, st)
+		pats[i].Hashed = c.hashed[tableName(&n.pats[i])]
+		n.sortPos = append(n.sortPos, sortPos(qp))
+		if k := n.sortPos[i]; k >= 0 {
+			pats[i].Sorted = qp.t[k].slot
+		}
 	}
 	if n.empty {
 		return n, nil
 	}
-	n.steps = plan.Order(pats, bound)
+	n.steps = plan.OrderFrom(pats, bound, inRows)
 	known := append([]bool(nil), bound...)
 	for _, s := range n.steps {
 		var key []int
@@ -108,14 +124,66 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 			}
 		}
 		n.stats = append(n.stats, &Stats{Est: s.Rows, Detail: s.Join.String()})
+		if s.Join == plan.Hash {
+			mask := 0
+			for _, k := range key {
+				mask |= 1 << k
+			}
+			c.hashed[tableName(&n.pats[s.Pattern])] |= 1 << mask
+		}
 	}
 	return n, nil
+}
+
+// estimate is the store's estimate of pat's matches, asked once per
+// pattern: factoring a union plans the same patterns several times.
+func (c *compiler) estimate(pat graph.Pattern) (float64, error) {
+	if n, ok := c.estimates[pat]; ok {
+		return n, nil
+	}
+	est, err := c.ex.View.Estimate(c.ex.Ctx, pat)
+	if err != nil {
+		return 0, err
+	}
+	c.estimates[pat] = float64(est.N)
+	return float64(est.N), nil
+}
+
+// sortPos returns the position of the variable a scan of qp (its
+// constants bound) returns quads sorted by: the first unbound column of
+// the scan's order, the same whether the scan reads the union of all
+// graphs or one graph. -1 when qp has a graph variable or the column is
+// not a variable that occurs once.
+func sortPos(qp quadPat) int {
+	if qp.graphVar {
+		return -1
+	}
+	shape := qp.pattern(nil)
+	order := graph.AutoOrder(shape, true)
+	ids := [4]ID{shape.S, shape.P, shape.O, shape.G}
+	for _, c := range order.String() {
+		k := strings.IndexByte("spog", byte(c))
+		if ids[k] != graph.Any {
+			continue
+		}
+		slot := qp.t[k].slot
+		if slot < 0 {
+			return -1
+		}
+		for j, p := range qp.t {
+			if j != k && p.slot == slot {
+				return -1
+			}
+		}
+		return k
+	}
+	return -1
 }
 
 // planPattern describes qp to the planner: card matches with only the
 // constants bound; distinct counts from the predicate statistics.
 func planPattern(qp quadPat, card float64, st *graph.Stats) plan.Pattern {
-	p := plan.Pattern{Card: card}
+	p := plan.Pattern{Card: card, Sorted: -1}
 	var ps graph.PredicateStats
 	var hasPred bool
 	if qp.t[1].slot < 0 {
@@ -153,11 +221,26 @@ func (n *bgpNode) open(ex *Exec, e env) (iter, error) {
 		return emptyIter{}, nil
 	}
 	var it iter = &sliceIter{rows: [][]ID{ex.newRow(e.seed)}}
-	for i, s := range n.steps {
+	for i := 0; i < len(n.steps); i++ {
+		s := n.steps[i]
 		qp := &n.pats[s.Pattern]
-		if s.Join == plan.Hash {
+		if i == 0 && len(n.steps) > 1 && n.steps[1].Join == plan.Merge && e.graph.mergeable() {
+			b := n.steps[1].Pattern
+			m, err := openMerge(ex, e.seed, qp, &n.pats[b], n.sortPos[s.Pattern], n.sortPos[b], e.graph,
+				[2]*Stats{n.stats[0], n.stats[1]})
+			if err != nil {
+				return nil, err
+			}
+			if m != nil {
+				it = m
+				i++
+				continue
+			}
+		}
+		switch s.Join {
+		case plan.Hash, plan.Merge:
 			it = &hashStep{ex: ex, in: it, pat: qp, key: n.keys[i], sel: e.graph, stats: n.stats[i]}
-		} else {
+		default:
 			it = &bindStep{ex: ex, in: it, pat: qp, sel: e.graph, stats: n.stats[i]}
 		}
 	}
@@ -207,7 +290,9 @@ func (qp *quadPat) extend(ex *Exec, row []ID, q graph.IDQuad) []ID {
 	return out
 }
 
-// bindStep is an index nested-loop join: a scan per input row.
+// bindStep is an index nested-loop join: the pattern is looked up once
+// per input row, by re-targeting a scan kept open per shape (which
+// positions the row binds) rather than opening one per row.
 type bindStep struct {
 	ex    *Exec
 	in    iter
@@ -216,6 +301,7 @@ type bindStep struct {
 	stats *Stats
 	row   []ID
 	scan  *quadIter
+	scans [16]*quadIter // by the bound positions of the looked-up pattern
 }
 
 func (s *bindStep) next() ([]ID, error) {
@@ -231,7 +317,6 @@ func (s *bindStep) next() ([]ID, error) {
 				}
 			}
 			err := s.scan.err
-			s.scan.close()
 			s.scan = nil
 			if err != nil {
 				return nil, err
@@ -242,87 +327,43 @@ func (s *bindStep) next() ([]ID, error) {
 			return nil, err
 		}
 		s.row = row
-		sel := s.sel
-		if s.pat.graphVar {
-			sel = nil
+		pat := s.pat.pattern(row)
+		shape := 0
+		for k, id := range [4]ID{pat.S, pat.P, pat.O, pat.G} {
+			if id != graph.Any {
+				shape |= 1 << k
+			}
 		}
-		s.scan = s.ex.scan(s.pat.pattern(row), sel)
+		q := s.scans[shape]
+		if q == nil {
+			k := s.scanKey(shape)
+			if q = s.ex.idleScan(k); q == nil {
+				q = s.ex.scanShaped(k.base, pat, k.sel)
+			}
+			s.scans[shape] = q
+		}
+		q.reset(pat)
+		s.scan = q
 	}
 }
 
-func (s *bindStep) close() {
-	if s.scan != nil {
-		s.scan.close()
-	}
-	s.in.close()
-}
-
-// hashStep scans its pattern once (constants bound), hashes the quads on
-// the key positions and probes with each input row.
-type hashStep struct {
-	ex    *Exec
-	in    iter
-	pat   *quadPat
-	key   []int
-	sel   *graphSel
-	stats *Stats
-	table map[[4]ID][]graph.IDQuad
-	row   []ID
-	cands []graph.IDQuad
-}
-
-func (s *hashStep) build() error {
-	s.table = map[[4]ID][]graph.IDQuad{}
+// scanKey describes the scans the step uses for rows of shape.
+func (s *bindStep) scanKey(shape int) scanKey {
 	sel := s.sel
 	if s.pat.graphVar {
 		sel = nil
 	}
-	q := s.ex.scan(s.pat.pattern(nil), sel)
-	defer q.close()
-	for q.next() {
-		if err := s.ex.tick(); err != nil {
-			return err
-		}
-		c := q.quad
-		vals := [4]ID{c.S, c.P, c.O, c.G}
-		var k [4]ID
-		for _, p := range s.key {
-			k[p] = vals[p]
-		}
-		s.table[k] = append(s.table[k], c)
-	}
-	return q.err
+	return scanKey{base: s.pat.pattern(nil), shape: shape, sel: sel}
 }
 
-func (s *hashStep) next() ([]ID, error) {
-	if s.table == nil {
-		if err := s.build(); err != nil {
-			return nil, err
+// close gives the step's scans back to the execution for the next
+// opening of the pattern.
+func (s *bindStep) close() {
+	for shape, q := range s.scans {
+		if q != nil {
+			s.ex.putScan(s.scanKey(shape), q)
+			s.scans[shape] = nil
 		}
 	}
-	for {
-		for len(s.cands) > 0 {
-			if err := s.ex.tick(); err != nil {
-				return nil, err
-			}
-			c := s.cands[0]
-			s.cands = s.cands[1:]
-			if out := s.pat.extend(s.ex, s.row, c); out != nil {
-				s.stats.Rows++
-				return out, nil
-			}
-		}
-		row, err := pull(s.ex, s.in)
-		if err != nil || row == nil {
-			return nil, err
-		}
-		s.row = row
-		var k [4]ID
-		for _, p := range s.key {
-			k[p] = row[s.pat.t[p].slot]
-		}
-		s.cands = s.table[k]
-	}
+	s.in.close()
 }
-
-func (s *hashStep) close() { s.in.close() }

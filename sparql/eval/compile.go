@@ -20,7 +20,8 @@ var ErrFederation = errors.New("SERVICE: federation disabled")
 // the blank node labels of the query; its Exists is set here.
 func NewExec(ctx context.Context, view *graph.View, data Dataset, scope *expr.Scope, ec *expr.Context) *Exec {
 	ex := &Exec{Ctx: ctx, View: view, Dict: NewDict(view), Scope: scope, Expr: ec, Data: data,
-		existsNodes: map[*algebra.Exists]node{}}
+		existsNodes: map[*algebra.Exists]node{}, tables: map[string]*quadTable{},
+		tableRefs: map[tableRef]*quadTable{}}
 	ec.Exists = ex.exists
 	return ex
 }
@@ -48,17 +49,20 @@ type Plan struct {
 	op    algebra.Op
 	stats map[algebra.Op]*Stats
 	bgps  map[*algebra.BGP]*bgpNode
+	// rewrites: see compiler.rewrites.
+	rewrites map[algebra.Op]algebra.Op
 }
 
 // Compile plans op for ex: constants are encoded, basic graph patterns
 // ordered from the store's statistics.
 func Compile(ex *Exec, op algebra.Op) (*Plan, error) {
-	c := &compiler{ex: ex, stats: map[algebra.Op]*Stats{}, bgps: map[*algebra.BGP]*bgpNode{}}
+	c := &compiler{ex: ex, stats: map[algebra.Op]*Stats{}, bgps: map[*algebra.BGP]*bgpNode{}, hashed: map[string]uint16{},
+		rewrites: map[algebra.Op]algebra.Op{}, estimates: map[graph.Pattern]float64{}}
 	root, err := c.compile(op, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{ex: ex, root: root, op: op, stats: c.stats, bgps: c.bgps}, nil
+	return &Plan{ex: ex, root: root, op: op, stats: c.stats, bgps: c.bgps, rewrites: c.rewrites}, nil
 }
 
 // Rows iterates over the solutions of a running plan.
@@ -90,12 +94,25 @@ func (r *Rows) Next() ([]ID, error) {
 }
 
 // Close stops the plan and releases its scans.
-func (r *Rows) Close() { r.it.close() }
+func (r *Rows) Close() {
+	r.it.close()
+	r.ex.closeIdle()
+}
 
 type compiler struct {
 	ex    *Exec
 	stats map[algebra.Op]*Stats
 	bgps  map[*algebra.BGP]*bgpNode
+	// hashed records, per pattern (tableName), the key masks of the hash
+	// tables planned so far, which later patterns probe for free.
+	hashed map[string]uint16
+	// rewrites are operators run in another form (factored unions),
+	// which EXPLAIN shows.
+	rewrites map[algebra.Op]algebra.Op
+	// estimates are the store's estimates asked so far.
+	estimates map[graph.Pattern]float64
+	// storeStats are the store's statistics, read once.
+	storeStats *graph.Stats
 }
 
 func (c *compiler) slot(v string) int { return c.ex.Scope.Slot(v) }
@@ -151,10 +168,31 @@ func pure(op algebra.Op) bool {
 // compile compiles op; bound are the slots bound in every seed row it
 // will be opened with.
 func (c *compiler) compile(op algebra.Op, bound []bool) (node, error) {
+	if b, ok := op.(*algebra.BGP); ok {
+		return c.compileBGPOp(b, bound, 1)
+	}
 	n, err := c.compileOp(op, bound)
 	if err != nil {
 		return nil, err
 	}
+	return c.count(op, n), nil
+}
+
+// compileBGPOp compiles a basic graph pattern run inRows times.
+func (c *compiler) compileBGPOp(b *algebra.BGP, bound []bool, inRows float64) (node, error) {
+	var n node = unitNode{}
+	if len(b.Triples) > 0 {
+		bn, err := c.compileBGP(b.Triples, -1, bound, inRows)
+		if err != nil {
+			return nil, err
+		}
+		n = bn
+	}
+	return c.count(b, n), nil
+}
+
+// count wraps n to count its rows for EXPLAIN, as op's statistics.
+func (c *compiler) count(op algebra.Op, n node) node {
 	st := &Stats{Est: -1}
 	if b, ok := op.(*algebra.BGP); ok {
 		if bn, ok := n.(*bgpNode); ok && len(bn.stats) > 0 {
@@ -168,16 +206,11 @@ func (c *compiler) compile(op algebra.Op, bound []bool) (node, error) {
 		}
 	}
 	c.stats[op] = st
-	return &counted{n: n, stats: st}, nil
+	return &counted{n: n, stats: st}
 }
 
 func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 	switch x := op.(type) {
-	case *algebra.BGP:
-		if len(x.Triples) == 0 {
-			return unitNode{}, nil
-		}
-		return c.compileBGP(x.Triples, -1, bound)
 	case *algebra.Path:
 		return c.compilePath(x)
 	case *algebra.Join:
@@ -200,11 +233,7 @@ func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 		}
 		return f, nil
 	case *algebra.Union:
-		l, r, err := c.pair(x.Left, x.Right, bound)
-		if err != nil {
-			return nil, err
-		}
-		return &unionNode{left: l, right: r}, nil
+		return c.compileUnion(x, bound)
 	case *algebra.Minus:
 		l, r, err := c.pair(x.Left, x.Right, bound)
 		if err != nil {

@@ -56,32 +56,64 @@ func (ex *Exec) namedGraphs() ([]ID, error) {
 
 // quadIter yields the quads matching a pattern in an active graph, each
 // triple of a merge of several graphs once (G is then Any), or, for
-// graph-variable scans, every quad of a named graph.
+// graph-variable scans, every quad of a named graph. It keeps its store
+// iterators across reset, so that a join re-targets it per input row at
+// the cost of a seek.
 type quadIter struct {
 	ex    *Exec
+	base  graph.Pattern // what every pattern of a reset binds
 	pat   graph.Pattern
 	sel   *graphSel // nil: a graph-variable scan
-	i     int       // next graph of sel.ids
+	order graph.Order
+	i     int // next graph of sel.ids
+	its   []*graph.QuadIter
 	cur   *graph.QuadIter
 	seen  map[[3]ID]bool // merge of several graphs: triples returned
 	quad  graph.IDQuad
 	err   error
-	order graph.Order
 }
 
 // scan starts a quadIter. With sel nil, pat.G is the graph to read (Any:
 // every named graph, each quad with its graph).
 func (ex *Exec) scan(pat graph.Pattern, sel *graphSel) *quadIter {
-	q := &quadIter{ex: ex, pat: pat, sel: sel}
-	if sel != nil && !sel.union && len(sel.ids) > 1 {
+	return ex.scanShaped(pat, pat, sel)
+}
+
+// scanShaped starts a quadIter that can be reset to patterns binding
+// base's IDs and the positions shape binds, in the order fit for shape.
+func (ex *Exec) scanShaped(base, shape graph.Pattern, sel *graphSel) *quadIter {
+	q := &quadIter{ex: ex, base: base, pat: shape, sel: sel}
+	n := 1
+	switch {
+	case sel == nil:
+		q.order = graph.AutoOrder(shape, false)
+	case sel.union:
+		shape.G = graph.Any
+		q.order = graph.AutoOrder(shape, true)
+	default:
+		shape.G = graph.DefaultGraph
+		q.order = graph.AutoOrder(shape, false)
+		n = len(sel.ids)
+	}
+	q.its = make([]*graph.QuadIter, n)
+	if n > 1 {
 		q.seen = map[[3]ID]bool{}
 	}
 	return q
 }
 
+// reset restarts the scan for pat, which binds what the scan was
+// started with.
+func (q *quadIter) reset(pat graph.Pattern) {
+	q.pat, q.i, q.cur, q.err = pat, 0, nil, nil
+	if q.seen != nil {
+		clear(q.seen)
+	}
+}
+
 // open starts the scan of the next graph; false when there is none.
 func (q *quadIter) open() bool {
-	pat, opts := q.pat, graph.ScanOptions{Order: q.order}
+	pat, base, opts := q.pat, q.base, graph.ScanOptions{Order: q.order}
 	switch {
 	case q.sel == nil:
 		if q.i > 0 {
@@ -91,16 +123,24 @@ func (q *quadIter) open() bool {
 		if q.i > 0 {
 			return false
 		}
-		pat.G, opts.Union = graph.Any, true
+		pat.G, base.G, opts.Union = graph.Any, graph.Any, true
 	default:
 		if q.i >= len(q.sel.ids) {
 			return false
 		}
-		pat.G = q.sel.ids[q.i]
+		pat.G, base.G = q.sel.ids[q.i], q.sel.ids[q.i]
+	}
+	it := q.its[q.i]
+	if it == nil {
+		var err error
+		if it, err = q.ex.View.Scan(q.ex.Ctx, base, opts); err != nil {
+			q.err = err
+			return false
+		}
+		q.its[q.i] = it
 	}
 	q.i++
-	it, err := q.ex.View.Scan(q.ex.Ctx, pat, opts)
-	if err != nil {
+	if err := it.Reset(pat); err != nil {
 		q.err = err
 		return false
 	}
@@ -132,15 +172,17 @@ func (q *quadIter) next() bool {
 			return true
 		}
 		q.err = q.cur.Err()
-		q.cur.Close()
 		q.cur = nil
 	}
 	return false
 }
 
 func (q *quadIter) close() {
-	if q.cur != nil {
-		q.cur.Close()
-		q.cur = nil
+	for i, it := range q.its {
+		if it != nil {
+			_ = it.Close()
+			q.its[i] = nil
+		}
 	}
+	q.cur = nil
 }

@@ -14,9 +14,8 @@ import (
 // ID is a dictionary ID; 0 (graph.Any) is an unbound slot.
 type ID = graph.ID
 
-// cacheLimit bounds the decoded-term cache; it is cleared when full, which
-// keeps memory flat on long scans while repeated IDs stay cheap.
-const cacheLimit = 1 << 16
+// Store terms are decoded through the store's term cache, which outlives
+// the query; only the query-local terms are kept here.
 
 // Dict maps terms to IDs and back for one query execution. Store terms
 // keep their store IDs, so that joins compare IDs. Terms the store does
@@ -27,14 +26,12 @@ type Dict struct {
 	view      *graph.View
 	local     map[ID]rdf.Term
 	localIDs  map[rdf.Term]ID
-	cache     map[ID]rdf.Term
 	nextLocal ID
 }
 
 // NewDict returns a dictionary over view.
 func NewDict(view *graph.View) *Dict {
-	return &Dict{view: view, local: map[ID]rdf.Term{}, localIDs: map[rdf.Term]ID{},
-		cache: map[ID]rdf.Term{}, nextLocal: ^ID(0)}
+	return &Dict{view: view, local: map[ID]rdf.Term{}, localIDs: map[rdf.Term]ID{}, nextLocal: ^ID(0)}
 }
 
 // Term decodes id.
@@ -42,21 +39,10 @@ func (d *Dict) Term(id ID) (rdf.Term, error) {
 	if id == graph.Any {
 		return rdf.Term{}, nil
 	}
-	if t, ok := d.cache[id]; ok {
-		return t, nil
-	}
 	if t, ok := d.local[id]; ok {
 		return t, nil
 	}
-	t, err := d.view.Term(id)
-	if err != nil {
-		return rdf.Term{}, err
-	}
-	if len(d.cache) >= cacheLimit {
-		clear(d.cache)
-	}
-	d.cache[id] = t
-	return t, nil
+	return d.view.Term(id)
 }
 
 // Lookup returns the store ID of t, or found false when the store does
@@ -112,34 +98,27 @@ func (d *Dict) isLocal(id ID) bool {
 	return ok
 }
 
-// Prefetch decodes the uncached store IDs among ids in one sorted pass of
-// the dictionary, so that the Term calls that follow are cache hits.
-func (d *Dict) Prefetch(ctx context.Context, ids []ID) error {
-	var want []ID
-	for _, id := range ids {
-		if id == graph.Any {
-			continue
-		}
-		if _, ok := d.cache[id]; ok {
-			continue
-		}
-		if _, ok := d.local[id]; ok {
-			continue
-		}
-		want = append(want, id)
+// Terms decodes ids into dst (grown to len(ids)): the store's IDs in one
+// sorted pass over the dictionary for those not in its cache, the local
+// ones from here.
+func (d *Dict) Terms(ctx context.Context, ids []ID, dst []rdf.Term) ([]rdf.Term, error) {
+	if len(d.local) == 0 {
+		return d.view.Terms(ctx, ids, dst)
 	}
-	if len(want) == 0 {
-		return nil
+	store := make([]ID, len(ids))
+	for i, id := range ids {
+		if _, ok := d.local[id]; !ok {
+			store[i] = id
+		}
 	}
-	terms, err := d.view.Terms(ctx, want, nil)
+	dst, err := d.view.Terms(ctx, store, dst)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if len(d.cache)+len(want) > cacheLimit {
-		clear(d.cache)
+	for i, id := range ids {
+		if t, ok := d.local[id]; ok {
+			dst[i] = t
+		}
 	}
-	for i, id := range want {
-		d.cache[id] = terms[i]
-	}
-	return nil
+	return dst, nil
 }

@@ -1,14 +1,26 @@
 // Package eval executes SPARQL algebra against a graph.View. Solutions are
 // rows of dictionary IDs, one slot per variable of the query, and flow
-// through a tree of pull iterators, so nothing is materialized unless an
-// operator needs all of its input (hash join build sides, ORDER BY, GROUP
-// BY, DISTINCT). Terms are decoded from the dictionary only when an
-// expression or the caller reads them; values that expressions compute and
-// the store has never seen get query-local IDs (see Dict).
+// through a tree of pull iterators. Terms are decoded from the dictionary
+// only when an expression or the caller reads them; values that
+// expressions compute and the store has never seen get query-local IDs
+// (see Dict).
 //
 // Basic graph patterns are ordered by the planner in sparql/plan from the
-// store's statistics and run as pipelines of index nested-loop joins, the
-// bound variables of each step forming the scan prefix. Every operator
-// checks the context regularly, so a cancelled or timed-out query stops
-// promptly and releases its scans.
+// store's statistics and run as pipelines of steps: index nested-loop
+// joins (one store scan per step, re-targeted per input row), hash joins
+// (the pattern scanned once into a table shared by every step of the
+// query that probes it) and zig-zag merge joins of two scans sorted on a
+// shared variable. A union of basic graph patterns that share triples
+// (the open-coded form of class and property hierarchies) is factored
+// when the planner's costs favour it: the shared triples are joined
+// once and each branch's own triples checked per row of them, planned
+// for that many input rows (see factor.go).
+//
+// What operators hold in memory (ORDER BY, DISTINCT, GROUP BY, hash join
+// build sides) is counted against Exec.MaxRows; past it they spill rows
+// to unlinked temporary files — external merge sort, multi-pass
+// deduplication and aggregation, grace hash join — and pattern hash
+// tables give way to index lookups. Every operator checks the context
+// regularly, so a cancelled or timed-out query stops promptly and
+// releases its scans.
 package eval

@@ -25,11 +25,40 @@ type Exec struct {
 	Expr  *expr.Context
 	// Data is the dataset the query reads.
 	Data Dataset
+	// MaxRows bounds the rows (or quads) the query's operators hold in
+	// memory together: past it, ORDER BY, DISTINCT and GROUP BY spill to
+	// temporary files in TempDir and hash joins fall back to index
+	// lookups. 0 means DefaultMaxRows.
+	MaxRows int
+	// TempDir is where spilled rows go ("" is os.TempDir()).
+	TempDir string
 
 	ticks    int
 	storeErr error
 	// existsNodes are the compiled patterns of the query's EXISTS.
 	existsNodes map[*algebra.Exists]node
+	// tables are the hash tables of patterns, shared by the steps that
+	// probe the same pattern on the same key.
+	tables map[string]*quadTable
+	// tableRefs finds a step's table again without naming it.
+	tableRefs map[tableRef]*quadTable
+	// idle are scans of closed steps, kept for reuse.
+	idle map[scanKey][]*quadIter
+	// memRows counts the rows held in memory against MaxRows.
+	memRows int
+	// slab is where new rows are cut from, to allocate them in bulk.
+	slab []ID
+}
+
+// DefaultMaxRows is the default in-memory row bound of a query: about
+// 64 MiB of quads or narrow rows.
+const DefaultMaxRows = 1 << 21
+
+func (ex *Exec) maxRows() int {
+	if ex.MaxRows > 0 {
+		return ex.MaxRows
+	}
+	return DefaultMaxRows
 }
 
 // tick returns the context's error every checkEvery calls.
@@ -47,10 +76,21 @@ func (ex *Exec) width() int { return len(ex.Scope.Vars()) }
 // newRow returns an unbound row, or a copy of seed widened to the current
 // width.
 func (ex *Exec) newRow(seed []ID) []ID {
-	r := make([]ID, ex.width())
+	w := ex.width()
+	if w == 0 {
+		return []ID{} // a solution with no variables, not the end (nil)
+	}
+	if len(ex.slab) < w {
+		ex.slab = make([]ID, w*slabRows)
+	}
+	r := ex.slab[:w:w]
+	ex.slab = ex.slab[w:]
 	copy(r, seed)
 	return r
 }
+
+// slabRows is how many rows are allocated at once.
+const slabRows = 128
 
 // bind returns the expression Binding of row in active graph g.
 func (ex *Exec) bind(row []ID, g *graphSel) *rowBinding {

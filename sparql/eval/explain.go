@@ -45,6 +45,13 @@ func formatEst(f float64) string {
 func (p *Plan) explainOp(op algebra.Op, notes map[algebra.Op]*Stats) algebra.Op {
 	r := func(o algebra.Op) algebra.Op { return p.explainOp(o, notes) }
 	var out algebra.Op
+	if rw := p.rewrites[op]; rw != nil {
+		out = r(rw)
+		if st := p.stats[op]; st != nil && notes[out] == nil {
+			notes[out] = st
+		}
+		return out
+	}
 	switch x := op.(type) {
 	case *algebra.BGP:
 		if bn := p.bgps[x]; bn != nil && len(bn.steps) > 0 {

@@ -1,7 +1,8 @@
 package eval
 
 import (
-	"sort"
+	"container/heap"
+	"slices"
 
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql/algebra"
@@ -63,21 +64,73 @@ func (g *groupNode) open(ex *Exec, e env) (iter, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer it.close()
+	return &groupIter{ex: ex, g: g, e: e, in: it, first: true}, nil
+}
+
+// groupIter aggregates its input in passes. A pass keeps one accumulator
+// set per group in memory; once the groups reach the memory bound, the
+// rows of groups it does not hold go to a spill file, which the next pass
+// aggregates. Every group is thus aggregated whole, in one pass, from its
+// rows in input order.
+type groupIter struct {
+	ex    *Exec
+	g     *groupNode
+	e     env
+	in    iter
+	first bool
+	out   sliceIter
+}
+
+func (gi *groupIter) next() ([]ID, error) {
+	for {
+		if r, _ := gi.out.next(); r != nil {
+			return r, nil
+		}
+		if gi.in == nil {
+			return nil, nil
+		}
+		rows, spill, err := gi.g.pass(gi.ex, gi.e, gi.in, gi.first)
+		gi.in.close()
+		gi.in, gi.first = nil, false
+		if err != nil {
+			if spill != nil {
+				spill.close()
+			}
+			return nil, err
+		}
+		gi.out = sliceIter{rows: rows}
+		if spill != nil {
+			if gi.in, err = spill.rowsIter(); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+func (gi *groupIter) close() {
+	if gi.in != nil {
+		gi.in.close()
+	}
+}
+
+// pass aggregates the rows of it; rows of groups beyond the memory bound
+// are returned in spill.
+func (g *groupNode) pass(ex *Exec, e env, it iter, first bool) (rows [][]ID, spill *spillFile, err error) {
 	groups := map[string]*group{}
 	var order []*group
+	defer func() { ex.memRows -= len(order) }()
 	var kb []byte
 	keyIDs := make([]ID, len(g.keys))
 	for {
 		r, err := it.next()
 		if err != nil {
-			return nil, err
+			return nil, spill, err
 		}
 		if r == nil {
 			break
 		}
 		if err := ex.tick(); err != nil {
-			return nil, err
+			return nil, spill, err
 		}
 		b := ex.bind(r, e.graph)
 		for i, k := range g.keys {
@@ -92,28 +145,41 @@ func (g *groupNode) open(ex *Exec, e env) (iter, error) {
 				continue
 			}
 			if keyIDs[i], err = ex.Dict.Encode(t); err != nil {
-				return nil, err
+				return nil, spill, err
 			}
 		}
 		kb = rowKey(kb[:0], keyIDs, nil)
 		gr := groups[string(kb)]
 		if gr == nil {
+			if ex.full() && len(order) > 0 {
+				if spill == nil {
+					if spill, err = ex.newSpill(); err != nil {
+						return nil, nil, err
+					}
+				}
+				if err := spill.write(0, r, nil); err != nil {
+					return nil, spill, err
+				}
+				continue
+			}
 			gr = g.newGroup(keyIDs)
 			groups[string(kb)] = gr
 			order = append(order, gr)
+			ex.memRows++
 		}
 		for _, acc := range gr.accs {
 			ex.Expr.NewSolution()
 			acc.Add(ex.Expr, b)
 		}
 		if ex.storeErr != nil {
-			return nil, ex.storeErr
+			return nil, spill, ex.storeErr
 		}
 	}
-	if len(order) == 0 && len(g.keys) == 0 {
+	if first && len(order) == 0 && len(g.keys) == 0 {
 		order = append(order, g.newGroup(nil))
+		ex.memRows++
 	}
-	rows := make([][]ID, 0, len(order))
+	rows = make([][]ID, 0, len(order))
 	for _, gr := range order {
 		r := ex.newRow(e.seed)
 		for i, s := range g.keySlots {
@@ -125,12 +191,12 @@ func (g *groupNode) open(ex *Exec, e env) (iter, error) {
 				continue
 			}
 			if r[g.aggSlots[i]], err = ex.Dict.Encode(t); err != nil {
-				return nil, err
+				return nil, spill, err
 			}
 		}
 		rows = append(rows, r)
 	}
-	return &sliceIter{rows: rows}, nil
+	return rows, spill, nil
 }
 
 func (g *groupNode) newGroup(key []ID) *group {
@@ -148,52 +214,230 @@ type orderNode struct {
 	desc []bool
 }
 
+// sortItem is a row with its ORDER BY keys and its input position,
+// which keeps the sort stable across spilled runs.
+type sortItem struct {
+	seq  uint64
+	row  []ID
+	keys []rdf.Term
+}
+
+func (o *orderNode) less(a, b *sortItem) bool {
+	for j := range o.keys {
+		c := expr.Compare(a.keys[j], b.keys[j])
+		if o.desc[j] {
+			c = -c
+		}
+		if c != 0 {
+			return c < 0
+		}
+	}
+	return a.seq < b.seq
+}
+
+// open sorts in memory up to the memory bound; beyond, it writes sorted
+// runs to spill files and merges them (an external merge sort).
 func (o *orderNode) open(ex *Exec, e env) (iter, error) {
 	it, err := o.sub.open(ex, e)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := drain(ex, it)
-	if err != nil {
+	defer it.close()
+	var items []*sortItem
+	var runs []*spillFile
+	fail := func(err error) (iter, error) {
+		ex.memRows -= len(items)
+		for _, r := range runs {
+			r.close()
+		}
 		return nil, err
 	}
-	keys := make([][]rdf.Term, len(rows))
-	for i, r := range rows {
-		if err := ex.tick(); err != nil {
-			return nil, err
+	for seq := uint64(0); ; seq++ {
+		r, err := pull(ex, it)
+		if err != nil {
+			return fail(err)
+		}
+		if r == nil {
+			break
 		}
 		b := ex.bind(r, e.graph)
-		keys[i] = make([]rdf.Term, len(o.keys))
+		item := &sortItem{seq: seq, row: r, keys: make([]rdf.Term, len(o.keys))}
 		for j, k := range o.keys {
 			ex.Expr.NewSolution()
 			if t, err := k.Eval(ex.Expr, b); err == nil {
-				keys[i][j] = t
+				item.keys[j] = t
 			}
 		}
-	}
-	if ex.storeErr != nil {
-		return nil, ex.storeErr
-	}
-	idx := make([]int, len(rows))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		ka, kb := keys[idx[a]], keys[idx[b]]
-		for j := range o.keys {
-			c := expr.Compare(ka[j], kb[j])
-			if o.desc[j] {
-				c = -c
-			}
-			if c != 0 {
-				return c < 0
-			}
+		if ex.storeErr != nil {
+			return fail(ex.storeErr)
 		}
-		return false
+		if ex.full() && len(items) > 0 {
+			run, err := o.writeRun(ex, items)
+			if err != nil {
+				return fail(err)
+			}
+			runs = append(runs, run)
+			ex.memRows -= len(items)
+			items = items[:0]
+		}
+		items = append(items, item)
+		ex.memRows++
+	}
+	slices.SortFunc(items, func(a, b *sortItem) int {
+		if o.less(a, b) {
+			return -1
+		}
+		return 1
 	})
-	sorted := make([][]ID, len(rows))
-	for i, k := range idx {
-		sorted[i] = rows[k]
+	if len(runs) == 0 {
+		rows := make([][]ID, len(items))
+		for i, it := range items {
+			rows[i] = it.row
+		}
+		ex.memRows -= len(items)
+		return &sliceIter{rows: rows}, nil
 	}
-	return &sliceIter{rows: sorted}, nil
+	run, err := o.writeRun(ex, items)
+	if err != nil {
+		return fail(err)
+	}
+	ex.memRows -= len(items)
+	items = nil
+	runs = append(runs, run)
+	for len(runs) > maxMergeWidth {
+		// Merge the first runs into one, so that no more than
+		// maxMergeWidth files are open at once.
+		m, err := o.merge(ex, runs[:maxMergeWidth])
+		if err != nil {
+			return fail(err)
+		}
+		merged, err := ex.newSpill()
+		if err != nil {
+			m.close()
+			return fail(err)
+		}
+		for {
+			item, err := m.nextItem()
+			if err == nil && item == nil {
+				break
+			}
+			if err == nil {
+				err = merged.write(item.seq, item.row, item.keys)
+			}
+			if err != nil {
+				m.close()
+				merged.close()
+				return fail(err)
+			}
+		}
+		m.close()
+		runs = append(runs[maxMergeWidth:], merged)
+	}
+	m, err := o.merge(ex, runs)
+	if err != nil {
+		return fail(err)
+	}
+	return m, nil
+}
+
+// maxMergeWidth is the most sorted runs merged at once.
+const maxMergeWidth = 64
+
+// writeRun sorts items and writes them to a new spill file.
+func (o *orderNode) writeRun(ex *Exec, items []*sortItem) (*spillFile, error) {
+	slices.SortFunc(items, func(a, b *sortItem) int {
+		if o.less(a, b) {
+			return -1
+		}
+		return 1
+	})
+	f, err := ex.newSpill()
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range items {
+		if err := f.write(it.seq, it.row, it.keys); err != nil {
+			f.close()
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// mergeIter merges sorted runs, holding one item per run.
+type mergeIter struct {
+	o     *orderNode
+	runs  []*spillReader
+	heads []mergeHead // a heap, by o.less
+}
+
+func (o *orderNode) merge(ex *Exec, runs []*spillFile) (*mergeIter, error) {
+	m := &mergeIter{o: o}
+	for i, f := range runs {
+		r, err := f.reader()
+		if err != nil {
+			for _, f := range runs {
+				f.close()
+			}
+			return nil, err
+		}
+		m.runs = append(m.runs, r)
+		if err := m.push(i); err != nil {
+			m.close()
+			for _, f := range runs[i+1:] {
+				f.close()
+			}
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// push reads the next item of run i into the heap.
+func (m *mergeIter) push(i int) error {
+	seq, row, keys, err := m.runs[i].next(nil)
+	if err != nil || row == nil {
+		return err
+	}
+	heap.Push(m, mergeHead{&sortItem{seq: seq, row: row, keys: keys}, i})
+	return nil
+}
+
+// mergeHead is a run's current item.
+type mergeHead struct {
+	item *sortItem
+	run  int
+}
+
+func (m *mergeIter) Len() int           { return len(m.heads) }
+func (m *mergeIter) Less(a, b int) bool { return m.o.less(m.heads[a].item, m.heads[b].item) }
+func (m *mergeIter) Swap(a, b int)      { m.heads[a], m.heads[b] = m.heads[b], m.heads[a] }
+func (m *mergeIter) Push(x any)         { m.heads = append(m.heads, x.(mergeHead)) }
+func (m *mergeIter) Pop() any {
+	h := m.heads[len(m.heads)-1]
+	m.heads = m.heads[:len(m.heads)-1]
+	return h
+}
+
+// nextItem pops the smallest item and refills from its run.
+func (m *mergeIter) nextItem() (*sortItem, error) {
+	if len(m.heads) == 0 {
+		return nil, nil
+	}
+	h := heap.Pop(m).(mergeHead)
+	return h.item, m.push(h.run)
+}
+
+func (m *mergeIter) next() ([]ID, error) {
+	item, err := m.nextItem()
+	if err != nil || item == nil {
+		return nil, err
+	}
+	return item.row, nil
+}
+
+func (m *mergeIter) close() {
+	for _, r := range m.runs {
+		r.s.close()
+	}
 }

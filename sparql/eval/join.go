@@ -62,15 +62,7 @@ type rowTable struct {
 	kb      []byte
 }
 
-func buildTable(ex *Exec, n node, e env, keys []int) (*rowTable, error) {
-	it, err := n.open(ex, e)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := drain(ex, it)
-	if err != nil {
-		return nil, err
-	}
+func newRowTable(rows [][]ID, keys []int) *rowTable {
 	t := &rowTable{keys: keys, all: rows}
 	if len(keys) > 0 {
 		t.buckets = map[string][][]ID{}
@@ -79,7 +71,176 @@ func buildTable(ex *Exec, n node, e env, keys []int) (*rowTable, error) {
 			t.buckets[k] = append(t.buckets[k], r)
 		}
 	}
-	return t, nil
+	return t
+}
+
+// partitions is how many spill files a grace hash join splits each side
+// into.
+const partitions = 16
+
+// joinStages pairs a join's left rows with the table of right rows they
+// probe. While the right side fits the memory bound there is one stage:
+// the left input and the whole table. Past the bound (with join keys),
+// it is a grace hash join: both sides are partitioned on the key into
+// spill files, and each stage is one partition's left rows probing its
+// right rows, so only a partition is in memory at a time.
+type joinStages struct {
+	ex     *Exec
+	keys   []int
+	left   iter
+	t      *rowTable
+	held   int // rows of t counted against the bound
+	lparts []*spillFile
+	rparts []*spillFile
+	i      int
+	kb     []byte
+}
+
+// openJoin materializes the right side (partitioning it when it outgrows
+// the bound) and opens the left one.
+func (ex *Exec) openJoin(left, right node, e env, keys []int) (*joinStages, error) {
+	st := &joinStages{ex: ex, keys: keys}
+	it, err := right.open(ex, e)
+	if err != nil {
+		return nil, err
+	}
+	defer it.close()
+	var rows [][]ID
+	for {
+		r, err := pull(ex, it)
+		if err != nil {
+			st.close()
+			return nil, err
+		}
+		if r == nil {
+			break
+		}
+		if st.rparts != nil {
+			if err := st.put(st.rparts, r); err != nil {
+				st.close()
+				return nil, err
+			}
+			continue
+		}
+		if ex.full() && len(keys) > 0 && len(rows) > 0 {
+			if st.rparts, err = st.newParts(); err != nil {
+				st.close()
+				return nil, err
+			}
+			for _, r := range append(rows, r) {
+				if err := st.put(st.rparts, r); err != nil {
+					st.close()
+					return nil, err
+				}
+			}
+			ex.memRows -= len(rows)
+			rows = nil
+			continue
+		}
+		rows = append(rows, r)
+		ex.memRows++
+	}
+	if st.rparts == nil {
+		st.t, st.held = newRowTable(rows, keys), len(rows)
+	}
+	if st.left, err = left.open(ex, e); err != nil {
+		st.close()
+		return nil, err
+	}
+	return st, nil
+}
+
+func (st *joinStages) newParts() ([]*spillFile, error) {
+	parts := make([]*spillFile, partitions)
+	for i := range parts {
+		f, err := st.ex.newSpill()
+		if err != nil {
+			for _, f := range parts[:i] {
+				f.close()
+			}
+			return nil, err
+		}
+		parts[i] = f
+	}
+	return parts, nil
+}
+
+// put writes r to the partition of its key.
+func (st *joinStages) put(parts []*spillFile, r []ID) error {
+	st.kb = rowKey(st.kb[:0], r, st.keys)
+	h := uint64(14695981039346656037)
+	for _, c := range st.kb {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return parts[h%partitions].write(0, r, nil)
+}
+
+// next returns the next stage's left rows and table; nil when done.
+func (st *joinStages) next() (iter, *rowTable, error) {
+	if st.rparts == nil {
+		if st.left == nil {
+			return nil, nil, nil
+		}
+		l := st.left
+		st.left = nil
+		return l, st.t, nil
+	}
+	if st.lparts == nil {
+		// Partition the left side once the right one is spilled.
+		var err error
+		if st.lparts, err = st.newParts(); err != nil {
+			return nil, nil, err
+		}
+		for {
+			r, err := pull(st.ex, st.left)
+			if err != nil {
+				return nil, nil, err
+			}
+			if r == nil {
+				break
+			}
+			if err := st.put(st.lparts, r); err != nil {
+				return nil, nil, err
+			}
+		}
+		st.left.close()
+		st.left = nil
+	}
+	if st.i >= partitions {
+		return nil, nil, nil
+	}
+	i := st.i
+	st.i++
+	rit, err := st.rparts[i].rowsIter()
+	st.rparts[i] = nil
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := drain(st.ex, rit)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := st.lparts[i].rowsIter()
+	st.lparts[i] = nil
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, newRowTable(rows, st.keys), nil
+}
+
+func (st *joinStages) close() {
+	if st.left != nil {
+		st.left.close()
+	}
+	for _, parts := range [][]*spillFile{st.lparts, st.rparts} {
+		for _, f := range parts {
+			if f != nil {
+				f.close()
+			}
+		}
+	}
+	st.ex.memRows -= st.held
+	st.held = 0
 }
 
 // candidates returns the rows that may be compatible with row: its key's
@@ -107,23 +268,47 @@ type hashJoinNode struct {
 func (j *hashJoinNode) detail() string { return "hash" }
 
 func (j *hashJoinNode) open(ex *Exec, e env) (iter, error) {
-	t, err := buildTable(ex, j.right, e, j.keys)
+	st, err := ex.openJoin(j.left, j.right, e, j.keys)
 	if err != nil {
 		return nil, err
 	}
-	l, err := j.left.open(ex, e)
-	if err != nil {
-		return nil, err
-	}
-	return &probeIter{ex: ex, left: l, t: t}, nil
+	return &probeIter{ex: ex, st: st}, nil
 }
 
 type probeIter struct {
 	ex    *Exec
+	st    *joinStages
 	left  iter
 	t     *rowTable
 	row   []ID
 	cands [][]ID
+}
+
+// pullLeft returns the next left row and its table, moving through the
+// stages; nil at the end.
+func pullLeft(ex *Exec, st *joinStages, left *iter, t **rowTable) ([]ID, error) {
+	for {
+		if *left != nil {
+			l, err := pull(ex, *left)
+			if err != nil || l != nil {
+				return l, err
+			}
+			(*left).close()
+			*left = nil
+		}
+		l, nt, err := st.next()
+		if err != nil || l == nil {
+			return nil, err
+		}
+		*left, *t = l, nt
+	}
+}
+
+func closeStages(st *joinStages, left iter) {
+	if left != nil {
+		left.close()
+	}
+	st.close()
 }
 
 func (p *probeIter) next() ([]ID, error) {
@@ -138,7 +323,7 @@ func (p *probeIter) next() ([]ID, error) {
 				return p.ex.merge(p.row, c), nil
 			}
 		}
-		l, err := pull(p.ex, p.left)
+		l, err := pullLeft(p.ex, p.st, &p.left, &p.t)
 		if err != nil || l == nil {
 			return nil, err
 		}
@@ -146,7 +331,7 @@ func (p *probeIter) next() ([]ID, error) {
 	}
 }
 
-func (p *probeIter) close() { p.left.close() }
+func (p *probeIter) close() { closeStages(p.st, p.left) }
 
 // leftJoinNode is OPTIONAL: each left row joined with the compatible
 // right rows that pass the filter, or alone when there are none. A pure
@@ -167,24 +352,25 @@ func (j *leftJoinNode) detail() string {
 }
 
 func (j *leftJoinNode) open(ex *Exec, e env) (iter, error) {
-	var t *rowTable
 	if !j.bind {
-		var err error
-		if t, err = buildTable(ex, j.right, e, j.keys); err != nil {
+		st, err := ex.openJoin(j.left, j.right, e, j.keys)
+		if err != nil {
 			return nil, err
 		}
+		return &leftJoinIter{ex: ex, e: e, j: j, st: st}, nil
 	}
 	l, err := j.left.open(ex, e)
 	if err != nil {
 		return nil, err
 	}
-	return &leftJoinIter{ex: ex, e: e, j: j, left: l, t: t}, nil
+	return &leftJoinIter{ex: ex, e: e, j: j, left: l}, nil
 }
 
 type leftJoinIter struct {
 	ex      *Exec
 	e       env
 	j       *leftJoinNode
+	st      *joinStages // nil for a bind left join
 	left    iter
 	t       *rowTable
 	row     []ID
@@ -234,12 +420,18 @@ func (it *leftJoinIter) next() ([]ID, error) {
 				return it.row, nil
 			}
 		}
-		l, err := pull(it.ex, it.left)
+		var l []ID
+		var err error
+		if it.st != nil {
+			l, err = pullLeft(it.ex, it.st, &it.left, &it.t)
+		} else {
+			l, err = pull(it.ex, it.left)
+		}
 		if err != nil || l == nil {
 			return nil, err
 		}
 		it.row, it.matched, it.active = l, false, true
-		if it.t != nil {
+		if it.st != nil {
 			it.cands = it.t.candidates(l)
 		} else if it.cur, err = it.j.right.open(it.ex, env{seed: l, graph: it.e.graph}); err != nil {
 			return nil, err
@@ -251,7 +443,11 @@ func (it *leftJoinIter) close() {
 	if it.cur != nil {
 		it.cur.close()
 	}
-	it.left.close()
+	if it.st != nil {
+		closeStages(it.st, it.left)
+	} else {
+		it.left.close()
+	}
 }
 
 // minusNode removes the left rows compatible with a right row that shares
@@ -262,26 +458,23 @@ type minusNode struct {
 }
 
 func (m *minusNode) open(ex *Exec, e env) (iter, error) {
-	t, err := buildTable(ex, m.right, e, m.keys)
+	st, err := ex.openJoin(m.left, m.right, e, m.keys)
 	if err != nil {
 		return nil, err
 	}
-	l, err := m.left.open(ex, e)
-	if err != nil {
-		return nil, err
-	}
-	return &minusIter{ex: ex, left: l, t: t}, nil
+	return &minusIter{ex: ex, st: st}, nil
 }
 
 type minusIter struct {
 	ex   *Exec
+	st   *joinStages
 	left iter
 	t    *rowTable
 }
 
 func (m *minusIter) next() ([]ID, error) {
 	for {
-		l, err := pull(m.ex, m.left)
+		l, err := pullLeft(m.ex, m.st, &m.left, &m.t)
 		if err != nil || l == nil {
 			return nil, err
 		}
@@ -309,4 +502,4 @@ func sharesBinding(a, b []ID) bool {
 	return false
 }
 
-func (m *minusIter) close() { m.left.close() }
+func (m *minusIter) close() { closeStages(m.st, m.left) }

@@ -186,32 +186,72 @@ func (d *distinctNode) open(ex *Exec, e env) (iter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &distinctIter{ex: ex, it: it, seen: map[string]struct{}{}}, nil
+	return &distinctIter{ex: ex, it: it, seen: newRowSet(ex.width())}, nil
 }
 
+// distinctIter keeps the rows seen in a hash set. When the set reaches
+// the memory bound, rows it does not hold go to a spill file, which is
+// deduplicated the same way once the input ends: a spilled row's first
+// occurrence comes after every row the set holds, so the rows still come
+// out in the order of their first occurrence.
 type distinctIter struct {
-	ex   *Exec
-	it   iter
-	seen map[string]struct{}
-	key  []byte
+	ex    *Exec
+	it    iter
+	seen  *rowSet
+	spill *spillFile
 }
 
 func (d *distinctIter) next() ([]ID, error) {
 	for {
 		r, err := pull(d.ex, d.it)
-		if err != nil || r == nil {
+		if err != nil {
 			return nil, err
 		}
-		d.key = rowKey(d.key[:0], r, nil)
-		if _, ok := d.seen[string(d.key)]; ok {
+		if r == nil {
+			if d.spill == nil {
+				return nil, nil
+			}
+			// The next pass: the spilled rows, with an empty set.
+			d.it.close()
+			if d.it, err = d.spill.rowsIter(); err != nil {
+				d.it = emptyIter{}
+				return nil, err
+			}
+			d.spill = nil
+			d.ex.memRows -= d.seen.len()
+			d.seen.reset()
 			continue
 		}
-		d.seen[string(d.key)] = struct{}{}
+		if d.ex.full() && d.seen.len() > 0 {
+			if d.seen.contains(r) {
+				continue
+			}
+			if d.spill == nil {
+				if d.spill, err = d.ex.newSpill(); err != nil {
+					return nil, err
+				}
+			}
+			if err := d.spill.write(0, r, nil); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if !d.seen.add(r) {
+			continue
+		}
+		d.ex.memRows++
 		return r, nil
 	}
 }
 
-func (d *distinctIter) close() { d.it.close() }
+func (d *distinctIter) close() {
+	d.it.close()
+	if d.spill != nil {
+		d.spill.close()
+	}
+	d.ex.memRows -= d.seen.len()
+	d.seen.reset()
+}
 
 // sliceNode skips offset rows and stops after limit (-1: none), closing
 // its input as soon as the limit is reached.

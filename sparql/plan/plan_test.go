@@ -5,7 +5,7 @@ import "testing"
 // pat builds a pattern over variables s and o (-1 for constants) with a
 // predicate constant.
 func pat(s, o int, card, ds, do float64) Pattern {
-	return Pattern{Vars: [4]int{s, -1, o, -1}, Card: card, Distinct: [4]float64{ds, 1, do, 1}}
+	return Pattern{Vars: [4]int{s, -1, o, -1}, Card: card, Distinct: [4]float64{ds, 1, do, 1}, Sorted: -1}
 }
 
 func order(steps []Step) []int {
@@ -48,10 +48,10 @@ func TestBoundVariablesCount(t *testing.T) {
 }
 
 func TestHashJoinForLargeInput(t *testing.T) {
-	// 100000 input rows binding ?x probe a 10-row pattern on ?x: one
+	// 100000 input rows binding ?x probe a 1000-row pattern on ?x: one
 	// scan and a hash table beat 100000 index lookups; 3 input rows do
 	// not.
-	pats := []Pattern{pat(0, 1, 10, 10, 10)}
+	pats := []Pattern{pat(0, 1, 1000, 1000, 1000)}
 	big := extend(&state{rows: 100000, bound: []bool{true}}, pats, 0)
 	if big.steps[0].Join != Hash {
 		t.Errorf("100000 input rows: %v join, want hash", big.steps[0].Join)
@@ -85,5 +85,64 @@ func TestGreedyManyPatterns(t *testing.T) {
 			t.Errorf("step %d (pattern %d) is a cartesian product", i, s.Pattern)
 		}
 		bound[p.Vars[0]], bound[p.Vars[2]] = true, true
+	}
+}
+
+func TestMergeJoinOnSharedSortOrder(t *testing.T) {
+	// ?x :type :A (50000) . ?x :type :B (40000), both scans sorted on ?x:
+	// merging the two scans beats 50000 lookups and a hash table.
+	a := Pattern{Vars: [4]int{0, -1, -1, -1}, Card: 50000, Distinct: [4]float64{50000, 1, 1, 1}, Sorted: 0}
+	b := Pattern{Vars: [4]int{0, -1, -1, -1}, Card: 40000, Distinct: [4]float64{40000, 1, 1, 1}, Sorted: 0}
+	steps := Order([]Pattern{a, b}, nil)
+	if steps[1].Join != Merge {
+		t.Errorf("second step %+v, want a merge join", steps[1])
+	}
+	// Not when ?x was bound before the first step.
+	steps = Order([]Pattern{a, b}, []bool{true})
+	for _, s := range steps {
+		if s.Join == Merge {
+			t.Errorf("merge join with ?x bound from outside: %+v", steps)
+		}
+	}
+	// Nor on different sort variables.
+	b.Sorted = 1
+	b.Vars[2] = 1
+	for _, s := range Order([]Pattern{a, b}, nil) {
+		if s.Join == Merge {
+			t.Errorf("merge join of patterns sorted on different variables")
+		}
+	}
+}
+
+func TestPrebuiltHashTable(t *testing.T) {
+	// 2000 input rows binding ?x probe a 200000-row pattern on ?x: index
+	// lookups beat building the table, but not probing one already built.
+	pats := []Pattern{pat(0, 1, 200000, 200000, 200000)}
+	st := &state{rows: 2000, bound: []bool{true}}
+	if j := extend(st, pats, 0).steps[0].Join; j != Bind {
+		t.Errorf("without a table: %v join, want bind", j)
+	}
+	pats[0].Hashed = 1 << 1 // keyed on the subject (position 0)
+	if j := extend(st, pats, 0).steps[0].Join; j != Hash {
+		t.Errorf("with the table built: %v join, want hash", j)
+	}
+}
+
+// TestOrderFromInputRows plans a check of a bound ?x against a
+// 5000-row pattern: run for one input row it seeks, run for 100000 it
+// hashes (one scan serves every run); the cost grows with the rows.
+func TestOrderFromInputRows(t *testing.T) {
+	pats := []Pattern{pat(0, -1, 5000, 5000, 1)}
+	bound := []bool{true}
+	one := OrderFrom(pats, bound, 1)
+	many := OrderFrom(pats, bound, 100000)
+	if one[0].Join != Bind || many[0].Join != Hash {
+		t.Fatalf("joins %v for one row, %v for 100000; want bind, hash", one[0].Join, many[0].Join)
+	}
+	if !(one[0].Cost > 0 && many[0].Cost > one[0].Cost) {
+		t.Errorf("costs %v for one row, %v for 100000", one[0].Cost, many[0].Cost)
+	}
+	if got := Order(pats, bound); got[0] != one[0] {
+		t.Errorf("Order %+v, OrderFrom with one row %+v", got[0], one[0])
 	}
 }
