@@ -54,6 +54,14 @@ stop_virtuoso() {
 		VPID=""
 	fi
 }
-vsql() { isql-vt "$VPORT" dba dba exec="$1" 2>&1; }
+# vsql runs one SQL statement; its output goes to stdout and isql.log.
+vsql() {
+	if ! isql-vt "$VPORT" dba dba exec="$1" >"$WORK/isql.out" 2>&1 || grep -q '^\*\*\* Error' "$WORK/isql.out"; then
+		cat "$WORK/isql.out" >>"$WORK/isql.log"
+		log "isql failed on: $1"
+		return 1
+	fi
+	cat "$WORK/isql.out" | tee -a "$WORK/isql.log"
+}
 # The server's peak RSS, from the kernel's high-water mark.
 virtuoso_rss_mb() { awk '/VmHWM/ {print int($2/1024)}' "/proc/$VPID/status"; }
