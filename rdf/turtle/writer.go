@@ -240,37 +240,20 @@ var numberDatatype = map[tokKind]string{tInteger: rdf.XSDInteger, tDecimal: rdf.
 // appendString writes s as a string literal: long form ("""...""") when
 // it spans lines, so that multi-line text stays readable.
 func appendString(b []byte, s string) []byte {
-	long := strings.Contains(s, "\n")
-	if long {
-		b = append(b, `"""`...)
-	} else {
+	if !strings.Contains(s, "\n") {
 		b = append(b, '"')
+		return append(rdf.AppendEscaped(b, s), '"')
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"':
-			b = append(b, '\\', '"')
-		case c == '\\':
-			b = append(b, '\\', '\\')
-		case c == '\n' && long:
+	b = append(b, `"""`...)
+	// Keep newlines raw in the long form; every other character is
+	// escaped as in a short string, which is also valid inside """.
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
 			b = append(b, '\n')
-		case c == '\n':
-			b = append(b, '\\', 'n')
-		case c == '\r':
-			b = append(b, '\\', 'r')
-		case c == '\t':
-			b = append(b, '\\', 't')
-		case c < 0x20 || c == 0x7f:
-			b = fmt.Appendf(b, "\\u%04X", c)
-		default:
-			b = append(b, c)
 		}
+		b = rdf.AppendEscaped(b, line)
 	}
-	if long {
-		return append(b, `"""`...)
-	}
-	return append(b, '"')
+	return append(b, `"""`...)
 }
 
 // numberKind tells whether s as a whole is a Turtle INTEGER, DECIMAL or
