@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/rdf/internal/chars"
 )
 
 // Writer writes Turtle or TriG. It groups what arrives consecutively:
@@ -306,9 +307,9 @@ func writableIRI(s string) bool {
 func validPrefixName(s string) bool {
 	for i, r := range s {
 		switch {
-		case i == 0 && !isPNCharsBase(r):
+		case i == 0 && !chars.PNCharsBase(r):
 			return false
-		case r == '.' && i == len(s)-1, r != '.' && !isPNChars(r):
+		case r == '.' && i == len(s)-1, r != '.' && !chars.PNChars(r):
 			return false
 		}
 	}
@@ -322,7 +323,7 @@ func validLocal(s string) bool {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == '%':
-			if i+2 >= len(s) || !isHex(rune(s[i+1])) || !isHex(rune(s[i+2])) {
+			if i+2 >= len(s) || !chars.IsHex(s[i+1]) || !chars.IsHex(s[i+2]) {
 				return false
 			}
 			n = 3
@@ -330,8 +331,8 @@ func validLocal(s string) bool {
 			if i == 0 || i+1 == len(s) {
 				return false
 			}
-		case r == ':' || isPNCharsU(r) || isDigit(r):
-		case isPNChars(r):
+		case r == ':' || chars.PNCharsU(r) || chars.IsDigit(r):
+		case chars.PNChars(r):
 			if i == 0 {
 				return false
 			}
@@ -346,9 +347,9 @@ func validLocal(s string) bool {
 func validBlankLabel(s string) bool {
 	for i, r := range s {
 		switch {
-		case i == 0 && !isPNCharsU(r) && !isDigit(r):
+		case i == 0 && !chars.PNCharsU(r) && !chars.IsDigit(r):
 			return false
-		case r == '.' && i == len(s)-1, r != '.' && !isPNChars(r):
+		case r == '.' && i == len(s)-1, r != '.' && !chars.PNChars(r):
 			return false
 		}
 	}
@@ -361,7 +362,7 @@ func validLangTag(s string) bool {
 			return false
 		}
 		for _, r := range part {
-			if !isLetter(r) && (i == 0 || !isDigit(r)) {
+			if !chars.IsLetter(r) && (i == 0 || !chars.IsDigit(r)) {
 				return false
 			}
 		}
