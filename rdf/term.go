@@ -133,7 +133,7 @@ func (t Term) Append(dst []byte) []byte {
 		return append(dst, t.Value...)
 	case KindLiteral:
 		dst = append(dst, '"')
-		dst = appendEscapedString(dst, t.Value)
+		dst = AppendEscaped(dst, t.Value)
 		dst = append(dst, '"')
 		switch {
 		case t.Lang != "":
@@ -162,10 +162,11 @@ func appendIRI(dst []byte, iri string) []byte {
 	return append(dst, '>')
 }
 
-// appendEscapedString escapes a literal's lexical form the canonical way:
-// ECHAR for \b \t \n \f \r " and \\, UCHAR for the other control
-// characters, everything else as UTF-8.
-func appendEscapedString(dst []byte, s string) []byte {
+// AppendEscaped appends s escaped for the inside of a double-quoted
+// N-Triples/Turtle string literal, the canonical way: ECHAR for
+// \b \t \n \f \r " and \\, UCHAR for the other control characters,
+// everything else as UTF-8. The quotes themselves are not written.
+func AppendEscaped(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mneme-archive/mneme/crawler/warcverify"
 )
 
 // URLs that exercise warcio.js's key: www prefixes, case, default and other
@@ -71,7 +73,7 @@ func TestCDXJMatchesWarcio(t *testing.T) {
 	if want := len(keyURLs) + 8; len(ours) != want {
 		t.Errorf("%d CDXJ lines, want %d", len(ours), want)
 	}
-	theirs := warcioIndex(t, path)
+	theirs := warcverify.Index(t, path)
 	if strings.Join(ours, "\n") != strings.Join(theirs, "\n") {
 		for i := 0; i < max(len(ours), len(theirs)); i++ {
 			var o, th string
@@ -94,7 +96,7 @@ func TestCDXJMatchesWarcio(t *testing.T) {
 	if string(written) != strings.Join(ours, "\n")+"\n" {
 		t.Errorf("written CDXJ differs from IndexFile:\n%s", written)
 	}
-	mustVerify(t, path)
+	warcverify.Check(t, path)
 }
 
 // TestIndexUnfoundHead writes a response whose HTTP head does not end within

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mneme-archive/mneme/crawler/warcverify"
 )
 
 // smallWARC writes a file with one record of every kind and returns its path.
@@ -89,7 +91,7 @@ func TestRepairAtEveryOffset(t *testing.T) {
 	if len(paths) != 3 {
 		t.Fatalf("repairs kept %d distinct record counts, want 3", len(paths))
 	}
-	mustVerify(t, paths...)
+	warcverify.Check(t, paths...)
 }
 
 // TestReaderAndVerifierRejectTampering changes one byte of a block inside a
@@ -124,7 +126,7 @@ func TestReaderAndVerifierRejectTampering(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("offset %d", resp.Offset)) {
 		t.Errorf("reader error %v, want one naming offset %d", err, resp.Offset)
 	}
-	v := verifyFiles(t, badPath)[0]
+	v := warcverify.Verdicts(t, badPath)[0]
 	if v.Valid || !strings.Contains(strings.Join(v.Errors, ";"), "WARC-Block-Digest") {
 		t.Errorf("verifier verdict %+v, want a block digest error", v)
 	}
@@ -134,7 +136,7 @@ func TestReaderAndVerifierRejectTampering(t *testing.T) {
 	if _, err := ReadFile(badPath); err == nil {
 		t.Error("reader accepted a file with bytes missing")
 	}
-	if v := verifyFiles(t, badPath)[0]; v.Valid {
+	if v := warcverify.Verdicts(t, badPath)[0]; v.Valid {
 		t.Errorf("verifier accepted a file with bytes missing: %+v", v)
 	}
 }
@@ -225,7 +227,7 @@ func TestKillAndRecover(t *testing.T) {
 	if !strings.Contains(c.Response.File, "-00001-") {
 		t.Errorf("writer after recovery wrote %s, want serial 00001", c.Response.File)
 	}
-	mustVerify(t, warcFiles(t, dir)...)
+	warcverify.Check(t, warcFiles(t, dir)...)
 }
 
 func TestRecoverRemovesEmptyAndIndexesUnindexed(t *testing.T) {

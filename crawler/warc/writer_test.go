@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mneme-archive/mneme/crawler/warcverify"
 )
 
 var fetchTime = time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
@@ -135,7 +137,7 @@ func TestExchangeRoundTrip(t *testing.T) {
 			t.Errorf("location %+v, reader saw offset %d length %d", pair.loc, pair.rec.Offset, pair.rec.Length)
 		}
 	}
-	mustVerify(t, files...)
+	warcverify.Check(t, files...)
 }
 
 type check struct{ got, want string }
@@ -182,7 +184,7 @@ func TestChunkedAndTruncatedPayloads(t *testing.T) {
 	if last.Header.Get("WARC-Truncated") != "length" || last.Header.Get("WARC-Payload-Digest") != "" {
 		t.Errorf("truncated record header:\n%v", last.Header)
 	}
-	mustVerify(t, warcFiles(t, dir)...)
+	warcverify.Check(t, warcFiles(t, dir)...)
 }
 
 func TestRevisitProfiles(t *testing.T) {
@@ -241,7 +243,7 @@ func TestRevisitProfiles(t *testing.T) {
 		{string(n.Block), "HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n"},
 	}
 	expectAll(t, checks)
-	mustVerify(t, warcFiles(t, dir)...)
+	warcverify.Check(t, warcFiles(t, dir)...)
 }
 
 func TestRotationKeepsPairsTogether(t *testing.T) {
@@ -273,7 +275,7 @@ func TestRotationKeepsPairsTogether(t *testing.T) {
 			t.Errorf("pair split or apart: %+v", c)
 		}
 	}
-	mustVerify(t, files...)
+	warcverify.Check(t, files...)
 
 	// A writer in the same directory continues the serials.
 	w2 := newTestWriter(t, dir, 0)
@@ -335,7 +337,7 @@ func TestConcurrentWriters(t *testing.T) {
 	if n != 6*15*2 {
 		t.Errorf("%d records, want %d", n, 6*15*2)
 	}
-	mustVerify(t, warcFiles(t, dir)...)
+	warcverify.Check(t, warcFiles(t, dir)...)
 }
 
 // TestGivenPayloadDigest checks that a digest from the caller replaces the
@@ -388,7 +390,7 @@ func TestDisconnectVerifies(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	mustVerify(t, warcFiles(t, dir)...)
+	warcverify.Check(t, warcFiles(t, dir)...)
 }
 
 // TestLargeRecordStreamed writes a record above maxBuffered, which is
@@ -423,7 +425,7 @@ func TestLargeRecordStreamed(t *testing.T) {
 			t.Errorf("response %d: location %+v, reader saw offset %d length %d", i, caps[i].Response, rs.Offset, rs.Length)
 		}
 	}
-	mustVerify(t, warcFiles(t, dir)...)
+	warcverify.Check(t, warcFiles(t, dir)...)
 }
 
 func TestGzipLevel(t *testing.T) {

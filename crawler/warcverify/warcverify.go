@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -44,11 +45,20 @@ func script() string {
 // ErrUnavailable says node or warcio.js is not installed.
 var ErrUnavailable = errors.New("warcio.js (node) not installed: run .ci/install-warc-tools.sh")
 
+// cli returns the path of warcio.js's command line, or ErrUnavailable.
+func cli() (string, error) {
+	path := filepath.Join(toolsDir(), "warcio", "node_modules", "warcio", "dist", "cli.js")
+	_, statErr := os.Stat(path)
+	if _, err := exec.LookPath("node"); err != nil || statErr != nil {
+		return "", ErrUnavailable
+	}
+	return path, nil
+}
+
 // Verify runs the verifier on the files.
 func Verify(paths ...string) ([]Verdict, error) {
-	_, statErr := os.Stat(filepath.Join(toolsDir(), "warcio", "node_modules", "warcio", "dist", "cli.js"))
-	if _, err := exec.LookPath("node"); err != nil || statErr != nil {
-		return nil, ErrUnavailable
+	if _, err := cli(); err != nil {
+		return nil, err
 	}
 	cmd := exec.Command("node", append([]string{script()}, paths...)...)
 	cmd.Env = append(os.Environ(), "MNEME_TOOLS="+toolsDir())
@@ -95,4 +105,47 @@ func Check(t testing.TB, paths ...string) {
 			t.Errorf("verifier rejects %s (%d records): %s", v.File, v.Count, strings.Join(v.Errors, "; "))
 		}
 	}
+}
+
+// Verdicts returns the verifier's verdicts on the files, for tests that
+// assert on them (for example that a damaged file is rejected). Without the
+// verifier the test skips, except under CI, where that is a failure.
+func Verdicts(t testing.TB, paths ...string) []Verdict {
+	t.Helper()
+	vs, err := Verify(paths...)
+	if err != nil {
+		fatalOrSkip(t, err)
+	}
+	return vs
+}
+
+// Index returns warcio.js's CDXJ index of a WARC file, its lines sorted, to
+// compare with crawler/warc's own indexer. Without warcio.js the test
+// skips, except under CI, where that is a failure.
+func Index(t testing.TB, path string) []string {
+	t.Helper()
+	js, err := cli()
+	if err != nil {
+		fatalOrSkip(t, err)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command("node", js, "cdx-index", path)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("warcio cdx-index %s: %v\n%s", path, err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	sort.Strings(lines)
+	return lines
+}
+
+// fatalOrSkip skips t when only the tools are missing outside CI, and
+// fails it otherwise.
+func fatalOrSkip(t testing.TB, err error) {
+	t.Helper()
+	if errors.Is(err, ErrUnavailable) && os.Getenv("CI") == "" {
+		t.Skip(err.Error())
+	}
+	t.Fatal(err)
 }

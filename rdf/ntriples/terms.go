@@ -4,6 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/rdf/internal/chars"
 )
 
 // iri parses the IRIREF starting at d[i] == '<' and returns its value and
@@ -86,7 +87,7 @@ func (p *ChunkParser) uchar(j int) (int, error) {
 	var r uint32
 	for k := j + 2; k < j+2+n; k++ {
 		c := peek(d, k)
-		if !isHex(c) {
+		if !chars.IsHex(c) {
 			return 0, p.errorAt(k, "expected %d hex digits after \\%c, found %s", n, d[j+1], p.found(k))
 		}
 		r = r<<4 | uint32(hexValue(c))
@@ -233,7 +234,7 @@ func (p *ChunkParser) langTag(k int) (string, int, error) {
 // the end of the match, or bad >= 0: where a letter or digit was needed.
 func scanLangTag(b []byte, s int) (end, bad int) {
 	j := s
-	for j < len(b) && isLetter(b[j]) {
+	for j < len(b) && chars.IsLetter(b[j]) {
 		j++
 	}
 	if j == s {
@@ -242,7 +243,7 @@ func scanLangTag(b []byte, s int) (end, bad int) {
 	for peek(b, j) == '-' {
 		j++
 		t := j
-		for j < len(b) && (isLetter(b[j]) || isDigit(b[j])) {
+		for j < len(b) && (chars.IsLetter(b[j]) || chars.IsDigit(b[j])) {
 			j++
 		}
 		if j == t {
@@ -279,7 +280,7 @@ func labelEnd(d []byte, s int) int {
 		j++
 	} else {
 		r, n := utf8.DecodeRune(d[j:])
-		if (r == utf8.RuneError && n == 1) || !isPNCharsBase(r) {
+		if (r == utf8.RuneError && n == 1) || !chars.PNCharsBase(r) {
 			return s
 		}
 		j += n
@@ -293,7 +294,7 @@ func labelEnd(d []byte, s int) int {
 			continue
 		}
 		r, n := utf8.DecodeRune(d[j:])
-		if (r == utf8.RuneError && n == 1) || (!isPNCharsBase(r) && !isPNCharsExtra(r)) {
+		if (r == utf8.RuneError && n == 1) || !chars.PNChars(r) {
 			break
 		}
 		j += n

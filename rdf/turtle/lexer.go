@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf8"
+
+	"github.com/mneme-archive/mneme/rdf/internal/chars"
 )
 
 type tokKind uint8
@@ -261,16 +263,16 @@ func (l *lexer) token() (token, error) {
 	case r == '@':
 		t.kind = tAtWord
 		t.text, err = l.atWord()
-	case isDigit(r) || r == '+' || r == '-':
+	case chars.IsDigit(r) || r == '+' || r == '-':
 		t.kind, t.text, err = l.number()
 	case r == '.':
-		if d, _ := l.peekAt(1); isDigit(d) {
+		if d, _ := l.peekAt(1); chars.IsDigit(d) {
 			t.kind, t.text, err = l.number()
 		} else {
 			l.next()
 			t.kind = tDot
 		}
-	case r == ':' || isPNCharsBase(r):
+	case r == ':' || chars.PNCharsBase(r):
 		return l.name(t)
 	case r == '^':
 		l.next()

@@ -3,6 +3,8 @@ package turtle
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mneme-archive/mneme/rdf/internal/chars"
 )
 
 // Scanners for the tokens with inner structure: IRIs, strings, blank node
@@ -51,7 +53,7 @@ func (l *lexer) uchar(line, col int) (rune, error) {
 	var v rune
 	for i := 0; i < n; i++ {
 		c := l.peek()
-		if !isHex(c) {
+		if !chars.IsHex(c) {
 			return 0, l.errHere("hex digit in numeric escape")
 		}
 		l.next()
@@ -145,16 +147,16 @@ func (l *lexer) blankLabel() (string, error) {
 	}
 	l.next()
 	r := l.peek()
-	if !isPNCharsU(r) && !isDigit(r) {
+	if !chars.PNCharsU(r) && !chars.IsDigit(r) {
 		return "", l.errHere("blank node label")
 	}
 	l.buf = utf8.AppendRune(l.buf[:0], l.next())
 	for {
 		r := l.peek()
 		switch {
-		case isPNChars(r):
+		case chars.PNChars(r):
 			l.buf = utf8.AppendRune(l.buf, l.next())
-		case r == '.' && l.dotContinues(isPNChars):
+		case r == '.' && l.dotContinues(chars.PNChars):
 			l.buf = append(l.buf, '.')
 			l.next()
 		default:
@@ -183,20 +185,20 @@ func (l *lexer) dotContinues(cont func(rune) bool) bool {
 // atWord reads @ followed by a language tag shaped word.
 func (l *lexer) atWord() (string, error) {
 	l.next() // @
-	if !isLetter(l.peek()) {
+	if !chars.IsLetter(l.peek()) {
 		return "", l.errHere("letter after '@'")
 	}
 	l.buf = l.buf[:0]
-	for isLetter(l.peek()) {
+	for chars.IsLetter(l.peek()) {
 		l.buf = append(l.buf, byte(l.next()))
 	}
 	for l.peek() == '-' {
 		l.buf = append(l.buf, byte(l.next()))
 		r := l.peek()
-		if !isLetter(r) && !isDigit(r) {
+		if !chars.IsLetter(r) && !chars.IsDigit(r) {
 			return "", l.errHere("letter or digit in language tag")
 		}
-		for r := l.peek(); isLetter(r) || isDigit(r); r = l.peek() {
+		for r := l.peek(); chars.IsLetter(r) || chars.IsDigit(r); r = l.peek() {
 			l.buf = append(l.buf, byte(l.next()))
 		}
 	}
@@ -214,7 +216,7 @@ func (l *lexer) number() (tokKind, string, error) {
 	if l.peek() == '.' {
 		d, _ := l.peekAt(1)
 		switch {
-		case isDigit(d):
+		case chars.IsDigit(d):
 			l.buf = append(l.buf, byte(l.next()))
 			l.digits()
 			kind = tDecimal
@@ -246,7 +248,7 @@ func (l *lexer) number() (tokKind, string, error) {
 
 func (l *lexer) digits() int {
 	n := 0
-	for isDigit(l.peek()) {
+	for chars.IsDigit(l.peek()) {
 		l.buf = append(l.buf, byte(l.next()))
 		n++
 	}
@@ -260,7 +262,7 @@ func (l *lexer) exponentAt(off int) bool {
 	if r == '+' || r == '-' {
 		r, _ = l.peekAt(off + 1)
 	}
-	return isDigit(r)
+	return chars.IsDigit(r)
 }
 
 // name reads a prefixed name or a bare keyword (a, true, false, PREFIX,
@@ -271,9 +273,9 @@ func (l *lexer) name(t token) (token, error) {
 		l.buf = utf8.AppendRune(l.buf, l.next())
 		for {
 			r := l.peek()
-			if isPNChars(r) {
+			if chars.PNChars(r) {
 				l.buf = utf8.AppendRune(l.buf, l.next())
-			} else if r == '.' && l.dotContinues(isPNChars) {
+			} else if r == '.' && l.dotContinues(chars.PNChars) {
 				l.buf = append(l.buf, byte(l.next()))
 			} else {
 				break
@@ -305,19 +307,19 @@ func (l *lexer) name(t token) (token, error) {
 	l.next() // :
 	l.buf = l.buf[:0]
 	r := l.peek()
-	if !(isPNCharsU(r) || r == ':' || isDigit(r) || r == '%' || r == '\\') {
+	if !(chars.PNCharsU(r) || r == ':' || chars.IsDigit(r) || r == '%' || r == '\\') {
 		t.text = ""
 		return t, nil
 	}
 	for {
 		r := l.peek()
 		switch {
-		case isPNChars(r) || r == ':':
+		case chars.PNChars(r) || r == ':':
 			l.buf = utf8.AppendRune(l.buf, l.next())
 		case r == '%':
 			l.buf = append(l.buf, byte(l.next()))
 			for i := 0; i < 2; i++ {
-				if !isHex(l.peek()) {
+				if !chars.IsHex(l.peek()) {
 					return t, l.errHere("hex digit after '%' in local name")
 				}
 				l.buf = append(l.buf, byte(l.next()))
@@ -337,4 +339,4 @@ func (l *lexer) name(t token) (token, error) {
 	}
 }
 
-func continuesLocal(r rune) bool { return isPNChars(r) || r == ':' || r == '%' || r == '\\' }
+func continuesLocal(r rune) bool { return chars.PNChars(r) || r == ':' || r == '%' || r == '\\' }

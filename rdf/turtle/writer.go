@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/rdf/internal/chars"
 )
 
 // Writer writes Turtle or TriG. It groups what arrives consecutively:
@@ -240,37 +241,20 @@ var numberDatatype = map[tokKind]string{tInteger: rdf.XSDInteger, tDecimal: rdf.
 // appendString writes s as a string literal: long form ("""...""") when
 // it spans lines, so that multi-line text stays readable.
 func appendString(b []byte, s string) []byte {
-	long := strings.Contains(s, "\n")
-	if long {
-		b = append(b, `"""`...)
-	} else {
+	if !strings.Contains(s, "\n") {
 		b = append(b, '"')
+		return append(rdf.AppendEscaped(b, s), '"')
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"':
-			b = append(b, '\\', '"')
-		case c == '\\':
-			b = append(b, '\\', '\\')
-		case c == '\n' && long:
+	b = append(b, `"""`...)
+	// Keep newlines raw in the long form; every other character is
+	// escaped as in a short string, which is also valid inside """.
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
 			b = append(b, '\n')
-		case c == '\n':
-			b = append(b, '\\', 'n')
-		case c == '\r':
-			b = append(b, '\\', 'r')
-		case c == '\t':
-			b = append(b, '\\', 't')
-		case c < 0x20 || c == 0x7f:
-			b = fmt.Appendf(b, "\\u%04X", c)
-		default:
-			b = append(b, c)
 		}
+		b = rdf.AppendEscaped(b, line)
 	}
-	if long {
-		return append(b, `"""`...)
-	}
-	return append(b, '"')
+	return append(b, `"""`...)
 }
 
 // numberKind tells whether s as a whole is a Turtle INTEGER, DECIMAL or
@@ -323,9 +307,9 @@ func writableIRI(s string) bool {
 func validPrefixName(s string) bool {
 	for i, r := range s {
 		switch {
-		case i == 0 && !isPNCharsBase(r):
+		case i == 0 && !chars.PNCharsBase(r):
 			return false
-		case r == '.' && i == len(s)-1, r != '.' && !isPNChars(r):
+		case r == '.' && i == len(s)-1, r != '.' && !chars.PNChars(r):
 			return false
 		}
 	}
@@ -339,7 +323,7 @@ func validLocal(s string) bool {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == '%':
-			if i+2 >= len(s) || !isHex(rune(s[i+1])) || !isHex(rune(s[i+2])) {
+			if i+2 >= len(s) || !chars.IsHex(s[i+1]) || !chars.IsHex(s[i+2]) {
 				return false
 			}
 			n = 3
@@ -347,8 +331,8 @@ func validLocal(s string) bool {
 			if i == 0 || i+1 == len(s) {
 				return false
 			}
-		case r == ':' || isPNCharsU(r) || isDigit(r):
-		case isPNChars(r):
+		case r == ':' || chars.PNCharsU(r) || chars.IsDigit(r):
+		case chars.PNChars(r):
 			if i == 0 {
 				return false
 			}
@@ -363,9 +347,9 @@ func validLocal(s string) bool {
 func validBlankLabel(s string) bool {
 	for i, r := range s {
 		switch {
-		case i == 0 && !isPNCharsU(r) && !isDigit(r):
+		case i == 0 && !chars.PNCharsU(r) && !chars.IsDigit(r):
 			return false
-		case r == '.' && i == len(s)-1, r != '.' && !isPNChars(r):
+		case r == '.' && i == len(s)-1, r != '.' && !chars.PNChars(r):
 			return false
 		}
 	}
@@ -378,7 +362,7 @@ func validLangTag(s string) bool {
 			return false
 		}
 		for _, r := range part {
-			if !isLetter(r) && (i == 0 || !isDigit(r)) {
+			if !chars.IsLetter(r) && (i == 0 || !chars.IsDigit(r)) {
 				return false
 			}
 		}
