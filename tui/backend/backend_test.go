@@ -4,14 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/rdf"
-	"github.com/mneme-archive/mneme/rdf/ntriples"
+	"github.com/mneme-archive/mneme/sparql/endpoint"
 	"github.com/mneme-archive/mneme/sparql/results"
 	"github.com/mneme-archive/mneme/sparql/syntax"
 	"github.com/mneme-archive/mneme/tui/backend"
@@ -97,57 +100,38 @@ func TestOpenEmbeddedMissingStore(t *testing.T) {
 	}
 }
 
-// protocolServer answers the SPARQL protocol from a backend on loopback:
-// form-encoded POSTs, SPARQL JSON results or N-Triples, 400 with a text
-// message for a query the engine refuses.
-func protocolServer(t *testing.T, b backend.Backend, hits *atomic.Int32) string {
+// endpointServer serves the fixture archive on loopback through the real
+// SPARQL endpoint (sparql/endpoint) at /sparql, counting the requests. It
+// reads its own copy of the archive, so that the embedded backend the
+// test compares with keeps its store to itself.
+func endpointServer(t *testing.T, hits *atomic.Int32) string {
+	st, err := graph.Open(fixture.Store(t, 0), graph.OpenOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := endpoint.New(st, endpoint.Config{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	mux := http.NewServeMux()
+	mux.Handle("/sparql", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		h.ServeHTTP(w, r)
+	}))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		if r.URL.Path != "/sparql" || r.Method != http.MethodPost || !strings.Contains(r.Header.Get("Accept"), "application/sparql-results+json") {
-			http.Error(w, "want POST /sparql accepting SPARQL JSON", http.StatusBadRequest)
-			return
-		}
-		rows, err := b.Query(r.Context(), r.FormValue("query"))
-		if err != nil {
-			http.Error(w, "bad query: "+err.Error(), http.StatusBadRequest)
-			return
-		}
-		defer rows.Close()
-		if strings.HasPrefix(strings.TrimSpace(r.FormValue("query")), "CONSTRUCT") {
-			w.Header().Set("Content-Type", "application/n-triples")
-			nw := ntriples.NewWriter(w)
-			for rows.Next() {
-				row := rows.Row()
-				nw.Write(rdf.Quad{S: row[0], P: row[1], O: row[2]})
-			}
-			nw.Close()
-			return
-		}
-		w.Header().Set("Content-Type", "application/sparql-results+json")
-		rw := results.NewWriter(w, results.JSON)
-		if answer, ok := rows.Boolean(); ok {
-			rw.Boolean(answer)
-		} else {
-			rw.Head(rows.Vars())
-			for rows.Next() {
-				rw.Row(rows.Row())
-			}
-		}
-		rw.Close()
-	})}
+	srv := &http.Server{Handler: mux}
 	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	t.Cleanup(func() {
+		srv.Close()
+		st.Close()
+	})
 	return fmt.Sprintf("http://%s", ln.Addr())
 }
 
 func TestHTTPMatchesEmbedded(t *testing.T) {
 	local := fixture.Backend(t, 0)
 	var hits atomic.Int32
-	remote, err := backend.NewHTTP(protocolServer(t, local, &hits))
+	remote, err := backend.NewHTTP(endpointServer(t, &hits))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,9 +159,10 @@ func TestHTTPMatchesEmbedded(t *testing.T) {
 	if hits.Load() != before {
 		t.Error("a query with a syntax error was sent")
 	}
-	// The server's refusal comes back with its status and message.
+	// The server's refusal comes back with its status and message: the
+	// endpoint answers from its own store only.
 	_, err = remote.Query(context.Background(), "SELECT * WHERE { SERVICE <http://127.0.0.1:1/> { ?s ?p ?o } }")
-	if err == nil || !strings.Contains(err.Error(), "400 Bad Request") || !strings.Contains(err.Error(), "bad query") {
+	if err == nil || !strings.Contains(err.Error(), "501 Not Implemented") || !strings.Contains(err.Error(), "SERVICE") {
 		t.Errorf("server error %v, want its status and message", err)
 	}
 }
