@@ -59,6 +59,9 @@ func TestEdit(t *testing.T) {
 	if !slices.Equal(saved.Seeds, seeds) || !slices.Equal(saved.Scope.Exclude, sc.Exclude) {
 		t.Errorf("spec.yaml after the edit: seeds %v, exclude %v", saved.Seeds, saved.Scope.Exclude)
 	}
+	if st, err := ReadStatus(s.Output, s.ID); err != nil || st.State != StateFinished || st.ID != s.ID {
+		t.Errorf("ReadStatus after the run: %+v, %v; want %s finished", st, err, s.ID)
+	}
 	if err := c.Edit(seeds, sc); !errors.Is(err, inject.ErrNotRunning) {
 		t.Errorf("edit of a closed crawl: %v, want ErrNotRunning", err)
 	}
