@@ -28,7 +28,9 @@ type APIError struct {
 	Detail  any
 }
 
-func (e *APIError) Error() string { return fmt.Sprintf("%d %s: %s", e.Code, http.StatusText(e.Code), e.Message) }
+func (e *APIError) Error() string {
+	return fmt.Sprintf("%d %s: %s", e.Code, http.StatusText(e.Code), e.Message)
+}
 
 func (c *Client) http() *http.Client {
 	if c.HTTP != nil {
