@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mneme-archive/mneme/crawler/canon"
@@ -49,11 +50,12 @@ type Deps struct {
 type Crawl struct {
 	id     string
 	layout Layout
-	spec   *spec.Spec
+	spec   *spec.Spec // as opened: Edit changes only seeds and scope, kept in shown
+	shown  *spec.Spec // the specification with the edits made while open
 	deps   Deps
 	clock  clock.Clock
 	canon  *canon.Canonicalizer
-	scope  *scope.Scope
+	scope  atomic.Pointer[scope.Scope] // replaced by Edit
 	seeds  []canon.URL
 	update frontier.UpdateFunc
 	token  string // robots.txt product token
@@ -312,11 +314,12 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 	}
 	l := Layout{Data: s.Output}
 	c = &Crawl{
-		id: s.ID, layout: l, spec: s, deps: d, clock: d.Clock, canon: cn, scope: sc, seeds: seeds,
+		id: s.ID, layout: l, spec: s, shown: s, deps: d, clock: d.Clock, canon: cn, seeds: seeds,
 		update: s.UpdateFunc(), token: spec.ProductToken(s.UserAgent), st: st,
 		extract:     extract.New(extract.Options{Canonicalizer: cn}),
 		robotsCalls: map[string]*robotsCall{}, wake: make(chan struct{}, 1),
 	}
+	c.scope.Store(sc)
 	defer func() {
 		if err != nil {
 			c.Close()
@@ -409,8 +412,13 @@ func hasAnnotation(as []string, a string) bool {
 // ID is the crawl's id.
 func (c *Crawl) ID() string { return c.id }
 
-// Spec is the crawl's specification (do not modify it).
-func (c *Crawl) Spec() *spec.Spec { return c.spec }
+// Spec is the crawl's specification, with the edits made while it is open
+// (do not modify it).
+func (c *Crawl) Spec() *spec.Spec {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.shown
+}
 
 // Dir is the crawl's folder.
 func (c *Crawl) Dir() string { return c.layout.Crawl(c.id) }

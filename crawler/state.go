@@ -56,3 +56,15 @@ var ErrFinished = errors.New("crawl already finished")
 
 // ErrExists is returned by New when the crawl's folder exists already.
 var ErrExists = errors.New("crawl already exists (resume it instead)")
+
+// ReadStatus is the status of crawl id of data folder data as its state
+// file last recorded it, without opening the crawl (so without live
+// figures). A crawl recorded as running or paused that is not open
+// anywhere was interrupted: resume it.
+func ReadStatus(data, id string) (Status, error) {
+	st, err := readState(Layout{Data: data}.State(id))
+	if err != nil {
+		return Status{}, err
+	}
+	return Status{ID: st.ID, State: st.State, Reason: st.Reason, Started: st.Started, Elapsed: st.Elapsed}, nil
+}

@@ -185,9 +185,10 @@ func (c *Crawl) outlinks(res *fetch.Result) []extract.Outlink {
 // candidates turns the in-scope outlinks of a page into frontier candidates.
 func (c *Crawl) candidates(links []extract.Outlink, cl *frontier.Claim, from canon.URL) []frontier.Candidate {
 	var cands []frontier.Candidate
+	sc := c.scope.Load()
 	for _, l := range links {
 		hops := cl.Hops + string(rune(l.Hop))
-		if !c.scope.Decide(l.URL, hops).Accept {
+		if !sc.Decide(l.URL, hops).Accept {
 			continue
 		}
 		cands = append(cands, frontier.Candidate{

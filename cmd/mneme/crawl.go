@@ -148,7 +148,7 @@ func (o *crawlOptions) spec(cmd *cobra.Command, urls []string) (*spec.Spec, erro
 		s.UserAgent = o.userAgent
 	}
 	if s.UserAgent == "" {
-		s.UserAgent = "mneme/" + crawlVersion() + " (+https://github.com/mneme-archive/mneme)"
+		s.UserAgent = defaultUserAgent()
 	}
 	if o.robots != "" {
 		s.Robots = o.robots
@@ -180,6 +180,11 @@ func openCrawlStore(data string) (*graph.Store, error) {
 
 func crawlDeps(st *graph.Store, log io.Writer) crawler.Deps {
 	return crawler.Deps{Store: st, Log: log, Version: crawlVersion()}
+}
+
+// defaultUserAgent is the User-Agent of a spec that gives none.
+func defaultUserAgent() string {
+	return "mneme/" + crawlVersion() + " (+https://github.com/mneme-archive/mneme)"
 }
 
 // crawlVersion is the short version written into WARC and RDF.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -12,12 +13,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mneme-archive/mneme/crawler"
+	"github.com/mneme-archive/mneme/crawler/control"
+	"github.com/mneme-archive/mneme/crawler/inject"
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/sparql/endpoint"
 )
 
 type serveOptions struct {
 	store, addr   string
+	data          string // data folder: store read-write plus the control API
 	allowRemote   bool
 	timeout       time.Duration
 	maxConcurrent int
@@ -35,6 +40,11 @@ body; results as SPARQL JSON, XML, CSV or TSV (Turtle or N-Triples for
 CONSTRUCT and DESCRIBE), chosen by the Accept header or a format parameter.
 A plain HTML page with a query box is at /.
 
+With --data DIR instead of --store, the store of the data folder is opened
+read-write and shared with the crawls the control API runs in this process
+(/api/crawls…, POST /crawls/ID/urls; see package crawler/control); every
+write needs the bearer token in DIR/token.
+
 Each query reads one snapshot and runs for at most --timeout (a client's
 timeout parameter, in seconds, can shorten it); a query that overruns gets
 503. At most --max-concurrent queries run at once, more get 503 with
@@ -48,8 +58,8 @@ stops cleanly on SIGINT or SIGTERM.`,
   curl -H 'Accept: text/csv' --data-urlencode 'query=SELECT * { ?s ?p ?o } LIMIT 5' http://127.0.0.1:7878/sparql`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.store == "" {
-				return usagef("serve needs --store DIR")
+			if (o.store == "") == (o.data == "") {
+				return usagef("serve needs --store DIR or --data DIR (not both)")
 			}
 			if o.timeout <= 0 {
 				return usagef("--timeout must be positive")
@@ -61,6 +71,7 @@ stops cleanly on SIGINT or SIGTERM.`,
 		},
 	}
 	cmd.Flags().StringVar(&o.store, "store", "", "store directory")
+	cmd.Flags().StringVar(&o.data, "data", "", "data folder: serve its store and the crawl control API (/api/, /crawls/ID/urls)")
 	cmd.Flags().StringVar(&o.addr, "addr", "127.0.0.1:7878", "address to listen on")
 	cmd.Flags().BoolVar(&o.allowRemote, "allow-remote", false, "allow an --addr that is not a loopback address")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", endpoint.DefaultTimeout, "longest time a query may run")
@@ -99,22 +110,24 @@ func serveMux(s *graph.Store, o serveOptions) *http.ServeMux {
 }
 
 func runServe(cmd *cobra.Command, o serveOptions) error {
-	if _, err := os.Stat(o.store); err != nil {
-		return fmt.Errorf("store: %w", err)
-	}
-	s, err := graph.Open(o.store, graph.OpenOptions{ReadOnly: true})
+	s, ctl, err := openServed(o, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
 	defer s.Close()
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
+		ctl.close()
 		return err
 	}
 	// The store closes only after the last handler returns: a query still
 	// reading a snapshot must not outlive it.
 	var inflight sync.WaitGroup
 	mux := serveMux(s, o)
+	if ctl.h != nil {
+		mux.Handle("/api/", ctl.h)
+		mux.Handle("/crawls/", ctl.h)
+	}
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			inflight.Add(1)
@@ -126,7 +139,7 @@ func runServe(cmd *cobra.Command, o serveOptions) error {
 		// own timeout allows.
 		IdleTimeout: 2 * time.Minute,
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "mneme: serving %s at http://%s/sparql\n", o.store, ln.Addr())
+	fmt.Fprintf(cmd.ErrOrStderr(), "mneme: serving %s at http://%s/sparql\n", o.store+o.data, ln.Addr())
 	ctx := cmd.Context()
 	stopped := make(chan error, 1)
 	go func() {
@@ -147,5 +160,42 @@ func runServe(cmd *cobra.Command, o serveOptions) error {
 	}
 	err = <-stopped
 	inflight.Wait()
-	return err
+	return errors.Join(err, ctl.close()) // the crawls stop before the store closes
+}
+
+// served is the control API of a served data folder, if any.
+type served struct {
+	h *control.Handler
+	m *control.Manager
+}
+
+func (c served) close() error {
+	if c.m == nil {
+		return nil
+	}
+	return c.m.Close()
+}
+
+// openServed opens the store: read-only for --store; for --data
+// read-write, shared with the control API's crawls (Pebble admits one
+// process per store).
+func openServed(o serveOptions, log io.Writer) (*graph.Store, served, error) {
+	if o.data == "" {
+		if _, err := os.Stat(o.store); err != nil {
+			return nil, served{}, fmt.Errorf("store: %w", err)
+		}
+		s, err := graph.Open(o.store, graph.OpenOptions{ReadOnly: true})
+		return s, served{}, err
+	}
+	tok, err := inject.LoadToken(crawler.Layout{Data: o.data}.Token())
+	if err != nil {
+		return nil, served{}, err
+	}
+	s, err := openCrawlStore(o.data)
+	if err != nil {
+		return nil, served{}, err
+	}
+	m := control.NewManager(o.data, crawlDeps(s, log), defaultUserAgent())
+	fmt.Fprintf(log, "mneme: control API at /api/crawls (token in %s)\n", crawler.Layout{Data: o.data}.Token())
+	return s, served{h: control.NewHandler(m, tok, 0), m: m}, nil
 }

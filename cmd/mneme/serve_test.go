@@ -82,7 +82,11 @@ func startServe(t *testing.T, store string, flags ...string) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	var errOut syncBuffer
 	exited := make(chan int, 1)
-	args := append([]string{"serve", "--store", store, "--addr", "127.0.0.1:0"}, flags...)
+	args := []string{"serve", "--addr", "127.0.0.1:0"}
+	if store != "" {
+		args = append(args, "--store", store)
+	}
+	args = append(args, flags...)
 	go func() { exited <- run(ctx, args, strings.NewReader(""), io.Discard, &errOut) }()
 	t.Cleanup(func() {
 		cancel()

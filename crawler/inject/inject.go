@@ -121,9 +121,25 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(res)
 }
 
-func (h *Handler) authorized(r *http.Request) bool {
+func (h *Handler) authorized(r *http.Request) bool { return Authorize(r, h.Token) == nil }
+
+// Errors of Authorize: no bearer token given, or a wrong one.
+var (
+	ErrNoToken    = errors.New("a bearer token is required (Authorization: Bearer TOKEN)")
+	ErrWrongToken = errors.New("wrong bearer token")
+)
+
+// Authorize checks the request's bearer token against token (an empty
+// token admits nobody), in constant time.
+func Authorize(r *http.Request, token string) error {
 	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && h.Token != "" && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(h.Token)) == 1
+	if !ok || strings.TrimSpace(got) == "" {
+		return ErrNoToken
+	}
+	if token == "" || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(token)) != 1 {
+		return ErrWrongToken
+	}
+	return nil
 }
 
 func httpError(w http.ResponseWriter, code int, msg string) {

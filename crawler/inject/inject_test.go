@@ -1,6 +1,7 @@
 package inject
 
 import (
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,5 +76,28 @@ func TestLoadToken(t *testing.T) {
 	}
 	if _, err := LoadToken(path); err == nil || !strings.Contains(err.Error(), "others may read it") {
 		t.Errorf("world-readable token file: %v", err)
+	}
+}
+
+func TestAuthorize(t *testing.T) {
+	const tok = "0123456789abcdef0123456789abcdef"
+	for _, c := range []struct {
+		header, token string
+		want          error
+	}{
+		{"Bearer " + tok, tok, nil},
+		{"", tok, ErrNoToken},
+		{"Basic " + tok, tok, ErrNoToken},
+		{"Bearer  ", tok, ErrNoToken},
+		{"Bearer nope", tok, ErrWrongToken},
+		{"Bearer " + tok, "", ErrWrongToken},
+	} {
+		r := httptest.NewRequest("POST", "/crawls/x/urls", nil)
+		if c.header != "" {
+			r.Header.Set("Authorization", c.header)
+		}
+		if got := Authorize(r, c.token); got != c.want {
+			t.Errorf("Authorization %q, token %q: %v, want %v", c.header, c.token, got, c.want)
+		}
 	}
 }

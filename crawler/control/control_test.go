@@ -1,0 +1,178 @@
+package control
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mneme-archive/mneme/crawler"
+)
+
+var errEnough = errors.New("enough")
+
+// TestLifecycle drives a real crawl through every endpoint with the
+// client: create, list, start, events, pause, resume, queues, seeds,
+// scope, injection, stop, get, start again to the end, and a refused start
+// of the finished crawl.
+func TestLifecycle(t *testing.T) {
+	ctx := context.Background()
+	a, b := newSite(t, 12), newSite(t, 3)
+	s := newServer(t)
+	c := s.client()
+
+	st, err := c.Create(ctx, specYAML("t1", a.url("/p/0")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.ID != "t1" || st.State != crawler.StateStopped {
+		t.Fatalf("created: %+v", st)
+	}
+	list, err := c.List(ctx)
+	if err != nil || len(list) != 1 || list[0].ID != "t1" {
+		t.Fatalf("list: %+v, %v", list, err)
+	}
+	if st, err = c.Do(ctx, "t1", "start"); err != nil || st.State != crawler.StateRunning {
+		t.Fatalf("start: %+v, %v", st, err)
+	}
+	<-a.hit // the crawl holds /gate: it runs until the gate opens
+
+	var first Status
+	err = c.Events(ctx, "t1", func(s Status, end bool) error {
+		first = s
+		return errEnough
+	})
+	if !errors.Is(err, errEnough) || first.ID != "t1" || first.State != crawler.StateRunning || !first.Live {
+		t.Fatalf("first event: %+v, %v", first, err)
+	}
+	if first.Fetched < 1 || len(first.Recent) < 1 || first.Recent[0].URL == "" {
+		t.Errorf("first event has no fetches though /gate was reached: %+v", first)
+	}
+
+	if st, err = c.Do(ctx, "t1", "pause"); err != nil || st.State != crawler.StatePaused {
+		t.Fatalf("pause: %+v, %v", st, err)
+	}
+	if st, err = c.Status(ctx, "t1"); err != nil || st.State != crawler.StatePaused {
+		t.Fatalf("status while paused: %+v, %v", st, err)
+	}
+	if st, err = c.Do(ctx, "t1", "resume"); err != nil || st.State != crawler.StateRunning {
+		t.Fatalf("resume: %+v, %v", st, err)
+	}
+
+	qs, err := c.Queues(ctx, "t1", 10)
+	if err != nil || qs.Total != 1 || len(qs.Queues) != 1 || !strings.Contains(a.srv.URL, qs.Queues[0].Key) {
+		t.Fatalf("queues: %+v, %v", qs, err)
+	}
+
+	sp, err := c.AddSeeds(ctx, "t1", b.url("/p/0"))
+	if err != nil || !strings.Contains(sp, b.url("/p/0")) {
+		t.Fatalf("add seeds: %v\n%s", err, sp)
+	}
+	excl := "^" + regexp.QuoteMeta(a.url("/p/9")) + "$"
+	sp, err = c.EditScope(ctx, "t1", []byte(`{"exclude": ["`+strings.ReplaceAll(excl, `\`, `\\`)+`"]}`))
+	if err != nil || !strings.Contains(sp, "exclude:") {
+		t.Fatalf("edit scope: %v\n%s", err, sp)
+	}
+	score := 0.5
+	res, err := c.Inject(ctx, "t1", []InjectItem{{URL: b.url("/extra"), Score: &score}, {URL: a.url("/p/11"), Blacklisted: true}})
+	if err != nil || res.Scheduled != 1 || res.Blacklisted != 1 {
+		t.Fatalf("inject: %+v, %v", res, err)
+	}
+
+	if st, err = c.Do(ctx, "t1", "stop"); err != nil || st.State != crawler.StateStopped {
+		t.Fatalf("stop: %+v, %v", st, err)
+	}
+	got, err := c.Get(ctx, "t1")
+	if err != nil || got.Status.State != crawler.StateStopped || !strings.Contains(got.Spec, b.url("/p/0")) {
+		t.Fatalf("get after stop: %+v, %v", got, err)
+	}
+
+	a.open()
+	b.open()
+	if _, err = c.Do(ctx, "t1", "start"); err != nil {
+		t.Fatalf("start again: %v", err)
+	}
+	var last Status
+	err = c.Events(ctx, "t1", func(s Status, end bool) error {
+		if end {
+			last = s
+		}
+		return nil
+	})
+	if err != nil || last.State != crawler.StateFinished {
+		t.Fatalf("events to the end: last %+v, %v", last, err)
+	}
+	if n := a.hitCount("/p/9"); n != 0 {
+		t.Errorf("/p/9, excluded by the scope edit, fetched %d times", n)
+	}
+	if n := a.hitCount("/p/11"); n != 0 {
+		t.Errorf("/p/11, blacklisted, fetched %d times", n)
+	}
+	for _, p := range []string{"/p/0", "/p/2", "/extra"} {
+		if b.hitCount(p) == 0 {
+			t.Errorf("site b %s (added seed, its link, injected) never fetched", p)
+		}
+	}
+	_, err = c.Do(ctx, "t1", "start")
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Code != 409 || !strings.Contains(ae.Message, "finished") {
+		t.Errorf("start of a finished crawl: %v, want 409", err)
+	}
+}
+
+// TestConcurrentClients has several clients poll, list, inject and stream
+// events from one running crawl at once.
+func TestConcurrentClients(t *testing.T) {
+	ctx := context.Background()
+	a := newSite(t, 5)
+	s := newServer(t)
+	c := s.client()
+	if _, err := c.Create(ctx, specYAML("busy", a.url("/p/0"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Do(ctx, "busy", "start"); err != nil {
+		t.Fatal(err)
+	}
+	<-a.hit
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cl := s.client()
+			for j := range 10 {
+				if _, err := cl.Status(ctx, "busy"); err != nil {
+					errs <- err
+				}
+				if l, err := cl.List(ctx); err != nil || len(l) != 1 {
+					errs <- errors.Join(err, errors.New("list is not one crawl"))
+				}
+				u := a.url("/x/" + string(rune('a'+i)) + string(rune('a'+j)))
+				if r, err := cl.Inject(ctx, "busy", []InjectItem{{URL: u}}); err != nil || r.Scheduled != 1 {
+					errs <- errors.Join(err, errors.New("injection not scheduled"))
+				}
+			}
+			n := 0
+			err := cl.Events(ctx, "busy", func(Status, bool) error {
+				if n++; n == 2 {
+					return errEnough
+				}
+				return nil
+			})
+			if !errors.Is(err, errEnough) {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if st, err := c.Do(ctx, "busy", "stop"); err != nil || st.State != crawler.StateStopped {
+		t.Fatalf("stop: %+v, %v", st, err)
+	}
+}

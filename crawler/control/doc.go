@@ -1,0 +1,25 @@
+// Package control is the control API of the crawls of one data folder: an
+// http.Handler, served by mneme serve beside the SPARQL endpoint, that
+// lists and creates crawls, starts, pauses, resumes and stops them in
+// process, reports their live status (polled or as a server-sent event
+// stream) and per-host queues, edits the seeds and scope of an open crawl
+// and mounts the URL injection service; and the Client that the CLI and
+// TUI use to steer it. Every write needs the bearer token of the data
+// folder; errors are JSON {"error": …, "detail": …}.
+//
+// Routes (ID is a crawl id):
+//
+//	GET   /api/crawls                   every crawl of the data folder
+//	POST  /api/crawls                   create one from a YAML spec (body)
+//	GET   /api/crawls/ID                status and spec
+//	GET   /api/crawls/ID/status         status
+//	POST  /api/crawls/ID/start          run (a stopped crawl resumes)
+//	POST  /api/crawls/ID/pause          stop claiming URLs
+//	POST  /api/crawls/ID/resume         claim again
+//	POST  /api/crawls/ID/stop           end the run; returns once ended
+//	GET   /api/crawls/ID/events         status every second (SSE) until the run ends
+//	GET   /api/crawls/ID/queues?limit=N per-host queue states
+//	POST  /api/crawls/ID/seeds          {"add": [URL…]}: more seeds
+//	PATCH /api/crawls/ID/scope          YAML or JSON scope fields to change
+//	POST  /crawls/ID/urls               URL injection (package inject)
+package control
