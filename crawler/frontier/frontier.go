@@ -94,11 +94,18 @@ func Open(dir string, opts Options) (*Frontier, error) {
 		Cache:                       cache,
 		MemTableSize:                opts.MemTableSize,
 		MemTableStopWritesThreshold: 4,
-		Logger:                      quietLogger{},
+		// Bulk inserts of random keys: let more tables gather in L0 and
+		// make the first level larger, so that each compaction merges more
+		// new data per byte of old data it rewrites.
+		L0CompactionThreshold: 8,
+		L0StopWritesThreshold: 32,
+		LBaseMaxBytes:         256 << 20,
+		Logger:                quietLogger{},
 	}
 	// The frontier is CPU-bound on small machines and its data is
 	// short-lived: disk is cheaper than compressing every compaction.
 	po.ApplyCompressionSettings(func() pebble.DBCompressionSettings { return pebble.DBCompressionNone })
+	po.Experimental.SpanPolicyFunc = splitByPrefix
 	db, err := pebble.Open(dir, po)
 	if err != nil {
 		return nil, fmt.Errorf("frontier: open %s: %w", dir, err)
@@ -109,6 +116,19 @@ func Open(dir string, opts Options) (*Frontier, error) {
 		return nil, fmt.Errorf("frontier: open %s: %w", dir, err)
 	}
 	return f, nil
+}
+
+// splitByPrefix ends every flushed or compacted table at a key-prefix
+// boundary, so that each table holds one kind of record. The bulky URL
+// entries are keyed by insertion counter: tables holding only them never
+// overlap older ones and move down the tree without being rewritten,
+// instead of being merged again with the random URL-index keys at every
+// level.
+func splitByPrefix(start []byte) (pebble.SpanPolicy, []byte, error) {
+	if len(start) == 0 || start[0] == 0xff {
+		return pebble.SpanPolicy{}, nil, nil
+	}
+	return pebble.SpanPolicy{}, []byte{start[0] + 1}, nil
 }
 
 // quietLogger keeps Pebble's informational messages off the crawler's
