@@ -39,14 +39,14 @@ type Options struct {
 	NoSyncCompletions bool
 	CacheSize         int64 // Pebble block cache in bytes (default 64 MiB)
 	MemTableSize      uint64
-	// MemTableSize is the size of one Pebble memtable (default 32 MiB); at
+	// MemTableSize is the size of one Pebble memtable (default 64 MiB); at
 	// most 4 are kept.
 }
 
 const (
 	defaultSeenBatch    = 1 << 16
 	defaultCacheSize    = 64 << 20
-	defaultMemTableSize = 32 << 20
+	defaultMemTableSize = 64 << 20
 )
 
 // Frontier is a persistent crawl frontier. Its methods are safe for
@@ -64,6 +64,7 @@ type Frontier struct {
 	// also in the pending log, whose next key is pendingKey(nextPending).
 	pending     []pendingCandidate
 	nextPending uint64
+	encoded     []byte // reused buffer for pending-log records
 	// broken is set when a batch failed after memory was updated: the
 	// in-memory state no longer matches the database, so every later call
 	// fails until the frontier is reopened.

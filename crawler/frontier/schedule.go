@@ -114,10 +114,11 @@ func (f *Frontier) Schedule(cands []Candidate) error {
 	}
 	// One pending-log record per call: it is atomic, and one key costs the
 	// memtable far less than one per candidate.
-	buf := binary.AppendUvarint(nil, uint64(len(cands)))
+	buf := binary.AppendUvarint(f.encoded[:0], uint64(len(cands)))
 	for i := range cands {
 		buf = cands[i].encode(buf)
 	}
+	f.encoded = buf
 	if err := f.db.Set(pendingKey(f.nextPending), buf, pebble.NoSync); err != nil {
 		return fmt.Errorf("frontier: schedule: %w", err)
 	}
