@@ -65,6 +65,7 @@ type Frontier struct {
 	pending     []pendingCandidate
 	nextPending uint64
 	encoded     []byte // reused buffer for pending-log records
+	scratch     seenScratch
 	// broken is set when a batch failed after memory was updated: the
 	// in-memory state no longer matches the database, so every later call
 	// fails until the frontier is reopened.

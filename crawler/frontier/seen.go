@@ -19,6 +19,16 @@ type seenURL struct {
 	rec   urlRecord
 }
 
+// seenScratch keeps the working arrays of the seen pass from one pass to
+// the next: they are as long as the pending buffer, and allocating them
+// anew for every pass made garbage collection a large share of the work.
+type seenScratch struct {
+	order []sortEntry
+	urls  []seenURL
+	fresh []uint32
+	items []itemOp
+}
+
 // itemPos is a queue entry key: queue, ordered score, insertion counter.
 type itemPos struct {
 	qid    uint32
@@ -64,7 +74,7 @@ func (f *Frontier) flushLocked() error {
 	// counter (and queue creation) follows discovery order as in Heritrix.
 	slices.SortFunc(fresh, func(x, y uint32) int { return cmp.Compare(urls[x].idx, urls[y].idx) })
 	var t touchSet
-	items := make([]itemOp, 0, len(urls))
+	items := f.scratch.items[:0]
 	for _, i := range fresh {
 		u := &urls[i]
 		q := f.queueFor(f.pending[u.idx].QueueKey)
@@ -121,6 +131,7 @@ func (f *Frontier) flushLocked() error {
 		b.Set(append(append(kb[:0], prefixURL), u.hash[:]...), buf, nil)
 	}
 	f.pending = f.pending[:0]
+	f.scratch.items = items
 	if err := b.Commit(pebble.NoSync); err != nil {
 		return f.fail(err)
 	}
@@ -137,12 +148,17 @@ func (f *Frontier) flushLocked() error {
 // of all overlapping tables are read for every seek, while sorted seeks
 // mostly reuse the blocks just read.)
 func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
-	order := make([]sortEntry, len(f.pending))
+	order := f.scratch.order[:0]
 	for i := range f.pending {
-		order[i] = sortEntry{hash: f.pending[i].hash, idx: uint32(i)}
+		h := &f.pending[i].hash
+		order = append(order, sortEntry{hi: binary.BigEndian.Uint64(h[:8]), lo: binary.BigEndian.Uint64(h[8:]), idx: uint32(i)})
 	}
+	f.scratch.order = order
 	slices.SortFunc(order, func(x, y sortEntry) int {
-		if c := bytes.Compare(x.hash[:], y.hash[:]); c != 0 {
+		if c := cmp.Compare(x.hi, y.hi); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.lo, y.lo); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.idx, y.idx)
@@ -152,13 +168,14 @@ func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
 		return nil, nil, err
 	}
 	defer it.Close()
-	urls = make([]seenURL, 0, len(order))
+	urls, fresh = f.scratch.urls[:0], f.scratch.fresh[:0]
+	defer func() { f.scratch.urls, f.scratch.fresh = urls, fresh }()
 	var key [1 + len(urlHash{})]byte
 	key[0] = prefixURL
 	for i := 0; i < len(order); {
 		first := order[i]
-		copy(key[1:], first.hash[:])
-		u := seenURL{hash: first.hash, idx: first.idx}
+		u := seenURL{hash: f.pending[first.idx].hash, idx: first.idx}
+		copy(key[1:], u.hash[:])
 		if it.SeekGE(key[:]) && bytes.Equal(it.Key(), key[:]) {
 			if u.rec, err = decodeURLRecord(it.Value()); err != nil {
 				return nil, nil, err
@@ -172,7 +189,7 @@ func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
 			u.rec = urlRecord{state: stateQueued, score: c.Score, count: 1}
 			i++
 		}
-		for ; i < len(order) && order[i].hash == first.hash; i++ {
+		for ; i < len(order) && order[i].hi == first.hi && order[i].lo == first.lo; i++ {
 			c := &f.pending[order[i].idx].Candidate
 			u.rec.rescore(c.Update, c.Score)
 		}
@@ -187,7 +204,9 @@ func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
 	return urls, fresh, nil
 }
 
+// sortEntry is a pending candidate's hash as two integers, which sort
+// faster than byte arrays.
 type sortEntry struct {
-	hash urlHash
-	idx  uint32 // index in Frontier.pending
+	hi, lo uint64
+	idx    uint32 // index in Frontier.pending
 }
