@@ -41,12 +41,18 @@ type Options struct {
 	MemTableSize      uint64
 	// MemTableSize is the size of one Pebble memtable (default 64 MiB); at
 	// most 4 are kept.
+
+	// ingestMin is the number of new URLs from which a seen pass ingests
+	// their entries as a table instead of writing them in its batch
+	// (default defaultIngestMin); tests lower it to cover both paths.
+	ingestMin int
 }
 
 const (
 	defaultSeenBatch    = 1 << 16
 	defaultCacheSize    = 64 << 20
 	defaultMemTableSize = 64 << 20
+	defaultIngestMin    = 4096
 )
 
 // Frontier is a persistent crawl frontier. Its methods are safe for
@@ -54,6 +60,8 @@ const (
 type Frontier struct {
 	mu     sync.Mutex
 	db     *pebble.DB
+	dir    string
+	po     *pebble.Options
 	opts   Options
 	clock  Clock
 	meta   meta
@@ -90,6 +98,9 @@ func Open(dir string, opts Options) (*Frontier, error) {
 	if opts.MemTableSize == 0 {
 		opts.MemTableSize = defaultMemTableSize
 	}
+	if opts.ingestMin <= 0 {
+		opts.ingestMin = defaultIngestMin
+	}
 	cache := pebble.NewCache(opts.CacheSize)
 	defer cache.Unref()
 	po := &pebble.Options{
@@ -112,7 +123,7 @@ func Open(dir string, opts Options) (*Frontier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("frontier: open %s: %w", dir, err)
 	}
-	f := &Frontier{db: db, opts: opts, clock: opts.Clock, byKey: map[string]*queue{}}
+	f := &Frontier{db: db, dir: dir, po: po, opts: opts, clock: opts.Clock, byKey: map[string]*queue{}}
 	if err := f.load(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("frontier: open %s: %w", dir, err)

@@ -3,10 +3,19 @@ package frontier
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
+	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // seenURL is one distinct URL of a seen pass: its record after the pass,
@@ -109,12 +118,16 @@ func (f *Frontier) flushLocked() error {
 		buf = q.encode(buf[:0])
 		b.Set(binary.BigEndian.AppendUint32(append(kb[:0], prefixQueue), q.id), buf, nil)
 	}
-	for _, i := range fresh {
-		u := &urls[i]
-		c := &f.pending[u.idx].Candidate
-		e := entry{url: c.URL, hops: c.Hops, via: c.Via}
-		buf = e.encode(buf[:0])
-		b.Set(binary.BigEndian.AppendUint64(append(kb[:0], prefixData), u.rec.seq), buf, nil)
+	if len(fresh) >= f.opts.ingestMin {
+		if err := f.ingestEntries(urls, fresh); err != nil {
+			b.Close()
+			return f.fail(err)
+		}
+	} else {
+		for _, i := range fresh {
+			buf = f.appendEntry(buf[:0], &urls[i])
+			b.Set(dataKey(urls[i].rec.seq), buf, nil)
+		}
 	}
 	b.Set(metaKey(), f.meta.encode(buf[:0]), nil)
 	b.DeleteRange([]byte{prefixPending}, []byte{prefixPending + 1}, nil)
@@ -134,6 +147,51 @@ func (f *Frontier) flushLocked() error {
 	f.scratch.items = items
 	if err := b.Commit(pebble.NoSync); err != nil {
 		return f.fail(err)
+	}
+	return nil
+}
+
+// appendEntry encodes the entry of a new URL.
+func (f *Frontier) appendEntry(buf []byte, u *seenURL) []byte {
+	c := &f.pending[u.idx].Candidate
+	e := entry{url: c.URL, hops: c.Hops, via: c.Via}
+	return e.encode(buf)
+}
+
+// ingestEntries writes the entries of new URLs to a table and ingests it
+// before the pass's batch commits. Their keys follow the insertion counter,
+// above every entry so far, so Pebble places the table in the bottom level:
+// the bulk of a queued URL never passes through the WAL, a memtable, a
+// flush or a compaction. Ingestion is durable at once; if the batch is then
+// lost in a crash, the entries are unreferenced and the replayed pending
+// log writes the same keys again (the insertion counter restarts from the
+// last committed meta record).
+func (f *Frontier) ingestEntries(urls []seenURL, fresh []uint32) error {
+	path := filepath.Join(f.dir, "frontier-entries.sst")
+	file, err := vfs.Default.Create(path, vfs.WriteCategoryUnspecified)
+	if err != nil {
+		return err
+	}
+	w := sstable.NewWriter(objstorageprovider.NewFileWritable(file), f.po.MakeWriterOptions(6, f.db.TableFormat()))
+	var key [9]byte
+	var buf []byte
+	for _, i := range fresh {
+		buf = f.appendEntry(buf[:0], &urls[i])
+		if err := w.Set(binary.BigEndian.AppendUint64(append(key[:0], prefixData), urls[i].rec.seq), buf); err != nil {
+			w.Close()
+			return err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := f.db.Ingest(context.Background(), []string{path}); err != nil {
+		return fmt.Errorf("ingest entries: %w", err)
+	}
+	// Pebble moves the file into the database when it can, else links or
+	// copies it.
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
 	return nil
 }
