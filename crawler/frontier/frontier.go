@@ -110,9 +110,9 @@ func Open(dir string, opts Options) (*Frontier, error) {
 		// Bulk inserts of random keys: let more tables gather in L0 and
 		// make the first level larger, so that each compaction merges more
 		// new data per byte of old data it rewrites.
-		L0CompactionThreshold: 8,
+		L0CompactionThreshold: 16,
 		L0StopWritesThreshold: 32,
-		LBaseMaxBytes:         256 << 20,
+		LBaseMaxBytes:         512 << 20,
 		Logger:                quietLogger{},
 	}
 	// The frontier is CPU-bound on small machines and its data is
