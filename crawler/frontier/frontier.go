@@ -132,11 +132,10 @@ func Open(dir string, opts Options) (*Frontier, error) {
 }
 
 // splitByPrefix ends every flushed or compacted table at a key-prefix
-// boundary, so that each table holds one kind of record. The bulky URL
-// entries are keyed by insertion counter: tables holding only them never
-// overlap older ones and move down the tree without being rewritten,
-// instead of being merged again with the random URL-index keys at every
-// level.
+// boundary, so that each table holds one kind of record: a compaction of
+// the random URL-index keys then overlaps, and rewrites, only tables of
+// URL-index keys, not the queue keys and entries that would otherwise
+// share their tables.
 func splitByPrefix(start []byte) (pebble.SpanPolicy, []byte, error) {
 	if len(start) == 0 || start[0] == 0xff {
 		return pebble.SpanPolicy{}, nil, nil
