@@ -109,7 +109,8 @@ func BenchmarkClaimComplete(b *testing.B) {
 // that many distinct URLs and reports the rate and peak RSS.
 // FRONTIER_CACHE_MB and FRONTIER_SEEN_BATCH override the block cache size
 // (default here 256) and Options.SeenBatch; FRONTIER_LARGE_DIR keeps the
-// database in a given directory.
+// database in a given directory; FRONTIER_PEBBLE_METRICS logs Pebble's
+// metrics (levels, compactions, write amplification) at the end.
 func TestLargeRun(t *testing.T) {
 	total, _ := strconv.Atoi(os.Getenv("FRONTIER_LARGE_RUN"))
 	if total <= 0 {
@@ -167,6 +168,9 @@ func TestLargeRun(t *testing.T) {
 	c, _, err := f.Next(context.Background())
 	if err != nil || c == nil {
 		t.Fatalf("Next after the run: %v, %v", c, err)
+	}
+	if os.Getenv("FRONTIER_PEBBLE_METRICS") != "" {
+		t.Logf("Pebble metrics:\n%s", f.db.Metrics())
 	}
 	t.Logf("%d URLs in %d queues: %v, %.0f enqueues/s; %d duplicates: %.0f/s; VmHWM %s; process CPU time %v",
 		total, tot.Queues, elapsed.Round(time.Millisecond), float64(total)/elapsed.Seconds(),

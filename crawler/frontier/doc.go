@@ -39,7 +39,14 @@
 //
 // All state lives in one Pebble database; every operation is one atomic
 // batch. Scheduling writes candidates to the pending log; the seen pass
-// deletes them and writes their records in one batch. Claiming a URL moves
+// deletes them and writes their records in one batch. The one exception is
+// the bulk of a new URL (its entry: URL, hops, via), keyed by insertion
+// counter: a pass with many new URLs writes their entries to a table and
+// ingests it just before its batch, so that they skip the write-ahead log,
+// memtables and compactions (the keys are above all earlier ones, so the
+// table goes straight to the bottom level). If the batch is lost in a
+// crash, the ingested entries are unreferenced, and replaying the pending
+// log assigns the same counters and writes them again. Claiming a URL moves
 // it from its queue into an in-flight set; completing it removes it. On
 // [Open], in-flight URLs go back to their queues at their old positions, so
 // after a crash nothing is lost and only what was in flight is fetched

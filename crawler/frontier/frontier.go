@@ -39,14 +39,20 @@ type Options struct {
 	NoSyncCompletions bool
 	CacheSize         int64 // Pebble block cache in bytes (default 64 MiB)
 	MemTableSize      uint64
-	// MemTableSize is the size of one Pebble memtable (default 32 MiB); at
+	// MemTableSize is the size of one Pebble memtable (default 64 MiB); at
 	// most 4 are kept.
+
+	// ingestMin is the number of new URLs from which a seen pass ingests
+	// their entries as a table instead of writing them in its batch
+	// (default defaultIngestMin); tests lower it to cover both paths.
+	ingestMin int
 }
 
 const (
 	defaultSeenBatch    = 1 << 16
 	defaultCacheSize    = 64 << 20
-	defaultMemTableSize = 32 << 20
+	defaultMemTableSize = 64 << 20
+	defaultIngestMin    = 4096
 )
 
 // Frontier is a persistent crawl frontier. Its methods are safe for
@@ -54,6 +60,8 @@ const (
 type Frontier struct {
 	mu     sync.Mutex
 	db     *pebble.DB
+	dir    string
+	po     *pebble.Options
 	opts   Options
 	clock  Clock
 	meta   meta
@@ -64,6 +72,8 @@ type Frontier struct {
 	// also in the pending log, whose next key is pendingKey(nextPending).
 	pending     []pendingCandidate
 	nextPending uint64
+	encoded     []byte // reused buffer for pending-log records
+	scratch     seenScratch
 	// broken is set when a batch failed after memory was updated: the
 	// in-memory state no longer matches the database, so every later call
 	// fails until the frontier is reopened.
@@ -88,27 +98,49 @@ func Open(dir string, opts Options) (*Frontier, error) {
 	if opts.MemTableSize == 0 {
 		opts.MemTableSize = defaultMemTableSize
 	}
+	if opts.ingestMin <= 0 {
+		opts.ingestMin = defaultIngestMin
+	}
 	cache := pebble.NewCache(opts.CacheSize)
 	defer cache.Unref()
 	po := &pebble.Options{
 		Cache:                       cache,
 		MemTableSize:                opts.MemTableSize,
 		MemTableStopWritesThreshold: 4,
-		Logger:                      quietLogger{},
+		// Bulk inserts of random keys: let more tables gather in L0 and
+		// make the first level larger, so that each compaction merges more
+		// new data per byte of old data it rewrites.
+		L0CompactionThreshold: 16,
+		L0StopWritesThreshold: 32,
+		LBaseMaxBytes:         512 << 20,
+		Logger:                quietLogger{},
 	}
 	// The frontier is CPU-bound on small machines and its data is
 	// short-lived: disk is cheaper than compressing every compaction.
 	po.ApplyCompressionSettings(func() pebble.DBCompressionSettings { return pebble.DBCompressionNone })
+	po.Experimental.SpanPolicyFunc = splitByPrefix
 	db, err := pebble.Open(dir, po)
 	if err != nil {
 		return nil, fmt.Errorf("frontier: open %s: %w", dir, err)
 	}
-	f := &Frontier{db: db, opts: opts, clock: opts.Clock, byKey: map[string]*queue{}}
+	f := &Frontier{db: db, dir: dir, po: po, opts: opts, clock: opts.Clock, byKey: map[string]*queue{}}
 	if err := f.load(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("frontier: open %s: %w", dir, err)
 	}
 	return f, nil
+}
+
+// splitByPrefix ends every flushed or compacted table at a key-prefix
+// boundary, so that each table holds one kind of record: a compaction of
+// the random URL-index keys then overlaps, and rewrites, only tables of
+// URL-index keys, not the queue keys and entries that would otherwise
+// share their tables.
+func splitByPrefix(start []byte) (pebble.SpanPolicy, []byte, error) {
+	if len(start) == 0 || start[0] == 0xff {
+		return pebble.SpanPolicy{}, nil, nil
+	}
+	return pebble.SpanPolicy{}, []byte{start[0] + 1}, nil
 }
 
 // quietLogger keeps Pebble's informational messages off the crawler's

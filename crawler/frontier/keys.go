@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Key space of the Pebble database. One byte of prefix per kind of record;
@@ -149,12 +150,13 @@ type entry struct {
 func (e *entry) encode(buf []byte) []byte {
 	buf = appendString(buf, e.url)
 	buf = appendString(buf, e.hops)
-	return appendString(buf, e.via)
+	return appendShared(buf, e.url, e.via)
 }
 
 func decodeEntry(b []byte) (entry, error) {
 	d := decoder{b: b}
-	e := entry{url: d.string(), hops: d.string(), via: d.string()}
+	e := entry{url: d.string(), hops: d.string()}
+	e.via = d.shared(e.url)
 	return e, d.done("URL entry")
 }
 
@@ -229,12 +231,14 @@ func decodeMeta(b []byte) (meta, error) {
 	return m, d.done("meta record")
 }
 
+// encode writes c compactly: the queue key (usually the host) as a
+// reference into the URL, the via URL as its common prefix with the URL.
 func (c *Candidate) encode(buf []byte) []byte {
 	buf = appendString(buf, c.URL)
-	buf = appendString(buf, c.QueueKey)
+	buf = appendPart(buf, c.URL, c.QueueKey)
 	buf = binary.BigEndian.AppendUint64(buf, math.Float64bits(c.Score))
 	buf = appendString(buf, c.Hops)
-	buf = appendString(buf, c.Via)
+	buf = appendShared(buf, c.URL, c.Via)
 	return append(buf, byte(c.Update))
 }
 
@@ -249,10 +253,10 @@ func decodeCandidates(b []byte) ([]Candidate, error) {
 	for i := range cs {
 		c := &cs[i]
 		c.URL = d.string()
-		c.QueueKey = d.string()
+		c.QueueKey = d.part(c.URL)
 		c.Score = math.Float64frombits(d.uint64())
 		c.Hops = d.string()
-		c.Via = d.string()
+		c.Via = d.shared(c.URL)
 		c.Update = UpdateFunc(d.byte())
 	}
 	return cs, d.done("pending record")
@@ -261,6 +265,28 @@ func decodeCandidates(b []byte) ([]Candidate, error) {
 func appendString(buf []byte, s string) []byte {
 	buf = binary.AppendUvarint(buf, uint64(len(s)))
 	return append(buf, s...)
+}
+
+// appendShared writes s as the length of its common prefix with base,
+// then the rest of s.
+func appendShared(buf []byte, base, s string) []byte {
+	n := 0
+	for n < len(base) && n < len(s) && base[n] == s[n] {
+		n++
+	}
+	buf = binary.AppendUvarint(buf, uint64(n))
+	return appendString(buf, s[n:])
+}
+
+// appendPart writes s as 1 + its offset in base and its length when base
+// contains it, else as 0 and s itself.
+func appendPart(buf []byte, base, s string) []byte {
+	i := strings.Index(base, s)
+	if i < 0 || s == "" {
+		return appendString(append(buf, 0), s)
+	}
+	buf = binary.AppendUvarint(buf, uint64(i)+1)
+	return binary.AppendUvarint(buf, uint64(len(s)))
 }
 
 var errTruncated = errors.New("truncated")
@@ -328,6 +354,30 @@ func (d *decoder) string() string {
 	s := string(d.b[:n])
 	d.b = d.b[n:]
 	return s
+}
+
+// shared reads what appendShared wrote.
+func (d *decoder) shared(base string) string {
+	n := d.uvarint()
+	if n > uint64(len(base)) {
+		d.fail()
+		return ""
+	}
+	return base[:n] + d.string()
+}
+
+// part reads what appendPart wrote.
+func (d *decoder) part(base string) string {
+	off := d.uvarint()
+	if off == 0 {
+		return d.string()
+	}
+	n := d.uvarint()
+	if off-1 > uint64(len(base)) || n > uint64(len(base))-(off-1) {
+		d.fail()
+		return ""
+	}
+	return base[off-1 : off-1+n]
 }
 
 func (d *decoder) done(what string) error {

@@ -31,8 +31,9 @@ func TestRecordsRoundTrip(t *testing.T) {
 	if err != nil || gotQ != q {
 		t.Errorf("queue record round trip: %+v, %v", gotQ, err)
 	}
-	cs := []Candidate{{URL: "http://a/", QueueKey: "a", Score: 0.5, Hops: "L", Via: "http://b/", Update: UpdateAvg}, {URL: "http://c/", QueueKey: "c"}}
-	buf := []byte{2}
+	cs := []Candidate{{URL: "http://a/", QueueKey: "a", Score: 0.5, Hops: "L", Via: "http://b/", Update: UpdateAvg}, {URL: "http://c/", QueueKey: "c"},
+		{URL: "http://d/x", QueueKey: "zz", Hops: "LX", Via: "http://d/x/longer"}, {URL: "http://e/", QueueKey: "e", Via: "ftp://f/"}}
+	buf := []byte{byte(len(cs))}
 	for i := range cs {
 		buf = cs[i].encode(buf)
 	}
@@ -46,6 +47,11 @@ func TestRecordsRoundTrip(t *testing.T) {
 // context, never a panic or a silently wrong value.
 func TestCorruptRecords(t *testing.T) {
 	e := entry{url: "http://a/x", hops: "LL", via: "http://a/"}
+	for _, e := range []entry{e, {url: "http://b/", via: "https://b/"}, {url: "http://c/"}} {
+		if got, err := decodeEntry(e.encode(nil)); err != nil || got != e {
+			t.Errorf("entry round trip: %+v, %v", got, err)
+		}
+	}
 	r := urlRecord{state: stateQueued, qid: 1, score: 1, count: 1, seq: 9}
 	q := queueRecord{key: "a", size: 1, valence: 1}
 	m := meta{seq: 3, readySeq: 4, nextQID: 2, totals: Totals{Queued: 1}}

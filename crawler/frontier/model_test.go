@@ -318,21 +318,25 @@ func modelPolicy(key string) QueuePolicy {
 
 // TestAgainstModel runs random operation sequences, with restarts and
 // simulated crashes (a Pebble checkpoint taken mid-run and opened in place
-// of the live directory), against the frontier and the model.
+// of the live directory), against the frontier and the model. ingestMin 1
+// makes every seen pass ingest its new entries as a table.
 func TestAgainstModel(t *testing.T) {
 	for _, seenBatch := range []int{1, 3, 64} {
-		for seed := range uint64(4) {
-			t.Run(fmt.Sprintf("SeenBatch=%d/seed=%d", seenBatch, seed), func(t *testing.T) {
-				runModel(t, seenBatch, seed, 300)
-			})
+		for _, ingestMin := range []int{0, 1} {
+			for seed := range uint64(4) {
+				t.Run(fmt.Sprintf("SeenBatch=%d/ingestMin=%d/seed=%d", seenBatch, ingestMin, seed), func(t *testing.T) {
+					runModel(t, Options{SeenBatch: seenBatch, ingestMin: ingestMin}, seed, 300)
+				})
+			}
 		}
 	}
 }
 
-func runModel(t *testing.T, seenBatch int, seed uint64, steps int) {
+func runModel(t *testing.T, opts Options, seed uint64, steps int) {
+	seenBatch := opts.SeenBatch
 	rng := rand.New(rand.NewPCG(seed, uint64(seenBatch)))
 	clock := &fakeClock{t: epoch}
-	opts := Options{Clock: clock, SeenBatch: seenBatch, QueuePolicy: modelPolicy}
+	opts.Clock, opts.QueuePolicy = clock, modelPolicy
 	root := t.TempDir()
 	dir := filepath.Join(root, "live")
 	f := open(t, dir, opts)

@@ -1,0 +1,270 @@
+package frontier
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
+	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+// seenURL is one distinct URL of a seen pass: its record after the pass,
+// and for a URL already queued, its queue position before it.
+type seenURL struct {
+	hash  urlHash
+	idx   uint32 // its first candidate in Frontier.pending
+	isNew bool
+	old   itemPos
+	rec   urlRecord
+}
+
+// seenScratch keeps the working arrays of the seen pass from one pass to
+// the next: they are as long as the pending buffer, and allocating them
+// anew for every pass made garbage collection a large share of the work.
+type seenScratch struct {
+	order []sortEntry
+	urls  []seenURL
+	fresh []uint32
+	items []itemOp
+}
+
+// itemPos is a queue entry key: queue, ordered score, insertion counter.
+type itemPos struct {
+	qid    uint32
+	oscore uint64 // ^orderedFloat(score): higher scores first
+	seq    uint64
+}
+
+func (r *urlRecord) pos() itemPos { return itemPos{r.qid, ^orderedFloat(r.score), r.seq} }
+
+func (p itemPos) appendKey(buf []byte) []byte {
+	buf = append(buf, prefixItem)
+	buf = binary.BigEndian.AppendUint32(buf, p.qid)
+	buf = binary.BigEndian.AppendUint64(buf, p.oscore)
+	return binary.BigEndian.AppendUint64(buf, p.seq)
+}
+
+func comparePos(x, y itemPos) int {
+	if c := cmp.Compare(x.qid, y.qid); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.oscore, y.oscore); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.seq, y.seq)
+}
+
+type itemOp struct {
+	itemPos
+	del bool
+}
+
+// flushLocked checks the pending candidates against the URL index in one
+// ordered pass and applies them in one batch.
+func (f *Frontier) flushLocked() error {
+	if len(f.pending) == 0 {
+		return nil
+	}
+	urls, fresh, err := f.seenPass()
+	if err != nil {
+		return f.fail(err)
+	}
+	// New URLs are inserted in schedule order, so that the insertion
+	// counter (and queue creation) follows discovery order as in Heritrix.
+	slices.SortFunc(fresh, func(x, y uint32) int { return cmp.Compare(urls[x].idx, urls[y].idx) })
+	var t touchSet
+	items := f.scratch.items[:0]
+	for _, i := range fresh {
+		u := &urls[i]
+		q := f.queueFor(f.pending[u.idx].QueueKey)
+		f.meta.seq++
+		u.rec.qid, u.rec.seq = q.id, f.meta.seq
+		items = append(items, itemOp{itemPos: u.rec.pos()})
+		q.size++
+		f.meta.totals.Queued++
+		t.add(q)
+	}
+	for i := range urls {
+		u := &urls[i]
+		if cur := u.rec.pos(); !u.isNew && cur != u.old {
+			items = append(items, itemOp{itemPos: u.old, del: true}, itemOp{itemPos: cur})
+		}
+	}
+	slices.SortFunc(items, func(x, y itemOp) int { return comparePos(x.itemPos, y.itemPos) })
+	now := f.clock.Now().UnixNano()
+	for _, q := range t.list {
+		f.place(q, now)
+	}
+	slices.SortFunc(t.list, func(x, y *queue) int { return cmp.Compare(x.id, y.id) })
+
+	// Keys go into the batch almost in key order (queue records 'Q',
+	// entries 'd', meta 'm', pending 'p', queue items 'q', URL records
+	// 'u'): Pebble's memtable inserts are cheapest in order, and a large
+	// batch is sorted before use, which sorted input makes cheap.
+	b := f.db.NewBatchWithSize(len(fresh)*192 + len(urls)*64 + len(t.list)*64 + 64)
+	var buf []byte
+	var kb [32]byte
+	for _, q := range t.list {
+		buf = q.encode(buf[:0])
+		b.Set(binary.BigEndian.AppendUint32(append(kb[:0], prefixQueue), q.id), buf, nil)
+	}
+	if len(fresh) >= f.opts.ingestMin {
+		if err := f.ingestEntries(urls, fresh); err != nil {
+			b.Close()
+			return f.fail(err)
+		}
+	} else {
+		for _, i := range fresh {
+			buf = f.appendEntry(buf[:0], &urls[i])
+			b.Set(dataKey(urls[i].rec.seq), buf, nil)
+		}
+	}
+	b.Set(metaKey(), f.meta.encode(buf[:0]), nil)
+	b.DeleteRange([]byte{prefixPending}, []byte{prefixPending + 1}, nil)
+	for _, op := range items {
+		if op.del {
+			b.Delete(op.appendKey(kb[:0]), nil)
+		} else {
+			b.Set(op.appendKey(kb[:0]), nil, nil)
+		}
+	}
+	for i := range urls {
+		u := &urls[i]
+		buf = u.rec.encode(buf[:0])
+		b.Set(append(append(kb[:0], prefixURL), u.hash[:]...), buf, nil)
+	}
+	f.pending = f.pending[:0]
+	f.scratch.items = items
+	if err := b.Commit(pebble.NoSync); err != nil {
+		return f.fail(err)
+	}
+	return nil
+}
+
+// appendEntry encodes the entry of a new URL.
+func (f *Frontier) appendEntry(buf []byte, u *seenURL) []byte {
+	c := &f.pending[u.idx].Candidate
+	e := entry{url: c.URL, hops: c.Hops, via: c.Via}
+	return e.encode(buf)
+}
+
+// ingestEntries writes the entries of new URLs to a table and ingests it
+// before the pass's batch commits. Their keys follow the insertion counter,
+// above every entry so far, so Pebble places the table in the bottom level:
+// the bulk of a queued URL never passes through the WAL, a memtable, a
+// flush or a compaction. Ingestion is durable at once; if the batch is then
+// lost in a crash, the entries are unreferenced and the replayed pending
+// log writes the same keys again (the insertion counter restarts from the
+// last committed meta record).
+func (f *Frontier) ingestEntries(urls []seenURL, fresh []uint32) error {
+	path := filepath.Join(f.dir, "frontier-entries.sst")
+	file, err := vfs.Default.Create(path, vfs.WriteCategoryUnspecified)
+	if err != nil {
+		return err
+	}
+	w := sstable.NewWriter(objstorageprovider.NewFileWritable(file), f.po.MakeWriterOptions(6, f.db.TableFormat()))
+	var key [9]byte
+	var buf []byte
+	for _, i := range fresh {
+		buf = f.appendEntry(buf[:0], &urls[i])
+		if err := w.Set(binary.BigEndian.AppendUint64(append(key[:0], prefixData), urls[i].rec.seq), buf); err != nil {
+			w.Close()
+			return err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := f.db.Ingest(context.Background(), []string{path}); err != nil {
+		return fmt.Errorf("ingest entries: %w", err)
+	}
+	// Pebble moves the file into the database when it can, else links or
+	// copies it.
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// seenPass sorts the pending candidates by hash (then by schedule order,
+// so that repeated sightings of a URL apply in order) and visits the URL
+// index with increasing seeks. It returns the distinct URLs that need a
+// new record, in hash order, and the indexes of the new ones among them;
+// URLs that are known but no longer queued are left out (a sighting does
+// not change them).
+// (Bloom filters with prefix seeks were measured slower: the filter blocks
+// of all overlapping tables are read for every seek, while sorted seeks
+// mostly reuse the blocks just read.)
+func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
+	order := f.scratch.order[:0]
+	for i := range f.pending {
+		h := &f.pending[i].hash
+		order = append(order, sortEntry{hi: binary.BigEndian.Uint64(h[:8]), lo: binary.BigEndian.Uint64(h[8:]), idx: uint32(i)})
+	}
+	f.scratch.order = order
+	slices.SortFunc(order, func(x, y sortEntry) int {
+		if c := cmp.Compare(x.hi, y.hi); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.lo, y.lo); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.idx, y.idx)
+	})
+	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: []byte{prefixURL}, UpperBound: []byte{prefixURL + 1}})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer it.Close()
+	urls, fresh = f.scratch.urls[:0], f.scratch.fresh[:0]
+	defer func() { f.scratch.urls, f.scratch.fresh = urls, fresh }()
+	var key [1 + len(urlHash{})]byte
+	key[0] = prefixURL
+	for i := 0; i < len(order); {
+		first := order[i]
+		u := seenURL{hash: f.pending[first.idx].hash, idx: first.idx}
+		copy(key[1:], u.hash[:])
+		if it.SeekGE(key[:]) && bytes.Equal(it.Key(), key[:]) {
+			if u.rec, err = decodeURLRecord(it.Value()); err != nil {
+				return nil, nil, err
+			}
+			u.old = u.rec.pos()
+		} else if err := it.Error(); err != nil {
+			return nil, nil, err
+		} else {
+			c := &f.pending[first.idx].Candidate
+			u.isNew = true
+			u.rec = urlRecord{state: stateQueued, score: c.Score, count: 1}
+			i++
+		}
+		for ; i < len(order) && order[i].hi == first.hi && order[i].lo == first.lo; i++ {
+			c := &f.pending[order[i].idx].Candidate
+			u.rec.rescore(c.Update, c.Score)
+		}
+		if u.rec.state != stateQueued {
+			continue
+		}
+		if u.isNew {
+			fresh = append(fresh, uint32(len(urls)))
+		}
+		urls = append(urls, u)
+	}
+	return urls, fresh, nil
+}
+
+// sortEntry is a pending candidate's hash as two integers, which sort
+// faster than byte arrays.
+type sortEntry struct {
+	hi, lo uint64
+	idx    uint32 // index in Frontier.pending
+}
