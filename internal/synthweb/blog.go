@@ -51,11 +51,13 @@ func (bl *blog) Base() string { return bl.base }
 // Bases are the three demo sites' roots.
 func (bl *blog) Bases() Bases { return bl.bases }
 
-func (bl *blog) Months() []monthArchive     { return bl.months }
-func (bl *blog) Categories() []term         { return bl.categories }
-func (bl *blog) Tags() []term               { return bl.tags }
-func (bl *blog) Recent() []*blogComment     { return bl.recent }
-func (bl *blog) page(kind string) *blogPage { return &blogPage{Site: bl, Kind: kind, Recent: bl.posts[:5]} }
+func (bl *blog) Months() []monthArchive { return bl.months }
+func (bl *blog) Categories() []term     { return bl.categories }
+func (bl *blog) Tags() []term           { return bl.tags }
+func (bl *blog) Recent() []*blogComment { return bl.recent }
+func (bl *blog) page(kind string) *blogPage {
+	return &blogPage{Site: bl, Kind: kind, Recent: bl.posts[:5]}
+}
 
 func (bl *blog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

@@ -60,9 +60,9 @@ type userRef struct {
 }
 
 func (p *forumPage) User(m *forumMember) userRef { return userRef{p, m} }
-func (p *forumPage) Bases() Bases               { return p.f.bases }
-func (p *forumPage) Base() string               { return p.f.base }
-func (p *forumPage) Forums() []*forumDef        { return p.f.forums }
+func (p *forumPage) Bases() Bases                { return p.f.bases }
+func (p *forumPage) Base() string                { return p.f.base }
+func (p *forumPage) Forums() []*forumDef         { return p.f.forums }
 
 // Members lists the members by id.
 func (p *forumPage) Members() []*forumMember {
