@@ -64,6 +64,7 @@ store, one named graph per crawl, queried with SPARQL across crawls.`,
 	root.AddCommand(newStoreCmd())
 	root.AddCommand(newKBCmd())
 	root.AddCommand(newSimCmd())
+	root.AddCommand(newCrawlCmd())
 	return root
 }
 

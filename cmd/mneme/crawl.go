@@ -1,0 +1,233 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mneme-archive/mneme/crawler"
+	"github.com/mneme-archive/mneme/crawler/inject"
+	"github.com/mneme-archive/mneme/crawler/spec"
+	"github.com/mneme-archive/mneme/graph"
+)
+
+// crawlOptions are the flags of mneme crawl.
+type crawlOptions struct {
+	specFile   string
+	data       string
+	id         string
+	politeness string
+	workers    int
+	maxPages   int64
+	userAgent  string
+	robots     string
+	api        string
+}
+
+func newCrawlCmd() *cobra.Command {
+	var o crawlOptions
+	cmd := &cobra.Command{
+		Use:   "crawl [flags] URL...",
+		Short: "Crawl web sites into WARC files and the store",
+		Long: `Crawl from the seed URLs (and/or those of --spec) into the data folder:
+DATA/crawls/ID holds the crawl's spec.yaml, frontier, WARC files and crawl.log,
+DATA/store the RDF of every crawl (each in its own named graph). The crawl ends
+with a one-line summary; interrupt it with Ctrl-C and continue it with
+'mneme crawl resume ID'.
+
+Flags override the spec file. --politeness off (no delays, for benchmarks and
+tests) is refused unless every seed is on a loopback address. --api ADDR
+serves the URL injection API (POST /crawls/ID/urls) on a loopback address,
+authenticated by the bearer token in DATA/token (created 0600 on first use).`,
+		Args: usageArgs(cobra.ArbitraryArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := o.spec(cmd, args)
+			if err != nil {
+				return err
+			}
+			st, err := openCrawlStore(s.Output)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			c, err := crawler.New(s, crawlDeps(st, cmd.ErrOrStderr()))
+			if err != nil {
+				return err
+			}
+			return runCrawl(cmd.Context(), c, s.Output, o.api, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.specFile, "spec", "", "crawl specification (YAML)")
+	f.StringVar(&o.data, "data", "", "data folder (default: the spec's output, else $MNEME_DATA, else ./mneme-data)")
+	f.StringVar(&o.id, "id", "", "crawl id (default: crawl-DATE-TIME)")
+	f.StringVar(&o.politeness, "politeness", "", "\"off\" disables politeness delays (loopback seeds only)")
+	f.IntVar(&o.workers, "workers", 0, "concurrent fetches")
+	f.Int64Var(&o.maxPages, "max-pages", 0, "stop after this many responses")
+	f.StringVar(&o.userAgent, "user-agent", "", "User-Agent with a contact URL, e.g. \"mybot/1.0 (+https://example.org/bot)\"")
+	f.StringVar(&o.robots, "robots", "", "obey or ignore robots.txt")
+	f.StringVar(&o.api, "api", "", "serve the URL injection API on this loopback address (e.g. 127.0.0.1:8411)")
+	cmd.AddCommand(newCrawlResumeCmd())
+	return cmd
+}
+
+func newCrawlResumeCmd() *cobra.Command {
+	var data, api string
+	cmd := &cobra.Command{
+		Use:   "resume ID",
+		Short: "Continue a stopped or interrupted crawl",
+		Long: `Continue crawl ID where it stopped, even after kill -9: WARC files left open
+are repaired, captures pointing into their cut-off parts are dropped, and the
+URLs that were in flight are fetched again.`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			data = dataDir(data, "")
+			st, err := openCrawlStore(data)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			c, err := crawler.Open(data, args[0], crawlDeps(st, cmd.ErrOrStderr()))
+			if err != nil {
+				return err
+			}
+			return runCrawl(cmd.Context(), c, data, api, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	cmd.Flags().StringVar(&data, "data", "", "data folder (default: $MNEME_DATA, else ./mneme-data)")
+	cmd.Flags().StringVar(&api, "api", "", "serve the URL injection API on this loopback address")
+	return cmd
+}
+
+// spec assembles the specification from the file, the flags and the URLs.
+func (o *crawlOptions) spec(cmd *cobra.Command, urls []string) (*spec.Spec, error) {
+	s := spec.Default()
+	if o.specFile != "" {
+		var err error
+		if s, err = spec.Load(o.specFile); err != nil {
+			return nil, err
+		}
+	}
+	s.Seeds = append(s.Seeds, urls...)
+	if len(s.Seeds) == 0 {
+		return nil, usagef("no seed URLs: give them as arguments or in --spec")
+	}
+	if o.id != "" {
+		s.ID = o.id
+	}
+	s.Output = dataDir(o.data, s.Output)
+	switch o.politeness {
+	case "":
+	case "off":
+		s.Politeness.Off = true
+	case "on":
+		s.Politeness.Off = false
+	default:
+		return nil, usagef("--politeness: %q: want on or off", o.politeness)
+	}
+	if cmd.Flags().Changed("workers") {
+		s.Workers = o.workers
+	}
+	if cmd.Flags().Changed("max-pages") {
+		s.Limits.Pages = o.maxPages
+	}
+	if o.userAgent != "" {
+		s.UserAgent = o.userAgent
+	}
+	if s.UserAgent == "" {
+		s.UserAgent = "mneme/" + crawlVersion() + " (+https://github.com/mneme-archive/mneme)"
+	}
+	if o.robots != "" {
+		s.Robots = o.robots
+	}
+	return s, nil
+}
+
+// dataDir picks the data folder: the flag, the spec's, $MNEME_DATA, ./mneme-data.
+func dataDir(flag, fromSpec string) string {
+	for _, d := range []string{flag, fromSpec, os.Getenv("MNEME_DATA")} {
+		if d != "" {
+			return d
+		}
+	}
+	return "mneme-data"
+}
+
+func openCrawlStore(data string) (*graph.Store, error) {
+	l := crawler.Layout{Data: data}
+	if err := os.MkdirAll(l.Store(), 0o755); err != nil {
+		return nil, err
+	}
+	st, err := graph.Open(l.Store(), graph.OpenOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("opening the store %s: %w", l.Store(), err)
+	}
+	return st, nil
+}
+
+func crawlDeps(st *graph.Store, log io.Writer) crawler.Deps {
+	return crawler.Deps{Store: st, Log: log, Version: crawlVersion()}
+}
+
+// crawlVersion is the short version written into WARC and RDF.
+func crawlVersion() string {
+	if version != "" {
+		return version
+	}
+	return "dev"
+}
+
+// runCrawl runs c, serving the injection API when asked, and prints the summary.
+func runCrawl(ctx context.Context, c *crawler.Crawl, data, api string, stdout, stderr io.Writer) error {
+	if api != "" {
+		stop, err := serveInjection(c, data, api, stderr)
+		if err != nil {
+			c.Close()
+			return err
+		}
+		defer stop()
+	}
+	fmt.Fprintf(stderr, "crawl %s: %s\n", c.ID(), c.Dir())
+	start := time.Now()
+	err := c.Run(ctx)
+	s := c.Status()
+	secs := time.Since(start).Seconds()
+	fmt.Fprintf(stdout, "crawl %s %s: %d pages, %d bytes, %.1f s, %.1f pages/s\n",
+		c.ID(), s.State, s.Fetched, s.Bytes, secs, float64(s.Fetched)/max(secs, 1e-9))
+	return err
+}
+
+// serveInjection serves the injection API for c on a loopback address.
+func serveInjection(c *crawler.Crawl, data, addr string, stderr io.Writer) (func(), error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, usagef("--api %q: %v", addr, err)
+	}
+	if !spec.IsLoopback(host) {
+		return nil, usagef("--api %q: the injection API listens on loopback addresses only", addr)
+	}
+	tok, err := inject.LoadToken(crawler.Layout{Data: data}.Token())
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	h := &inject.Handler{Token: tok, Lookup: func(id string) (inject.Target, bool) { return c, id == c.ID() }}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			fmt.Fprintf(stderr, "injection API: %v\n", err)
+		}
+	}()
+	fmt.Fprintf(stderr, "injection API: http://%s/crawls/%s/urls (token in %s)\n", ln.Addr(), c.ID(), crawler.Layout{Data: data}.Token())
+	return func() { srv.Close() }, nil
+}

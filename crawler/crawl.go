@@ -1,0 +1,441 @@
+package crawler
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mneme-archive/mneme/crawler/canon"
+	"github.com/mneme-archive/mneme/crawler/clock"
+	"github.com/mneme-archive/mneme/crawler/crawllog"
+	"github.com/mneme-archive/mneme/crawler/crawlrdf"
+	"github.com/mneme-archive/mneme/crawler/extract"
+	"github.com/mneme-archive/mneme/crawler/fetch"
+	"github.com/mneme-archive/mneme/crawler/frontier"
+	"github.com/mneme-archive/mneme/crawler/robots"
+	"github.com/mneme-archive/mneme/crawler/scope"
+	"github.com/mneme-archive/mneme/crawler/spec"
+	"github.com/mneme-archive/mneme/crawler/warc"
+	"github.com/mneme-archive/mneme/graph"
+)
+
+// Deps are what a crawl runs with besides its specification.
+type Deps struct {
+	Store *graph.Store // the data folder's store; required
+	// Clock is the crawl's time for politeness, retries and robots.txt
+	// expiry (default the system clock). With a *clock.Virtual the crawl
+	// jumps the clock to the next ready queue whenever nothing is in flight,
+	// so tests run politeness schedules without sleeping.
+	Clock clock.Clock
+	// Extractor chooses the link extractor for a page (default: the
+	// standard HTML and CSS extractor for every page). The
+	// application-aware crawler returns its own for the pages it knows.
+	Extractor func(u canon.URL, mediaType string) extract.Extractor
+	// OnFetch, when set, is called after every finished URL, from the
+	// worker that fetched it; it must be quick.
+	OnFetch func(Fetch)
+	Log     io.Writer    // warnings and recovery notes; default discarded
+	Version string       // software version, for warcinfo and the crawl's agent
+	Fetch   fetch.Config // fetcher settings; UserAgent comes from the spec
+}
+
+// Crawl is one crawl, opened from its folder. Run it once, then it is closed.
+type Crawl struct {
+	id     string
+	layout Layout
+	spec   *spec.Spec
+	deps   Deps
+	clock  clock.Clock
+	canon  *canon.Canonicalizer
+	scope  *scope.Scope
+	seeds  []canon.URL
+	update frontier.UpdateFunc
+	token  string // robots.txt product token
+
+	front   *frontier.Frontier
+	fetcher *fetch.Fetcher
+	warcs   *warc.Writer
+	dedup   *digests
+	logFile *os.File
+	log     *crawllog.Writer
+	robots  *robots.Cache
+	extract *extract.Standard
+
+	robotsMu    sync.Mutex
+	robotsCalls map[string]*robotsCall // sites whose robots.txt is being fetched
+
+	counters counters
+	st       state
+	stMu     sync.Mutex
+	runStart time.Time // wall time the current Run began
+
+	mu       sync.Mutex
+	paused   bool
+	running  bool
+	cancel   context.CancelCauseFunc
+	closed   bool
+	inFlight int64 // claimed, not completed
+	wake     chan struct{}
+}
+
+// errStopped is the cause given to the run context by Stop.
+var errStopped = errors.New("crawl stopped")
+
+// New creates the crawl described by s in its data folder s.Output and
+// schedules its seeds. It fails with ErrExists if the crawl's folder
+// exists.
+func New(s *spec.Spec, d Deps) (*Crawl, error) {
+	if s.Output == "" {
+		return nil, errors.New("crawl: no data folder (spec output)")
+	}
+	now := time.Now()
+	if d.Clock != nil {
+		now = d.Clock.Now()
+	}
+	if s.ID == "" {
+		s.ID = spec.NewID(time.Now())
+	}
+	if _, err := s.Check(canon.New(canon.Options{})); err != nil {
+		return nil, err
+	}
+	l := Layout{Data: s.Output}
+	if err := os.MkdirAll(l.Crawls(), 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(l.Crawl(s.ID), 0o755); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("crawl %s: %w", s.ID, ErrExists)
+		}
+		return nil, err
+	}
+	data, err := s.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(l.Spec(s.ID), data, 0o644); err != nil {
+		return nil, err
+	}
+	c, err := open(s, d, state{ID: s.ID, State: StateStopped, Started: now})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.start(); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// start schedules the seeds and writes the crawl's description.
+func (c *Crawl) start() error {
+	cands := make([]frontier.Candidate, len(c.seeds))
+	for i, u := range c.seeds {
+		cands[i] = frontier.Candidate{URL: u.Canonical, QueueKey: u.HostKey(), Score: 1}
+	}
+	if err := c.front.Schedule(cands); err != nil {
+		return err
+	}
+	if err := c.front.Sync(); err != nil {
+		return err
+	}
+	cr := crawlrdf.Crawl{
+		ID: c.id, Seeds: c.spec.Seeds, UserAgent: c.spec.UserAgent, Scope: scopeSummary(c.spec),
+		MaxHops: c.spec.Scope.MaxHops, MaxPages: c.spec.Limits.Pages, Version: c.deps.Version, Started: c.st.Started,
+	}
+	b := c.deps.Store.NewBatch()
+	for _, q := range cr.Quads() {
+		b.Add(q)
+	}
+	if _, err := b.Commit(context.Background()); err != nil {
+		return fmt.Errorf("writing the crawl's description: %w", err)
+	}
+	return writeState(c.layout.State(c.id), c.st)
+}
+
+// scopeSummary is the mneme:scope text of a crawl.
+func scopeSummary(s *spec.Spec) string {
+	var parts []string
+	sc := s.Scope
+	for _, r := range []struct {
+		on   bool
+		name string
+	}{{sc.SeedSURTs, "seed SURT prefixes"}, {sc.SeedHosts, "seed hosts"}, {sc.SeedDomains, "seed domains"}} {
+		if r.on {
+			parts = append(parts, r.name)
+		}
+	}
+	for _, p := range sc.SURTPrefixes {
+		parts = append(parts, "prefix "+p)
+	}
+	for _, p := range sc.Include {
+		parts = append(parts, "include "+p)
+	}
+	for _, p := range sc.Exclude {
+		parts = append(parts, "exclude "+p)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Open reopens crawl id of data folder data to resume it: WARC files left
+// open by a crash are repaired, captures pointing into their cut-off parts
+// are dropped from the store, a half-written crawl.log line is cut, and the
+// URLs that were in flight go back to their queues.
+func Open(data, id string, d Deps) (*Crawl, error) {
+	l := Layout{Data: data}
+	st, err := readState(l.State(id))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("no crawl %q in %s", id, data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if st.State == StateFinished {
+		return nil, fmt.Errorf("crawl %s: %w (%s)", id, ErrFinished, st.Reason)
+	}
+	s, err := spec.Load(l.Spec(id))
+	if err != nil {
+		return nil, err
+	}
+	s.Output, s.ID = data, id
+	if err := recoverFiles(l, id, d); err != nil {
+		return nil, err
+	}
+	return open(s, d, st)
+}
+
+// recoverFiles readies the crawl's files after a crash.
+func recoverFiles(l Layout, id string, d Deps) error {
+	logw := d.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	if err := os.MkdirAll(l.WARCs(id), 0o755); err != nil {
+		return err
+	}
+	repaired, err := warc.Recover(l.WARCs(id))
+	if err != nil {
+		return fmt.Errorf("repairing WARC files: %w", err)
+	}
+	var cuts []crawlrdf.Cut
+	for _, r := range repaired {
+		if r.Cut > 0 || r.Removed {
+			fmt.Fprintf(logw, "repaired %s: %d records kept, %d bytes cut (%v)\n", r.Path, r.Records, r.Cut, r.Reason)
+			size := int64(0)
+			if fi, err := os.Stat(r.Path); err == nil {
+				size = fi.Size()
+			}
+			cuts = append(cuts, crawlrdf.Cut{File: baseName(r.Path), Size: size, Removed: r.Removed})
+		}
+	}
+	n, err := crawlrdf.Reconcile(context.Background(), d.Store, id, cuts)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		fmt.Fprintf(logw, "dropped %d captures whose WARC records were cut off\n", n)
+	}
+	return cutPartialLine(l.CrawlLog(id))
+}
+
+func baseName(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// cutPartialLine truncates a file after its last newline: a crash may leave
+// half a crawl.log line.
+func cutPartialLine(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := fi.Size()
+	buf := make([]byte, 4096)
+	end := size
+	for end > 0 {
+		n := min(int64(len(buf)), end)
+		if _, err := f.ReadAt(buf[:n], end-n); err != nil {
+			return err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			end = end - n + int64(i) + 1
+			break
+		}
+		end -= n
+	}
+	if end == size {
+		return nil
+	}
+	return f.Truncate(end)
+}
+
+// open sets up the parts of a crawl whose folder and spec exist.
+func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
+	if d.Store == nil {
+		return nil, errors.New("crawl: no store")
+	}
+	if d.Clock == nil {
+		d.Clock = clock.System{}
+	}
+	if d.Log == nil {
+		d.Log = io.Discard
+	}
+	if d.Version == "" {
+		d.Version = "dev"
+	}
+	cn := canon.New(canon.Options{})
+	seeds, err := s.Check(cn)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := scope.New(s.ScopeConfig(), seeds, cn)
+	if err != nil {
+		return nil, err
+	}
+	l := Layout{Data: s.Output}
+	c = &Crawl{
+		id: s.ID, layout: l, spec: s, deps: d, clock: d.Clock, canon: cn, scope: sc, seeds: seeds,
+		update: s.UpdateFunc(), token: spec.ProductToken(s.UserAgent), st: st,
+		extract:     extract.New(extract.Options{Canonicalizer: cn}),
+		robotsCalls: map[string]*robotsCall{}, wake: make(chan struct{}, 1),
+	}
+	defer func() {
+		if err != nil {
+			c.Close()
+		}
+	}()
+	if err := c.loadCounters(); err != nil {
+		return nil, err
+	}
+	c.front, err = frontier.Open(l.Frontier(s.ID), frontier.Options{
+		Clock: d.Clock, NoSyncCompletions: true, QueuePolicy: c.queuePolicy,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if c.dedup, err = openDigests(l.Digests(s.ID), d.Log); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(l.WARCs(s.ID), 0o755); err != nil {
+		return nil, err
+	}
+	c.warcs, err = warc.NewWriter(warc.Config{
+		Dir: l.WARCs(s.ID), Prefix: s.WARC.Prefix, CrawlID: s.ID, MaxSize: s.WARC.MaxSize,
+		Info: warc.Info{
+			Software: "mneme/" + d.Version, Operator: s.UserAgent, RobotsPolicy: s.Robots,
+			UserAgent: s.UserAgent, Description: "crawl " + s.ID + " of " + strings.Join(s.Seeds, " "),
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.logFile, err = os.OpenFile(l.CrawlLog(s.ID), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	c.log = crawllog.NewWriter(c.logFile)
+	fc := d.Fetch
+	fc.UserAgent = s.UserAgent
+	if c.fetcher, err = fetch.New(fc); err != nil {
+		return nil, err
+	}
+	c.robots = robots.NewCache(c.token, robots.CacheConfig{RetryAfter: time.Duration(s.Politeness.RetryDelay)}, d.Clock)
+	return c, nil
+}
+
+// queuePolicy gives a new queue its valence and budget.
+func (c *Crawl) queuePolicy(key string) frontier.QueuePolicy {
+	hp := c.spec.Politeness.For(key)
+	v := int64(hp.Valence)
+	if hp.Off {
+		v = int64(c.spec.Workers)
+	}
+	return frontier.QueuePolicy{Valence: v, Budget: c.spec.Limits.HostPages}
+}
+
+// loadCounters recomputes the fetch counters of earlier runs from crawl.log,
+// which holds a line for every fetch whose WARC records were written.
+func (c *Crawl) loadCounters() error {
+	f, err := os.Open(c.layout.CrawlLog(c.id))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := crawllog.NewReader(f, c.layout.CrawlLog(c.id))
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		c.counters.record(Fetch{URL: e.URI, Status: e.Status, Size: max(e.Size, 0), Revisit: hasAnnotation(e.Annotations, annotDuplicate)}, errorKind(e.Status))
+	}
+}
+
+func hasAnnotation(as []string, a string) bool {
+	for _, x := range as {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// ID is the crawl's id.
+func (c *Crawl) ID() string { return c.id }
+
+// Spec is the crawl's specification (do not modify it).
+func (c *Crawl) Spec() *spec.Spec { return c.spec }
+
+// Dir is the crawl's folder.
+func (c *Crawl) Dir() string { return c.layout.Crawl(c.id) }
+
+// Close releases the crawl's files. Run closes them itself; Close is for a
+// crawl that is not run after all.
+func (c *Crawl) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	c.mu.Unlock()
+	var errs []error
+	if c.fetcher != nil {
+		c.fetcher.Close()
+	}
+	if c.warcs != nil {
+		errs = append(errs, c.warcs.Close())
+	}
+	if c.logFile != nil {
+		errs = append(errs, c.logFile.Close())
+	}
+	if c.dedup != nil {
+		errs = append(errs, c.dedup.close())
+	}
+	if c.front != nil {
+		errs = append(errs, c.front.Close())
+	}
+	return errors.Join(errs...)
+}

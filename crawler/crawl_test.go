@@ -1,0 +1,113 @@
+package crawler
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mneme-archive/mneme/crawler/crawlrdf"
+	"github.com/mneme-archive/mneme/crawler/warc"
+	"github.com/mneme-archive/mneme/ontology"
+)
+
+// TestCrawlSite crawls a 60-page site with politeness off and checks the
+// outputs agree: every page captured once, in WARC, crawl.log and RDF; links
+// with anchor text; a duplicate payload stored as a revisit; the crawl
+// activity closed.
+func TestCrawlSite(t *testing.T) {
+	site := newSite(t, "", 60)
+	same := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte("the same payload at two URLs"))
+	}
+	site.override["/dup/a"], site.override["/dup/b"] = same, same
+	s := testSpec(t, site.url("/p/0"), site.url("/dup/a"), site.url("/dup/b"))
+	s.Politeness.Off = true
+	s.Workers = 1 // /dup/a is stored before /dup/b is fetched
+	st := openStore(t, s.Output)
+	status := crawl(t, s, Deps{Store: st})
+
+	want := append(site.pages(), site.url("/dup/a"), site.url("/dup/b"), site.url("/robots.txt"))
+	slices.Sort(want)
+	got := capturedURLs(t, st, s.ID)
+	if !slices.Equal(got, want) {
+		t.Fatalf("captured %d URLs, want %d:\n got %v\nwant %v", len(got), len(want), got, want)
+	}
+	if status.State != StateFinished || status.Fetched != int64(len(want)) {
+		t.Errorf("status %s (%s), %d fetched; want finished, %d", status.State, status.Reason, status.Fetched, len(want))
+	}
+	for _, u := range want {
+		if n := site.hitCount(strings.TrimPrefix(u, site.srv.URL)); n != 1 {
+			t.Errorf("%s fetched %d times", u, n)
+		}
+	}
+
+	// crawl.log: one line per capture, the revisit annotated.
+	log := readLog(t, s.Output, s.ID)
+	if len(log) != len(want) {
+		t.Errorf("crawl.log has %d lines, want %d", len(log), len(want))
+	}
+	dups := 0
+	for _, e := range log {
+		if hasAnnotation(e.Annotations, annotDuplicate) {
+			dups++
+		}
+	}
+	if dups != 1 || status.Revisits != 1 {
+		t.Errorf("%d duplicate lines, %d revisits counted; want 1", dups, status.Revisits)
+	}
+
+	// WARC: a response or revisit per capture, each where RDF says.
+	files := map[string]map[int64]*warc.Record{}
+	for _, p := range warcFiles(t, s.Output, s.ID) {
+		recs, err := warc.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byOff := map[int64]*warc.Record{}
+		for _, r := range recs {
+			byOff[r.Offset] = r
+		}
+		files[baseName(p)] = byOff
+	}
+	offsets := objects(t, st, s.ID, ontology.WARCOffset)
+	urls := objects(t, st, s.ID, ontology.URL)
+	dupOf := objects(t, st, s.ID, ontology.DuplicateOf)
+	for capt, fs := range objects(t, st, s.ID, ontology.WARCFile) {
+		var off int64
+		fmt.Sscan(offsets[capt][0], &off)
+		r := files[fs[0]][off]
+		if r == nil {
+			t.Errorf("capture %s: no record at %s:%d", capt, fs[0], off)
+			continue
+		}
+		if r.Header.Get("WARC-Target-URI") != urls[capt][0] || r.Header.Get("WARC-Record-ID") != "<"+capt+">" {
+			t.Errorf("capture %s of %s: record at %s:%d is %s of %s", capt, urls[capt][0], fs[0], off, r.Header.Get("WARC-Record-ID"), r.Header.Get("WARC-Target-URI"))
+		}
+		if r.Type() == "revisit" && len(dupOf[capt]) != 1 {
+			t.Errorf("revisit capture %s has no mneme:duplicateOf", capt)
+		}
+	}
+	if len(dupOf) != 1 {
+		t.Errorf("%d captures are duplicates, want 1", len(dupOf))
+	}
+
+	// Links: page 0 links to pages 1 and 2 with their anchor text.
+	texts := objects(t, st, s.ID, ontology.AnchorText)
+	targets := objects(t, st, s.ID, ontology.LinkTarget)
+	found := 0
+	for link, tg := range targets {
+		if tg[0] == site.url("/p/1") && slices.Contains(texts[link], "page 1") {
+			found++
+		}
+	}
+	if found != 1 {
+		t.Errorf("%d links to /p/1 with anchor text \"page 1\", want 1 (from page 0)", found)
+	}
+	if ended := objects(t, st, s.ID, ontology.ProvEndedAtTime)[crawlrdf.CrawlIRI(s.ID)]; len(ended) != 1 {
+		t.Errorf("crawl not ended in RDF: %v", ended)
+	}
+	verifyWARCs(t, s.Output, s.ID)
+}

@@ -1,0 +1,31 @@
+// Package crawler runs crawls: it drives the frontier, fetcher, robots.txt
+// policy, scope, link extraction, WARC writer, crawl.log and RDF store of one
+// crawl as a library (New or Open, then Run; Pause, Resume, Stop and
+// Status while it runs), which the mneme crawl command and the control API
+// share.
+//
+// # Data folder
+//
+// A data folder holds one store for all crawls (DATA/store, so that SPARQL
+// spans crawls) and a folder per crawl:
+//
+//	DATA/crawls/ID/spec.yaml   the specification, every default written out
+//	DATA/crawls/ID/frontier/   the Pebble frontier
+//	DATA/crawls/ID/digests/    payload digest → first capture, for revisits
+//	DATA/crawls/ID/warcs/      WARC files and their CDXJ indexes
+//	DATA/crawls/ID/crawl.log   one line per finished URL (Heritrix layout)
+//	DATA/crawls/ID/state       JSON: running, stopped or finished; times
+//
+// # Pipeline and crash safety
+//
+// One dispatcher claims URLs from the frontier when a worker is free and a
+// queue is ready; workers fetch (robots.txt first, as a prerequisite),
+// extract links, write the WARC records (synced) and the crawl.log line,
+// then hand the capture to a single RDF writer, which commits captures and
+// links in batches and only then schedules the links found and completes
+// the URLs in the frontier (synced once per batch). So whatever the frontier
+// holds as done is in the WARC files and the store; after kill -9 the URLs
+// in flight or awaiting their batch are fetched again, and Open repairs the
+// WARC files, drops captures pointing into a cut-off part, and cuts a
+// half-written crawl.log line.
+package crawler

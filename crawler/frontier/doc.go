@@ -1,0 +1,77 @@
+// Package frontier is the crawler's persistent URL frontier: it decides
+// which URL is fetched next and remembers every URL it has ever seen.
+//
+// # Model
+//
+// URLs are grouped into queues, one per politeness key (the host by default;
+// the caller computes the key, e.g. with crawler/canon, so an IP or
+// pay-level-domain key works the same way). Within a queue URLs are served
+// by score (highest first) and then by insertion counter, which is the
+// precedence-then-counter order of Heritrix's queue keys. A queue is served
+// when it is ready: it holds URLs, fewer of them are in flight than its
+// valence, its politeness snooze has passed and its budget is not spent.
+// Among ready queues the one that became ready first is served first.
+//
+// Every URL ever scheduled has a record in a URL index keyed by a 128-bit
+// hash of its canonical form. The index is the seen-set (a URL is scheduled
+// once) and also maps a queued URL to its queue entry, so that a later
+// sighting can update its score with an [UpdateFunc] (FIRST, LAST, MAX, SUM,
+// AVG), and so that a URL can be blacklisted (never fetched, later updates
+// ignored).
+//
+// # Seen-set and batching
+//
+// Checking each discovered link with a random disk read does not scale to
+// 100M URLs. As in DRUM (IRLbot), candidates are buffered (durably, in a
+// pending log) up to [Options.SeenBatch], then sorted by hash and checked
+// against the on-disk index in one ordered pass: Pebble iterators seeking
+// with increasing keys step forward instead of searching from the root, so
+// the pass reads each index block at most once. Duplicates are resolved
+// against the record found (score update or ignore); new URLs are inserted.
+// SeenBatch 1 applies every [Frontier.Schedule] immediately.
+//
+// The hash is the first 128 bits of SHA-256 of the URL. With n = 10^8 URLs
+// the probability that any two collide is about n²/2^129 ≈ 1.5·10^-23; a
+// 64-bit hash would give n²/2^65 ≈ 2.7·10^-4, i.e. a real chance of silently
+// dropping a URL in a large crawl, for a saving of 8 bytes per URL on disk.
+//
+// # Persistence and crash safety
+//
+// All state lives in one Pebble database; every operation is one atomic
+// batch. Scheduling writes candidates to the pending log; the seen pass
+// deletes them and writes their records in one batch. Claiming a URL moves
+// it from its queue into an in-flight set; completing it removes it. On
+// [Open], in-flight URLs go back to their queues at their old positions, so
+// after a crash nothing is lost and only what was in flight is fetched
+// again. The crawler must write its WARC and RDF output and schedule the
+// page's links before it calls [Frontier.Complete].
+//
+// Pebble appends each batch to its write-ahead log. Without fsync, the
+// record stays in Pebble's in-process WAL buffer until a 32 KiB block fills
+// or a synced write forces it out, so a killed process (kill -9) loses the
+// same as a power failure: the unsynced tail of the log. The log replays as
+// a prefix, so what is lost is always the most recent operations, and
+// Complete is synced by default: after a crash every URL whose Complete
+// returned is done, and only claims made since (in flight, or completed
+// without returning) are fetched again. Schedule and claims are not synced;
+// links scheduled before a page's Complete become durable with it, and a
+// lost claim merely leaves its URL queued. Input that cannot be
+// rediscovered (seeds, injected URLs) is made durable with [Frontier.Sync].
+// [Options.NoSyncCompletions] trades the fsync per completion for the risk
+// of fetching the last few completed URLs again after a crash.
+//
+// # Memory
+//
+// What grows with the number of URLs lives only in Pebble. RAM holds the
+// Pebble block cache and memtables (both sized by [Options]), the pending
+// buffer (at most SeenBatch candidates), and one small entry per queue
+// (key, counters and a slot in the ready heap, about 150 bytes); queue
+// entries are persisted too and rebuilt on Open.
+//
+// # Incremental crawls
+//
+// A URL record is kept after completion (state done), so a later revisit
+// policy can give it a due time and put it back in its queue; the queue
+// entry key (queue id, score, counter) can then be prefixed by the due time
+// without changing the index.
+package frontier

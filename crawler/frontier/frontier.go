@@ -1,0 +1,271 @@
+package frontier
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log"
+	"sync"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Clock tells the time; tests inject a fake one.
+type Clock interface{ Now() time.Time }
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+// QueuePolicy is what a queue is allowed: how many of its URLs may be in
+// flight at once, and how many claims it may make in total (0: no limit).
+type QueuePolicy struct {
+	Valence int64
+	Budget  int64
+}
+
+// Options configure a Frontier. Zero values take the defaults noted.
+type Options struct {
+	Clock Clock // default: the system clock
+	// SeenBatch is how many candidates are buffered before the seen-set
+	// pass (default 65536); 1 applies every Schedule at once.
+	SeenBatch int
+	// QueuePolicy gives a new queue its policy (default: valence 1, no
+	// budget). It is called once per queue; the result is persisted.
+	QueuePolicy func(queueKey string) QueuePolicy
+	// NoSyncCompletions skips the fsync of every Complete (see the package
+	// comment for what that risks).
+	NoSyncCompletions bool
+	CacheSize         int64 // Pebble block cache in bytes (default 64 MiB)
+	MemTableSize      uint64
+	// MemTableSize is the size of one Pebble memtable (default 32 MiB); at
+	// most 4 are kept.
+}
+
+const (
+	defaultSeenBatch    = 1 << 16
+	defaultCacheSize    = 64 << 20
+	defaultMemTableSize = 32 << 20
+)
+
+// Frontier is a persistent crawl frontier. Its methods are safe for
+// concurrent use.
+type Frontier struct {
+	mu     sync.Mutex
+	db     *pebble.DB
+	opts   Options
+	clock  Clock
+	meta   meta
+	queues []*queue          // by queue id
+	byKey  map[string]*queue // by politeness key
+	ready  readyHeap
+	// pending are scheduled candidates awaiting the seen-set pass; they are
+	// also in the pending log, whose next key is pendingKey(nextPending).
+	pending     []pendingCandidate
+	nextPending uint64
+	// broken is set when a batch failed after memory was updated: the
+	// in-memory state no longer matches the database, so every later call
+	// fails until the frontier is reopened.
+	broken error
+}
+
+// ErrClosed is returned by calls on a closed Frontier.
+var ErrClosed = errors.New("frontier: closed")
+
+// Open opens (creating if needed) the frontier stored in dir. URLs that
+// were in flight when it was last used go back to their queues.
+func Open(dir string, opts Options) (*Frontier, error) {
+	if opts.Clock == nil {
+		opts.Clock = systemClock{}
+	}
+	if opts.SeenBatch <= 0 {
+		opts.SeenBatch = defaultSeenBatch
+	}
+	if opts.CacheSize <= 0 {
+		opts.CacheSize = defaultCacheSize
+	}
+	if opts.MemTableSize == 0 {
+		opts.MemTableSize = defaultMemTableSize
+	}
+	cache := pebble.NewCache(opts.CacheSize)
+	defer cache.Unref()
+	po := &pebble.Options{
+		Cache:                       cache,
+		MemTableSize:                opts.MemTableSize,
+		MemTableStopWritesThreshold: 4,
+		Logger:                      quietLogger{},
+	}
+	// The frontier is CPU-bound on small machines and its data is
+	// short-lived: disk is cheaper than compressing every compaction.
+	po.ApplyCompressionSettings(func() pebble.DBCompressionSettings { return pebble.DBCompressionNone })
+	db, err := pebble.Open(dir, po)
+	if err != nil {
+		return nil, fmt.Errorf("frontier: open %s: %w", dir, err)
+	}
+	f := &Frontier{db: db, opts: opts, clock: opts.Clock, byKey: map[string]*queue{}}
+	if err := f.load(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("frontier: open %s: %w", dir, err)
+	}
+	return f, nil
+}
+
+// quietLogger keeps Pebble's informational messages off the crawler's
+// output; errors are still logged and fatal errors stop the process.
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...any) {}
+func (quietLogger) Errorf(format string, args ...any) {
+	log.Printf("frontier: pebble: "+format, args...)
+}
+func (quietLogger) Fatalf(format string, args ...any) {
+	panic(fmt.Sprintf("frontier: pebble: "+format, args...))
+}
+
+// load rebuilds the in-memory queue table and pending buffer from the
+// database, then puts in-flight URLs back in their queues.
+func (f *Frontier) load() error {
+	if v, closer, err := f.db.Get(metaKey()); err == nil {
+		f.meta, err = decodeMeta(v)
+		closer.Close()
+		if err != nil {
+			return err
+		}
+	} else if !errors.Is(err, pebble.ErrNotFound) {
+		return err
+	}
+	f.queues = make([]*queue, f.meta.nextQID)
+	err := f.scan([]byte{prefixQueue}, func(k, v []byte) error {
+		rec, err := decodeQueueRecord(v)
+		if err != nil {
+			return err
+		}
+		if len(k) != 5 {
+			return fmt.Errorf("frontier: corrupt queue key %x", k)
+		}
+		qid := binary.BigEndian.Uint32(k[1:])
+		if qid >= f.meta.nextQID {
+			return fmt.Errorf("frontier: queue id %d beyond counter %d", qid, f.meta.nextQID)
+		}
+		q := &queue{id: qid, queueRecord: rec, heapIdx: -1}
+		f.queues[qid] = q
+		f.byKey[rec.key] = q
+		if rec.inHeap {
+			f.ready.push(q)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for qid, q := range f.queues {
+		if q == nil {
+			return fmt.Errorf("frontier: queue %d has no record", qid)
+		}
+	}
+	err = f.scan([]byte{prefixPending}, func(k, v []byte) error {
+		cs, err := decodeCandidates(v)
+		if err != nil {
+			return err
+		}
+		if len(k) != 9 {
+			return fmt.Errorf("frontier: corrupt pending key %x", k)
+		}
+		for _, c := range cs {
+			f.pending = append(f.pending, pendingCandidate{Candidate: c, hash: hashURL(c.URL)})
+		}
+		f.nextPending = binary.BigEndian.Uint64(k[1:]) + 1
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return f.requeueInFlight()
+}
+
+// scan calls fn for every key with the given prefix.
+func (f *Frontier) scan(prefix []byte, fn func(k, v []byte) error) error {
+	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
+	if err != nil {
+		return err
+	}
+	for ok := it.First(); ok; ok = it.Next() {
+		if err := fn(it.Key(), it.Value()); err != nil {
+			it.Close()
+			return err
+		}
+	}
+	if err := it.Error(); err != nil {
+		it.Close()
+		return err
+	}
+	return it.Close()
+}
+
+// Sync makes every operation so far durable on disk (an fsync of Pebble's
+// write-ahead log). Call it after scheduling input that cannot be
+// rediscovered, such as seeds or injected URLs.
+func (f *Frontier) Sync() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.db == nil {
+		return ErrClosed
+	}
+	return f.db.LogData(nil, pebble.Sync)
+}
+
+// Close syncs and closes the database. Pending candidates stay in the
+// pending log and in-flight URLs are requeued by the next Open.
+func (f *Frontier) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.db == nil {
+		return ErrClosed
+	}
+	err := f.db.LogData(nil, pebble.Sync)
+	if cerr := f.db.Close(); err == nil {
+		err = cerr
+	}
+	f.db = nil
+	return err
+}
+
+// check returns the error that forbids any operation now, if any.
+func (f *Frontier) check() error {
+	if f.db == nil {
+		return ErrClosed
+	}
+	return f.broken
+}
+
+// commit writes the meta record and the given queues into b and applies it.
+func (f *Frontier) commit(b *pebble.Batch, touched []*queue, opts *pebble.WriteOptions) error {
+	if err := f.finish(b, touched); err != nil {
+		return err
+	}
+	if err := b.Commit(opts); err != nil {
+		return f.fail(err)
+	}
+	return nil
+}
+
+// finish adds the meta record and the given queues to b.
+func (f *Frontier) finish(b *pebble.Batch, touched []*queue) error {
+	var buf []byte
+	for _, q := range touched {
+		buf = q.encode(buf[:0])
+		if err := b.Set(queueKey(q.id), buf, nil); err != nil {
+			return f.fail(err)
+		}
+	}
+	if err := b.Set(metaKey(), f.meta.encode(nil), nil); err != nil {
+		return f.fail(err)
+	}
+	return nil
+}
+
+func (f *Frontier) fail(err error) error {
+	f.broken = fmt.Errorf("frontier: write failed, reopen to recover: %w", err)
+	return f.broken
+}

@@ -1,0 +1,308 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mneme-archive/mneme/crawler/clock"
+	"github.com/mneme-archive/mneme/crawler/crawlrdf"
+	"github.com/mneme-archive/mneme/crawler/frontier"
+)
+
+// Run crawls until nothing is left, a limit is reached, Stop is called or
+// ctx is cancelled, then closes the crawl. It returns nil in all those
+// cases (Status tells finished from stopped) and an error only when the
+// crawl failed (a WARC file or the store could not be written); a stopped or
+// failed crawl can be resumed with Open.
+func (c *Crawl) Run(ctx context.Context) error {
+	c.mu.Lock()
+	if c.running || c.closed {
+		c.mu.Unlock()
+		return errors.New("crawl: Run called twice")
+	}
+	c.running = true
+	ctx, cancel := context.WithCancelCause(ctx)
+	c.cancel = cancel
+	c.mu.Unlock()
+	defer cancel(nil)
+
+	c.runStart = time.Now()
+	if err := c.setState(StateRunning, ""); err != nil {
+		c.Close()
+		return err
+	}
+	var failed error
+	var failOnce sync.Once
+	fail := func(err error) {
+		failOnce.Do(func() { failed = err })
+		cancel(err)
+	}
+	sk := newSink(c)
+	go sk.run(fail)
+	work := make(chan *frontier.Claim)
+	slots := make(chan struct{}, c.spec.Workers)
+	var wg sync.WaitGroup
+	for i := range c.spec.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for cl := range work {
+				items, err := c.process(ctx, i+1, cl)
+				<-slots
+				if err != nil {
+					if ctx.Err() == nil {
+						fail(fmt.Errorf("%s: %w", cl.URL, err))
+					}
+					continue // left in flight: fetched again on resume
+				}
+				sk.in <- items
+			}
+		}()
+	}
+	reason, err := c.dispatch(ctx, work, slots)
+	if err != nil {
+		fail(err)
+	}
+	close(work)
+	wg.Wait()
+	close(sk.in)
+	<-sk.done
+	return c.end(reason, failed, context.Cause(ctx))
+}
+
+// end records how the run ended and closes the crawl.
+func (c *Crawl) end(finished string, failed, cause error) error {
+	var errs []error
+	switch {
+	case failed != nil:
+		errs = append(errs, failed, c.setState(StateStopped, "failed: "+failed.Error()))
+	case finished != "":
+		b := c.deps.Store.NewBatch()
+		b.Add(crawlrdf.Ended(c.id, c.clock.Now()))
+		if _, err := b.Commit(context.Background()); err != nil {
+			errs = append(errs, err)
+		}
+		errs = append(errs, c.setState(StateFinished, finished))
+	default:
+		why := "stopped"
+		if cause != nil && !errors.Is(cause, errStopped) {
+			why = "stopped: " + cause.Error()
+		}
+		errs = append(errs, c.setState(StateStopped, why))
+	}
+	errs = append(errs, c.Close())
+	return errors.Join(errs...)
+}
+
+// setState updates and writes the state file, adding the time run so far.
+func (c *Crawl) setState(s, reason string) error {
+	c.stMu.Lock()
+	defer c.stMu.Unlock()
+	now := time.Now()
+	if s != StateRunning {
+		c.st.Elapsed += now.Sub(c.runStart)
+		c.runStart = now
+	}
+	c.st.State, c.st.Reason = s, reason
+	if s == StateFinished {
+		c.st.Ended = c.clock.Now()
+	}
+	return writeState(c.layout.State(c.id), c.st)
+}
+
+// elapsed is the running time over all runs.
+func (c *Crawl) elapsed() time.Duration {
+	c.stMu.Lock()
+	defer c.stMu.Unlock()
+	if c.st.State == StateRunning || c.st.State == StatePaused {
+		return c.st.Elapsed + time.Since(c.runStart)
+	}
+	return c.st.Elapsed
+}
+
+// dispatch claims URLs for free workers until the crawl is done (it
+// returns why), stopped (it returns "") or failing.
+func (c *Crawl) dispatch(ctx context.Context, work chan<- *frontier.Claim, slots chan struct{}) (string, error) {
+	virtual, _ := c.clock.(*clock.Virtual)
+	for {
+		if ctx.Err() != nil {
+			return "", nil
+		}
+		if c.isPaused() {
+			c.waitWake(ctx, time.Time{})
+			continue
+		}
+		if why := c.limitReached(); why != "" {
+			return why, nil
+		}
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return "", nil
+		}
+		cl, next, err := c.front.Next(ctx)
+		if err != nil {
+			<-slots
+			if ctx.Err() != nil {
+				return "", nil
+			}
+			return "", err
+		}
+		if cl != nil {
+			c.addInFlight()
+			work <- cl
+			continue
+		}
+		<-slots
+		idle := c.inFlightCount() == 0
+		switch {
+		case next.IsZero() && idle:
+			return "no more URLs to crawl", nil
+		case next.IsZero() || virtual != nil && !idle:
+			c.waitWake(ctx, time.Time{})
+		case virtual != nil:
+			virtual.Set(next) // nothing in flight: jump to the next ready queue
+		default:
+			c.waitWake(ctx, next)
+		}
+	}
+}
+
+// limitReached says which crawl limit is reached, if any.
+func (c *Crawl) limitReached() string {
+	l := c.spec.Limits
+	pages, bytes := c.counters.pagesBytes()
+	switch {
+	case l.Pages > 0 && pages >= l.Pages:
+		return fmt.Sprintf("page limit reached (%d)", l.Pages)
+	case l.Bytes > 0 && bytes >= l.Bytes:
+		return fmt.Sprintf("byte limit reached (%d)", l.Bytes)
+	case l.Duration > 0 && c.elapsed() >= time.Duration(l.Duration):
+		return fmt.Sprintf("time limit reached (%v)", time.Duration(l.Duration))
+	}
+	return ""
+}
+
+// waitWake waits for a completion, an injection, Resume or Stop, or until
+// the deadline (zero: none) or the time limit.
+func (c *Crawl) waitWake(ctx context.Context, deadline time.Time) {
+	var timeout <-chan time.Time
+	if d := time.Duration(c.spec.Limits.Duration); d > 0 {
+		left := d - c.elapsed()
+		if !deadline.IsZero() {
+			left = min(left, deadline.Sub(c.clock.Now()))
+		}
+		deadline = c.clock.Now().Add(left)
+	}
+	if !deadline.IsZero() {
+		t := time.NewTimer(max(deadline.Sub(c.clock.Now()), 0))
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case <-c.wake:
+	case <-timeout:
+	case <-ctx.Done():
+	}
+}
+
+// wakeUp tells the dispatcher something changed.
+func (c *Crawl) wakeUp() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (c *Crawl) addInFlight() {
+	c.mu.Lock()
+	c.inFlight++
+	c.mu.Unlock()
+}
+
+func (c *Crawl) doneInFlight(n int) {
+	c.mu.Lock()
+	c.inFlight -= int64(n)
+	c.mu.Unlock()
+	c.wakeUp()
+}
+
+func (c *Crawl) inFlightCount() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.inFlight
+}
+
+func (c *Crawl) isPaused() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.paused
+}
+
+// Pause stops claiming URLs; fetches under way finish.
+func (c *Crawl) Pause() {
+	c.mu.Lock()
+	c.paused = true
+	c.mu.Unlock()
+	c.wakeUp()
+}
+
+// Resume continues a paused crawl.
+func (c *Crawl) Resume() {
+	c.mu.Lock()
+	c.paused = false
+	c.mu.Unlock()
+	c.wakeUp()
+}
+
+// Stop ends Run: fetches under way are abandoned (fetched again when the
+// crawl is resumed), finished ones are committed.
+func (c *Crawl) Stop() {
+	c.mu.Lock()
+	cancel := c.cancel
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel(errStopped)
+	}
+}
+
+// Status returns the crawl's live figures.
+func (c *Crawl) Status() Status {
+	s := Status{ID: c.id}
+	c.stMu.Lock()
+	s.State, s.Reason, s.Started = c.st.State, c.st.Reason, c.st.Started
+	c.stMu.Unlock()
+	s.Elapsed = c.elapsed()
+	c.mu.Lock()
+	if c.paused && s.State == StateRunning {
+		s.State = StatePaused
+	}
+	s.InFlight = c.inFlight
+	closed := c.closed
+	c.mu.Unlock()
+	c.counters.snapshot(&s)
+	if !closed {
+		t := c.front.Totals()
+		s.Queued, s.Succeeded, s.Failed, s.Disregard, s.Queues = t.Queued+t.Pending, t.Succeeded, t.Failed, t.Disregarded, t.Queues
+		s.QueueState = map[frontier.QueueState]int64{}
+		c.front.EachQueue(func(q frontier.QueueStats) bool {
+			s.QueueState[q.State]++
+			return true
+		})
+	}
+	return s
+}
+
+// Queues calls fn with the state of each queue, until fn returns false,
+// while the crawl is open. fn must not call the crawl.
+func (c *Crawl) Queues(fn func(frontier.QueueStats) bool) {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if !closed {
+		c.front.EachQueue(fn)
+	}
+}

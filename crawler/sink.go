@@ -1,0 +1,151 @@
+package crawler
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mneme-archive/mneme/crawler/crawlrdf"
+	"github.com/mneme-archive/mneme/crawler/frontier"
+	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/ontology"
+	"github.com/mneme-archive/mneme/rdf"
+)
+
+// sink is the single RDF writer: it commits the captures of finished URLs
+// in batches, then schedules their links and completes them in the
+// frontier, so that a URL the frontier holds as done is described in the
+// store. It stops when its input is closed and drained.
+type sink struct {
+	c     *Crawl
+	in    chan []item
+	done  chan struct{}
+	err   error
+	quads []rdf.Quad
+}
+
+func newSink(c *Crawl) *sink {
+	return &sink{c: c, in: make(chan []item, c.spec.Workers*2), done: make(chan struct{})}
+}
+
+// run commits batches until in is closed; a failure cancels the crawl
+// through fail and ends the sink (items left are fetched again on resume).
+func (s *sink) run(fail func(error)) {
+	defer close(s.done)
+	max, interval := s.c.spec.RDF.Batch, time.Duration(s.c.spec.RDF.Interval)
+	var batch []item
+	urls := 0
+	for {
+		first, ok := <-s.in
+		if !ok {
+			return
+		}
+		batch, urls = append(batch[:0], first...), countURLs(first)
+		timer := time.NewTimer(interval)
+	fill:
+		for urls < max {
+			select {
+			case more, ok := <-s.in:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, more...)
+				urls += countURLs(more)
+			case <-timer.C:
+				break fill
+			}
+		}
+		timer.Stop()
+		if err := s.commit(batch); err != nil {
+			s.err = err
+			fail(err)
+			for range s.in { // let the workers finish; nothing more is committed
+			}
+			return
+		}
+	}
+}
+
+func countURLs(items []item) (n int) {
+	for _, it := range items {
+		if it.url != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// commit writes one batch: captures first, then frontier updates.
+func (s *sink) commit(batch []item) error {
+	c := s.c
+	ctx := context.Background() // a batch in hand is always finished, even when stopping
+	b := c.deps.Store.NewBatch()
+	var cands []frontier.Candidate
+	for _, it := range batch {
+		if it.capture != nil {
+			if it.viaURL != "" {
+				via, err := s.captureOf(ctx, it.viaURL)
+				if err != nil {
+					return err
+				}
+				it.capture.Via = via
+			}
+			s.quads = it.capture.Quads(c.id, s.quads[:0])
+			for _, q := range s.quads {
+				if err := q.Validate(); err != nil {
+					fmt.Fprintf(c.deps.Log, "capture of %s: skipping a statement: %v\n", it.capture.URL, err)
+					continue
+				}
+				b.Add(q)
+			}
+		}
+		cands = append(cands, it.cands...)
+	}
+	if _, err := b.Commit(ctx); err != nil {
+		return fmt.Errorf("committing %d captures: %w", len(batch), err)
+	}
+	if err := c.front.Schedule(cands); err != nil {
+		return err
+	}
+	n := 0
+	for _, it := range batch {
+		if it.url == "" {
+			continue
+		}
+		n++
+		if err := c.front.Complete(it.url, it.outcome); err != nil {
+			return fmt.Errorf("completing %s: %w", it.url, err)
+		}
+	}
+	if err := c.front.Sync(); err != nil {
+		return err
+	}
+	c.doneInFlight(n)
+	return nil
+}
+
+// captureOf returns the IRI of a capture of url in this crawl's graph, or
+// "" when there is none (the page that linked here was lost in a crash).
+func (s *sink) captureOf(ctx context.Context, url string) (string, error) {
+	st := s.c.deps.Store
+	ids, err := st.LookupTerms([]rdf.Term{rdf.IRI(ontology.URL), rdf.IRI(url), rdf.IRI(crawlrdf.CrawlIRI(s.c.id))})
+	if err != nil {
+		return "", err
+	}
+	if ids[0] == graph.Any || ids[1] == graph.Any || ids[2] == graph.Any {
+		return "", nil
+	}
+	it, err := st.Scan(ctx, graph.Pattern{P: ids[0], O: ids[1], G: ids[2]}, graph.ScanOptions{})
+	if err != nil {
+		return "", err
+	}
+	defer it.Close()
+	if !it.Next() {
+		return "", it.Err()
+	}
+	t, err := st.Term(it.Quad().S)
+	if err != nil {
+		return "", err
+	}
+	return t.Value, nil
+}

@@ -1,0 +1,359 @@
+// Package spec reads, checks and writes crawl specifications: the seeds,
+// scope, politeness, limits, output folder and identity of one crawl, as a
+// YAML file (unset fields take Heritrix-like defaults) that command-line
+// flags may then override. A crawl keeps its final specification beside its
+// data so that a resumed crawl runs exactly as it started.
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/mneme-archive/mneme/crawler/canon"
+	"github.com/mneme-archive/mneme/crawler/frontier"
+	"github.com/mneme-archive/mneme/crawler/scope"
+)
+
+// Spec is a crawl specification. Field comments give the YAML key.
+type Spec struct {
+	ID        string   `yaml:"id,omitempty"`     // names the crawl and its folder; generated when empty
+	Seeds     []string `yaml:"seeds"`            // where the crawl starts
+	UserAgent string   `yaml:"user-agent"`       // must carry a contact URL: "name/version (+https://…)"
+	Output    string   `yaml:"output,omitempty"` // data folder holding crawls/ and store/
+	Workers   int      `yaml:"workers"`          // concurrent fetches
+	Robots    string   `yaml:"robots"`           // "obey" (default) or "ignore"
+	// Update combines a new score of an already queued URL with its old
+	// one (FIRST, LAST, MAX, SUM, AVG), for injected and rediscovered URLs.
+	Update     string     `yaml:"update"`
+	Scope      Scope      `yaml:"scope"`
+	Politeness Politeness `yaml:"politeness"`
+	Limits     Limits     `yaml:"limits"`
+	WARC       WARC       `yaml:"warc"`
+	RDF        RDF        `yaml:"rdf"`
+}
+
+// Scope mirrors scope.Config (see there for each rule).
+type Scope struct {
+	SeedSURTs          bool     `yaml:"seed-surts"`
+	SeedHosts          bool     `yaml:"seed-hosts"`
+	SeedDomains        bool     `yaml:"seed-domains"`
+	SURTPrefixes       []string `yaml:"surt-prefixes,omitempty"`
+	Include            []string `yaml:"include,omitempty"`
+	Exclude            []string `yaml:"exclude,omitempty"`
+	Schemes            []string `yaml:"schemes,omitempty"`
+	MaxHops            int      `yaml:"max-hops"`
+	MaxTransHops       int      `yaml:"max-trans-hops"`
+	MaxSpeculativeHops int      `yaml:"max-speculative-hops"`
+	MaxPathDepth       int      `yaml:"max-path-depth"`
+	MaxURLLength       int      `yaml:"max-url-length"`
+	MaxRepeats         int      `yaml:"max-repeats"`
+	MaxSegmentCount    int      `yaml:"max-segment-count"`
+	MaxQueryParams     int      `yaml:"max-query-params"`
+	CalendarYears      []int    `yaml:"calendar-years,omitempty"` // [min, max]
+}
+
+// Politeness sets how hard the crawl may press on each host.
+type Politeness struct {
+	// Off removes every delay and lets each queue use all workers; it is
+	// meant for benchmarks and tests and is refused unless every seed host is
+	// a loopback address (and then applies to loopback hosts only).
+	Off           bool     `yaml:"off,omitempty"`
+	DelayFactor   float64  `yaml:"delay-factor"`    // wait = factor × last fetch duration…
+	MinDelay      Duration `yaml:"min-delay"`       // …clamped to [min-delay, max-delay]
+	MaxDelay      Duration `yaml:"max-delay"`       //
+	MaxCrawlDelay Duration `yaml:"max-crawl-delay"` // robots.txt Crawl-delay is honoured up to this
+	RetryDelay    Duration `yaml:"retry-delay"`     // wait before retrying a retriable error
+	MaxRetries    int      `yaml:"max-retries"`     // retries before giving up
+	Valence       int      `yaml:"valence"`         // parallel fetches per queue
+	// Hosts override the values above for queues whose key (host, or
+	// host:port) matches a pattern; the first match wins.
+	Hosts []HostRule `yaml:"hosts,omitempty"`
+}
+
+// HostRule overrides politeness for the hosts matching Pattern, a
+// path.Match glob on the queue key ("*.example.org", "127.0.0.1:*").
+// Fields left out keep the crawl-wide value.
+type HostRule struct {
+	Pattern       string    `yaml:"pattern"`
+	DelayFactor   *float64  `yaml:"delay-factor,omitempty"`
+	MinDelay      *Duration `yaml:"min-delay,omitempty"`
+	MaxDelay      *Duration `yaml:"max-delay,omitempty"`
+	MaxCrawlDelay *Duration `yaml:"max-crawl-delay,omitempty"`
+	RetryDelay    *Duration `yaml:"retry-delay,omitempty"`
+	MaxRetries    *int      `yaml:"max-retries,omitempty"`
+	Valence       *int      `yaml:"valence,omitempty"`
+}
+
+// Limits end a crawl or a queue early; zero means no limit.
+type Limits struct {
+	Pages     int64    `yaml:"pages,omitempty"`      // responses received
+	Bytes     int64    `yaml:"bytes,omitempty"`      // response bytes received
+	Duration  Duration `yaml:"duration,omitempty"`   // running time, summed over resumes
+	HostPages int64    `yaml:"host-pages,omitempty"` // URLs claimed per queue
+}
+
+// WARC configures the archive files.
+type WARC struct {
+	Prefix  string `yaml:"prefix"`
+	MaxSize int64  `yaml:"max-size"` // bytes at which a file is closed and the next begun
+}
+
+// RDF configures the batched writes to the store.
+type RDF struct {
+	Batch    int      `yaml:"batch"`    // fetches per committed batch at most
+	Interval Duration `yaml:"interval"` // longest a fetch waits for its batch
+}
+
+// Duration is a time.Duration written as in Go ("3s", "1m30s"); a bare
+// number is seconds.
+type Duration time.Duration
+
+// UnmarshalYAML reads "3s" or 3.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: a duration such as \"3s\" expected", n.Line)
+	}
+	if v, err := time.ParseDuration(n.Value); err == nil {
+		*d = Duration(v)
+		return nil
+	}
+	if !numberRE.MatchString(strings.TrimSpace(n.Value)) {
+		return fmt.Errorf("line %d: bad duration %q (want e.g. \"3s\", \"500ms\" or a number of seconds)", n.Line, n.Value)
+	}
+	secs, _ := strconv.ParseFloat(strings.TrimSpace(n.Value), 64)
+	*d = Duration(secs * float64(time.Second))
+	return nil
+}
+
+var numberRE = regexp.MustCompile(`^[0-9]+(\.[0-9]*)?$`)
+
+// MarshalYAML writes the Go form.
+func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
+
+// Default returns a specification with every default set and no seeds.
+func Default() *Spec {
+	sc := scope.DefaultConfig()
+	p := frontier.DefaultPoliteness
+	return &Spec{
+		Workers: 8,
+		Robots:  "obey",
+		Update:  "MAX",
+		Scope: Scope{
+			SeedSURTs: sc.SeedSURTs, SeedHosts: sc.SeedHosts, SeedDomains: sc.SeedDomains,
+			MaxHops: sc.MaxHops, MaxTransHops: sc.MaxTransHops, MaxSpeculativeHops: sc.MaxSpeculativeHops,
+			MaxPathDepth: sc.MaxPathDepth, MaxURLLength: sc.MaxURLLength, MaxRepeats: sc.MaxRepeats,
+			MaxSegmentCount: sc.MaxSegmentCount, MaxQueryParams: sc.MaxQueryParams,
+		},
+		Politeness: Politeness{
+			DelayFactor: p.DelayFactor, MinDelay: Duration(p.MinDelay), MaxDelay: Duration(p.MaxDelay),
+			MaxCrawlDelay: Duration(p.MaxCrawlDelay), RetryDelay: Duration(p.RetryDelay),
+			MaxRetries: p.MaxRetries, Valence: 1,
+		},
+		WARC: WARC{Prefix: "MNEME", MaxSize: 1 << 30},
+		RDF:  RDF{Batch: 256, Interval: Duration(200 * time.Millisecond)},
+	}
+}
+
+// Parse reads a YAML specification over the defaults; name labels errors.
+// Unknown keys are errors, so a misspelt option is never silently ignored.
+func Parse(data []byte, name string) (*Spec, error) {
+	s := Default()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(s); err != nil && !errors.Is(err, errEOF) {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return s, nil
+}
+
+// errEOF is what the decoder returns for an empty document.
+var errEOF = func() error {
+	var v struct{}
+	return yaml.NewDecoder(bytes.NewReader(nil)).Decode(&v)
+}()
+
+// Load reads the specification file at path.
+func Load(path string) (*Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(data, path)
+}
+
+// Marshal renders s as YAML, every field written, so that the file alone
+// reproduces the crawl.
+func (s *Spec) Marshal() ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(s); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+var idRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// ValidID reports whether id can name a crawl: 1 to 64 letters, digits,
+// '.', '_' or '-', starting with a letter or digit (it becomes a folder and
+// part of WARC file names).
+func ValidID(id string) bool { return idRE.MatchString(id) }
+
+// NewID returns an id for a crawl started at t: "crawl-20260314-153000".
+func NewID(t time.Time) string { return "crawl-" + t.UTC().Format("20060102-150405") }
+
+// Check validates the specification and returns the parsed seeds. Every
+// problem found is reported, each naming its field.
+func (s *Spec) Check(c *canon.Canonicalizer) ([]canon.URL, error) {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if s.ID != "" && !ValidID(s.ID) {
+		bad("id %q: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", s.ID)
+	}
+	if len(s.Seeds) == 0 {
+		bad("seeds: at least one seed URL is required")
+	}
+	var seeds []canon.URL
+	for i, raw := range s.Seeds {
+		u, err := c.Parse(raw)
+		switch {
+		case err != nil:
+			bad("seeds[%d]: %v", i, err)
+		case u.Scheme != "http" && u.Scheme != "https":
+			bad("seeds[%d]: %q: only http and https URLs can be crawled", i, raw)
+		default:
+			seeds = append(seeds, u)
+		}
+	}
+	if !strings.Contains(s.UserAgent, "+http://") && !strings.Contains(s.UserAgent, "+https://") {
+		bad("user-agent %q: must carry a contact URL, e.g. \"mneme/0.1 (+https://example.org/crawler)\"", s.UserAgent)
+	} else if ProductToken(s.UserAgent) == "" {
+		bad("user-agent %q: must start with a product token such as \"mneme/0.1\"", s.UserAgent)
+	}
+	if s.Workers < 1 {
+		bad("workers: %d: at least 1", s.Workers)
+	}
+	if s.Robots != "obey" && s.Robots != "ignore" {
+		bad("robots: %q: want obey or ignore", s.Robots)
+	}
+	if _, err := frontier.ParseUpdateFunc(s.Update); err != nil {
+		bad("update: %v", err)
+	}
+	if n := len(s.Scope.CalendarYears); n != 0 && n != 2 {
+		bad("scope.calendar-years: want [min, max], got %d values", n)
+	}
+	if _, err := scope.New(s.ScopeConfig(), seeds, c); err != nil {
+		bad("scope: %v", err)
+	}
+	checkPoliteness(s.Politeness, bad)
+	if s.Politeness.Off {
+		for i, u := range seeds {
+			if !IsLoopback(u.Host) {
+				bad("politeness off is only allowed when every seed is on a loopback address; seeds[%d] is on %s", i, u.Host)
+			}
+		}
+	}
+	if s.Limits.Pages < 0 || s.Limits.Bytes < 0 || s.Limits.Duration < 0 || s.Limits.HostPages < 0 {
+		bad("limits: negative values are not allowed")
+	}
+	if s.WARC.MaxSize < 1<<10 {
+		bad("warc.max-size: %d bytes is too small (at least 1024)", s.WARC.MaxSize)
+	}
+	if s.WARC.Prefix == "" {
+		bad("warc.prefix: empty")
+	}
+	if s.RDF.Batch < 1 {
+		bad("rdf.batch: %d: at least 1", s.RDF.Batch)
+	}
+	if s.RDF.Interval <= 0 {
+		bad("rdf.interval: must be positive")
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return seeds, nil
+}
+
+func checkPoliteness(p Politeness, bad func(string, ...any)) {
+	check := func(where string, r frontier.Politeness, valence int) {
+		if r.DelayFactor < 0 || r.MinDelay < 0 || r.MaxDelay < 0 || r.MaxCrawlDelay < 0 || r.RetryDelay < 0 || r.MaxRetries < 0 {
+			bad("%s: negative values are not allowed", where)
+		}
+		if r.MinDelay > r.MaxDelay {
+			bad("%s: min-delay %v exceeds max-delay %v", where, r.MinDelay, r.MaxDelay)
+		}
+		if valence < 1 {
+			bad("%s: valence %d: at least 1", where, valence)
+		}
+	}
+	check("politeness", p.base(), p.Valence)
+	for i, h := range p.Hosts {
+		where := fmt.Sprintf("politeness.hosts[%d]", i)
+		if _, err := path.Match(h.Pattern, ""); err != nil || h.Pattern == "" {
+			bad("%s: bad pattern %q", where, h.Pattern)
+			continue
+		}
+		r, v := p.apply(h)
+		check(where, r, v)
+	}
+}
+
+// ScopeConfig converts the scope section for package scope.
+func (s *Spec) ScopeConfig() scope.Config {
+	sc := s.Scope
+	cfg := scope.Config{
+		SeedSURTs: sc.SeedSURTs, SeedHosts: sc.SeedHosts, SeedDomains: sc.SeedDomains,
+		SURTPrefixes: sc.SURTPrefixes, Include: sc.Include, Exclude: sc.Exclude, Schemes: sc.Schemes,
+		MaxHops: sc.MaxHops, MaxTransHops: sc.MaxTransHops, MaxSpeculativeHops: sc.MaxSpeculativeHops,
+		MaxPathDepth: sc.MaxPathDepth, MaxURLLength: sc.MaxURLLength, MaxRepeats: sc.MaxRepeats,
+		MaxSegmentCount: sc.MaxSegmentCount, MaxQueryParams: sc.MaxQueryParams,
+	}
+	if len(sc.CalendarYears) == 2 {
+		cfg.CalendarYears = [2]int{sc.CalendarYears[0], sc.CalendarYears[1]}
+	}
+	return cfg
+}
+
+// UpdateFunc is the parsed Update (call after Check).
+func (s *Spec) UpdateFunc() frontier.UpdateFunc {
+	u, _ := frontier.ParseUpdateFunc(s.Update)
+	return u
+}
+
+// ProductToken is the robots.txt product token of a user agent: its first
+// word up to '/' ("mneme" for "mneme/0.1 (+https://…)").
+func ProductToken(ua string) string {
+	tok, _, _ := strings.Cut(strings.TrimSpace(ua), "/")
+	if i := strings.IndexAny(tok, " \t("); i >= 0 {
+		tok = tok[:i]
+	}
+	return tok
+}
+
+// IsLoopback reports whether host (a name or an IP, IPv6 in brackets or
+// not, with or without port) is a loopback address.
+func IsLoopback(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,277 @@
+package crawler
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/mneme-archive/mneme/crawler/canon"
+	"github.com/mneme-archive/mneme/crawler/crawllog"
+	"github.com/mneme-archive/mneme/crawler/crawlrdf"
+	"github.com/mneme-archive/mneme/crawler/extract"
+	"github.com/mneme-archive/mneme/crawler/fetch"
+	"github.com/mneme-archive/mneme/crawler/frontier"
+	"github.com/mneme-archive/mneme/crawler/spec"
+	"github.com/mneme-archive/mneme/crawler/warc"
+)
+
+// annotDuplicate marks a crawl.log line whose payload was stored as a revisit.
+const annotDuplicate = "duplicate:digest"
+
+// item is a finished URL on its way to the RDF writer, which commits its
+// capture, schedules its links and completes it in the frontier, in that
+// order.
+type item struct {
+	capture *crawlrdf.Capture // nil when nothing was fetched
+	viaURL  string            // the page the URL was found on, for mneme:via
+	cands   []frontier.Candidate
+	url     string // frontier URL to complete; "" for a prerequisite
+	outcome frontier.Outcome
+}
+
+// process fetches one claimed URL and returns what the RDF writer must do
+// with it. Every item but the last is a robots.txt prerequisite.
+func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]item, error) {
+	hp := c.spec.Politeness.For(cl.QueueKey)
+	ev := Fetch{URL: cl.URL, Queue: cl.QueueKey, Hops: cl.Hops, Via: cl.Via, Worker: worker, Claimed: c.clock.Now()}
+	done := item{url: cl.URL}
+	u, err := c.canon.Parse(cl.URL)
+	if err != nil || !u.Hierarchical() {
+		return []item{c.skip(worker, cl, ev, fetch.StatusUnfetchable, frontier.Failed, fmt.Sprint(err))}, nil
+	}
+	var items []item
+	var crawlDelay time.Duration
+	if c.spec.Robots == "obey" {
+		agent, pre, err := c.robotsFor(ctx, worker, u, cl)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, pre...)
+		d := agent.Check(pathQuery(u))
+		if !d.Allowed {
+			if strings.HasPrefix(d.Rule, "robots.txt unreachable") {
+				return append(items, c.retry(worker, cl, ev, hp, fetch.StatusRobotsPrereq, 0, d.Rule)), nil
+			}
+			return append(items, c.skip(worker, cl, ev, fetch.StatusRobotsPrecluded, frontier.Disregarded, d.Rule)), nil
+		}
+		crawlDelay, _ = agent.CrawlDelay(hp.MaxCrawlDelay)
+	}
+
+	res := c.fetcher.Fetch(ctx, fetch.Request{URL: u, Via: cl.Via})
+	defer res.Close()
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // stopped: the URL stays in flight and is fetched on resume
+	}
+	links := c.outlinks(res)
+	capt, revisit, err := c.record(worker, res, cl.Hops, cl.Via, links, retryAnnotations(cl.Retries))
+	if err != nil {
+		return nil, err
+	}
+	ev.Status, ev.Duration, ev.Size, ev.MimeType, ev.Revisit, ev.Links = res.Status, res.Duration, res.ContentLength, res.MediaType, revisit, len(links)
+	done.capture, done.viaURL = capt, cl.Via
+
+	if retriable(res.Status) {
+		after := time.Duration(0)
+		if res.HasRetryAfter {
+			after = res.RetryAfter
+		}
+		it := c.retry(worker, cl, ev, hp, res.Status, after, "")
+		it.capture, it.viaURL = capt, cl.Via
+		return append(items, it), nil
+	}
+	if res.Status < 0 {
+		done.outcome = frontier.Outcome{Status: frontier.Failed, FetchDuration: res.Duration}
+		ev.Outcome = "failed"
+		c.finish(ev)
+		return append(items, done), nil
+	}
+	now := c.clock.Now()
+	wait := time.Duration(0)
+	if !hp.Off {
+		wait = hp.Wait(res.Duration, crawlDelay)
+	}
+	done.outcome = frontier.Outcome{Status: frontier.Succeeded, FetchDuration: res.Duration, SnoozeUntil: now.Add(wait)}
+	done.cands = c.candidates(links, cl, u)
+	ev.Outcome, ev.Wait = "succeeded", wait
+	c.finish(ev)
+	return append(items, done), nil
+}
+
+// finish counts a finished URL and reports it.
+func (c *Crawl) finish(ev Fetch) {
+	c.counters.record(ev, errorKind(ev.Status))
+	if c.deps.OnFetch != nil {
+		c.deps.OnFetch(ev)
+	}
+}
+
+// skip ends a URL without fetching it: logged, counted, completed.
+func (c *Crawl) skip(worker int, cl *frontier.Claim, ev Fetch, status int, st frontier.Status, why string) item {
+	c.logLine(worker, crawllog.Entry{Status: status, Size: -1, URI: cl.URL, HopPath: cl.Hops, Via: cl.Via, Annotations: []string{why}})
+	ev.Status = status
+	ev.Outcome = map[frontier.Status]string{frontier.Failed: "failed", frontier.Disregarded: "disregarded"}[st]
+	c.finish(ev)
+	return item{url: cl.URL, outcome: frontier.Outcome{Status: st}}
+}
+
+// retry sends a URL back to its queue after a retriable failure, or gives
+// it up when its retries are spent. A fetch that happened was already logged.
+func (c *Crawl) retry(worker int, cl *frontier.Claim, ev Fetch, hp spec.HostPoliteness, status int, after time.Duration, why string) item {
+	now := c.clock.Now()
+	ev.Status = status
+	at, ok := hp.Retry(now, cl.Retries+1, after)
+	if why != "" {
+		c.logLine(worker, crawllog.Entry{Status: status, Size: -1, URI: cl.URL, HopPath: cl.Hops, Via: cl.Via,
+			Annotations: append(retryAnnotations(cl.Retries), why)})
+	}
+	if !ok {
+		ev.Outcome = "failed"
+		c.finish(ev)
+		return item{url: cl.URL, outcome: frontier.Outcome{Status: frontier.Failed, FetchDuration: ev.Duration}}
+	}
+	ev.Outcome, ev.Wait = "retry", at.Sub(now)
+	c.finish(ev)
+	return item{url: cl.URL, outcome: frontier.Outcome{Status: frontier.RetryLater, FetchDuration: ev.Duration, RetryAt: at}}
+}
+
+func retryAnnotations(retries int) []string {
+	if retries == 0 {
+		return nil
+	}
+	return []string{strconv.Itoa(retries) + "t"}
+}
+
+// pathQuery is what robots.txt rules are matched against.
+func pathQuery(u canon.URL) string {
+	if u.HasQuery {
+		return u.Path + "?" + u.Query
+	}
+	return u.Path
+}
+
+// outlinks extracts the links of a fetched page, the redirect target
+// included.
+func (c *Crawl) outlinks(res *fetch.Result) []extract.Outlink {
+	var links []extract.Outlink
+	if res.Status >= 300 && res.Status < 400 && res.Location.Href != "" {
+		links = append(links, extract.Outlink{URL: res.Location, Hop: extract.Redirect, Context: "location"})
+	}
+	if res.Status < 200 || res.Status >= 300 || res.Body == nil || res.Body.Size() == 0 {
+		return links
+	}
+	var ex extract.Extractor = c.extract
+	if c.deps.Extractor != nil {
+		if ex = c.deps.Extractor(res.URL, res.MediaType); ex == nil {
+			return links
+		}
+	}
+	found, err := ex.Extract(extract.Document{URL: res.URL, MediaType: res.MediaType, Body: res.Text()})
+	if err != nil {
+		fmt.Fprintf(c.deps.Log, "extracting links of %s: %v\n", res.URL.Href, err)
+	}
+	return append(links, found...)
+}
+
+// candidates turns the in-scope outlinks of a page into frontier candidates.
+func (c *Crawl) candidates(links []extract.Outlink, cl *frontier.Claim, from canon.URL) []frontier.Candidate {
+	var cands []frontier.Candidate
+	for _, l := range links {
+		hops := cl.Hops + string(rune(l.Hop))
+		if !c.scope.Decide(l.URL, hops).Accept {
+			continue
+		}
+		cands = append(cands, frontier.Candidate{
+			URL: l.URL.Canonical, QueueKey: l.URL.HostKey(), Hops: hops, Via: from.Href, Update: c.update,
+		})
+	}
+	return cands
+}
+
+// record archives a fetch: its WARC records (a revisit when the payload was
+// stored before), its crawl.log line and the capture to describe in RDF.
+func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []extract.Outlink, annotations []string) (*crawlrdf.Capture, bool, error) {
+	capt := &crawlrdf.Capture{
+		URL: res.URL.Href, Time: res.Start, Status: res.Status, MimeType: res.MediaType,
+		Length: -1, HopPath: hops,
+	}
+	if res.Err != nil {
+		capt.Error = res.Err.Error()
+	}
+	revisit := false
+	if res.Response != nil {
+		capt.Length = res.ContentLength
+		meta := &warc.Metadata{Via: via, HopPath: hops, FetchTime: res.Duration}
+		for _, l := range links {
+			meta.Outlinks = append(meta.Outlinks, warc.Outlink{URL: l.URL.Href, Hop: string(rune(l.Hop)), Context: l.Context})
+		}
+		var req warc.Content
+		if res.Request != nil {
+			req = res.Request
+		}
+		dedupable := res.Status >= 200 && res.Status < 300 && res.Truncated == "" && res.Digest != "" && res.ContentLength > 0
+		var orig original
+		var err error
+		if dedupable {
+			if orig, revisit, err = c.dedup.get(res.Digest); err != nil {
+				return nil, false, err
+			}
+		}
+		var w warc.Capture
+		if revisit {
+			w, err = c.warcs.WriteRevisit(warc.Revisit{
+				Profile: warc.IdenticalPayloadDigest, URL: res.URL.Href, Date: res.Start, IP: res.IP,
+				Request: req, Response: res.Response, RefersToURI: orig.URL, RefersToDate: orig.Date,
+				RefersToID: orig.RecordID, Metadata: meta,
+			})
+			capt.Duplicate = recordIRI(orig.RecordID)
+			annotations = append(annotations, annotDuplicate)
+		} else {
+			w, err = c.warcs.WriteExchange(warc.Exchange{
+				URL: res.URL.Href, Date: res.Start, IP: res.IP, Request: req, Response: res.Response,
+				Truncated: res.Truncated, Metadata: meta,
+			})
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if dedupable && !revisit && w.PayloadDigest == res.Digest {
+			if err := c.dedup.put(res.Digest, original{RecordID: w.Response.RecordID, URL: res.URL.Href, Date: res.Start}); err != nil {
+				return nil, false, err
+			}
+		}
+		capt.IRI = recordIRI(w.Response.RecordID)
+		capt.RecordID = capt.IRI
+		capt.WARCFile, capt.Offset, capt.Digest = w.Response.File, w.Response.Offset, w.PayloadDigest
+	} else {
+		capt.IRI = "urn:uuid:" + uuid.NewString()
+	}
+	for _, l := range links {
+		capt.Links = append(capt.Links, crawlrdf.Link{Target: l.URL.Href, Text: l.Text, Hop: byte(l.Hop)})
+	}
+	size := int64(-1)
+	if res.Response != nil {
+		size = res.ContentLength
+	}
+	c.logLine(worker, crawllog.Entry{
+		Status: res.Status, Size: size, URI: res.URL.Href, HopPath: hops, Via: via, MimeType: res.MediaType,
+		FetchBegin: res.Start, FetchDuration: res.Duration, Digest: res.Digest,
+		Annotations: append(annotations, res.Annotations()...),
+	})
+	return capt, revisit, nil
+}
+
+// recordIRI is the IRI in a WARC-Record-ID ("<urn:uuid:…>").
+func recordIRI(id string) string { return strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">") }
+
+// logLine writes a crawl.log line; a failure is reported, not fatal (the
+// WARC files and the store are the archive).
+func (c *Crawl) logLine(worker int, e crawllog.Entry) {
+	e.Thread = worker
+	if err := c.log.Write(e); err != nil {
+		fmt.Fprintf(c.deps.Log, "crawl.log: %v\n", err)
+	}
+}
