@@ -65,6 +65,7 @@ store, one named graph per crawl, queried with SPARQL across crawls.`,
 	root.AddCommand(newKBCmd())
 	root.AddCommand(newSimCmd())
 	root.AddCommand(newCrawlCmd())
+	root.AddCommand(newDemoCmd())
 	return root
 }
 
