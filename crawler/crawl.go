@@ -364,7 +364,9 @@ func (c *Crawl) queuePolicy(key string) frontier.QueuePolicy {
 	hp := c.spec.Politeness.For(key)
 	v := int64(hp.Valence)
 	if hp.Off {
-		v = int64(c.spec.Workers)
+		// A URL stays in flight until its RDF batch commits: let a queue
+		// fill the workers and the batch, or it would wait for every commit.
+		v = c.maxInFlight()
 	}
 	return frontier.QueuePolicy{Valence: v, Budget: c.spec.Limits.HostPages}
 }

@@ -1,14 +1,13 @@
 package crawler
 
 import (
-	"fmt"
+	"context"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mneme-archive/mneme/crawler/crawlrdf"
-	"github.com/mneme-archive/mneme/crawler/warc"
 	"github.com/mneme-archive/mneme/ontology"
 )
 
@@ -60,36 +59,14 @@ func TestCrawlSite(t *testing.T) {
 	}
 
 	// WARC: a response or revisit per capture, each where RDF says.
-	files := map[string]map[int64]*warc.Record{}
-	for _, p := range warcFiles(t, s.Output, s.ID) {
-		recs, err := warc.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		byOff := map[int64]*warc.Record{}
-		for _, r := range recs {
-			byOff[r.Offset] = r
-		}
-		files[baseName(p)] = byOff
+	rep, err := CheckArchive(context.Background(), s.Output, s.ID, st)
+	if err != nil {
+		t.Fatal(err)
 	}
-	offsets := objects(t, st, s.ID, ontology.WARCOffset)
-	urls := objects(t, st, s.ID, ontology.URL)
+	if len(rep.Problems) > 0 || rep.Captures != len(want) || rep.Records != len(want) {
+		t.Errorf("archive check: %d captures, %d records (want %d), problems %v", rep.Captures, rep.Records, len(want), rep.Problems)
+	}
 	dupOf := objects(t, st, s.ID, ontology.DuplicateOf)
-	for capt, fs := range objects(t, st, s.ID, ontology.WARCFile) {
-		var off int64
-		fmt.Sscan(offsets[capt][0], &off)
-		r := files[fs[0]][off]
-		if r == nil {
-			t.Errorf("capture %s: no record at %s:%d", capt, fs[0], off)
-			continue
-		}
-		if r.Header.Get("WARC-Target-URI") != urls[capt][0] || r.Header.Get("WARC-Record-ID") != "<"+capt+">" {
-			t.Errorf("capture %s of %s: record at %s:%d is %s of %s", capt, urls[capt][0], fs[0], off, r.Header.Get("WARC-Record-ID"), r.Header.Get("WARC-Target-URI"))
-		}
-		if r.Type() == "revisit" && len(dupOf[capt]) != 1 {
-			t.Errorf("revisit capture %s has no mneme:duplicateOf", capt)
-		}
-	}
 	if len(dupOf) != 1 {
 		t.Errorf("%d captures are duplicates, want 1", len(dupOf))
 	}

@@ -1,10 +1,7 @@
 package crawler
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -22,6 +18,7 @@ import (
 	"github.com/mneme-archive/mneme/crawler/crawllog"
 	"github.com/mneme-archive/mneme/crawler/crawlrdf"
 	"github.com/mneme-archive/mneme/crawler/spec"
+	"github.com/mneme-archive/mneme/crawler/warcverify"
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/rdf"
@@ -244,52 +241,8 @@ func warcFiles(t *testing.T, data, id string) []string {
 	return paths
 }
 
-// verifyWARCs runs the independent verifier (warcio.js, through
-// crawler/warc's testdata script) on every WARC file of a crawl. Without
-// the tool the check is skipped, except under CI.
+// verifyWARCs runs the independent verifier on every WARC file of a crawl.
 func verifyWARCs(t *testing.T, data, id string) {
 	t.Helper()
-	tools := os.Getenv("MNEME_TOOLS")
-	if tools == "" {
-		home, _ := os.UserHomeDir()
-		tools = filepath.Join(home, ".cache", "mneme-tools")
-	}
-	_, statErr := os.Stat(filepath.Join(tools, "warcio", "node_modules", "warcio", "dist", "cli.js"))
-	if _, err := exec.LookPath("node"); err != nil || statErr != nil {
-		msg := "warcio.js (node) not installed: run .ci/install-warc-tools.sh"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Log(msg + "; WARC files not verified")
-		return
-	}
-	paths := warcFiles(t, data, id)
-	cmd := exec.Command("node", append([]string{filepath.Join("warc", "testdata", "verify-warc.mjs")}, paths...)...)
-	cmd.Env = append(os.Environ(), "MNEME_TOOLS="+tools)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if _, exit := err.(*exec.ExitError); err != nil && !exit {
-		t.Fatalf("verifier: %v\n%s", err, stderr.String())
-	}
-	n := 0
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		var v struct {
-			File   string
-			Valid  bool
-			Count  int
-			Errors []string
-		}
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("verifier output %q: %v", sc.Text(), err)
-		}
-		n++
-		if !v.Valid || v.Count == 0 {
-			t.Errorf("verifier rejects %s (%d records): %s", v.File, v.Count, strings.Join(v.Errors, "; "))
-		}
-	}
-	if n != len(paths) {
-		t.Fatalf("verifier gave %d verdicts for %d files: %s", n, len(paths), stderr.String())
-	}
+	warcverify.Check(t, warcFiles(t, data, id)...)
 }

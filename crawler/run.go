@@ -138,6 +138,10 @@ func (c *Crawl) dispatch(ctx context.Context, work chan<- *frontier.Claim, slots
 		if why := c.limitReached(); why != "" {
 			return why, nil
 		}
+		if c.inFlightCount() >= c.maxInFlight() {
+			c.waitWake(ctx, time.Time{}) // a batch must commit first
+			continue
+		}
 		select {
 		case slots <- struct{}{}:
 		case <-ctx.Done():
@@ -170,6 +174,10 @@ func (c *Crawl) dispatch(ctx context.Context, work chan<- *frontier.Claim, slots
 		}
 	}
 }
+
+// maxInFlight bounds the URLs claimed and not completed: one per worker
+// plus a full RDF batch. It is also what a crash can make fetch twice.
+func (c *Crawl) maxInFlight() int64 { return int64(c.spec.Workers + c.spec.RDF.Batch) }
 
 // limitReached says which crawl limit is reached, if any.
 func (c *Crawl) limitReached() string {

@@ -195,12 +195,18 @@ func runCrawl(ctx context.Context, c *crawler.Crawl, data, api string, stdout, s
 		defer stop()
 	}
 	fmt.Fprintf(stderr, "crawl %s: %s\n", c.ID(), c.Dir())
+	before := c.Status()
 	start := time.Now()
 	err := c.Run(ctx)
 	s := c.Status()
 	secs := time.Since(start).Seconds()
-	fmt.Fprintf(stdout, "crawl %s %s: %d pages, %d bytes, %.1f s, %.1f pages/s\n",
-		c.ID(), s.State, s.Fetched, s.Bytes, secs, float64(s.Fetched)/max(secs, 1e-9))
+	pages := s.Fetched - before.Fetched
+	fmt.Fprintf(stdout, "crawl %s %s: %d pages, %d bytes, %.1f s, %.1f pages/s",
+		c.ID(), s.State, pages, s.Bytes-before.Bytes, secs, float64(pages)/max(secs, 1e-9))
+	if before.Fetched > 0 {
+		fmt.Fprintf(stdout, " (%d pages in all runs)", s.Fetched)
+	}
+	fmt.Fprintln(stdout)
 	return err
 }
 

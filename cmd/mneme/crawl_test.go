@@ -32,7 +32,7 @@ func treeSite(t *testing.T, n int) *httptest.Server {
 	return srv
 }
 
-var summaryRE = regexp.MustCompile(`^crawl (\S+) (finished|stopped): (\d+) pages, (\d+) bytes, [0-9.]+ s, [0-9.]+ pages/s\n$`)
+var summaryRE = regexp.MustCompile(`^crawl (\S+) (finished|stopped): (\d+) pages, (\d+) bytes, [0-9.]+ s, [0-9.]+ pages/s( \(\d+ pages in all runs\))?\n$`)
 
 // TestCrawlCommand crawls a local site and checks the one-line summary;
 // resuming the finished crawl is refused.
