@@ -60,9 +60,7 @@ func (bl *blog) page(kind string) *blogPage {
 }
 
 func (bl *blog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	if !readOnly(w, r) {
 		return
 	}
 	p := r.URL.Path

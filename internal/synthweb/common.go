@@ -33,5 +33,16 @@ func writeStatus(w http.ResponseWriter, status int, contentType, body string) {
 	w.Write([]byte(body))
 }
 
+// readOnly answers 405 to anything but GET and HEAD, as the sites are
+// read by crawlers only; it reports whether to go on.
+func readOnly(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
+	}
+	w.Header().Set("Allow", "GET, HEAD")
+	http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	return false
+}
+
 // iso is the ISO 8601 form WordPress and MediaWiki write in datetime attributes.
 func iso(t time.Time) string { return t.Format("2006-01-02T15:04:05+00:00") }

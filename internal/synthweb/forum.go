@@ -77,9 +77,7 @@ func (p *forumPage) Members() []*forumMember {
 func (p *forumPage) TotalPosts() int { return len(p.f.posts) }
 
 func (f *forum) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	if !readOnly(w, r) {
 		return
 	}
 	switch {

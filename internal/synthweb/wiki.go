@@ -42,9 +42,7 @@ func (p *wikiPage) Bases() Bases     { return p.w.bases }
 func (p *wikiPage) ReturnTo() string { return p.Key }
 
 func (wk *wiki) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	if !readOnly(w, r) {
 		return
 	}
 	p := r.URL.Path
