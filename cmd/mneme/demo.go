@@ -124,7 +124,7 @@ func runDemo(ctx context.Context, data string, stdout, stderr io.Writer) error {
 		}
 		printTable(stdout, q.vars, rows)
 	}
-	fmt.Fprintf(stdout, "\nRun your own: mneme query --data %s 'SELECT …' (the store holds every crawl, one named graph each).\n", data)
+	fmt.Fprintf(stdout, "\nAsk your own with: mneme query --store %s 'SELECT …' (one named graph per crawl).\n", crawler.Layout{Data: data}.Store())
 	return nil
 }
 
