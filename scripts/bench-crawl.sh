@@ -100,14 +100,18 @@ Ratio mneme / wget (wall time): **${ratio}×** (acceptance target: 3×; goal bey
 
 Machine: $(nproc) CPUs (\`$cpu\`), $(uname -sm), $(go version | cut -d' ' -f3), $(wget --version | head -1 | cut -d' ' -f1-3).
 Measured $(date -u +%Y-%m-%d).
+
+<!-- end of the figures written by scripts/bench-crawl.sh; notes below are kept -->
 MD
 )
 echo "$section"
 
 if [ "$DOC" != /dev/null ]; then
-	# Replace the section (up to the next "## " heading) or append it.
+	# Replace the figures (up to the end marker, else the next "## "
+	# heading) or append the section.
 	awk -v section="$section" '
 		/^## Crawling$/ { print section; skip = 1; done = 1; next }
+		skip && /^<!-- end of the figures/ { skip = 0; next }
 		skip && /^## / { skip = 0; print "" }
 		!skip { print }
 		END { if (!done) { print ""; print section } }
