@@ -77,7 +77,7 @@ func (g textGen) sentence() string {
 	case 3:
 		return "Someone had " + pick(r, verbs) + " " + g.subject() + " at " + pick(r, places) + " the day before, so I went back with my " + pick(r, nouns) + "."
 	case 4:
-		return "The " + pick(r, nouns) + " at " + pick(r, places) + " is " + pick(r, adjectives) + " this time of year, and " + g.subject() + " is worth the wait."
+		return "The " + pick(r, nouns) + " at " + pick(r, places) + " is " + pick(r, adjectives) + " this time of year, and " + g.subject() + " made the wait worthwhile."
 	}
 	return "I " + pick(r, verbs) + " " + g.subject() + " twice, once by the " + pick(r, nouns) + " and once from the " + pick(r, nouns) + "."
 }
