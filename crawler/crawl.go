@@ -80,12 +80,14 @@ type Crawl struct {
 	running  bool
 	cancel   context.CancelCauseFunc
 	closed   bool
-	inFlight int64 // claimed, not completed
+	closeMu  sync.RWMutex // held for reading by Inject, so Close waits for it
+	inFlight int64        // claimed, not completed
 	wake     chan struct{}
 }
 
-// errStopped is the cause given to the run context by Stop.
-var errStopped = errors.New("crawl stopped")
+// errStopped is the cause given to the run context by Stop; it is a
+// cancellation, so the fetcher reports fetches it cuts as such.
+var errStopped = fmt.Errorf("crawl stopped: %w", context.Canceled)
 
 // New creates the crawl described by s in its data folder s.Output and
 // schedules its seeds. It fails with ErrExists if the crawl's folder
@@ -416,13 +418,15 @@ func (c *Crawl) Dir() string { return c.layout.Crawl(c.id) }
 // Close releases the crawl's files. Run closes them itself; Close is for a
 // crawl that is not run after all.
 func (c *Crawl) Close() error {
+	c.closeMu.Lock() // waits for injections under way
 	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return nil
-	}
+	done := c.closed
 	c.closed = true
 	c.mu.Unlock()
+	c.closeMu.Unlock()
+	if done {
+		return nil
+	}
 	var errs []error
 	if c.fetcher != nil {
 		c.fetcher.Close()

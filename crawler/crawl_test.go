@@ -2,12 +2,16 @@ package crawler
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mneme-archive/mneme/crawler/canon"
 	"github.com/mneme-archive/mneme/crawler/crawlrdf"
+	"github.com/mneme-archive/mneme/crawler/extract"
 	"github.com/mneme-archive/mneme/ontology"
 )
 
@@ -83,8 +87,65 @@ func TestCrawlSite(t *testing.T) {
 	if found != 1 {
 		t.Errorf("%d links to /p/1 with anchor text \"page 1\", want 1 (from page 0)", found)
 	}
+	// mneme:via: the capture of /p/1 names the capture of /p/0.
+	captureOf := map[string]string{}
+	for capt, u := range objects(t, st, s.ID, ontology.URL) {
+		captureOf[u[0]] = capt
+	}
+	if via := objects(t, st, s.ID, ontology.Via)[captureOf[site.url("/p/1")]]; len(via) != 1 || via[0] != captureOf[site.url("/p/0")] {
+		t.Errorf("via of /p/1's capture: %v, want [%s]", via, captureOf[site.url("/p/0")])
+	}
 	if ended := objects(t, st, s.ID, ontology.ProvEndedAtTime)[crawlrdf.CrawlIRI(s.ID)]; len(ended) != 1 {
 		t.Errorf("crawl not ended in RDF: %v", ended)
 	}
 	verifyWARCs(t, s.Output, s.ID)
+}
+
+// dataLinks is a site-specific extractor: it follows the data-next
+// attribute the standard extractor ignores.
+type dataLinks struct{ c *canon.Canonicalizer }
+
+func (d dataLinks) Extract(doc extract.Document) ([]extract.Outlink, error) {
+	body, err := io.ReadAll(doc.Body)
+	if err != nil {
+		return nil, err
+	}
+	_, rest, ok := strings.Cut(string(body), `data-next="`)
+	if !ok {
+		return nil, nil
+	}
+	ref, _, _ := strings.Cut(rest, `"`)
+	u, err := d.c.Resolve(doc.URL, ref)
+	if err != nil {
+		return nil, err
+	}
+	return []extract.Outlink{{URL: u, Hop: extract.Link, Context: "div/@data-next"}}, nil
+}
+
+// TestExtractorChooser uses the chosen extractor for the pages it claims
+// and the standard one elsewhere.
+func TestExtractorChooser(t *testing.T) {
+	site := newSite(t, "", 1)
+	site.override["/app/"] = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<div data-next="/app/next"></div><a href="/app/plain">plain</a>`)
+	}
+	site.override["/app/next"] = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<a href="/app/after">standard link</a>`)
+	}
+	s := testSpec(t, site.url("/app/"))
+	s.Politeness.Off = true
+	cn := canon.New(canon.Options{})
+	crawl(t, s, Deps{Extractor: func(u canon.URL, mediaType string) extract.Extractor {
+		if u.Path == "/app/" {
+			return dataLinks{cn}
+		}
+		return extract.New(extract.Options{})
+	}})
+	for path, want := range map[string]int{"/app/next": 1, "/app/plain": 0, "/app/after": 1} {
+		if got := site.hitCount(path); got != want {
+			t.Errorf("%s fetched %d times, want %d", path, got, want)
+		}
+	}
 }

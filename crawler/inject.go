@@ -14,9 +14,12 @@ import (
 // durable when Inject returns. Scheduling and blacklisting are one atomic
 // step each, scheduling first.
 func (c *Crawl) Inject(_ context.Context, items []inject.Item) (inject.Result, error) {
+	c.closeMu.RLock()
+	defer c.closeMu.RUnlock()
 	c.mu.Lock()
-	defer c.mu.Unlock() // keeps Close away until done
-	if c.closed {
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
 		return inject.Result{}, inject.ErrNotRunning
 	}
 	var cands []frontier.Candidate

@@ -67,7 +67,7 @@ func (c *Crawl) fetchRobots(ctx context.Context, worker int, site, hops, via str
 	var items []item
 	for redirects := 0; ; redirects++ {
 		res := c.fetcher.Fetch(ctx, fetch.Request{URL: u, Via: via})
-		if ctx.Err() != nil {
+		if abandoned(ctx, res) {
 			res.Close()
 			return nil, robots.Result{}, ctx.Err()
 		}

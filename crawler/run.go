@@ -251,22 +251,19 @@ func (c *Crawl) isPaused() bool {
 }
 
 // Pause stops claiming URLs; fetches under way finish.
-func (c *Crawl) Pause() {
-	c.mu.Lock()
-	c.paused = true
-	c.mu.Unlock()
-	c.wakeUp()
-}
+func (c *Crawl) Pause() { c.setPaused(true) }
 
 // Resume continues a paused crawl.
-func (c *Crawl) Resume() {
+func (c *Crawl) Resume() { c.setPaused(false) }
+
+func (c *Crawl) setPaused(p bool) {
 	c.mu.Lock()
-	c.paused = false
+	c.paused = p
 	c.mu.Unlock()
 	c.wakeUp()
 }
 
-// Stop ends Run: fetches under way are abandoned (fetched again when the
+// Stop ends Run: fetches cut short are abandoned (fetched again when the
 // crawl is resumed), finished ones are committed.
 func (c *Crawl) Stop() {
 	c.mu.Lock()
@@ -289,28 +286,20 @@ func (c *Crawl) Status() Status {
 		s.State = StatePaused
 	}
 	s.InFlight = c.inFlight
-	closed := c.closed
 	c.mu.Unlock()
 	c.counters.snapshot(&s)
-	if !closed {
-		t := c.front.Totals()
-		s.Queued, s.Succeeded, s.Failed, s.Disregard, s.Queues = t.Queued+t.Pending, t.Succeeded, t.Failed, t.Disregarded, t.Queues
-		s.QueueState = map[frontier.QueueState]int64{}
-		c.front.EachQueue(func(q frontier.QueueStats) bool {
-			s.QueueState[q.State]++
-			return true
-		})
-	}
+	// The frontier's counts and queues are kept in memory: they stay
+	// readable, as they were last, after Run closed the crawl.
+	t := c.front.Totals()
+	s.Queued, s.Succeeded, s.Failed, s.Disregard, s.Queues = t.Queued+t.Pending, t.Succeeded, t.Failed, t.Disregarded, t.Queues
+	s.QueueState = map[frontier.QueueState]int64{}
+	c.front.EachQueue(func(q frontier.QueueStats) bool {
+		s.QueueState[q.State]++
+		return true
+	})
 	return s
 }
 
-// Queues calls fn with the state of each queue, until fn returns false,
-// while the crawl is open. fn must not call the crawl.
-func (c *Crawl) Queues(fn func(frontier.QueueStats) bool) {
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if !closed {
-		c.front.EachQueue(fn)
-	}
-}
+// Queues calls fn with the state of each queue, until fn returns false.
+// fn must not call the crawl.
+func (c *Crawl) Queues(fn func(frontier.QueueStats) bool) { c.front.EachQueue(fn) }

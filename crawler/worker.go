@@ -63,8 +63,8 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 
 	res := c.fetcher.Fetch(ctx, fetch.Request{URL: u, Via: cl.Via})
 	defer res.Close()
-	if ctx.Err() != nil {
-		return nil, ctx.Err() // stopped: the URL stays in flight and is fetched on resume
+	if abandoned(ctx, res) {
+		return nil, ctx.Err() // stopped mid-fetch: the URL stays in flight and is fetched on resume
 	}
 	links := c.outlinks(res)
 	capt, revisit, err := c.record(worker, res, cl.Hops, cl.Via, links, retryAnnotations(cl.Retries))
@@ -99,6 +99,12 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 	ev.Outcome, ev.Wait = "succeeded", wait
 	c.finish(ev)
 	return append(items, done), nil
+}
+
+// abandoned reports whether Stop cut a fetch short; a fetch that ended
+// whole before is kept.
+func abandoned(ctx context.Context, res *fetch.Result) bool {
+	return res.Status == fetch.StatusThreadKilled || ctx.Err() != nil && res.Err != nil
 }
 
 // finish counts a finished URL and reports it.

@@ -150,7 +150,7 @@ func (s *Store) resolve(t rdf.Term, pending *pendingTerms, assign bool) (ID, boo
 	if id, ok := pending.byTerm[string(enc)]; ok {
 		return id, true, nil
 	}
-	id, found, err := probe(s.kv, s.hash(enc), enc, pending)
+	id, found, err := probe(s.kv, s.hash(enc), enc, nil, pending)
 	if err != nil || found {
 		return id, found, err
 	}

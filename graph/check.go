@@ -197,7 +197,7 @@ func (v *View) checkDictionary(ctx context.Context, rep *CheckReport) error {
 		if id == firstSlot(v.hash(enc)) {
 			continue // the common case: no collision on the way
 		}
-		got, found, err := probe(v.r, v.hash(enc), enc)
+		got, found, err := probe(v.r, v.hash(enc), enc, nil)
 		if err != nil {
 			return err
 		}
@@ -240,4 +240,12 @@ func (v *View) checkStats(recount *statDelta, rep *CheckReport) error {
 		}
 	}
 	return nil
+}
+
+// Check runs View.Check on a snapshot, so that writes committed meanwhile
+// cannot make consistent data look inconsistent.
+func (s *Store) Check(ctx context.Context) (*CheckReport, error) {
+	snap := s.Snapshot()
+	defer snap.Close()
+	return snap.Check(ctx)
 }

@@ -70,8 +70,9 @@ var errCorruptDictionary = errors.New("corrupt dictionary")
 // probe finds the ID of the term encoded as enc: the slot holding it, or
 // (found=false) the first free slot of its probe sequence, which is where
 // it goes if added. Slots are looked up in the pending tables first, then
-// in the store.
-func probe(r kv.Reader, h uint64, enc []byte, pending ...*pendingTerms) (id ID, found bool, err error) {
+// in the store — unless storeFree (when not nil) says the store cannot
+// hold that slot.
+func probe(r kv.Reader, h uint64, enc []byte, storeFree func(ID) bool, pending ...*pendingTerms) (id ID, found bool, err error) {
 	id = firstSlot(h)
 	for range 1 << 16 {
 		occupied := false
@@ -86,6 +87,9 @@ func probe(r kv.Reader, h uint64, enc []byte, pending ...*pendingTerms) (id ID, 
 				occupied = true
 				break
 			}
+		}
+		if !occupied && storeFree != nil && storeFree(id) {
+			return id, false, nil
 		}
 		if !occupied {
 			v, err := r.Get(dictKey(id))

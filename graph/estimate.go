@@ -2,7 +2,10 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"math"
+
+	"github.com/mneme-archive/mneme/graph/kv"
 )
 
 // estimateLimit is how many quads Estimate counts before it extrapolates.
@@ -28,7 +31,7 @@ type Estimate struct {
 // when it is the predicate or the graph (few distinct values) the figure
 // is coarser. Extrapolations are capped by the exact statistics.
 func (v *View) Estimate(ctx context.Context, pat Pattern) (Estimate, error) {
-	st, err := v.Stats()
+	st, err := v.patternStats(pat)
 	if err != nil {
 		return Estimate{}, err
 	}
@@ -79,4 +82,38 @@ func (v *View) Estimate(ctx context.Context, pat Pattern) (Estimate, error) {
 		est = uint64(float64(n) / reached)
 	}
 	return Estimate{max(n, min(est, limit)), false}, nil
+}
+
+// patternStats reads only the statistics keys a pattern needs: the
+// totals and the pattern's predicate and graph.
+func (v *View) patternStats(pat Pattern) (*Stats, error) {
+	st := &Stats{Predicates: map[ID]PredicateStats{}, Graphs: map[ID]uint64{}}
+	get := func(key []byte, n int) ([]uint64, error) {
+		b, err := v.r.Get(key)
+		if errors.Is(err, kv.ErrNotFound) {
+			return make([]uint64, n), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		return getUint64s(b, n)
+	}
+	u, err := get(statTotalKey, 2)
+	if err != nil {
+		return nil, err
+	}
+	st.Quads, st.Triples = u[0], u[1]
+	if pat.P != Any {
+		if u, err = get(statPredKey(pat.P), 4); err != nil {
+			return nil, err
+		}
+		st.Predicates[pat.P] = PredicateStats{u[0], u[1], u[2], u[3]}
+	}
+	if pat.G != Any {
+		if u, err = get(statGraphKey(pat.G), 1); err != nil {
+			return nil, err
+		}
+		st.Graphs[pat.G] = u[0]
+	}
+	return st, nil
 }

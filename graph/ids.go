@@ -62,16 +62,13 @@ var orders = [...]struct {
 // Orders lists the six stored orderings.
 func Orders() []Order { return []Order{SPOG, POSG, OSPG, GSPO, GPOS, GOSP} }
 
+// String names the ordering by its key columns in order, e.g. "spog".
 func (o Order) String() string {
 	if o >= SPOG && o <= GOSP {
 		return orders[o-1].name
 	}
 	return "auto"
 }
-
-// Columns returns the quad positions of the ordering's key columns, in
-// key order, as letters: "spog" for SPOG.
-func (o Order) Columns() string { return o.String() }
 
 // GraphLast reports whether the graph is the last key column, which is
 // what a union-of-graphs scan needs to collapse a triple's graphs.
@@ -133,14 +130,6 @@ func decodeIndexKey(o Order, key []byte) IDQuad {
 		q.set(pos, ID(binary.BigEndian.Uint64(key[1+8*i:])))
 	}
 	return q
-}
-
-// orderOfTag maps a key tag back to its ordering, or OrderAuto.
-func orderOfTag(tag byte) Order {
-	if tag >= tagSPOG && tag <= tagGOSP {
-		return Order(tag-tagSPOG) + SPOG
-	}
-	return OrderAuto
 }
 
 func dictKey(id ID) []byte {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mneme-archive/mneme/graph/kv"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
@@ -50,6 +51,9 @@ type Loader struct {
 	tmp  string
 
 	shards [1 << shardBits]loadShard
+	// filled is set when the dictionary was empty at the start: then it
+	// knows every slot that can be taken in the store.
+	filled *idFilter
 
 	// mu guards the run being filled; it is held while a sealed run is
 	// handed to the flusher, which is what bounds memory.
@@ -119,6 +123,12 @@ func (s *Store) NewLoader(ctx context.Context, opts LoadOptions) (*Loader, error
 	for i := range l.shards {
 		l.shards[i].active = newPendingTerms()
 	}
+	if any, err := hasPrefix(s.kv, []byte{tagDict}); err != nil {
+		l.release()
+		return nil, err
+	} else if !any {
+		l.filled = newIDFilter()
+	}
 	l.wg.Add(1)
 	go l.flusher()
 	return l, nil
@@ -131,15 +141,17 @@ func (l *Loader) Read() uint64 { return l.read.Load() }
 // LoadWorker resolves and buffers quads for a Loader. Use one per
 // goroutine; a LoadWorker is not safe for concurrent use.
 type LoadWorker struct {
-	l     *Loader
-	cache map[string]ID
-	enc   []byte
-	out   []IDQuad
-	read  uint64 // quads added since the last hand-over, for Loader.Read
+	l *Loader
+	// cache and older remember the IDs of recent terms; when cache is
+	// full it becomes older, so hot terms survive the turnover.
+	cache, older map[string]ID
+	enc          []byte
+	out          []IDQuad
+	read         uint64 // quads added since the last hand-over, for Loader.Read
 }
 
 const (
-	workerCacheTerms = 1 << 18 // terms a worker remembers (then forgets all)
+	workerCacheTerms = 1 << 18 // terms in each of a worker's two cache generations
 	workerFlushQuads = 1 << 13 // quads a worker buffers before handing them on
 )
 
@@ -193,12 +205,15 @@ func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
 	if id, ok := w.cache[string(w.enc)]; ok {
 		return id, nil
 	}
-	id, err := w.l.assign(w.enc)
-	if err != nil {
-		return 0, err
+	id, ok := w.older[string(w.enc)]
+	if !ok {
+		var err error
+		if id, err = w.l.assign(w.enc); err != nil {
+			return 0, err
+		}
 	}
 	if len(w.cache) >= workerCacheTerms {
-		clear(w.cache)
+		w.older, w.cache = w.cache, make(map[string]ID, workerCacheTerms)
 	}
 	w.cache[string(w.enc)] = id
 	return id, nil
@@ -214,11 +229,18 @@ func (l *Loader) assign(enc []byte) (ID, error) {
 	if id, ok := sh.active.byTerm[string(enc)]; ok {
 		return id, nil
 	}
-	id, found, err := probe(l.s.kv, h, enc, sh.active, sh.frozen)
+	var storeFree func(ID) bool
+	if l.filled != nil {
+		storeFree = func(id ID) bool { return !l.filled.mayContain(id) }
+	}
+	id, found, err := probe(l.s.kv, h, enc, storeFree, sh.active, sh.frozen)
 	if err != nil || found {
 		return id, err
 	}
 	sh.active.add(string(enc), id)
+	if l.filled != nil {
+		l.filled.add(id)
+	}
 	return id, nil
 }
 
@@ -293,7 +315,7 @@ func (l *Loader) writeTerms() error {
 			return 0
 		})
 		path := l.nextFile("dict")
-		f, err := l.s.kv.NewSortedFile(path)
+		f, err := l.s.kv.NewSortedFile(path, kv.FileOptions{})
 		if err != nil {
 			return err
 		}

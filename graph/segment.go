@@ -139,7 +139,9 @@ func (l *Loader) mergeOrder(o Order, runs []string, mem []cols, d *statDelta, fr
 			}
 			path := l.nextFile("sst-" + o.String())
 			var err error
-			if f, err = l.s.kv.NewSortedFile(path); err != nil {
+			// Index keys are read by range; only the spog quad
+			// existence check of batches is a point read.
+			if f, err = l.s.kv.NewSortedFile(path, kv.FileOptions{RangeReadsOnly: o != SPOG}); err != nil {
 				return err
 			}
 			files = append(files, path)
@@ -245,7 +247,7 @@ func (l *Loader) writeStats(d *statDelta) (string, error) {
 		return "", err
 	}
 	path := l.nextFile("sst-stats")
-	f, err := l.s.kv.NewSortedFile(path)
+	f, err := l.s.kv.NewSortedFile(path, kv.FileOptions{})
 	if err != nil {
 		return "", err
 	}

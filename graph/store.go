@@ -45,7 +45,7 @@ func Open(dir string, o OpenOptions) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := New(db, dir, defaultHash)
+	s, err := New(db, dir)
 	if err != nil {
 		_ = db.Close()
 		return nil, err
@@ -55,7 +55,11 @@ func Open(dir string, o OpenOptions) (*Store, error) {
 
 // New makes a store on any kv backend. tmpDir is where a Loader writes
 // its temporary files; it must be on the backend's file system.
-func New(db kv.Store, tmpDir string, h hashFunc) (*Store, error) {
+func New(db kv.Store, tmpDir string) (*Store, error) { return newStore(db, tmpDir, defaultHash) }
+
+// newStore is New with the term hash as a parameter, for tests that force
+// collisions.
+func newStore(db kv.Store, tmpDir string, h hashFunc) (*Store, error) {
 	s := &Store{kv: db, dir: tmpDir, hash: h}
 	s.View = &View{r: db, hash: h}
 	v, err := db.Get(formatKey)

@@ -19,7 +19,7 @@ func openTest(t *testing.T, h hashFunc) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(db, dir, h)
+	s, err := newStore(db, dir, h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,6 @@ func collidingHash(b []byte) uint64 { return defaultHash(b) & 7 }
 type model map[rdf.Quad]bool
 
 func (m model) stats() (quads, triples int, preds map[rdf.Term][4]int, graphs map[rdf.Term]int) {
-	type so struct{ s, o rdf.Term }
 	tr := map[rdf.Triple]bool{}
 	sp, po, spo := map[[2]rdf.Term]bool{}, map[[2]rdf.Term]bool{}, map[rdf.Triple]bool{}
 	preds, graphs = map[rdf.Term][4]int{}, map[rdf.Term]int{}

@@ -16,7 +16,7 @@ func (v *View) Lookup(t rdf.Term) (id ID, found bool, err error) {
 		return DefaultGraph, true, nil
 	}
 	enc := appendTerm(nil, t)
-	return probe(v.r, v.hash(enc), enc)
+	return probe(v.r, v.hash(enc), enc, nil)
 }
 
 // LookupTerms looks up several terms; ids[i] is Any where terms[i] is

@@ -52,6 +52,9 @@ authenticated by the bearer token in DATA/token (created 0600 on first use).`,
 			if err != nil {
 				return err
 			}
+			if err := checkAPIAddr(o.api); err != nil {
+				return err
+			}
 			st, err := openCrawlStore(s.Output)
 			if err != nil {
 				return err
@@ -89,6 +92,9 @@ URLs that were in flight are fetched again.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			data = dataDir(data, "")
+			if err := checkAPIAddr(api); err != nil {
+				return err
+			}
 			st, err := openCrawlStore(data)
 			if err != nil {
 				return err
@@ -210,15 +216,23 @@ func runCrawl(ctx context.Context, c *crawler.Crawl, data, api string, stdout, s
 	return err
 }
 
-// serveInjection serves the injection API for c on a loopback address.
-func serveInjection(c *crawler.Crawl, data, addr string, stderr io.Writer) (func(), error) {
+// checkAPIAddr accepts an empty --api or a loopback address.
+func checkAPIAddr(addr string) error {
+	if addr == "" {
+		return nil
+	}
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, usagef("--api %q: %v", addr, err)
+		return usagef("--api %q: %v", addr, err)
 	}
 	if !spec.IsLoopback(host) {
-		return nil, usagef("--api %q: the injection API listens on loopback addresses only", addr)
+		return usagef("--api %q: the injection API listens on loopback addresses only", addr)
 	}
+	return nil
+}
+
+// serveInjection serves the injection API for c on addr.
+func serveInjection(c *crawler.Crawl, data, addr string, stderr io.Writer) (func(), error) {
 	tok, err := inject.LoadToken(crawler.Layout{Data: data}.Token())
 	if err != nil {
 		return nil, err

@@ -79,15 +79,36 @@ func TestCrawlSurvivesKill(t *testing.T) {
 		return cmd, &out
 	}
 	args := []string{"crawl", "--spec", specFile, "--data", data, "--id", "crash", "--politeness", "off", srv.URL + "/p/0"}
+	logSize := func() int64 {
+		fi, err := os.Stat(crawler.Layout{Data: data}.CrawlLog("crash"))
+		if err != nil {
+			return 0
+		}
+		return fi.Size()
+	}
 	for k := range kills {
+		// A kill moment is chosen by progress (up to ~300 more crawl.log
+		// lines, so that ten kills cannot outrun the site on a fast
+		// machine) plus a random delay, so it lands anywhere: start-up,
+		// fetching, writing WARC, committing RDF, completing.
+		target := logSize() + int64(rng.IntN(300))*100
 		cmd, out := start(args...)
-		time.Sleep(time.Duration(200+rng.IntN(1300)) * time.Millisecond)
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		for logSize() < target {
+			select {
+			case <-exited:
+				t.Fatalf("run %d ended before the kill: %s", k+1, out)
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+		time.Sleep(time.Duration(rng.IntN(50)) * time.Millisecond)
 		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
-		err := cmd.Wait()
+		<-exited
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
-			t.Fatalf("run %d ended before the kill (%v): %s", k+1, err, out)
+			t.Fatalf("run %d ended before the kill: %s", k+1, out)
 		}
 		args = []string{"crawl", "resume", "--data", data, "crash"}
 	}

@@ -1,43 +1,27 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
-
-// treeSite serves pages /p/0 … /p/n-1 on 127.0.0.1, page i linking to 2i+1
-// and 2i+2, so all are reachable from /p/0.
-func treeSite(t *testing.T, n int) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var i int
-		if _, err := fmt.Sscanf(r.URL.Path, "/p/%d", &i); err != nil || i < 0 || i >= n {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprintf(w, "<html><body><h1>Page %d</h1>", i)
-		for _, j := range []int{2*i + 1, 2*i + 2} {
-			if j < n {
-				fmt.Fprintf(w, "<a href=\"/p/%d\">page %d</a>\n", j, j)
-			}
-		}
-		fmt.Fprint(w, "</body></html>")
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
 
 var summaryRE = regexp.MustCompile(`^crawl (\S+) (finished|stopped): (\d+) pages, (\d+) bytes, [0-9.]+ s, [0-9.]+ pages/s( \(\d+ pages in all runs\))?\n$`)
 
 // TestCrawlCommand crawls a local site and checks the one-line summary;
 // resuming the finished crawl is refused.
 func TestCrawlCommand(t *testing.T) {
-	srv := treeSite(t, 40)
+	srv := httptest.NewServer(&countingSite{n: 40, hits: map[string]int{}})
+	defer srv.Close()
 	data := t.TempDir()
 	code, out, errOut := mneme(t, "", "crawl", "--data", data, "--id", "cli", "--politeness", "off", srv.URL+"/p/0")
 	if code != 0 {
@@ -72,5 +56,75 @@ func TestCrawlPolitenessOffNeedsLoopback(t *testing.T) {
 	code, _, errOut = mneme(t, "", "crawl", "--data", data, "--politeness", "sometimes", "http://127.0.0.1:1/")
 	if code != 2 {
 		t.Errorf("--politeness sometimes: exit %d, want 2 (%q)", code, errOut)
+	}
+}
+
+// TestCrawlInjectionAPI runs mneme crawl --api and injects a URL while the
+// seed is being fetched: the injected URL is crawled, with the token read
+// from DATA/token.
+func TestCrawlInjectionAPI(t *testing.T) {
+	injected := make(chan struct{})
+	var mu sync.Mutex
+	fetched := map[string]bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		fetched[r.URL.Path] = true
+		mu.Unlock()
+		if r.URL.Path == "/seed" {
+			<-injected // the crawl cannot end before the injection
+		}
+		fmt.Fprint(w, "no links here")
+	}))
+	defer srv.Close()
+	data := t.TempDir()
+	pr, pw := io.Pipe()
+	done := make(chan int)
+	var out bytes.Buffer
+	go func() {
+		done <- run(context.Background(), []string{"crawl", "--data", data, "--id", "api", "--politeness", "off",
+			"--api", "127.0.0.1:0", srv.URL + "/seed"}, strings.NewReader(""), &out, pw)
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	var api string
+	for sc.Scan() {
+		if m := regexp.MustCompile(`^injection API: (\S+) \(token in (\S+)\)$`).FindStringSubmatch(sc.Text()); m != nil {
+			api = m[1]
+			tok, err := os.ReadFile(m[2])
+			if err != nil {
+				t.Fatal(err)
+			}
+			req, _ := http.NewRequest(http.MethodPost, api, strings.NewReader(`[{"url": "`+srv.URL+`/injected", "score": 0.9}]`))
+			req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(tok)))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Errorf("injection: %d %s", resp.StatusCode, body)
+			}
+			close(injected)
+			break
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	if code := <-done; code != 0 || api == "" {
+		t.Fatalf("exit %d, API %q", code, api)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !fetched["/injected"] {
+		t.Errorf("the injected URL was not fetched (%v); summary %s", fetched, out.String())
+	}
+}
+
+// TestCrawlAPILoopbackOnly refuses to serve the injection API elsewhere
+// than on a loopback address.
+func TestCrawlAPILoopbackOnly(t *testing.T) {
+	code, _, errOut := mneme(t, "", "crawl", "--data", t.TempDir(), "--politeness", "off", "--api", "0.0.0.0:0", "http://127.0.0.1:1/")
+	if code != 2 || !strings.Contains(errOut, "loopback addresses only") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"errors"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mneme-archive/mneme/graph/kv/pebblekv"
 	"github.com/mneme-archive/mneme/rdf"
-	"github.com/mneme-archive/mneme/rdf/rdfio"
 )
 
 const sampleNQ = `<http://e.org/a> <http://e.org/p> "x" .
@@ -21,26 +19,6 @@ _:b1 <http://e.org/q> "1"^^<http://www.w3.org/2001/XMLSchema#integer> <http://e.
 const sampleTTL = `@prefix e: <http://e.org/> .
 e:a e:p "x", "y" ; e:q [ e:p e:a ] .
 `
-
-func readQuads(t *testing.T, path string) []rdf.Quad {
-	t.Helper()
-	in, err := rdfio.Open(path, nil, rdf.ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	var out []rdf.Quad
-	for {
-		q, err := in.Next()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return out
-			}
-			t.Fatal(err)
-		}
-		out = append(out, q.Clone())
-	}
-}
 
 func mustRun(t *testing.T, args ...string) string {
 	t.Helper()
@@ -72,7 +50,7 @@ func TestLoadExportLoadRoundTrip(t *testing.T) {
 	mustRun(t, "load", "--store", store2, dump1)
 	dump2 := filepath.Join(t.TempDir(), "dump2.nq")
 	mustRun(t, "export", "--store", store2, dump2)
-	q1, q2 := readQuads(t, dump1), readQuads(t, dump2)
+	q1, q2 := readAll(t, dump1), readAll(t, dump2)
 	if len(q1) != 11 {
 		t.Fatalf("export has %d quads, want 11", len(q1))
 	}
@@ -82,7 +60,7 @@ func TestLoadExportLoadRoundTrip(t *testing.T) {
 	// Default-graph triples of the first load went into --graph.
 	crawl := filepath.Join(t.TempDir(), "crawl.nt")
 	mustRun(t, "export", "--store", store1, "--graph", "http://e.org/crawl", crawl)
-	if got := readQuads(t, crawl); len(got) != 4 {
+	if got := readAll(t, crawl); len(got) != 4 {
 		t.Fatalf("graph export has %d triples, want 4 (from N-Quads and Turtle, one in both)", len(got))
 	}
 	for _, dir := range []string{store1, store2} {
@@ -122,5 +100,28 @@ func TestLoadUsageErrors(t *testing.T) {
 		if code, _, errOut := mneme(t, "", args...); code != 2 {
 			t.Errorf("mneme %s: exit %d, want 2 (%s)", strings.Join(args, " "), code, errOut)
 		}
+	}
+}
+
+func TestStoreCheckExitsOneOnInconsistency(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "s")
+	mustRun(t, "load", "--store", store, writeFile(t, "in.nq", sampleNQ))
+	// Damage the store behind mneme's back: drop the totals key.
+	db, err := pebblekv.Open(store, pebblekv.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := db.NewBatch()
+	b.Delete([]byte("sT"))
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := mneme(t, "", "store", "check", store)
+	if code != 1 || !strings.Contains(out, "statistics: stored 0 quads") || !strings.Contains(errOut, "inconsistent") {
+		t.Fatalf("exit %d\nstdout %q\nstderr %q", code, out, errOut)
 	}
 }

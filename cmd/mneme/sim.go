@@ -38,8 +38,9 @@ whose content differs from the previous capture. Staleness is the time the
 archive's copy has been out of date, averaged over pages and time.
 
 Policies: uniform (every page once per pages/budget days), ar (the adaptive
-revisiting heuristic of Heritrix 1.x, text/* defaults) and poisson (change
-rates estimated from the visits, intervals chosen per URL).`,
+revisiting heuristic of Heritrix 1.x, text/* defaults) and poisson (a belief
+about each page's change rate learnt from the visits; a page is due when the
+expected value of visiting it reaches the crawl's yield per request).`,
 		Example: `  mneme sim revisit --policy ar
   mneme sim revisit --policy poisson --mix static80 --json
   mneme sim revisit --policy uniform --pages 1000 --days 10 --seed 7`,
@@ -81,8 +82,7 @@ rates estimated from the visits, intervals chosen per URL).`,
 	f.IntVar(&c.Days, "days", c.Days, "simulated days")
 	f.IntVar(&c.Budget, "budget", 0, "requests per simulated day (default: one per page)")
 	f.Uint64Var(&c.Seed, "seed", c.Seed, "seed of the site's change rates and change times")
-	f.Float64Var(&c.RequestCost, "request-cost", 0, "poisson: cost of a request in captured changes (default 0.5)")
-	f.Float64Var(&c.StalenessCost, "staleness-cost", 0, "poisson: cost of a page-day of staleness per day, in captured changes (default 1)")
+	f.DurationVar(&c.StalenessHorizon, "staleness-horizon", 0, "poisson: longest wait of a page surely out of date (default: pages/budget, the uniform policy's wait)")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return cmd
 }

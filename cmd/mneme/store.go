@@ -30,12 +30,7 @@ graphs), quads per graph, and per predicate the quads, distinct triples,
 distinct subjects and distinct objects.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := graph.Open(args[0], graph.OpenOptions{ReadOnly: true})
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			return printStats(cmd.OutOrStdout(), s.View)
+			return withStore(args[0], func(s *graph.Store) error { return printStats(cmd.OutOrStdout(), s.View) })
 		},
 	}
 }
@@ -98,12 +93,11 @@ statistics equal counts made from the indexes. Exits 1 with a report when
 anything disagrees.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := graph.Open(args[0], graph.OpenOptions{ReadOnly: true})
-			if err != nil {
+			var rep *graph.CheckReport
+			err := withStore(args[0], func(s *graph.Store) (err error) {
+				rep, err = s.Check(cmd.Context())
 				return err
-			}
-			defer s.Close()
-			rep, err := s.Check(cmd.Context())
+			})
 			if err != nil {
 				return err
 			}
@@ -121,4 +115,14 @@ anything disagrees.`,
 			return nil
 		},
 	}
+}
+
+// withStore runs fn on the store in dir, opened read-only.
+func withStore(dir string, fn func(*graph.Store) error) error {
+	s, err := graph.Open(dir, graph.OpenOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return fn(s)
 }

@@ -58,7 +58,9 @@ type URL struct {
 	Canonical string // Heritrix-style key for the already-seen filter
 
 	authority bool     // serialised with "//" (host may still be empty, as in file:///)
-	parsed    *url.Url // kept to resolve references against this URL
+	wpath     string   // Path and Query as WHATWG serialises them, before
+	wquery    string   // normalizePercent: what references resolve against
+	parsed    *url.Url // WHATWG form when the WHATWG parser made this URL; nil from the fast path
 }
 
 // String returns Href.
@@ -84,6 +86,14 @@ func (e *Error) Error() string {
 
 // Parse parses an absolute URL.
 func (c *Canonicalizer) Parse(raw string) (URL, error) {
+	if u, ok := c.fastParse(raw); ok {
+		return u, nil
+	}
+	return c.parseWHATWG(raw)
+}
+
+// parseWHATWG parses raw with the WHATWG parser, for whatever fastParse declines.
+func (c *Canonicalizer) parseWHATWG(raw string) (URL, error) {
 	p, err := c.parser.Parse(raw)
 	if err != nil {
 		return URL{}, &Error{Input: raw, Reason: reason(err)}
@@ -92,12 +102,38 @@ func (c *Canonicalizer) Parse(raw string) (URL, error) {
 }
 
 // Resolve resolves ref (an href/src attribute value, a Location header…)
-// against base, as a browser would for a document at base.
+// against base, as a browser would for a document at base. The zero URL as
+// base parses ref as an absolute URL.
 func (c *Canonicalizer) Resolve(base URL, ref string) (URL, error) {
-	if base.parsed == nil {
+	if base.Href == "" {
 		return c.Parse(ref)
 	}
-	p, err := base.parsed.Parse(ref)
+	u, how := c.fastResolve(base, ref)
+	switch how {
+	case resolved:
+		return u, nil
+	case absoluteOnly:
+		u, err := c.parseWHATWG(ref)
+		if e, ok := err.(*Error); ok {
+			e.Base = base.Href
+		}
+		return u, err
+	}
+	return c.resolveWHATWG(base, ref)
+}
+
+// resolveWHATWG resolves ref with the WHATWG parser. A base from the fast
+// path has no WHATWG form and is parsed again from its WHATWG serialisation,
+// which yields the same URL.
+func (c *Canonicalizer) resolveWHATWG(base URL, ref string) (URL, error) {
+	b := base.parsed
+	if b == nil {
+		var err error
+		if b, err = c.parser.Parse(base.assemble(base.Userinfo, base.Host, base.wpath, base.wquery, base.HasQuery, "")); err != nil {
+			return URL{}, &Error{Input: ref, Base: base.Href, Reason: "base: " + reason(err)}
+		}
+	}
+	p, err := b.Parse(ref)
 	if err != nil {
 		return URL{}, &Error{Input: ref, Base: base.Href, Reason: reason(err)}
 	}
@@ -129,13 +165,14 @@ func (c *Canonicalizer) build(p *url.Url) URL {
 		Scheme:    p.Scheme(),
 		Host:      p.Hostname(),
 		Port:      p.Port(),
-		Path:      normalizePercent(p.Pathname()),
+		wpath:     p.Pathname(),
 		Fragment:  p.Fragment(),
 		HasQuery:  strings.IndexByte(href, '?') >= 0,
-		Query:     normalizePercent(p.Query()),
+		wquery:    p.Query(),
 		authority: strings.HasPrefix(href, p.Scheme()+"://"),
 		parsed:    p,
 	}
+	u.Path, u.Query = normalizePercent(u.wpath), normalizePercent(u.wquery)
 	if p.Username() != "" || p.Password() != "" {
 		u.Userinfo = p.Username()
 		if p.Password() != "" {

@@ -210,10 +210,17 @@ func TestNormalizePercent(t *testing.T) {
 		{"%4", "%4"},
 		{"%zz%41", "%zzA"},
 		{"a%", "a%"},
+		{"%%34%31", "%%341"},
+		{"%4%31", "%4%31"},
+		{"%%41", "%%41"},
+		{"%41%", "A%"},
 	}
 	for _, tt := range tests {
 		if got := normalizePercent(tt.in); got != tt.want {
 			t.Errorf("normalizePercent(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if got := normalizePercent(tt.want); got != tt.want {
+			t.Errorf("normalizePercent(%q) = %q: not a fixed point", tt.want, got)
 		}
 	}
 }

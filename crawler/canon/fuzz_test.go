@@ -7,7 +7,7 @@ import "testing"
 // the same key. (Opaque URLs need not be: WHATWG trims a trailing space
 // from "a: #x" only once the fragment is gone.)
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"http://www.Example.com:80/a/../b?c#d", "http://bücher.ch/ä", "http://[::1]:8/%7e", "mailto:x@y", "http://a/%%%25", "http://x/(S(4hqa0555fwsecu455xqckv45))/a.aspx?sid=1"} {
+	for _, s := range []string{"http://www.Example.com:80/a/../b?c#d", "http://bücher.ch/ä", "http://[::1]:8/%7e", "mailto:x@y", "http://a/%%%25", "http://x/(S(4hqa0555fwsecu455xqckv45))/a.aspx?sid=1", "http://h/%%34%31"} {
 		f.Add(s)
 	}
 	c := New(HeritrixOptions())

@@ -32,6 +32,9 @@ func (c *Canonicalizer) canonical(u URL) string {
 	if o.KeepFragment {
 		fragment = u.Fragment
 	}
+	if userinfo == u.Userinfo && host == u.Host && path == u.Path && query == u.Query && hasQuery == u.HasQuery && fragment == "" {
+		return u.Href // the usual case: the key is the fetch form
+	}
 	return u.assemble(userinfo, host, path, query, hasQuery, fragment)
 }
 
@@ -59,9 +62,35 @@ func stripWWW(host string, needDot bool) string {
 // parameters, and optionally sorts by name (stable, so repeated names keep
 // their order, which some sites rely on).
 func fixQuery(q string, stripSessions, sortByName, dropEmpty bool) string {
-	if !stripSessions && !sortByName && !dropEmpty {
+	if !queryNeedsFix(q, stripSessions, sortByName, dropEmpty) {
 		return q
 	}
+	return rewriteQuery(q, stripSessions, sortByName, dropEmpty)
+}
+
+// queryNeedsFix reports, without allocating, whether fixQuery could change
+// q: an empty parameter, a possible session id or parameters out of order.
+func queryNeedsFix(q string, stripSessions, sortByName, dropEmpty bool) bool {
+	prev := ""
+	for i, rest := 0, q; ; i++ {
+		p, more, found := strings.Cut(rest, "&")
+		switch {
+		case dropEmpty && p == "":
+			return true
+		case stripSessions && (isSessionParam(p) || strings.EqualFold(paramName(p), "cfid")):
+			return true
+		case sortByName && i > 0 && paramName(p) < prev:
+			return true
+		}
+		if !found {
+			return false
+		}
+		prev, rest = paramName(p), more
+	}
+}
+
+// rewriteQuery applies fixQuery's rules.
+func rewriteQuery(q string, stripSessions, sortByName, dropEmpty bool) string {
 	params := strings.Split(q, "&")
 	if stripSessions {
 		params = stripQuerySessionIDs(params)
@@ -124,6 +153,9 @@ func isSessionParam(p string) bool {
 // and ASP.NET cookieless "/(S(…))/" session segments (the two path forms the
 // Internet Archive's URL canonicalizer strips).
 func stripPathSessionIDs(path string) string {
+	if strings.IndexByte(path, ';') < 0 {
+		return stripASPSessionSegments(path)
+	}
 	if i := indexFold(path, ";jsessionid="); i >= 0 {
 		if end := strings.IndexAny(path[i+1:], ";/"); end < 0 {
 			path = path[:i]
@@ -215,8 +247,11 @@ const upperHex = "0123456789ABCDEF"
 
 // normalizePercent applies RFC 3986 §6.2.2 to an already WHATWG-encoded
 // component: escapes of unreserved characters are decoded ("%7E" → "~") and
-// the remaining escapes get uppercase hex ("%2f" → "%2F"). It returns s
-// itself when nothing changes, so the common case does not allocate.
+// the remaining escapes get uppercase hex ("%2f" → "%2F"). An escape is not
+// decoded into a hex digit that would complete a new escape with a stray '%'
+// before it ("%%34%31" stays, where decoding would give "%41"), so that
+// normalising twice changes nothing. It returns s itself when nothing
+// changes, so the common case does not allocate.
 func normalizePercent(s string) string {
 	i := strings.IndexByte(s, '%')
 	if i < 0 {
@@ -232,11 +267,12 @@ func normalizePercent(s string) string {
 		}
 		c := unhex(s[i+1])<<4 | unhex(s[i+2])
 		want := [3]byte{'%', upperHex[c>>4], upperHex[c&15]}
-		if isUnreserved(c) || s[i+1] != want[1] || s[i+2] != want[2] {
+		decode := isUnreserved(c) && !(isHex(c) && (b == nil && opensEscape(s[:i]) || b != nil && opensEscape(b)))
+		if decode || s[i+1] != want[1] || s[i+2] != want[2] {
 			if b == nil {
 				b = append(make([]byte, 0, len(s)), s[:i]...)
 			}
-			if isUnreserved(c) {
+			if decode {
 				b = append(b, c)
 			} else {
 				b = append(b, want[:]...)
@@ -250,4 +286,11 @@ func normalizePercent(s string) string {
 		return s
 	}
 	return string(b)
+}
+
+// opensEscape reports whether the output so far ends in a '%', or a '%' and
+// one hex digit, that a hex digit appended next could turn into an escape.
+func opensEscape[T string | []byte](out T) bool {
+	n := len(out)
+	return n >= 1 && out[n-1] == '%' || n >= 2 && out[n-2] == '%' && isHex(out[n-1])
 }

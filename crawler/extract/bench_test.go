@@ -71,31 +71,24 @@ func TestBenchPageShape(t *testing.T) {
 // BenchmarkExtractHTML extracts from a stream of distinct pages of one site:
 // half of each page's links are its own, the rest repeat site-wide.
 func BenchmarkExtractHTML(b *testing.B) {
-	for _, bc := range []struct {
-		name  string
-		cache int
-	}{{"cache", 0}, {"nocache", -1}} {
-		b.Run(bc.name, func(b *testing.B) {
-			x := New(Options{CacheSize: bc.cache})
-			base := mustURL(b, "https://www.example.com/news/2025/story.html")
-			pages := make([][]byte, 256)
-			for i := range pages {
-				pages[i] = benchPageN(i)
-			}
-			b.SetBytes(int64(len(pages[0])))
-			b.ReportAllocs()
-			n := 0
-			cpu := cpuTime()
-			for b.Loop() {
-				page := pages[n%len(pages)]
-				n++
-				if _, err := x.Extract(Document{URL: base, MediaType: "text/html", Body: bytes.NewReader(page)}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
-		})
+	x := New(Options{})
+	base := mustURL(b, "https://www.example.com/news/2025/story.html")
+	pages := make([][]byte, 256)
+	for i := range pages {
+		pages[i] = benchPageN(i)
 	}
+	b.SetBytes(int64(len(pages[0])))
+	b.ReportAllocs()
+	n := 0
+	cpu := cpuTime()
+	for b.Loop() {
+		page := pages[n%len(pages)]
+		n++
+		if _, err := x.Extract(Document{URL: base, MediaType: "text/html", Body: bytes.NewReader(page)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
 }
 
 // BenchmarkParseTree is the floor of a tree-based extractor such as

@@ -13,9 +13,6 @@ type collector struct {
 	out      []Outlink
 	index    map[key]int    // position in out of each URL and hop
 	resolved map[string]ref // reference as written → resolution, for repeated hrefs
-	cache    *resolveCache  // shared across documents; nil when disabled
-	origin   string         // cache key prefixes of base, see cacheKey
-	dir      string
 }
 
 type key struct {
@@ -35,9 +32,7 @@ func (s *Standard) newCollector(base canon.URL) *collector {
 		out:      make([]Outlink, 0, 64),
 		index:    make(map[key]int, 64),
 		resolved: make(map[string]ref, 64),
-		cache:    s.cache,
 	}
-	c.origin, c.dir = prefixes(base)
 	return c
 }
 
@@ -49,7 +44,6 @@ func (c *collector) setBase(raw []byte) {
 	c.baseSet = true
 	if u, err := c.opts.Canonicalizer.Resolve(c.base, trimSpace(string(raw))); err == nil && u.Hierarchical() {
 		c.base = u
-		c.origin, c.dir = prefixes(u)
 		clear(c.resolved)
 	}
 }
@@ -93,3 +87,9 @@ func trimSpace(s string) string {
 }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r' }
+
+// resolve resolves a reference against the document's base.
+func (c *collector) resolve(s string) ref {
+	u, err := c.opts.Canonicalizer.Resolve(c.base, s)
+	return ref{u: u, ok: err == nil && crawlable(u)}
+}

@@ -54,16 +54,12 @@ type Options struct {
 	MaxText       int                  // anchor text bytes kept; default 256
 	MaxParagraph  int                  // paragraph bytes kept around a link; default 1024
 	MaxOutlinks   int                  // outlinks kept per document; default 6000, Heritrix's
-	// CacheSize bounds the resolutions remembered across documents (see
-	// resolveCache); default 65536, negative to disable.
-	CacheSize int
 }
 
 // Standard extracts links from HTML and CSS documents and none from others.
 // It is safe for concurrent use.
 type Standard struct {
-	opts  Options
-	cache *resolveCache
+	opts Options
 }
 
 // New returns a Standard extractor.
@@ -80,14 +76,7 @@ func New(opts Options) *Standard {
 	if opts.MaxOutlinks <= 0 {
 		opts.MaxOutlinks = 6000
 	}
-	s := &Standard{opts: opts}
-	if opts.CacheSize == 0 {
-		opts.CacheSize = 1 << 16
-	}
-	if opts.CacheSize > 0 {
-		s.cache = newResolveCache(opts.CacheSize)
-	}
-	return s
+	return &Standard{opts: opts}
 }
 
 // Extract returns the outlinks of an HTML or CSS document, in document order,

@@ -241,29 +241,3 @@ func TestWindow(t *testing.T) {
 		}
 	}
 }
-
-// TestCacheAgreesWithResolve resolves tricky references against several
-// bases twice, through a shared cache, and checks each hit against a direct
-// resolution.
-func TestCacheAgreesWithResolve(t *testing.T) {
-	bases := []string{"http://example.com/a/b/page.html?x=1#f", "http://example.com/a/other.html", "https://example.com/a/b/",
-		"http://example.com:8080/a/b/c", "http://user:pw@example.com/a/b/c", "http://other.example/", "http://example.com"}
-	refs := []string{"x.html", "../x.html", "./", "/root", "//cdn.example/x", "\\\\cdn.example\\x", "/\\x", "http:x", "HTTP://Example.COM/./a",
-		"https://example.com/%7e", "?q", "#frag", "x y", "ftp://example.com/", "http://ex ample.com/", "..", "a/../../b", "%2e%2e/c"}
-	x := New(Options{})
-	direct := canon.New(canon.Options{})
-	for range 2 {
-		for _, b := range bases {
-			base := mustURL(t, b)
-			c := x.newCollector(base)
-			for _, r := range refs {
-				got := c.resolve(r)
-				u, err := direct.Resolve(base, r)
-				want := ref{u: u, ok: err == nil && crawlable(u)}
-				if got.ok != want.ok || got.u.Href != want.u.Href || got.u.Canonical != want.u.Canonical {
-					t.Errorf("%q against %q: cached %q (%v), direct %q (%v)", r, b, got.u.Href, got.ok, want.u.Href, want.ok)
-				}
-			}
-		}
-	}
-}

@@ -31,8 +31,8 @@ type Request struct {
 	Header http.Header
 }
 
-// Truncation reasons, the WARC-Truncated values. crawler/warc writes the first
-// two; "disconnect" is the WARC 1.1 value for a body cut by the server.
+// Truncation reasons, the WARC 1.1 WARC-Truncated values; "disconnect" is a
+// body cut off by the server.
 const (
 	TruncatedLength     = "length"
 	TruncatedTime       = "time"

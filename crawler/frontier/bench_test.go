@@ -70,9 +70,46 @@ func benchSchedule(b *testing.B, seenBatch int) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "enqueues/s")
 }
 
+// BenchmarkClaimComplete measures one Next and one Complete (Succeeded) per
+// operation, with and without the fsync of completions.
+func BenchmarkClaimComplete(b *testing.B) {
+	for _, noSync := range []bool{false, true} {
+		b.Run(fmt.Sprintf("NoSyncCompletions=%v", noSync), func(b *testing.B) {
+			f, err := Open(b.TempDir(), Options{Clock: &fakeClock{t: epoch}, NoSyncCompletions: noSync})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			cs := make([]Candidate, 1000)
+			for n := 0; n < b.N; n += len(cs) {
+				benchCandidates(cs, n, 10000)
+				if err := f.Schedule(cs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := f.Flush(); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				c, _, err := f.Next(context.Background())
+				if err != nil || c == nil {
+					b.Fatalf("Next: %v, %v", c, err)
+				}
+				if err := f.Complete(c.URL, Outcome{Status: Succeeded}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // TestLargeRun is the acceptance benchmark, run only when
 // FRONTIER_LARGE_RUN is the number of URLs (e.g. 10000000): it schedules
 // that many distinct URLs and reports the rate and peak RSS.
+// FRONTIER_CACHE_MB and FRONTIER_SEEN_BATCH override the block cache size
+// (default here 256) and Options.SeenBatch; FRONTIER_LARGE_DIR keeps the
+// database in a given directory.
 func TestLargeRun(t *testing.T) {
 	total, _ := strconv.Atoi(os.Getenv("FRONTIER_LARGE_RUN"))
 	if total <= 0 {
@@ -84,7 +121,12 @@ func TestLargeRun(t *testing.T) {
 	}
 	// A larger block cache than the default keeps more of the URL index
 	// in memory; it is counted in the peak RSS reported.
-	f, err := Open(dir, Options{CacheSize: 256 << 20})
+	opts := Options{CacheSize: 256 << 20}
+	if mb, _ := strconv.Atoi(os.Getenv("FRONTIER_CACHE_MB")); mb > 0 {
+		opts.CacheSize = int64(mb) << 20
+	}
+	opts.SeenBatch, _ = strconv.Atoi(os.Getenv("FRONTIER_SEEN_BATCH"))
+	f, err := Open(dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -193,5 +195,70 @@ func TestReopenKeepsState(t *testing.T) {
 	}
 	if got := stats(); !slices.EqualFunc(got, qs, queueStatsEqual) {
 		t.Errorf("queues after reopen\n%+v\nbefore\n%+v", got, qs)
+	}
+}
+
+// TestConcurrentCrawl: workers claiming, scheduling and completing at the
+// same time fetch every page of the simulated web exactly once.
+func TestConcurrentCrawl(t *testing.T) {
+	f, _ := newTestFrontier(t, Options{SeenBatch: 8, QueuePolicy: func(string) QueuePolicy { return QueuePolicy{Valence: 2} }})
+	schedule(t, f, Candidate{URL: simURL(0), QueueKey: "h0", Score: 1})
+	var mu sync.Mutex
+	fetched := map[string]int{}
+	errs := make(chan error, 4)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			idle := 0
+			for idle < 50 {
+				c, _, err := f.Next(context.Background())
+				if err != nil {
+					errs <- err
+					return
+				}
+				if c == nil {
+					// Others may still be scheduling links: look again.
+					idle++
+					runtime.Gosched()
+					continue
+				}
+				idle = 0
+				var n, host int
+				fmt.Sscanf(c.URL, "http://h%d.test/%d", &host, &n)
+				mu.Lock()
+				fetched[c.URL]++
+				mu.Unlock()
+				if err := f.Schedule(simLinks(n)); err != nil {
+					errs <- err
+					return
+				}
+				if err := f.Complete(c.URL, Outcome{Status: Succeeded}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	// Workers may all have given up while the last links were pending.
+	done := map[string]bool{}
+	for u := range fetched {
+		done[u] = true
+	}
+	for crawlStep(t, f, done, nil) {
+	}
+	for u, n := range fetched {
+		if n != 1 {
+			t.Errorf("%s fetched %d times", u, n)
+		}
+	}
+	if tot := f.Totals(); tot.Succeeded != simPages || tot.Queued != 0 || tot.InFlight != 0 {
+		t.Errorf("totals %+v, want all %d pages done", tot, simPages)
 	}
 }

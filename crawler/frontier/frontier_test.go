@@ -44,6 +44,16 @@ func schedule(t *testing.T, f *Frontier, cs ...Candidate) {
 	}
 }
 
+// tryNext claims a URL, or returns nil if none is ready.
+func tryNext(t *testing.T, f *Frontier) *Claim {
+	t.Helper()
+	c, _, err := f.Next(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // next claims a URL and fails the test if none is ready.
 func next(t *testing.T, f *Frontier) *Claim {
 	t.Helper()
@@ -62,35 +72,23 @@ func next(t *testing.T, f *Frontier) *Claim {
 func drain(t *testing.T, f *Frontier) []string {
 	t.Helper()
 	var got []string
-	for {
-		c, _, err := f.Next(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c == nil {
-			return got
-		}
+	for c := tryNext(t, f); c != nil; c = tryNext(t, f) {
 		got = append(got, c.URL)
 		if err := f.Complete(c.URL, Outcome{Status: Succeeded}); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return got
 }
 
 // claimAll claims everything ready now without completing anything.
 func claimAll(t *testing.T, f *Frontier) []string {
 	t.Helper()
 	var got []string
-	for {
-		c, _, err := f.Next(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c == nil {
-			return got
-		}
+	for c := tryNext(t, f); c != nil; c = tryNext(t, f) {
 		got = append(got, c.URL)
 	}
+	return got
 }
 
 func cand(url, queue string, score float64) Candidate {

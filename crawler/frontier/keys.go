@@ -300,22 +300,23 @@ func (d *decoder) uint64() uint64 {
 
 func (d *decoder) uvarint() uint64 {
 	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
+	d.skip(n)
 	return v
 }
 
 func (d *decoder) varint() int64 {
 	v, n := binary.Varint(d.b)
+	d.skip(n)
+	return v
+}
+
+// skip consumes n bytes after a varint read; n <= 0 means a bad varint.
+func (d *decoder) skip(n int) {
 	if n <= 0 {
 		d.fail()
-		return 0
+		return
 	}
 	d.b = d.b[n:]
-	return v
 }
 
 func (d *decoder) string() string {

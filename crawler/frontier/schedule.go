@@ -150,7 +150,8 @@ func (f *Frontier) flushLocked() error {
 		return nil
 	}
 	var t touchSet
-	var w sortedWrites
+	// About what a pass of new URLs writes, to avoid regrowing the arena.
+	w := sortedWrites{arena: make([]byte, 0, len(f.pending)*192), ops: make([]writeOp, 0, 3*len(f.pending))}
 	if err := f.seenPass(&w, &t); err != nil {
 		return f.fail(err)
 	}

@@ -142,7 +142,7 @@ type rawItem struct {
 // Parse checks a request body: a JSON array of items, each with an
 // absolute http(s) url, an optional score in [0, 1] and an optional
 // blacklisted flag (not both). Errors name the item (from 1) and, for
-// syntax errors, the byte offset.
+// JSON errors, the byte (from 1) where reading failed.
 func Parse(body []byte, c *canon.Canonicalizer) ([]Item, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -153,8 +153,10 @@ func Parse(body []byte, c *canon.Canonicalizer) ([]Item, error) {
 		switch {
 		case errors.As(err, &syn):
 			return nil, fmt.Errorf("bad JSON at byte %d: %v", syn.Offset, err)
+		case errors.As(err, &typ) && typ.Field == "":
+			return nil, fmt.Errorf("bad JSON at byte %d: a JSON array of {\"url\": …} objects expected, not %s", typ.Offset, typ.Value)
 		case errors.As(err, &typ):
-			return nil, fmt.Errorf("bad JSON at byte %d: %s must be %s, not %s", typ.Offset, fieldName(typ), typ.Type, typ.Value)
+			return nil, fmt.Errorf("bad JSON at byte %d: field %s must be %s, not %s", typ.Offset, typ.Field, typ.Type, typ.Value)
 		case errors.Is(err, io.EOF):
 			return nil, errors.New("empty body: a JSON array of {\"url\": …} objects expected")
 		}
@@ -175,13 +177,6 @@ func Parse(body []byte, c *canon.Canonicalizer) ([]Item, error) {
 		items = append(items, it)
 	}
 	return items, nil
-}
-
-func fieldName(e *json.UnmarshalTypeError) string {
-	if e.Field == "" {
-		return "the body"
-	}
-	return "field " + e.Field
 }
 
 func check(r rawItem, c *canon.Canonicalizer) (Item, error) {

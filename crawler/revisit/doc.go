@@ -11,14 +11,14 @@
 // The pieces:
 //
 //   - [State]: the per-URL record the frontier stores (visits, versions,
-//     last digest and validators, current wait, next due time, change-rate
-//     estimate, recent change history), with a compact binary encoding.
+//     last digest and validators, current wait, next due time, belief
+//     about the change rate), with a compact binary encoding.
 //   - [Policy]: how long to wait after a visit. [Adaptive] is the thesis's
 //     heuristic ("ar"): [Evaluator]s chosen by content type multiply or
-//     divide the wait. [Poisson] estimates the rate λ with Cho and
-//     Garcia-Molina's estimator and spaces visits to maximise captured
-//     changes per request under a politeness budget. [Uniform] is the
-//     baseline.
+//     divide the wait. [Poisson] keeps a [Belief] about each URL's change
+//     rate and visits it when the expected value of a visit reaches the
+//     queue's yield per request, under a politeness budget. [Uniform] is
+//     the baseline.
 //   - [Detector]: change detection by SHA-1 of the content after stripping
 //     volatile sections, optionally "close enough" by Broder shingles.
 //   - [ConditionalHeaders], [Scheme4] and [Trust]: conditional requests and

@@ -9,12 +9,11 @@ import (
 )
 
 // The binary form of a State, for the frontier's Pebble records: a format
-// byte, a flag byte, then varints (times as Unix nanoseconds, history
-// intervals in milliseconds with the change bit), the raw digest, the
-// validators as length-prefixed strings, λ as a float64 and the sketch.
-// A record is about 60 bytes after a few visits and at most about 250 with
-// a full history and no sketch.
-const stateFormat = 1
+// byte, a flag byte, then varints (times as Unix nanoseconds), the raw
+// digest, the validators as length-prefixed strings, the change-rate
+// belief (Bins bytes) and the sketch. A record without sketch is about 120
+// bytes plus the validators, and does not grow with the visits.
+const stateFormat = 2
 
 const (
 	flagDigest = 1 << iota
@@ -46,7 +45,7 @@ func (s *State) MarshalBinary() ([]byte, error) {
 			flags |= t.flag
 		}
 	}
-	b := make([]byte, 0, 64+len(s.ETag)+len(s.LastModified)+5*len(s.History)+8*len(s.Sketch))
+	b := make([]byte, 0, 64+len(s.ETag)+len(s.LastModified)+8*len(s.Sketch))
 	b = append(b, stateFormat, flags)
 	b = binary.AppendUvarint(b, uint64(s.Visits))
 	b = binary.AppendUvarint(b, uint64(s.Versions))
@@ -64,15 +63,7 @@ func (s *State) MarshalBinary() ([]byte, error) {
 	b = append(b, s.ETag...)
 	b = binary.AppendUvarint(b, uint64(len(s.LastModified)))
 	b = append(b, s.LastModified...)
-	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(s.Lambda))
-	b = binary.AppendUvarint(b, uint64(len(s.History)))
-	for _, h := range s.History {
-		v := uint64(max(0, h.Length.Milliseconds())) << 1
-		if h.Changed {
-			v |= 1
-		}
-		b = binary.AppendUvarint(b, v)
-	}
+	b = append(b, s.Belief[:]...)
 	if len(s.Sketch) > 0 {
 		b = binary.AppendUvarint(b, uint64(len(s.Sketch)))
 		for _, x := range s.Sketch {
@@ -82,8 +73,7 @@ func (s *State) MarshalBinary() ([]byte, error) {
 	return b, nil
 }
 
-// UnmarshalBinary decodes a record written by MarshalBinary. History
-// intervals come back rounded to milliseconds.
+// UnmarshalBinary decodes a record written by MarshalBinary.
 func (s *State) UnmarshalBinary(data []byte) error {
 	d := decoder{b: data}
 	if len(data) < 2 {
@@ -113,20 +103,7 @@ func (s *State) UnmarshalBinary(data []byte) error {
 	}
 	r.ETag = string(d.bytes(d.length(1<<16, "ETag length"), "ETag"))
 	r.LastModified = string(d.bytes(d.length(1<<16, "Last-Modified length"), "Last-Modified"))
-	r.Lambda = math.Float64frombits(d.fixed64("rate"))
-	if !(r.Lambda >= 0 && r.Lambda <= math.MaxFloat64) {
-		d.fail("rate", "%g is not a finite non-negative rate", r.Lambda)
-	}
-	if n := d.length(historySize, "history length"); n > 0 {
-		r.History = make([]Interval, n)
-		for i := range r.History {
-			v := d.uvarint("history interval")
-			if v>>1 > uint64(math.MaxInt64/time.Millisecond) {
-				d.fail("history interval", "%d ms overflows a duration", v>>1)
-			}
-			r.History[i] = Interval{Length: time.Duration(v>>1) * time.Millisecond, Changed: v&1 == 1}
-		}
-	}
+	copy(r.Belief[:], d.bytes(Bins, "belief"))
 	if flags&flagSketch != 0 {
 		n := d.length(maxSketch, "sketch length")
 		if n == 0 {

@@ -28,18 +28,6 @@ func (s Status) String() string {
 	return "unknown"
 }
 
-// historySize is how many recent revisit intervals a State keeps for the
-// change-rate estimate: enough for a stable estimate, few enough that the
-// record stays small and the estimate follows a rate that drifts.
-const historySize = 32
-
-// Interval is one revisit interval of a URL and whether the content had
-// changed at its end.
-type Interval struct {
-	Length  time.Duration
-	Changed bool
-}
-
 // State is everything the crawler remembers about one URL between visits.
 // The frontier stores it (see [State.MarshalBinary]) and hands it back with
 // the URL when the URL is due.
@@ -59,8 +47,7 @@ type State struct {
 	LastModified string
 	Sketch       []uint64 // shingle sketch of the last capture, when close-enough comparison is on
 
-	Lambda  float64    // estimated changes per second (Poisson policy); 0 when not estimated
-	History []Interval // the most recent revisit intervals, oldest first
+	Belief Belief // what the visits say about the change rate (Poisson policy)
 }
 
 // Visit is what one fetch of a URL produced.
@@ -83,11 +70,9 @@ func (s *State) Record(v Visit, p Policy, ev Evaluator) {
 	if !s.Due.IsZero() {
 		s.Overdue = max(0, v.At.Sub(s.Due))
 	}
-	if s.Visits > 0 && v.Status != Unknown {
-		s.History = append(s.History, Interval{Length: max(0, v.At.Sub(s.LastVisit)), Changed: v.Status == Changed})
-		if n := len(s.History); n > historySize {
-			s.History = append(s.History[:0], s.History[n-historySize:]...)
-		}
+	var since time.Duration
+	if s.Visits > 0 {
+		since = max(0, v.At.Sub(s.LastVisit))
 	}
 	s.Visits++
 	if v.Status == Changed {
@@ -108,6 +93,6 @@ func (s *State) Record(v Visit, p Policy, ev Evaluator) {
 		}
 	}
 	s.LastVisit = v.At
-	s.Wait = p.Wait(s, v.Status, ev)
+	s.Wait = p.Wait(s, since, v.Status, ev)
 	s.Due = v.At.Add(s.Wait)
 }

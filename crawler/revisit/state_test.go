@@ -29,30 +29,34 @@ func TestRecordAndAnnotation(t *testing.T) {
 	if !s.Due.Equal(at.Add(s.Wait)) || !s.LastVisit.Equal(at) || !s.LastChange.Equal(t0.Add(3*time.Millisecond)) {
 		t.Errorf("times: due %v last %v change %v", s.Due, s.LastVisit, s.LastChange)
 	}
-	want := []Interval{{Length: at.Sub(t0.Add(3 * time.Millisecond)), Changed: false}}
-	if !reflect.DeepEqual(s.History, want) {
-		t.Errorf("history %v, want %v", s.History, want)
-	}
-	// Unknown status: default wait, no history entry, no new version.
+	// Unknown status: default wait, no new version.
 	s.Record(Visit{At: s.Due, Status: Unknown}, Adaptive{}, ev)
-	if s.Wait != ev.Default || len(s.History) != 1 || s.Versions != 1 || s.Overdue != 0 {
+	if s.Wait != ev.Default || s.Versions != 1 || s.Overdue != 0 {
 		t.Errorf("unknown: %+v", s)
 	}
 }
 
-func TestHistoryIsBounded(t *testing.T) {
+// The policy hears the time since the previous visit (0 for the first).
+func TestRecordPassesInterval(t *testing.T) {
+	var got []time.Duration
+	p := policyFunc(func(_ *State, since time.Duration, _ Status, _ Evaluator) time.Duration {
+		got = append(got, since)
+		return time.Hour
+	})
 	var s State
-	at := t0
-	for i := range 3 * historySize {
-		at = at.Add(time.Duration(i+1) * time.Minute)
-		s.Record(Visit{At: at, Status: Changed, HasDigest: true}, Adaptive{}, DefaultEvaluator())
+	for _, at := range []time.Duration{0, time.Hour, 3 * time.Hour} {
+		s.Record(Visit{At: t0.Add(at), Status: Changed, HasDigest: true}, p, DefaultEvaluator())
 	}
-	if len(s.History) != historySize {
-		t.Fatalf("history holds %d", len(s.History))
+	if want := []time.Duration{0, time.Hour, 2 * time.Hour}; !reflect.DeepEqual(got, want) {
+		t.Errorf("intervals %v, want %v", got, want)
 	}
-	if last := s.History[historySize-1].Length; last != time.Duration(3*historySize)*time.Minute {
-		t.Errorf("newest interval %v", last)
-	}
+}
+
+type policyFunc func(*State, time.Duration, Status, Evaluator) time.Duration
+
+func (policyFunc) Name() string { return "func" }
+func (f policyFunc) Wait(s *State, since time.Duration, st Status, ev Evaluator) time.Duration {
+	return f(s, since, st, ev)
 }
 
 func TestConventionalFormat(t *testing.T) {
@@ -80,14 +84,13 @@ func sample() State {
 		LastVisit: t0.Add(5 * time.Hour), LastChange: t0.Add(time.Hour), Due: t0.Add(9 * time.Hour),
 		Wait: 4 * time.Hour, Overdue: 1234 * time.Millisecond,
 		HasDigest: true, ETag: `W/"xyz"`, LastModified: "Wed, 21 Oct 2015 07:28:00 GMT",
-		Lambda: 1.25e-5,
 		Sketch: []uint64{1, 1 << 40, 1<<64 - 1},
 	}
 	for i := range s.Digest {
 		s.Digest[i] = byte(i * 7)
 	}
-	for i := range historySize {
-		s.History = append(s.History, Interval{Length: time.Duration(i*i+1) * time.Minute, Changed: i%3 == 0})
+	for i := range s.Belief {
+		s.Belief[i] = byte(i * i)
 	}
 	return s
 }

@@ -35,6 +35,42 @@ type cdxItem struct {
 // maxQuerySize is warcio.js's DEFAULT_MAX_QUERY_SIZE for non-GET request bodies.
 const maxQuerySize = 4096
 
+// reqBodyIndexed is as much of a request body as the key can show: its base64
+// form is cut to maxQuerySize characters.
+const reqBodyIndexed = maxQuerySize / 4 * 3
+
+// indexHead returns as much of a block as indexing reads, for a record of
+// type typ: nothing but for HTTP messages, then their head and, for requests,
+// the first reqBodyIndexed bytes of the body. It fails when the head is not
+// within maxHTTPHeader bytes, a record indexed by reading the file back.
+func indexHead(typ string, c Content) ([]byte, error) {
+	if typ != "response" && typ != "request" && typ != "revisit" {
+		return nil, nil
+	}
+	extra := 0
+	if typ == "request" {
+		extra = reqBodyIndexed
+	}
+	for n := min(c.Size(), 4<<10); ; n = min(c.Size(), n*4) {
+		buf := make([]byte, n)
+		if _, err := c.ReadAt(buf, 0); err != nil && err != io.EOF {
+			return nil, err
+		}
+		if i := bytes.Index(buf, []byte("\r\n\r\n")); i >= 0 && i+4+extra <= len(buf) {
+			return buf[:i+4+extra], nil
+		}
+		if n == c.Size() {
+			return buf, nil
+		}
+		if n >= maxHTTPHeader {
+			return nil, errNoHeaderEnd
+		}
+	}
+}
+
+// tsReplacer turns a WARC-Date into the digits of a CDXJ timestamp.
+var tsReplacer = strings.NewReplacer("-", "", ":", "", "T", "")
+
 // IndexFile returns the sorted CDXJ lines of the WARC file at path.
 func IndexFile(path string) ([]string, error) {
 	f, err := os.Open(path)
@@ -43,20 +79,7 @@ func IndexFile(path string) ([]string, error) {
 	}
 	defer f.Close()
 	r := NewReader(f, path)
-	name := filepath.Base(path)
-	var lines []string
-	var last *cdxItem
-	emit := func(rec, req *cdxItem) error {
-		if rec == nil || !indexed(rec) {
-			return nil
-		}
-		line, err := cdxLine(rec, req, name)
-		if err != nil {
-			return err
-		}
-		lines = append(lines, line)
-		return nil
-	}
+	var x indexer
 	for {
 		rec, err := r.Next()
 		if err == io.EOF {
@@ -65,26 +88,58 @@ func IndexFile(path string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		cur := summarize(rec)
-		prev := last
-		last = cur
-		switch {
-		case prev == nil:
-		case prev.uri != cur.uri:
-			err = emit(prev, nil)
-		case cur.typ == "request" && (prev.typ == "response" || prev.typ == "revisit"):
-			last, err = nil, emit(prev, cur)
-		case (cur.typ == "response" || cur.typ == "revisit") && prev.typ == "request":
-			last, err = nil, emit(cur, prev)
-		default:
-			err = emit(prev, nil)
-		}
+		it := summarize(rec.Header, rec.Block)
+		it.offset, it.length = rec.Offset, rec.Length
+		x.add(it)
+	}
+	return x.lines(filepath.Base(path))
+}
+
+// indexer pairs records in file order the way warcio.js does (a response
+// with the request before or after it for the same URI) and renders the
+// sorted CDXJ lines of the file at the end. The Writer feeds it as it
+// writes, which saves reading the file back.
+type indexer struct {
+	pairs  [][2]*cdxItem // an indexed record and its request, if any
+	last   *cdxItem      // the record waiting for its pair
+	reread bool          // a record could not be summarised as written: index the file by reading it
+}
+
+func (x *indexer) add(cur *cdxItem) {
+	prev := x.last
+	x.last = cur
+	switch {
+	case prev == nil:
+	case prev.uri != cur.uri:
+		x.emit(prev, nil)
+	case cur.typ == "request" && (prev.typ == "response" || prev.typ == "revisit"):
+		x.last = nil
+		x.emit(prev, cur)
+	case (cur.typ == "response" || cur.typ == "revisit") && prev.typ == "request":
+		x.last = nil
+		x.emit(cur, prev)
+	default:
+		x.emit(prev, nil)
+	}
+}
+
+func (x *indexer) emit(rec, req *cdxItem) {
+	if rec != nil && indexed(rec) {
+		x.pairs = append(x.pairs, [2]*cdxItem{rec, req})
+	}
+}
+
+// lines renders the CDXJ lines of the records added, for the file called file.
+func (x *indexer) lines(file string) ([]string, error) {
+	x.emit(x.last, nil)
+	x.last = nil
+	lines := make([]string, 0, len(x.pairs))
+	for _, p := range x.pairs {
+		line, err := cdxLine(p[0], p[1], file)
 		if err != nil {
 			return nil, err
 		}
-	}
-	if err := emit(last, nil); err != nil {
-		return nil, err
+		lines = append(lines, line)
 	}
 	sort.Strings(lines)
 	return lines, nil
@@ -97,6 +152,11 @@ func WriteIndex(path string) error {
 	if err != nil {
 		return err
 	}
+	return writeIndexLines(path, lines)
+}
+
+// writeIndexLines writes the CDXJ lines of the WARC file at path beside it.
+func writeIndexLines(path string, lines []string) error {
 	out := IndexPath(path)
 	tmp, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".tmp*")
 	if err != nil {
@@ -140,22 +200,26 @@ func indexed(it *cdxItem) bool {
 	return true
 }
 
-func summarize(rec *Record) *cdxItem {
+// summarize takes what indexing needs from a record's header and block; the
+// block may be cut short after indexHead bytes. The caller sets the offset
+// and length.
+func summarize(h Fields, block []byte) *cdxItem {
 	it := &cdxItem{
-		typ:           rec.Type(),
-		uri:           rec.Header.Get("WARC-Target-URI"),
-		date:          rec.Header.Get("WARC-Date"),
-		warcType:      rec.Header.Get("Content-Type"),
-		payloadDigest: rec.Header.Get("WARC-Payload-Digest"),
-		offset:        rec.Offset,
-		length:        rec.Length,
+		typ:           h.Get("WARC-Type"),
+		uri:           h.Get("WARC-Target-URI"),
+		date:          h.Get("WARC-Date"),
+		warcType:      h.Get("Content-Type"),
+		payloadDigest: h.Get("WARC-Payload-Digest"),
 	}
 	switch {
-	case it.typ == "response", it.typ == "request", it.typ == "revisit" && len(rec.Block) > 0:
-		line, h, body := splitHTTP(rec.Block)
+	case it.typ == "response", it.typ == "request", it.typ == "revisit" && len(block) > 0:
+		line, h, body := splitHTTP(block)
 		if it.typ == "request" {
 			it.method, _, _ = strings.Cut(line, " ")
-			it.reqBody, it.reqMime = body, h.Get("Content-Type")
+			if it.method != "GET" { // only other methods' bodies go into the key
+				it.reqBody = bytes.Clone(body[:min(len(body), reqBodyIndexed)])
+			}
+			it.reqMime = h.Get("Content-Type")
 			return it
 		}
 		it.status, it.hasStatus = jsNumber(splitRemainder(line)), true
@@ -237,7 +301,7 @@ func cdxLine(rec, req *cdxItem, file string) (string, error) {
 		keyURL += sep + "__wb_method=" + req.method + "&" + query
 		extra = [][2]string{{"method", req.method}, {"requestBody", query}}
 	}
-	ts := strings.NewReplacer("-", "", ":", "", "T", "").Replace(rec.date)
+	ts := tsReplacer.Replace(rec.date)
 	if len(ts) > 14 {
 		ts = ts[:14]
 	}

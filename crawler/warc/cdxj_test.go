@@ -44,6 +44,13 @@ func TestCDXJMatchesWarcio(t *testing.T) {
 	mustWrite(t, w, Exchange{URL: "http://example.com/form?x=1",
 		Request:  bytes.NewReader([]byte("POST /form?x=1 HTTP/1.1\r\nHost: example.com\r\nContent-Type: application/octet-stream\r\nContent-Length: 5\r\n\r\n\x00\x01abc")),
 		Response: response("200 OK", "text/plain", "posted")})
+	// a POST body longer than the key shows, and a head longer than the
+	// writer's first read of a block
+	mustWrite(t, w, Exchange{URL: "http://example.com/upload",
+		Request:  bytes.NewReader([]byte("PUT /upload HTTP/1.1\r\nHost: example.com\r\nContent-Type: application/octet-stream\r\nContent-Length: 5000\r\n\r\n" + strings.Repeat("\x07z", 2500))),
+		Response: response("201 Created", "text/plain", "stored")})
+	mustWrite(t, w, Exchange{URL: "http://example.com/cookies", Request: request("http://example.com/cookies"),
+		Response: bytes.NewReader([]byte("HTTP/1.1 200 OK\r\nSet-Cookie: " + strings.Repeat("c", 9000) + "\r\nContent-Type: text/css\r\n folded\r\nContent-Length: 2\r\n\r\nok"))})
 	orig := mustWrite(t, w, Exchange{URL: "http://example.com/orig", Date: fetchTime, Request: request("http://example.com/orig"), Response: response("200 OK", "text/plain", "dup")})
 	if _, err := w.WriteRevisit(Revisit{Profile: IdenticalPayloadDigest, URL: "http://example.com/dup", Request: request("http://example.com/dup"),
 		Response: response("200 OK", "text/plain", "dup"), RefersToURI: "http://example.com/orig", RefersToDate: fetchTime, RefersToID: orig.Response.RecordID}); err != nil {
@@ -61,7 +68,7 @@ func TestCDXJMatchesWarcio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := len(keyURLs) + 6; len(ours) != want {
+	if want := len(keyURLs) + 8; len(ours) != want {
 		t.Errorf("%d CDXJ lines, want %d", len(ours), want)
 	}
 	theirs := warcioIndex(t, path)
@@ -88,4 +95,30 @@ func TestCDXJMatchesWarcio(t *testing.T) {
 		t.Errorf("written CDXJ differs from IndexFile:\n%s", written)
 	}
 	mustVerify(t, path)
+}
+
+// TestIndexUnfoundHead writes a response whose HTTP head does not end within
+// maxHTTPHeader bytes: the writer cannot index it as written and indexes
+// the file by reading it back, which must give the same lines as IndexFile.
+func TestIndexUnfoundHead(t *testing.T) {
+	dir := t.TempDir()
+	w := newTestWriter(t, dir, 0)
+	mustWrite(t, w, Exchange{URL: "http://example.com/a", Request: request("http://example.com/a"), Response: response("200 OK", "text/plain", "a")})
+	noHead := "HTTP/1.1 200 OK\r\nX-Long: " + strings.Repeat("x", maxHTTPHeader+10)
+	mustWrite(t, w, Exchange{URL: "http://example.com/b", Response: bytes.NewReader([]byte(noHead))})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := warcFiles(t, dir)[0]
+	want, err := IndexFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	written, err := os.ReadFile(IndexPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != 2 || string(written) != strings.Join(want, "\n")+"\n" {
+		t.Errorf("written CDXJ:\n%s\nIndexFile:\n%s", written, strings.Join(want, "\n"))
+	}
 }

@@ -10,14 +10,40 @@ import (
 	"hash"
 	"io"
 	"net/http"
+	"strings"
+	"sync"
 )
 
 // Content is a record block that can be read twice: once for its digests, which
 // precede it in the record header, and once to write it. *bytes.Reader,
-// *strings.Reader and *io.SectionReader (over a spill file, say) all fit.
+// *strings.Reader and *io.SectionReader (over a spill file, say) all fit. A
+// Content that also has a method Bytes() ([]byte, bool), as crawler/fetch's
+// Buffer does, is read straight from that slice whenever Bytes reports true.
 type Content interface {
 	io.ReaderAt
 	Size() int64
+}
+
+// inMemory is the optional Content method that exposes the bytes themselves.
+type inMemory interface {
+	Bytes() ([]byte, bool)
+}
+
+// copyPool recycles the buffers copyContent reads through.
+var copyPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// copyContent writes all of c to dst, from memory when c exposes its bytes.
+func copyContent(dst io.Writer, c Content) error {
+	if m, ok := c.(inMemory); ok {
+		if b, ok := m.Bytes(); ok && int64(len(b)) == c.Size() {
+			_, err := dst.Write(b)
+			return err
+		}
+	}
+	buf := copyPool.Get().(*[]byte)
+	defer copyPool.Put(buf)
+	_, err := io.CopyBuffer(dst, sectionOf(c), *buf)
+	return err
 }
 
 // maxHTTPHeader bounds the HTTP header block we look for in a response.
@@ -33,7 +59,7 @@ func formatSHA1(h hash.Hash) string {
 // BlockDigest returns the WARC-Block-Digest of c: sha1 in base32 over all of it.
 func BlockDigest(c Content) (string, error) {
 	h := sha1.New()
-	if _, err := io.Copy(h, sectionOf(c)); err != nil {
+	if err := copyContent(h, c); err != nil {
 		return "", fmt.Errorf("warc: block digest: %w", err)
 	}
 	return formatSHA1(h), nil
@@ -52,10 +78,24 @@ func PayloadDigest(resp Content) (string, error) {
 	}
 	defer r.Body.Close()
 	h := sha1.New()
-	if _, err := io.Copy(h, r.Body); err != nil {
+	buf := copyPool.Get().(*[]byte)
+	defer copyPool.Put(buf)
+	if _, err := io.CopyBuffer(h, r.Body, *buf); err != nil {
 		return "", fmt.Errorf("warc: payload digest: body: %w", err)
 	}
 	return formatSHA1(h), nil
+}
+
+// checkSHA1 accepts a digest as formatSHA1 renders it: "sha1:" and the 32
+// base32 characters of 20 bytes.
+func checkSHA1(d string) error {
+	b32, ok := strings.CutPrefix(d, "sha1:")
+	if ok && len(b32) == 32 {
+		if _, err := base32.StdEncoding.DecodeString(b32); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("warc: %q is not a sha1 digest in base32 (\"sha1:\" and 32 characters)", d)
 }
 
 // errNoHeaderEnd reports an HTTP message without the blank line that ends its head.

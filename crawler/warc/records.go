@@ -12,8 +12,9 @@ import (
 
 // Truncation reasons for Exchange.Truncated (values of WARC-Truncated).
 const (
-	TruncatedLength = "length" // the body exceeded the fetcher's size limit
-	TruncatedTime   = "time"   // the fetch hit its time limit
+	TruncatedLength     = "length"     // the body exceeded the fetcher's size limit
+	TruncatedTime       = "time"       // the fetch hit its time limit
+	TruncatedDisconnect = "disconnect" // the server closed the connection mid-body
 )
 
 // Profile selects the kind of revisit record.
@@ -57,8 +58,15 @@ type Exchange struct {
 	IP        string    // address of the server that answered
 	Request   Content   // request as sent; nil when none was recorded
 	Response  Content   // status line, header and body as received
-	Truncated string    // "", TruncatedLength or TruncatedTime
+	Truncated string    // "", TruncatedLength, TruncatedTime or TruncatedDisconnect
 	Metadata  *Metadata // written with the capture when set; URL, Date and ConcurrentTo are filled in
+	// PayloadDigest, when set, is the WARC-Payload-Digest as the caller
+	// already computed it while reading the body, which saves hashing the
+	// payload again: "sha1:" and base32 of the entity body with any chunked
+	// transfer coding removed and content coding kept, exactly what
+	// PayloadDigest computes (crawler/fetch's Result.Digest is that). It is
+	// trusted as given, and ignored for a truncated exchange, which gets none.
+	PayloadDigest string
 }
 
 // Revisit is a fetch whose payload is not stored again.
@@ -76,6 +84,9 @@ type Revisit struct {
 	RefersToDate time.Time // WARC-Date of the archived capture
 	RefersToID   string    // its WARC-Record-ID, when known
 	Metadata     *Metadata // written with the capture when set, as for Exchange
+	// PayloadDigest of the response, when the caller has it, as for Exchange
+	// (for IdenticalPayloadDigest it must be whole and equal the archived one).
+	PayloadDigest string
 }
 
 // Outlink is a link found in a fetched document.
@@ -184,12 +195,21 @@ func (ex Exchange) records() ([]record, string, error) {
 	if ex.Response == nil {
 		return nil, "", fmt.Errorf("warc: exchange %s has no response", ex.URL)
 	}
-	if ex.Truncated != "" && ex.Truncated != TruncatedLength && ex.Truncated != TruncatedTime {
+	switch ex.Truncated {
+	case "", TruncatedLength, TruncatedTime, TruncatedDisconnect:
+	default:
 		return nil, "", fmt.Errorf("warc: exchange %s: unknown truncation reason %q", ex.URL, ex.Truncated)
 	}
 	date := warcDate(ex.Date)
 	var pd string
-	if ex.Truncated == "" {
+	switch {
+	case ex.Truncated != "":
+	case ex.PayloadDigest != "":
+		if err := checkSHA1(ex.PayloadDigest); err != nil {
+			return nil, "", fmt.Errorf("warc: exchange %s: payload digest: %w", ex.URL, err)
+		}
+		pd = ex.PayloadDigest
+	default:
 		// an unreadable body (malformed chunking) still gets archived, without digest
 		pd, _ = PayloadDigest(ex.Response)
 	}
@@ -216,7 +236,12 @@ func (rv Revisit) records() ([]record, string, error) {
 	block := rv.Response
 	var pd string
 	if rv.Profile == IdenticalPayloadDigest {
-		if pd, err = PayloadDigest(rv.Response); err != nil {
+		if pd = rv.PayloadDigest; pd != "" {
+			err = checkSHA1(pd)
+		} else {
+			pd, err = PayloadDigest(rv.Response)
+		}
+		if err != nil {
 			return nil, "", fmt.Errorf("warc: revisit %s: identical-payload-digest needs a whole payload: %w", rv.URL, err)
 		}
 		n, err := httpHeaderLen(rv.Response)

@@ -325,9 +325,132 @@ func TestConcurrentWriters(t *testing.T) {
 			t.Fatal(err)
 		}
 		n += len(recs) - 1 // all but the warcinfo
+		// Records compressed before a rotation name the new file's warcinfo.
+		for _, r := range recs[1:] {
+			if got, want := r.Header.Get("WARC-Warcinfo-ID"), recs[0].Header.Get("WARC-Record-ID"); got != want {
+				t.Errorf("%s: record %s names warcinfo %s, want %s", filepath.Base(f), r.Header.Get("WARC-Record-ID"), got, want)
+			}
+		}
 	}
 	if n != 6*15*2 {
 		t.Errorf("%d records, want %d", n, 6*15*2)
 	}
 	mustVerify(t, warcFiles(t, dir)...)
+}
+
+// TestGivenPayloadDigest checks that a digest from the caller replaces the
+// writer's own hashing (it is written as given, even where it differs from
+// the bytes), that a malformed one is refused and that a truncated capture,
+// "disconnect" included, gets none.
+func TestGivenPayloadDigest(t *testing.T) {
+	dir := t.TempDir()
+	w := newTestWriter(t, dir, 0)
+	body := "hello world"
+	c := mustWrite(t, w, Exchange{URL: "http://example.com/a", Response: response("200 OK", "text/plain", body), PayloadDigest: sha1b32(body)})
+	if c.PayloadDigest != sha1b32(body) {
+		t.Errorf("payload digest %s, want %s", c.PayloadDigest, sha1b32(body))
+	}
+	trusted := mustWrite(t, w, Exchange{URL: "http://example.com/b", Response: response("200 OK", "text/plain", body), PayloadDigest: sha1b32("other")})
+	cut := bytes.NewReader([]byte("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly part"))
+	dis := mustWrite(t, w, Exchange{URL: "http://example.com/c", Response: cut, Truncated: TruncatedDisconnect, PayloadDigest: sha1b32("only part")})
+	for _, bad := range []string{"sha1:short", "md5:" + sha1b32(body)[5:], sha1b32(body)[5:], "sha1:" + strings.Repeat("1", 32)} {
+		if _, err := w.WriteExchange(Exchange{URL: "http://example.com/d", Response: response("200 OK", "", body), PayloadDigest: bad}); err == nil {
+			t.Errorf("malformed payload digest %q accepted", bad)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadFile(warcFiles(t, dir)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 4 {
+		t.Fatalf("%d records, want warcinfo and 3 responses", len(recs))
+	}
+	expectAll(t, []check{
+		{recs[1].Header.Get("WARC-Payload-Digest"), sha1b32(body)},
+		{recs[2].Header.Get("WARC-Payload-Digest"), sha1b32("other")},
+		{trusted.PayloadDigest, sha1b32("other")},
+		{recs[3].Header.Get("WARC-Truncated"), "disconnect"},
+		{recs[3].Header.Get("WARC-Payload-Digest"), ""},
+		{dis.PayloadDigest, ""},
+	})
+}
+
+// TestDisconnectVerifies writes a capture cut by the server, as
+// crawler/fetch reports it, and has the independent verifier check it.
+func TestDisconnectVerifies(t *testing.T) {
+	dir := t.TempDir()
+	w := newTestWriter(t, dir, 0)
+	cut := bytes.NewReader([]byte("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly part"))
+	mustWrite(t, w, Exchange{URL: "http://example.com/cut", Response: cut, Request: request("http://example.com/cut"), Truncated: TruncatedDisconnect})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	mustVerify(t, warcFiles(t, dir)...)
+}
+
+// TestLargeRecordStreamed writes a record above maxBuffered, which is
+// compressed straight into the file rather than in memory, between two
+// small ones, and reads all three back.
+func TestLargeRecordStreamed(t *testing.T) {
+	dir := t.TempDir()
+	w := newTestWriter(t, dir, 0)
+	var big strings.Builder
+	for i := 0; big.Len() <= maxBuffered; i++ {
+		fmt.Fprintf(&big, "line %d of a large text body\n", i)
+	}
+	bodies := []string{"small before", big.String(), "small after"}
+	var caps []Capture
+	for i, body := range bodies {
+		url := fmt.Sprintf("http://example.com/%d", i)
+		caps = append(caps, mustWrite(t, w, Exchange{URL: url, Response: response("200 OK", "text/plain", body), Request: request(url)}))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadFile(warcFiles(t, dir)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, body := range bodies {
+		rs := recs[1+2*i]
+		if !bytes.HasSuffix(rs.Block, []byte("\r\n\r\n"+body)) || rs.Header.Get("WARC-Payload-Digest") != sha1b32(body) {
+			t.Errorf("response %d: %d bytes, payload digest %s", i, len(rs.Block), rs.Header.Get("WARC-Payload-Digest"))
+		}
+		if caps[i].Response.Offset != rs.Offset || caps[i].Response.Length != rs.Length {
+			t.Errorf("response %d: location %+v, reader saw offset %d length %d", i, caps[i].Response, rs.Offset, rs.Length)
+		}
+	}
+	mustVerify(t, warcFiles(t, dir)...)
+}
+
+func TestGzipLevel(t *testing.T) {
+	for _, bad := range []int{-1, 10} {
+		if _, err := NewWriter(Config{Dir: t.TempDir(), CrawlID: "c", GzipLevel: bad}); err == nil {
+			t.Errorf("GzipLevel %d accepted", bad)
+		}
+	}
+	body := strings.Repeat("compressible text ", 500)
+	sizes := map[int]int64{}
+	for _, level := range []int{1, 9} {
+		dir := t.TempDir()
+		w, err := NewWriter(Config{Dir: dir, CrawlID: "c", GzipLevel: level})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := mustWrite(t, w, Exchange{URL: "http://example.com/", Response: response("200 OK", "text/plain", body)})
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		recs, err := ReadFile(warcFiles(t, dir)[0])
+		if err != nil || !bytes.HasSuffix(recs[1].Block, []byte(body)) {
+			t.Fatalf("level %d: %v", level, err)
+		}
+		sizes[level] = c.Response.Length
+	}
+	if sizes[9] >= sizes[1] {
+		t.Errorf("level 9 member %d bytes, level 1 %d: the level is not applied", sizes[9], sizes[1])
+	}
 }

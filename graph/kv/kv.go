@@ -76,6 +76,13 @@ type SortedFile interface {
 	Abort()
 }
 
+// FileOptions are hints for a sorted file.
+type FileOptions struct {
+	// RangeReadsOnly says the keys will be read by range scans, never by
+	// point lookups, so the backend may leave out point-lookup filters.
+	RangeReadsOnly bool
+}
+
 // Store is an ordered key-value store.
 type Store interface {
 	Reader
@@ -83,7 +90,7 @@ type Store interface {
 	NewBatch() Batch
 	// NewSortedFile creates a file at path (on the store's file system)
 	// for a later Ingest.
-	NewSortedFile(path string) (SortedFile, error)
+	NewSortedFile(path string, o FileOptions) (SortedFile, error)
 	// Ingest adds finished sorted files to the store atomically: after a
 	// crash either every key of every file is visible or none is. Keys of
 	// the files replace existing equal keys. The files are consumed.

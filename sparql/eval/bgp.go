@@ -142,7 +142,7 @@ func sortPos(qp quadPat) int {
 	shape := qp.pattern(nil)
 	order := graph.AutoOrder(shape, true)
 	ids := [4]ID{shape.S, shape.P, shape.O, shape.G}
-	for _, c := range order.Columns() {
+	for _, c := range order.String() {
 		k := strings.IndexByte("spog", byte(c))
 		if ids[k] != graph.Any {
 			continue

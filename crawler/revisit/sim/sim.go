@@ -28,9 +28,9 @@ type Config struct {
 	Days   int
 	Budget int // requests per simulated day, spread evenly over the day
 	Seed   uint64
-	// RequestCost and StalenessCost set the poisson policy's costs (0: its
-	// defaults); other policies ignore them.
-	RequestCost, StalenessCost float64
+	// StalenessHorizon sets the poisson policy's τ (0: its default); other
+	// policies ignore it.
+	StalenessHorizon time.Duration
 }
 
 // Result is what a run measured. A captured change is a visit whose
@@ -71,8 +71,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("sim: days must be positive, have %d", c.Days)
 	case c.Mix != MixLogUniform && c.Mix != MixStatic80:
 		return fmt.Errorf("sim: unknown mix %q (want %s or %s)", c.Mix, MixLogUniform, MixStatic80)
-	case c.RequestCost < 0 || c.StalenessCost < 0:
-		return fmt.Errorf("sim: costs must not be negative, have request %g, staleness %g", c.RequestCost, c.StalenessCost)
+	case c.StalenessHorizon < 0:
+		return fmt.Errorf("sim: staleness horizon must not be negative, have %v", c.StalenessHorizon)
 	case c.Budget <= 0 || c.Budget > MaxBudget:
 		return fmt.Errorf("sim: budget must be in [1, %d] requests/day, have %d", MaxBudget, c.Budget)
 	}
@@ -86,8 +86,8 @@ func Run(ctx context.Context, c Config) (Result, error) {
 		return Result{}, err
 	}
 	policy, _ := revisit.NewPolicy(c.Policy, c.Pages, float64(c.Budget)/86400)
-	if p, ok := policy.(*revisit.Poisson); ok {
-		p.RequestCost, p.StalenessCost = c.RequestCost, c.StalenessCost
+	if p, ok := policy.(*revisit.Poisson); ok && c.StalenessHorizon > 0 {
+		p.StalenessHorizon = c.StalenessHorizon
 	}
 	s := newSite(c.Pages, c.Mix, c.Seed)
 	res := Result{Policy: c.Policy, Mix: c.Mix, Pages: c.Pages, Days: c.Days, BudgetPerDay: c.Budget, Seed: c.Seed}

@@ -85,7 +85,7 @@ func (d *DB) NewIter(lower, upper []byte) (kv.Iterator, error) {
 }
 
 // NewSnapshot implements kv.Store.
-func (d *DB) NewSnapshot() kv.Snapshot { return snapshot{d.db.NewSnapshot()} }
+func (d *DB) NewSnapshot() kv.Snapshot { return &snapshot{s: d.db.NewSnapshot()} }
 
 // NewBatch implements kv.Store.
 func (d *DB) NewBatch() kv.Batch { return &batch{b: d.db.NewBatch(), ro: d.ro} }
@@ -98,7 +98,7 @@ func (d *DB) Close() error { return d.db.Close() }
 
 // NewSortedFile implements kv.Store: a Pebble sstable written with the
 // options the database itself uses for its bottom level.
-func (d *DB) NewSortedFile(path string) (kv.SortedFile, error) {
+func (d *DB) NewSortedFile(path string, o kv.FileOptions) (kv.SortedFile, error) {
 	if d.ro {
 		return nil, kv.ErrReadOnly
 	}
@@ -107,6 +107,9 @@ func (d *DB) NewSortedFile(path string) (kv.SortedFile, error) {
 		return nil, err
 	}
 	wo := d.opts.MakeWriterOptions(len(d.opts.Levels)-1, d.db.TableFormat())
+	if o.RangeReadsOnly {
+		wo.FilterPolicy = nil
+	}
 	return &sortedFile{w: sstable.NewWriter(objstorageprovider.NewFileWritable(f), wo), path: path}, nil
 }
 
@@ -138,11 +141,14 @@ func get(g getter, key []byte) ([]byte, error) {
 	return out, c.Close()
 }
 
-type snapshot struct{ s *pebble.Snapshot }
+type snapshot struct {
+	s      *pebble.Snapshot
+	closed bool
+}
 
-func (s snapshot) Get(key []byte) ([]byte, error) { return get(s.s, key) }
+func (s *snapshot) Get(key []byte) ([]byte, error) { return get(s.s, key) }
 
-func (s snapshot) NewIter(lower, upper []byte) (kv.Iterator, error) {
+func (s *snapshot) NewIter(lower, upper []byte) (kv.Iterator, error) {
 	it, err := s.s.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
 	if err != nil {
 		return nil, err
@@ -150,7 +156,15 @@ func (s snapshot) NewIter(lower, upper []byte) (kv.Iterator, error) {
 	return iter{it}, nil
 }
 
-func (s snapshot) Close() error { return s.s.Close() }
+// Close releases the snapshot; closing it again does nothing (Pebble
+// would panic).
+func (s *snapshot) Close() error {
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return s.s.Close()
+}
 
 type iter struct{ it *pebble.Iterator }
 

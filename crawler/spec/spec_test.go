@@ -1,0 +1,151 @@
+package spec
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mneme-archive/mneme/crawler/canon"
+	"github.com/mneme-archive/mneme/crawler/frontier"
+)
+
+const example = `
+id: blog-2026
+seeds: [https://blog.example.org/]
+user-agent: "mneme/0.1 (+https://example.org/crawler)"
+workers: 4
+update: SUM
+scope:
+  seed-hosts: true
+  max-hops: 3
+  exclude: ['\?replytocom=']
+politeness:
+  min-delay: 1s
+  max-delay: 10
+  retry-delay: 1m30s
+  hosts:
+    - pattern: "*.example.org"
+      delay-factor: 2
+      valence: 2
+    - pattern: "static.example.org"
+      min-delay: 0s
+limits:
+  pages: 1000
+  duration: 2h
+`
+
+func TestParseAndPoliteness(t *testing.T) {
+	s, err := Parse([]byte(example), "example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds, err := s.Check(canon.New(canon.Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seeds) != 1 || s.ID != "blog-2026" || s.Workers != 4 || s.UpdateFunc() != frontier.UpdateSum {
+		t.Errorf("parsed %+v", s)
+	}
+	if s.Limits.Pages != 1000 || time.Duration(s.Limits.Duration) != 2*time.Hour {
+		t.Errorf("limits %+v", s.Limits)
+	}
+	sc := s.ScopeConfig()
+	if !sc.SeedHosts || !sc.SeedSURTs || sc.MaxHops != 3 || sc.MaxTransHops != 2 || len(sc.Exclude) != 1 {
+		t.Errorf("scope %+v: set values or Heritrix defaults missing", sc)
+	}
+	// Unset fields keep Heritrix's defaults; the first matching rule wins.
+	for _, tc := range []struct {
+		key     string
+		factor  float64
+		minD    time.Duration
+		maxD    time.Duration
+		retry   time.Duration
+		valence int
+	}{
+		{"other.org", 5, time.Second, 10 * time.Second, 90 * time.Second, 1},
+		{"www.example.org", 2, time.Second, 10 * time.Second, 90 * time.Second, 2},
+		{"static.example.org", 2, time.Second, 10 * time.Second, 90 * time.Second, 2},
+	} {
+		p := s.Politeness.For(tc.key)
+		if p.DelayFactor != tc.factor || p.MinDelay != tc.minD || p.MaxDelay != tc.maxD || p.RetryDelay != tc.retry || p.Valence != tc.valence || p.MaxRetries != 30 || p.Off {
+			t.Errorf("%s: %+v", tc.key, p)
+		}
+	}
+}
+
+// TestRoundTrip: a written spec reads back the same, defaults included.
+func TestRoundTrip(t *testing.T) {
+	s, err := Parse([]byte(example), "example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := s.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(data, "written.yaml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	again, err := back.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again) != string(data) {
+		t.Errorf("round trip changed the spec:\n%s\n---\n%s", data, again)
+	}
+	if !strings.Contains(string(data), "max-crawl-delay: 5m0s") {
+		t.Errorf("defaults not written out:\n%s", data)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	c := canon.New(canon.Options{})
+	for _, tc := range []struct{ yaml, want string }{
+		{"seeds: [http://a/]\nuser-agnet: x\n", "line 2: field user-agnet not found"},
+		{"politeness:\n  min-delay: soon\n", `line 2: bad duration "soon"`},
+		{"seeds: [http://a/]\n", `user-agent "": must carry a contact URL`},
+		{"seeds: [ftp://a/]\nuser-agent: 'x/1 (+https://a/)'\n", "seeds[0]: \"ftp://a/\": only http and https"},
+		{"user-agent: 'x/1 (+https://a/)'\n", "seeds: at least one seed URL is required"},
+		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\nupdate: MEDIAN\n", "update:"},
+		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\nid: ../etc\n", `id "../etc"`},
+		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\npoliteness:\n  min-delay: 40s\n", "min-delay 40s exceeds max-delay 30s"},
+		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\npoliteness:\n  hosts: [{pattern: '[', valence: 2}]\n", `politeness.hosts[0]: bad pattern "["`},
+		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\npoliteness:\n  hosts: [{pattern: 'a', valence: 0}]\n", "politeness.hosts[0]: valence 0"},
+		{"seeds: [http://127.0.0.1/, 'http://[::1]:8080/', http://localhost/, http://10.0.0.1/]\nuser-agent: 'x/1 (+https://a/)'\npoliteness: {off: true}\n",
+			"politeness off is only allowed when every seed is on a loopback address; seeds[3] is on 10.0.0.1"},
+	} {
+		s, err := Parse([]byte(tc.yaml), "spec.yaml")
+		if err == nil {
+			_, err = s.Check(c)
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.yaml, err, tc.want)
+		}
+	}
+}
+
+// TestPolitenessOffLoopbackOnly: with politeness off, a non-loopback host
+// the scope lets in is still crawled politely.
+func TestPolitenessOffLoopbackOnly(t *testing.T) {
+	p := Default().Politeness
+	p.Off = true
+	if hp := p.For("127.0.0.1:8080"); !hp.Off || hp.Wait(time.Second, 10*time.Second) != 0 {
+		t.Errorf("loopback: %+v", hp)
+	}
+	if hp := p.For("example.org"); hp.Off || hp.Wait(time.Millisecond, 0) != 3*time.Second {
+		t.Errorf("example.org: %+v", hp)
+	}
+}
+
+func TestProductToken(t *testing.T) {
+	for ua, want := range map[string]string{
+		"mneme/0.1 (+https://example.org/)": "mneme",
+		"  MyBot (+https://x/)":             "MyBot",
+		"":                                  "",
+	} {
+		if got := ProductToken(ua); got != want {
+			t.Errorf("ProductToken(%q) = %q, want %q", ua, got, want)
+		}
+	}
+}

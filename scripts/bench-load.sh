@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# Loading benchmark: mneme load vs Virtuoso 7 (ld_dir + rdf_loader_run) vs
+# Oxigraph (JS/WASM build, in-memory), run one after the other on the
+# same decompressed N-Triples files, in one run. Writes the figures to the
+# "Loading" section of docs/benchmarks.md (between the loading markers).
+#
+# Usage: scripts/bench-load.sh [SIZE...]   (LUBM sizes, default: 8 80)
+# Needs ../shared/data/bench/lubm beside the repository; installs
+# virtuoso-opensource-7 (apt) and oxigraph (npm) when missing. Work files
+# go to $BENCH_DIR (default /tmp/mneme-bench-load) and are deleted at the
+# end: LUBM(80) is 1.9 GB decompressed.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DATA=$ROOT/../shared/data/bench/lubm
+WORK=${BENCH_DIR:-/tmp/mneme-bench-load}
+SIZES=("$@")
+[ ${#SIZES[@]} -gt 0 ] || SIZES=(8 80)
+OXIGRAPH_VERSION=0.5.11
+VPORT=11311
+VHTTP=18891
+
+log() { echo "bench-load: $*" >&2; }
+
+[ -d "$DATA" ] || { log "no benchmark data in $DATA"; exit 1; }
+mkdir -p "$WORK"
+on_exit() {
+	local status=$?
+	if [ "$status" -ne 0 ]; then
+		log "failed (exit $status); last lines of the logs:"
+		tail -n 5 "$WORK/isql.log" "$WORK/virtuoso/virtuoso.log" >&2 2>/dev/null || true
+	fi
+	stop_virtuoso
+	rm -rf "$WORK"
+}
+trap on_exit EXIT
+
+# --- tools -------------------------------------------------------------
+if ! command -v virtuoso-t >/dev/null; then
+	log "installing virtuoso-opensource-7"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq virtuoso-opensource-7 >/dev/null
+fi
+if [ ! -d "$WORK/oxigraph/node_modules/oxigraph" ]; then
+	log "installing oxigraph@$OXIGRAPH_VERSION"
+	mkdir -p "$WORK/oxigraph"
+	(cd "$WORK/oxigraph" && npm install --silent --no-audit --no-fund "oxigraph@$OXIGRAPH_VERSION" >/dev/null)
+fi
+log "building mneme"
+(cd "$ROOT" && go build -o "$WORK/mneme" ./cmd/mneme)
+
+# measure CMD...: runs it under /usr/bin/time; sets SECS and RSS_MB.
+measure() {
+	local tf=$WORK/time.out
+	/usr/bin/time -f "%e %M" -o "$tf" "$@"
+	read -r SECS RSS_KB <"$tf"
+	RSS_MB=$((RSS_KB / 1024))
+}
+
+# --- Virtuoso ----------------------------------------------------------
+VPID=""
+start_virtuoso() {
+	local dir=$WORK/virtuoso
+	rm -rf "$dir" && mkdir -p "$dir"
+	sed -e "s|/var/lib/virtuoso-opensource-7/db|$dir|g" \
+		-e "s|^ServerPort *= *1111|ServerPort = $VPORT|" \
+		-e "s|^ServerPort *= *8890|ServerPort = $VHTTP|" \
+		-e "s|^DirsAllowed *=.*|DirsAllowed = ., $WORK|" \
+		-e "s|^NumberOfBuffers *=.*|NumberOfBuffers = 680000|" \
+		-e "s|^MaxDirtyBuffers *=.*|MaxDirtyBuffers = 500000|" \
+		/etc/virtuoso-opensource-7/virtuoso.ini >"$dir/virtuoso.ini"
+	(cd "$dir" && exec virtuoso-t +configfile "$dir/virtuoso.ini" +foreground >"$dir/stdout.log" 2>&1) &
+	VPID=$!
+	for _ in $(seq 120); do
+		isql-vt "$VPORT" dba dba exec="status();" >/dev/null 2>&1 && return 0
+		sleep 1
+	done
+	log "virtuoso did not start"; cat "$dir/virtuoso.log" >&2; return 1
+}
+stop_virtuoso() {
+	if [ -n "$VPID" ]; then
+		isql-vt "$VPORT" dba dba exec="shutdown();" >/dev/null 2>&1 || true
+		wait "$VPID" 2>/dev/null || true
+		VPID=""
+	fi
+}
+# vsql runs one SQL statement; its output goes to stdout and isql.log.
+vsql() {
+	if ! isql-vt "$VPORT" dba dba exec="$1" >"$WORK/isql.out" 2>&1 || grep -q '^\*\*\* Error' "$WORK/isql.out"; then
+		cat "$WORK/isql.out" >>"$WORK/isql.log"
+		log "isql failed on: $1"
+		return 1
+	fi
+	cat "$WORK/isql.out" | tee -a "$WORK/isql.log"
+}
+# The server's peak RSS, from the kernel's high-water mark.
+virtuoso_rss_mb() { awk '/VmHWM/ {print int($2/1024)}' "/proc/$VPID/status"; }
+now() { date +%s.%N; }
+calc() { awk "BEGIN { print $* }"; }
+
+# --- runs --------------------------------------------------------------
+ROWS=()
+STATS_NOTE=""
+MACHINE="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/Mem:/ {print $2}') GiB RAM"
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+
+for n in "${SIZES[@]}"; do
+	gz=$DATA/lubm-univ$n-seed0.nt.gz
+	nt=$WORK/lubm$n.nt
+	log "LUBM($n): decompressing"
+	zcat "$gz" >"$nt"
+	expected=$(wc -l <"$nt")
+
+	log "LUBM($n): mneme"
+	rm -rf "$WORK/mneme-store"
+	measure "$WORK/mneme" load --store "$WORK/mneme-store" "$nt" >"$WORK/mneme.out"
+	m_secs=$SECS m_rss=$RSS_MB
+	"$WORK/mneme" store stats "$WORK/mneme-store" >"$WORK/stats.out"
+	m_count=$(awk '$1 == "triples" {print $2}' "$WORK/stats.out")
+	if [ "$n" -le 8 ]; then
+		# An independent count of what store stats says: distinct lines, and
+		# per predicate quads, distinct subjects and distinct objects.
+		log "LUBM($n): checking store stats against sort -u and awk"
+		sort -u -S 512M "$nt" | awk '{
+			s = $1; p = $2; o = $0; sub(/^[^ ]+ [^ ]+ /, "", o); sub(/ *\. *$/, "", o)
+			n[p]++; total++
+			if (!((p, s) in ps)) { ps[p, s] = 1; subj[p]++ }
+			if (!((p, o) in po)) { po[p, o] = 1; obj[p]++ }
+		} END {
+			print "triples\t" total
+			for (p in n) print p "\t" n[p] "\t" subj[p] "\t" obj[p]
+		}' | sort >"$WORK/independent.out"
+		awk -F'\t' '$1 == "triples" { print } NF == 5 && $1 ~ /^</ { print $1 "\t" $2 "\t" $4 "\t" $5 }' "$WORK/stats.out" | sort >"$WORK/mine.out"
+		if diff "$WORK/independent.out" "$WORK/mine.out" >"$WORK/stats.diff"; then
+			STATS_NOTE="\`mneme store stats\` on LUBM($n) matches an independent count (\`sort -u\` + awk): $m_count triples; quads, distinct subjects and distinct objects of all $(($(wc -l <"$WORK/mine.out") - 1)) predicates agree."
+		else
+			STATS_NOTE="\`mneme store stats\` on LUBM($n) DIFFERS from the independent count: $(head -5 "$WORK/stats.diff" | tr '\n' ' ')"
+		fi
+	fi
+	m_bytes=$(du -sb "$WORK/mneme-store" | cut -f1)
+	"$WORK/mneme" store check "$WORK/mneme-store" >/dev/null
+	rm -rf "$WORK/mneme-store"
+
+	log "LUBM($n): Virtuoso"
+	start_virtuoso
+	vsql "ld_dir('$WORK', 'lubm$n.nt', 'http://lubm.example/$n');" >/dev/null
+	t0=$(now)
+	vsql "rdf_loader_run();" >/dev/null
+	t1=$(now)
+	vsql "checkpoint;" >/dev/null
+	t2=$(now)
+	v_rss=$(virtuoso_rss_mb)
+	v_count=$(vsql "SPARQL SELECT COUNT(*) FROM <http://lubm.example/$n> WHERE { ?s ?p ?o };" | awk '/^[0-9]+ *$/ {print $1; exit}')
+	v_bytes=$(du -sb "$WORK/virtuoso" | cut -f1)
+	stop_virtuoso
+	v_load=$(calc "$t1 - $t0") v_total=$(calc "$t2 - $t0")
+
+	log "LUBM($n): Oxigraph"
+	measure env NODE_PATH="$WORK/oxigraph/node_modules" node --max-old-space-size=16384 \
+		"$ROOT/scripts/bench/oxigraph-load.js" "$nt" >"$WORK/oxi.out"
+	o_secs=$(sed 's/.*"seconds":\([0-9.]*\).*/\1/' "$WORK/oxi.out")
+	o_count=$(sed 's/.*"triples":\([0-9]*\).*/\1/' "$WORK/oxi.out")
+	o_rss=$RSS_MB
+	rm -f "$nt"
+
+	ROWS+=("$(printf '| LUBM(%s) | mneme load | %.1f | %.0f | %s | %s | %.0f B | %s |' "$n" "$m_secs" "$(calc "$expected / $m_secs")" "$m_rss" "$m_count" "$(calc "$m_bytes / $expected")" "$(printf '%.2f× Virtuoso load, %.2f× load+checkpoint' "$(calc "$v_load / $m_secs")" "$(calc "$v_total / $m_secs")")")")
+	ROWS+=("$(printf '| LUBM(%s) | Virtuoso 7 rdf_loader_run | %.1f (+checkpoint: %.1f) | %.0f | %s | %s | %.0f B | |' "$n" "$v_load" "$v_total" "$(calc "$expected / $v_load")" "$v_rss" "$v_count" "$(calc "$v_bytes / $expected")")")
+	ROWS+=("$(printf '| LUBM(%s) | Oxigraph %s JS/WASM, in memory | %.1f | %.0f | %s | %s | (memory) | |' "$n" "$OXIGRAPH_VERSION" "$o_secs" "$(calc "$expected / $o_secs")" "$o_rss" "$o_count")")
+	log "LUBM($n): mneme ${m_secs}s, Virtuoso ${v_load}s (${v_total}s with checkpoint), Oxigraph ${o_secs}s"
+done
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# --- report ------------------------------------------------------------
+section=$(mktemp)
+{
+	echo "<!-- loading:begin (written by scripts/bench-load.sh) -->"
+	echo "## Loading"
+	echo
+	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') on $MACHINE; load average $LOAD_BEFORE before, $LOAD_AFTER after"
+	echo "(other work was running on the machine: wall-clock figures are upper bounds)."
+	echo
+	echo "Command: \`scripts/bench-load.sh ${SIZES[*]}\`. Each system loads the same decompressed N-Triples file"
+	echo "into an empty store: \`mneme load --store DIR FILE\` (durable when it returns); Virtuoso"
+	echo "$(dpkg-query -W -f='${Version}' virtuoso-opensource-7) with \`ld_dir\` + one \`rdf_loader_run()\`, then \`checkpoint\`"
+	echo "(NumberOfBuffers 680000); Oxigraph $OXIGRAPH_VERSION from npm, \`Store.load\` in memory with \`no_transaction\`."
+	echo "Peak RSS is the process's high-water mark (Virtuoso: the server's)."
+	echo
+	echo "| data | system | wall s | triples/s | peak RSS MB | triples in store | disk per triple | mneme speed-up |"
+	echo "|---|---|---|---|---|---|---|---|"
+	printf '%s\n' "${ROWS[@]}"
+	if [ -n "$STATS_NOTE" ]; then echo; echo "$STATS_NOTE"; fi
+	echo "<!-- loading:end -->"
+} >"$section"
+
+doc=$ROOT/docs/benchmarks.md
+mkdir -p "$ROOT/docs"
+[ -f "$doc" ] || printf '# Benchmarks\n\n' >"$doc"
+if grep -q '<!-- loading:begin' "$doc"; then
+	awk -v f="$section" '
+		/<!-- loading:begin/ { while ((getline l < f) > 0) print l; skip = 1; next }
+		/<!-- loading:end -->/ { skip = 0; next }
+		!skip { print }' "$doc" >"$doc.new" && mv "$doc.new" "$doc"
+else
+	{ echo; cat "$section"; } >>"$doc"
+fi
+rm -f "$section"
+log "wrote $doc"
