@@ -68,6 +68,7 @@ store, one named graph per crawl, queried with SPARQL across crawls.`,
 	root.AddCommand(newServeCmd())
 	root.AddCommand(newCrawlCmd())
 	root.AddCommand(newTUICmd())
+	root.AddCommand(newDemoCmd())
 	return root
 }
 

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Crawl benchmark: mneme against wget on the same generated site, in the
+# same run, on 127.0.0.1, and the "Crawling" section of docs/benchmarks.md
+# rewritten with the figures.
+#
+#   scripts/bench-crawl.sh            # 20,000 pages
+#   PAGES=2000 scripts/bench-crawl.sh # a quick run (the doc is still rewritten)
+#   DOC=/dev/null scripts/bench-crawl.sh  # figures on stdout only
+#
+# The site is `mneme demo serve-site` (internal/synthweb.BigSite): N pages of
+# 20-50 KB with 50-100 links each, plus their stylesheets, images and script.
+# wget runs with --recursive --level=inf --no-parent --warc-file and robots
+# off; mneme crawl with politeness off (allowed for loopback seeds), WARC,
+# link extraction and RDF on, as always. Both fetch every URL of the site.
+set -euo pipefail
+
+PAGES=${PAGES:-20000}
+WORKERS=${WORKERS:-8}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+DOC=${DOC:-$repo/docs/benchmarks.md}
+
+if ! command -v wget >/dev/null; then
+	apt-get install -y wget >/dev/null
+fi
+
+work=$(mktemp -d)
+site_pid=
+cleanup() {
+	if [ -n "$site_pid" ]; then kill "$site_pid" 2>/dev/null || true; fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+(cd "$repo" && go build -o "$work/mneme" ./cmd/mneme)
+"$work/mneme" demo serve-site --pages "$PAGES" --addr 127.0.0.1:0 >"$work/site.txt" &
+site_pid=$!
+for _ in $(seq 100); do
+	[ -s "$work/site.txt" ] && break
+	sleep 0.1
+done
+read -r root _ _ urls _ <<<"$(sed 's/,//' "$work/site.txt")"
+[ -n "$root" ] || { echo "the site did not start" >&2; exit 1; }
+echo "site: $root ($PAGES pages, $urls URLs)"
+
+now() { date +%s.%N; }
+elapsed() { echo "$1 $2" | awk '{printf "%.1f", $2 - $1}'; }
+rate() { echo "$1 $2" | awk '{printf "%.0f", $1 / $2}'; }
+
+# wget: exit code 8 means some response was an error status, which this
+# site has none of; any other failure stops the benchmark.
+mkdir "$work/wget"
+wget_cmd="wget --recursive --level=inf --no-parent --warc-file=site --no-verbose -e robots=off $root"
+load_wget=$(cut -d' ' -f1-3 /proc/loadavg)
+t0=$(now)
+(cd "$work/wget" && $wget_cmd -o wget.log) || { code=$?; [ "$code" -eq 8 ] || { tail "$work/wget/wget.log" >&2; exit 1; }; }
+t1=$(now)
+wget_secs=$(elapsed "$t0" "$t1")
+wget_fetched=$(grep -c ' URL:' "$work/wget/wget.log" || true)
+wget_pages=$(find "$work/wget" -name '*.html' | wc -l)
+wget_warc=$(du -sb "$work/wget/site.warc.gz" | cut -f1)
+
+# mneme
+mneme_cmd="mneme crawl --politeness off --workers $WORKERS --data DATA $root"
+load_mneme=$(cut -d' ' -f1-3 /proc/loadavg)
+t0=$(now)
+"$work/mneme" crawl --politeness off --workers "$WORKERS" --data "$work/data" --id bench "$root" >"$work/mneme.out" 2>"$work/mneme.err"
+t1=$(now)
+mneme_secs=$(elapsed "$t0" "$t1")
+mneme_fetched=$(sed -n 's/.*: \([0-9]*\) pages, .*/\1/p' "$work/mneme.out")
+mneme_pages=$(awk '$2 == 200 && $7 == "text/html"' "$work/data/crawls/bench/crawl.log" | wc -l)
+mneme_warc=$(du -cb "$work"/data/crawls/bench/warcs/*.warc.gz | tail -1 | cut -f1)
+mneme_quads=$("$work/mneme" store stats "$work/data/store" | awk '$1 == "quads" { print $2 }')
+
+wget_rate=$(rate "$wget_pages" "$wget_secs")
+mneme_rate=$(rate "$mneme_pages" "$mneme_secs")
+ratio=$(echo "$wget_secs $mneme_secs" | awk '{printf "%.2f", $1 / $2}')
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+section=$(cat <<MD
+## Crawling
+
+What is measured: the wall time of a complete crawl of a generated site of $PAGES pages
+(\`mneme demo serve-site\`, package \`internal/synthweb\`: 20–50 KB of HTML and 50–100 links per
+page, two stylesheets, three images and a script per page from shared pools; $urls URLs in all)
+served on 127.0.0.1 by a separate mneme process, by wget and by mneme one after the other in the
+same run. Both fetch every URL and write a WARC file; mneme also extracts the links, writes the
+crawl.log and commits every capture and link as RDF to its store. Pages/s counts the HTML pages
+(status 200, text/html) over the wall time.
+
+Command (from the repository root; \`PAGES=N\` for another size):
+
+    scripts/bench-crawl.sh
+
+| tool | command | load average before | wall time | responses | HTML pages | WARC bytes | RDF quads | pages/s |
+|---|---|---|---|---|---|---|---|---|
+| wget | \`$wget_cmd\` | $load_wget | $wget_secs s | $wget_fetched | $wget_pages | $wget_warc | – | $wget_rate |
+| mneme | \`$mneme_cmd\` | $load_mneme | $mneme_secs s | $mneme_fetched | $mneme_pages | $mneme_warc | $mneme_quads | $mneme_rate |
+
+Ratio mneme / wget (wall time): **${ratio}×** (acceptance target: 3×; goal beyond it: 5,000 pages/s).
+
+Machine: $(nproc) CPUs (\`$cpu\`), $(uname -sm), $(go version | cut -d' ' -f3), $(wget --version | head -1 | cut -d' ' -f1-3).
+Measured $(date -u +%Y-%m-%d).
+
+<!-- end of the figures written by scripts/bench-crawl.sh; notes below are kept -->
+MD
+)
+echo "$section"
+
+if [ "$DOC" != /dev/null ]; then
+	# Replace the figures (up to the end marker, else the next "## "
+	# heading) or append the section.
+	awk -v section="$section" '
+		/^## Crawling$/ { print section; skip = 1; done = 1; next }
+		skip && /^<!-- end of the figures/ { skip = 0; next }
+		skip && /^## / { skip = 0; print "" }
+		!skip { print }
+		END { if (!done) { print ""; print section } }
+	' "$DOC" >"$work/doc.md"
+	cp "$work/doc.md" "$DOC"
+	echo "wrote the Crawling section of $DOC"
+fi
