@@ -234,7 +234,7 @@ func (s *Store) batchDelta(added, removed []IDQuad) (*statDelta, error) {
 // prefixPresence reports whether the store has a quad under key prefix,
 // and whether it still has one once the quads in gone are deleted.
 func prefixPresence(r kv.Reader, prefix []byte, o Order, gone map[IDQuad]bool) (before, after bool, err error) {
-	it, err := r.NewIter(prefix, prefixEnd(prefix))
+	it, err := r.NewIter(prefix, kv.PrefixEnd(prefix))
 	if err != nil {
 		return false, false, err
 	}

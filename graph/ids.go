@@ -138,19 +138,6 @@ func appendDictKey(dst []byte, id ID) []byte {
 	return binary.BigEndian.AppendUint64(append(dst, tagDict), uint64(id))
 }
 
-// prefixEnd returns the smallest key greater than every key that starts
-// with p, or nil when there is none.
-func prefixEnd(p []byte) []byte {
-	end := append([]byte(nil), p...)
-	for i := len(end) - 1; i >= 0; i-- {
-		end[i]++
-		if end[i] != 0 {
-			return end[:i+1]
-		}
-	}
-	return nil
-}
-
 func appendID(dst []byte, id ID) []byte { return binary.BigEndian.AppendUint64(dst, uint64(id)) }
 
 func beUint64(b []byte) uint64 { return binary.BigEndian.Uint64(b) }

@@ -94,7 +94,7 @@ func (v *View) Scan(ctx context.Context, pat Pattern, opts ScanOptions) (*QuadIt
 		}
 		prefix = appendID(prefix, id)
 	}
-	it, err := v.r.NewIter(prefix, prefixEnd(prefix))
+	it, err := v.r.NewIter(prefix, kv.PrefixEnd(prefix))
 	if err != nil {
 		return nil, err
 	}

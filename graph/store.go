@@ -137,7 +137,7 @@ func (v *View) Close() error {
 
 // hasPrefix reports whether any key starts with prefix.
 func hasPrefix(r kv.Reader, prefix []byte) (bool, error) {
-	it, err := r.NewIter(prefix, prefixEnd(prefix))
+	it, err := r.NewIter(prefix, kv.PrefixEnd(prefix))
 	if err != nil {
 		return false, err
 	}

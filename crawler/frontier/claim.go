@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/mneme-archive/mneme/graph/kv"
 )
 
 // Claim is a URL handed out for fetching. It stays in flight until
@@ -55,7 +57,7 @@ func (f *Frontier) Next(ctx context.Context) (*Claim, time.Time, error) {
 // claim moves the first entry of q into the in-flight set.
 func (f *Frontier) claim(q *queue, now int64) (*Claim, error) {
 	prefix := itemPrefix(q.id)
-	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
+	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: kv.PrefixEnd(prefix)})
 	if err != nil {
 		return nil, err
 	}

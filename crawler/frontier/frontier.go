@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/mneme-archive/mneme/graph/kv"
 )
 
 // Clock tells the time; tests inject a fake one.
@@ -218,7 +220,7 @@ func (f *Frontier) load() error {
 
 // scan calls fn for every key with the given prefix.
 func (f *Frontier) scan(prefix []byte, fn func(k, v []byte) error) error {
-	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
+	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: kv.PrefixEnd(prefix)})
 	if err != nil {
 		return err
 	}

@@ -77,18 +77,6 @@ func orderedFloat(f float64) uint64 {
 	return b | 1<<63
 }
 
-// prefixEnd is the smallest key greater than every key starting with p.
-func prefixEnd(p []byte) []byte {
-	end := append([]byte(nil), p...)
-	for i := len(end) - 1; i >= 0; i-- {
-		end[i]++
-		if end[i] != 0 {
-			return end[:i+1]
-		}
-	}
-	return nil
-}
-
 // urlState is where a URL is in its life.
 type urlState uint8
 

@@ -99,3 +99,17 @@ type Store interface {
 	ReadOnly() bool
 	Close() error
 }
+
+// PrefixEnd returns the smallest key greater than every key that starts
+// with p, or nil when there is none (p is all 0xff bytes): the exclusive
+// upper bound of a prefix scan.
+func PrefixEnd(p []byte) []byte {
+	end := append([]byte(nil), p...)
+	for i := len(end) - 1; i >= 0; i-- {
+		end[i]++
+		if end[i] != 0 {
+			return end[:i+1]
+		}
+	}
+	return nil
+}
