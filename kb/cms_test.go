@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mneme-archive/mneme/internal/shared"
 	"github.com/mneme-archive/mneme/kb/vdoc"
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/rdf"
@@ -23,23 +24,12 @@ import (
 // tests: .ci/install-cms.sh). Each test skips, saying so, when its site
 // does not answer.
 const (
-	wpBase = "http://127.0.0.1:8081"
-	mwBase = "http://127.0.0.1:8082"
-	dwBase = "http://127.0.0.1:8083"
+	wpBase = shared.WordPress
+	mwBase = shared.MediaWiki
+	dwBase = shared.DokuWiki
 )
 
 var client = &http.Client{Timeout: 20 * time.Second}
-
-// live skips the test unless base answers.
-func live(t *testing.T, base string) {
-	t.Helper()
-	c := &http.Client{Timeout: 3 * time.Second}
-	resp, err := c.Get(base + "/")
-	if err != nil {
-		t.Skipf("%s does not answer (%v): run bash ../shared/cms/setup-cms.sh", base, err)
-	}
-	resp.Body.Close()
-}
 
 // fetch GETs u and returns its virtual document.
 func fetch(t *testing.T, u string) *vdoc.Doc {
@@ -142,7 +132,7 @@ func linksTo(links []Link, target string) []string {
 // date, text, reply_of threading, over every comment page) must agree
 // with the database.
 func TestWordPressLive(t *testing.T) {
-	live(t, wpBase)
+	shared.CMS(t, wpBase, "")
 	det := NewDetector(builtinKB(t), nil)
 	perPage, _ := strconv.Atoi(wpQuery(t, "SELECT option_value FROM wp_options WHERE option_name='posts_per_page'")[0][0])
 
@@ -315,7 +305,7 @@ func stripTags(s string) string {
 // TestWordPressQuads maps a real post with threaded comments to RDF and
 // checks the ontology terms and the reply_of links.
 func TestWordPressQuads(t *testing.T) {
-	live(t, wpBase)
+	shared.CMS(t, wpBase, "")
 	det := NewDetector(builtinKB(t), nil)
 	id := wpQuery(t, "SELECT comment_post_ID FROM wp_comments WHERE comment_parent <> 0 AND comment_approved = '1' ORDER BY comment_ID LIMIT 1")[0][0]
 	doc, d := detectAt(t, det, wpBase+"/?p="+id, "wordpress", "post")
@@ -364,7 +354,7 @@ func TestWordPressQuads(t *testing.T) {
 // diff, edit, login or special links) and article extraction against the
 // wiki's API.
 func TestMediaWikiLive(t *testing.T) {
-	live(t, mwBase)
+	shared.CMS(t, mwBase, "")
 	det := NewDetector(builtinKB(t), nil)
 	var api struct {
 		Query struct {
@@ -449,7 +439,7 @@ func apiGet(t *testing.T, u string, v any) {
 // TestDokuWikiLive checks DokuWiki detection, navigation and page
 // extraction on the real wiki.
 func TestDokuWikiLive(t *testing.T) {
-	live(t, dwBase)
+	shared.CMS(t, dwBase, "")
 	det := NewDetector(builtinKB(t), nil)
 	doc := fetch(t, dwBase+"/doku.php")
 	d := det.Detect(doc)
