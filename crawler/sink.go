@@ -21,10 +21,13 @@ type sink struct {
 	in   chan []item
 	done chan struct{}
 	err  error
+	rdf  *graph.Batch // reused: it keeps its buffers from batch to batch
 }
 
+// newSink makes a sink whose input holds a batch's worth of finished URLs,
+// so that the workers go on fetching while the previous batch commits.
 func newSink(c *Crawl) *sink {
-	return &sink{c: c, in: make(chan []item, c.spec.Workers*2), done: make(chan struct{})}
+	return &sink{c: c, in: make(chan []item, max(c.spec.Workers*2, c.spec.RDF.Batch)), done: make(chan struct{})}
 }
 
 // run commits batches until in is closed; a failure cancels the crawl
@@ -100,7 +103,10 @@ func (c *Crawl) describe(items []item) {
 func (s *sink) commit(batch []item) error {
 	c := s.c
 	ctx := context.Background() // a batch in hand is always finished, even when stopping
-	b := c.deps.Store.NewBatch()
+	if s.rdf == nil {
+		s.rdf = c.deps.Store.NewBatch()
+	}
+	b := s.rdf
 	var cands []frontier.Candidate
 	for _, it := range batch {
 		if it.rdf != nil {

@@ -3,6 +3,7 @@ package graph
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -217,14 +218,16 @@ func (s *Store) write(pending *pendingTerms, added, removed []IDQuad, stats []st
 	w := s.kv.NewBatch()
 	defer w.Close()
 	key := make([]byte, 0, keyWidth)
+	var keys, tmp []cols
 	for _, o := range Orders() {
-		sortIn(o, added)
-		for _, q := range added {
-			w.Set(appendIndexKey(key[:0], o, q), nil)
+		tag := orders[o-1].tag
+		keys, tmp = sortRun(o, added, keys, tmp)
+		for _, c := range keys {
+			w.Set(appendCols(append(key[:0], tag), c), nil)
 		}
-		sortIn(o, removed)
-		for _, q := range removed {
-			w.Delete(appendIndexKey(key[:0], o, q))
+		keys, tmp = sortRun(o, removed, keys, tmp)
+		for _, c := range keys {
+			w.Delete(appendCols(append(key[:0], tag), c))
 		}
 	}
 	ids := make([]ID, 0, len(pending.byID))
@@ -245,17 +248,12 @@ func (s *Store) write(pending *pendingTerms, added, removed []IDQuad, stats []st
 	return w.Commit()
 }
 
-// sortIn sorts quads in the key order of o.
-func sortIn(o Order, qs []IDQuad) {
-	perm := orders[o-1].perm
-	slices.SortFunc(qs, func(a, b IDQuad) int {
-		for _, pos := range perm {
-			if c := cmp.Compare(a.at(pos), b.at(pos)); c != 0 {
-				return c
-			}
-		}
-		return 0
-	})
+// appendCols appends the IDs of c, big-endian, as in an index key.
+func appendCols(dst []byte, c cols) []byte {
+	for _, v := range c {
+		dst = binary.BigEndian.AppendUint64(dst, v)
+	}
+	return dst
 }
 
 // resolve maps the batch's terms to IDs: from the writers' cache of

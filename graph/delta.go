@@ -21,40 +21,22 @@ func (s *Store) batchDelta(added, removed []IDQuad, isNew func(ID) bool) (*statD
 	for _, q := range removed {
 		gone[q] = true
 	}
-	addedHas := map[prefix]bool{}
-	var prefixes []prefix
-	seen := map[prefix]bool{}
-	note := func(q IDQuad, sign int64) {
-		d.quads += sign
-		d.graphs[q.G] += sign
-		d.pred(q.P)[0] += sign
-		for _, p := range q.prefixes() {
-			if sign > 0 {
-				addedHas[p] = true
-			}
-			if !seen[p] {
-				seen[p] = true
-				prefixes = append(prefixes, p)
-			}
-		}
-	}
 	for _, q := range added {
-		note(q, 1)
+		d.quads++
+		d.graphs[q.G]++
+		d.pred(q.P)[0]++
 	}
 	for _, q := range removed {
-		note(q, -1)
+		d.quads--
+		d.graphs[q.G]--
+		d.pred(q.P)[0]--
 	}
-	// (s p o) first: one that stays present settles its (s p) and (p o).
-	slices.SortFunc(prefixes, func(a, b prefix) int {
-		if a.n != b.n {
-			return b.n - a.n
-		}
-		return a.compare(b)
-	})
+	prefixes := changedPrefixes(added, removed)
 	kept := map[prefix]bool{}
 	pr := presence{r: s.kv}
 	defer pr.close()
-	for _, p := range prefixes {
+	for _, cp := range prefixes {
+		p := cp.prefix
 		var before, afterInStore bool
 		switch {
 		case kept[p] || len(removed) == 0 && s.present.has(p):
@@ -73,7 +55,7 @@ func (s *Store) batchDelta(added, removed []IDQuad, isNew func(ID) bool) (*statD
 			kept[prefix{SPOG, 2, IDQuad{S: p.q.S, P: p.q.P}}] = true
 			kept[prefix{POSG, 2, IDQuad{P: p.q.P, O: p.q.O}}] = true
 		}
-		after := afterInStore || addedHas[p]
+		after := afterInStore || cp.added
 		if before == after {
 			continue
 		}
@@ -94,21 +76,62 @@ func (s *Store) batchDelta(added, removed []IDQuad, isNew func(ID) bool) (*statD
 	return d, nil
 }
 
+// changedPrefix is a prefix of the quads a commit adds or removes, and
+// whether one it adds has it.
+type changedPrefix struct {
+	prefix
+	added bool
+}
+
+// changedPrefixes lists, each once, the prefixes (s p o), then (s p), then
+// (p o) of the quads added and removed, each kind in key order (so that
+// presence reads seek forward): sorting groups the quads sharing a prefix.
+func changedPrefixes(added, removed []IDQuad) []changedPrefix {
+	type change struct {
+		c   cols
+		add bool
+	}
+	changes := make([]change, 0, len(added)+len(removed))
+	var out []changedPrefix
+	group := func(o Order, ns ...int) {
+		changes = changes[:0]
+		for _, q := range added {
+			changes = append(changes, change{permute(o, q), true})
+		}
+		for _, q := range removed {
+			changes = append(changes, change{permute(o, q), false})
+		}
+		slices.SortFunc(changes, func(a, b change) int { return cmpCols(a.c, b.c) })
+		for _, n := range ns {
+			for i, ch := range changes {
+				if i == 0 || !samePrefix(ch.c, changes[i-1].c, n) {
+					var c cols
+					copy(c[:n], ch.c[:n])
+					out = append(out, changedPrefix{prefix{o, n, unpermute(o, c)}, false})
+				}
+				out[len(out)-1].added = out[len(out)-1].added || ch.add
+			}
+		}
+	}
+	group(SPOG, 3, 2)
+	group(POSG, 2)
+	return out
+}
+
+func samePrefix(a, b cols, n int) bool {
+	for i := range n {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // prefix is the first n columns of q in an ordering.
 type prefix struct {
 	order Order
 	n     int
 	q     IDQuad
-}
-
-// prefixes are the prefixes of q the statistics count: (s p o), (s p)
-// and (p o).
-func (q IDQuad) prefixes() [3]prefix {
-	return [3]prefix{
-		{SPOG, 3, IDQuad{S: q.S, P: q.P, O: q.O}},
-		{SPOG, 2, IDQuad{S: q.S, P: q.P}},
-		{POSG, 2, IDQuad{P: q.P, O: q.O}},
-	}
 }
 
 func (p prefix) key() []byte { return appendIndexKey(nil, p.order, p.q)[:1+8*p.n] }
