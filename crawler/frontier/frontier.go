@@ -70,9 +70,11 @@ type Frontier struct {
 	queues []*queue          // by queue id
 	byKey  map[string]*queue // by politeness key
 	ready  readyHeap
-	// pending are scheduled candidates awaiting the seen-set pass; they are
-	// also in the pending log, whose next key is pendingKey(nextPending).
+	// pending are scheduled candidates awaiting the seen-set pass; the
+	// first logged of them are also in the pending log, whose next key is
+	// pendingKey(nextPending).
 	pending     []pendingCandidate
+	logged      int
 	nextPending uint64
 	encoded     []byte // reused buffer for pending-log records
 	scratch     seenScratch
@@ -218,6 +220,7 @@ func (f *Frontier) load() error {
 	if err != nil {
 		return err
 	}
+	f.logged = len(f.pending)
 	return f.requeueInFlight()
 }
 
@@ -249,7 +252,21 @@ func (f *Frontier) Sync() error {
 	if f.db == nil {
 		return ErrClosed
 	}
-	return f.db.LogData(nil, pebble.Sync)
+	return f.syncPending()
+}
+
+// syncPending writes the unlogged pending candidates and syncs the log.
+func (f *Frontier) syncPending() error {
+	if f.logged == len(f.pending) {
+		// An empty batch would not reach the log: sync it directly.
+		return f.db.LogData(nil, pebble.Sync)
+	}
+	b := f.db.NewBatch()
+	defer b.Close()
+	if err := f.logPending(b); err != nil {
+		return err
+	}
+	return b.Commit(pebble.Sync)
 }
 
 // Close syncs and closes the database. Pending candidates stay in the
@@ -260,7 +277,10 @@ func (f *Frontier) Close() error {
 	if f.db == nil {
 		return ErrClosed
 	}
-	err := f.db.LogData(nil, pebble.Sync)
+	err := f.check()
+	if err == nil {
+		err = f.syncPending()
+	}
 	if cerr := f.db.Close(); err == nil {
 		err = cerr
 	}

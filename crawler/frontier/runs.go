@@ -124,19 +124,22 @@ func (c *runCursor) find(h *urlHash) ([]byte, error) {
 			return nil, fmt.Errorf("frontier: corrupt run page %x: %d bytes", c.it.Key(), len(c.page))
 		}
 	}
-	// The page's last hash is >= h: binary search among its entries.
+	// The page's last hash is >= h: binary search among its entries,
+	// comparing hashes as two big-endian integers.
+	hi, lo := binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:])
 	n := len(c.page) / runEntrySize
 	i, j := 0, n
 	for i < j {
 		m := int(uint(i+j) >> 1)
-		if bytes.Compare(c.page[m*runEntrySize:m*runEntrySize+16], h[:]) < 0 {
+		e := c.page[m*runEntrySize:]
+		if ehi := binary.BigEndian.Uint64(e); ehi < hi || ehi == hi && binary.BigEndian.Uint64(e[8:]) < lo {
 			i = m + 1
 		} else {
 			j = m
 		}
 	}
-	if i < n && bytes.Equal(c.page[i*runEntrySize:i*runEntrySize+16], h[:]) {
-		return c.page[i*runEntrySize : (i+1)*runEntrySize], nil
+	if e := c.page[i*runEntrySize:]; i < n && binary.BigEndian.Uint64(e) == hi && binary.BigEndian.Uint64(e[8:]) == lo {
+		return e[:runEntrySize], nil
 	}
 	return nil, nil
 }

@@ -124,7 +124,9 @@ func (f *Frontier) flushLocked() error {
 		}
 	}
 	b.Set(metaKey(), f.meta.encode(buf[:0]), nil)
-	b.DeleteRange([]byte{prefixPending}, []byte{prefixPending + 1}, nil)
+	if f.logged > 0 {
+		b.DeleteRange([]byte{prefixPending}, []byte{prefixPending + 1}, nil)
+	}
 	for _, op := range items {
 		if op.del {
 			b.Delete(op.appendKey(kb[:0]), nil)
@@ -140,7 +142,7 @@ func (f *Frontier) flushLocked() error {
 		buf = u.rec.encode(buf[:0])
 		b.Set(append(append(kb[:0], prefixURL), u.hash[:]...), buf, nil)
 	}
-	f.pending = f.pending[:0]
+	f.pending, f.logged = f.pending[:0], 0
 	f.scratch.items = items
 	if err := b.Commit(pebble.NoSync); err != nil {
 		return f.fail(err)
