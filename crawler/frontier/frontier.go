@@ -48,6 +48,9 @@ type Options struct {
 	// their entries as a table instead of writing them in its batch
 	// (default defaultIngestMin); tests lower it to cover both paths.
 	ingestMin int
+	// runPage is the number of records per page of a seen-set run
+	// (default defaultRunPage); tests lower it to get runs of many pages.
+	runPage int
 }
 
 const (
@@ -104,6 +107,9 @@ func Open(dir string, opts Options) (*Frontier, error) {
 	}
 	if opts.ingestMin <= 0 {
 		opts.ingestMin = defaultIngestMin
+	}
+	if opts.runPage <= 0 {
+		opts.runPage = defaultRunPage
 	}
 	cache := pebble.NewCache(opts.CacheSize)
 	defer cache.Unref()
