@@ -23,6 +23,9 @@ const (
 	prefixURL      = 'u' // u hash(16) → URL record: the seen-set and URL index
 	prefixInFlight = 'f' // f hash(16) → nothing: URLs claimed and not completed
 	prefixPending  = 'p' // p n(8) → candidates of one Schedule call awaiting the seen check
+	prefixDue      = 'r' // r qid(4) due(8) seq(8) → nothing: a visited URL waiting for its revisit
+	prefixHistory  = 'v' // v hash(16) → due(8) + the crawler's history of a visited URL
+	prefixQueueAux = 'P' // P qid(4) → the crawler's data for a queue (revisit statistics)
 )
 
 type urlHash [16]byte
@@ -88,6 +91,7 @@ const (
 	stateDisregarded
 	stateBlacklisted
 	stateBlacklistedInFlight // blacklisted while in flight: never requeued
+	stateWaiting             // visited, waiting in its queue for its due time (incremental crawls)
 )
 
 // urlRecord is the value under urlKey. It is kept small (about 30 bytes)
@@ -124,7 +128,7 @@ func decodeURLRecord(b []byte) (urlRecord, error) {
 	r.count = d.uvarint()
 	r.seq = d.uvarint()
 	r.retries = d.uvarint()
-	if d.err == nil && (r.state < stateQueued || r.state > stateBlacklistedInFlight) {
+	if d.err == nil && (r.state < stateQueued || r.state > stateWaiting) {
 		d.err = fmt.Errorf("unknown URL state %d", r.state)
 	}
 	return r, d.done("URL record")
@@ -161,6 +165,11 @@ type queueRecord struct {
 	readySeq    uint64
 	inHeap      bool
 	lastFetch   int64 // nanoseconds
+	// Incremental crawls: waiting counts the visited URLs waiting for
+	// their due times (not in size) and nextDue is the earliest of those
+	// times (Unix nanoseconds; 0 when none waits).
+	waiting int64
+	nextDue int64
 }
 
 func (r *queueRecord) encode(buf []byte) []byte {
@@ -170,9 +179,15 @@ func (r *queueRecord) encode(buf []byte) []byte {
 	}
 	buf = binary.AppendUvarint(buf, r.readySeq)
 	if r.inHeap {
-		return append(buf, 1)
+		buf = append(buf, 1)
+	} else {
+		buf = append(buf, 0)
 	}
-	return append(buf, 0)
+	if r.waiting == 0 {
+		return buf // as written before incremental crawls existed
+	}
+	buf = binary.AppendVarint(buf, r.waiting)
+	return binary.AppendVarint(buf, r.nextDue)
 }
 
 func decodeQueueRecord(b []byte) (queueRecord, error) {
@@ -184,6 +199,11 @@ func decodeQueueRecord(b []byte) (queueRecord, error) {
 	}
 	r.readySeq = d.uvarint()
 	r.inHeap = d.byte() == 1
+	if d.err == nil && len(d.b) > 0 {
+		if r.waiting, r.nextDue = d.varint(), d.varint(); d.err == nil && r.waiting == 0 {
+			d.err = errors.New("waiting count written as 0") // never written so
+		}
+	}
 	return r, d.done("queue record")
 }
 
@@ -203,7 +223,10 @@ func (m *meta) encode(buf []byte) []byte {
 	for _, v := range []int64{t.Queued, t.InFlight, t.Succeeded, t.Failed, t.Disregarded, t.Blacklisted} {
 		buf = binary.AppendVarint(buf, v)
 	}
-	return buf
+	if t.Waiting == 0 {
+		return buf // as written before incremental crawls existed
+	}
+	return binary.AppendVarint(buf, t.Waiting)
 }
 
 func decodeMeta(b []byte) (meta, error) {
@@ -215,6 +238,11 @@ func decodeMeta(b []byte) (meta, error) {
 	t := &m.totals
 	for _, p := range []*int64{&t.Queued, &t.InFlight, &t.Succeeded, &t.Failed, &t.Disregarded, &t.Blacklisted} {
 		*p = d.varint()
+	}
+	if d.err == nil && len(d.b) > 0 {
+		if t.Waiting = d.varint(); d.err == nil && t.Waiting == 0 {
+			d.err = errors.New("waiting count written as 0") // never written so
+		}
 	}
 	return m, d.done("meta record")
 }
