@@ -266,7 +266,9 @@ func (c *Crawl) revisited(v *visit, res *fetch.Result, capt *crawlrdf.Capture, a
 	}
 	capt.Change, capt.Previous = v.changeIRI(), v.hist.capture
 	v.hist.capture = capt.IRI
-	*annotations = append(*annotations, note)
+	// Heritrix writes the four parts as annotations of their own, so the
+	// crawl.log field reads "wt:45s0ms,3vis,1ver,ov:3ms".
+	*annotations = append(*annotations, strings.Split(note, ",")...)
 	v.encoded, err = v.hist.encode()
 	return err
 }

@@ -77,8 +77,13 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 		}
 		c.inc.request(vis, &req)
 	}
+	start := c.clock.Now()
 	res := c.fetcher.Fetch(ctx, req)
 	defer res.Close()
+	// The capture's time (WARC-Date, prov:generatedAtTime) is the crawl
+	// clock's, as its schedule is: on a virtual clock, revisits days apart
+	// are archived days apart.
+	res.Start = start
 	if abandoned(ctx, res) {
 		return nil, ctx.Err() // stopped mid-fetch: the URL stays in flight and is fetched on resume
 	}
