@@ -173,6 +173,9 @@ func (f *Frontier) load() error {
 	} else if !errors.Is(err, pebble.ErrNotFound) {
 		return err
 	}
+	if err := f.dropUnreferencedRuns(); err != nil {
+		return err
+	}
 	f.queues = make([]*queue, f.meta.nextQID)
 	err := f.scan([]byte{prefixQueue}, func(k, v []byte) error {
 		rec, err := decodeQueueRecord(v)

@@ -20,7 +20,8 @@ const (
 	prefixQueue    = 'Q' // Q qid(4) → queue record
 	prefixItem     = 'q' // q qid(4) ^score(8) seq(8) → nothing: a queued URL
 	prefixData     = 'd' // d seq(8) → entry: a queued or in-flight URL itself
-	prefixURL      = 'u' // u hash(16) → URL record: the seen-set and URL index
+	prefixURL      = 'u' // u hash(16) → URL record changed since its run was written (the overlay)
+	prefixRun      = 'U' // U run(4) hash(16) → URL record: the seen-set's sorted runs (runs.go)
 	prefixInFlight = 'f' // f hash(16) → nothing: URLs claimed and not completed
 	prefixPending  = 'p' // p n(8) → candidates of one Schedule call awaiting the seen check
 	prefixDue      = 'r' // r qid(4) due(8) seq(8) → nothing: a visited URL waiting for its revisit
@@ -213,6 +214,8 @@ type meta struct {
 	readySeq uint64 // tie-break of queues that became ready at the same time
 	nextQID  uint32
 	totals   Totals
+	nextRun  uint32    // id of the next run of the seen-set
+	runs     []runInfo // the seen-set's runs, oldest (and largest) first
 }
 
 func (m *meta) encode(buf []byte) []byte {
@@ -220,13 +223,16 @@ func (m *meta) encode(buf []byte) []byte {
 	buf = binary.AppendUvarint(buf, m.readySeq)
 	buf = binary.AppendUvarint(buf, uint64(m.nextQID))
 	t := &m.totals
-	for _, v := range []int64{t.Queued, t.InFlight, t.Succeeded, t.Failed, t.Disregarded, t.Blacklisted} {
+	for _, v := range []int64{t.Queued, t.InFlight, t.Succeeded, t.Failed, t.Disregarded, t.Blacklisted, t.Waiting} {
 		buf = binary.AppendVarint(buf, v)
 	}
-	if t.Waiting == 0 {
-		return buf // as written before incremental crawls existed
+	buf = binary.AppendUvarint(buf, uint64(m.nextRun))
+	buf = binary.AppendUvarint(buf, uint64(len(m.runs)))
+	for _, r := range m.runs {
+		buf = binary.AppendUvarint(buf, uint64(r.id))
+		buf = binary.AppendUvarint(buf, r.records)
 	}
-	return binary.AppendVarint(buf, t.Waiting)
+	return buf
 }
 
 func decodeMeta(b []byte) (meta, error) {
@@ -236,13 +242,17 @@ func decodeMeta(b []byte) (meta, error) {
 	m.readySeq = d.uvarint()
 	m.nextQID = uint32(d.uvarint())
 	t := &m.totals
-	for _, p := range []*int64{&t.Queued, &t.InFlight, &t.Succeeded, &t.Failed, &t.Disregarded, &t.Blacklisted} {
+	for _, p := range []*int64{&t.Queued, &t.InFlight, &t.Succeeded, &t.Failed, &t.Disregarded, &t.Blacklisted, &t.Waiting} {
 		*p = d.varint()
 	}
-	if d.err == nil && len(d.b) > 0 {
-		if t.Waiting = d.varint(); d.err == nil && t.Waiting == 0 {
-			d.err = errors.New("waiting count written as 0") // never written so
-		}
+	m.nextRun = uint32(d.uvarint())
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		return m, fmt.Errorf("frontier: corrupt meta record: %d runs in %d bytes", n, len(d.b))
+	}
+	m.runs = make([]runInfo, n)
+	for i := range m.runs {
+		m.runs[i] = runInfo{id: uint32(d.uvarint()), records: d.uvarint()}
 	}
 	return m, d.done("meta record")
 }
