@@ -39,8 +39,12 @@ type Options struct {
 	// NoSyncCompletions skips the fsync of every Complete (see the package
 	// comment for what that risks).
 	NoSyncCompletions bool
-	CacheSize         int64 // Pebble block cache in bytes (default 64 MiB)
-	MemTableSize      uint64
+	// Incremental keeps visited URLs for revisits: a completion may give a
+	// URL its next due time, its history and its queue's data (see
+	// Outcome), and claims hand the history back.
+	Incremental  bool
+	CacheSize    int64 // Pebble block cache in bytes (default 64 MiB)
+	MemTableSize uint64
 	// MemTableSize is the size of one Pebble memtable (default 64 MiB); at
 	// most 4 are kept.
 

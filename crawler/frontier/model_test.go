@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -381,7 +382,7 @@ func runModel(t *testing.T, opts Options, seed uint64, steps int) {
 			if err != nil {
 				fail("Next: %v", err)
 			}
-			if (got == nil) != (want == nil) || got != nil && *got != *want || !gotWake.Equal(wantWake) {
+			if (got == nil) != (want == nil) || got != nil && !reflect.DeepEqual(*got, *want) || !gotWake.Equal(wantWake) {
 				fail("Next = %+v, %v; model %+v, %v", got, gotWake, want, wantWake)
 			}
 		case r < 75:

@@ -79,7 +79,7 @@ func (f *Frontier) Blacklist(urls []string) error {
 	if err != nil {
 		return err
 	}
-	b := f.db.NewBatch()
+	b := f.db.NewIndexedBatch() // read by unwait
 	var t touchSet
 	for _, u := range urls {
 		h := hashURL(u)
@@ -98,6 +98,15 @@ func (f *Frontier) Blacklist(urls []string) error {
 			q.size--
 			t.add(q)
 			f.meta.totals.Queued--
+			rec.state = stateBlacklisted
+		case stateWaiting:
+			q := f.queues[rec.qid]
+			if err := f.unwait(b, q, h, rec); err != nil {
+				b.Close()
+				return err
+			}
+			b.Delete(rec.data(), nil)
+			t.add(q)
 			rec.state = stateBlacklisted
 		case stateInFlight:
 			rec.state = stateBlacklistedInFlight
