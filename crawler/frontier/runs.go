@@ -92,7 +92,7 @@ func decodeRunEntry(e []byte) (urlRecord, error) {
 		seq:     binary.BigEndian.Uint64(e[33:]),
 		retries: uint64(binary.BigEndian.Uint16(e[41:])),
 	}
-	if r.state < stateQueued || r.state > stateBlacklistedInFlight {
+	if !r.state.valid() {
 		return r, fmt.Errorf("frontier: corrupt run entry %x: unknown URL state %d", e[:16], r.state)
 	}
 	return r, nil
