@@ -129,12 +129,18 @@ func (s *sink) commit(batch []item) error {
 	if err := c.front.Schedule(cands); err != nil {
 		return err
 	}
+	if err := s.expedite(batch); err != nil {
+		return err
+	}
 	n := 0
 	for _, it := range batch {
 		if it.url == "" {
 			continue
 		}
 		n++
+		if it.queue != "" {
+			it.outcome.QueueData = c.inc.queueData(it.queue)
+		}
 		if err := c.front.Complete(it.url, it.outcome); err != nil {
 			return fmt.Errorf("completing %s: %w", it.url, err)
 		}
@@ -170,4 +176,17 @@ func (s *sink) captureOf(ctx context.Context, url string) (string, error) {
 		return "", err
 	}
 	return t.Value, nil
+}
+
+// expedite makes the embedded resources of the pages of an incremental
+// crawl that changed due now, so they are revisited with their page.
+func (s *sink) expedite(batch []item) error {
+	var urls []string
+	for _, it := range batch {
+		urls = append(urls, it.embeds...)
+	}
+	if len(urls) == 0 {
+		return nil
+	}
+	return s.c.front.Expedite(urls, s.c.clock.Now())
 }

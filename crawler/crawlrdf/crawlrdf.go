@@ -87,7 +87,13 @@ type Capture struct {
 	// Duplicate is the IRI of the earlier capture holding the same payload
 	// (the capture was written as a revisit record).
 	Duplicate string
-	Links     []Link
+	// Change is the mneme:changeStatus against the URL's previous capture
+	// (an ontology Status* IRI), in incremental crawls; empty: StatusNew
+	// for a response, StatusUnknown without one. Previous is the IRI of
+	// that capture (prov:wasRevisionOf).
+	Change   string
+	Previous string
+	Links    []Link
 }
 
 // Link is a hyperlink found in a capture.
@@ -113,11 +119,19 @@ func (c *Capture) Quads(crawlID string, dst []rdf.Quad) []rdf.Quad {
 	dst = append(dst, rdf.Quad{S: url, P: iri(rdf.RDFType), O: iri(ontology.WebResource), G: g})
 	add(ontology.ProvWasGeneratedBy, g)
 	add(ontology.ProvGeneratedAtTime, dateTime(c.Time))
+	switch {
+	case c.Change != "":
+		add(ontology.ChangeStatus, iri(c.Change))
+	case c.Status > 0:
+		add(ontology.ChangeStatus, iri(ontology.StatusNew))
+	default:
+		add(ontology.ChangeStatus, iri(ontology.StatusUnknown))
+	}
 	if c.Status > 0 {
 		add(ontology.HTTPStatus, integer(int64(c.Status)))
-		add(ontology.ChangeStatus, iri(ontology.StatusNew))
-	} else {
-		add(ontology.ChangeStatus, iri(ontology.StatusUnknown))
+	}
+	if c.Previous != "" {
+		add(ontology.ProvWasRevisionOf, rdf.IRI(c.Previous))
 	}
 	if c.Error != "" {
 		add(ontology.FetchError, rdf.String(c.Error))

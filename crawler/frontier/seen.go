@@ -1,21 +1,11 @@
 package frontier
 
 import (
-	"bytes"
 	"cmp"
-	"context"
 	"encoding/binary"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
-	"github.com/cockroachdb/pebble/v2/sstable"
-	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // seenURL is one distinct URL of a seen pass: its record after the pass,
@@ -112,15 +102,19 @@ func (f *Frontier) flushLocked() error {
 	// 'u'): Pebble's memtable inserts are cheapest in order, and a large
 	// batch is sorted before use, which sorted input makes cheap.
 	b := f.db.NewBatchWithSize(len(fresh)*192 + len(urls)*64 + len(t.list)*64 + 64)
+	defer b.Close()
 	var buf []byte
 	var kb [32]byte
 	for _, q := range t.list {
 		buf = q.encode(buf[:0])
 		b.Set(binary.BigEndian.AppendUint32(append(kb[:0], prefixQueue), q.id), buf, nil)
 	}
-	if len(fresh) >= f.opts.ingestMin {
-		if err := f.ingestEntries(urls, fresh); err != nil {
-			b.Close()
+	asRun := len(fresh) >= f.opts.ingestMin
+	if asRun {
+		if err := f.ingestNew(urls, fresh); err != nil {
+			return f.fail(err)
+		}
+		if err := f.mergeRuns(b, uint64(f.opts.SeenBatch)); err != nil {
 			return f.fail(err)
 		}
 	} else {
@@ -130,7 +124,9 @@ func (f *Frontier) flushLocked() error {
 		}
 	}
 	b.Set(metaKey(), f.meta.encode(buf[:0]), nil)
-	b.DeleteRange([]byte{prefixPending}, []byte{prefixPending + 1}, nil)
+	if f.logged > 0 {
+		b.DeleteRange([]byte{prefixPending}, []byte{prefixPending + 1}, nil)
+	}
 	for _, op := range items {
 		if op.del {
 			b.Delete(op.appendKey(kb[:0]), nil)
@@ -140,10 +136,13 @@ func (f *Frontier) flushLocked() error {
 	}
 	for i := range urls {
 		u := &urls[i]
+		if u.isNew && asRun && fitsRun(&u.rec) {
+			continue
+		}
 		buf = u.rec.encode(buf[:0])
 		b.Set(append(append(kb[:0], prefixURL), u.hash[:]...), buf, nil)
 	}
-	f.pending = f.pending[:0]
+	f.pending, f.logged = f.pending[:0], 0
 	f.scratch.items = items
 	if err := b.Commit(pebble.NoSync); err != nil {
 		return f.fail(err)
@@ -158,41 +157,55 @@ func (f *Frontier) appendEntry(buf []byte, u *seenURL) []byte {
 	return e.encode(buf)
 }
 
-// ingestEntries writes the entries of new URLs to a table and ingests it
-// before the pass's batch commits. Their keys follow the insertion counter,
-// above every entry so far, so Pebble places the table in the bottom level:
-// the bulk of a queued URL never passes through the WAL, a memtable, a
-// flush or a compaction. Ingestion is durable at once; if the batch is then
-// lost in a crash, the entries are unreferenced and the replayed pending
-// log writes the same keys again (the insertion counter restarts from the
-// last committed meta record).
-func (f *Frontier) ingestEntries(urls []seenURL, fresh []uint32) error {
-	path := filepath.Join(f.dir, "frontier-entries.sst")
-	file, err := vfs.Default.Create(path, vfs.WriteCategoryUnspecified)
-	if err != nil {
-		return err
-	}
-	w := sstable.NewWriter(objstorageprovider.NewFileWritable(file), f.po.MakeWriterOptions(6, f.db.TableFormat()))
-	var key [9]byte
-	var buf []byte
+// ingestNew writes the new URLs of a pass as tables and ingests them in
+// one step: their records, in hash order, as a new run of the seen-set,
+// and their entries, keyed by insertion counter. Both key ranges lie above
+// every earlier key of their kind, so Pebble places the tables in the
+// bottom level: the bulk of a queued URL never passes through the WAL, a
+// memtable, a flush or a compaction. Ingestion is durable at once; if the
+// pass's batch is then lost in a crash, the entries and the run are
+// unreferenced (Open drops the run) and the replayed pending log writes
+// them again (the counters restart from the last committed meta record).
+func (f *Frontier) ingestNew(urls []seenURL, fresh []uint32) error {
+	entries := f.newTableWriter("entries", false)
+	var key, buf []byte
 	for _, i := range fresh {
 		buf = f.appendEntry(buf[:0], &urls[i])
-		if err := w.Set(binary.BigEndian.AppendUint64(append(key[:0], prefixData), urls[i].rec.seq), buf); err != nil {
-			w.Close()
+		key = binary.BigEndian.AppendUint64(append(key[:0], prefixData), urls[i].rec.seq)
+		if err := entries.set(key, buf); err != nil {
+			entries.abort()
 			return err
 		}
 	}
-	if err := w.Close(); err != nil {
+	run := f.newRunWriter()
+	for i := range urls {
+		u := &urls[i]
+		if !u.isNew || !fitsRun(&u.rec) {
+			continue
+		}
+		buf = appendRunEntry(buf[:0], &u.hash, &u.rec)
+		if err := run.add(buf); err != nil {
+			entries.abort()
+			run.t.abort()
+			return err
+		}
+	}
+	ep, err := entries.finish()
+	if err != nil {
+		entries.abort()
+		run.t.abort()
 		return err
 	}
-	if err := f.db.Ingest(context.Background(), []string{path}); err != nil {
-		return fmt.Errorf("ingest entries: %w", err)
-	}
-	// Pebble moves the file into the database when it can, else links or
-	// copies it.
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	rp, err := run.finish()
+	if err != nil {
+		removeFiles(ep)
+		run.t.abort()
 		return err
 	}
+	if err := f.ingest(append(ep, rp...)); err != nil {
+		return err
+	}
+	f.meta.runs = append(f.meta.runs, run.info)
 	return nil
 }
 
@@ -221,26 +234,22 @@ func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
 		}
 		return cmp.Compare(x.idx, y.idx)
 	})
-	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: []byte{prefixURL}, UpperBound: []byte{prefixURL + 1}})
+	r, err := f.newRecordReader()
 	if err != nil {
 		return nil, nil, err
 	}
-	defer it.Close()
+	defer r.Close()
 	urls, fresh = f.scratch.urls[:0], f.scratch.fresh[:0]
 	defer func() { f.scratch.urls, f.scratch.fresh = urls, fresh }()
-	var key [1 + len(urlHash{})]byte
-	key[0] = prefixURL
 	for i := 0; i < len(order); {
 		first := order[i]
 		u := seenURL{hash: f.pending[first.idx].hash, idx: first.idx}
-		copy(key[1:], u.hash[:])
-		if it.SeekGE(key[:]) && bytes.Equal(it.Key(), key[:]) {
-			if u.rec, err = decodeURLRecord(it.Value()); err != nil {
-				return nil, nil, err
-			}
-			u.old = u.rec.pos()
-		} else if err := it.Error(); err != nil {
+		rec, found, err := r.find(&u.hash)
+		if err != nil {
 			return nil, nil, err
+		}
+		if found {
+			u.rec, u.old = rec, rec.pos()
 		} else {
 			c := &f.pending[first.idx].Candidate
 			u.isNew = true
