@@ -68,16 +68,6 @@ func TestCrawlSurvivesKill(t *testing.T) {
 	t.Logf("random seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 1))
 
-	start := func(args ...string) (*exec.Cmd, *bytes.Buffer) {
-		cmd := exec.Command(os.Args[0], args...)
-		cmd.Env = append(os.Environ(), asMneme+"=1")
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd, &out
-	}
 	args := []string{"crawl", "--spec", specFile, "--data", data, "--id", "crash", "--politeness", "off", srv.URL + "/p/0"}
 	logSize := func() int64 {
 		fi, err := os.Stat(crawler.Layout{Data: data}.CrawlLog("crash"))
@@ -92,7 +82,7 @@ func TestCrawlSurvivesKill(t *testing.T) {
 		// machine) plus a random delay, so it lands anywhere: start-up,
 		// fetching, writing WARC, committing RDF, completing.
 		target := logSize() + int64(rng.IntN(300))*100
-		cmd, out := start(args...)
+		cmd, out := startMneme(t, args...)
 		exited := make(chan struct{})
 		go func() { cmd.Wait(); close(exited) }()
 		for logSize() < target {
@@ -112,7 +102,7 @@ func TestCrawlSurvivesKill(t *testing.T) {
 		}
 		args = []string{"crawl", "resume", "--data", data, "crash"}
 	}
-	cmd, out := start(args...)
+	cmd, out := startMneme(t, args...)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("final run: %v\n%s", err, out)
 	}
@@ -168,4 +158,18 @@ func TestCrawlSurvivesKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	warcverify.Check(t, files...)
+}
+
+// startMneme starts the test binary as the mneme command with args; its
+// output goes to the returned buffer.
+func startMneme(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), asMneme+"=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, &out
 }
