@@ -45,6 +45,15 @@ type queueSnapshot struct {
 	Poisson revisit.Poisson // used by the poisson policy only
 }
 
+func decodeQueueSnapshot(data []byte) (queueSnapshot, error) {
+	var s queueSnapshot
+	if len(data) != binary.Size(&s) {
+		return s, fmt.Errorf("%d bytes, want %d", len(data), binary.Size(&s))
+	}
+	err := binary.Read(bytes.NewReader(data), binary.LittleEndian, &s)
+	return s, err
+}
+
 func newIncremental(cfg revisit.Config, f *frontier.Frontier, s *spec.Spec) *incremental {
 	return &incremental{cfg: cfg, front: f, queues: map[string]*queueRevisit{}, rate: func(key string) float64 {
 		hp := s.Politeness.For(key)
@@ -69,7 +78,7 @@ func (in *incremental) queue(key string) (*queueRevisit, error) {
 		return nil, err
 	}
 	if data != nil {
-		if err := binary.Read(bytes.NewReader(data), binary.LittleEndian, &q.snap); err != nil {
+		if q.snap, err = decodeQueueSnapshot(data); err != nil {
 			return nil, fmt.Errorf("revisit state of queue %s: %w", key, err)
 		}
 	}

@@ -77,7 +77,7 @@ authenticated by the bearer token in DATA/token (created 0600 on first use).`,
 	f.StringVar(&o.userAgent, "user-agent", "", "User-Agent with a contact URL, e.g. \"mybot/1.0 (+https://example.org/bot)\"")
 	f.StringVar(&o.robots, "robots", "", "obey or ignore robots.txt")
 	f.StringVar(&o.api, "api", "", "serve the URL injection API on this loopback address (e.g. 127.0.0.1:8411)")
-	cmd.AddCommand(newCrawlResumeCmd())
+	cmd.AddCommand(newCrawlResumeCmd(), newCrawlStatusCmd())
 	return cmd
 }
 

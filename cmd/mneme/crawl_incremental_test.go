@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -136,6 +137,19 @@ incremental:
 	if tot.Waiting+tot.Queued != pages || tot.Failed+tot.Disregarded != 0 {
 		t.Errorf("frontier after the crawl: %+v, want %d URLs waiting", tot, pages)
 	}
+
+	// mneme crawl status --queues reports the same: one queue (the site),
+	// every URL waiting, and the header predictions of its even pages.
+	code, report, errOut := mneme(t, "", "crawl", "status", "--data", data, "--queues", "incr")
+	if code != 0 {
+		t.Fatalf("crawl status: exit %d: %s", code, errOut)
+	}
+	host := strings.TrimPrefix(srv.URL, "http://")
+	row := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(host) + `\s+(ready|snoozed)\s+0\s+10\s+0\s+\S+Z\s+\S+Z\s+-\s+(\d+)/(\d+) right$`)
+	if !strings.Contains(report, "crawl incr: finished (page limit reached") || !row.MatchString(report) {
+		t.Errorf("crawl status --queues:\n%s", report)
+	}
+	t.Logf("crawl status --queues:\n%s", report)
 
 	st, err := graph.Open(crawler.Layout{Data: data}.Store(), graph.OpenOptions{ReadOnly: true})
 	if err != nil {
