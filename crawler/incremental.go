@@ -179,20 +179,36 @@ func (in *incremental) begin(cl *frontier.Claim) (*visit, error) {
 	return v, nil
 }
 
-// request makes the fetch conditional on the last capture's validators.
+// request makes the fetch conditional on the last capture's validators,
+// and lets the response head stop the download when scheme 4 says
+// "unchanged" and the host's headers have earned the trust to act on it.
 func (in *incremental) request(v *visit, req *fetch.Request) {
-	if !in.cfg.ConditionalRequests {
-		return
+	if v.hist.stored.RecordID == "" {
+		return // nothing archived to refer to
 	}
-	if h := revisit.ConditionalHeaders(&v.hist.state); h != nil {
-		req.IfNoneMatch, req.IfModifiedSince = h.Get("If-None-Match"), h.Get("If-Modified-Since")
+	if in.cfg.ConditionalRequests {
+		if h := revisit.ConditionalHeaders(&v.hist.state); h != nil {
+			req.IfNoneMatch, req.IfModifiedSince = h.Get("If-None-Match"), h.Get("If-Modified-Since")
+		}
+	}
+	if in.cfg.AbortOnHeaders {
+		req.SkipBody = func(status int, h http.Header) bool {
+			if status != http.StatusOK {
+				return false
+			}
+			p := revisit.Scheme4(&v.hist.state, status, h)
+			v.queue.mu.Lock()
+			defer v.queue.mu.Unlock()
+			return in.cfg.MayAbort(p, v.queue.snap.Trust)
+		}
 	}
 }
 
-// notModified reports whether res is a 304 confirming the last capture,
-// to be archived as a server-not-modified revisit of it.
+// notModified reports whether res confirms the last capture without a
+// body: a 304, or a response whose download the headers stopped. It is
+// archived as a server-not-modified revisit of that capture.
 func (v *visit) notModified(res *fetch.Result) bool {
-	return res.Status == http.StatusNotModified && v.hist.stored.RecordID != "" && res.Response != nil
+	return (res.Status == http.StatusNotModified || res.BodySkipped) && v.hist.stored.RecordID != "" && res.Response != nil
 }
 
 // observe compares what the fetch brought with the last capture, records

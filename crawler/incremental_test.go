@@ -352,3 +352,74 @@ func incrementalCrawl(t *testing.T, policy string) {
 		t.Errorf("after reopening: %+v", tot)
 	}
 }
+
+// With conditional requests off and aborting on, the headers stop the
+// download of unchanged pages once the host's predictions have been right
+// often enough (scheme 4); every version is still captured, and a stopped
+// download is a server-not-modified revisit record of a 200's head.
+func TestIncrementalAbortOnHeaders(t *testing.T) {
+	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	vc := clock.NewVirtual(start)
+	site := newChangingSite(t, vc)
+	s := incrementalSpec(t, site, "ar")
+	off := false
+	s.Incremental.ConditionalRequests = &off
+	s.Incremental.AbortOnHeaders, s.Incremental.TrustMinChecked, s.Incremental.TrustMinRatio = true, 3, 0.9
+	st := openStore(t, s.Output)
+	c, err := New(s, Deps{Store: st, Clock: vc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, c, vc, start.Add(48*time.Hour))
+	if conditional, _ := site.counts(); conditional != 0 {
+		t.Fatalf("%d conditional requests with conditional requests off", conditional)
+	}
+	verifyWARCs(t, s.Output, s.ID)
+	records := warcCaptures(t, s.Output, s.ID)
+	stopped := 0
+	for _, path := range []string{"/", "/hourly", "/daily", "/static"} {
+		url := site.srv.URL + path
+		rows := urlHistory(t, st, url)
+		versions := map[int]bool{}
+		for _, v := range site.served[path] {
+			versions[v] = true
+		}
+		responses := 0
+		for _, r := range records[url] {
+			if r.kind == "response" {
+				responses++
+			}
+		}
+		if responses != len(versions) {
+			t.Errorf("%s: %d response records for %d versions served", path, responses, len(versions))
+		}
+		if len(rows) != len(records[url]) {
+			t.Errorf("%s: %d captures in RDF, %d records", path, len(rows), len(records[url]))
+		}
+	}
+	// Trust is the host's: the first stopped download comes after three
+	// predictions were checked against downloads (revisits of the pages
+	// with validators).
+	visits := map[string]int{}
+	checks, checksBeforeFirst := 0, -1
+	for _, e := range readLog(t, s.Output, s.ID) {
+		path := strings.TrimPrefix(e.URI, site.srv.URL)
+		switch {
+		case hasAnnotation(e.Annotations, annotHeaders):
+			if stopped == 0 {
+				checksBeforeFirst = checks
+			}
+			stopped++
+		case visits[e.URI] > 0 && site.pages[path].validators:
+			checks++
+		}
+		visits[e.URI]++
+	}
+	if stopped == 0 {
+		t.Fatal("no download was stopped by its headers")
+	}
+	if checksBeforeFirst < 3 {
+		t.Errorf("the first download was stopped after %d checked predictions, before the host earned trust", checksBeforeFirst)
+	}
+	t.Logf("%d downloads stopped on headers, the first after %d checked predictions", stopped, checksBeforeFirst)
+}

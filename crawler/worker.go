@@ -20,10 +20,12 @@ import (
 )
 
 // annotDuplicate marks a crawl.log line whose payload was stored as a
-// revisit; annotNotModified one whose 304 was stored as a revisit.
+// revisit; annotNotModified one whose 304 was, annotHeaders one whose
+// download the headers stopped.
 const (
 	annotDuplicate   = "duplicate:digest"
 	annotNotModified = "unchanged:304"
+	annotHeaders     = "unchanged:headers"
 )
 
 // item is a finished URL on its way to the RDF writer, which commits its
@@ -266,7 +268,11 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 				RefersToID: st.RecordID, Metadata: meta,
 			})
 			capt.Duplicate = recordIRI(st.RecordID)
-			annotations = append(annotations, annotNotModified)
+			if res.BodySkipped {
+				annotations = append(annotations, annotHeaders)
+			} else {
+				annotations = append(annotations, annotNotModified)
+			}
 			revisit = true
 		case revisit:
 			w, err = c.warcs.WriteRevisit(warc.Revisit{
