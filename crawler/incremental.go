@@ -126,26 +126,30 @@ func (h *history) encode() ([]byte, error) {
 func decodeHistory(b []byte) (history, error) {
 	var h history
 	r := bytes.NewReader(b)
-	field := func() []byte {
+	var bad string
+	field := func(what string) []byte {
 		n, err := binary.ReadUvarint(r)
 		if err != nil || n > uint64(r.Len()) {
+			if bad == "" {
+				bad = what
+			}
 			return nil
 		}
 		p := make([]byte, n)
 		io.ReadFull(r, p)
 		return p
 	}
-	st := field()
-	if st == nil {
-		return h, fmt.Errorf("URL history: truncated state")
+	st := field("state")
+	h.capture, h.stored.RecordID, h.stored.URL = string(field("capture")), string(field("record id")), string(field("record URL"))
+	ns, err := binary.ReadVarint(r)
+	switch {
+	case bad != "":
+		return h, fmt.Errorf("URL history: %s truncated", bad)
+	case err != nil || r.Len() != 0:
+		return h, fmt.Errorf("URL history: record date truncated or %d bytes after it", r.Len())
 	}
 	if err := h.state.UnmarshalBinary(st); err != nil {
 		return h, err
-	}
-	h.capture, h.stored.RecordID, h.stored.URL = string(field()), string(field()), string(field())
-	ns, err := binary.ReadVarint(r)
-	if err != nil || r.Len() != 0 {
-		return h, fmt.Errorf("URL history: %d bytes left or truncated date", r.Len())
 	}
 	if ns != 0 {
 		h.stored.Date = time.Unix(0, ns).UTC()

@@ -423,3 +423,78 @@ func TestIncrementalAbortOnHeaders(t *testing.T) {
 	}
 	t.Logf("%d downloads stopped on headers, the first after %d checked predictions", stopped, checksBeforeFirst)
 }
+
+// A scope edited during an incremental crawl parks the URLs it now
+// rejects at their next revisit; the others keep being revisited.
+func TestIncrementalScopeEditParks(t *testing.T) {
+	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	vc := clock.NewVirtual(start)
+	site := newChangingSite(t, vc)
+	s := incrementalSpec(t, site, "ar")
+	st := openStore(t, s.Output)
+	c, err := New(s, Deps{Store: st, Clock: vc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, c, vc, start.Add(6*time.Hour))
+	c, err = Open(s.Output, s.ID, Deps{Store: st, Clock: vc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := s.Scope
+	sc.Exclude = []string{`/plain$`}
+	if err := c.Edit(s.Seeds, sc); err != nil {
+		t.Fatal(err)
+	}
+	edited := vc.Now()
+	runUntil(t, c, vc, start.Add(48*time.Hour))
+	plain := site.srv.URL + "/plain"
+	parked := 0
+	for _, e := range readLog(t, s.Output, s.ID) {
+		if e.URI != plain {
+			continue
+		}
+		switch {
+		case e.Status == -5000:
+			parked++
+		case e.FetchBegin.After(edited):
+			t.Errorf("%s fetched at %v, after the scope excluded it", plain, e.FetchBegin)
+		}
+	}
+	if parked != 1 {
+		t.Errorf("%s parked %d times, want once", plain, parked)
+	}
+	c, err = Open(s.Output, s.ID, Deps{Store: st, Clock: vc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if tot := c.front.Totals(); tot.Disregarded != 1 || tot.Waiting != int64(len(site.pages)-1) {
+		t.Errorf("frontier %+v: want the excluded URL disregarded, the others waiting", tot)
+	}
+}
+
+// A URL's history survives encoding; cut short or padded, it is an error.
+func TestHistoryEncoding(t *testing.T) {
+	h := history{capture: "urn:uuid:2", stored: original{RecordID: "<urn:uuid:1>", URL: "http://a/", Date: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}}
+	h.state.Visits, h.state.Versions, h.state.HasDigest, h.state.ETag = 3, 2, true, `"v2"`
+	b, err := h.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeHistory(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.capture != h.capture || got.stored != h.stored || got.state.Visits != 3 || got.state.ETag != `"v2"` {
+		t.Errorf("decoded %+v, want %+v", got, h)
+	}
+	for n := range len(b) {
+		if _, err := decodeHistory(b[:n]); err == nil {
+			t.Errorf("cut to %d bytes: accepted", n)
+		}
+	}
+	if _, err := decodeHistory(append(b, 0)); err == nil {
+		t.Error("a trailing byte accepted")
+	}
+}

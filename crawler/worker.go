@@ -53,6 +53,12 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 	if err != nil || !u.Hierarchical() {
 		return []item{c.skip(worker, cl, ev, fetch.StatusUnfetchable, frontier.Failed, fmt.Sprint(err))}, nil
 	}
+	if cl.History != nil {
+		// A revisit: the scope may have been edited since the URL was found.
+		if d := c.scope.Load().Decide(u, cl.Hops); !d.Accept {
+			return []item{c.skip(worker, cl, ev, fetch.StatusOutOfScope, frontier.Disregarded, d.String())}, nil
+		}
+	}
 	var items []item
 	var crawlDelay time.Duration
 	if c.spec.Robots == "obey" {
