@@ -58,6 +58,7 @@ func (c *Crawl) Run(ctx context.Context) error {
 					}
 					continue // left in flight: fetched again on resume
 				}
+				c.describe(items)
 				sk.in <- items
 			}
 		}()

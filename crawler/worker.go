@@ -17,6 +17,7 @@ import (
 	"github.com/mneme-archive/mneme/crawler/frontier"
 	"github.com/mneme-archive/mneme/crawler/spec"
 	"github.com/mneme-archive/mneme/crawler/warc"
+	"github.com/mneme-archive/mneme/graph"
 )
 
 // annotDuplicate marks a crawl.log line whose payload was stored as a
@@ -33,6 +34,7 @@ const (
 // order.
 type item struct {
 	capture *crawlrdf.Capture // nil when nothing was fetched
+	rdf     *graph.Batch      // the capture's statements, but mneme:via
 	viaURL  string            // the page the URL was found on, for mneme:via
 	cands   []frontier.Candidate
 	url     string // frontier URL to complete; "" for a prerequisite
