@@ -256,6 +256,10 @@ func (f *Frontier) complete(url string, o Outcome) (*pebble.Batch, error) {
 	q.lastFetch = int64(o.FetchDuration)
 	q.snoozeUntil = max(q.snoozeUntil, unixNano(o.SnoozeUntil), unixNano(o.RetryAt))
 	f.place(q, f.clock.Now().UnixNano())
+	// Links scheduled before the completion become durable with it.
+	if err := f.logPending(b); err != nil {
+		return nil, f.fail(err)
+	}
 	if f.opts.NoSyncCompletions {
 		return nil, f.commit(b, []*queue{q}, pebble.NoSync)
 	}

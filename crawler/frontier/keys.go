@@ -95,6 +95,8 @@ const (
 	stateWaiting             // visited, waiting in its queue for its due time (incremental crawls)
 )
 
+func (s urlState) valid() bool { return s >= stateQueued && s <= stateWaiting }
+
 // urlRecord is the value under urlKey. It is kept small (about 30 bytes)
 // because the seen-set pass reads it for every rediscovered URL; the URL
 // itself lives in the data entry while it is queued or in flight.
@@ -129,7 +131,7 @@ func decodeURLRecord(b []byte) (urlRecord, error) {
 	r.count = d.uvarint()
 	r.seq = d.uvarint()
 	r.retries = d.uvarint()
-	if d.err == nil && (r.state < stateQueued || r.state > stateWaiting) {
+	if d.err == nil && !r.state.valid() {
 		d.err = fmt.Errorf("unknown URL state %d", r.state)
 	}
 	return r, d.done("URL record")

@@ -24,7 +24,7 @@ import (
 // the bottom level and Pebble never compacts them; the frontier merges
 // runs itself, sequentially, when they pile up (see mergeRuns).
 //
-// A run is stored in pages: one Pebble key per runPageEntries records,
+// A run is stored in pages: one Pebble key per Options.runPage records,
 // 'U' run(4) lastHash(16) → the records as fixed-size entries in hash
 // order. A seen pass, whose candidates are sorted by hash, walks each run
 // page by page (stepping forward, seeking only over long gaps) and finds
@@ -42,8 +42,8 @@ const (
 	// record is rewritten about log_runFanIn(URLs / SeenBatch) times, and
 	// a lookup visits at most (runFanIn-1) runs per size class.
 	runFanIn = 4
-	// runPageEntries is the number of records per page (about 43 KiB).
-	runPageEntries = 1024
+	// defaultRunPage is the number of records per page (about 43 KiB).
+	defaultRunPage = 1024
 	// runTableSize splits a run into tables of about this size, so that a
 	// merged run is dropped a table at a time and no table is huge.
 	runTableSize = 64 << 20
@@ -92,7 +92,7 @@ func decodeRunEntry(e []byte) (urlRecord, error) {
 		seq:     binary.BigEndian.Uint64(e[33:]),
 		retries: uint64(binary.BigEndian.Uint16(e[41:])),
 	}
-	if r.state < stateQueued || r.state > stateBlacklistedInFlight {
+	if !r.state.valid() {
 		return r, fmt.Errorf("frontier: corrupt run entry %x: unknown URL state %d", e[:16], r.state)
 	}
 	return r, nil
@@ -124,19 +124,22 @@ func (c *runCursor) find(h *urlHash) ([]byte, error) {
 			return nil, fmt.Errorf("frontier: corrupt run page %x: %d bytes", c.it.Key(), len(c.page))
 		}
 	}
-	// The page's last hash is >= h: binary search among its entries.
+	// The page's last hash is >= h: binary search among its entries,
+	// comparing hashes as two big-endian integers.
+	hi, lo := binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:])
 	n := len(c.page) / runEntrySize
 	i, j := 0, n
 	for i < j {
 		m := int(uint(i+j) >> 1)
-		if bytes.Compare(c.page[m*runEntrySize:m*runEntrySize+16], h[:]) < 0 {
+		e := c.page[m*runEntrySize:]
+		if ehi := binary.BigEndian.Uint64(e); ehi < hi || ehi == hi && binary.BigEndian.Uint64(e[8:]) < lo {
 			i = m + 1
 		} else {
 			j = m
 		}
 	}
-	if i < n && bytes.Equal(c.page[i*runEntrySize:i*runEntrySize+16], h[:]) {
-		return c.page[i*runEntrySize : (i+1)*runEntrySize], nil
+	if e := c.page[i*runEntrySize:]; i < n && binary.BigEndian.Uint64(e) == hi && binary.BigEndian.Uint64(e[8:]) == lo {
+		return e[:runEntrySize], nil
 	}
 	return nil, nil
 }
@@ -227,13 +230,14 @@ func (r *recordReader) Close() error {
 // runWriter writes a run's entries, in hash order, as pages.
 type runWriter struct {
 	t    *tableWriter
+	size int // bytes per page
 	info runInfo
 	page []byte
 	key  []byte
 }
 
 func (f *Frontier) newRunWriter() *runWriter {
-	w := &runWriter{t: f.newTableWriter("run", true), info: runInfo{id: f.meta.nextRun}}
+	w := &runWriter{t: f.newTableWriter("run", true), info: runInfo{id: f.meta.nextRun}, size: f.opts.runPage * runEntrySize}
 	f.meta.nextRun++
 	return w
 }
@@ -242,7 +246,7 @@ func (f *Frontier) newRunWriter() *runWriter {
 func (w *runWriter) add(e []byte) error {
 	w.page = append(w.page, e...)
 	w.info.records++
-	if len(w.page) >= runPageEntries*runEntrySize {
+	if len(w.page) >= w.size {
 		return w.flushPage()
 	}
 	return nil
