@@ -3,7 +3,6 @@ package crawler
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -63,14 +62,7 @@ func newChangingSite(t *testing.T, vc *clock.Virtual) *changingSite {
 		"/plain":    {mime: "text/html", body: html("plain", "")}, // no validators: revisits download
 		"/logo.png": {mime: "image/png", body: func(int) string { return "\x89PNG a logo that never changes" }},
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Skipf("cannot listen on 127.0.0.1: %v", err)
-	}
-	s.srv = httptest.NewUnstartedServer(s)
-	s.srv.Listener.Close()
-	s.srv.Listener = ln
-	s.srv.Start()
+	s.srv = httptest.NewServer(s) // on 127.0.0.1
 	t.Cleanup(s.srv.Close)
 	return s
 }

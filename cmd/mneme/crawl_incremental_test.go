@@ -11,14 +11,12 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/crawler/frontier"
 	"github.com/mneme-archive/mneme/crawler/warcverify"
-	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/sparql"
 )
@@ -89,34 +87,10 @@ incremental:
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("random seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 2))
-	logSize := func() int64 {
-		fi, err := os.Stat(crawler.Layout{Data: data}.CrawlLog("incr"))
-		if err != nil {
-			return 0
-		}
-		return fi.Size()
-	}
 	args := []string{"crawl", "--spec", specFile, "--data", data, "--id", "incr", "--politeness", "off", srv.URL + "/p/0"}
 	for k := range kills {
-		target := logSize() + int64(20+rng.IntN(40))*100 // 20 to 60 more crawl.log lines
-		cmd, out := startMneme(t, args...)
-		exited := make(chan struct{})
-		go func() { cmd.Wait(); close(exited) }()
-		for logSize() < target {
-			select {
-			case <-exited:
-				t.Fatalf("run %d ended before the kill: %s", k+1, out)
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-		time.Sleep(time.Duration(rng.IntN(50)) * time.Millisecond)
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		<-exited
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
-			t.Fatalf("run %d ended before the kill: %s", k+1, out)
-		}
+		// 20 to 60 more crawl.log lines, then a random moment.
+		killAfter(t, k+1, crawler.Layout{Data: data}.CrawlLog("incr"), int64(20+rng.IntN(40))*100, rng, args...)
 		args = []string{"crawl", "resume", "--data", data, "incr"}
 	}
 	cmd, out := startMneme(t, args...)
@@ -151,18 +125,7 @@ incremental:
 	}
 	t.Logf("crawl status --queues:\n%s", report)
 
-	st, err := graph.Open(crawler.Layout{Data: data}.Store(), graph.OpenOptions{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	rep, err := crawler.CheckArchive(context.Background(), data, "incr", st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range rep.Problems {
-		t.Error(p)
-	}
+	st, _ := checkArchive(t, data, "incr")
 	doc, err := os.ReadFile("../../docs/incremental.md")
 	if err != nil {
 		t.Fatal(err)
