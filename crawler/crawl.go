@@ -317,7 +317,7 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 	c = &Crawl{
 		id: s.ID, layout: l, spec: s, shown: s, deps: d, clock: d.Clock, canon: cn, seeds: seeds,
 		update: s.UpdateFunc(), token: spec.ProductToken(s.UserAgent), st: st,
-		extract:     extract.New(extract.Options{Canonicalizer: cn}),
+		extract:     extract.New(extract.Options{Canonicalizer: cn, MaxParagraph: -1}), // nothing reads paragraphs
 		robotsCalls: map[string]*robotsCall{}, wake: make(chan struct{}, 1),
 	}
 	c.scope.Store(sc)
@@ -404,7 +404,8 @@ func (c *Crawl) loadCounters() error {
 		if err != nil {
 			return err
 		}
-		revisit := hasAnnotation(e.Annotations, annotDuplicate) || hasAnnotation(e.Annotations, annotNotModified)
+		revisit := hasAnnotation(e.Annotations, annotDuplicate) || hasAnnotation(e.Annotations, annotNotModified) ||
+			hasAnnotation(e.Annotations, annotHeaders)
 		c.counters.record(Fetch{URL: e.URI, Status: e.Status, Size: max(e.Size, 0), Revisit: revisit}, errorKind(e.Status))
 	}
 }

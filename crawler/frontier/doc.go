@@ -93,8 +93,19 @@
 //
 // # Incremental crawls
 //
-// A URL record is kept after completion (state done), so a later revisit
-// policy can give it a due time and put it back in its queue; the queue
-// entry key (queue id, score, counter) can then be prefixed by the due time
-// without changing the index.
+// With [Options.Incremental], URLs are never done: a successful completion
+// may give a URL its time of next processing ([Outcome].Due), and the URL
+// then waits in its queue in a key space of its own, ordered by due time
+// (r qid due seq), while its entry stays where it is. A queue holding only
+// waiting URLs is ready when its first URL is due and its politeness
+// snooze has passed; URLs not yet visited (and retries) are served before
+// waiting ones. The queue record keeps the count of waiting URLs and the
+// first due time, so readiness needs no disk read. The crawler's history
+// of a URL (its revisit state) and its data for a queue (the revisit
+// policy's statistics) are written with the completion and handed back by
+// the next [Claim] and [Frontier.QueueData]. Failed and disregarded URLs
+// are parked as before. [Frontier.Expedite] brings waiting URLs forward
+// (the embedded resources of a page that changed). A revisit claimed when
+// the process died goes back to its queue as a URL to visit, with its
+// history.
 package frontier
