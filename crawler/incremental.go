@@ -312,3 +312,26 @@ func embeds(cands []frontier.Candidate) []string {
 	}
 	return urls
 }
+
+// parked takes a visited URL that is parked (failed or disregarded) out of
+// its queue's revisit statistics, which go with its completion it.
+func (in *incremental) parked(cl *frontier.Claim, it *item) error {
+	if cl.History == nil || it.outcome.Status != frontier.Failed && it.outcome.Status != frontier.Disregarded {
+		return nil
+	}
+	h, err := decodeHistory(cl.History)
+	if err != nil {
+		return err
+	}
+	q, err := in.queue(cl.QueueKey)
+	if err != nil {
+		return err
+	}
+	if in.cfg.Policy == revisit.PolicyPoisson {
+		q.mu.Lock()
+		q.snap.Poisson.Forget(&h.state)
+		q.mu.Unlock()
+	}
+	it.queue = cl.QueueKey
+	return nil
+}
