@@ -174,7 +174,7 @@ func (b *Batch) Commit(ctx context.Context) (CommitResult, error) {
 					return CommitResult{}, err
 				}
 				if had {
-					s.present.put(prefix{SPOG, 4, q})
+					s.present.add(prefix{SPOG, 4, q})
 				}
 			}
 		}
@@ -276,7 +276,7 @@ func (b *Batch) resolve(pending *pendingTerms) ([]ID, error) {
 	}
 	var misses []int32
 	for i := range b.terms {
-		if id, ok := s.written.get(b.encoding(int32(i))); ok {
+		if id, ok := s.written.lookup(b.encoding(int32(i))); ok {
 			ids[i] = id
 		} else {
 			misses = append(misses, int32(i))
