@@ -82,6 +82,10 @@ func (in *incremental) queue(key string) (*queueRevisit, error) {
 			return nil, fmt.Errorf("revisit state of queue %s: %w", key, err)
 		}
 	}
+	// The budget follows the politeness settings in force. The staleness
+	// horizon stays 0, so the policy takes the evaluator's initial wait: a
+	// queue's URL count, which the simulator divides by the rate, is not
+	// known while the crawl discovers it.
 	q.snap.Poisson.Rate = in.rate(key)
 	in.queues[key] = q
 	return q, nil
