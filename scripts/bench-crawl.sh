@@ -109,10 +109,10 @@ Command (from the repository root; \`PAGES=N\` for another size):
 
     scripts/bench-crawl.sh
 
-| tool | command | load average before | wall time | responses | HTML pages | WARC bytes | RDF quads | pages/s |
-|---|---|---|---|---|---|---|---|---|
-| wget | \`$wget_cmd\` | $load_wget | $wget_secs s | $wget_fetched | $wget_pages | $wget_warc | – | $wget_rate |
-| mneme | \`$mneme_cmd\` | $load_mneme | $mneme_secs s | $mneme_fetched | $mneme_pages | $mneme_warc | $mneme_quads | $mneme_rate |
+| tool | command | load average before | wall time | CPU (server) | responses | HTML pages | WARC bytes | RDF quads | pages/s |
+|---|---|---|---|---|---|---|---|---|---|
+| wget | \`$wget_cmd\` | $load_wget | $wget_secs s | $wget_cpu s ($wget_server s) | $wget_fetched | $wget_pages | $wget_warc | – | $wget_rate |
+| mneme | \`$mneme_cmd\` | $load_mneme | $mneme_secs s | $mneme_cpu s ($mneme_server s) | $mneme_fetched | $mneme_pages | $mneme_warc | $mneme_quads | $mneme_rate |
 
 Ratio mneme / wget (wall time): **${ratio}×** (acceptance target: 3×; goal beyond it: 5,000 pages/s).
 
