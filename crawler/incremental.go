@@ -82,6 +82,10 @@ func (in *incremental) queue(key string) (*queueRevisit, error) {
 			return nil, fmt.Errorf("revisit state of queue %s: %w", key, err)
 		}
 	}
+	// The budget follows the politeness settings in force. The staleness
+	// horizon stays 0, so the policy takes the evaluator's initial wait: a
+	// queue's URL count, which the simulator divides by the rate, is not
+	// known while the crawl discovers it.
 	q.snap.Poisson.Rate = in.rate(key)
 	in.queues[key] = q
 	return q, nil
@@ -311,4 +315,27 @@ func embeds(cands []frontier.Candidate) []string {
 		}
 	}
 	return urls
+}
+
+// parked takes a visited URL that is parked (failed or disregarded) out of
+// its queue's revisit statistics, which go with its completion it.
+func (in *incremental) parked(cl *frontier.Claim, it *item) error {
+	if cl.History == nil || it.outcome.Status != frontier.Failed && it.outcome.Status != frontier.Disregarded {
+		return nil
+	}
+	h, err := decodeHistory(cl.History)
+	if err != nil {
+		return err
+	}
+	q, err := in.queue(cl.QueueKey)
+	if err != nil {
+		return err
+	}
+	if in.cfg.Policy == revisit.PolicyPoisson {
+		q.mu.Lock()
+		q.snap.Poisson.Forget(&h.state)
+		q.mu.Unlock()
+	}
+	it.queue = cl.QueueKey
+	return nil
 }

@@ -422,7 +422,7 @@ func TestIncrementalScopeEditParks(t *testing.T) {
 	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	vc := clock.NewVirtual(start)
 	site := newChangingSite(t, vc)
-	s := incrementalSpec(t, site, "ar")
+	s := incrementalSpec(t, site, "poisson")
 	st := openStore(t, s.Output)
 	c, err := New(s, Deps{Store: st, Clock: vc})
 	if err != nil {
@@ -463,6 +463,16 @@ func TestIncrementalScopeEditParks(t *testing.T) {
 	defer c.Close()
 	if tot := c.front.Totals(); tot.Disregarded != 1 || tot.Waiting != int64(len(site.pages)-1) {
 		t.Errorf("frontier %+v: want the excluded URL disregarded, the others waiting", tot)
+	}
+	// The poisson policy's statistics came back from the frontier: its
+	// demand (visits per second asked of the queue) is that of the URLs
+	// still revisited, at most one visit each per the shortest wait.
+	q, err := c.inc.queue(site.srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := q.snap.Poisson.Demand * 1800; d <= 0 || d > float64(len(site.pages)-1) {
+		t.Errorf("poisson demand %g visits per half hour for %d URLs revisited", d, len(site.pages)-1)
 	}
 }
 

@@ -58,6 +58,12 @@ func (c *Crawl) Run(ctx context.Context) error {
 					}
 					continue // left in flight: fetched again on resume
 				}
+				if c.inc != nil {
+					if err := c.inc.parked(cl, &items[len(items)-1]); err != nil {
+						fail(fmt.Errorf("%s: %w", cl.URL, err))
+						continue
+					}
+				}
 				c.describe(items)
 				sk.in <- items
 			}

@@ -296,7 +296,7 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 		default:
 			w, err = c.warcs.WriteExchange(warc.Exchange{
 				URL: res.URL.Href, Date: res.Start, IP: res.IP, Request: req, Response: res.Response,
-				Truncated: res.Truncated, Metadata: meta,
+				Truncated: res.Truncated, Metadata: meta, PayloadDigest: res.Digest, // digested while read
 			})
 			if v != nil {
 				v.hist.stored = original{RecordID: w.Response.RecordID, URL: res.URL.Href, Date: res.Start}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/mneme-archive/mneme/rdf"
@@ -28,7 +29,7 @@ type Batch struct {
 
 // batchTerm is one encoded term of a batch.
 type batchTerm struct {
-	off, n uint32 // enc[off:off+n]
+	off, n int    // enc[off:off+n]
 	h      uint64 // the store's hash of the encoding
 }
 
@@ -78,8 +79,19 @@ func (b *Batch) term(pos int, t rdf.Term) int32 {
 			return prev
 		}
 	}
-	b.terms = append(b.terms, batchTerm{off: uint32(off), n: uint32(len(enc)), h: b.s.hash(enc)})
+	if len(b.terms) == math.MaxInt32 { // never in practice: 2^31 terms take far more memory than a batch should
+		b.tooLarge()
+		return -1
+	}
+	b.terms = append(b.terms, batchTerm{off: off, n: len(enc), h: b.s.hash(enc)})
 	return int32(len(b.terms) - 1)
+}
+
+// tooLarge fails the batch: its terms are indexed by int32.
+func (b *Batch) tooLarge() {
+	if b.err == nil {
+		b.err = fmt.Errorf("batch of more than %d terms: use a Loader", math.MaxInt32)
+	}
 }
 
 func (b *Batch) encoding(i int32) []byte {
@@ -93,7 +105,11 @@ func (b *Batch) AddBatch(o *Batch) {
 	if o.err != nil && b.err == nil {
 		b.err = fmt.Errorf("quad %d of batch: %w", len(b.ops)+1, o.err)
 	}
-	base, off := int32(len(b.terms)), uint32(len(b.enc))
+	if len(b.terms)+len(o.terms) > math.MaxInt32 {
+		b.tooLarge()
+		return
+	}
+	base, off := int32(len(b.terms)), len(b.enc)
 	b.enc = append(b.enc, o.enc...)
 	for _, t := range o.terms {
 		t.off += off
@@ -174,7 +190,7 @@ func (b *Batch) Commit(ctx context.Context) (CommitResult, error) {
 					return CommitResult{}, err
 				}
 				if had {
-					s.present.put(prefix{SPOG, 4, q})
+					s.present.add(prefix{SPOG, 4, q})
 				}
 			}
 		}
@@ -276,7 +292,7 @@ func (b *Batch) resolve(pending *pendingTerms) ([]ID, error) {
 	}
 	var misses []int32
 	for i := range b.terms {
-		if id, ok := s.written.get(b.encoding(int32(i))); ok {
+		if id, ok := s.written.lookup(b.encoding(int32(i))); ok {
 			ids[i] = id
 		} else {
 			misses = append(misses, int32(i))

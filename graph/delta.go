@@ -2,7 +2,6 @@ package graph
 
 import (
 	"bytes"
-	"cmp"
 	"slices"
 
 	"github.com/mneme-archive/mneme/graph/kv"
@@ -48,7 +47,7 @@ func (s *Store) batchDelta(added, removed []IDQuad, isNew func(ID) bool) (*statD
 				return nil, err
 			}
 			if afterInStore {
-				s.present.put(p)
+				s.present.add(p)
 			}
 		}
 		if p.n == 3 && afterInStore {
@@ -135,19 +134,6 @@ type prefix struct {
 }
 
 func (p prefix) key() []byte { return appendIndexKey(nil, p.order, p.q)[:1+8*p.n] }
-
-// compare orders prefixes of the same length as their keys are ordered.
-func (p prefix) compare(o prefix) int {
-	if c := cmp.Compare(p.order, o.order); c != 0 {
-		return c
-	}
-	for _, pos := range orders[p.order-1].perm[:p.n] {
-		if c := cmp.Compare(p.q.at(pos), o.q.at(pos)); c != 0 {
-			return c
-		}
-	}
-	return 0
-}
 
 // presence reads whether prefixes are in the store, with one iterator per
 // ordering that seeks from prefix to prefix: creating an iterator costs

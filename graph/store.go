@@ -41,10 +41,12 @@ type Store struct {
 	dir  string
 	wmu  sync.Mutex // serializes writers: dictionary assignment and stats
 	hash hashFunc
-	// written caches the IDs of terms writers resolved and present the
-	// keys they found (both under wmu).
-	written *writtenTerms
-	present *presentKeys
+	// written caches the IDs of the terms writers resolved, so that the
+	// terms a batch names again and again (its predicates and graph,
+	// classes, shared URLs) are not looked up in the dictionary each time;
+	// present caches keys writers found. Both are used under wmu.
+	written termIDs
+	present presentKeys
 }
 
 // Open opens (creating it unless read-only) the Pebble-backed store in dir.
@@ -71,7 +73,8 @@ func New(db kv.Store, tmpDir string) (*Store, error) {
 // newStore is New with the term hash (tests force collisions with it)
 // and the term cache budget as parameters.
 func newStore(db kv.Store, tmpDir string, h hashFunc, termCacheBytes int64) (*Store, error) {
-	s := &Store{kv: db, dir: tmpDir, hash: h, written: newWrittenTerms(), present: newPresentKeys()}
+	s := &Store{kv: db, dir: tmpDir, hash: h, written: newTermIDs(writtenTermsMax),
+		present: presentKeys{newGenerations[prefix, struct{}](presentMax)}}
 	s.View = &View{r: db, hash: h, terms: newTermCache(termCacheBytes)}
 	v, err := db.Get(formatKey)
 	switch {

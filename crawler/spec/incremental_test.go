@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -97,5 +98,35 @@ func TestIncrementalErrors(t *testing.T) {
 		if _, err := s.Check(canon.New(canon.Options{})); err == nil || !strings.Contains(err.Error(), "incremental") {
 			t.Errorf("%s: %v", c.want, err)
 		}
+	}
+}
+
+// The example of docs/incremental.md is a valid specification.
+func TestIncrementalDocExample(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/incremental.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```yaml\n")
+	example, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/incremental.md: no YAML example")
+	}
+	s, err := Parse([]byte("seeds: [https://news.example.org/]\nuser-agent: \"mneme/0.1 (+https://example.org/crawler)\"\n"+example), "docs/incremental.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Check(canon.New(canon.Options{})); err != nil {
+		t.Fatal(err)
+	}
+	cfg, ok, err := s.RevisitConfig()
+	if err != nil || !ok || len(cfg.Waits.Stack) != 2 || len(cfg.Waits.Hosts) != 1 || len(cfg.Detector.Strip) != 1 {
+		t.Fatalf("%+v %v %v", cfg, ok, err)
+	}
+	var st revisit.State
+	a := cfg.Detector.Compare(&st, "https://news.example.org/", []byte(`<p>x</p><div id="clock">09:00</div>`))
+	b := cfg.Detector.Compare(&st, "https://news.example.org/", []byte(`<p>x</p><div id="clock">10:00</div>`))
+	if a.Digest != b.Digest {
+		t.Error("the example's strip rule keeps the clock")
 	}
 }
