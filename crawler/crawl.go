@@ -404,7 +404,8 @@ func (c *Crawl) loadCounters() error {
 		if err != nil {
 			return err
 		}
-		revisit := hasAnnotation(e.Annotations, annotDuplicate) || hasAnnotation(e.Annotations, annotNotModified)
+		revisit := hasAnnotation(e.Annotations, annotDuplicate) || hasAnnotation(e.Annotations, annotNotModified) ||
+			hasAnnotation(e.Annotations, annotHeaders)
 		c.counters.record(Fetch{URL: e.URI, Status: e.Status, Size: max(e.Size, 0), Revisit: revisit}, errorKind(e.Status))
 	}
 }

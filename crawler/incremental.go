@@ -45,6 +45,15 @@ type queueSnapshot struct {
 	Poisson revisit.Poisson // used by the poisson policy only
 }
 
+func decodeQueueSnapshot(data []byte) (queueSnapshot, error) {
+	var s queueSnapshot
+	if len(data) != binary.Size(&s) {
+		return s, fmt.Errorf("%d bytes, want %d", len(data), binary.Size(&s))
+	}
+	err := binary.Read(bytes.NewReader(data), binary.LittleEndian, &s)
+	return s, err
+}
+
 func newIncremental(cfg revisit.Config, f *frontier.Frontier, s *spec.Spec) *incremental {
 	return &incremental{cfg: cfg, front: f, queues: map[string]*queueRevisit{}, rate: func(key string) float64 {
 		hp := s.Politeness.For(key)
@@ -69,10 +78,14 @@ func (in *incremental) queue(key string) (*queueRevisit, error) {
 		return nil, err
 	}
 	if data != nil {
-		if err := binary.Read(bytes.NewReader(data), binary.LittleEndian, &q.snap); err != nil {
+		if q.snap, err = decodeQueueSnapshot(data); err != nil {
 			return nil, fmt.Errorf("revisit state of queue %s: %w", key, err)
 		}
 	}
+	// The budget follows the politeness settings in force. The staleness
+	// horizon stays 0, so the policy takes the evaluator's initial wait: a
+	// queue's URL count, which the simulator divides by the rate, is not
+	// known while the crawl discovers it.
 	q.snap.Poisson.Rate = in.rate(key)
 	in.queues[key] = q
 	return q, nil
@@ -117,26 +130,30 @@ func (h *history) encode() ([]byte, error) {
 func decodeHistory(b []byte) (history, error) {
 	var h history
 	r := bytes.NewReader(b)
-	field := func() []byte {
+	var bad string
+	field := func(what string) []byte {
 		n, err := binary.ReadUvarint(r)
 		if err != nil || n > uint64(r.Len()) {
+			if bad == "" {
+				bad = what
+			}
 			return nil
 		}
 		p := make([]byte, n)
 		io.ReadFull(r, p)
 		return p
 	}
-	st := field()
-	if st == nil {
-		return h, fmt.Errorf("URL history: truncated state")
+	st := field("state")
+	h.capture, h.stored.RecordID, h.stored.URL = string(field("capture")), string(field("record id")), string(field("record URL"))
+	ns, err := binary.ReadVarint(r)
+	switch {
+	case bad != "":
+		return h, fmt.Errorf("URL history: %s truncated", bad)
+	case err != nil || r.Len() != 0:
+		return h, fmt.Errorf("URL history: record date truncated or %d bytes after it", r.Len())
 	}
 	if err := h.state.UnmarshalBinary(st); err != nil {
 		return h, err
-	}
-	h.capture, h.stored.RecordID, h.stored.URL = string(field()), string(field()), string(field())
-	ns, err := binary.ReadVarint(r)
-	if err != nil || r.Len() != 0 {
-		return h, fmt.Errorf("URL history: %d bytes left or truncated date", r.Len())
 	}
 	if ns != 0 {
 		h.stored.Date = time.Unix(0, ns).UTC()
@@ -170,20 +187,36 @@ func (in *incremental) begin(cl *frontier.Claim) (*visit, error) {
 	return v, nil
 }
 
-// request makes the fetch conditional on the last capture's validators.
+// request makes the fetch conditional on the last capture's validators,
+// and lets the response head stop the download when scheme 4 says
+// "unchanged" and the host's headers have earned the trust to act on it.
 func (in *incremental) request(v *visit, req *fetch.Request) {
-	if !in.cfg.ConditionalRequests {
-		return
+	if v.hist.stored.RecordID == "" {
+		return // nothing archived to refer to
 	}
-	if h := revisit.ConditionalHeaders(&v.hist.state); h != nil {
-		req.IfNoneMatch, req.IfModifiedSince = h.Get("If-None-Match"), h.Get("If-Modified-Since")
+	if in.cfg.ConditionalRequests {
+		if h := revisit.ConditionalHeaders(&v.hist.state); h != nil {
+			req.IfNoneMatch, req.IfModifiedSince = h.Get("If-None-Match"), h.Get("If-Modified-Since")
+		}
+	}
+	if in.cfg.AbortOnHeaders {
+		req.SkipBody = func(status int, h http.Header) bool {
+			if status != http.StatusOK {
+				return false
+			}
+			p := revisit.Scheme4(&v.hist.state, status, h)
+			v.queue.mu.Lock()
+			defer v.queue.mu.Unlock()
+			return in.cfg.MayAbort(p, v.queue.snap.Trust)
+		}
 	}
 }
 
-// notModified reports whether res is a 304 confirming the last capture,
-// to be archived as a server-not-modified revisit of it.
+// notModified reports whether res confirms the last capture without a
+// body: a 304, or a response whose download the headers stopped. It is
+// archived as a server-not-modified revisit of that capture.
 func (v *visit) notModified(res *fetch.Result) bool {
-	return res.Status == http.StatusNotModified && v.hist.stored.RecordID != "" && res.Response != nil
+	return (res.Status == http.StatusNotModified || res.BodySkipped) && v.hist.stored.RecordID != "" && res.Response != nil
 }
 
 // observe compares what the fetch brought with the last capture, records
@@ -282,4 +315,27 @@ func embeds(cands []frontier.Candidate) []string {
 		}
 	}
 	return urls
+}
+
+// parked takes a visited URL that is parked (failed or disregarded) out of
+// its queue's revisit statistics, which go with its completion it.
+func (in *incremental) parked(cl *frontier.Claim, it *item) error {
+	if cl.History == nil || it.outcome.Status != frontier.Failed && it.outcome.Status != frontier.Disregarded {
+		return nil
+	}
+	h, err := decodeHistory(cl.History)
+	if err != nil {
+		return err
+	}
+	q, err := in.queue(cl.QueueKey)
+	if err != nil {
+		return err
+	}
+	if in.cfg.Policy == revisit.PolicyPoisson {
+		q.mu.Lock()
+		q.snap.Poisson.Forget(&h.state)
+		q.mu.Unlock()
+	}
+	it.queue = cl.QueueKey
+	return nil
 }

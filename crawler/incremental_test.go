@@ -3,7 +3,6 @@ package crawler
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -63,14 +62,7 @@ func newChangingSite(t *testing.T, vc *clock.Virtual) *changingSite {
 		"/plain":    {mime: "text/html", body: html("plain", "")}, // no validators: revisits download
 		"/logo.png": {mime: "image/png", body: func(int) string { return "\x89PNG a logo that never changes" }},
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Skipf("cannot listen on 127.0.0.1: %v", err)
-	}
-	s.srv = httptest.NewUnstartedServer(s)
-	s.srv.Listener.Close()
-	s.srv.Listener = ln
-	s.srv.Start()
+	s.srv = httptest.NewServer(s) // on 127.0.0.1
 	t.Cleanup(s.srv.Close)
 	return s
 }
@@ -350,5 +342,161 @@ func incrementalCrawl(t *testing.T, policy string) {
 	defer c.Close()
 	if tot := c.front.Totals(); tot.Waiting != int64(len(site.pages)) || tot.Queued != 0 || tot.InFlight != 0 {
 		t.Errorf("after reopening: %+v", tot)
+	}
+}
+
+// With conditional requests off and aborting on, the headers stop the
+// download of unchanged pages once the host's predictions have been right
+// often enough (scheme 4); every version is still captured, and a stopped
+// download is a server-not-modified revisit record of a 200's head.
+func TestIncrementalAbortOnHeaders(t *testing.T) {
+	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	vc := clock.NewVirtual(start)
+	site := newChangingSite(t, vc)
+	s := incrementalSpec(t, site, "ar")
+	off := false
+	s.Incremental.ConditionalRequests = &off
+	s.Incremental.AbortOnHeaders, s.Incremental.TrustMinChecked, s.Incremental.TrustMinRatio = true, 3, 0.9
+	st := openStore(t, s.Output)
+	c, err := New(s, Deps{Store: st, Clock: vc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, c, vc, start.Add(48*time.Hour))
+	if conditional, _ := site.counts(); conditional != 0 {
+		t.Fatalf("%d conditional requests with conditional requests off", conditional)
+	}
+	verifyWARCs(t, s.Output, s.ID)
+	records := warcCaptures(t, s.Output, s.ID)
+	stopped := 0
+	for _, path := range []string{"/", "/hourly", "/daily", "/static"} {
+		url := site.srv.URL + path
+		rows := urlHistory(t, st, url)
+		versions := map[int]bool{}
+		for _, v := range site.served[path] {
+			versions[v] = true
+		}
+		responses := 0
+		for _, r := range records[url] {
+			if r.kind == "response" {
+				responses++
+			}
+		}
+		if responses != len(versions) {
+			t.Errorf("%s: %d response records for %d versions served", path, responses, len(versions))
+		}
+		if len(rows) != len(records[url]) {
+			t.Errorf("%s: %d captures in RDF, %d records", path, len(rows), len(records[url]))
+		}
+	}
+	// Trust is the host's: the first stopped download comes after three
+	// predictions were checked against downloads (revisits of the pages
+	// with validators).
+	visits := map[string]int{}
+	checks, checksBeforeFirst := 0, -1
+	for _, e := range readLog(t, s.Output, s.ID) {
+		path := strings.TrimPrefix(e.URI, site.srv.URL)
+		switch {
+		case hasAnnotation(e.Annotations, annotHeaders):
+			if stopped == 0 {
+				checksBeforeFirst = checks
+			}
+			stopped++
+		case visits[e.URI] > 0 && site.pages[path].validators:
+			checks++
+		}
+		visits[e.URI]++
+	}
+	if stopped == 0 {
+		t.Fatal("no download was stopped by its headers")
+	}
+	if checksBeforeFirst < 3 {
+		t.Errorf("the first download was stopped after %d checked predictions, before the host earned trust", checksBeforeFirst)
+	}
+	t.Logf("%d downloads stopped on headers, the first after %d checked predictions", stopped, checksBeforeFirst)
+}
+
+// A scope edited during an incremental crawl parks the URLs it now
+// rejects at their next revisit; the others keep being revisited.
+func TestIncrementalScopeEditParks(t *testing.T) {
+	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	vc := clock.NewVirtual(start)
+	site := newChangingSite(t, vc)
+	s := incrementalSpec(t, site, "poisson")
+	st := openStore(t, s.Output)
+	c, err := New(s, Deps{Store: st, Clock: vc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, c, vc, start.Add(6*time.Hour))
+	c, err = Open(s.Output, s.ID, Deps{Store: st, Clock: vc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := s.Scope
+	sc.Exclude = []string{`/plain$`}
+	if err := c.Edit(s.Seeds, sc); err != nil {
+		t.Fatal(err)
+	}
+	edited := vc.Now()
+	runUntil(t, c, vc, start.Add(48*time.Hour))
+	plain := site.srv.URL + "/plain"
+	parked := 0
+	for _, e := range readLog(t, s.Output, s.ID) {
+		if e.URI != plain {
+			continue
+		}
+		switch {
+		case e.Status == -5000:
+			parked++
+		case e.FetchBegin.After(edited):
+			t.Errorf("%s fetched at %v, after the scope excluded it", plain, e.FetchBegin)
+		}
+	}
+	if parked != 1 {
+		t.Errorf("%s parked %d times, want once", plain, parked)
+	}
+	c, err = Open(s.Output, s.ID, Deps{Store: st, Clock: vc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if tot := c.front.Totals(); tot.Disregarded != 1 || tot.Waiting != int64(len(site.pages)-1) {
+		t.Errorf("frontier %+v: want the excluded URL disregarded, the others waiting", tot)
+	}
+	// The poisson policy's statistics came back from the frontier: its
+	// demand (visits per second asked of the queue) is that of the URLs
+	// still revisited, at most one visit each per the shortest wait.
+	q, err := c.inc.queue(site.srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := q.snap.Poisson.Demand * 1800; d <= 0 || d > float64(len(site.pages)-1) {
+		t.Errorf("poisson demand %g visits per half hour for %d URLs revisited", d, len(site.pages)-1)
+	}
+}
+
+// A URL's history survives encoding; cut short or padded, it is an error.
+func TestHistoryEncoding(t *testing.T) {
+	h := history{capture: "urn:uuid:2", stored: original{RecordID: "<urn:uuid:1>", URL: "http://a/", Date: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}}
+	h.state.Visits, h.state.Versions, h.state.HasDigest, h.state.ETag = 3, 2, true, `"v2"`
+	b, err := h.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeHistory(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.capture != h.capture || got.stored != h.stored || got.state.Visits != 3 || got.state.ETag != `"v2"` {
+		t.Errorf("decoded %+v, want %+v", got, h)
+	}
+	for n := range len(b) {
+		if _, err := decodeHistory(b[:n]); err == nil {
+			t.Errorf("cut to %d bytes: accepted", n)
+		}
+	}
+	if _, err := decodeHistory(append(b, 0)); err == nil {
+		t.Error("a trailing byte accepted")
 	}
 }

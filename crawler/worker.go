@@ -21,10 +21,12 @@ import (
 )
 
 // annotDuplicate marks a crawl.log line whose payload was stored as a
-// revisit; annotNotModified one whose 304 was stored as a revisit.
+// revisit; annotNotModified one whose 304 was, annotHeaders one whose
+// download the headers stopped.
 const (
 	annotDuplicate   = "duplicate:digest"
 	annotNotModified = "unchanged:304"
+	annotHeaders     = "unchanged:headers"
 )
 
 // item is a finished URL on its way to the RDF writer, which commits its
@@ -52,6 +54,12 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 	u, err := c.canon.Parse(cl.URL)
 	if err != nil || !u.Hierarchical() {
 		return []item{c.skip(worker, cl, ev, fetch.StatusUnfetchable, frontier.Failed, fmt.Sprint(err))}, nil
+	}
+	if cl.History != nil {
+		// A revisit: the scope may have been edited since the URL was found.
+		if d := c.scope.Load().Decide(u, cl.Hops); !d.Accept {
+			return []item{c.skip(worker, cl, ev, fetch.StatusOutOfScope, frontier.Disregarded, d.String())}, nil
+		}
 	}
 	var items []item
 	var crawlDelay time.Duration
@@ -268,7 +276,11 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 				RefersToID: st.RecordID, Metadata: meta,
 			})
 			capt.Duplicate = recordIRI(st.RecordID)
-			annotations = append(annotations, annotNotModified)
+			if res.BodySkipped {
+				annotations = append(annotations, annotHeaders)
+			} else {
+				annotations = append(annotations, annotNotModified)
+			}
 			revisit = true
 		case revisit:
 			w, err = c.warcs.WriteRevisit(warc.Revisit{

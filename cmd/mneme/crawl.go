@@ -84,7 +84,7 @@ authenticated by the bearer token in DATA/token (created 0600 on first use).`,
 	f.StringVar(&o.robots, "robots", "", "obey or ignore robots.txt")
 	f.StringVar(&o.api, "api", "", "serve the URL injection API on this loopback address (e.g. 127.0.0.1:8411)")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the crawl to this file (go tool pprof reads it)")
-	cmd.AddCommand(newCrawlResumeCmd())
+	cmd.AddCommand(newCrawlResumeCmd(), newCrawlStatusCmd())
 	return cmd
 }
 

@@ -45,6 +45,9 @@ func TestTermsAreInTheOntology(t *testing.T) {
 	quads := append(cr.Quads(), Ended("c1", start))
 	quads = capt.Quads("c1", quads)
 	quads = failed.Quads("c1", quads)
+	revisit := &Capture{IRI: "urn:uuid:4", URL: capt.URL, Time: start.Add(time.Hour), Status: 304, Length: -1,
+		Change: ontology.StatusUnchanged, Previous: capt.IRI, Duplicate: capt.IRI}
+	quads = revisit.Quads("c1", quads)
 	kinds := map[string]bool{}
 	for k := range HopKinds {
 		kinds[HopKinds[k]] = true
@@ -71,6 +74,9 @@ func TestTermsAreInTheOntology(t *testing.T) {
 		{S: rdf.IRI(capt.IRI), P: rdf.IRI(ontology.WARCOffset), O: rdf.Literal("1234", rdf.XSDInteger), G: cr.Graph()}:                               true,
 		{S: rdf.IRI(capt.IRI), P: rdf.IRI(ontology.ProvGeneratedAtTime), O: rdf.Literal("2026-03-14T15:09:26.535Z", rdf.XSDDateTime), G: cr.Graph()}: true,
 		{S: rdf.IRI(failed.IRI), P: rdf.IRI(ontology.ChangeStatus), O: rdf.IRI(ontology.StatusUnknown), G: cr.Graph()}:                               true,
+		{S: rdf.IRI(capt.IRI), P: rdf.IRI(ontology.ChangeStatus), O: rdf.IRI(ontology.StatusNew), G: cr.Graph()}:                                     true,
+		{S: rdf.IRI(revisit.IRI), P: rdf.IRI(ontology.ChangeStatus), O: rdf.IRI(ontology.StatusUnchanged), G: cr.Graph()}:                            true,
+		{S: rdf.IRI(revisit.IRI), P: rdf.IRI(ontology.ProvWasRevisionOf), O: rdf.IRI(capt.IRI), G: cr.Graph()}:                                       true,
 		{S: rdf.IRI(capt.IRI), P: rdf.IRI(ontology.LinksTo), O: rdf.IRI("http://example.org/b"), G: cr.Graph()}:                                      true,
 		{S: rdf.IRI("http://example.org/b"), P: rdf.IRI(ontology.LinkText), O: rdf.String("b"), G: cr.Graph()}:                                       true,
 		{S: rdf.IRI(capt.IRI), P: rdf.IRI(ontology.Embeds), O: rdf.IRI("http://example.org/s.css"), G: cr.Graph()}:                                   true,

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
-
-	"github.com/mneme-archive/mneme/graph/kv"
 )
 
 // Claim is a URL handed out for fetching. It stays in flight until
@@ -67,43 +65,13 @@ func (f *Frontier) claim(q *queue, now int64) (*Claim, error) {
 		return f.claimDue(q, now)
 	}
 	prefix := itemPrefix(q.id)
-	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: kv.PrefixEnd(prefix)})
+	item, _, err := f.headKeys(q, prefix, "URLs", q.size)
 	if err != nil {
 		return nil, err
 	}
-	if !it.First() {
-		err := it.Error()
-		it.Close()
-		if err == nil {
-			err = fmt.Errorf("frontier: queue %q has %d URLs but no entries", q.key, q.size)
-		}
-		return nil, err
-	}
-	item := append([]byte(nil), it.Key()...)
-	if err := it.Close(); err != nil {
-		return nil, err
-	}
-	if len(item) != len(prefix)+16 {
-		return nil, fmt.Errorf("frontier: corrupt entry key %x in queue %q", item, q.key)
-	}
-	v, err := f.get(dataKey(binary.BigEndian.Uint64(item[len(item)-8:])))
+	e, h, rec, err := f.headEntry(q, item, binary.BigEndian.Uint64(item[len(item)-8:]), stateQueued)
 	if err != nil {
 		return nil, err
-	}
-	if v == nil {
-		return nil, fmt.Errorf("frontier: entry %x in queue %q has no URL", item, q.key)
-	}
-	e, err := decodeEntry(v)
-	if err != nil {
-		return nil, err
-	}
-	h := hashURL(e.url)
-	rec, err := f.getRecord(h)
-	if err != nil {
-		return nil, err
-	}
-	if rec == nil || rec.state != stateQueued {
-		return nil, fmt.Errorf("frontier: entry %x in queue %q has no queued URL record", item, q.key)
 	}
 	rec.state = stateInFlight
 	b := f.db.NewBatch()

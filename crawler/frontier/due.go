@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"time"
 
@@ -84,53 +85,73 @@ func (f *Frontier) keepHistory(b *pebble.Batch, h urlHash, q *queue, rec *urlRec
 	return nil
 }
 
-// claimDue claims the first waiting URL of q, which place made ready only
-// once it was due.
-func (f *Frontier) claimDue(q *queue, now int64) (*Claim, error) {
-	prefix := duePrefix(q.id)
+// headKeys returns the first two keys of one of q's key spaces (prefix,
+// then an 8-byte order and an 8-byte insertion counter), the second nil
+// when there is only one. q's count of n entries says there is a first.
+func (f *Frontier) headKeys(q *queue, prefix []byte, what string, n int64) (first, second []byte, err error) {
 	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: kv.PrefixEnd(prefix)})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if !it.First() {
-		err := it.Error()
-		it.Close()
-		if err == nil {
-			err = fmt.Errorf("frontier: queue %q has %d waiting URLs but no entries", q.key, q.waiting)
+	if it.First() {
+		first = append([]byte(nil), it.Key()...)
+		if it.Next() {
+			second = append([]byte(nil), it.Key()...)
 		}
-		return nil, err
 	}
-	key := append([]byte(nil), it.Key()...)
-	next := int64(0)
-	if it.Next() {
-		next = int64(binary.BigEndian.Uint64(it.Key()[len(prefix):]))
+	if err := errors.Join(it.Error(), it.Close()); err != nil {
+		return nil, nil, err
 	}
-	if err := it.Close(); err != nil {
-		return nil, err
+	switch {
+	case first == nil:
+		return nil, nil, fmt.Errorf("frontier: queue %q has %d %s but no entries", q.key, n, what)
+	case len(first) != len(prefix)+16 || second != nil && len(second) != len(prefix)+16:
+		return nil, nil, fmt.Errorf("frontier: corrupt key %x or %x in queue %q", first, second, q.key)
 	}
-	if len(key) != len(prefix)+16 {
-		return nil, fmt.Errorf("frontier: corrupt due key %x in queue %q", key, q.key)
-	}
-	due := int64(binary.BigEndian.Uint64(key[len(prefix):]))
-	seq := binary.BigEndian.Uint64(key[len(prefix)+8:])
+	return first, second, nil
+}
+
+// headEntry reads the entry of insertion counter seq, found under key in
+// one of q's key spaces, and its URL record, which must be in state want.
+func (f *Frontier) headEntry(q *queue, key []byte, seq uint64, want urlState) (entry, urlHash, *urlRecord, error) {
 	v, err := f.get(dataKey(seq))
 	if err != nil {
-		return nil, err
+		return entry{}, urlHash{}, nil, err
 	}
 	if v == nil {
-		return nil, fmt.Errorf("frontier: waiting URL %x in queue %q has no entry", key, q.key)
+		return entry{}, urlHash{}, nil, fmt.Errorf("frontier: entry %x in queue %q has no URL", key, q.key)
 	}
 	e, err := decodeEntry(v)
 	if err != nil {
-		return nil, err
+		return entry{}, urlHash{}, nil, err
 	}
 	h := hashURL(e.url)
 	rec, err := f.getRecord(h)
 	if err != nil {
+		return entry{}, urlHash{}, nil, err
+	}
+	if rec == nil || rec.state != want || rec.seq != seq {
+		return entry{}, urlHash{}, nil, fmt.Errorf("frontier: entry %x (%s) in queue %q has no URL record in state %d", key, e.url, q.key, want)
+	}
+	return e, h, rec, nil
+}
+
+// claimDue claims the first waiting URL of q, which place made ready only
+// once it was due.
+func (f *Frontier) claimDue(q *queue, now int64) (*Claim, error) {
+	prefix := duePrefix(q.id)
+	key, after, err := f.headKeys(q, prefix, "waiting URLs", q.waiting)
+	if err != nil {
 		return nil, err
 	}
-	if rec == nil || rec.state != stateWaiting || rec.seq != seq {
-		return nil, fmt.Errorf("frontier: waiting URL %q in queue %q has no waiting URL record", e.url, q.key)
+	next := int64(0)
+	if after != nil {
+		next = int64(binary.BigEndian.Uint64(after[len(prefix):]))
+	}
+	due := int64(binary.BigEndian.Uint64(key[len(prefix):]))
+	e, h, rec, err := f.headEntry(q, key, binary.BigEndian.Uint64(key[len(prefix)+8:]), stateWaiting)
+	if err != nil {
+		return nil, err
 	}
 	_, hist, err := f.history(h)
 	if err != nil {

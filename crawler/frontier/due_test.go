@@ -3,6 +3,8 @@ package frontier
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -217,5 +219,157 @@ func TestDueNeedsIncremental(t *testing.T) {
 	err := f.Complete(c.URL, Outcome{Status: Succeeded, Due: clock.Now().Add(time.Hour)})
 	if err == nil || errors.Is(err, ErrNotInFlight) {
 		t.Fatalf("a due time without Options.Incremental: %v", err)
+	}
+}
+
+// dueModel is what one queue of an incremental crawl should hand out: URLs
+// to visit (new or retried) by insertion order first, then waiting URLs by
+// due time and insertion order once due.
+type dueModel struct {
+	seq   map[string]int
+	state map[string]string // queued, waiting, flight, done, black, blackFlight
+	due   map[string]time.Time
+}
+
+func (m *dueModel) next(now time.Time) (string, time.Time) {
+	best, bestDue := "", time.Time{}
+	for u, st := range m.state {
+		if st == "queued" && (best == "" || m.state[best] != "queued" || m.seq[u] < m.seq[best]) {
+			best = u
+		}
+	}
+	if best != "" {
+		return best, time.Time{}
+	}
+	for u, st := range m.state {
+		if st != "waiting" {
+			continue
+		}
+		d := m.due[u]
+		if best == "" || d.Before(bestDue) || d.Equal(bestDue) && m.seq[u] < m.seq[best] {
+			best, bestDue = u, d
+		}
+	}
+	if best != "" && bestDue.After(now) {
+		return "", bestDue
+	}
+	return best, time.Time{}
+}
+
+// Random schedules, claims, completions (revisit, done, failed, retry),
+// expedites, blacklists and crashes on one queue agree with the model.
+func TestDueAgainstModel(t *testing.T) {
+	for seed := range uint64(4) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		dir := t.TempDir()
+		clock := &fakeClock{t: epoch}
+		opts := Options{SeenBatch: 1, Incremental: true, Clock: clock, QueuePolicy: func(string) QueuePolicy { return QueuePolicy{Valence: 3} }}
+		f := open(t, dir, opts)
+		m := &dueModel{seq: map[string]int{}, state: map[string]string{}, due: map[string]time.Time{}}
+		var flight []string
+		for op := range 400 {
+			now := clock.Now()
+			switch r := rng.IntN(100); {
+			case r < 15:
+				u := fmt.Sprintf("http://a/%d", rng.IntN(40))
+				schedule(t, f, cand(u, "a", 0))
+				if _, ok := m.state[u]; !ok {
+					m.seq[u], m.state[u] = len(m.seq), "queued"
+				}
+			case r < 50:
+				want, wake := "", time.Time{}
+				if len(flight) < 3 {
+					want, wake = m.next(now)
+				}
+				c, gotWake, err := f.Next(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := ""
+				if c != nil {
+					got = c.URL
+				}
+				if got != want || len(flight) < 3 && !gotWake.Equal(wake) {
+					t.Fatalf("seed %d op %d: Next = %q (wake %v), model %q (wake %v)", seed, op, got, gotWake, want, wake)
+				}
+				if c != nil {
+					m.state[got] = "flight"
+					if !m.due[got].Equal(c.Due) {
+						t.Fatalf("seed %d op %d: %s claimed with due %v, model %v", seed, op, got, c.Due, m.due[got])
+					}
+					flight = append(flight, got)
+				}
+			case r < 75 && len(flight) > 0:
+				i := rng.IntN(len(flight))
+				u := flight[i]
+				flight = slices.Delete(flight, i, i+1)
+				o := Outcome{Status: Succeeded, Due: now.Add(time.Duration(rng.IntN(5)) * time.Minute)}
+				next := "waiting"
+				switch rng.IntN(5) {
+				case 0:
+					o, next = Outcome{Status: Failed}, "done"
+				case 1:
+					o, next = Outcome{Status: RetryLater}, "queued"
+				case 2:
+					o.Due, next = time.Time{}, "done"
+				}
+				complete(t, f, u, o)
+				switch {
+				case m.state[u] == "blackFlight":
+					m.state[u] = "black"
+				case next == "waiting":
+					m.state[u], m.due[u] = next, o.Due
+				default:
+					m.state[u], m.due[u] = next, time.Time{}
+				}
+			case r < 85:
+				clock.advance(time.Duration(rng.IntN(3)) * time.Minute)
+			case r < 90:
+				u := fmt.Sprintf("http://a/%d", rng.IntN(40))
+				at := now.Add(time.Duration(rng.IntN(2)) * time.Minute)
+				if err := f.Expedite([]string{u}, at); err != nil {
+					t.Fatal(err)
+				}
+				if m.state[u] == "waiting" && m.due[u].After(at) {
+					m.due[u] = at
+				}
+			case r < 95:
+				u := fmt.Sprintf("http://a/%d", rng.IntN(40))
+				if err := f.Blacklist([]string{u}); err != nil {
+					t.Fatal(err)
+				}
+				switch m.state[u] {
+				case "flight":
+					m.state[u] = "blackFlight"
+				case "black", "blackFlight":
+				default:
+					m.state[u] = "black"
+				}
+				if _, ok := m.seq[u]; !ok {
+					m.seq[u] = len(m.seq)
+				}
+			default: // crash: in-flight URLs go back to be visited
+				f.db.Close()
+				f.db = nil
+				f = open(t, dir, opts)
+				for _, u := range flight {
+					if m.state[u] == "blackFlight" {
+						m.state[u] = "black"
+					} else {
+						m.state[u], m.due[u] = "queued", time.Time{}
+					}
+				}
+				flight = nil
+			}
+			var waiting int64
+			for _, st := range m.state {
+				if st == "waiting" {
+					waiting++
+				}
+			}
+			if tot := f.Totals(); tot.Waiting != waiting {
+				t.Fatalf("seed %d op %d: %d waiting, model %d", seed, op, tot.Waiting, waiting)
+			}
+		}
 	}
 }

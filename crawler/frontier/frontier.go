@@ -55,6 +55,9 @@ type Options struct {
 	// runPage is the number of records per page of a seen-set run
 	// (default defaultRunPage); tests lower it to get runs of many pages.
 	runPage int
+	// seenSplit is the number of candidates from which a seen pass checks
+	// two hash ranges at once (default defaultSeenSplit).
+	seenSplit int
 }
 
 const (
@@ -62,6 +65,7 @@ const (
 	defaultCacheSize    = 64 << 20
 	defaultMemTableSize = 64 << 20
 	defaultIngestMin    = 4096
+	defaultSeenSplit    = 1 << 14
 )
 
 // Frontier is a persistent crawl frontier. Its methods are safe for
@@ -114,6 +118,9 @@ func Open(dir string, opts Options) (*Frontier, error) {
 	}
 	if opts.runPage <= 0 {
 		opts.runPage = defaultRunPage
+	}
+	if opts.seenSplit <= 0 {
+		opts.seenSplit = defaultSeenSplit
 	}
 	cache := pebble.NewCache(opts.CacheSize)
 	defer cache.Unref()

@@ -17,7 +17,7 @@ import (
 func TestSeenRuns(t *testing.T) {
 	const n = 3000
 	dir := t.TempDir()
-	opts := Options{Clock: &fakeClock{t: epoch}, SeenBatch: 40, ingestMin: 1, runPage: 3,
+	opts := Options{Clock: &fakeClock{t: epoch}, SeenBatch: 40, ingestMin: 1, runPage: 3, seenSplit: 5,
 		QueuePolicy: func(string) QueuePolicy { return QueuePolicy{Valence: 1 << 20} }}
 	f := open(t, dir, opts)
 	url := func(i int) string { return fmt.Sprintf("http://h%d.test/page/%d", i%7, i) }

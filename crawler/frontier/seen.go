@@ -23,8 +23,8 @@ type seenURL struct {
 // anew for every pass made garbage collection a large share of the work.
 type seenScratch struct {
 	order []sortEntry
-	urls  []seenURL
-	fresh []uint32
+	parts [2]seenPart
+	byIdx []int32
 	items []itemOp
 }
 
@@ -70,8 +70,23 @@ func (f *Frontier) flushLocked() error {
 		return f.fail(err)
 	}
 	// New URLs are inserted in schedule order, so that the insertion
-	// counter (and queue creation) follows discovery order as in Heritrix.
-	slices.SortFunc(fresh, func(x, y uint32) int { return cmp.Compare(urls[x].idx, urls[y].idx) })
+	// counter (and queue creation) follows discovery order as in Heritrix:
+	// a URL's idx is the position of its first sighting in the pending
+	// buffer, so a table indexed by it puts them in order without a sort.
+	byIdx := slices.Grow(f.scratch.byIdx[:0], len(f.pending))[:len(f.pending)]
+	for i := range byIdx {
+		byIdx[i] = -1
+	}
+	for _, i := range fresh {
+		byIdx[urls[i].idx] = int32(i)
+	}
+	fresh = fresh[:0]
+	for _, i := range byIdx {
+		if i >= 0 {
+			fresh = append(fresh, uint32(i))
+		}
+	}
+	f.scratch.byIdx = byIdx
 	var t touchSet
 	items := f.scratch.items[:0]
 	for _, i := range fresh {
@@ -210,14 +225,12 @@ func (f *Frontier) ingestNew(urls []seenURL, fresh []uint32) error {
 }
 
 // seenPass sorts the pending candidates by hash (then by schedule order,
-// so that repeated sightings of a URL apply in order) and visits the URL
-// index with increasing seeks. It returns the distinct URLs that need a
-// new record, in hash order, and the indexes of the new ones among them;
-// URLs that are known but no longer queued are left out (a sighting does
-// not change them).
-// (Bloom filters with prefix seeks were measured slower: the filter blocks
-// of all overlapping tables are read for every seek, while sorted seeks
-// mostly reuse the blocks just read.)
+// so that repeated sightings of a URL apply in order) and merges them with
+// the seen-set: the overlay and each run are read forward once. It
+// returns the distinct URLs that need a new record, in hash order, and the
+// indexes of the new ones among them; URLs that are known but no longer
+// queued are left out (a sighting does not change them). A large pass is
+// split in two hash ranges checked at once, on two cores.
 func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
 	order := f.scratch.order[:0]
 	for i := range f.pending {
@@ -234,19 +247,57 @@ func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
 		}
 		return cmp.Compare(x.idx, y.idx)
 	})
-	r, err := f.newRecordReader()
+	mid := len(order)
+	if len(order) >= f.opts.seenSplit {
+		// Split between two hashes, so that a URL's sightings stay together.
+		for mid = len(order) / 2; mid < len(order) && order[mid].hi == order[mid-1].hi && order[mid].lo == order[mid-1].lo; mid++ {
+		}
+	}
+	first, second := &f.scratch.parts[0], &f.scratch.parts[1]
+	second.urls, second.fresh = second.urls[:0], second.fresh[:0]
+	done := make(chan error, 1)
+	if mid < len(order) {
+		go func() { done <- f.checkSeen(order[mid:], second) }()
+	} else {
+		done <- nil
+	}
+	err = f.checkSeen(order[:mid], first)
+	if err2 := <-done; err == nil {
+		err = err2
+	}
 	if err != nil {
 		return nil, nil, err
 	}
+	urls, fresh = first.urls, first.fresh
+	for _, i := range second.fresh {
+		fresh = append(fresh, i+uint32(len(urls)))
+	}
+	urls = append(urls, second.urls...)
+	first.urls, first.fresh = urls, fresh
+	return urls, fresh, nil
+}
+
+// seenPart is the result of checking one hash range of a pass.
+type seenPart struct {
+	urls  []seenURL
+	fresh []uint32
+}
+
+// checkSeen merges candidates sorted by hash with the seen-set.
+func (f *Frontier) checkSeen(order []sortEntry, p *seenPart) error {
+	r, err := f.newRecordReader()
+	if err != nil {
+		return err
+	}
 	defer r.Close()
-	urls, fresh = f.scratch.urls[:0], f.scratch.fresh[:0]
-	defer func() { f.scratch.urls, f.scratch.fresh = urls, fresh }()
+	urls, fresh := p.urls[:0], p.fresh[:0]
+	defer func() { p.urls, p.fresh = urls, fresh }()
 	for i := 0; i < len(order); {
 		first := order[i]
 		u := seenURL{hash: f.pending[first.idx].hash, idx: first.idx}
 		rec, found, err := r.find(&u.hash)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		if found {
 			u.rec, u.old = rec, rec.pos()
@@ -268,7 +319,7 @@ func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
 		}
 		urls = append(urls, u)
 	}
-	return urls, fresh, nil
+	return nil
 }
 
 // sortEntry is a pending candidate's hash as two integers, which sort
