@@ -34,12 +34,14 @@ var appCategories = map[int]string{1: "cms", 2: "forum", 8: "wiki", 11: "blog"}
 
 // Set is a loaded fingerprint collection, safe for concurrent use.
 type Set struct {
-	techs    []*tech
-	byName   map[string]int
-	pats     []*pattern
-	body     *litindex.Index             // html, scriptSrc and url patterns
-	keyed    map[string]map[string][]int // field → lower-case key → pattern ids
-	keyRegex []int                       // cookie patterns whose key is itself a regex
+	techs  []*tech
+	byName map[string]int
+	pats   []*pattern
+	body   *litindex.Index // html, scriptSrc and url patterns
+	// keyed files the patterns on the values of meta names, headers and
+	// cookies: field → lower-case key → the patterns, by their literals.
+	keyed    map[string]map[string]*litindex.Index
+	keyRegex []int // cookie patterns whose key is itself a regex
 	Stats    Stats
 }
 
@@ -318,7 +320,8 @@ func compile(ti int, field, key, src string) (*pattern, error) {
 
 func (s *Set) index(pats []*pattern) {
 	s.pats = pats
-	s.keyed = map[string]map[string][]int{}
+	s.keyed = map[string]map[string]*litindex.Index{}
+	keyed := map[string]map[string]*litindex.Builder{}
 	s.Stats = Stats{Technologies: s.Stats.Technologies, SkippedJS: s.Stats.SkippedJS, SkippedScripts: s.Stats.SkippedScripts,
 		SkippedOther: s.Stats.SkippedOther, SkippedRegex: s.Stats.SkippedRegex}
 	b := litindex.NewBuilder(false) // literals and pages are lower-cased here
@@ -328,19 +331,27 @@ func (s *Set) index(pats []*pattern) {
 			s.keyRegex = append(s.keyRegex, id)
 			s.Stats.Always++
 		case p.key != "" || p.field == "meta" || p.field == "headers" || p.field == "cookies":
-			if s.keyed[p.field] == nil {
-				s.keyed[p.field] = map[string][]int{}
+			if keyed[p.field] == nil {
+				keyed[p.field] = map[string]*litindex.Builder{}
 			}
-			s.keyed[p.field][p.key] = append(s.keyed[p.field][p.key], id)
+			kb := keyed[p.field][p.key]
+			if kb == nil {
+				kb = litindex.NewBuilder(true) // values are matched as sent
+				keyed[p.field][p.key] = kb
+			}
+			// Many technologies have a rule on one name (meta generator,
+			// x-powered-by): a value is matched only by the patterns
+			// whose literals it holds.
+			sets := literalSets(p)
+			if best := bestSet(sets); best >= 0 {
+				kb.AddAny(id, sets[best])
+			} else {
+				kb.AddAny(id, nil)
+			}
 			s.Stats.Indexed++
 		default:
 			sets := literalSets(p)
-			best := -1
-			for i, set := range sets {
-				if litindex.Shortest(set) >= litindex.MinLen && (best < 0 || better(set, sets[best])) {
-					best = i
-				}
-			}
+			best := bestSet(sets)
 			p.need, p.lits, p.litIDs = nil, nil, nil
 			if best < 0 {
 				p.pure = false // evaluated on every page: the regex decides
@@ -373,6 +384,24 @@ func (s *Set) index(pats []*pattern) {
 	}
 	s.Stats.Patterns = len(pats)
 	s.body = b.Build()
+	for field, byKey := range keyed {
+		s.keyed[field] = map[string]*litindex.Index{}
+		for key, kb := range byKey {
+			s.keyed[field][key] = kb.Build()
+		}
+	}
+}
+
+// bestSet returns the index of the most selective of sets long enough to
+// be indexed, -1 if there is none.
+func bestSet(sets [][]string) int {
+	best := -1
+	for i, set := range sets {
+		if litindex.Shortest(set) >= litindex.MinLen && (best < 0 || better(set, sets[best])) {
+			best = i
+		}
+	}
+	return best
 }
 
 // literalSets returns the sets of literals (lower-cased) every match of

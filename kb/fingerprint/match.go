@@ -94,16 +94,12 @@ func (s *Set) Match(d *vdoc.Doc) []Match {
 		}
 	}
 	for field, byKey := range map[string]map[string][]string{"meta": in.meta, "headers": in.headers} {
-		for key := range byKey {
-			for _, id := range s.keyed[field][key] {
-				try(id)
-			}
+		for key, vals := range byKey {
+			s.tryKeyed(field, key, vals, try)
 		}
 	}
-	for key := range in.cookies {
-		for _, id := range s.keyed["cookies"][key] {
-			try(id)
-		}
+	for key, v := range in.cookies {
+		s.tryKeyed("cookies", key, []string{v}, try)
 	}
 	for _, id := range s.keyRegex {
 		try(id)
@@ -115,6 +111,22 @@ func (s *Set) Match(d *vdoc.Doc) []Match {
 	out = append(out, s.implied(found)...)
 	slices.SortFunc(out, func(a, b Match) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// tryKeyed tries the patterns on the values of one meta name, header or
+// cookie that the values' literals leave.
+func (s *Set) tryKeyed(field, key string, vals []string, try func(id int)) {
+	ix := s.keyed[field][key]
+	if ix == nil {
+		return
+	}
+	texts := make([][]byte, len(vals))
+	for i, v := range vals {
+		texts[i] = []byte(v)
+	}
+	for _, id := range ix.Scan(texts...).Candidates {
+		try(id)
+	}
 }
 
 // hasAll reports whether each set of literal ids has one in hits.
@@ -259,12 +271,12 @@ func find(p *pattern, b []byte) (string, bool) {
 	if p.re == nil {
 		return "", true
 	}
+	if p.version == "" {
+		return "", p.re.Match(b) // cheaper than finding submatches
+	}
 	m := p.re.FindSubmatchIndex(b)
 	if m == nil {
 		return "", false
-	}
-	if p.version == "" {
-		return "", true
 	}
 	return string(p.re.Expand(nil, []byte(backref.ReplaceAllString(p.version, "$${$1}")), b, m)), true
 }
