@@ -354,7 +354,14 @@ func (s *Set) index(pats []*pattern) {
 			best := bestSet(sets)
 			p.need, p.lits, p.litIDs = nil, nil, nil
 			if best < 0 {
-				p.pure = false // evaluated on every page: the regex decides
+				// Evaluated on every page. A script source is still
+				// matched only when it holds one of a set's literals,
+				// however short.
+				if short := bestSetOf(sets, 1); p.field == "scriptSrc" && short >= 0 {
+					p.lits = sets[short]
+				} else {
+					p.pure = false // the regex decides
+				}
 				b.AddAny(id, nil)
 				s.Stats.Always++
 				continue
@@ -394,10 +401,14 @@ func (s *Set) index(pats []*pattern) {
 
 // bestSet returns the index of the most selective of sets long enough to
 // be indexed, -1 if there is none.
-func bestSet(sets [][]string) int {
+func bestSet(sets [][]string) int { return bestSetOf(sets, litindex.MinLen) }
+
+// bestSetOf returns the index of the most selective of sets whose
+// literals have at least minLen bytes, -1 if there is none.
+func bestSetOf(sets [][]string, minLen int) int {
 	best := -1
 	for i, set := range sets {
-		if litindex.Shortest(set) >= litindex.MinLen && (best < 0 || better(set, sets[best])) {
+		if litindex.Shortest(set) >= minLen && (best < 0 || better(set, sets[best])) {
 			best = i
 		}
 	}
