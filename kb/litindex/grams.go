@@ -276,8 +276,16 @@ func (t *gramTable) lookup(k uint64) []entry {
 	}
 }
 
+// sink is told what a scan finds: want reports whether the occurrences
+// of a literal still matter, seen records one at start. Occurrences of a
+// literal come in increasing order.
+type sink interface {
+	want(lit int) bool
+	seen(lit, start int)
+}
+
 // scan reports each occurrence of a literal in text to sc.
-func (g *grams) scan(text []byte, sc *scanner) {
+func (g *grams) scan(text []byte, sc sink) {
 	n := len(text)
 	i := 0
 	for {
@@ -307,7 +315,7 @@ func (g *grams) scan(text []byte, sc *scanner) {
 
 // second tests the anchors that start with the 4 bytes at text[i:]; v
 // holds the 8 bytes there, folded.
-func (g *grams) second(v uint64, text []byte, i int, sc *scanner) {
+func (g *grams) second(v uint64, text []byte, i int, sc sink) {
 	if t := g.t8; t != nil && t.filter.has(v) {
 		g.verify(t.lookup(v), text, i, sc)
 	}
@@ -318,7 +326,7 @@ func (g *grams) second(v uint64, text []byte, i int, sc *scanner) {
 
 // verify compares the literals of an anchor found at text[i:] with the
 // text there.
-func (g *grams) verify(es []entry, text []byte, i int, sc *scanner) {
+func (g *grams) verify(es []entry, text []byte, i int, sc sink) {
 	for _, e := range es {
 		l := g.lits[e.lit]
 		start := i - int(e.off)

@@ -111,7 +111,7 @@ func Shortest(literals []string) int {
 
 // Build returns the index.
 func (b *Builder) Build() *Index {
-	ix := &Index{lits: b.lits, ids: b.ids, always: b.always, where: b.where}
+	ix := &Index{lits: b.lits, ids: b.ids, always: b.always, where: b.where, fold: b.fold}
 	if len(ix.lits) > 0 {
 		ix.g = newGrams(ix.lits, b.fold)
 	}
@@ -120,6 +120,7 @@ func (b *Builder) Build() *Index {
 
 // Index finds candidate patterns for a page. It is safe for concurrent use.
 type Index struct {
+	fold   bool
 	lits   []string
 	ids    [][]int
 	where  []bool
@@ -152,15 +153,23 @@ func (h *Hits) Has(lit int) bool { return h.found[lit>>6]&(1<<(lit&63)) != 0 }
 // Scan searches texts for every literal at once (ASCII case-blind when the
 // index folds case); a literal must occur within one of them.
 func (ix *Index) Scan(texts ...[]byte) *Hits {
-	h := &Hits{Candidates: slices.Clone(ix.always), found: make([]uint64, (len(ix.lits)+63)/64)}
+	h := ix.newHits()
 	if ix.g != nil {
 		for ti, text := range texts {
 			ix.g.scan(text, &scanner{ix, h, ti == 0})
 		}
 	}
+	h.finish()
+	return h
+}
+
+func (ix *Index) newHits() *Hits {
+	return &Hits{Candidates: slices.Clone(ix.always), found: make([]uint64, (len(ix.lits)+63)/64)}
+}
+
+func (h *Hits) finish() {
 	slices.Sort(h.Candidates)
 	h.Candidates = slices.Compact(h.Candidates)
-	return h
 }
 
 // scanner records what a scan finds in one text.

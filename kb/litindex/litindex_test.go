@@ -84,3 +84,61 @@ func TestScanAgainstContains(t *testing.T) {
 		}
 	}
 }
+
+// TestJoint checks that one joint scan of random texts finds, for each of
+// three indexes sharing some literals, what its own scan of the texts it
+// looks at finds: candidates, literals and where-literals' ends.
+func TestJoint(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "abc<>"[r.IntN(5)]
+		}
+		return string(b)
+	}
+	for round := range 100 {
+		var ixs []*Index
+		var lits [][]string
+		shared := word(MinLen + r.IntN(6))
+		for range 3 {
+			b := NewBuilder(false)
+			var ls []string
+			for i := range 1 + r.IntN(20) {
+				l := word(MinLen + r.IntN(6))
+				if i == 0 {
+					l = shared
+				}
+				ls = append(ls, l)
+				b.Add(i, []string{l})
+				if r.IntN(2) == 0 {
+					b.Where(l)
+				}
+			}
+			ixs = append(ixs, b.Build())
+			lits = append(lits, ls)
+		}
+		j, err := Join(ixs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts := [][]byte{[]byte(word(300)), []byte(word(50)), []byte(word(50))}
+		upto := []int{3, 1, 2}
+		got := j.Scan(texts, upto)
+		for i, ix := range ixs {
+			want := ix.Scan(texts[:upto[i]]...)
+			if !slices.Equal(got[i].Candidates, want.Candidates) {
+				t.Fatalf("round %d index %d: candidates %v, want %v", round, i, got[i].Candidates, want.Candidates)
+			}
+			for li := range lits[i] {
+				if got[i].Has(li) != want.Has(li) || !slices.Equal(got[i].Ends(li), want.Ends(li)) {
+					t.Fatalf("round %d index %d literal %q: has %v ends %v, want %v %v", round, i, lits[i][li],
+						got[i].Has(li), got[i].Ends(li), want.Has(li), want.Ends(li))
+				}
+			}
+		}
+	}
+	if _, err := Join(NewBuilder(true).Build(), NewBuilder(false).Build()); err == nil {
+		t.Error("Join accepted indexes that fold case differently")
+	}
+}
