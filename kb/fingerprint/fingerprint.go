@@ -469,7 +469,7 @@ func hasAnchor(t *syntax.Regexp) bool {
 func conjuncts(t *syntax.Regexp) [][]string {
 	switch t.Op {
 	case syntax.OpLiteral:
-		return [][]string{{string(t.Rune)}}
+		return [][]string{{literal(t)}}
 	case syntax.OpCapture, syntax.OpPlus:
 		return conjuncts(t.Sub[0])
 	case syntax.OpRepeat:
@@ -528,7 +528,7 @@ const maxExact = 8
 func exact(t *syntax.Regexp) ([]string, bool) {
 	switch t.Op {
 	case syntax.OpLiteral:
-		return []string{string(t.Rune)}, true
+		return []string{literal(t)}, true
 	case syntax.OpEmptyMatch:
 		return []string{""}, true
 	case syntax.OpCharClass:
@@ -578,6 +578,13 @@ func exact(t *syntax.Regexp) ([]string, bool) {
 	return nil, false
 }
 
+// literal is the text of a literal node, lower-cased as pages are: the
+// parser keeps (?i) literals in upper case, which would hide the markup
+// words better looks for.
+func literal(t *syntax.Regexp) string {
+	return string(vdoc.LowerASCII([]byte(string(t.Rune))))
+}
+
 func appendNew(set []string, s string) []string {
 	if slices.Contains(set, s) {
 		return set
@@ -620,7 +627,9 @@ func selectivity(set []string) int {
 // selective.
 var markup = strings.NewReplacer(
 	"<script", "", "<link", "", "<meta", "", "<div", "", "<img", "", "<span", "", "<a ", "", "<body", "",
-	"<html", "", "<iframe", "", "<style", "", "<input", "", "<form", "", "href=", "", "src=", "", "class=", "",
+	"<html", "", "<iframe", "", "<style", "", "<input", "", "<form", "", "<table", "", "table", "", "<ul", "",
+	"<li", "", "<nav", "", "<section", "", "<header", "", "<footer", "", "<button", "", "<label", "", "<p", "",
+	"href=", "", "src=", "", "class=", "",
 	"id=", "", "rel=", "", "type=", "", "content=", "", "name=", "", "data-", "", "stylesheet", "",
 	"text/javascript", "", "javascript", "", "http://", "", "https://", "", "www.", "", ".min", "", ".js", "",
 	".css", "", "script", "", "link", "", "<", "", ">", "", `"`, "", "'", "", "=", "", " ", "", "/", "",
