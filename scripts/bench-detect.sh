@@ -55,7 +55,6 @@ rm -f "$out"
 
 section=$(mktemp)
 {
-	echo "<!-- detection:begin (written by scripts/bench-detect.sh) -->"
 	echo "## Application detection"
 	echo
 	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') on $MACHINE; load average $LOAD_BEFORE before, $LOAD_AFTER after"
@@ -81,17 +80,9 @@ section=$(mktemp)
 	echo "| types loaded | indexed median CPU | indexed p90 CPU | indexed median wall | indexed median CPU, naive's pages | naive median CPU | naive p90 CPU |"
 	echo "|---|---|---|---|---|---|---|"
 	echo "$table"
-	echo "<!-- detection:end -->"
 } >"$section"
 
-doc=$ROOT/docs/benchmarks.md
-if grep -q '<!-- detection:begin' "$doc"; then
-	awk -v f="$section" '
-		/<!-- detection:begin/ { while ((getline l < f) > 0) print l; skip = 1; next }
-		/<!-- detection:end -->/ { skip = 0; next }
-		!skip { print }' "$doc" >"$doc.new" && mv "$doc.new" "$doc"
-else
-	{ echo; cat "$section"; } >>"$doc"
-fi
+. "$ROOT/scripts/lib/docs.sh"
+put_block detection scripts/bench-detect.sh "$section"
 rm -f "$section"
-log "wrote $doc"
+log "wrote $ROOT/docs/benchmarks.md"
