@@ -79,7 +79,7 @@ func newFirstFilter(keys map[uint64]bool) *firstFilter {
 	return &f
 }
 
-// bits are a key's two bits in its word, from hash bits the word index
+// bloomBits are a key's two bits in its word, from hash bits the word index
 // does not use.
 func bloomBits(h uint64) uint64 { return 1<<(h>>20&63) | 1<<(h>>26&63) }
 

@@ -1,10 +1,10 @@
 // Package litindex is the literal prefilter of application detection: each
 // pattern is filed under one literal string it cannot match without, and a
 // single pass over a page finds the patterns worth evaluating. The pass
-// tests each position of the page against a cache-sized filter of one
-// rare 4-byte anchor per literal and compares literals only where the
-// filter passes, so its cost per byte is nearly the same for ten literals
-// as for ten thousand, and detection time grows with the patterns whose
+// tests each position of the page against cache-sized filters of one rare
+// 8-byte anchor per literal and compares literals only where the filters
+// pass, so its cost per byte is nearly the same for ten literals as for
+// ten thousand, and detection time grows with the patterns whose
 // literals occur in the page, not with the number of patterns loaded. The
 // same pass tells which of any further registered literals occur, so that
 // a pattern needing several literals is dropped without a look at the
@@ -16,8 +16,8 @@ import (
 	"strings"
 )
 
-// MinLen is the shortest literal worth indexing; a pattern with only
-// shorter literals is evaluated on every page.
+// MinLen is the shortest literal worth indexing (the first filter tests 4
+// bytes); a pattern with only shorter literals is evaluated on every page.
 const MinLen = 4
 
 // Builder collects patterns and their literals.
