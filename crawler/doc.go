@@ -29,4 +29,14 @@
 // fetched again, and Open repairs the
 // WARC files, drops captures pointing into a cut-off part, and cuts a
 // half-written crawl.log line.
+//
+// # Incremental crawls
+//
+// A spec with an incremental section makes the crawl continuous
+// (docs/incremental.md): each fetched URL is scheduled again by its revisit
+// policy (crawler/revisit: "ar" or "poisson") and waits in the frontier
+// with its history; a revisit is a conditional request, its change status
+// comes from the 304 or the content's digest, an unchanged capture is a
+// WARC revisit record and every capture points to the previous one of its
+// URL in RDF. Schedules run on the crawl's clock.
 package crawler

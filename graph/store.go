@@ -41,6 +41,10 @@ type Store struct {
 	dir  string
 	wmu  sync.Mutex // serializes writers: dictionary assignment and stats
 	hash hashFunc
+	// written caches the IDs of terms writers resolved and present the
+	// keys they found (both under wmu).
+	written *writtenTerms
+	present *presentKeys
 }
 
 // Open opens (creating it unless read-only) the Pebble-backed store in dir.
@@ -67,7 +71,7 @@ func New(db kv.Store, tmpDir string) (*Store, error) {
 // newStore is New with the term hash (tests force collisions with it)
 // and the term cache budget as parameters.
 func newStore(db kv.Store, tmpDir string, h hashFunc, termCacheBytes int64) (*Store, error) {
-	s := &Store{kv: db, dir: tmpDir, hash: h}
+	s := &Store{kv: db, dir: tmpDir, hash: h, written: newWrittenTerms(), present: newPresentKeys()}
 	s.View = &View{r: db, hash: h, terms: newTermCache(termCacheBytes)}
 	v, err := db.Get(formatKey)
 	switch {

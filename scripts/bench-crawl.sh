@@ -6,6 +6,7 @@
 #   scripts/bench-crawl.sh            # 20,000 pages
 #   PAGES=2000 scripts/bench-crawl.sh # a quick run (the doc is still rewritten)
 #   DOC=/dev/null scripts/bench-crawl.sh  # figures on stdout only
+#   CPUPROFILE=/tmp/crawl.pprof scripts/bench-crawl.sh  # profile mneme's crawl
 #
 # The site is `mneme demo serve-site` (internal/synthweb.BigSite): N pages of
 # 20-50 KB with 50-100 links each, plus their stylesheets, images and script.
@@ -63,7 +64,7 @@ wget_warc=$(du -sb "$work/wget/site.warc.gz" | cut -f1)
 mneme_cmd="mneme crawl --politeness off --workers $WORKERS --data DATA $root"
 load_mneme=$(cut -d' ' -f1-3 /proc/loadavg)
 t0=$(now)
-"$work/mneme" crawl --politeness off --workers "$WORKERS" --data "$work/data" --id bench "$root" >"$work/mneme.out" 2>"$work/mneme.err"
+"$work/mneme" crawl --politeness off --workers "$WORKERS" --data "$work/data" --id bench ${CPUPROFILE:+--cpuprofile "$CPUPROFILE"} "$root" >"$work/mneme.out" 2>"$work/mneme.err"
 t1=$(now)
 mneme_secs=$(elapsed "$t0" "$t1")
 mneme_fetched=$(sed -n 's/.*: \([0-9]*\) pages, .*/\1/p' "$work/mneme.out")

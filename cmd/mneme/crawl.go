@@ -29,6 +29,7 @@ type crawlOptions struct {
 	userAgent  string
 	robots     string
 	api        string
+	cpuProfile string
 }
 
 func newCrawlCmd() *cobra.Command {
@@ -55,6 +56,11 @@ authenticated by the bearer token in DATA/token (created 0600 on first use).`,
 			if err := checkAPIAddr(o.api); err != nil {
 				return err
 			}
+			stop, err := startCPUProfile(o.cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer stop()
 			st, err := openCrawlStore(s.Output)
 			if err != nil {
 				return err
@@ -77,7 +83,8 @@ authenticated by the bearer token in DATA/token (created 0600 on first use).`,
 	f.StringVar(&o.userAgent, "user-agent", "", "User-Agent with a contact URL, e.g. \"mybot/1.0 (+https://example.org/bot)\"")
 	f.StringVar(&o.robots, "robots", "", "obey or ignore robots.txt")
 	f.StringVar(&o.api, "api", "", "serve the URL injection API on this loopback address (e.g. 127.0.0.1:8411)")
-	cmd.AddCommand(newCrawlResumeCmd())
+	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the crawl to this file (go tool pprof reads it)")
+	cmd.AddCommand(newCrawlResumeCmd(), newCrawlStatusCmd())
 	return cmd
 }
 
