@@ -7,18 +7,24 @@ import (
 	"testing"
 )
 
+// words returns a maker of random words of n bytes over alphabet: few
+// letters, so that literals overlap and nest.
+func words(r *rand.Rand, alphabet string) func(n int) string {
+	return func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+}
+
 // TestScanAgainstContains compares the index with strings.Contains on
 // random texts over a small alphabet, where literals overlap and nest and
 // many share an anchor; literals of every length, short ones included.
 func TestScanAgainstContains(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	word := func(n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = "abcA<>"[r.IntN(6)]
-		}
-		return string(b)
-	}
+	word := words(r, "abcA<>")
 	for round := range 200 {
 		b := NewBuilder(round%2 == 0)
 		var lits []string
@@ -90,13 +96,7 @@ func TestScanAgainstContains(t *testing.T) {
 // looks at finds: candidates, literals and where-literals' ends.
 func TestJoint(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	word := func(n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = "abc<>"[r.IntN(5)]
-		}
-		return string(b)
-	}
+	word := words(r, "abc<>")
 	for round := range 100 {
 		var ixs []*Index
 		var lits [][]string
