@@ -11,6 +11,11 @@
 // JavaScript files, which a page crawl does not fetch: matched on inline
 // scripts they misfire) and js/dom/dns/css/xhr/robots/certIssuer rules,
 // which need a browser or other requests, are skipped and counted.
+//
+// Match evaluates only the patterns whose literals the page holds (one
+// scan with kb/litindex; a meta, header or cookie value is scanned for
+// the literals of the patterns on its name); MatchExhaustive tries every
+// pattern and is the reference Match is tested against.
 package fingerprint
 
 import (
