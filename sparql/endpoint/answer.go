@@ -24,7 +24,9 @@ const flushRows = 256
 // (a timeout while streaming) aborts the connection, so a client never
 // takes a cut result for a whole one.
 func (h *Handler) answer(w http.ResponseWriter, r *http.Request, req *request) {
-	q, err := sparql.Prepare(req.query, h.cfg.Query)
+	opts := h.cfg.Query
+	opts.From, opts.FromNamed = req.from, req.fromNamed
+	q, err := sparql.Prepare(req.query, opts)
 	if err != nil {
 		writeError(w, prepareError(err))
 		return

@@ -248,7 +248,7 @@ func TestErrors(t *testing.T) {
 		{method: "GET", params: url.Values{}, status: 400, msg: "no query"},
 		{method: "GET", params: url.Values{"query": {"ASK {}", "ASK {}"}}, status: 400, msg: "exactly one"},
 		{method: "GET", params: url.Values{"query": {"ASK {}"}, "timeout": {"soon"}}, status: 400, msg: "timeout"},
-		{method: "GET", params: url.Values{"query": {"ASK {}"}, "default-graph-uri": {ex}}, status: 400, msg: "FROM"},
+		{method: "GET", params: url.Values{"query": {"ASK {}"}, "default-graph-uri": {"g1"}}, status: 400, msg: "absolute IRI"},
 		{method: "GET", params: url.Values{"update": {"CLEAR ALL"}}, status: 403, msg: "read-only"},
 		{method: "POST", ctype: "application/sparql-update", body: "CLEAR ALL", status: 403, msg: "read-only"},
 		{method: "POST", ctype: "text/plain", body: "ASK {}", status: 415, msg: "Content-Type"},
