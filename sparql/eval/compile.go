@@ -21,8 +21,8 @@ var ErrFederation = errors.New("SERVICE: federation disabled")
 func NewExec(ctx context.Context, view *graph.View, data Dataset, scope *expr.Scope, ec *expr.Context) *Exec {
 	ex := &Exec{Ctx: ctx, View: view, Dict: NewDict(view), Scope: scope, Expr: ec, Data: data,
 		existsNodes: map[*algebra.Exists]node{}, tables: map[string]*quadTable{},
-		sortedPairs: map[string][][2]ID{},
-		tableRefs:   map[tableRef]*quadTable{}}
+		tries:     map[string]*trie{},
+		tableRefs: map[tableRef]*quadTable{}}
 	ec.Exists = ex.exists
 	return ex
 }

@@ -3,7 +3,6 @@ package eval
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/mneme-archive/mneme/sparql/plan"
@@ -11,13 +10,13 @@ import (
 
 // A leapfrog triejoin (see sparql/plan's leapfrog.go) of the cycle of a
 // basic graph pattern: each pattern of the cycle is read once into a
-// sorted array of its two variables' values, earlier variable first, and
-// the join binds the variables one at a time, intersecting at each the
-// sorted values of every pattern that has it with galloping searches.
-// The arrays come sorted from the store when a scan's order matches the
-// variable order (as the planner prefers); otherwise they are sorted in
-// memory. They count against Exec.MaxRows: past it the basic graph
-// pattern runs its left-deep plan instead.
+// two-level trie of its two variables' values, earlier variable first,
+// and the join binds the variables one at a time, intersecting at each
+// the sorted values of every pattern that has it with galloping
+// searches. The pairs come sorted from the store when a scan's order
+// matches the variable order (as the planner prefers); otherwise they are
+// sorted in memory. Tries count against Exec.MaxRows: past it the basic
+// graph pattern runs its left-deep plan instead.
 
 // lfPlan is the compiled triejoin: the first len(rels) steps of a bgpNode.
 type lfPlan struct {
@@ -63,45 +62,87 @@ func (n *bgpNode) compileLeapfrog() {
 	n.lf = lf
 }
 
-// pairs returns the sorted pairs of r's pattern in sel, read once per
-// query, or nil when they would exceed the memory bound.
-func (ex *Exec) pairs(r *lfRel, sel *graphSel) ([][2]ID, error) {
+// trie is a pattern read for a triejoin: its pairs of values sorted and
+// stored as a two-level trie — the distinct earlier values, and for each
+// the run of its later values — so that intersecting on the earlier
+// variable searches an array of distinct values, not of pairs.
+type trie struct {
+	first  []ID    // distinct earlier values, ascending
+	start  []int32 // start[i]: where first[i]'s run begins in second; one more entry ends the last
+	second []ID    // the later values, ascending within each run
+}
+
+func (t *trie) add(a, b ID) {
+	if n := len(t.first); n == 0 || t.first[n-1] != a {
+		t.first = append(t.first, a)
+		t.start = append(t.start, int32(len(t.second)))
+	}
+	t.second = append(t.second, b)
+}
+
+// trie returns the trie of r's pattern in sel, read once per query, or
+// nil when it would exceed the memory bound.
+func (ex *Exec) trie(r *lfRel, sel *graphSel) (*trie, error) {
 	name := fmt.Sprint(tableName(r.pat), r.cols, sel.union, sel.ids)
-	if ps, ok := ex.sortedPairs[name]; ok {
-		return ps, nil
+	if t, ok := ex.tries[name]; ok {
+		return t, nil
 	}
 	if ex.memRows+int(r.pat.card) > ex.maxRows() {
 		return nil, nil
 	}
-	ps := make([][2]ID, 0, int(r.pat.card))
-	sorted := true
+	t := &trie{second: make([]ID, 0, int(r.pat.card))}
+	var unsorted [][2]ID // the pairs, once the scan is found out of order
+	var last [2]ID
 	q := ex.scan(r.pat.pattern(nil), sel)
 	defer q.close()
-	for q.next() {
+	for n := 0; q.next(); n++ {
 		if err := ex.tick(); err != nil {
 			return nil, err
 		}
 		vals := [4]ID{q.quad.S, q.quad.P, q.quad.O, q.quad.G}
 		p := [2]ID{vals[r.cols[0]], vals[r.cols[1]]}
-		if n := len(ps); n > 0 && sorted {
-			last := ps[n-1]
-			sorted = last[0] < p[0] || last[0] == p[0] && last[1] < p[1]
+		switch {
+		case unsorted != nil:
+			unsorted = append(unsorted, p)
+		case n == 0 || last[0] < p[0] || last[0] == p[0] && last[1] < p[1]:
+			t.add(p[0], p[1])
+		default:
+			unsorted = make([][2]ID, 0, int(r.pat.card))
+			for i, a := range t.first {
+				for _, b := range t.second[t.start[i]:][:t.runLen(i)] {
+					unsorted = append(unsorted, [2]ID{a, b})
+				}
+			}
+			unsorted = append(unsorted, p)
 		}
-		ps = append(ps, p)
-		if ex.memRows+len(ps) > ex.maxRows() {
+		last = p
+		if ex.memRows+n > ex.maxRows() {
 			return nil, q.err
 		}
 	}
 	if q.err != nil {
 		return nil, q.err
 	}
-	if !sorted {
-		slices.SortFunc(ps, comparePairs)
-		ps = slices.Compact(ps)
+	if unsorted != nil {
+		slices.SortFunc(unsorted, comparePairs)
+		t = &trie{second: make([]ID, 0, len(unsorted))}
+		for _, p := range slices.Compact(unsorted) {
+			t.add(p[0], p[1])
+		}
 	}
-	ex.memRows += len(ps)
-	ex.sortedPairs[name] = ps
-	return ps, nil
+	t.start = append(t.start, int32(len(t.second)))
+	ex.memRows += len(t.second)
+	ex.tries[name] = t
+	return t, nil
+}
+
+// runLen is the length of first[i]'s run while the trie is being built
+// (start has no closing entry yet).
+func (t *trie) runLen(i int) int {
+	if i+1 < len(t.start) {
+		return int(t.start[i+1] - t.start[i])
+	}
+	return len(t.second) - int(t.start[i])
 }
 
 func comparePairs(a, b [2]ID) int {
@@ -112,7 +153,7 @@ func comparePairs(a, b [2]ID) int {
 }
 
 // openLeapfrog starts the triejoin for the seed row, or returns nil when
-// the seed binds one of its variables or its arrays would not fit in
+// the seed binds one of its variables or its tries would not fit in
 // memory (the caller then runs the left-deep plan).
 func openLeapfrog(ex *Exec, lf *lfPlan, seed []ID, sel *graphSel) (iter, error) {
 	for _, v := range lf.vars {
@@ -120,78 +161,68 @@ func openLeapfrog(ex *Exec, lf *lfPlan, seed []ID, sel *graphSel) (iter, error) 
 			return nil, nil
 		}
 	}
-	it := &lfIter{ex: ex, lf: lf, seed: seed, data: make([][][2]ID, len(lf.rels)),
-		levels: make([]lfLevel, len(lf.vars)), vals: make([]ID, len(lf.vars))}
+	it := &lfIter{ex: ex, lf: lf, seed: seed, levels: make([]lfLevel, len(lf.vars)), vals: make([]ID, len(lf.vars))}
 	for i := range lf.rels {
-		ps, err := ex.pairs(&lf.rels[i], sel)
-		if err != nil || ps == nil {
+		r := &lf.rels[i]
+		t, err := ex.trie(r, sel)
+		if err != nil || t == nil {
 			return nil, err
 		}
-		it.data[i] = ps
-	}
-	for i, r := range lf.rels {
-		for col := range 2 {
-			l := &it.levels[r.level[col]]
-			l.curs = append(l.curs, &lfCursor{data: it.data[i], col: col, hi: len(it.data[i])})
-		}
 		// The earlier variable's cursor narrows the later one's range.
-		l0, l1 := it.levels[r.level[0]].curs, it.levels[r.level[1]].curs
-		l0[len(l0)-1].child = l1[len(l1)-1]
-		r.stats.Rows += int64(len(it.data[i]))
+		child := &lfCursor{keys: t.second}
+		top := &lfCursor{keys: t.first, hi: len(t.first), start: t.start, child: child}
+		l0, l1 := &it.levels[r.level[0]], &it.levels[r.level[1]]
+		l0.curs = append(l0.curs, top)
+		l1.curs = append(l1.curs, child)
+		r.stats.Rows += int64(len(t.second))
 	}
 	return it, nil
 }
 
-// lfCursor walks one column of a pattern's sorted pairs within a range:
-// the whole array for the earlier variable, the pairs sharing the bound
-// earlier value for the later one.
+// lfCursor walks sorted distinct keys within a range: a trie's earlier
+// values (all of them), or the run of later values under the bound
+// earlier one.
 type lfCursor struct {
-	data   [][2]ID
-	col    int
+	keys   []ID
 	lo, hi int
 	pos    int
-	child  *lfCursor // the later column's cursor, for the earlier one
+	// For an earlier-value cursor: the runs' starts, and the cursor of
+	// the later values, whose range a match sets.
+	start []int32
+	child *lfCursor
 }
 
-func (c *lfCursor) key() ID { return c.data[c.pos][c.col] }
+func (c *lfCursor) key() ID { return c.keys[c.pos] }
 
-// gallop returns the first index in [from, c.hi) whose key is at least
-// v, or c.hi: doubling steps, then a binary search.
-func (c *lfCursor) gallop(from int, v ID) int {
-	if from >= c.hi || c.data[from][c.col] >= v {
-		return from
+// seek moves to the first key at least v, by doubling steps and then a
+// binary search; false at the end.
+func (c *lfCursor) seek(v ID) bool {
+	from := c.pos
+	if from >= c.hi || c.keys[from] >= v {
+		return from < c.hi
 	}
-	lo, step := from, 1 // data[lo] < v
-	for lo+step < c.hi && c.data[lo+step][c.col] < v {
+	lo, step := from, 1 // keys[lo] < v
+	for lo+step < c.hi && c.keys[lo+step] < v {
 		lo += step
 		step *= 2
 	}
 	hi := min(lo+step, c.hi)
-	for lo+1 < hi { // data[lo] < v <= data[hi] (or hi is the end)
+	for lo+1 < hi { // keys[lo] < v <= keys[hi] (or hi is the end)
 		m := int(uint(lo+hi) >> 1)
-		if c.data[m][c.col] < v {
+		if c.keys[m] < v {
 			lo = m
 		} else {
 			hi = m
 		}
 	}
-	return hi
-}
-
-// seek moves to the first key at least v; false at the end.
-func (c *lfCursor) seek(v ID) bool {
-	c.pos = c.gallop(c.pos, v)
-	return c.pos < c.hi
+	c.pos = hi
+	return hi < c.hi
 }
 
 // skip moves past the current key; false at the end.
 func (c *lfCursor) skip() bool {
-	k := c.key()
-	if k == math.MaxUint64 {
-		c.pos = c.hi
-		return false
-	}
-	return c.seek(k + 1)
+	c.pos++
+	return c.pos < c.hi
 }
 
 // lfLevel is the intersection for one variable.
@@ -249,7 +280,6 @@ type lfIter struct {
 	ex     *Exec
 	lf     *lfPlan
 	seed   []ID
-	data   [][][2]ID
 	levels []lfLevel
 	vals   []ID
 	depth  int
@@ -282,11 +312,7 @@ func (it *lfIter) next() ([]ID, error) {
 		it.vals[it.depth] = v
 		for _, c := range l.curs {
 			if c.child != nil {
-				c.child.lo = c.pos
-				c.child.hi = c.gallop(c.pos, v+1)
-				if v == math.MaxUint64 {
-					c.child.hi = c.hi
-				}
+				c.child.lo, c.child.hi = int(c.start[c.pos]), int(c.start[c.pos+1])
 			}
 		}
 		if it.depth < last {
