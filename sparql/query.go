@@ -73,6 +73,17 @@ func (q *Query) Form() syntax.Form { return q.q.Form }
 // Vars are the variables of a SELECT's solutions, in order.
 func (q *Query) Vars() []string { return q.q.Vars }
 
+// Prefixes are the query's PREFIX declarations, name to namespace IRI (a
+// later declaration of a name wins, as in the query), for writing a
+// CONSTRUCT or DESCRIBE answer in Turtle with the names the query used.
+func (q *Query) Prefixes() map[string]string {
+	out := map[string]string{}
+	for _, p := range q.q.Prefixes {
+		out[p.Name] = p.IRI
+	}
+	return out
+}
+
 // Algebra returns the optimized algebra the query runs.
 func (q *Query) Algebra() algebra.Op { return q.op }
 

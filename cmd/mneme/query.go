@@ -106,7 +106,7 @@ func runQuery(cmd *cobra.Command, o queryOptions, arg string) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	out := cmd.OutOrStdout()
-	write, err := queryWriter(q.Form(), o.format, isTerminal(out))
+	write, err := queryWriter(q, o.format, isTerminal(out))
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,8 @@ func queryFailure(err error, timeout time.Duration) error {
 type resultWriter func(w io.Writer, res *sparql.Result) error
 
 // queryWriter picks the output for the query form and --format.
-func queryWriter(form syntax.Form, format string, terminal bool) (resultWriter, error) {
+func queryWriter(q *sparql.Query, format string, terminal bool) (resultWriter, error) {
+	form := q.Form()
 	if form == syntax.Construct || form == syntax.Describe {
 		if format == "" {
 			format = "turtle"
@@ -181,7 +182,8 @@ func queryWriter(form syntax.Form, format string, terminal bool) (resultWriter, 
 		if err != nil || !f.CanWrite() || f.Quads {
 			return nil, usagef("--format %q: a %s query writes turtle or ntriples", format, form)
 		}
-		return func(w io.Writer, res *sparql.Result) error { return writeGraph(w, res, f) }, nil
+		prefixes := q.Prefixes()
+		return func(w io.Writer, res *sparql.Result) error { return writeGraph(w, res, f, prefixes) }, nil
 	}
 	if format == "" {
 		format = "tsv"
@@ -221,8 +223,10 @@ func writeResults(w io.Writer, res *sparql.Result, f results.Format) error {
 	return rw.Close()
 }
 
-func writeGraph(w io.Writer, res *sparql.Result, f *rdfio.Format) error {
-	gw, err := f.NewWriter(w, rdf.WriteOptions{})
+// writeGraph writes a CONSTRUCT or DESCRIBE answer; Turtle abbreviates
+// IRIs with the query's prefixes.
+func writeGraph(w io.Writer, res *sparql.Result, f *rdfio.Format, prefixes map[string]string) error {
+	gw, err := f.NewWriter(w, rdf.WriteOptions{Prefixes: prefixes})
 	if err != nil {
 		return err
 	}

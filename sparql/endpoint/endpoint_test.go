@@ -231,6 +231,10 @@ CONSTRUCT { ?b ex:knownBy ?a . ?a ex:label ?n } WHERE { ?a ex:knows ?b ; ex:name
 		if !rdf.Isomorphic(want, got) {
 			t.Errorf("%+v: graph differs:\n%s", tc, body)
 		}
+		// Turtle abbreviates with the query's own prefixes.
+		if tc.parse == rdfio.Turtle && (!strings.Contains(body, "@prefix ex: <http://example.org/>") || !strings.Contains(body, "ex:knownBy")) {
+			t.Errorf("%+v: Turtle without the query's prefix ex:\n%s", tc, body)
+		}
 	}
 }
 
