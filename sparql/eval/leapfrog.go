@@ -2,8 +2,11 @@ package eval
 
 import (
 	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/mneme-archive/mneme/sparql/plan"
 )
@@ -80,34 +83,88 @@ func (t *trie) add(a, b ID) {
 	t.second = append(t.second, b)
 }
 
-// trie returns the trie of r's pattern in sel, read once per query, or
-// nil when it would exceed the memory bound.
-func (ex *Exec) trie(r *lfRel, sel *graphSel) (*trie, error) {
-	name := fmt.Sprint(tableName(r.pat), r.cols, sel.union, sel.ids)
-	if t, ok := ex.tries[name]; ok {
-		return t, nil
+// readTries returns the tries of the triejoin's patterns in sel, each read
+// once per query, or nil when together they would exceed the memory
+// bound. Patterns not read yet are read concurrently, one scan each: a
+// triejoin's time is mostly these scans.
+func (ex *Exec) readTries(lf *lfPlan, sel *graphSel) ([]*trie, error) {
+	out := make([]*trie, len(lf.rels))
+	names := make([]string, len(lf.rels))
+	var todo []int
+	need := 0
+	for i := range lf.rels {
+		r := &lf.rels[i]
+		names[i] = fmt.Sprint(tableName(r.pat), r.cols, sel.union, sel.ids)
+		if t, ok := ex.tries[names[i]]; ok {
+			out[i] = t
+		} else if !slices.Contains(names[:i], names[i]) {
+			todo = append(todo, i)
+			need += int(r.pat.card)
+		}
 	}
-	if ex.memRows+int(r.pat.card) > ex.maxRows() {
+	budget := ex.maxRows() - ex.memRows
+	if need > budget {
 		return nil, nil
 	}
-	t := &trie{second: make([]ID, 0, int(r.pat.card))}
+	errs := make([]error, len(lf.rels))
+	var wg sync.WaitGroup
+	for _, i := range todo {
+		wg.Go(func() {
+			r := &lf.rels[i]
+			out[i], errs[i] = readTrie(ex.Ctx, ex.scan(r.pat.pattern(nil), sel), r.cols, int(r.pat.card), budget)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, i := range todo {
+		if out[i] == nil {
+			return nil, nil
+		}
+		total += len(out[i].second)
+	}
+	if total > budget {
+		return nil, nil
+	}
+	ex.memRows += total
+	for i := range lf.rels {
+		if out[i] == nil { // the same pattern twice
+			out[i] = out[slices.Index(names, names[i])]
+		}
+		ex.tries[names[i]] = out[i]
+	}
+	return out, nil
+}
+
+// readTrie reads the pairs of the positions cols of q's quads into a
+// trie (size is the expected count), or returns nil past limit pairs. It
+// runs on its own goroutine, so it checks ctx itself.
+func readTrie(ctx context.Context, q *quadIter, cols [2]int, size, limit int) (*trie, error) {
+	defer q.close()
+	t := &trie{second: make([]ID, 0, size)}
 	var unsorted [][2]ID // the pairs, once the scan is found out of order
 	var last [2]ID
-	q := ex.scan(r.pat.pattern(nil), sel)
-	defer q.close()
-	for n := 0; q.next(); n++ {
-		if err := ex.tick(); err != nil {
-			return nil, err
+	n := 0
+	for ; q.next(); n++ {
+		if n%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if n >= limit {
+			return nil, nil
 		}
 		vals := [4]ID{q.quad.S, q.quad.P, q.quad.O, q.quad.G}
-		p := [2]ID{vals[r.cols[0]], vals[r.cols[1]]}
+		p := [2]ID{vals[cols[0]], vals[cols[1]]}
 		switch {
 		case unsorted != nil:
 			unsorted = append(unsorted, p)
 		case n == 0 || last[0] < p[0] || last[0] == p[0] && last[1] < p[1]:
 			t.add(p[0], p[1])
 		default:
-			unsorted = make([][2]ID, 0, int(r.pat.card))
+			unsorted = make([][2]ID, 0, size)
 			for i, a := range t.first {
 				for _, b := range t.second[t.start[i]:][:t.runLen(i)] {
 					unsorted = append(unsorted, [2]ID{a, b})
@@ -116,9 +173,6 @@ func (ex *Exec) trie(r *lfRel, sel *graphSel) (*trie, error) {
 			unsorted = append(unsorted, p)
 		}
 		last = p
-		if ex.memRows+n > ex.maxRows() {
-			return nil, q.err
-		}
 	}
 	if q.err != nil {
 		return nil, q.err
@@ -131,8 +185,6 @@ func (ex *Exec) trie(r *lfRel, sel *graphSel) (*trie, error) {
 		}
 	}
 	t.start = append(t.start, int32(len(t.second)))
-	ex.memRows += len(t.second)
-	ex.tries[name] = t
 	return t, nil
 }
 
@@ -162,12 +214,12 @@ func openLeapfrog(ex *Exec, lf *lfPlan, seed []ID, sel *graphSel) (iter, error) 
 		}
 	}
 	it := &lfIter{ex: ex, lf: lf, seed: seed, levels: make([]lfLevel, len(lf.vars)), vals: make([]ID, len(lf.vars))}
-	for i := range lf.rels {
+	ts, err := ex.readTries(lf, sel)
+	if err != nil || ts == nil {
+		return nil, err
+	}
+	for i, t := range ts {
 		r := &lf.rels[i]
-		t, err := ex.trie(r, sel)
-		if err != nil || t == nil {
-			return nil, err
-		}
 		// The earlier variable's cursor narrows the later one's range.
 		child := &lfCursor{keys: t.second}
 		top := &lfCursor{keys: t.first, hi: len(t.first), start: t.start, child: child}
