@@ -17,11 +17,7 @@ import (
 // g2 (each as ?s :in "graph name").
 func graphStore(t *testing.T) *graph.Store {
 	t.Helper()
-	s, err := graph.Open(t.TempDir(), graph.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := tempStore(t)
 	b := s.NewBatch()
 	for _, q := range [][2]string{{"a", ""}, {"b", "g1"}, {"c", "g2"}} {
 		var g rdf.Term

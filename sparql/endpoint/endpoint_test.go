@@ -24,15 +24,22 @@ import (
 
 const ex = "http://example.org/"
 
-// newStore makes a store with people, their ages, friendships and
-// enough filler triples that a three-way cross product runs for minutes.
-func newStore(t *testing.T) *graph.Store {
+// tempStore opens an empty store that closes when the test ends.
+func tempStore(t *testing.T) *graph.Store {
 	t.Helper()
 	s, err := graph.Open(t.TempDir(), graph.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// newStore makes a store with people, their ages, friendships and
+// enough filler triples that a three-way cross product runs for minutes.
+func newStore(t *testing.T) *graph.Store {
+	t.Helper()
+	s := tempStore(t)
 	b := s.NewBatch()
 	for i := range 5 {
 		p := rdf.IRI(fmt.Sprintf("%sperson/%d", ex, i))
