@@ -3,11 +3,11 @@ package eval
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
 
+	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/sparql/plan"
 )
 
@@ -34,6 +34,9 @@ type lfRel struct {
 	cols  [2]int // quad positions of the earlier and the later variable
 	level [2]int // their indexes in lfPlan.vars
 	stats *Stats // tuples read
+	// sorted is set when a scan of the pattern comes sorted on the
+	// earlier variable: it can then be read in parts by value range.
+	sorted bool
 }
 
 // compileLeapfrog builds the triejoin of the leading Leapfrog steps of n.
@@ -60,6 +63,7 @@ func (n *bgpNode) compileLeapfrog() {
 			r.cols[0], r.cols[1] = r.cols[1], r.cols[0]
 			r.level[0], r.level[1] = r.level[1], r.level[0]
 		}
+		r.sorted = n.sortPos[p] == r.cols[0]
 		lf.rels = append(lf.rels, r)
 	}
 	n.lf = lf
@@ -106,23 +110,69 @@ func (ex *Exec) readTries(lf *lfPlan, sel *graphSel) ([]*trie, error) {
 	if need > budget {
 		return nil, nil
 	}
-	errs := make([]error, len(lf.rels))
-	var wg sync.WaitGroup
+	// Large patterns sorted on their first column are read in two halves
+	// of its values (IDs are hashes, so the halves are even), for two
+	// cores to share the largest scan too.
+	type part struct {
+		rel    int
+		lo, hi ID // the first column's values, hi 0 for no bound
+		t      *trie
+		err    error
+	}
+	var parts []*part
 	for _, i := range todo {
+		r := &lf.rels[i]
+		if r.sorted && sel.mergeable() && r.pat.card >= float64(splitRows) {
+			parts = append(parts, &part{rel: i, hi: 1 << 63}, &part{rel: i, lo: 1 << 63})
+		} else {
+			parts = append(parts, &part{rel: i})
+		}
+	}
+	var wg sync.WaitGroup
+	for _, pt := range parts {
 		wg.Go(func() {
-			r := &lf.rels[i]
-			out[i], errs[i] = readTrie(ex.Ctx, ex.scan(r.pat.pattern(nil), sel), r.cols, int(r.pat.card), budget)
+			r := &lf.rels[pt.rel]
+			if pt.lo == 0 && pt.hi == 0 {
+				q := ex.scan(r.pat.pattern(nil), sel)
+				defer q.close()
+				pt.t, pt.err = readTrie(ex.Ctx, func() (graph.IDQuad, bool) {
+					ok := q.next()
+					return q.quad, ok
+				}, r.cols, int(r.pat.card), budget)
+				if pt.err == nil {
+					pt.err = q.err
+				}
+				return
+			}
+			it, target, err := ex.rawScan(r.pat.pattern(nil), sel)
+			if err != nil {
+				pt.err = err
+				return
+			}
+			defer it.Close()
+			next := rangeScan(it, target, r.cols[0], pt.lo, pt.hi)
+			pt.t, pt.err = readTrie(ex.Ctx, next, r.cols, int(r.pat.card)/2, budget)
+			if pt.err == nil {
+				pt.err = it.Err()
+			}
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
+	for _, pt := range parts {
+		if pt.err != nil {
+			return nil, pt.err
+		}
+		if pt.t == nil {
+			return nil, nil
+		}
+		if out[pt.rel] == nil {
+			out[pt.rel] = pt.t
+		} else {
+			out[pt.rel] = out[pt.rel].concat(pt.t)
+		}
 	}
 	total := 0
 	for _, i := range todo {
-		if out[i] == nil {
-			return nil, nil
-		}
 		total += len(out[i].second)
 	}
 	if total > budget {
@@ -138,16 +188,45 @@ func (ex *Exec) readTries(lf *lfPlan, sel *graphSel) ([]*trie, error) {
 	return out, nil
 }
 
-// readTrie reads the pairs of the positions cols of q's quads into a
-// trie (size is the expected count), or returns nil past limit pairs. It
-// runs on its own goroutine, so it checks ctx itself.
-func readTrie(ctx context.Context, q *quadIter, cols [2]int, size, limit int) (*trie, error) {
-	defer q.close()
+// splitRows is the size from which a pattern is read in two parts (a
+// variable so that tests can split small patterns).
+var splitRows = 1 << 15
+
+// rangeScan returns the quads of it (a scan sorted on position k, opened
+// for target) whose value at k lies in [lo, hi) (hi 0: no bound), one per
+// call, then false.
+func rangeScan(it *graph.QuadIter, target graph.IDQuad, k int, lo, hi ID) func() (graph.IDQuad, bool) {
+	started := false
+	return func() (graph.IDQuad, bool) {
+		var ok bool
+		if !started && lo > 0 {
+			ids := [4]ID{target.S, target.P, target.O, target.G}
+			ids[k] = lo
+			ok = it.SeekGE(graph.IDQuad{S: ids[0], P: ids[1], O: ids[2], G: ids[3]})
+		} else {
+			ok = it.Next()
+		}
+		started = true
+		if !ok || hi != 0 && at(it.Quad(), k) >= hi {
+			return graph.IDQuad{}, false
+		}
+		return it.Quad(), true
+	}
+}
+
+// readTrie reads the pairs of the positions cols of the quads next
+// returns into a trie (size is the expected count), or returns nil past
+// limit pairs. It runs on its own goroutine, so it checks ctx itself.
+func readTrie(ctx context.Context, next func() (graph.IDQuad, bool), cols [2]int, size, limit int) (*trie, error) {
 	t := &trie{second: make([]ID, 0, size)}
 	var unsorted [][2]ID // the pairs, once the scan is found out of order
 	var last [2]ID
 	n := 0
-	for ; q.next(); n++ {
+	for ; ; n++ {
+		quad, ok := next()
+		if !ok {
+			break
+		}
 		if n%checkEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -156,7 +235,7 @@ func readTrie(ctx context.Context, q *quadIter, cols [2]int, size, limit int) (*
 		if n >= limit {
 			return nil, nil
 		}
-		vals := [4]ID{q.quad.S, q.quad.P, q.quad.O, q.quad.G}
+		vals := [4]ID{quad.S, quad.P, quad.O, quad.G}
 		p := [2]ID{vals[cols[0]], vals[cols[1]]}
 		switch {
 		case unsorted != nil:
@@ -174,9 +253,6 @@ func readTrie(ctx context.Context, q *quadIter, cols [2]int, size, limit int) (*
 		}
 		last = p
 	}
-	if q.err != nil {
-		return nil, q.err
-	}
 	if unsorted != nil {
 		slices.SortFunc(unsorted, comparePairs)
 		t = &trie{second: make([]ID, 0, len(unsorted))}
@@ -186,6 +262,17 @@ func readTrie(ctx context.Context, q *quadIter, cols [2]int, size, limit int) (*
 	}
 	t.start = append(t.start, int32(len(t.second)))
 	return t, nil
+}
+
+// concat appends u, whose earlier values all follow t's, to t.
+func (t *trie) concat(u *trie) *trie {
+	out := &trie{first: slices.Concat(t.first, u.first), second: slices.Concat(t.second, u.second),
+		start: make([]int32, 0, len(t.start)+len(u.start)-1)}
+	out.start = append(out.start, t.start[:len(t.first)]...)
+	for _, s := range u.start {
+		out.start = append(out.start, s+int32(len(t.second)))
+	}
+	return out
 }
 
 // runLen is the length of first[i]'s run while the trie is being built

@@ -93,6 +93,15 @@ func TestLeapfrogAgrees(t *testing.T) {
 		if ex := p.Explain(); !strings.Contains(ex, "leapfrog ?") || !strings.Contains(ex, "scan") {
 			t.Errorf("%s: triejoin not shown:\n%s", tc.q, ex)
 		}
+		// Every pattern read in two halves of its values.
+		splitRows = 1
+		p, aq = compileQuery(t, s.View, tc.q, 0)
+		forceLeapfrog(t, p)
+		got = sorted(rows(t, p, aq.Vars))
+		splitRows = 1 << 15
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: triejoin of halves gives %d rows, left-deep %d", tc.q, len(got), len(want))
+		}
 		// Too little memory for the arrays: the left-deep plan runs.
 		p, aq = compileQuery(t, s.View, tc.q, 10)
 		forceLeapfrog(t, p)
