@@ -132,7 +132,7 @@ func (ex *Exec) readTries(lf *lfPlan, sel *graphSel) ([]*trie, error) {
 	for _, pt := range parts {
 		wg.Go(func() {
 			r := &lf.rels[pt.rel]
-			if pt.lo == 0 && pt.hi == 0 {
+			if !sel.mergeable() { // several graphs, merged by quadIter
 				q := ex.scan(r.pat.pattern(nil), sel)
 				defer q.close()
 				pt.t, pt.err = readTrie(ex.Ctx, func() (graph.IDQuad, bool) {
@@ -151,7 +151,11 @@ func (ex *Exec) readTries(lf *lfPlan, sel *graphSel) ([]*trie, error) {
 			}
 			defer it.Close()
 			next := rangeScan(it, target, r.cols[0], pt.lo, pt.hi)
-			pt.t, pt.err = readTrie(ex.Ctx, next, r.cols, int(r.pat.card)/2, budget)
+			size := int(r.pat.card)
+			if pt.lo != 0 || pt.hi != 0 {
+				size /= 2
+			}
+			pt.t, pt.err = readTrie(ex.Ctx, next, r.cols, size, budget)
 			if pt.err == nil {
 				pt.err = it.Err()
 			}
