@@ -103,7 +103,7 @@ func (ex *Exec) readTries(lf *lfPlan, sel *graphSel) ([]*trie, error) {
 			out[i] = t
 		} else if !slices.Contains(names[:i], names[i]) {
 			todo = append(todo, i)
-			need += int(r.pat.card)
+			need += pairRows(int(r.pat.card), r.sorted)
 		}
 	}
 	budget := ex.maxRows() - ex.memRows
@@ -138,7 +138,7 @@ func (ex *Exec) readTries(lf *lfPlan, sel *graphSel) ([]*trie, error) {
 				pt.t, pt.err = readTrie(ex.Ctx, func() (graph.IDQuad, bool) {
 					ok := q.next()
 					return q.quad, ok
-				}, r.cols, int(r.pat.card), budget)
+				}, r.cols, int(r.pat.card), budget*pairsPerRow)
 				if pt.err == nil {
 					pt.err = q.err
 				}
@@ -155,7 +155,7 @@ func (ex *Exec) readTries(lf *lfPlan, sel *graphSel) ([]*trie, error) {
 			if pt.lo != 0 || pt.hi != 0 {
 				size /= 2
 			}
-			pt.t, pt.err = readTrie(ex.Ctx, next, r.cols, size, budget)
+			pt.t, pt.err = readTrie(ex.Ctx, next, r.cols, size, budget*pairsPerRow)
 			if pt.err == nil {
 				pt.err = it.Err()
 			}
@@ -177,7 +177,7 @@ func (ex *Exec) readTries(lf *lfPlan, sel *graphSel) ([]*trie, error) {
 	}
 	total := 0
 	for _, i := range todo {
-		total += len(out[i].second)
+		total += out[i].rows()
 	}
 	if total > budget {
 		return nil, nil
@@ -191,6 +191,23 @@ func (ex *Exec) readTries(lf *lfPlan, sel *graphSel) ([]*trie, error) {
 	}
 	return out, nil
 }
+
+// pairsPerRow is how many pairs of a trie take the memory of one row
+// (four IDs) as Exec.MaxRows counts them; pairs read out of order are
+// held as [2]ID until sorted, two to a row.
+const pairsPerRow = 4
+
+// pairRows is the memory, in rows, of n pairs read in order or not.
+func pairRows(n int, sorted bool) int {
+	if sorted {
+		return n / pairsPerRow
+	}
+	return n / 2
+}
+
+// rows is the memory the trie holds, in rows of four IDs: an ID per
+// pair and an ID and an offset per distinct earlier value.
+func (t *trie) rows() int { return (2*len(t.second) + 3*len(t.first) + 7) / 8 }
 
 // splitRows is the size from which a pattern is read in two parts (a
 // variable so that tests can split small patterns).
@@ -236,7 +253,7 @@ func readTrie(ctx context.Context, next func() (graph.IDQuad, bool), cols [2]int
 				return nil, err
 			}
 		}
-		if n >= limit {
+		if n >= limit || unsorted != nil && 2*n >= limit {
 			return nil, nil
 		}
 		vals := [4]ID{quad.S, quad.P, quad.O, quad.G}
