@@ -37,6 +37,7 @@ type lfRel struct {
 	// sorted is set when a scan of the pattern comes sorted on the
 	// earlier variable: it can then be read in parts by value range.
 	sorted bool
+	index  int // in lfPlan.rels
 }
 
 // compileLeapfrog builds the triejoin of the leading Leapfrog steps of n.
@@ -64,6 +65,7 @@ func (n *bgpNode) compileLeapfrog() {
 			r.level[0], r.level[1] = r.level[1], r.level[0]
 		}
 		r.sorted = n.sortPos[p] == r.cols[0]
+		r.index = len(lf.rels)
 		lf.rels = append(lf.rels, r)
 	}
 	n.lf = lf
@@ -113,53 +115,19 @@ func (ex *Exec) readTries(lf *lfPlan, sel *graphSel) ([]*trie, error) {
 	// Large patterns sorted on their first column are read in two halves
 	// of its values (IDs are hashes, so the halves are even), for two
 	// cores to share the largest scan too.
-	type part struct {
-		rel    int
-		lo, hi ID // the first column's values, hi 0 for no bound
-		t      *trie
-		err    error
-	}
-	var parts []*part
+	var parts []*triePart
 	for _, i := range todo {
 		r := &lf.rels[i]
 		if r.sorted && sel.mergeable() && r.pat.card >= float64(splitRows) {
-			parts = append(parts, &part{rel: i, hi: 1 << 63}, &part{rel: i, lo: 1 << 63})
+			parts = append(parts, &triePart{rel: r, hi: 1 << 63, size: int(r.pat.card) / 2},
+				&triePart{rel: r, lo: 1 << 63, size: int(r.pat.card) / 2})
 		} else {
-			parts = append(parts, &part{rel: i})
+			parts = append(parts, &triePart{rel: r, size: int(r.pat.card)})
 		}
 	}
 	var wg sync.WaitGroup
 	for _, pt := range parts {
-		wg.Go(func() {
-			r := &lf.rels[pt.rel]
-			if !sel.mergeable() { // several graphs, merged by quadIter
-				q := ex.scan(r.pat.pattern(nil), sel)
-				defer q.close()
-				pt.t, pt.err = readTrie(ex.Ctx, func() (graph.IDQuad, bool) {
-					ok := q.next()
-					return q.quad, ok
-				}, r.cols, int(r.pat.card), budget*pairsPerRow)
-				if pt.err == nil {
-					pt.err = q.err
-				}
-				return
-			}
-			it, target, err := ex.rawScan(r.pat.pattern(nil), sel)
-			if err != nil {
-				pt.err = err
-				return
-			}
-			defer it.Close()
-			next := rangeScan(it, target, r.cols[0], pt.lo, pt.hi)
-			size := int(r.pat.card)
-			if pt.lo != 0 || pt.hi != 0 {
-				size /= 2
-			}
-			pt.t, pt.err = readTrie(ex.Ctx, next, r.cols, size, budget*pairsPerRow)
-			if pt.err == nil {
-				pt.err = it.Err()
-			}
-		})
+		wg.Go(func() { pt.t, pt.err = ex.readPart(pt, sel, budget*pairsPerRow) })
 	}
 	wg.Wait()
 	for _, pt := range parts {
@@ -169,10 +137,11 @@ func (ex *Exec) readTries(lf *lfPlan, sel *graphSel) ([]*trie, error) {
 		if pt.t == nil {
 			return nil, nil
 		}
-		if out[pt.rel] == nil {
-			out[pt.rel] = pt.t
+		i := pt.rel.index
+		if out[i] == nil {
+			out[i] = pt.t
 		} else {
-			out[pt.rel] = out[pt.rel].concat(pt.t)
+			out[i] = out[i].concat(pt.t)
 		}
 	}
 	total := 0
@@ -190,6 +159,44 @@ func (ex *Exec) readTries(lf *lfPlan, sel *graphSel) ([]*trie, error) {
 		ex.tries[names[i]] = out[i]
 	}
 	return out, nil
+}
+
+// triePart is a pattern, or the part of it whose first column lies in
+// [lo, hi) (hi 0: no bound), to read into a trie.
+type triePart struct {
+	rel    *lfRel
+	lo, hi ID
+	size   int // expected pairs
+	t      *trie
+	err    error
+}
+
+// readPart reads pt in sel, or returns nil past limit pairs. It runs on
+// its own goroutine.
+func (ex *Exec) readPart(pt *triePart, sel *graphSel, limit int) (*trie, error) {
+	r := pt.rel
+	if !sel.mergeable() { // several graphs, merged by quadIter
+		q := ex.scan(r.pat.pattern(nil), sel)
+		defer q.close()
+		t, err := readTrie(ex.Ctx, func() (graph.IDQuad, bool) {
+			ok := q.next()
+			return q.quad, ok
+		}, r.cols, pt.size, limit)
+		if err == nil {
+			err = q.err
+		}
+		return t, err
+	}
+	it, target, err := ex.rawScan(r.pat.pattern(nil), sel)
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	t, err := readTrie(ex.Ctx, rangeScan(it, target, r.cols[0], pt.lo, pt.hi), r.cols, pt.size, limit)
+	if err == nil {
+		err = it.Err()
+	}
+	return t, err
 }
 
 // pairsPerRow is how many pairs of a trie take the memory of one row
