@@ -49,6 +49,9 @@ log "building mneme and querybench"
 (cd "$ROOT" && go build -o "$WORK/mneme" ./cmd/mneme && go build -o "$WORK/querybench" ./scripts/bench/querybench)
 
 start_mneme() {
+	# Emptied here, not only by the redirection in the child, so that
+	# the wait below cannot read the previous data set's "at http://".
+	: >"$WORK/serve.log"
 	"$WORK/mneme" serve --store "$WORK/store" --addr "$MADDR" --timeout 30m --max-rows -1 2>"$WORK/serve.log" &
 	MPID=$!
 	for _ in $(seq 100); do
