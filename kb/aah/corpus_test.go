@@ -186,10 +186,10 @@ type aahCrawl struct {
 	took     time.Duration
 }
 
-// crawlWithAAH crawls from seed with the helper and the built-in KB,
+// crawlWithAAH crawls from the seeds with the helper and the built-in KB,
 // politeness off, and reads back its crawl.log and the HTML pages of its
 // WARC files. The crawl must end within limit.
-func crawlWithAAH(t *testing.T, seed string, limit time.Duration) *aahCrawl {
+func crawlWithAAH(t *testing.T, limit time.Duration, seeds ...string) *aahCrawl {
 	t.Helper()
 	data := t.TempDir()
 	l := crawler.Layout{Data: data}
@@ -208,7 +208,7 @@ func crawlWithAAH(t *testing.T, seed string, limit time.Duration) *aahCrawl {
 	var logBuf bytes.Buffer
 	h := aah.New(kb.NewDetector(k, nil), aah.Options{Log: &logBuf})
 	s := spec.Default()
-	s.ID, s.Output, s.Seeds = "aah-test", data, []string{seed}
+	s.ID, s.Output, s.Seeds = "aah-test", data, seeds
 	s.UserAgent = "mneme-test/1.0 (+https://github.com/mneme-archive/mneme)"
 	s.Politeness.Off = true
 	c, err := crawler.New(s, crawler.Deps{Store: st, Analyzer: h, Log: &logBuf})
@@ -221,10 +221,10 @@ func crawlWithAAH(t *testing.T, seed string, limit time.Duration) *aahCrawl {
 	err = c.Run(ctx)
 	r := &aahCrawl{id: s.ID, data: data, store: st, helper: h, took: time.Since(start)}
 	if err != nil {
-		t.Fatalf("crawl of %s did not end within %s: %v\n%s", seed, limit, err, logBuf.String())
+		t.Fatalf("crawl of %s did not end within %s: %v\n%s", seeds, limit, err, logBuf.String())
 	}
 	if st := c.Status(); st.State != crawler.StateFinished {
-		t.Fatalf("crawl of %s %s, not finished, after %s", seed, st.State, r.took)
+		t.Fatalf("crawl of %s %s, not finished, after %s", seeds, st.State, r.took)
 	}
 	t.Logf("helper log:\n%s", logBuf.String())
 	r.log = readCrawlLog(t, l.CrawlLog(s.ID))

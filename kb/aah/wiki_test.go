@@ -109,7 +109,7 @@ func TestMediaWikiAAH(t *testing.T) {
 		articles[p.Title] = []byte(parsed.Parse.Text.HTML)
 	}
 
-	c := crawlWithAAH(t, base+"/wiki/Main_Page", 5*time.Minute)
+	c := crawlWithAAH(t, 5*time.Minute, base+"/wiki/Main_Page")
 	articleCoverage(t, c, articles)
 	stored := storedArticles(t, c)
 	for title := range articles {
@@ -154,7 +154,7 @@ func TestDokuWikiAAH(t *testing.T) {
 		articles[id] = get(t, base+"/doku.php?do=export_xhtmlbody&id="+url.QueryEscape(id))
 	}
 
-	c := crawlWithAAH(t, base+"/doku.php", 5*time.Minute)
+	c := crawlWithAAH(t, 5*time.Minute, base+"/doku.php")
 	articleCoverage(t, c, articles)
 	stored := storedArticles(t, c)
 	var iris []string

@@ -98,7 +98,7 @@ func TestWordPressAAH(t *testing.T) {
 		"FROM wp_comments WHERE comment_approved = '1'")
 
 	w := runWget(t, base)
-	c := crawlWithAAH(t, base+"/", 5*time.Minute)
+	c := crawlWithAAH(t, 5*time.Minute, base+"/")
 	t.Logf("wget --recursive: %d requests, %d HTML pages, %.1f s", w.requests, len(w.pages), w.took.Seconds())
 	t.Logf("AAH crawl: %d requests, %d HTML pages, %.1f s", c.requests, len(c.pages), c.took.Seconds())
 	for _, s := range c.helper.Sites() {
