@@ -92,9 +92,9 @@ func runWget(t *testing.T, base string) *wget {
 func TestWordPressAAH(t *testing.T) {
 	base := shared.WordPress
 	shared.CMS(t, base, "")
-	wpPosts := wpQuery(t, "SELECT p.ID, p.post_title, u.display_name, p.post_date_gmt, p.post_content, p.post_name, p.post_date "+
+	wpPosts := shared.WPQuery(t, "SELECT p.ID, p.post_title, u.display_name, p.post_date_gmt, p.post_content, p.post_name, p.post_date "+
 		"FROM wp_posts p JOIN wp_users u ON u.ID = p.post_author WHERE p.post_type = 'post' AND p.post_status = 'publish'")
-	wpComments := wpQuery(t, "SELECT comment_ID, comment_parent, comment_post_ID, comment_author, comment_date_gmt, comment_content "+
+	wpComments := shared.WPQuery(t, "SELECT comment_ID, comment_parent, comment_post_ID, comment_author, comment_date_gmt, comment_content "+
 		"FROM wp_comments WHERE comment_approved = '1'")
 
 	w := runWget(t, base)
@@ -138,7 +138,7 @@ func TestWordPressAAH(t *testing.T) {
 // (whitespace collapsed), and each comment's sioc:reply_of.
 func checkWordPressObjects(t *testing.T, c *aahCrawl, base string, posts, comments [][]string) {
 	g := readGraph(t, c.store, c.id)
-	perm := wpQuery(t, "SELECT option_value FROM wp_options WHERE option_name = 'permalink_structure'")[0][0]
+	perm := shared.WPQuery(t, "SELECT option_value FROM wp_options WHERE option_name = 'permalink_structure'")[0][0]
 	postIRI := map[string]string{} // post ID → permalink
 	for _, p := range posts {
 		d, err := time.Parse(time.DateTime, p[6])
@@ -270,35 +270,4 @@ var (
 func stripTags(s string) string {
 	s = blockRE.ReplaceAllString(commentRE.ReplaceAllString(s, " "), " ")
 	return html.UnescapeString(tagRE.ReplaceAllString(s, ""))
-}
-
-// wpQuery runs SQL on the WordPress database with the mysql client and
-// returns the rows, tab-separated fields unescaped.
-func wpQuery(t *testing.T, sql string) [][]string {
-	t.Helper()
-	if _, err := exec.LookPath("mysql"); err != nil {
-		t.Skip("no mysql client to read the WordPress database: run bash ../shared/cms/setup-cms.sh")
-	}
-	out, err := exec.Command("mysql", "-h", "127.0.0.1", "-u", "wordpress", "-paah-wp-db-pass", "wordpress",
-		"-N", "-B", "-e", sql).Output()
-	if err != nil {
-		msg := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			msg = string(ee.Stderr)
-		}
-		t.Fatalf("mysql: %v %s", err, msg)
-	}
-	var rows [][]string
-	unescape := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, `\0`, "\x00")
-	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
-		if line == "" {
-			continue
-		}
-		fields := strings.Split(line, "\t")
-		for i := range fields {
-			fields[i] = unescape.Replace(fields[i])
-		}
-		rows = append(rows, fields)
-	}
-	return rows
 }
