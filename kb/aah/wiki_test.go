@@ -2,6 +2,7 @@ package aah_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -38,8 +39,10 @@ func get(t *testing.T, u string) []byte {
 }
 
 // articleCoverage checks that the crawl's pages hold ≥ 98 % of the word
-// 2-grams of the wiki's own rendering of its articles, and logs it.
-func articleCoverage(t *testing.T, c *aahCrawl, articles map[string][]byte) {
+// 2-grams of the wiki's own rendering of its articles, logs it, and
+// returns the line of figures for scripts/bench-aah.sh, less the count of
+// articles stored.
+func articleCoverage(t *testing.T, c *aahCrawl, site string, articles map[string][]byte) string {
 	t.Helper()
 	want, got := map[string]bool{}, map[string]bool{}
 	for name, body := range articles {
@@ -61,6 +64,7 @@ func articleCoverage(t *testing.T, c *aahCrawl, articles map[string][]byte) {
 	for _, s := range c.helper.Sites() {
 		t.Logf("site %s: %s, %d pages (%d of a known level), %d objects", s.Root, s.Name, s.Pages, s.Leveled, s.Objects)
 	}
+	return fmt.Sprintf("figures: site=%s aah_requests=%d aah_s=%.1f bigrams=%.2f bigrams_of=%d", site, c.requests, c.took.Seconds(), 100*cov, len(want))
 }
 
 // storedArticles returns the wiki articles of the crawl's graph by IRI,
@@ -110,7 +114,7 @@ func TestMediaWikiAAH(t *testing.T) {
 	}
 
 	c := crawlWithAAH(t, 5*time.Minute, base+"/wiki/Main_Page")
-	articleCoverage(t, c, articles)
+	figures := articleCoverage(t, c, "MediaWiki", articles)
 	stored := storedArticles(t, c)
 	for title := range articles {
 		iri := base + "/wiki/" + strings.ReplaceAll(url.PathEscape(strings.ReplaceAll(title, " ", "_")), "%3A", ":")
@@ -121,6 +125,7 @@ func TestMediaWikiAAH(t *testing.T) {
 		}
 	}
 	t.Logf("articles stored: %d; the wiki has %d", len(stored), len(articles))
+	t.Logf("%s pages=%d/%d", figures, len(stored), len(articles))
 	if len(stored) != len(articles) {
 		t.Errorf("%d articles stored, the wiki has %d", len(stored), len(articles))
 	}
@@ -155,7 +160,7 @@ func TestDokuWikiAAH(t *testing.T) {
 	}
 
 	c := crawlWithAAH(t, 5*time.Minute, base+"/doku.php")
-	articleCoverage(t, c, articles)
+	figures := articleCoverage(t, c, "DokuWiki", articles)
 	stored := storedArticles(t, c)
 	var iris []string
 	for iri := range stored {
@@ -171,6 +176,7 @@ func TestDokuWikiAAH(t *testing.T) {
 		}
 	}
 	t.Logf("pages stored: %d; the wiki has %d", len(stored), len(ids))
+	t.Logf("%s pages=%d/%d", figures, len(stored), len(ids))
 	if len(stored) != len(ids) {
 		t.Errorf("%d pages stored, the wiki has %d", len(stored), len(ids))
 	}

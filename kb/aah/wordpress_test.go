@@ -130,13 +130,18 @@ func TestWordPressAAH(t *testing.T) {
 		t.Errorf("AAH covers %.2f %% of wget's external links, want ≥ 99 %%", 100*extCov)
 	}
 
-	checkWordPressObjects(t, c, base, wpPosts, wpComments)
+	posts, comments := checkWordPressObjects(t, c, base, wpPosts, wpComments)
+	// One line for scripts/bench-aah.sh.
+	t.Logf("figures: site=WordPress wget_requests=%d wget_s=%.1f aah_requests=%d aah_s=%.1f ratio=%.1f bigrams=%.2f bigrams_of=%d external=%.2f external_of=%d posts=%d/%d comments=%d/%d",
+		w.requests, w.took.Seconds(), c.requests, c.took.Seconds(), ratio, 100*cov, len(want), 100*extCov,
+		len(external(w.pages, host)), posts, len(wpPosts), comments, len(wpComments))
 }
 
 // checkWordPressObjects compares the posts and comments in the crawl's
 // graph with the database rows: exact title, author, date (GMT) and text
-// (whitespace collapsed), and each comment's sioc:reply_of.
-func checkWordPressObjects(t *testing.T, c *aahCrawl, base string, posts, comments [][]string) {
+// (whitespace collapsed), and each comment's sioc:reply_of. It returns
+// how many posts and comments were exact in every respect.
+func checkWordPressObjects(t *testing.T, c *aahCrawl, base string, posts, comments [][]string) (exactPosts, exactComments int) {
 	g := readGraph(t, c.store, c.id)
 	perm := shared.WPQuery(t, "SELECT option_value FROM wp_options WHERE option_name = 'permalink_structure'")[0][0]
 	postIRI := map[string]string{} // post ID → permalink
@@ -240,6 +245,7 @@ func checkWordPressObjects(t *testing.T, c *aahCrawl, base string, posts, commen
 	}
 	t.Logf("posts exact: %d of %d; comments exact (author, date, text, reply_of): %d of %d, %d of them replies to comments",
 		exact, len(posts), exactC, len(comments), threaded)
+	return exact, exactC
 }
 
 func check(t *testing.T, subj, what, got, want string) bool {

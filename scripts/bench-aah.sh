@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Application-aware crawling benchmark: runs the acceptance tests of
+# package kb/aah on the real CMSs of ../shared/cms (WordPress, MediaWiki,
+# DokuWiki on 127.0.0.1:8081-8083, started by .ci/install-cms.sh or
+# ../shared/cms/setup-cms.sh) and writes their figures to the
+# "Application-aware crawling" section of docs/benchmarks.md (between the
+# aah markers). On WordPress the helper's crawl is compared with
+# wget --recursive in the same run; on the wikis, where wget does not end,
+# with the wikis' own rendering of their articles.
+#
+# Usage: scripts/bench-aah.sh
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+log() { echo "bench-aah: $*" >&2; }
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+log "running the kb/aah acceptance tests (wget on WordPress takes a minute or two)"
+(cd "$ROOT" && go test ./kb/aah/ -run 'TestWordPressAAH|TestMediaWikiAAH|TestDokuWikiAAH' -count=1 -v -timeout 20m) >"$out" 2>&1 || {
+	tail -n 40 "$out" >&2
+	log "the tests failed"
+	exit 1
+}
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+for site in WordPress MediaWiki DokuWiki; do
+	grep -q "figures: site=$site " "$out" || { log "no figures for $site (skipped?):"; grep -i skip "$out" >&2; exit 1; }
+done
+
+# field SITE KEY prints the value of KEY on SITE's figures line.
+field() { grep -o "figures: site=$1 .*" "$out" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+section=$(mktemp)
+{
+	echo "<!-- aah:begin (written by scripts/bench-aah.sh) -->"
+	echo "## Application-aware crawling"
+	echo
+	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) CPUs, $(go version | cut -d' ' -f3); load average $LOAD_BEFORE before, $LOAD_AFTER after"
+	if awk -v l="${LOAD_BEFORE%% *}" 'BEGIN { exit !(l > 1.5) }'; then
+		echo "(other work was running on the machine: times are upper bounds; request counts and coverage do not depend on it)."
+	fi
+	echo
+	echo "Command: \`scripts/bench-aah.sh\` (the tests \`TestWordPressAAH\`, \`TestMediaWikiAAH\` and \`TestDokuWikiAAH\`"
+	echo "of package \`kb/aah\`, on the real CMSs of \`../shared/cms\`: WordPress 6.1 with twentytwentyone, MediaWiki 1.39,"
+	echo "DokuWiki 2022-07-31). mneme crawls with the application-aware helper, politeness off, from the site's home page."
+	echo "On WordPress, \`$(wget --version | head -1 | cut -d' ' -f1-3) --recursive --level=inf --no-parent -e robots=off\` crawls the same site in the same run;"
+	echo "requests are HTTP requests made (mneme's include robots.txt and the pages' stylesheets, scripts and fonts)."
+	echo "2-grams are the distinct word 2-grams of the pages' visible text (blocks of text split at block elements);"
+	echo "on WordPress those of wget's HTML pages, leaving out as boilerplate the blocks found on half of wget's pages"
+	echo "or more; on the wikis those of every article as the wiki renders it (MediaWiki: \`api.php?action=parse\`"
+	echo "of each main-namespace page; DokuWiki: \`do=export_xhtmlbody\` of each page of its data directory)."
+	echo "Posts and comments are exact when title, author, date (GMT) and text (white space collapsed) equal the"
+	echo "database's and, for a comment, its \`sioc:reply_of\` is its parent comment or post."
+	echo
+	echo "| site | wget requests | wget s | AAH requests | AAH s | fewer requests | 2-grams covered | external links covered | objects exact / stored |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "| WordPress | $(field WordPress wget_requests) | $(field WordPress wget_s) | $(field WordPress aah_requests) | $(field WordPress aah_s) | **$(field WordPress ratio)×** | $(field WordPress bigrams) % of $(field WordPress bigrams_of) | $(field WordPress external) % of $(field WordPress external_of) | posts $(field WordPress posts), comments $(field WordPress comments) |"
+	for site in MediaWiki DokuWiki; do
+		echo "| $site | (does not end: histories, diffs) | – | $(field $site aah_requests) | $(field $site aah_s) | – | $(field $site bigrams) % of $(field $site bigrams_of) | – | pages stored $(field $site pages) |"
+	done
+	echo
+	echo "Acceptance targets: ≥ 7× fewer requests than wget on WordPress, ≥ 98 % of the 2-grams, ≥ 99 % of the external links,"
+	echo "every post and comment exact; on the wikis, a crawl that ends, ≥ 98 % of the article 2-grams, every page stored."
+	echo "<!-- aah:end -->"
+} >"$section"
+
+doc=$ROOT/docs/benchmarks.md
+if grep -q '<!-- aah:begin' "$doc"; then
+	awk -v f="$section" '
+		/<!-- aah:begin/ { while ((getline l < f) > 0) print l; skip = 1; next }
+		/<!-- aah:end -->/ { skip = 0; next }
+		!skip { print }' "$doc" >"$doc.new" && mv "$doc.new" "$doc"
+else
+	{ echo; cat "$section"; } >>"$doc"
+fi
+rm -f "$section"
+log "wrote $doc"
