@@ -1,10 +1,11 @@
 // Package aah is the application-aware helper of the crawler (Faheem and
 // Senellart's AAH): a crawler.Analyzer that recognises the web application
 // behind a site with the knowledge base of package kb, follows only the
-// links its navigation actions name on each page level, and describes the
-// objects its extraction actions find (posts, comments, wiki pages) in
-// RDF, derived from the page's capture. Pages of unknown applications get
-// the standard link extractor.
+// links its navigation actions name on each page level (with the page's
+// embeds; its other links, to other sites included, are recorded, not
+// followed), and describes the objects its extraction actions find
+// (posts, comments, wiki pages) in RDF, derived from the page's capture.
+// Pages of unknown applications get the standard link extractor.
 package aah
 
 import (
