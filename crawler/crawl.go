@@ -62,6 +62,7 @@ type Crawl struct {
 	token  string // robots.txt product token
 
 	front   *frontier.Frontier
+	inc     *incremental // nil unless the crawl is incremental
 	fetcher *fetch.Fetcher
 	warcs   *warc.Writer
 	dedup   *digests
@@ -317,7 +318,7 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 	c = &Crawl{
 		id: s.ID, layout: l, spec: s, shown: s, deps: d, clock: d.Clock, canon: cn, seeds: seeds,
 		update: s.UpdateFunc(), token: spec.ProductToken(s.UserAgent), st: st,
-		extract:     extract.New(extract.Options{Canonicalizer: cn}),
+		extract:     extract.New(extract.Options{Canonicalizer: cn, MaxParagraph: -1}), // nothing reads paragraphs
 		robotsCalls: map[string]*robotsCall{}, wake: make(chan struct{}, 1),
 	}
 	c.scope.Store(sc)
@@ -329,11 +330,18 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 	if err := c.loadCounters(); err != nil {
 		return nil, err
 	}
+	rc, incremental, err := s.RevisitConfig()
+	if err != nil {
+		return nil, err
+	}
 	c.front, err = frontier.Open(l.Frontier(s.ID), frontier.Options{
-		Clock: d.Clock, NoSyncCompletions: true, QueuePolicy: c.queuePolicy,
+		Clock: d.Clock, NoSyncCompletions: true, QueuePolicy: c.queuePolicy, Incremental: incremental,
 	})
 	if err != nil {
 		return nil, err
+	}
+	if incremental {
+		c.inc = newIncremental(rc, c.front, s)
 	}
 	if c.dedup, err = openDigests(l.Digests(s.ID), d.Log); err != nil {
 		return nil, err
@@ -397,7 +405,9 @@ func (c *Crawl) loadCounters() error {
 		if err != nil {
 			return err
 		}
-		c.counters.record(Fetch{URL: e.URI, Status: e.Status, Size: max(e.Size, 0), Revisit: hasAnnotation(e.Annotations, annotDuplicate)}, errorKind(e.Status))
+		revisit := hasAnnotation(e.Annotations, annotDuplicate) || hasAnnotation(e.Annotations, annotNotModified) ||
+			hasAnnotation(e.Annotations, annotHeaders)
+		c.counters.record(Fetch{URL: e.URI, Status: e.Status, Size: max(e.Size, 0), Revisit: revisit}, errorKind(e.Status))
 	}
 }
 

@@ -39,4 +39,14 @@
 // statements about the page, which the RDF writer commits with its capture
 // (the application-aware helper of package kb/aah stores the posts,
 // comments and wiki pages it extracts that way).
+//
+// # Incremental crawls
+//
+// A spec with an incremental section makes the crawl continuous
+// (docs/incremental.md): each fetched URL is scheduled again by its revisit
+// policy (crawler/revisit: "ar" or "poisson") and waits in the frontier
+// with its history; a revisit is a conditional request, its change status
+// comes from the 304 or the content's digest, an unchanged capture is a
+// WARC revisit record and every capture points to the previous one of its
+// URL in RDF. Schedules run on the crawl's clock.
 package crawler

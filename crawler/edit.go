@@ -13,7 +13,8 @@ import (
 // edited specification is checked as New checks one (an invalid edit
 // changes nothing) and written to spec.yaml, so that a resumed crawl keeps
 // it. Links found from then on are judged by the new scope; URLs already
-// queued stay queued. Seeds that are new are scheduled like the first ones.
+// queued stay queued, but in an incremental crawl a URL due for a revisit
+// that the new scope rejects is parked (disregarded). Seeds that are new are scheduled like the first ones.
 // It fails with inject.ErrNotRunning once the crawl is closed.
 func (c *Crawl) Edit(seeds []string, sc spec.Scope) error {
 	c.mu.Lock()

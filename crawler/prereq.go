@@ -71,7 +71,7 @@ func (c *Crawl) fetchRobots(ctx context.Context, worker int, site, hops, via str
 			res.Close()
 			return nil, robots.Result{}, ctx.Err()
 		}
-		capt, _, err := c.record(worker, res, hops, via, nil, nil)
+		capt, _, err := c.record(worker, res, hops, via, nil, nil, nil)
 		if err != nil {
 			res.Close()
 			return nil, robots.Result{}, err

@@ -58,6 +58,13 @@ func (c *Crawl) Run(ctx context.Context) error {
 					}
 					continue // left in flight: fetched again on resume
 				}
+				if c.inc != nil {
+					if err := c.inc.parked(cl, &items[len(items)-1]); err != nil {
+						fail(fmt.Errorf("%s: %w", cl.URL, err))
+						continue
+					}
+				}
+				c.describe(items)
 				sk.in <- items
 			}
 		}()
@@ -292,6 +299,7 @@ func (c *Crawl) Status() Status {
 	// readable, as they were last, after Run closed the crawl.
 	t := c.front.Totals()
 	s.Queued, s.Succeeded, s.Failed, s.Disregard, s.Queues = t.Queued+t.Pending, t.Succeeded, t.Failed, t.Disregarded, t.Queues
+	s.Waiting = t.Waiting
 	s.QueueState = map[frontier.QueueState]int64{}
 	c.front.EachQueue(func(q frontier.QueueStats) bool {
 		s.QueueState[q.State]++

@@ -17,15 +17,17 @@ import (
 // frontier, so that a URL the frontier holds as done is described in the
 // store. It stops when its input is closed and drained.
 type sink struct {
-	c     *Crawl
-	in    chan []item
-	done  chan struct{}
-	err   error
-	quads []rdf.Quad
+	c    *Crawl
+	in   chan []item
+	done chan struct{}
+	err  error
+	rdf  *graph.Batch // reused: it keeps its buffers from batch to batch
 }
 
+// newSink makes a sink whose input holds a batch's worth of finished URLs,
+// so that the workers go on fetching while the previous batch commits.
 func newSink(c *Crawl) *sink {
-	return &sink{c: c, in: make(chan []item, c.spec.Workers*2), done: make(chan struct{})}
+	return &sink{c: c, in: make(chan []item, max(c.spec.Workers*2, c.spec.RDF.Batch)), done: make(chan struct{})}
 }
 
 // run commits batches until in is closed; a failure cancels the crawl
@@ -75,35 +77,56 @@ func countURLs(items []item) (n int) {
 	return n
 }
 
+// describe encodes the RDF of the items' captures and of the objects the
+// Analyzer found in them (but the captures' mneme:via,
+// which the sink adds once the page they were found on is committed), so
+// that workers do this in parallel rather than the single writer.
+func (c *Crawl) describe(items []item) {
+	var quads []rdf.Quad
+	for i := range items {
+		it := &items[i]
+		if it.capture == nil {
+			continue
+		}
+		it.rdf = c.deps.Store.NewBatch()
+		quads = it.capture.Quads(c.id, quads[:0])
+		for _, q := range quads {
+			if err := q.Validate(); err != nil {
+				fmt.Fprintf(c.deps.Log, "capture of %s: skipping a statement: %v\n", it.capture.URL, err)
+				continue
+			}
+			it.rdf.Add(q)
+		}
+		for _, q := range it.objects {
+			if err := q.Validate(); err != nil {
+				fmt.Fprintf(c.deps.Log, "objects of %s: skipping a statement: %v\n", it.capture.URL, err)
+				continue
+			}
+			it.rdf.Add(q)
+		}
+	}
+}
+
 // commit writes one batch: captures first, then frontier updates.
 func (s *sink) commit(batch []item) error {
 	c := s.c
 	ctx := context.Background() // a batch in hand is always finished, even when stopping
-	b := c.deps.Store.NewBatch()
+	if s.rdf == nil {
+		s.rdf = c.deps.Store.NewBatch()
+	}
+	b := s.rdf
 	var cands []frontier.Candidate
 	for _, it := range batch {
-		if it.capture != nil {
+		if it.rdf != nil {
+			b.AddBatch(it.rdf)
 			if it.viaURL != "" {
 				via, err := s.captureOf(ctx, it.viaURL)
 				if err != nil {
 					return err
 				}
-				it.capture.Via = via
-			}
-			s.quads = it.capture.Quads(c.id, s.quads[:0])
-			for _, q := range s.quads {
-				if err := q.Validate(); err != nil {
-					fmt.Fprintf(c.deps.Log, "capture of %s: skipping a statement: %v\n", it.capture.URL, err)
-					continue
+				if via != "" {
+					b.Add(crawlrdf.ViaQuad(c.id, it.capture.IRI, via))
 				}
-				b.Add(q)
-			}
-			for _, q := range it.objects {
-				if err := q.Validate(); err != nil {
-					fmt.Fprintf(c.deps.Log, "objects of %s: skipping a statement: %v\n", it.capture.URL, err)
-					continue
-				}
-				b.Add(q)
 			}
 		}
 		cands = append(cands, it.cands...)
@@ -114,12 +137,18 @@ func (s *sink) commit(batch []item) error {
 	if err := c.front.Schedule(cands); err != nil {
 		return err
 	}
+	if err := s.expedite(batch); err != nil {
+		return err
+	}
 	n := 0
 	for _, it := range batch {
 		if it.url == "" {
 			continue
 		}
 		n++
+		if it.queue != "" {
+			it.outcome.QueueData = c.inc.queueData(it.queue)
+		}
 		if err := c.front.Complete(it.url, it.outcome); err != nil {
 			return fmt.Errorf("completing %s: %w", it.url, err)
 		}
@@ -155,4 +184,17 @@ func (s *sink) captureOf(ctx context.Context, url string) (string, error) {
 		return "", err
 	}
 	return t.Value, nil
+}
+
+// expedite makes the embedded resources of the pages of an incremental
+// crawl that changed due now, so they are revisited with their page.
+func (s *sink) expedite(batch []item) error {
+	var urls []string
+	for _, it := range batch {
+		urls = append(urls, it.embeds...)
+	}
+	if len(urls) == 0 {
+		return nil
+	}
+	return s.c.front.Expedite(urls, s.c.clock.Now())
 }

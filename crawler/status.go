@@ -41,7 +41,8 @@ type Status struct {
 	Revisits   int64 // responses stored as revisit records
 	Links      int64 // outlinks found
 	Errors     map[string]int64
-	Queued     int64 // URLs waiting in the frontier
+	Queued     int64 // URLs in the frontier awaiting their first visit (or a retry)
+	Waiting    int64 // visited URLs waiting for their revisit (incremental crawls)
 	InFlight   int64 // URLs claimed and not yet completed
 	Succeeded  int64 // frontier completions by outcome
 	Failed     int64

@@ -18,22 +18,34 @@ import (
 	"github.com/mneme-archive/mneme/crawler/frontier"
 	"github.com/mneme-archive/mneme/crawler/spec"
 	"github.com/mneme-archive/mneme/crawler/warc"
+	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
-// annotDuplicate marks a crawl.log line whose payload was stored as a revisit.
-const annotDuplicate = "duplicate:digest"
+// annotDuplicate marks a crawl.log line whose payload was stored as a
+// revisit; annotNotModified one whose 304 was, annotHeaders one whose
+// download the headers stopped.
+const (
+	annotDuplicate   = "duplicate:digest"
+	annotNotModified = "unchanged:304"
+	annotHeaders     = "unchanged:headers"
+)
 
 // item is a finished URL on its way to the RDF writer, which commits its
 // capture, schedules its links and completes it in the frontier, in that
 // order.
 type item struct {
 	capture *crawlrdf.Capture // nil when nothing was fetched
+	rdf     *graph.Batch      // the capture's statements, but mneme:via
 	objects []rdf.Quad        // what the Analyzer found in the page
 	viaURL  string            // the page the URL was found on, for mneme:via
 	cands   []frontier.Candidate
 	url     string // frontier URL to complete; "" for a prerequisite
 	outcome frontier.Outcome
+	// Incremental crawls: the queue whose revisit state goes with the
+	// completion, and embedded resources to revisit now.
+	queue  string
+	embeds []string
 }
 
 // process fetches one claimed URL and returns what the RDF writer must do
@@ -45,6 +57,12 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 	u, err := c.canon.Parse(cl.URL)
 	if err != nil || !u.Hierarchical() {
 		return []item{c.skip(worker, cl, ev, fetch.StatusUnfetchable, frontier.Failed, fmt.Sprint(err))}, nil
+	}
+	if cl.History != nil {
+		// A revisit: the scope may have been edited since the URL was found.
+		if d := c.scope.Load().Decide(u, cl.Hops); !d.Accept {
+			return []item{c.skip(worker, cl, ev, fetch.StatusOutOfScope, frontier.Disregarded, d.String())}, nil
+		}
 	}
 	var items []item
 	var crawlDelay time.Duration
@@ -64,8 +82,21 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 		crawlDelay, _ = agent.CrawlDelay(hp.MaxCrawlDelay)
 	}
 
-	res := c.fetcher.Fetch(ctx, fetch.Request{URL: u, Via: cl.Via})
+	req := fetch.Request{URL: u, Via: cl.Via}
+	var vis *visit
+	if c.inc != nil {
+		if vis, err = c.inc.begin(cl); err != nil {
+			return nil, err
+		}
+		c.inc.request(vis, &req)
+	}
+	start := c.clock.Now()
+	res := c.fetcher.Fetch(ctx, req)
 	defer res.Close()
+	// The capture's time (WARC-Date, prov:generatedAtTime) is the crawl
+	// clock's, as its schedule is: on a virtual clock, revisits days apart
+	// are archived days apart.
+	res.Start = start
 	if abandoned(ctx, res) {
 		return nil, ctx.Err() // stopped mid-fetch: the URL stays in flight and is fetched on resume
 	}
@@ -74,7 +105,7 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 	if an.Annotation != "" {
 		annotations = append(annotations, an.Annotation)
 	}
-	capt, revisit, err := c.record(worker, res, cl.Hops, cl.Via, an.Links, annotations)
+	capt, revisit, err := c.record(worker, res, cl.Hops, cl.Via, an.Links, annotations, vis)
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +137,12 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 	}
 	done.outcome = frontier.Outcome{Status: frontier.Succeeded, FetchDuration: res.Duration, SnoozeUntil: now.Add(wait)}
 	done.cands = c.candidates(an.Follow, cl, u)
+	if vis != nil {
+		done.outcome.Due, done.outcome.History, done.queue = vis.due(now), vis.encoded, cl.QueueKey
+		if vis.embeds {
+			done.embeds = embeds(done.cands)
+		}
+	}
 	ev.Outcome, ev.Wait = "succeeded", wait
 	c.finish(ev)
 	return append(items, done), nil
@@ -220,8 +257,10 @@ func (c *Crawl) candidates(links []extract.Outlink, cl *frontier.Claim, from can
 }
 
 // record archives a fetch: its WARC records (a revisit when the payload was
-// stored before), its crawl.log line and the capture to describe in RDF.
-func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []extract.Outlink, annotations []string) (*crawlrdf.Capture, bool, error) {
+// stored before, or when a revisit v got 304 Not Modified), its crawl.log
+// line and the capture to describe in RDF. For a revisit it also records
+// what changed and schedules the next visit.
+func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []extract.Outlink, annotations []string, v *visit) (*crawlrdf.Capture, bool, error) {
 	capt := &crawlrdf.Capture{
 		URL: res.URL.Href, Time: res.Start, Status: res.Status, MimeType: res.MediaType,
 		Length: -1, HopPath: hops,
@@ -249,7 +288,22 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 			}
 		}
 		var w warc.Capture
-		if revisit {
+		switch {
+		case v != nil && v.notModified(res):
+			st := v.hist.stored
+			w, err = c.warcs.WriteRevisit(warc.Revisit{
+				Profile: warc.ServerNotModified, URL: res.URL.Href, Date: res.Start, IP: res.IP,
+				Request: req, Response: res.Response, RefersToURI: st.URL, RefersToDate: st.Date,
+				RefersToID: st.RecordID, Metadata: meta,
+			})
+			capt.Duplicate = recordIRI(st.RecordID)
+			if res.BodySkipped {
+				annotations = append(annotations, annotHeaders)
+			} else {
+				annotations = append(annotations, annotNotModified)
+			}
+			revisit = true
+		case revisit:
 			w, err = c.warcs.WriteRevisit(warc.Revisit{
 				Profile: warc.IdenticalPayloadDigest, URL: res.URL.Href, Date: res.Start, IP: res.IP,
 				Request: req, Response: res.Response, RefersToURI: orig.URL, RefersToDate: orig.Date,
@@ -257,11 +311,17 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 			})
 			capt.Duplicate = recordIRI(orig.RecordID)
 			annotations = append(annotations, annotDuplicate)
-		} else {
+			if v != nil {
+				v.hist.stored = orig
+			}
+		default:
 			w, err = c.warcs.WriteExchange(warc.Exchange{
 				URL: res.URL.Href, Date: res.Start, IP: res.IP, Request: req, Response: res.Response,
-				Truncated: res.Truncated, Metadata: meta,
+				Truncated: res.Truncated, Metadata: meta, PayloadDigest: res.Digest, // digested while read
 			})
+			if v != nil {
+				v.hist.stored = original{RecordID: w.Response.RecordID, URL: res.URL.Href, Date: res.Start}
+			}
 		}
 		if err != nil {
 			return nil, false, err
@@ -279,6 +339,11 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 	}
 	for _, l := range links {
 		capt.Links = append(capt.Links, crawlrdf.Link{Target: l.URL.Href, Text: l.Text, Hop: byte(l.Hop)})
+	}
+	if v != nil && res.Status > 0 && !retriable(res.Status) {
+		if err := c.revisited(v, res, capt, &annotations); err != nil {
+			return nil, false, err
+		}
 	}
 	size := int64(-1)
 	if res.Response != nil {

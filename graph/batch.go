@@ -1,10 +1,13 @@
 package graph
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"math"
+	"slices"
 
-	"github.com/mneme-archive/mneme/graph/kv"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
@@ -12,69 +15,157 @@ import (
 // atomic write: all indexes, new dictionary entries and statistics change
 // together or not at all. Operations apply in the order they were made;
 // inserting a quad the store holds, or deleting one it lacks, changes
-// nothing. A Batch is not safe for concurrent use.
+// nothing. A Batch is not safe for concurrent use, but batches filled in
+// parallel can be joined with AddBatch: Add encodes and hashes the terms
+// and validates the quad at once, so that this work is done by whoever
+// fills the batch and not under the store's write lock.
 type Batch struct {
-	s   *Store
-	ops []batchOp
+	s     *Store
+	enc   []byte // the term encodings, back to back
+	terms []batchTerm
+	ops   []batchOp
+	err   error // the first invalid insertion, which Commit reports
 }
 
+// batchTerm is one encoded term of a batch.
+type batchTerm struct {
+	off, n int    // enc[off:off+n]
+	h      uint64 // the store's hash of the encoding
+}
+
+// batchOp names its terms by index in the batch's terms; -1 is the
+// default graph.
 type batchOp struct {
-	q   rdf.Quad
+	t   [4]int32
 	del bool
 }
 
 // NewBatch starts a batch.
 func (s *Store) NewBatch() *Batch { return &Batch{s: s} }
 
-// Add records the insertion of q (copied).
-func (b *Batch) Add(q rdf.Quad) { b.ops = append(b.ops, batchOp{q: q.Clone()}) }
+// Add records the insertion of q (its terms are copied). An invalid quad
+// makes Commit fail.
+func (b *Batch) Add(q rdf.Quad) {
+	if err := q.Validate(); err != nil && b.err == nil {
+		b.err = fmt.Errorf("quad %d of batch: %w", len(b.ops)+1, err)
+	}
+	b.add(q, false)
+}
 
-// Delete records the deletion of q (copied).
-func (b *Batch) Delete(q rdf.Quad) { b.ops = append(b.ops, batchOp{q: q.Clone(), del: true}) }
+// Delete records the deletion of q (its terms are copied).
+func (b *Batch) Delete(q rdf.Quad) { b.add(q, true) }
+
+func (b *Batch) add(q rdf.Quad, del bool) {
+	op := batchOp{del: del}
+	for pos, t := range [4]rdf.Term{q.S, q.P, q.O, q.G} {
+		op.t[pos] = b.term(pos, t)
+	}
+	b.ops = append(b.ops, op)
+}
+
+// term encodes t and returns its index; a term equal to the one in the
+// same position of the previous operation (a subject described by
+// several quads in a row, the graph of a batch) is stored once.
+func (b *Batch) term(pos int, t rdf.Term) int32 {
+	if t.IsZero() {
+		return -1
+	}
+	off := len(b.enc)
+	b.enc = appendTerm(b.enc, t)
+	enc := b.enc[off:]
+	if n := len(b.ops); n > 0 {
+		if prev := b.ops[n-1].t[pos]; prev >= 0 && string(b.encoding(prev)) == string(enc) {
+			b.enc = b.enc[:off]
+			return prev
+		}
+	}
+	if len(b.terms) == math.MaxInt32 { // never in practice: 2^31 terms take far more memory than a batch should
+		b.tooLarge()
+		return -1
+	}
+	b.terms = append(b.terms, batchTerm{off: off, n: len(enc), h: b.s.hash(enc)})
+	return int32(len(b.terms) - 1)
+}
+
+// tooLarge fails the batch: its terms are indexed by int32.
+func (b *Batch) tooLarge() {
+	if b.err == nil {
+		b.err = fmt.Errorf("batch of more than %d terms: use a Loader", math.MaxInt32)
+	}
+}
+
+func (b *Batch) encoding(i int32) []byte {
+	t := b.terms[i]
+	return b.enc[t.off : t.off+t.n]
+}
+
+// AddBatch appends the operations of o, which is left unchanged; o must
+// belong to the same store.
+func (b *Batch) AddBatch(o *Batch) {
+	if o.err != nil && b.err == nil {
+		b.err = fmt.Errorf("quad %d of batch: %w", len(b.ops)+1, o.err)
+	}
+	if len(b.terms)+len(o.terms) > math.MaxInt32 {
+		b.tooLarge()
+		return
+	}
+	base, off := int32(len(b.terms)), len(b.enc)
+	b.enc = append(b.enc, o.enc...)
+	for _, t := range o.terms {
+		t.off += off
+		b.terms = append(b.terms, t)
+	}
+	for _, op := range o.ops {
+		for pos, t := range op.t {
+			if t >= 0 {
+				op.t[pos] = t + base
+			}
+		}
+		b.ops = append(b.ops, op)
+	}
+}
 
 // Len is the number of operations recorded.
 func (b *Batch) Len() int { return len(b.ops) }
+
+func (b *Batch) reset() {
+	b.enc, b.terms, b.ops, b.err = b.enc[:0], b.terms[:0], b.ops[:0], nil
+}
 
 // CommitResult tells what a commit changed.
 type CommitResult struct {
 	Added, Deleted int // quads that were new / that were present
 }
 
-// Commit validates every inserted quad, then applies the batch atomically
-// and durably. The batch is empty afterwards.
+// Commit applies the batch atomically and durably; it fails without
+// writing anything when an inserted quad is invalid. The batch is empty
+// after a successful commit.
 func (b *Batch) Commit(ctx context.Context) (CommitResult, error) {
 	s := b.s
 	if s.ReadOnly() {
 		return CommitResult{}, ErrReadOnly
 	}
-	for i, op := range b.ops {
-		if op.del {
-			continue
-		}
-		if err := op.q.Validate(); err != nil {
-			return CommitResult{}, fmt.Errorf("quad %d of batch: %w", i+1, err)
-		}
+	if b.err != nil {
+		return CommitResult{}, b.err
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	w := s.kv.NewBatch()
-	defer w.Close()
-
 	pending := newPendingTerms()
+	ids, err := b.resolve(pending)
+	if err != nil {
+		return CommitResult{}, err
+	}
 	final := map[IDQuad]bool{}
 	var touched []IDQuad
 	for _, op := range b.ops {
-		if err := ctx.Err(); err != nil {
-			return CommitResult{}, err
-		}
 		var q IDQuad
 		known := true
-		for pos, t := range [4]rdf.Term{op.q.S, op.q.P, op.q.O, op.q.G} {
-			id, ok, err := s.resolve(t, pending, !op.del)
-			if err != nil {
-				return CommitResult{}, err
+		for pos, t := range op.t {
+			id := DefaultGraph
+			if t >= 0 {
+				id = ids[t]
 			}
-			known = known && ok
+			known = known && id != Any
 			q.set(pos, id)
 		}
 		if !known { // a deletion naming a term the store never held
@@ -85,11 +176,23 @@ func (b *Batch) Commit(ctx context.Context) (CommitResult, error) {
 		}
 		final[q] = !op.del
 	}
+	if err := ctx.Err(); err != nil {
+		return CommitResult{}, err
+	}
+	isNew := func(id ID) bool { _, ok := pending.byID[id]; return ok }
 	var added, removed []IDQuad
 	for _, q := range touched {
-		had, err := exists(s.kv, appendIndexKey(nil, SPOG, q))
-		if err != nil {
-			return CommitResult{}, err
+		// A quad naming a term new to the store cannot be in it.
+		had := false
+		if !isNew(q.S) && !isNew(q.P) && !isNew(q.O) && !isNew(q.G) {
+			if had = s.present.has(prefix{SPOG, 4, q}); !had {
+				if had, err = exists(s.kv, appendIndexKey(nil, SPOG, q)); err != nil {
+					return CommitResult{}, err
+				}
+				if had {
+					s.present.add(prefix{SPOG, 4, q})
+				}
+			}
 		}
 		switch {
 		case final[q] && !had:
@@ -99,10 +202,10 @@ func (b *Batch) Commit(ctx context.Context) (CommitResult, error) {
 		}
 	}
 	if len(added) == 0 && len(removed) == 0 {
-		b.ops = b.ops[:0]
+		b.reset()
 		return CommitResult{}, nil
 	}
-	delta, err := s.batchDelta(added, removed)
+	delta, err := s.batchDelta(added, removed, isNew)
 	if err != nil {
 		return CommitResult{}, err
 	}
@@ -110,21 +213,46 @@ func (b *Batch) Commit(ctx context.Context) (CommitResult, error) {
 	if err != nil {
 		return CommitResult{}, err
 	}
+	if err := s.write(pending, added, removed, stats); err != nil {
+		return CommitResult{}, err
+	}
 	for id, enc := range pending.byID {
-		w.Set(dictKey(id), []byte(enc))
+		s.written.put(enc, id)
 	}
-	var key []byte
-	for _, q := range added {
-		for _, o := range Orders() {
-			key = appendIndexKey(key[:0], o, q)
-			w.Set(key, nil)
+	if len(removed) > 0 {
+		s.present.reset()
+	}
+	b.reset()
+	return CommitResult{Added: len(added), Deleted: len(removed)}, nil
+}
+
+// write applies a commit: the new dictionary entries, the index keys of
+// the quads added and removed, and the statistics. The keys go to the
+// backend's batch in ascending order, so that inserting them into Pebble's
+// memtable (a skiplist) resumes each search where the last one ended.
+func (s *Store) write(pending *pendingTerms, added, removed []IDQuad, stats []statWrite) error {
+	w := s.kv.NewBatch()
+	defer w.Close()
+	key := make([]byte, 0, keyWidth)
+	var keys, tmp []cols
+	for _, o := range Orders() {
+		tag := orders[o-1].tag
+		keys, tmp = sortRun(o, added, keys, tmp)
+		for _, c := range keys {
+			w.Set(appendCols(append(key[:0], tag), c), nil)
+		}
+		keys, tmp = sortRun(o, removed, keys, tmp)
+		for _, c := range keys {
+			w.Delete(appendCols(append(key[:0], tag), c))
 		}
 	}
-	for _, q := range removed {
-		for _, o := range Orders() {
-			key = appendIndexKey(key[:0], o, q)
-			w.Delete(key)
-		}
+	ids := make([]ID, 0, len(pending.byID))
+	for id := range pending.byID {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		w.Set(appendDictKey(key[:0], id), []byte(pending.byID[id]))
 	}
 	for _, sw := range stats {
 		if sw.val == nil {
@@ -133,117 +261,70 @@ func (b *Batch) Commit(ctx context.Context) (CommitResult, error) {
 			w.Set(sw.key, sw.val)
 		}
 	}
-	if err := w.Commit(); err != nil {
-		return CommitResult{}, err
-	}
-	b.ops = b.ops[:0]
-	return CommitResult{Added: len(added), Deleted: len(removed)}, nil
+	return w.Commit()
 }
 
-// resolve maps a term to its ID, giving it a new one (recorded in
-// pending) when assign is set; ok is false for an unknown term otherwise.
-func (s *Store) resolve(t rdf.Term, pending *pendingTerms, assign bool) (ID, bool, error) {
-	if t.IsZero() {
-		return DefaultGraph, true, nil
+// appendCols appends the IDs of c, big-endian, as in an index key.
+func appendCols(dst []byte, c cols) []byte {
+	for _, v := range c {
+		dst = binary.BigEndian.AppendUint64(dst, v)
 	}
-	enc := appendTerm(nil, t)
-	if id, ok := pending.byTerm[string(enc)]; ok {
-		return id, true, nil
-	}
-	id, found, err := probe(s.kv, s.hash(enc), enc, nil, pending)
-	if err != nil || found {
-		return id, found, err
-	}
-	if !assign {
-		return Any, false, nil
-	}
-	pending.add(string(enc), id)
-	return id, true, nil
+	return dst
 }
 
-// batchDelta computes how the statistics change when the quads added are
-// inserted and the quads removed deleted. The distinct counts change when
-// a prefix (s p o), (s p) or (p o) gains its first quad or loses its last:
-// presence before comes from the store, presence after from the store
-// minus the removed quads plus the added ones.
-func (s *Store) batchDelta(added, removed []IDQuad) (*statDelta, error) {
-	d := newStatDelta()
-	gone := make(map[IDQuad]bool, len(removed))
-	for _, q := range removed {
-		gone[q] = true
-	}
-	type prefix struct {
-		order Order
-		n     int // columns
-		q     IDQuad
-	}
-	addedHas := map[prefix]bool{}
-	var prefixes []prefix
-	seen := map[prefix]bool{}
-	note := func(q IDQuad, sign int64) {
-		d.quads += sign
-		d.graphs[q.G] += sign
-		d.pred(q.P)[0] += sign
-		for _, p := range []prefix{
-			{SPOG, 3, IDQuad{S: q.S, P: q.P, O: q.O}},
-			{SPOG, 2, IDQuad{S: q.S, P: q.P}},
-			{POSG, 2, IDQuad{P: q.P, O: q.O}},
-		} {
-			if sign > 0 {
-				addedHas[p] = true
-			}
-			if !seen[p] {
-				seen[p] = true
-				prefixes = append(prefixes, p)
+// resolve maps the batch's terms to IDs: from the writers' cache of
+// recently used terms, else by probing the dictionary (in slot order, so
+// that the reads go forward), giving a term that is new a free slot
+// (recorded in pending) when an insertion names it. A term only deletions
+// name and the store lacks gets Any.
+func (b *Batch) resolve(pending *pendingTerms) ([]ID, error) {
+	s := b.s
+	ids := make([]ID, len(b.terms))
+	inserted := make([]bool, len(b.terms))
+	for _, op := range b.ops {
+		if !op.del {
+			for _, t := range op.t {
+				if t >= 0 {
+					inserted[t] = true
+				}
 			}
 		}
 	}
-	for _, q := range added {
-		note(q, 1)
-	}
-	for _, q := range removed {
-		note(q, -1)
-	}
-	for _, p := range prefixes {
-		key := appendIndexKey(nil, p.order, p.q)[:1+8*p.n]
-		before, afterInStore, err := prefixPresence(s.kv, key, p.order, gone)
-		if err != nil {
-			return nil, err
+	var misses []int32
+	for i := range b.terms {
+		if id, ok := s.written.lookup(b.encoding(int32(i))); ok {
+			ids[i] = id
+		} else {
+			misses = append(misses, int32(i))
 		}
-		after := afterInStore || addedHas[p]
-		if before == after {
+	}
+	slices.SortFunc(misses, func(x, y int32) int { return cmp.Compare(firstSlot(b.terms[x].h), firstSlot(b.terms[y].h)) })
+	var absent []int32 // named by deletions only, so far
+	for _, i := range misses {
+		enc := b.encoding(i)
+		if id, ok := pending.byTerm[string(enc)]; ok {
+			ids[i] = id
 			continue
 		}
-		sign := int64(1)
-		if before {
-			sign = -1
-		}
-		col := 2 // (s p) → distinct subjects
+		id, found, err := probe(s.kv, b.terms[i].h, enc, nil, pending)
 		switch {
-		case p.order == POSG:
-			col = 3 // (p o) → distinct objects
-		case p.n == 3:
-			col = 1 // (s p o) → distinct triples
-			d.triples += sign
+		case err != nil:
+			return nil, err
+		case found:
+			s.written.put(string(enc), id)
+		case inserted[i]:
+			pending.add(string(enc), id)
+		default:
+			absent = append(absent, i)
 		}
-		d.pred(p.q.P)[col] += sign
+		ids[i] = id
 	}
-	return d, nil
-}
-
-// prefixPresence reports whether the store has a quad under key prefix,
-// and whether it still has one once the quads in gone are deleted.
-func prefixPresence(r kv.Reader, prefix []byte, o Order, gone map[IDQuad]bool) (before, after bool, err error) {
-	it, err := r.NewIter(prefix, kv.PrefixEnd(prefix))
-	if err != nil {
-		return false, false, err
-	}
-	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		before = true
-		if !gone[decodeIndexKey(o, it.Key())] {
-			return true, true, it.Err()
+	// The same term may be named by an insertion elsewhere in the batch.
+	for _, i := range absent {
+		ids[i] = Any
+		if id, ok := pending.byTerm[string(b.encoding(i))]; ok {
+			ids[i] = id
 		}
 	}
-	return before, false, it.Err()
+	return ids, nil
 }

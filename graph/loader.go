@@ -141,13 +141,11 @@ func (l *Loader) Read() uint64 { return l.read.Load() }
 // LoadWorker resolves and buffers quads for a Loader. Use one per
 // goroutine; a LoadWorker is not safe for concurrent use.
 type LoadWorker struct {
-	l *Loader
-	// cache and older remember the IDs of recent terms; when cache is
-	// full it becomes older, so hot terms survive the turnover.
-	cache, older map[string]ID
-	enc          []byte
-	out          []IDQuad
-	read         uint64 // quads added since the last hand-over, for Loader.Read
+	l     *Loader
+	cache termIDs // the IDs of recent terms
+	enc   []byte
+	out   []IDQuad
+	read  uint64 // quads added since the last hand-over, for Loader.Read
 }
 
 const (
@@ -157,7 +155,7 @@ const (
 
 // NewWorker returns a worker for one goroutine.
 func (l *Loader) NewWorker() *LoadWorker {
-	return &LoadWorker{l: l, cache: make(map[string]ID, 1024)}
+	return &LoadWorker{l: l, cache: newTermIDs(workerCacheTerms)}
 }
 
 // Add validates and loads quads; they may be reused after Add returns.
@@ -202,20 +200,14 @@ func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
 		return DefaultGraph, nil
 	}
 	w.enc = appendTerm(w.enc[:0], t)
-	if id, ok := w.cache[string(w.enc)]; ok {
+	if id, ok := w.cache.lookup(w.enc); ok {
 		return id, nil
 	}
-	id, ok := w.older[string(w.enc)]
-	if !ok {
-		var err error
-		if id, err = w.l.assign(w.enc); err != nil {
-			return 0, err
-		}
+	id, err := w.l.assign(w.enc)
+	if err != nil {
+		return 0, err
 	}
-	if len(w.cache) >= workerCacheTerms {
-		w.older, w.cache = w.cache, make(map[string]ID, workerCacheTerms)
-	}
-	w.cache[string(w.enc)] = id
+	w.cache.put(string(w.enc), id)
 	return id, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/mneme-archive/mneme/graph/kv"
 	"github.com/mneme-archive/mneme/graph/kv/pebblekv"
@@ -20,6 +21,12 @@ const formatValue = "mneme-graph/1 xxhash64"
 
 // ErrReadOnly is returned by writes to a store opened read-only.
 var ErrReadOnly = kv.ErrReadOnly
+
+// ErrLocked is returned by Open when another process (or another Open in
+// this one) holds the store: Pebble admits one at a time, read-only
+// openings included, since a reader could not follow the holder's
+// compactions.
+var ErrLocked = errors.New("the store is in use by another process")
 
 // OpenOptions configure Open.
 type OpenOptions struct {
@@ -41,12 +48,21 @@ type Store struct {
 	dir  string
 	wmu  sync.Mutex // serializes writers: dictionary assignment and stats
 	hash hashFunc
+	// written caches the IDs of the terms writers resolved, so that the
+	// terms a batch names again and again (its predicates and graph,
+	// classes, shared URLs) are not looked up in the dictionary each time;
+	// present caches keys writers found. Both are used under wmu.
+	written termIDs
+	present presentKeys
 }
 
 // Open opens (creating it unless read-only) the Pebble-backed store in dir.
 func Open(dir string, o OpenOptions) (*Store, error) {
 	db, err := pebblekv.Open(dir, pebblekv.Options{ReadOnly: o.ReadOnly, CacheBytes: o.CacheBytes})
 	if err != nil {
+		if lockHeld(err) {
+			return nil, fmt.Errorf("open store %s: %w", dir, ErrLocked)
+		}
 		return nil, err
 	}
 	s, err := newStore(db, dir, defaultHash, o.TermCacheBytes)
@@ -55,6 +71,19 @@ func Open(dir string, o OpenOptions) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// lockHeld reports whether Pebble failed to take the directory lock
+// because it is held: fcntl's EAGAIN or EACCES from another process (not
+// a file that cannot be created), or Pebble's own refusal within this
+// process.
+func lockHeld(err error) bool {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return false
+	}
+	return errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EACCES) ||
+		strings.Contains(err.Error(), "lock held by current process")
 }
 
 // New makes a store on any kv backend. tmpDir is where a Loader writes
@@ -67,7 +96,8 @@ func New(db kv.Store, tmpDir string) (*Store, error) {
 // newStore is New with the term hash (tests force collisions with it)
 // and the term cache budget as parameters.
 func newStore(db kv.Store, tmpDir string, h hashFunc, termCacheBytes int64) (*Store, error) {
-	s := &Store{kv: db, dir: tmpDir, hash: h}
+	s := &Store{kv: db, dir: tmpDir, hash: h, written: newTermIDs(writtenTermsMax),
+		present: presentKeys{newGenerations[prefix, struct{}](presentMax)}}
 	s.View = &View{r: db, hash: h, terms: newTermCache(termCacheBytes)}
 	v, err := db.Get(formatKey)
 	switch {

@@ -75,52 +75,72 @@ func randomQuad(r *rand.Rand) rdf.Quad {
 	return rdf.Quad{S: pick(universe.s), P: pick(universe.p), O: pick(universe.o), G: pick(universe.g)}
 }
 
-func TestRandomBatchesAgreeWithModel(t *testing.T) {
+// eachHash runs test on a fresh store with the real hash, then with
+// collidingHash.
+func eachHash(t *testing.T, test func(t *testing.T, s *Store)) {
 	for _, tc := range []struct {
 		name string
 		hash hashFunc
 	}{{"xxhash", defaultHash}, {"colliding", collidingHash}} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := openTest(t, tc.hash)
-			r := rand.New(rand.NewPCG(1, 2))
-			m := model{}
-			ctx := context.Background()
-			for round := range 40 {
-				b := s.NewBatch()
-				wantAdded, wantDeleted := 0, 0
-				next := maps(m)
-				for range 1 + r.IntN(12) {
-					q := randomQuad(r)
-					if r.IntN(3) == 0 {
-						b.Delete(q)
-						delete(next, q)
-					} else {
-						b.Add(q)
-						next[q] = true
-					}
-				}
-				for q := range next {
-					if !m[q] {
-						wantAdded++
-					}
-				}
-				for q := range m {
-					if !next[q] {
-						wantDeleted++
-					}
-				}
-				res, err := b.Commit(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if res.Added != wantAdded || res.Deleted != wantDeleted {
-					t.Fatalf("round %d: commit says +%d -%d, model +%d -%d", round, res.Added, res.Deleted, wantAdded, wantDeleted)
-				}
-				m = next
-				compareWithModel(t, s.View, m)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { test(t, openTest(t, tc.hash)) })
 	}
+}
+
+func TestRandomBatchesAgreeWithModel(t *testing.T) {
+	eachHash(t, func(t *testing.T, s *Store) {
+		r := rand.New(rand.NewPCG(1, 2))
+		m := model{}
+		ctx := context.Background()
+		for round := range 40 {
+			// Half the batches are filled in two parts joined with
+			// AddBatch, as parallel writers do.
+			b, part := s.NewBatch(), s.NewBatch()
+			if round%2 == 0 {
+				part = b
+			}
+			wantAdded, wantDeleted := 0, 0
+			next := maps(m)
+			for range 1 + r.IntN(12) {
+				q := randomQuad(r)
+				if r.IntN(4) == 0 { // a term new to the store, in deletions too
+					q.S = rdf.IRI(fmt.Sprintf("http://e.org/new/%d/%d", round, r.IntN(2)))
+				}
+				if r.IntN(3) == 0 {
+					part.Delete(q)
+					delete(next, q)
+				} else {
+					part.Add(q)
+					next[q] = true
+				}
+				if r.IntN(5) == 0 && part != b {
+					b.AddBatch(part)
+					part = s.NewBatch()
+				}
+			}
+			if part != b {
+				b.AddBatch(part)
+			}
+			for q := range next {
+				if !m[q] {
+					wantAdded++
+				}
+			}
+			for q := range m {
+				if !next[q] {
+					wantDeleted++
+				}
+			}
+			res, err := b.Commit(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Added != wantAdded || res.Deleted != wantDeleted {
+				t.Fatalf("round %d: commit says +%d -%d, model +%d -%d", round, res.Added, res.Deleted, wantAdded, wantDeleted)
+			}
+			m = next
+			compareWithModel(t, s.View, m)
+		}
+	})
 }
 
 func maps(m model) model {
@@ -417,4 +437,33 @@ func TestResetAgreesWithScan(t *testing.T) {
 	if err := it.Reset(Pattern{S: p.S}); err == nil {
 		t.Fatal("reset outside the opened range accepted")
 	}
+}
+
+// TestDeletingTermsNewInTheBatch: a batch that inserts quads naming new
+// terms and later deletes some of them ends with the others only, however
+// the terms' dictionary lookups are ordered.
+func TestDeletingTermsNewInTheBatch(t *testing.T) {
+	eachHash(t, func(t *testing.T, s *Store) {
+		quad := func(i int) rdf.Quad {
+			return rdf.Quad{S: rdf.IRI(fmt.Sprintf("http://e.org/s%d", i)), P: rdf.IRI("http://e.org/p"), O: rdf.String(fmt.Sprint(i))}
+		}
+		b := s.NewBatch()
+		m := model{}
+		for i := range 200 {
+			b.Add(quad(i))
+			m[quad(i)] = true
+		}
+		for i := 0; i < 200; i += 2 {
+			b.Delete(quad(i))
+			delete(m, quad(i))
+		}
+		res, err := b.Commit(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Added != 100 || res.Deleted != 0 {
+			t.Errorf("commit says +%d -%d, want +100 -0", res.Added, res.Deleted)
+		}
+		compareWithModel(t, s.View, m)
+	})
 }

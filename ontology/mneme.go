@@ -63,8 +63,12 @@ const (
 	NextVisit       = MnemeNS + "nextVisit"
 )
 
-// Hyperlinks found in captured pages.
+// Hyperlinks found in captured pages: links and embeds as one statement
+// from the capture to the target, other references as Link nodes.
 const (
+	LinksTo    = MnemeNS + "linksTo"
+	Embeds     = MnemeNS + "embeds"
+	LinkText   = MnemeNS + "linkText"
 	Link       = MnemeNS + "Link"
 	LinkSource = MnemeNS + "linkSource"
 	LinkTarget = MnemeNS + "linkTarget"

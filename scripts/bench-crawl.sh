@@ -6,6 +6,7 @@
 #   scripts/bench-crawl.sh            # 20,000 pages
 #   PAGES=2000 scripts/bench-crawl.sh # a quick run (the doc is still rewritten)
 #   DOC=/dev/null scripts/bench-crawl.sh  # figures on stdout only
+#   CPUPROFILE=/tmp/crawl.pprof scripts/bench-crawl.sh  # profile mneme's crawl
 #
 # The site is `mneme demo serve-site` (internal/synthweb.BigSite): N pages of
 # 20-50 KB with 50-100 links each, plus their stylesheets, images and script.
@@ -21,6 +22,9 @@ DOC=${DOC:-$repo/docs/benchmarks.md}
 
 if ! command -v wget >/dev/null; then
 	apt-get install -y wget >/dev/null
+fi
+if [ ! -x /usr/bin/time ]; then
+	apt-get install -y time >/dev/null
 fi
 
 work=$(mktemp -d)
@@ -43,6 +47,12 @@ read -r root _ _ urls _ <<<"$(sed 's/,//' "$work/site.txt")"
 echo "site: $root ($PAGES pages, $urls URLs)"
 
 now() { date +%s.%N; }
+# CPU seconds (user + system) the site server has used so far: each tool's
+# share of the server's work is its delta.
+server_cpu() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.1f", ($14 + $15) / hz}' "/proc/$site_pid/stat"; }
+# cpu FILE: the user + system seconds /usr/bin/time wrote to FILE.
+cpu() { awk '{printf "%.1f", $1 + $2}' "$1"; }
+sub() { echo "$1 $2" | awk '{printf "%.1f", $1 - $2}'; }
 elapsed() { echo "$1 $2" | awk '{printf "%.1f", $2 - $1}'; }
 rate() { echo "$1 $2" | awk '{printf "%.0f", $1 / $2}'; }
 
@@ -51,9 +61,12 @@ rate() { echo "$1 $2" | awk '{printf "%.0f", $1 / $2}'; }
 mkdir "$work/wget"
 wget_cmd="wget --recursive --level=inf --no-parent --warc-file=site --no-verbose -e robots=off $root"
 load_wget=$(cut -d' ' -f1-3 /proc/loadavg)
+s0=$(server_cpu)
 t0=$(now)
-(cd "$work/wget" && $wget_cmd -o wget.log) || { code=$?; [ "$code" -eq 8 ] || { tail "$work/wget/wget.log" >&2; exit 1; }; }
+(cd "$work/wget" && /usr/bin/time -f "%U %S" -o "$work/wget.cpu" $wget_cmd -o wget.log) || { code=$?; [ "$code" -eq 8 ] || { tail "$work/wget/wget.log" >&2; exit 1; }; }
 t1=$(now)
+wget_server=$(sub "$(server_cpu)" "$s0")
+wget_cpu=$(cpu "$work/wget.cpu")
 wget_secs=$(elapsed "$t0" "$t1")
 wget_fetched=$(grep -c ' URL:' "$work/wget/wget.log" || true)
 wget_pages=$(find "$work/wget" -name '*.html' | wc -l)
@@ -62,9 +75,12 @@ wget_warc=$(du -sb "$work/wget/site.warc.gz" | cut -f1)
 # mneme
 mneme_cmd="mneme crawl --politeness off --workers $WORKERS --data DATA $root"
 load_mneme=$(cut -d' ' -f1-3 /proc/loadavg)
+s0=$(server_cpu)
 t0=$(now)
-"$work/mneme" crawl --politeness off --workers "$WORKERS" --data "$work/data" --id bench "$root" >"$work/mneme.out" 2>"$work/mneme.err"
+/usr/bin/time -f "%U %S" -o "$work/mneme.cpu" "$work/mneme" crawl --politeness off --workers "$WORKERS" --data "$work/data" --id bench ${CPUPROFILE:+--cpuprofile "$CPUPROFILE"} "$root" >"$work/mneme.out" 2>"$work/mneme.err"
 t1=$(now)
+mneme_server=$(sub "$(server_cpu)" "$s0")
+mneme_cpu=$(cpu "$work/mneme.cpu")
 mneme_secs=$(elapsed "$t0" "$t1")
 mneme_fetched=$(sed -n 's/.*: \([0-9]*\) pages, .*/\1/p' "$work/mneme.out")
 mneme_pages=$(awk '$2 == 200 && $7 == "text/html"' "$work/data/crawls/bench/crawl.log" | wc -l)
@@ -85,16 +101,18 @@ page, two stylesheets, three images and a script per page from shared pools; $ur
 served on 127.0.0.1 by a separate mneme process, by wget and by mneme one after the other in the
 same run. Both fetch every URL and write a WARC file; mneme also extracts the links, writes the
 crawl.log and commits every capture and link as RDF to its store. Pages/s counts the HTML pages
-(status 200, text/html) over the wall time.
+(status 200, text/html) over the wall time. CPU is the user + system time of the tool, and of the
+site server while it served that tool: on a shared machine the wall times follow the load, the CPU
+times much less.
 
 Command (from the repository root; \`PAGES=N\` for another size):
 
     scripts/bench-crawl.sh
 
-| tool | command | load average before | wall time | responses | HTML pages | WARC bytes | RDF quads | pages/s |
-|---|---|---|---|---|---|---|---|---|
-| wget | \`$wget_cmd\` | $load_wget | $wget_secs s | $wget_fetched | $wget_pages | $wget_warc | – | $wget_rate |
-| mneme | \`$mneme_cmd\` | $load_mneme | $mneme_secs s | $mneme_fetched | $mneme_pages | $mneme_warc | $mneme_quads | $mneme_rate |
+| tool | command | load average before | wall time | CPU (server) | responses | HTML pages | WARC bytes | RDF quads | pages/s |
+|---|---|---|---|---|---|---|---|---|---|
+| wget | \`$wget_cmd\` | $load_wget | $wget_secs s | $wget_cpu s ($wget_server s) | $wget_fetched | $wget_pages | $wget_warc | – | $wget_rate |
+| mneme | \`$mneme_cmd\` | $load_mneme | $mneme_secs s | $mneme_cpu s ($mneme_server s) | $mneme_fetched | $mneme_pages | $mneme_warc | $mneme_quads | $mneme_rate |
 
 Ratio mneme / wget (wall time): **${ratio}×** (acceptance target: 3×; goal beyond it: 5,000 pages/s).
 

@@ -31,6 +31,7 @@ type crawlOptions struct {
 	robots     string
 	api        string
 	aah        aahOptions
+	cpuProfile string
 }
 
 func newCrawlCmd() *cobra.Command {
@@ -68,6 +69,11 @@ knowledge base.`,
 			if err := checkAPIAddr(o.api); err != nil {
 				return err
 			}
+			stop, err := startCPUProfile(o.cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer stop()
 			st, err := openCrawlStore(s.Output)
 			if err != nil {
 				return err
@@ -96,7 +102,8 @@ knowledge base.`,
 	f.StringVar(&o.robots, "robots", "", "obey or ignore robots.txt")
 	f.StringVar(&o.api, "api", "", "serve the URL injection API on this loopback address (e.g. 127.0.0.1:8411)")
 	o.aah.flags(f)
-	cmd.AddCommand(newCrawlResumeCmd())
+	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the crawl to this file (go tool pprof reads it)")
+	cmd.AddCommand(newCrawlResumeCmd(), newCrawlStatusCmd())
 	return cmd
 }
 

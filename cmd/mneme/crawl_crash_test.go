@@ -68,51 +68,16 @@ func TestCrawlSurvivesKill(t *testing.T) {
 	t.Logf("random seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 1))
 
-	start := func(args ...string) (*exec.Cmd, *bytes.Buffer) {
-		cmd := exec.Command(os.Args[0], args...)
-		cmd.Env = append(os.Environ(), asMneme+"=1")
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd, &out
-	}
 	args := []string{"crawl", "--spec", specFile, "--data", data, "--id", "crash", "--politeness", "off", srv.URL + "/p/0"}
-	logSize := func() int64 {
-		fi, err := os.Stat(crawler.Layout{Data: data}.CrawlLog("crash"))
-		if err != nil {
-			return 0
-		}
-		return fi.Size()
-	}
 	for k := range kills {
 		// A kill moment is chosen by progress (up to ~300 more crawl.log
 		// lines, so that ten kills cannot outrun the site on a fast
 		// machine) plus a random delay, so it lands anywhere: start-up,
 		// fetching, writing WARC, committing RDF, completing.
-		target := logSize() + int64(rng.IntN(300))*100
-		cmd, out := start(args...)
-		exited := make(chan struct{})
-		go func() { cmd.Wait(); close(exited) }()
-		for logSize() < target {
-			select {
-			case <-exited:
-				t.Fatalf("run %d ended before the kill: %s", k+1, out)
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-		time.Sleep(time.Duration(rng.IntN(50)) * time.Millisecond)
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		<-exited
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
-			t.Fatalf("run %d ended before the kill: %s", k+1, out)
-		}
+		killAfter(t, k+1, crawler.Layout{Data: data}.CrawlLog("crash"), int64(rng.IntN(300))*100, rng, args...)
 		args = []string{"crawl", "resume", "--data", data, "crash"}
 	}
-	cmd, out := start(args...)
+	cmd, out := startMneme(t, args...)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("final run: %v\n%s", err, out)
 	}
@@ -135,18 +100,7 @@ func TestCrawlSurvivesKill(t *testing.T) {
 	}
 	t.Logf("%d kills, %d pages fetched again, robots.txt fetched %d times", kills, extra, site.hits["/robots.txt"])
 
-	st, err := graph.Open(crawler.Layout{Data: data}.Store(), graph.OpenOptions{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	rep, err := crawler.CheckArchive(context.Background(), data, "crash", st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range rep.Problems {
-		t.Error(p)
-	}
+	_, rep := checkArchive(t, data, "crash")
 	// A page fetched again after a kill may keep both captures (its batch
 	// committed, its completion not yet synced), never more than fetches.
 	extraCaptures := 0
@@ -168,4 +122,70 @@ func TestCrawlSurvivesKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	warcverify.Check(t, files...)
+}
+
+// startMneme starts the test binary as the mneme command with args; its
+// output goes to the returned buffer.
+func startMneme(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), asMneme+"=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, &out
+}
+
+// killAfter starts mneme with args, lets it grow the crawl.log at logPath
+// by grow bytes, waits a random moment more and SIGKILLs it; run numbers
+// the run in failures.
+func killAfter(t *testing.T, run int, logPath string, grow int64, rng *rand.Rand, args ...string) {
+	t.Helper()
+	logSize := func() int64 {
+		fi, err := os.Stat(logPath)
+		if err != nil {
+			return 0
+		}
+		return fi.Size()
+	}
+	target := logSize() + grow
+	cmd, out := startMneme(t, args...)
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	for logSize() < target {
+		select {
+		case <-exited:
+			t.Fatalf("run %d ended before the kill: %s", run, out)
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	time.Sleep(time.Duration(rng.IntN(50)) * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+		t.Fatalf("run %d ended before the kill: %s", run, out)
+	}
+}
+
+// checkArchive opens the store of data read-only (closed when the test
+// ends) and reports every disagreement between crawl id's RDF and WARC files.
+func checkArchive(t *testing.T, data, id string) (*graph.Store, *crawler.ArchiveReport) {
+	t.Helper()
+	st, err := graph.Open(crawler.Layout{Data: data}.Store(), graph.OpenOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	rep, err := crawler.CheckArchive(context.Background(), data, id, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range rep.Problems {
+		t.Error(p)
+	}
+	return st, rep
 }

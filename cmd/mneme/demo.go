@@ -157,7 +157,7 @@ GROUP BY ?site ORDER BY DESC(?pages)`, sites, g),
 		vars:  []string{"article", "citing_pages"},
 		text: fmt.Sprintf(`SELECT ?article (COUNT(DISTINCT ?from) AS ?citing_pages) WHERE {
   GRAPH <%s> {
-    ?link mneme:linkTarget ?article ; mneme:linkSource/mneme:url ?from .
+    ?c mneme:linksTo ?article ; mneme:url ?from .
   }
   FILTER(STRSTARTS(STR(?article), "%s/wiki/") && !STRSTARTS(STR(?from), "%s/")
          && ?article != <%s/wiki/Main_Page>)

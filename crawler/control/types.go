@@ -23,6 +23,7 @@ type Status struct {
 	Links          int64            `json:"links"`
 	Errors         map[string]int64 `json:"errors"` // by kind
 	Queued         int64            `json:"queued"`
+	Waiting        int64            `json:"waiting"` // visited URLs waiting for their revisit (incremental crawls)
 	InFlight       int64            `json:"in_flight"`
 	Succeeded      int64            `json:"succeeded"`
 	Failed         int64            `json:"failed"`
@@ -53,11 +54,13 @@ type Queue struct {
 	Key         string    `json:"key"`
 	State       string    `json:"state"` // ready, busy, snoozed, empty or exhausted
 	Size        int64     `json:"size"`
+	Waiting     int64     `json:"waiting"` // visited URLs waiting for their revisit (incremental crawls)
 	InFlight    int64     `json:"in_flight"`
 	Valence     int64     `json:"valence"`
 	Budget      int64     `json:"budget"`
 	BudgetUsed  int64     `json:"budget_used"`
 	NextReady   time.Time `json:"next_ready,omitzero"`
+	NextDue     time.Time `json:"next_due,omitzero"` // due time of the first waiting URL
 	LastFetchMS float64   `json:"last_fetch_ms"`
 }
 
@@ -87,7 +90,7 @@ func toStatus(s crawler.Status, live bool) Status {
 	out := Status{
 		ID: s.ID, State: s.State, Reason: s.Reason, Live: live, Started: s.Started,
 		ElapsedSeconds: s.Elapsed.Seconds(), Fetched: s.Fetched, Bytes: s.Bytes, Revisits: s.Revisits,
-		Links: s.Links, Errors: s.Errors, Queued: s.Queued, InFlight: s.InFlight, Succeeded: s.Succeeded,
+		Links: s.Links, Errors: s.Errors, Queued: s.Queued, Waiting: s.Waiting, InFlight: s.InFlight, Succeeded: s.Succeeded,
 		Failed: s.Failed, Disregarded: s.Disregard, Queues: s.Queues, QueueStates: map[string]int64{},
 		Recent: make([]Fetch, 0, len(s.Recent)),
 	}
@@ -112,8 +115,8 @@ func toStatus(s crawler.Status, live bool) Status {
 
 func toQueue(q frontier.QueueStats) Queue {
 	return Queue{
-		Key: q.Key, State: string(q.State), Size: q.Size, InFlight: q.InFlight, Valence: q.Valence,
-		Budget: q.Budget, BudgetUsed: q.BudgetUsed, NextReady: q.NextReady, LastFetchMS: ms(q.LastFetch),
+		Key: q.Key, State: string(q.State), Size: q.Size, Waiting: q.Waiting, InFlight: q.InFlight, Valence: q.Valence,
+		Budget: q.Budget, BudgetUsed: q.BudgetUsed, NextReady: q.NextReady, NextDue: q.NextDue, LastFetchMS: ms(q.LastFetch),
 	}
 }
 

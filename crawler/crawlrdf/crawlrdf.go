@@ -1,8 +1,9 @@
 // Package crawlrdf describes a crawl in RDF, in the crawl's own named graph
 // (docs/data-model.md): the crawl activity and its specification, one
-// capture per fetch with where its WARC record lies, and the hyperlinks
-// found with their anchor text and hop kind. It also repairs that
-// description after a crash cut WARC files short.
+// capture per fetch with where its WARC record lies, and the references
+// found in it (a statement from the capture to each target; the anchor
+// texts on the targets). It also repairs that description after a crash
+// cut WARC files short.
 package crawlrdf
 
 import (
@@ -86,7 +87,13 @@ type Capture struct {
 	// Duplicate is the IRI of the earlier capture holding the same payload
 	// (the capture was written as a revisit record).
 	Duplicate string
-	Links     []Link
+	// Change is the mneme:changeStatus against the URL's previous capture
+	// (an ontology Status* IRI), in incremental crawls; empty: StatusNew
+	// for a response, StatusUnknown without one. Previous is the IRI of
+	// that capture (prov:wasRevisionOf).
+	Change   string
+	Previous string
+	Links    []Link
 }
 
 // Link is a hyperlink found in a capture.
@@ -112,11 +119,19 @@ func (c *Capture) Quads(crawlID string, dst []rdf.Quad) []rdf.Quad {
 	dst = append(dst, rdf.Quad{S: url, P: iri(rdf.RDFType), O: iri(ontology.WebResource), G: g})
 	add(ontology.ProvWasGeneratedBy, g)
 	add(ontology.ProvGeneratedAtTime, dateTime(c.Time))
+	switch {
+	case c.Change != "":
+		add(ontology.ChangeStatus, iri(c.Change))
+	case c.Status > 0:
+		add(ontology.ChangeStatus, iri(ontology.StatusNew))
+	default:
+		add(ontology.ChangeStatus, iri(ontology.StatusUnknown))
+	}
 	if c.Status > 0 {
 		add(ontology.HTTPStatus, integer(int64(c.Status)))
-		add(ontology.ChangeStatus, iri(ontology.StatusNew))
-	} else {
-		add(ontology.ChangeStatus, iri(ontology.StatusUnknown))
+	}
+	if c.Previous != "" {
+		add(ontology.ProvWasRevisionOf, rdf.IRI(c.Previous))
 	}
 	if c.Error != "" {
 		add(ontology.FetchError, rdf.String(c.Error))
@@ -142,17 +157,25 @@ func (c *Capture) Quads(crawlID string, dst []rdf.Quad) []rdf.Quad {
 		}
 	}
 	if c.Via != "" {
-		add(ontology.Via, rdf.IRI(c.Via))
+		dst = append(dst, ViaQuad(crawlID, c.IRI, c.Via))
 	}
 	if c.Duplicate != "" {
 		add(ontology.DuplicateOf, rdf.IRI(c.Duplicate))
 	}
 	for i, l := range c.Links {
+		target := rdf.IRI(l.Target)
+		if p, ok := plainLinks[l.Hop]; ok {
+			add(p, target)
+			if l.Text != "" {
+				dst = append(dst, rdf.Quad{S: target, P: iri(ontology.LinkText), O: rdf.String(l.Text), G: g})
+			}
+			continue
+		}
 		li := rdf.IRI(LinkIRI(c.IRI, i))
 		link := func(p string, o rdf.Term) { dst = append(dst, rdf.Quad{S: li, P: iri(p), O: o, G: g}) }
 		link(rdf.RDFType, iri(ontology.Link))
 		link(ontology.LinkSource, s)
-		link(ontology.LinkTarget, rdf.IRI(l.Target))
+		link(ontology.LinkTarget, target)
 		if l.Text != "" {
 			link(ontology.AnchorText, rdf.String(l.Text))
 		}
@@ -161,6 +184,19 @@ func (c *Capture) Quads(crawlID string, dst []rdf.Quad) []rdf.Quad {
 		}
 	}
 	return dst
+}
+
+// plainLinks are the hop kinds of nearly every reference, each written as
+// one statement from the capture to the target (its anchor text going to
+// the target, as one of the texts the crawl's pages link to it with):
+// a page holds dozens of them, and a node of five statements each made
+// links most of a crawl's graph. The rare other kinds (redirects,
+// speculative URLs…) keep a mneme:Link node with its hop type.
+var plainLinks = map[byte]string{'L': ontology.LinksTo, 'E': ontology.Embeds}
+
+// ViaQuad says that the capture's URL was found in the capture via.
+func ViaQuad(crawlID, capture, via string) rdf.Quad {
+	return rdf.Quad{S: rdf.IRI(capture), P: iri(ontology.Via), O: rdf.IRI(via), G: rdf.IRI(CrawlIRI(crawlID))}
 }
 
 // LinkIRI names the i-th link found in a capture.

@@ -39,11 +39,15 @@ func TestTermsAreInTheOntology(t *testing.T) {
 	capt := &Capture{IRI: "urn:uuid:5c003209-b442-4fce-b0fb-906d5e275c95", URL: "http://example.org/a", Time: start,
 		Status: 200, MimeType: "text/html", Length: 512, Digest: "sha1:AAAA", WARCFile: "x.warc.gz", Offset: 1234,
 		RecordID: "urn:uuid:5c003209-b442-4fce-b0fb-906d5e275c95", HopPath: "LE", Via: "urn:uuid:1",
-		Duplicate: "urn:uuid:2", Links: []Link{{Target: "http://example.org/b", Text: "b", Hop: 'L'}}}
+		Duplicate: "urn:uuid:2", Links: []Link{{Target: "http://example.org/b", Text: "b", Hop: 'L'},
+			{Target: "http://example.org/s.css", Hop: 'E'}, {Target: "http://example.org/x", Text: "x", Hop: 'X'}}}
 	failed := &Capture{IRI: "urn:uuid:3", URL: "http://example.org/c", Time: start, Status: -2, Error: "connection refused", Length: -1}
 	quads := append(cr.Quads(), Ended("c1", start))
 	quads = capt.Quads("c1", quads)
 	quads = failed.Quads("c1", quads)
+	revisit := &Capture{IRI: "urn:uuid:4", URL: capt.URL, Time: start.Add(time.Hour), Status: 304, Length: -1,
+		Change: ontology.StatusUnchanged, Previous: capt.IRI, Duplicate: capt.IRI}
+	quads = revisit.Quads("c1", quads)
 	kinds := map[string]bool{}
 	for k := range HopKinds {
 		kinds[HopKinds[k]] = true
@@ -70,7 +74,15 @@ func TestTermsAreInTheOntology(t *testing.T) {
 		{S: rdf.IRI(capt.IRI), P: rdf.IRI(ontology.WARCOffset), O: rdf.Literal("1234", rdf.XSDInteger), G: cr.Graph()}:                               true,
 		{S: rdf.IRI(capt.IRI), P: rdf.IRI(ontology.ProvGeneratedAtTime), O: rdf.Literal("2026-03-14T15:09:26.535Z", rdf.XSDDateTime), G: cr.Graph()}: true,
 		{S: rdf.IRI(failed.IRI), P: rdf.IRI(ontology.ChangeStatus), O: rdf.IRI(ontology.StatusUnknown), G: cr.Graph()}:                               true,
-		{S: rdf.IRI(LinkIRI(capt.IRI, 0)), P: rdf.IRI(ontology.AnchorText), O: rdf.String("b"), G: cr.Graph()}:                                       true,
+		{S: rdf.IRI(capt.IRI), P: rdf.IRI(ontology.ChangeStatus), O: rdf.IRI(ontology.StatusNew), G: cr.Graph()}:                                     true,
+		{S: rdf.IRI(revisit.IRI), P: rdf.IRI(ontology.ChangeStatus), O: rdf.IRI(ontology.StatusUnchanged), G: cr.Graph()}:                            true,
+		{S: rdf.IRI(revisit.IRI), P: rdf.IRI(ontology.ProvWasRevisionOf), O: rdf.IRI(capt.IRI), G: cr.Graph()}:                                       true,
+		{S: rdf.IRI(capt.IRI), P: rdf.IRI(ontology.LinksTo), O: rdf.IRI("http://example.org/b"), G: cr.Graph()}:                                      true,
+		{S: rdf.IRI("http://example.org/b"), P: rdf.IRI(ontology.LinkText), O: rdf.String("b"), G: cr.Graph()}:                                       true,
+		{S: rdf.IRI(capt.IRI), P: rdf.IRI(ontology.Embeds), O: rdf.IRI("http://example.org/s.css"), G: cr.Graph()}:                                   true,
+		{S: rdf.IRI(LinkIRI(capt.IRI, 2)), P: rdf.IRI(ontology.LinkSource), O: rdf.IRI(capt.IRI), G: cr.Graph()}:                                     true,
+		{S: rdf.IRI(LinkIRI(capt.IRI, 2)), P: rdf.IRI(ontology.AnchorText), O: rdf.String("x"), G: cr.Graph()}:                                       true,
+		{S: rdf.IRI(LinkIRI(capt.IRI, 2)), P: rdf.IRI(ontology.HopType), O: rdf.IRI(ontology.HopSpeculative), G: cr.Graph()}:                         true,
 		{S: rdf.IRI(SpecIRI("c1")), P: rdf.IRI(ontology.MaxCaptures), O: rdf.Literal("100", rdf.XSDInteger), G: cr.Graph()}:                          true,
 	}
 	for _, q := range quads {
@@ -80,6 +92,9 @@ func TestTermsAreInTheOntology(t *testing.T) {
 		t.Errorf("missing %v", q)
 	}
 	for _, q := range quads {
+		if q.S.Value == LinkIRI(capt.IRI, 0) || q.S.Value == LinkIRI(capt.IRI, 1) {
+			t.Errorf("a plain link or embed written as a node: %v", q)
+		}
 		if q.S.Value == failed.IRI && (q.P.Value == ontology.HTTPStatus || q.P.Value == ontology.ContentLength || q.P.Value == ontology.WARCFile) {
 			t.Errorf("failed fetch described with %v", q)
 		}

@@ -52,8 +52,9 @@ type Extractor interface {
 type Options struct {
 	Canonicalizer *canon.Canonicalizer // resolves references; default canon.New(canon.Options{})
 	MaxText       int                  // anchor text bytes kept; default 256
-	MaxParagraph  int                  // paragraph bytes kept around a link; default 1024
-	MaxOutlinks   int                  // outlinks kept per document; default 6000, Heritrix's
+	MaxParagraph  int                  // paragraph bytes kept around a link; default 1024, negative: no Paragraph
+
+	MaxOutlinks int // outlinks kept per document; default 6000, Heritrix's
 }
 
 // Standard extracts links from HTML and CSS documents and none from others.
@@ -70,7 +71,7 @@ func New(opts Options) *Standard {
 	if opts.MaxText <= 0 {
 		opts.MaxText = 256
 	}
-	if opts.MaxParagraph <= 0 {
+	if opts.MaxParagraph == 0 {
 		opts.MaxParagraph = 1024
 	}
 	if opts.MaxOutlinks <= 0 {

@@ -131,6 +131,22 @@ the  floods.</p>
 	}
 }
 
+// TestNoParagraphs: with MaxParagraph negative the outlinks and their
+// anchor texts are the same, without paragraphs.
+func TestNoParagraphs(t *testing.T) {
+	page := `<p>Read the <a href="/story">full <b>story</b></a> about the floods.</p><img src="/i.png">`
+	out, err := New(Options{MaxParagraph: -1}).Extract(Document{URL: mustURL(t, "http://example.com/"), MediaType: "text/html", Body: strings.NewReader(page)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := summary(out), summary(extract(t, "http://example.com/", "text/html", page)); got != want {
+		t.Errorf("outlinks without paragraphs:\n%s\nwant\n%s", got, want)
+	}
+	if len(out) != 2 || out[0].Text != "full story" || out[0].Paragraph != "" {
+		t.Errorf("outlinks %+v, want the story link with its text and no paragraph first", out)
+	}
+}
+
 func TestMalformedHTMLSurvives(t *testing.T) {
 	for _, page := range []string{
 		`<a href="/a"<a href=/b>b</a><img src=/c.png`,

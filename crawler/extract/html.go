@@ -78,7 +78,9 @@ func (h *htmlState) textToken(t []byte) {
 	h.raw = 0
 	switch raw {
 	case 0:
-		h.block.write(t)
+		if h.c.opts.MaxParagraph > 0 {
+			h.block.write(t)
+		}
 		if h.inA {
 			h.text.write(t)
 		}
@@ -355,7 +357,7 @@ func refreshURL(v []byte) []byte {
 
 // inBlock registers a link for the text of the block it appears in.
 func (h *htmlState) inBlock(link int) {
-	if link >= 0 && h.c.out[link].Paragraph == "" {
+	if link >= 0 && h.c.out[link].Paragraph == "" && h.c.opts.MaxParagraph > 0 {
 		h.pending = append(h.pending, pending{link, len(h.block.b)})
 	}
 }

@@ -29,6 +29,11 @@ type Request struct {
 	IfModifiedSince string
 	// Header holds further request fields (Cookie, Accept-Language …).
 	Header http.Header
+	// SkipBody, when set, is asked once the response head has arrived; if
+	// it returns true the body is not downloaded (the connection is
+	// closed) and Result.BodySkipped is set: a revisit whose headers say
+	// the content has not changed.
+	SkipBody func(status int, h http.Header) bool
 }
 
 // Truncation reasons, the WARC 1.1 WARC-Truncated values; "disconnect" is a
@@ -59,6 +64,7 @@ type Result struct {
 	Response *Buffer
 
 	Truncated     string // "", TruncatedLength, TruncatedTime or TruncatedDisconnect
+	BodySkipped   bool   // Request.SkipBody declined the body: only the head was received
 	ContentLength int64  // entity bytes received (after chunking, before content decoding)
 	Digest        string // "sha1:" + base32 of those bytes, Heritrix's content digest
 
@@ -157,7 +163,11 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) *Result {
 	}
 	res.Status, res.Proto, res.Header = resp.StatusCode, resp.Proto, resp.Header
 	entity := newBuffer(f.cfg.MemoryLimit, f.cfg.TempDir)
-	f.readBody(ctx, cancel, resp, entity, res)
+	if req.SkipBody != nil && req.SkipBody(resp.StatusCode, resp.Header) {
+		res.BodySkipped = true
+	} else {
+		f.readBody(ctx, cancel, resp, entity, res)
+	}
 	resp.Body.Close()
 	rec.finish()
 

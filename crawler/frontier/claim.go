@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
-
-	"github.com/mneme-archive/mneme/graph/kv"
 )
 
 // Claim is a URL handed out for fetching. It stays in flight until
@@ -23,6 +21,12 @@ type Claim struct {
 	Via      string
 	Score    float64
 	Retries  int // how often this URL was completed with RetryLater
+	// History is what the crawler stored with the URL's last successful
+	// visit (Outcome.History), in incremental crawls; nil before the
+	// first. Due is the time the visit was due (zero for a first visit or
+	// a retry).
+	History []byte
+	Due     time.Time
 }
 
 // Next claims the best URL of the queue that became ready first. When no
@@ -54,46 +58,20 @@ func (f *Frontier) Next(ctx context.Context) (*Claim, time.Time, error) {
 	return c, time.Time{}, err
 }
 
-// claim moves the first entry of q into the in-flight set.
+// claim moves the first entry of q into the in-flight set: a URL not yet
+// visited (or to retry) if there is one, else the first URL due.
 func (f *Frontier) claim(q *queue, now int64) (*Claim, error) {
+	if q.size == 0 {
+		return f.claimDue(q, now)
+	}
 	prefix := itemPrefix(q.id)
-	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: kv.PrefixEnd(prefix)})
+	item, _, err := f.headKeys(q, prefix, "URLs", q.size)
 	if err != nil {
 		return nil, err
 	}
-	if !it.First() {
-		err := it.Error()
-		it.Close()
-		if err == nil {
-			err = fmt.Errorf("frontier: queue %q has %d URLs but no entries", q.key, q.size)
-		}
-		return nil, err
-	}
-	item := append([]byte(nil), it.Key()...)
-	if err := it.Close(); err != nil {
-		return nil, err
-	}
-	if len(item) != len(prefix)+16 {
-		return nil, fmt.Errorf("frontier: corrupt entry key %x in queue %q", item, q.key)
-	}
-	v, err := f.get(dataKey(binary.BigEndian.Uint64(item[len(item)-8:])))
+	e, h, rec, err := f.headEntry(q, item, binary.BigEndian.Uint64(item[len(item)-8:]), stateQueued)
 	if err != nil {
 		return nil, err
-	}
-	if v == nil {
-		return nil, fmt.Errorf("frontier: entry %x in queue %q has no URL", item, q.key)
-	}
-	e, err := decodeEntry(v)
-	if err != nil {
-		return nil, err
-	}
-	h := hashURL(e.url)
-	rec, err := f.getRecord(h)
-	if err != nil {
-		return nil, err
-	}
-	if rec == nil || rec.state != stateQueued {
-		return nil, fmt.Errorf("frontier: entry %x in queue %q has no queued URL record", item, q.key)
 	}
 	rec.state = stateInFlight
 	b := f.db.NewBatch()
@@ -109,13 +87,20 @@ func (f *Frontier) claim(q *queue, now int64) (*Claim, error) {
 	// the valence allows more than one fetch at a time).
 	f.ready.remove(q)
 	f.place(q, now)
+	cl := &Claim{
+		URL: e.url, QueueKey: q.key, Hops: e.hops, Via: e.via,
+		Score: rec.score, Retries: int(rec.retries),
+	}
+	if f.opts.Incremental {
+		// A URL visited before and retried, or claimed again after a crash.
+		if _, cl.History, err = f.history(h); err != nil {
+			return nil, err
+		}
+	}
 	if err := f.commit(b, []*queue{q}, pebble.NoSync); err != nil {
 		return nil, err
 	}
-	return &Claim{
-		URL: e.url, QueueKey: q.key, Hops: e.hops, Via: e.via,
-		Score: rec.score, Retries: int(rec.retries),
-	}, nil
+	return cl, nil
 }
 
 // Status is how the fetch of a claimed URL ended.
@@ -140,6 +125,16 @@ type Outcome struct {
 	// RetryAt, for RetryLater, is when to try again (retry delay or
 	// Retry-After); the whole queue waits, as in Heritrix.
 	RetryAt time.Time
+
+	// Incremental crawls (Options.Incremental). Due, for Succeeded, is the
+	// time of the URL's next visit: the URL waits in its queue until then
+	// instead of being done (zero: done). History, when not nil, replaces
+	// what the frontier keeps for the URL and hands back with its next
+	// Claim. QueueData, when not nil, replaces the queue's data
+	// ([Frontier.QueueData]). Both are written in the completion's batch.
+	Due       time.Time
+	History   []byte
+	QueueData []byte
 }
 
 // ErrNotInFlight is returned by Complete for a URL that is not claimed.
@@ -154,6 +149,9 @@ var ErrNotInFlight = errors.New("frontier: URL not in flight")
 func (f *Frontier) Complete(url string, o Outcome) error {
 	if o.Status < Succeeded || o.Status > Disregarded {
 		return fmt.Errorf("frontier: complete %q: unknown status %d", url, o.Status)
+	}
+	if !f.opts.Incremental && (!o.Due.IsZero() || o.History != nil || o.QueueData != nil) {
+		return fmt.Errorf("frontier: complete %q: a due time, history or queue data needs Options.Incremental", url)
 	}
 	f.mu.Lock()
 	b, err := f.complete(url, o)
@@ -201,6 +199,10 @@ func (f *Frontier) complete(url string, o Outcome) (*pebble.Batch, error) {
 		b.Set(rec.item(), nil, nil)
 		q.size++
 		t.Queued++
+	case o.Status == Succeeded && !o.Due.IsZero():
+		rec.state = stateWaiting
+		t.Succeeded++
+		f.wait(b, q, rec, o.Due.UnixNano())
 	case o.Status == Succeeded:
 		rec.state = stateSucceeded
 		t.Succeeded++
@@ -211,14 +213,21 @@ func (f *Frontier) complete(url string, o Outcome) (*pebble.Batch, error) {
 		rec.state = stateDisregarded
 		t.Disregarded++
 	}
-	if rec.state != stateQueued {
+	if rec.state != stateQueued && rec.state != stateWaiting {
 		b.Delete(rec.data(), nil)
+	}
+	if err := f.keepHistory(b, h, q, rec, o); err != nil {
+		return nil, err
 	}
 	b.Set(urlKey(h), rec.encode(nil), nil)
 	q.inFlight--
 	q.lastFetch = int64(o.FetchDuration)
 	q.snoozeUntil = max(q.snoozeUntil, unixNano(o.SnoozeUntil), unixNano(o.RetryAt))
 	f.place(q, f.clock.Now().UnixNano())
+	// Links scheduled before the completion become durable with it.
+	if err := f.logPending(b); err != nil {
+		return nil, f.fail(err)
+	}
 	if f.opts.NoSyncCompletions {
 		return nil, f.commit(b, []*queue{q}, pebble.NoSync)
 	}

@@ -81,7 +81,7 @@ func TestCrashMidCrawl(t *testing.T) {
 		for _, c := range []struct{ seenBatch, ingestMin int }{{1, 0}, {16, 0}, {16, 1}} {
 			t.Run(fmt.Sprintf("step=%d/SeenBatch=%d/ingestMin=%d", crashAt, c.seenBatch, c.ingestMin), func(t *testing.T) {
 				root := t.TempDir()
-				opts := Options{Clock: &fakeClock{t: epoch}, SeenBatch: c.seenBatch, ingestMin: c.ingestMin}
+				opts := Options{Clock: &fakeClock{t: epoch}, SeenBatch: c.seenBatch, ingestMin: c.ingestMin, runPage: 2}
 				f := open(t, filepath.Join(root, "live"), opts)
 				schedule(t, f, Candidate{URL: simURL(0), QueueKey: "h0", Score: 1})
 				if err := f.Sync(); err != nil {

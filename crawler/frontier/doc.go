@@ -22,13 +22,27 @@
 // # Seen-set and batching
 //
 // Checking each discovered link with a random disk read does not scale to
-// 100M URLs. As in DRUM (IRLbot), candidates are buffered (durably, in a
-// pending log) up to [Options.SeenBatch], then sorted by hash and checked
-// against the on-disk index in one ordered pass: Pebble iterators seeking
-// with increasing keys step forward instead of searching from the root, so
-// the pass reads each index block at most once. Duplicates are resolved
-// against the record found (score update or ignore); new URLs are inserted.
-// SeenBatch 1 applies every [Frontier.Schedule] immediately.
+// 100M URLs. As in DRUM (IRLbot), candidates are buffered in memory up to
+// [Options.SeenBatch], then sorted by hash and merged with the on-disk
+// seen-set in one sequential pass that checks and updates together:
+// duplicates within the batch collapse into one URL whose sightings apply in
+// order (score updates, or nothing for URLs no longer queued), and only the
+// new URLs go on to the queues. SeenBatch 1 applies every
+// [Frontier.Schedule] immediately.
+//
+// The seen-set is DRUM's sorted file kept as a few sorted runs (runs.go):
+// each pass with many new URLs writes their records, already in hash order,
+// as a new run of fixed-size entries packed in pages of about a thousand,
+// ingested into Pebble under a fresh run id (so it lands in the bottom level
+// and Pebble never compacts it). The pass walks each run page by page and
+// finds hashes by binary search inside a page, so a lookup costs comparisons
+// in memory, not a Pebble seek; runs of one size class are merged
+// sequentially once four have piled up, so a lookup visits a few runs and a
+// record is rewritten a few times. A record that changes later (claim,
+// completion, score update, blacklist) is written to an overlay of ordinary
+// Pebble keys that takes precedence over the runs. The rest of a pass is
+// written in key order without reading anything first: the queue keys and
+// queue records in one batch, the new URLs' entries in one ingested table.
 //
 // The hash is the first 128 bits of SHA-256 of the URL. With n = 10^8 URLs
 // the probability that any two collide is about n²/2^129 ≈ 1.5·10^-23; a
@@ -38,20 +52,21 @@
 // # Persistence and crash safety
 //
 // All state lives in one Pebble database; every operation is one atomic
-// batch. Scheduling writes candidates to the pending log; the seen pass
-// deletes them and writes their records in one batch. The one exception is
-// the bulk of a new URL (its entry: URL, hops, via), keyed by insertion
-// counter: a pass with many new URLs writes their entries to a table and
-// ingests it just before its batch, so that they skip the write-ahead log,
-// memtables and compactions (the keys are above all earlier ones, so the
-// table goes straight to the bottom level). If the batch is lost in a
-// crash, the ingested entries are unreferenced, and replaying the pending
-// log assigns the same counters and writes them again. Claiming a URL moves
-// it from its queue into an in-flight set; completing it removes it. On
-// [Open], in-flight URLs go back to their queues at their old positions, so
-// after a crash nothing is lost and only what was in flight is fetched
-// again. The crawler must write its WARC and RDF output and schedule the
-// page's links before it calls [Frontier.Complete].
+// batch. Scheduled candidates are written to a pending log with the next
+// synced write (Complete, Sync, Close), and the seen pass deletes them and
+// applies them in one batch. The exceptions are the bulk of a pass with many
+// new URLs, their entries (URL, hops, via, keyed by insertion counter) and
+// their seen-set run, written as tables and ingested just before the batch,
+// which skips the write-ahead log, memtables and compactions; and run
+// merges, ingested before the batch that switches to the merged run. If such
+// a batch is lost in a crash, what was ingested is unreferenced: Open
+// deletes unreferenced runs, and replaying the pending log assigns the same
+// counters and writes the entries again. Claiming a URL moves it from its
+// queue into an in-flight set; completing it removes it. On [Open],
+// in-flight URLs go back to their queues at their old positions, so after a
+// crash nothing is lost and only what was in flight is fetched again. The
+// crawler must write its WARC and RDF output and schedule the page's links
+// before it calls [Frontier.Complete].
 //
 // Pebble appends each batch to its write-ahead log. Without fsync, the
 // record stays in Pebble's in-process WAL buffer until a 32 KiB block fills
@@ -60,25 +75,37 @@
 // a prefix, so what is lost is always the most recent operations, and
 // Complete is synced by default: after a crash every URL whose Complete
 // returned is done, and only claims made since (in flight, or completed
-// without returning) are fetched again. Schedule and claims are not synced;
-// links scheduled before a page's Complete become durable with it, and a
-// lost claim merely leaves its URL queued. Input that cannot be
-// rediscovered (seeds, injected URLs) is made durable with [Frontier.Sync].
-// [Options.NoSyncCompletions] trades the fsync per completion for the risk
-// of fetching the last few completed URLs again after a crash.
+// without returning) are fetched again. Schedule writes nothing by itself
+// and claims are not synced; links scheduled before a page's Complete become
+// durable with it, and a lost claim merely leaves its URL queued. Input that
+// cannot be rediscovered (seeds, injected URLs) is made durable with
+// [Frontier.Sync]. [Options.NoSyncCompletions] trades the fsync per
+// completion for the risk of fetching the last few completed URLs again
+// after a crash.
 //
 // # Memory
 //
 // What grows with the number of URLs lives only in Pebble. RAM holds the
 // Pebble block cache and memtables (both sized by [Options]), the pending
-// buffer (at most SeenBatch candidates), and one small entry per queue
-// (key, counters and a slot in the ready heap, about 150 bytes); queue
-// entries are persisted too and rebuilt on Open.
+// buffer and the seen pass's arrays (at most SeenBatch candidates), and one small entry per queue (key,
+// counters and a slot in the ready heap, about 150 bytes); queue entries are
+// persisted too and rebuilt on Open.
 //
 // # Incremental crawls
 //
-// A URL record is kept after completion (state done), so a later revisit
-// policy can give it a due time and put it back in its queue; the queue
-// entry key (queue id, score, counter) can then be prefixed by the due time
-// without changing the index.
+// With [Options.Incremental], URLs are never done: a successful completion
+// may give a URL its time of next processing ([Outcome].Due), and the URL
+// then waits in its queue in a key space of its own, ordered by due time
+// (r qid due seq), while its entry stays where it is. A queue holding only
+// waiting URLs is ready when its first URL is due and its politeness
+// snooze has passed; URLs not yet visited (and retries) are served before
+// waiting ones. The queue record keeps the count of waiting URLs and the
+// first due time, so readiness needs no disk read. The crawler's history
+// of a URL (its revisit state) and its data for a queue (the revisit
+// policy's statistics) are written with the completion and handed back by
+// the next [Claim] and [Frontier.QueueData]. Failed and disregarded URLs
+// are parked as before. [Frontier.Expedite] brings waiting URLs forward
+// (the embedded resources of a page that changed). A revisit claimed when
+// the process died goes back to its queue as a URL to visit, with its
+// history.
 package frontier

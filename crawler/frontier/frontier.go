@@ -39,8 +39,12 @@ type Options struct {
 	// NoSyncCompletions skips the fsync of every Complete (see the package
 	// comment for what that risks).
 	NoSyncCompletions bool
-	CacheSize         int64 // Pebble block cache in bytes (default 64 MiB)
-	MemTableSize      uint64
+	// Incremental keeps visited URLs for revisits: a completion may give a
+	// URL its next due time, its history and its queue's data (see
+	// Outcome), and claims hand the history back.
+	Incremental  bool
+	CacheSize    int64 // Pebble block cache in bytes (default 64 MiB)
+	MemTableSize uint64
 	// MemTableSize is the size of one Pebble memtable (default 64 MiB); at
 	// most 4 are kept.
 
@@ -48,6 +52,12 @@ type Options struct {
 	// their entries as a table instead of writing them in its batch
 	// (default defaultIngestMin); tests lower it to cover both paths.
 	ingestMin int
+	// runPage is the number of records per page of a seen-set run
+	// (default defaultRunPage); tests lower it to get runs of many pages.
+	runPage int
+	// seenSplit is the number of candidates from which a seen pass checks
+	// two hash ranges at once (default defaultSeenSplit).
+	seenSplit int
 }
 
 const (
@@ -55,6 +65,7 @@ const (
 	defaultCacheSize    = 64 << 20
 	defaultMemTableSize = 64 << 20
 	defaultIngestMin    = 4096
+	defaultSeenSplit    = 1 << 14
 )
 
 // Frontier is a persistent crawl frontier. Its methods are safe for
@@ -70,9 +81,11 @@ type Frontier struct {
 	queues []*queue          // by queue id
 	byKey  map[string]*queue // by politeness key
 	ready  readyHeap
-	// pending are scheduled candidates awaiting the seen-set pass; they are
-	// also in the pending log, whose next key is pendingKey(nextPending).
+	// pending are scheduled candidates awaiting the seen-set pass; the
+	// first logged of them are also in the pending log, whose next key is
+	// pendingKey(nextPending).
 	pending     []pendingCandidate
+	logged      int
 	nextPending uint64
 	encoded     []byte // reused buffer for pending-log records
 	scratch     seenScratch
@@ -102,6 +115,12 @@ func Open(dir string, opts Options) (*Frontier, error) {
 	}
 	if opts.ingestMin <= 0 {
 		opts.ingestMin = defaultIngestMin
+	}
+	if opts.runPage <= 0 {
+		opts.runPage = defaultRunPage
+	}
+	if opts.seenSplit <= 0 {
+		opts.seenSplit = defaultSeenSplit
 	}
 	cache := pebble.NewCache(opts.CacheSize)
 	defer cache.Unref()
@@ -169,6 +188,9 @@ func (f *Frontier) load() error {
 	} else if !errors.Is(err, pebble.ErrNotFound) {
 		return err
 	}
+	if err := f.dropUnreferencedRuns(); err != nil {
+		return err
+	}
 	f.queues = make([]*queue, f.meta.nextQID)
 	err := f.scan([]byte{prefixQueue}, func(k, v []byte) error {
 		rec, err := decodeQueueRecord(v)
@@ -215,6 +237,7 @@ func (f *Frontier) load() error {
 	if err != nil {
 		return err
 	}
+	f.logged = len(f.pending)
 	return f.requeueInFlight()
 }
 
@@ -246,7 +269,21 @@ func (f *Frontier) Sync() error {
 	if f.db == nil {
 		return ErrClosed
 	}
-	return f.db.LogData(nil, pebble.Sync)
+	return f.syncPending()
+}
+
+// syncPending writes the unlogged pending candidates and syncs the log.
+func (f *Frontier) syncPending() error {
+	if f.logged == len(f.pending) {
+		// An empty batch would not reach the log: sync it directly.
+		return f.db.LogData(nil, pebble.Sync)
+	}
+	b := f.db.NewBatch()
+	defer b.Close()
+	if err := f.logPending(b); err != nil {
+		return err
+	}
+	return b.Commit(pebble.Sync)
 }
 
 // Close syncs and closes the database. Pending candidates stay in the
@@ -257,7 +294,10 @@ func (f *Frontier) Close() error {
 	if f.db == nil {
 		return ErrClosed
 	}
-	err := f.db.LogData(nil, pebble.Sync)
+	err := f.check()
+	if err == nil {
+		err = f.syncPending()
+	}
 	if cerr := f.db.Close(); err == nil {
 		err = cerr
 	}

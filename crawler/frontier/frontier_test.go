@@ -3,6 +3,7 @@ package frontier
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -116,7 +117,7 @@ func TestClaimCarriesCandidate(t *testing.T) {
 	schedule(t, f, Candidate{URL: "http://a/x", QueueKey: "a", Score: 0.25, Hops: "LLE", Via: "http://a/"})
 	c := next(t, f)
 	want := Claim{URL: "http://a/x", QueueKey: "a", Hops: "LLE", Via: "http://a/", Score: 0.25}
-	if *c != want {
+	if !reflect.DeepEqual(*c, want) {
 		t.Errorf("claim %+v, want %+v", *c, want)
 	}
 }

@@ -20,9 +20,13 @@ const (
 	prefixQueue    = 'Q' // Q qid(4) → queue record
 	prefixItem     = 'q' // q qid(4) ^score(8) seq(8) → nothing: a queued URL
 	prefixData     = 'd' // d seq(8) → entry: a queued or in-flight URL itself
-	prefixURL      = 'u' // u hash(16) → URL record: the seen-set and URL index
+	prefixURL      = 'u' // u hash(16) → URL record changed since its run was written (the overlay)
+	prefixRun      = 'U' // U run(4) hash(16) → URL record: the seen-set's sorted runs (runs.go)
 	prefixInFlight = 'f' // f hash(16) → nothing: URLs claimed and not completed
 	prefixPending  = 'p' // p n(8) → candidates of one Schedule call awaiting the seen check
+	prefixDue      = 'r' // r qid(4) due(8) seq(8) → nothing: a visited URL waiting for its revisit
+	prefixHistory  = 'v' // v hash(16) → due(8) + the crawler's history of a visited URL
+	prefixQueueAux = 'P' // P qid(4) → the crawler's data for a queue (revisit statistics)
 )
 
 type urlHash [16]byte
@@ -88,7 +92,10 @@ const (
 	stateDisregarded
 	stateBlacklisted
 	stateBlacklistedInFlight // blacklisted while in flight: never requeued
+	stateWaiting             // visited, waiting in its queue for its due time (incremental crawls)
 )
+
+func (s urlState) valid() bool { return s >= stateQueued && s <= stateWaiting }
 
 // urlRecord is the value under urlKey. It is kept small (about 30 bytes)
 // because the seen-set pass reads it for every rediscovered URL; the URL
@@ -124,7 +131,7 @@ func decodeURLRecord(b []byte) (urlRecord, error) {
 	r.count = d.uvarint()
 	r.seq = d.uvarint()
 	r.retries = d.uvarint()
-	if d.err == nil && (r.state < stateQueued || r.state > stateBlacklistedInFlight) {
+	if d.err == nil && !r.state.valid() {
 		d.err = fmt.Errorf("unknown URL state %d", r.state)
 	}
 	return r, d.done("URL record")
@@ -161,6 +168,11 @@ type queueRecord struct {
 	readySeq    uint64
 	inHeap      bool
 	lastFetch   int64 // nanoseconds
+	// Incremental crawls: waiting counts the visited URLs waiting for
+	// their due times (not in size) and nextDue is the earliest of those
+	// times (Unix nanoseconds; 0 when none waits).
+	waiting int64
+	nextDue int64
 }
 
 func (r *queueRecord) encode(buf []byte) []byte {
@@ -170,9 +182,15 @@ func (r *queueRecord) encode(buf []byte) []byte {
 	}
 	buf = binary.AppendUvarint(buf, r.readySeq)
 	if r.inHeap {
-		return append(buf, 1)
+		buf = append(buf, 1)
+	} else {
+		buf = append(buf, 0)
 	}
-	return append(buf, 0)
+	if r.waiting == 0 {
+		return buf // as written before incremental crawls existed
+	}
+	buf = binary.AppendVarint(buf, r.waiting)
+	return binary.AppendVarint(buf, r.nextDue)
 }
 
 func decodeQueueRecord(b []byte) (queueRecord, error) {
@@ -184,6 +202,11 @@ func decodeQueueRecord(b []byte) (queueRecord, error) {
 	}
 	r.readySeq = d.uvarint()
 	r.inHeap = d.byte() == 1
+	if d.err == nil && len(d.b) > 0 {
+		if r.waiting, r.nextDue = d.varint(), d.varint(); d.err == nil && r.waiting == 0 {
+			d.err = errors.New("waiting count written as 0") // never written so
+		}
+	}
 	return r, d.done("queue record")
 }
 
@@ -193,6 +216,8 @@ type meta struct {
 	readySeq uint64 // tie-break of queues that became ready at the same time
 	nextQID  uint32
 	totals   Totals
+	nextRun  uint32    // id of the next run of the seen-set
+	runs     []runInfo // the seen-set's runs, oldest (and largest) first
 }
 
 func (m *meta) encode(buf []byte) []byte {
@@ -200,8 +225,14 @@ func (m *meta) encode(buf []byte) []byte {
 	buf = binary.AppendUvarint(buf, m.readySeq)
 	buf = binary.AppendUvarint(buf, uint64(m.nextQID))
 	t := &m.totals
-	for _, v := range []int64{t.Queued, t.InFlight, t.Succeeded, t.Failed, t.Disregarded, t.Blacklisted} {
+	for _, v := range []int64{t.Queued, t.InFlight, t.Succeeded, t.Failed, t.Disregarded, t.Blacklisted, t.Waiting} {
 		buf = binary.AppendVarint(buf, v)
+	}
+	buf = binary.AppendUvarint(buf, uint64(m.nextRun))
+	buf = binary.AppendUvarint(buf, uint64(len(m.runs)))
+	for _, r := range m.runs {
+		buf = binary.AppendUvarint(buf, uint64(r.id))
+		buf = binary.AppendUvarint(buf, r.records)
 	}
 	return buf
 }
@@ -213,8 +244,17 @@ func decodeMeta(b []byte) (meta, error) {
 	m.readySeq = d.uvarint()
 	m.nextQID = uint32(d.uvarint())
 	t := &m.totals
-	for _, p := range []*int64{&t.Queued, &t.InFlight, &t.Succeeded, &t.Failed, &t.Disregarded, &t.Blacklisted} {
+	for _, p := range []*int64{&t.Queued, &t.InFlight, &t.Succeeded, &t.Failed, &t.Disregarded, &t.Blacklisted, &t.Waiting} {
 		*p = d.varint()
+	}
+	m.nextRun = uint32(d.uvarint())
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		return m, fmt.Errorf("frontier: corrupt meta record: %d runs in %d bytes", n, len(d.b))
+	}
+	m.runs = make([]runInfo, n)
+	for i := range m.runs {
+		m.runs[i] = runInfo{id: uint32(d.uvarint()), records: d.uvarint()}
 	}
 	return m, d.done("meta record")
 }

@@ -54,7 +54,7 @@ func TestCorruptRecords(t *testing.T) {
 	}
 	r := urlRecord{state: stateQueued, qid: 1, score: 1, count: 1, seq: 9}
 	q := queueRecord{key: "a", size: 1, valence: 1}
-	m := meta{seq: 3, readySeq: 4, nextQID: 2, totals: Totals{Queued: 1}}
+	m := meta{seq: 3, readySeq: 4, nextQID: 2, totals: Totals{Queued: 1}, nextRun: 3, runs: []runInfo{{id: 2, records: 7}}}
 	c := Candidate{URL: "http://a/", QueueKey: "a"}
 	for _, tc := range []struct {
 		what   string

@@ -15,14 +15,18 @@ type queue struct {
 
 func (q *queue) exhausted() bool { return q.budget > 0 && q.used >= q.budget }
 
-// eligible reports whether the queue can be served once its snooze passes.
+// eligible reports whether the queue can be served once its snooze passes
+// (and, when it holds only waiting URLs, once the first is due).
 func (q *queue) eligible() bool {
-	return q.size > 0 && q.inFlight < q.valence && !q.exhausted()
+	return (q.size > 0 || q.waiting > 0) && q.inFlight < q.valence && !q.exhausted()
 }
 
 // place keeps the invariant "in the ready heap iff eligible". An eligible
-// queue becomes ready at max(now, snoozeUntil); a queue already waiting in
-// the heap keeps its place unless its snooze now ends later.
+// queue becomes ready at max(now, snoozeUntil), or when it holds only
+// waiting URLs, at the first one's due time if later. A queue already in
+// the heap keeps its place unless its snooze now ends later, or, while it
+// is not yet ready, it can be served sooner (a URL to visit, or one due
+// earlier, arrived).
 func (f *Frontier) place(q *queue, now int64) {
 	if !q.eligible() {
 		f.ready.remove(q)
@@ -30,7 +34,10 @@ func (f *Frontier) place(q *queue, now int64) {
 		return
 	}
 	want := max(now, q.snoozeUntil)
-	if q.heapIdx >= 0 && q.readyAt >= want {
+	if q.size == 0 {
+		want = max(want, q.nextDue)
+	}
+	if q.heapIdx >= 0 && q.readyAt >= want && !(q.readyAt > now && q.readyAt > want) {
 		return
 	}
 	f.meta.readySeq++
@@ -100,7 +107,7 @@ type QueueState string
 const (
 	Ready     QueueState = "ready"     // can be served now
 	Busy      QueueState = "busy"      // as many URLs in flight as its valence allows
-	Snoozed   QueueState = "snoozed"   // waiting for politeness or a retry delay
+	Snoozed   QueueState = "snoozed"   // waiting for politeness, a retry delay or its first due URL
 	Empty     QueueState = "empty"     // nothing queued or in flight
 	Exhausted QueueState = "exhausted" // budget spent
 )
@@ -109,7 +116,8 @@ const (
 type QueueStats struct {
 	Key        string
 	State      QueueState
-	Size       int64 // URLs waiting
+	Size       int64 // URLs queued for their first visit (or a retry)
+	Waiting    int64 // visited URLs waiting for their revisit (incremental crawls)
 	InFlight   int64
 	Valence    int64
 	Budget     int64 // 0: unlimited
@@ -117,21 +125,26 @@ type QueueStats struct {
 	// NextReady is when the queue can next be served (zero if it is not
 	// waiting to be served: empty, busy or exhausted).
 	NextReady time.Time
+	// NextDue is the due time of the first waiting URL (zero if none).
+	NextDue time.Time
 	// LastFetch is the fetch duration last reported by Complete.
 	LastFetch time.Duration
 }
 
 func (q *queue) stats(now int64) QueueStats {
 	s := QueueStats{
-		Key: q.key, Size: q.size, InFlight: q.inFlight, Valence: q.valence,
+		Key: q.key, Size: q.size, Waiting: q.waiting, InFlight: q.inFlight, Valence: q.valence,
 		Budget: q.budget, BudgetUsed: q.used, LastFetch: time.Duration(q.lastFetch),
+	}
+	if q.waiting > 0 {
+		s.NextDue = time.Unix(0, q.nextDue)
 	}
 	switch {
 	case q.exhausted():
 		s.State = Exhausted
-	case q.size == 0 && q.inFlight == 0:
+	case q.size == 0 && q.waiting == 0 && q.inFlight == 0:
 		s.State = Empty
-	case q.size == 0 || q.inFlight >= q.valence:
+	case q.size == 0 && q.waiting == 0 || q.inFlight >= q.valence:
 		s.State = Busy
 	case q.readyAt > now:
 		s.State = Snoozed
@@ -147,7 +160,8 @@ func (q *queue) stats(now int64) QueueStats {
 // Totals counts URLs by state. Succeeded, Failed and Disregarded count
 // completions; Blacklisted counts URLs blacklisted in any state.
 type Totals struct {
-	Queued      int64 // waiting in queues
+	Queued      int64 // waiting in queues for their first visit (or a retry)
+	Waiting     int64 // visited, waiting for their revisit (incremental crawls)
 	InFlight    int64 // claimed, not completed
 	Pending     int64 // scheduled, awaiting the seen-set pass
 	Succeeded   int64

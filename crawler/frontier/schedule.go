@@ -93,7 +93,8 @@ type pendingCandidate struct {
 // Schedule proposes candidates: new URLs are queued, URLs already queued
 // have their score updated by the candidate's Update function, others are
 // ignored. The batch is accepted whole or not at all; it is applied when
-// the seen-set pass runs (see Options.SeenBatch and Flush), in order.
+// the seen-set pass runs (see Options.SeenBatch and Flush), in order. It
+// is durable once a later Complete, Sync or Close returns.
 func (f *Frontier) Schedule(cands []Candidate) error {
 	for i := range cands {
 		if err := cands[i].validate(); err != nil {
@@ -105,30 +106,34 @@ func (f *Frontier) Schedule(cands []Candidate) error {
 	if err := f.check(); err != nil || len(cands) == 0 {
 		return err
 	}
-	if f.opts.SeenBatch == 1 {
-		// No buffering: the seen pass itself is the atomic batch.
-		for _, c := range cands {
-			f.pending = append(f.pending, pendingCandidate{Candidate: c, hash: hashURL(c.URL)})
-		}
-		return f.flushLocked()
-	}
-	// One pending-log record per call: it is atomic, and one key costs the
-	// memtable far less than one per candidate.
-	buf := binary.AppendUvarint(f.encoded[:0], uint64(len(cands)))
-	for i := range cands {
-		buf = cands[i].encode(buf)
-	}
-	f.encoded = buf
-	if err := f.db.Set(pendingKey(f.nextPending), buf, pebble.NoSync); err != nil {
-		return fmt.Errorf("frontier: schedule: %w", err)
-	}
-	f.nextPending++
 	for _, c := range cands {
 		f.pending = append(f.pending, pendingCandidate{Candidate: c, hash: hashURL(c.URL)})
 	}
 	if len(f.pending) >= f.opts.SeenBatch {
 		return f.flushLocked()
 	}
+	return nil
+}
+
+// logPending adds the pending candidates not yet in the pending log to b,
+// as one record: a synced write (Complete, Sync, Close) makes them durable
+// with it. Schedule itself writes nothing: its candidates would be lost in
+// a crash before the next synced write anyway (Pebble keeps unsynced
+// writes in its WAL buffer), and most are consumed by a seen pass first.
+func (f *Frontier) logPending(b *pebble.Batch) error {
+	if f.logged == len(f.pending) {
+		return nil
+	}
+	buf := binary.AppendUvarint(f.encoded[:0], uint64(len(f.pending)-f.logged))
+	for i := f.logged; i < len(f.pending); i++ {
+		buf = f.pending[i].encode(buf)
+	}
+	f.encoded = buf
+	if err := b.Set(pendingKey(f.nextPending), buf, nil); err != nil {
+		return err
+	}
+	f.nextPending++
+	f.logged = len(f.pending)
 	return nil
 }
 

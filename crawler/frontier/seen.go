@@ -1,21 +1,11 @@
 package frontier
 
 import (
-	"bytes"
 	"cmp"
-	"context"
 	"encoding/binary"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
-	"github.com/cockroachdb/pebble/v2/sstable"
-	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // seenURL is one distinct URL of a seen pass: its record after the pass,
@@ -33,8 +23,8 @@ type seenURL struct {
 // anew for every pass made garbage collection a large share of the work.
 type seenScratch struct {
 	order []sortEntry
-	urls  []seenURL
-	fresh []uint32
+	parts [2]seenPart
+	byIdx []int32
 	items []itemOp
 }
 
@@ -80,8 +70,23 @@ func (f *Frontier) flushLocked() error {
 		return f.fail(err)
 	}
 	// New URLs are inserted in schedule order, so that the insertion
-	// counter (and queue creation) follows discovery order as in Heritrix.
-	slices.SortFunc(fresh, func(x, y uint32) int { return cmp.Compare(urls[x].idx, urls[y].idx) })
+	// counter (and queue creation) follows discovery order as in Heritrix:
+	// a URL's idx is the position of its first sighting in the pending
+	// buffer, so a table indexed by it puts them in order without a sort.
+	byIdx := slices.Grow(f.scratch.byIdx[:0], len(f.pending))[:len(f.pending)]
+	for i := range byIdx {
+		byIdx[i] = -1
+	}
+	for _, i := range fresh {
+		byIdx[urls[i].idx] = int32(i)
+	}
+	fresh = fresh[:0]
+	for _, i := range byIdx {
+		if i >= 0 {
+			fresh = append(fresh, uint32(i))
+		}
+	}
+	f.scratch.byIdx = byIdx
 	var t touchSet
 	items := f.scratch.items[:0]
 	for _, i := range fresh {
@@ -112,15 +117,19 @@ func (f *Frontier) flushLocked() error {
 	// 'u'): Pebble's memtable inserts are cheapest in order, and a large
 	// batch is sorted before use, which sorted input makes cheap.
 	b := f.db.NewBatchWithSize(len(fresh)*192 + len(urls)*64 + len(t.list)*64 + 64)
+	defer b.Close()
 	var buf []byte
 	var kb [32]byte
 	for _, q := range t.list {
 		buf = q.encode(buf[:0])
 		b.Set(binary.BigEndian.AppendUint32(append(kb[:0], prefixQueue), q.id), buf, nil)
 	}
-	if len(fresh) >= f.opts.ingestMin {
-		if err := f.ingestEntries(urls, fresh); err != nil {
-			b.Close()
+	asRun := len(fresh) >= f.opts.ingestMin
+	if asRun {
+		if err := f.ingestNew(urls, fresh); err != nil {
+			return f.fail(err)
+		}
+		if err := f.mergeRuns(b, uint64(f.opts.SeenBatch)); err != nil {
 			return f.fail(err)
 		}
 	} else {
@@ -130,7 +139,9 @@ func (f *Frontier) flushLocked() error {
 		}
 	}
 	b.Set(metaKey(), f.meta.encode(buf[:0]), nil)
-	b.DeleteRange([]byte{prefixPending}, []byte{prefixPending + 1}, nil)
+	if f.logged > 0 {
+		b.DeleteRange([]byte{prefixPending}, []byte{prefixPending + 1}, nil)
+	}
 	for _, op := range items {
 		if op.del {
 			b.Delete(op.appendKey(kb[:0]), nil)
@@ -140,10 +151,13 @@ func (f *Frontier) flushLocked() error {
 	}
 	for i := range urls {
 		u := &urls[i]
+		if u.isNew && asRun && fitsRun(&u.rec) {
+			continue
+		}
 		buf = u.rec.encode(buf[:0])
 		b.Set(append(append(kb[:0], prefixURL), u.hash[:]...), buf, nil)
 	}
-	f.pending = f.pending[:0]
+	f.pending, f.logged = f.pending[:0], 0
 	f.scratch.items = items
 	if err := b.Commit(pebble.NoSync); err != nil {
 		return f.fail(err)
@@ -158,53 +172,65 @@ func (f *Frontier) appendEntry(buf []byte, u *seenURL) []byte {
 	return e.encode(buf)
 }
 
-// ingestEntries writes the entries of new URLs to a table and ingests it
-// before the pass's batch commits. Their keys follow the insertion counter,
-// above every entry so far, so Pebble places the table in the bottom level:
-// the bulk of a queued URL never passes through the WAL, a memtable, a
-// flush or a compaction. Ingestion is durable at once; if the batch is then
-// lost in a crash, the entries are unreferenced and the replayed pending
-// log writes the same keys again (the insertion counter restarts from the
-// last committed meta record).
-func (f *Frontier) ingestEntries(urls []seenURL, fresh []uint32) error {
-	path := filepath.Join(f.dir, "frontier-entries.sst")
-	file, err := vfs.Default.Create(path, vfs.WriteCategoryUnspecified)
-	if err != nil {
-		return err
-	}
-	w := sstable.NewWriter(objstorageprovider.NewFileWritable(file), f.po.MakeWriterOptions(6, f.db.TableFormat()))
-	var key [9]byte
-	var buf []byte
+// ingestNew writes the new URLs of a pass as tables and ingests them in
+// one step: their records, in hash order, as a new run of the seen-set,
+// and their entries, keyed by insertion counter. Both key ranges lie above
+// every earlier key of their kind, so Pebble places the tables in the
+// bottom level: the bulk of a queued URL never passes through the WAL, a
+// memtable, a flush or a compaction. Ingestion is durable at once; if the
+// pass's batch is then lost in a crash, the entries and the run are
+// unreferenced (Open drops the run) and the replayed pending log writes
+// them again (the counters restart from the last committed meta record).
+func (f *Frontier) ingestNew(urls []seenURL, fresh []uint32) error {
+	entries := f.newTableWriter("entries", false)
+	var key, buf []byte
 	for _, i := range fresh {
 		buf = f.appendEntry(buf[:0], &urls[i])
-		if err := w.Set(binary.BigEndian.AppendUint64(append(key[:0], prefixData), urls[i].rec.seq), buf); err != nil {
-			w.Close()
+		key = binary.BigEndian.AppendUint64(append(key[:0], prefixData), urls[i].rec.seq)
+		if err := entries.set(key, buf); err != nil {
+			entries.abort()
 			return err
 		}
 	}
-	if err := w.Close(); err != nil {
+	run := f.newRunWriter()
+	for i := range urls {
+		u := &urls[i]
+		if !u.isNew || !fitsRun(&u.rec) {
+			continue
+		}
+		buf = appendRunEntry(buf[:0], &u.hash, &u.rec)
+		if err := run.add(buf); err != nil {
+			entries.abort()
+			run.t.abort()
+			return err
+		}
+	}
+	ep, err := entries.finish()
+	if err != nil {
+		entries.abort()
+		run.t.abort()
 		return err
 	}
-	if err := f.db.Ingest(context.Background(), []string{path}); err != nil {
-		return fmt.Errorf("ingest entries: %w", err)
-	}
-	// Pebble moves the file into the database when it can, else links or
-	// copies it.
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	rp, err := run.finish()
+	if err != nil {
+		removeFiles(ep)
+		run.t.abort()
 		return err
 	}
+	if err := f.ingest(append(ep, rp...)); err != nil {
+		return err
+	}
+	f.meta.runs = append(f.meta.runs, run.info)
 	return nil
 }
 
 // seenPass sorts the pending candidates by hash (then by schedule order,
-// so that repeated sightings of a URL apply in order) and visits the URL
-// index with increasing seeks. It returns the distinct URLs that need a
-// new record, in hash order, and the indexes of the new ones among them;
-// URLs that are known but no longer queued are left out (a sighting does
-// not change them).
-// (Bloom filters with prefix seeks were measured slower: the filter blocks
-// of all overlapping tables are read for every seek, while sorted seeks
-// mostly reuse the blocks just read.)
+// so that repeated sightings of a URL apply in order) and merges them with
+// the seen-set: the overlay and each run are read forward once. It
+// returns the distinct URLs that need a new record, in hash order, and the
+// indexes of the new ones among them; URLs that are known but no longer
+// queued are left out (a sighting does not change them). A large pass is
+// split in two hash ranges checked at once, on two cores.
 func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
 	order := f.scratch.order[:0]
 	for i := range f.pending {
@@ -221,26 +247,60 @@ func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
 		}
 		return cmp.Compare(x.idx, y.idx)
 	})
-	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: []byte{prefixURL}, UpperBound: []byte{prefixURL + 1}})
+	mid := len(order)
+	if len(order) >= f.opts.seenSplit {
+		// Split between two hashes, so that a URL's sightings stay together.
+		for mid = len(order) / 2; mid < len(order) && order[mid].hi == order[mid-1].hi && order[mid].lo == order[mid-1].lo; mid++ {
+		}
+	}
+	first, second := &f.scratch.parts[0], &f.scratch.parts[1]
+	second.urls, second.fresh = second.urls[:0], second.fresh[:0]
+	done := make(chan error, 1)
+	if mid < len(order) {
+		go func() { done <- f.checkSeen(order[mid:], second) }()
+	} else {
+		done <- nil
+	}
+	err = f.checkSeen(order[:mid], first)
+	if err2 := <-done; err == nil {
+		err = err2
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	defer it.Close()
-	urls, fresh = f.scratch.urls[:0], f.scratch.fresh[:0]
-	defer func() { f.scratch.urls, f.scratch.fresh = urls, fresh }()
-	var key [1 + len(urlHash{})]byte
-	key[0] = prefixURL
+	urls, fresh = first.urls, first.fresh
+	for _, i := range second.fresh {
+		fresh = append(fresh, i+uint32(len(urls)))
+	}
+	urls = append(urls, second.urls...)
+	first.urls, first.fresh = urls, fresh
+	return urls, fresh, nil
+}
+
+// seenPart is the result of checking one hash range of a pass.
+type seenPart struct {
+	urls  []seenURL
+	fresh []uint32
+}
+
+// checkSeen merges candidates sorted by hash with the seen-set.
+func (f *Frontier) checkSeen(order []sortEntry, p *seenPart) error {
+	r, err := f.newRecordReader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	urls, fresh := p.urls[:0], p.fresh[:0]
+	defer func() { p.urls, p.fresh = urls, fresh }()
 	for i := 0; i < len(order); {
 		first := order[i]
 		u := seenURL{hash: f.pending[first.idx].hash, idx: first.idx}
-		copy(key[1:], u.hash[:])
-		if it.SeekGE(key[:]) && bytes.Equal(it.Key(), key[:]) {
-			if u.rec, err = decodeURLRecord(it.Value()); err != nil {
-				return nil, nil, err
-			}
-			u.old = u.rec.pos()
-		} else if err := it.Error(); err != nil {
-			return nil, nil, err
+		rec, found, err := r.find(&u.hash)
+		if err != nil {
+			return err
+		}
+		if found {
+			u.rec, u.old = rec, rec.pos()
 		} else {
 			c := &f.pending[first.idx].Candidate
 			u.isNew = true
@@ -259,7 +319,7 @@ func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
 		}
 		urls = append(urls, u)
 	}
-	return urls, fresh, nil
+	return nil
 }
 
 // sortEntry is a pending candidate's hash as two integers, which sort

@@ -1,7 +1,9 @@
 package frontier
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -77,7 +79,7 @@ func (f *Frontier) Blacklist(urls []string) error {
 	if err != nil {
 		return err
 	}
-	b := f.db.NewBatch()
+	b := f.db.NewIndexedBatch() // read by unwait
 	var t touchSet
 	for _, u := range urls {
 		h := hashURL(u)
@@ -96,6 +98,15 @@ func (f *Frontier) Blacklist(urls []string) error {
 			q.size--
 			t.add(q)
 			f.meta.totals.Queued--
+			rec.state = stateBlacklisted
+		case stateWaiting:
+			q := f.queues[rec.qid]
+			if err := f.unwait(b, q, h, rec); err != nil {
+				b.Close()
+				return err
+			}
+			b.Delete(rec.data(), nil)
+			t.add(q)
 			rec.state = stateBlacklisted
 		case stateInFlight:
 			rec.state = stateBlacklistedInFlight
@@ -123,28 +134,42 @@ func (f *Frontier) checkAndFlush() error {
 // same pointer is shared by repeated URLs, so changes accumulate.
 func (f *Frontier) readRecords(urls []string) (map[urlHash]*urlRecord, error) {
 	recs := make(map[urlHash]*urlRecord, len(urls))
+	hashes := make([]urlHash, 0, len(urls))
 	for _, u := range urls {
 		h := hashURL(u)
-		if _, ok := recs[h]; ok {
-			continue
+		if _, ok := recs[h]; !ok {
+			recs[h] = nil
+			hashes = append(hashes, h)
 		}
-		rec, err := f.getRecord(h)
+	}
+	// In hash order, so that the reader steps forward through the runs.
+	slices.SortFunc(hashes, func(x, y urlHash) int { return bytes.Compare(x[:], y[:]) })
+	r, err := f.newRecordReader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	for i := range hashes {
+		rec, ok, err := r.find(&hashes[i])
 		if err != nil {
 			return nil, err
 		}
-		recs[h] = rec
+		if ok {
+			recs[hashes[i]] = &rec
+		}
 	}
 	return recs, nil
 }
 
 // getRecord returns the URL record of h, or nil if the URL is unseen.
 func (f *Frontier) getRecord(h urlHash) (*urlRecord, error) {
-	v, err := f.get(urlKey(h))
-	if v == nil || err != nil {
+	r, err := f.newRecordReader()
+	if err != nil {
 		return nil, err
 	}
-	rec, err := decodeURLRecord(v)
-	if err != nil {
+	defer r.Close()
+	rec, ok, err := r.find(&h)
+	if !ok || err != nil {
 		return nil, err
 	}
 	return &rec, nil

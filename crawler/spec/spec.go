@@ -40,6 +40,9 @@ type Spec struct {
 	Limits     Limits     `yaml:"limits"`
 	WARC       WARC       `yaml:"warc"`
 	RDF        RDF        `yaml:"rdf"`
+	// Incremental, when present, makes the crawl continuous: URLs are
+	// revisited as their policy says (see Incremental).
+	Incremental *Incremental `yaml:"incremental,omitempty"`
 }
 
 // Scope mirrors scope.Config (see there for each rule).
@@ -281,6 +284,9 @@ func (s *Spec) Check(c *canon.Canonicalizer) ([]canon.URL, error) {
 	}
 	if s.RDF.Interval <= 0 {
 		bad("rdf.interval: must be positive")
+	}
+	if _, _, err := s.RevisitConfig(); err != nil {
+		bad("%v", err)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

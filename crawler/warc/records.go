@@ -76,9 +76,11 @@ type Revisit struct {
 	Date    time.Time
 	IP      string
 	Request Content // request as sent; nil when none was recorded
-	// Response as received. For IdenticalPayloadDigest only its HTTP header is
-	// kept and its payload digest must equal the archived one; for
-	// ServerNotModified the 304 response is kept whole.
+	// Response as received. Only its HTTP header is kept: for
+	// IdenticalPayloadDigest its payload digest must equal the archived
+	// one; for ServerNotModified it is a 304 (which has no body) or the
+	// head of a response whose validators said "not modified" and whose
+	// body was not downloaded.
 	Response     Content
 	RefersToURI  string    // target URI of the archived capture
 	RefersToDate time.Time // WARC-Date of the archived capture
@@ -233,7 +235,6 @@ func (rv Revisit) records() ([]record, string, error) {
 	if rv.RefersToURI == "" || rv.RefersToDate.IsZero() {
 		return nil, "", fmt.Errorf("warc: revisit %s: the archived capture's URI and date are required", rv.URL)
 	}
-	block := rv.Response
 	var pd string
 	if rv.Profile == IdenticalPayloadDigest {
 		if pd = rv.PayloadDigest; pd != "" {
@@ -244,12 +245,12 @@ func (rv Revisit) records() ([]record, string, error) {
 		if err != nil {
 			return nil, "", fmt.Errorf("warc: revisit %s: identical-payload-digest needs a whole payload: %w", rv.URL, err)
 		}
-		n, err := httpHeaderLen(rv.Response)
-		if err != nil {
-			return nil, "", fmt.Errorf("warc: revisit %s: %w", rv.URL, err)
-		}
-		block = io.NewSectionReader(rv.Response, 0, n)
 	}
+	n, err := httpHeaderLen(rv.Response)
+	if err != nil {
+		return nil, "", fmt.Errorf("warc: revisit %s: %w", rv.URL, err)
+	}
+	block := io.NewSectionReader(rv.Response, 0, n)
 	date := warcDate(rv.Date)
 	rec, err := newRecord("revisit", newRecordID(), date, ctHTTPResponse, block, pd, Fields{
 		{"WARC-Target-URI", rv.URL}, {"WARC-IP-Address", rv.IP}, {"WARC-Profile", profile},

@@ -1,0 +1,160 @@
+package frontier
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestSeenRuns schedules thousands of URLs in small seen passes, so that
+// their records are spread over many runs of many pages that get merged,
+// then rediscovers, rescores and blacklists them across flushes and a
+// reopen, and claims everything: each URL comes out exactly once, with the
+// score the update functions give, and blacklisted ones never.
+func TestSeenRuns(t *testing.T) {
+	const n = 3000
+	dir := t.TempDir()
+	opts := Options{Clock: &fakeClock{t: epoch}, SeenBatch: 40, ingestMin: 1, runPage: 3, seenSplit: 5,
+		QueuePolicy: func(string) QueuePolicy { return QueuePolicy{Valence: 1 << 20} }}
+	f := open(t, dir, opts)
+	url := func(i int) string { return fmt.Sprintf("http://h%d.test/page/%d", i%7, i) }
+	cand := func(i int, score float64, u UpdateFunc) Candidate {
+		return Candidate{URL: url(i), QueueKey: fmt.Sprintf("h%d", i%7), Score: score, Update: u}
+	}
+	want := map[string]float64{}
+	var cs []Candidate
+	for i := range n {
+		cs = append(cs, cand(i, float64(i%10), UpdateFirst))
+		want[url(i)] = float64(i % 10)
+		if len(cs) == 7 || i == n-1 {
+			schedule(t, f, cs...)
+			cs = nil
+		}
+	}
+	if err := f.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	// Size classes of runFanIn: at most runFanIn-1 runs of each class.
+	classes := sizeClass(n, uint64(opts.SeenBatch)) + 1
+	if got := len(f.meta.runs); got < 2 || got > classes*(runFanIn-1) {
+		t.Errorf("%d runs for %d URLs in passes of %d, want 2 to %d", got, n, opts.SeenBatch, classes*(runFanIn-1))
+	}
+	total := uint64(0)
+	for _, r := range f.meta.runs {
+		total += r.records
+	}
+	if total != n {
+		t.Errorf("runs hold %d records, want %d", total, n)
+	}
+
+	// Rediscover every third URL with SUM +100 in one pass, and some with
+	// MAX in the next (which only raises the lower scores).
+	for i := 0; i < n; i += 3 {
+		schedule(t, f, cand(i, 100, UpdateSum))
+		want[url(i)] += 100
+	}
+	if err := f.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f = open(t, dir, opts)
+	for i := 1; i < n; i += 5 {
+		schedule(t, f, cand(i, 50, UpdateMax))
+		want[url(i)] = math.Max(want[url(i)], 50)
+	}
+	var black []string
+	for i := 2; i < n; i += 11 {
+		black = append(black, url(i))
+		delete(want, url(i))
+	}
+	if err := f.Blacklist(black); err != nil {
+		t.Fatal(err)
+	}
+	// Blacklisted URLs stay out when rediscovered; new ones still come in.
+	for i := 2; i < n; i += 11 {
+		schedule(t, f, cand(i, 1000, UpdateLast))
+	}
+	for i := n; i < n+100; i++ {
+		schedule(t, f, cand(i, 1, UpdateFirst))
+		want[url(i)] = 1
+	}
+	if err := f.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Totals(); got.Queued != int64(len(want)) || got.Blacklisted != int64(len(black)) {
+		t.Fatalf("totals %+v, want %d queued and %d blacklisted", got, len(want), len(black))
+	}
+	for range len(want) {
+		c := next(t, f)
+		s, ok := want[c.URL]
+		if !ok {
+			t.Fatalf("claimed %s, which is blacklisted or was claimed before", c.URL)
+		}
+		if c.Score != s {
+			t.Errorf("%s: score %v, want %v", c.URL, c.Score, s)
+		}
+		delete(want, c.URL)
+	}
+	if c := tryNext(t, f); c != nil {
+		t.Errorf("claimed %s after every URL was", c.URL)
+	}
+}
+
+// TestUnreferencedRunDropped: a run ingested by a seen pass whose batch
+// never committed (a crash in between) is deleted by Open, and its id is
+// reused without mixing its records into the new run.
+func TestUnreferencedRunDropped(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "f")
+	opts := Options{SeenBatch: 8, ingestMin: 1, runPage: 2}
+	f := open(t, dir, opts)
+	schedule(t, f, Candidate{URL: "http://a.test/1", QueueKey: "a"}, Candidate{URL: "http://a.test/2", QueueKey: "a"})
+	if err := f.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	committed := f.meta.nextRun
+	// What a pass does before its batch: write and ingest a run.
+	w := f.newRunWriter()
+	var hs []urlHash
+	for i := range 5 {
+		hs = append(hs, hashURL(fmt.Sprintf("http://lost.test/%d", i)))
+	}
+	slices.SortFunc(hs, func(x, y urlHash) int { return bytes.Compare(x[:], y[:]) })
+	var e []byte
+	for _, h := range hs {
+		e = appendRunEntry(e[:0], &h, &urlRecord{state: stateQueued, count: 1, seq: 99})
+		if err := w.add(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paths, err := w.finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.ingest(paths); err != nil {
+		t.Fatal(err)
+	}
+	f.meta.nextRun = committed // the meta record on disk still says so
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f = open(t, dir, opts)
+	n := 0
+	if err := f.scan([]byte{prefixRun}, func(k, v []byte) error { n += len(v) / runEntrySize; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Errorf("%d run records after reopen, want the 2 committed", n)
+	}
+	schedule(t, f, Candidate{URL: "http://lost.test/3", QueueKey: "l"})
+	if err := f.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Totals().Queued; got != 3 {
+		t.Errorf("queued %d, want 3: a URL of the dropped run was taken as seen", got)
+	}
+}

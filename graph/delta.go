@@ -1,0 +1,174 @@
+package graph
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/mneme-archive/mneme/graph/kv"
+)
+
+// batchDelta computes how the statistics change when the quads added are
+// inserted and the quads removed deleted. The distinct counts change when
+// a prefix (s p o), (s p) or (p o) gains its first quad or loses its last:
+// presence before comes from the store, presence after from the store
+// minus the removed quads plus the added ones. A prefix naming a term new
+// to the store (isNew) cannot be in it, and a prefix extending one that
+// stays present keeps its shorter prefixes present: neither is read.
+func (s *Store) batchDelta(added, removed []IDQuad, isNew func(ID) bool) (*statDelta, error) {
+	d := newStatDelta()
+	gone := make(map[IDQuad]bool, len(removed))
+	for _, q := range removed {
+		gone[q] = true
+	}
+	for _, q := range added {
+		d.quads++
+		d.graphs[q.G]++
+		d.pred(q.P)[0]++
+	}
+	for _, q := range removed {
+		d.quads--
+		d.graphs[q.G]--
+		d.pred(q.P)[0]--
+	}
+	prefixes := changedPrefixes(added, removed)
+	kept := map[prefix]bool{}
+	pr := presence{r: s.kv}
+	defer pr.close()
+	for _, cp := range prefixes {
+		p := cp.prefix
+		var before, afterInStore bool
+		switch {
+		case kept[p] || len(removed) == 0 && s.present.has(p):
+			before, afterInStore = true, true
+		case isNew(p.q.S) || isNew(p.q.P) || isNew(p.q.O):
+		default:
+			var err error
+			if before, afterInStore, err = pr.of(p, gone); err != nil {
+				return nil, err
+			}
+			if afterInStore {
+				s.present.add(p)
+			}
+		}
+		if p.n == 3 && afterInStore {
+			kept[prefix{SPOG, 2, IDQuad{S: p.q.S, P: p.q.P}}] = true
+			kept[prefix{POSG, 2, IDQuad{P: p.q.P, O: p.q.O}}] = true
+		}
+		after := afterInStore || cp.added
+		if before == after {
+			continue
+		}
+		sign := int64(1)
+		if before {
+			sign = -1
+		}
+		col := 2 // (s p) → distinct subjects
+		switch {
+		case p.order == POSG:
+			col = 3 // (p o) → distinct objects
+		case p.n == 3:
+			col = 1 // (s p o) → distinct triples
+			d.triples += sign
+		}
+		d.pred(p.q.P)[col] += sign
+	}
+	return d, nil
+}
+
+// changedPrefix is a prefix of the quads a commit adds or removes, and
+// whether one it adds has it.
+type changedPrefix struct {
+	prefix
+	added bool
+}
+
+// changedPrefixes lists, each once, the prefixes (s p o), then (s p), then
+// (p o) of the quads added and removed, each kind in key order (so that
+// presence reads seek forward): sorting groups the quads sharing a prefix.
+func changedPrefixes(added, removed []IDQuad) []changedPrefix {
+	type change struct {
+		c   cols
+		add bool
+	}
+	changes := make([]change, 0, len(added)+len(removed))
+	var out []changedPrefix
+	group := func(o Order, ns ...int) {
+		changes = changes[:0]
+		for _, q := range added {
+			changes = append(changes, change{permute(o, q), true})
+		}
+		for _, q := range removed {
+			changes = append(changes, change{permute(o, q), false})
+		}
+		slices.SortFunc(changes, func(a, b change) int { return cmpCols(a.c, b.c) })
+		for _, n := range ns {
+			for i, ch := range changes {
+				if i == 0 || !samePrefix(ch.c, changes[i-1].c, n) {
+					var c cols
+					copy(c[:n], ch.c[:n])
+					out = append(out, changedPrefix{prefix{o, n, unpermute(o, c)}, false})
+				}
+				out[len(out)-1].added = out[len(out)-1].added || ch.add
+			}
+		}
+	}
+	group(SPOG, 3, 2)
+	group(POSG, 2)
+	return out
+}
+
+func samePrefix(a, b cols, n int) bool {
+	for i := range n {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// prefix is the first n columns of q in an ordering.
+type prefix struct {
+	order Order
+	n     int
+	q     IDQuad
+}
+
+func (p prefix) key() []byte { return appendIndexKey(nil, p.order, p.q)[:1+8*p.n] }
+
+// presence reads whether prefixes are in the store, with one iterator per
+// ordering that seeks from prefix to prefix: creating an iterator costs
+// more than a seek.
+type presence struct {
+	r   kv.Reader
+	its map[Order]kv.Iterator
+}
+
+// of reports whether the store has a quad under p, and whether it still
+// has one once the quads in gone are deleted.
+func (pr *presence) of(p prefix, gone map[IDQuad]bool) (before, after bool, err error) {
+	it := pr.its[p.order]
+	if it == nil {
+		tag := orders[p.order-1].tag
+		if it, err = pr.r.NewIter([]byte{tag}, []byte{tag + 1}); err != nil {
+			return false, false, err
+		}
+		if pr.its == nil {
+			pr.its = map[Order]kv.Iterator{}
+		}
+		pr.its[p.order] = it
+	}
+	key := p.key()
+	for ok := it.SeekGE(key); ok && bytes.HasPrefix(it.Key(), key); ok = it.Next() {
+		before = true
+		if !gone[decodeIndexKey(p.order, it.Key())] {
+			return true, true, it.Err()
+		}
+	}
+	return before, false, it.Err()
+}
+
+func (pr *presence) close() {
+	for _, it := range pr.its {
+		_ = it.Close()
+	}
+}
