@@ -3,8 +3,6 @@ package kb
 import (
 	"encoding/json"
 	"html"
-	"io"
-	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
@@ -28,23 +26,10 @@ const (
 	dwBase = shared.DokuWiki
 )
 
-var client = &http.Client{Timeout: 20 * time.Second}
-
 // fetch GETs u and returns its virtual document.
 func fetch(t *testing.T, u string) *vdoc.Doc {
 	t.Helper()
-	resp, err := client.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %s", u, resp.Status)
-	}
+	body, resp := shared.Get(t, u)
 	d, err := vdoc.New(resp.Request.URL.String(), resp.Header, body)
 	if err != nil {
 		t.Fatal(err)
@@ -401,12 +386,8 @@ func wikiText(s string) string {
 
 func apiGet(t *testing.T, u string, v any) {
 	t.Helper()
-	resp, err := client.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+	body, _ := shared.Get(t, u)
+	if err := json.Unmarshal(body, v); err != nil {
 		t.Fatalf("%s: %v", u, err)
 	}
 }

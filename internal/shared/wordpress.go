@@ -1,9 +1,12 @@
 package shared
 
 import (
+	"io"
+	"net/http"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // WPQuery runs SQL on the database of the WordPress at WordPress (the
@@ -37,4 +40,26 @@ func WPQuery(tb testing.TB, sql string) [][]string {
 		rows = append(rows, fields)
 	}
 	return rows
+}
+
+// cmsClient fetches pages of the real CMSs for tests.
+var cmsClient = &http.Client{Timeout: 20 * time.Second}
+
+// Get fetches u (on one of the real CMSs) and returns the body of its 200
+// response, with the response, whose Request.URL is where redirects led.
+func Get(tb testing.TB, u string) ([]byte, *http.Response) {
+	tb.Helper()
+	resp, err := cmsClient.Get(u)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		tb.Fatalf("GET %s: %s", u, resp.Status)
+	}
+	return body, resp
 }

@@ -3,9 +3,7 @@ package aah_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,23 +16,10 @@ import (
 	"github.com/mneme-archive/mneme/ontology"
 )
 
-var client = &http.Client{Timeout: 20 * time.Second}
-
 // get returns the body of a 200 response to u.
 func get(t *testing.T, u string) []byte {
 	t.Helper()
-	resp, err := client.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %s", u, resp.Status)
-	}
+	body, _ := shared.Get(t, u)
 	return body
 }
 
