@@ -100,7 +100,7 @@ func (v *vocab) valuesFor(attr, tag string) map[string]int {
 // and the candidates grow as its power.
 const (
 	maxValues = 10
-	maxTags   = 6
+	maxTags   = 10
 )
 
 // relaxations generates the relaxed forms of base up to max changes,
@@ -225,30 +225,37 @@ func applyChanges(base *path, changes []change, pick []int) (src string, worst b
 	return p.locPath(), worst, true
 }
 
-// ranked orders the values of a vocabulary for replacing orig: preferred
-// ones first, then by how much of orig they share (the longest common
-// substring), then by frequency; orig itself is left out.
+// ranked orders the values of a vocabulary for replacing orig. Those
+// that share a part of at least four characters with orig or with a
+// literal of the KB actions preferred (of the same field, in the same
+// category: 'wp-block-post-author' for 'author-bio') come first, the
+// longer the part the earlier; then the rest by frequency. orig itself
+// and values naming one object (with digits) are left out.
 func ranked(vals map[string]int, orig string, preferred map[string]bool, limit int) []string {
 	type cand struct {
-		v          string
-		pref       bool
-		common, nb int
+		v         string
+		sim, freq int
 	}
 	var cs []cand
 	for v, n := range vals {
-		if v == orig || v == "" || strings.ContainsAny(v, "'\n") || hasDigit(v) && !preferred[v] {
+		if v == orig || v == "" || strings.ContainsAny(v, "'\n") || hasDigit(v) {
 			continue
 		}
-		cs = append(cs, cand{v, preferred[v], commonSubstring(strings.ToLower(v), strings.ToLower(orig)), n})
+		lv := strings.ToLower(v)
+		sim := commonSubstring(lv, strings.ToLower(orig))
+		for l := range preferred {
+			sim = max(sim, commonSubstring(lv, strings.ToLower(l)))
+		}
+		if preferred[v] {
+			sim = len(v)
+		}
+		if sim < 4 {
+			sim = 0
+		}
+		cs = append(cs, cand{v, sim, n})
 	}
 	slices.SortFunc(cs, func(a, b cand) int {
-		if a.pref != b.pref {
-			if a.pref {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Or(cmp.Compare(b.common, a.common), cmp.Compare(b.nb, a.nb), strings.Compare(a.v, b.v))
+		return cmp.Or(cmp.Compare(b.sim, a.sim), cmp.Compare(b.freq, a.freq), strings.Compare(a.v, b.v))
 	})
 	var out []string
 	for i := 0; i < len(cs) && i < limit; i++ {

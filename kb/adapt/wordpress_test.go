@@ -199,3 +199,65 @@ func TestWordPressRecrawl(t *testing.T) {
 		t.Errorf("%d/%d posts right before relearning: the template change broke nothing", before, len(db))
 	}
 }
+
+// TestWordPressColdStart is the paper's first case on the real WordPress:
+// a KB written for twentytwentyone (see restrict) meets a site already on
+// twentytwentythree, with no earlier crawl to learn from. Relaxation
+// finds the navigation from the index to the posts and the post fields
+// again, and at least 95 % of the posts are extracted right.
+func TestWordPressColdStart(t *testing.T) {
+	base := shared.CMS(t, shared.WordPress, "")
+	db := wpPosts(t)
+	k := restrict(t, builtin(t), "wordpress", crawl(t, builtin(t), base+"/", 200))
+	shared.SwitchTheme(t, base, "twentytwentythree")
+
+	site := "127.0.0.1:8081"
+	learned, err := OpenLearned(LearnedPath(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := k.Type("wordpress")
+	// The index pages first: the KB's way from them to the posts fails.
+	lists := crawl(t, k, base+"/", 20, "post")["list"]
+	if len(lists) < 3 {
+		t.Fatalf("%d index pages reached", len(lists))
+	}
+	fetchDoc := func(u string) (*vdoc.Doc, error) { return fetch(t, u), nil }
+	nav := RelaxNavigation(k, tp, tp.Level("list"), slices.Collect(maps.Values(lists)), fetchDoc, Options{Site: site})
+	if len(nav) == 0 {
+		t.Fatal("no relaxed navigation from the index to the posts")
+	}
+	if _, err := learned.Add(nav...); err != nil {
+		t.Fatal(err)
+	}
+	k2, err := learned.Apply(k, site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	posts := crawl(t, k2, base+"/", 200)["post"]
+	if len(posts) < len(db) {
+		t.Fatalf("the relaxed navigation reached %d post pages of %d", len(posts), len(db))
+	}
+	before, _ := wpScore(t, k2, posts, db)
+	tp2 := k2.Type("wordpress")
+	fields := Relax(k2, tp2, tp2.Level("post"), slices.Collect(maps.Values(posts)), Options{Site: site})
+	if _, err := learned.Add(fields...); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range learned.List() {
+		t.Logf("relaxed %s: %s (%d relaxations of %q) on %d/%d pages", p.What(), p.Pattern, p.Relaxations, p.Replaces, len(p.Pages), p.Checked)
+	}
+	adapted, err := learned.Apply(k, site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	right, wrong := wpScore(t, adapted, posts, db)
+	t.Logf("WordPress cold start on twentytwentythree with a twentytwentyone KB: %d/%d posts right before relaxing the fields, %d/%d after (%d patterns)",
+		before, len(db), right, len(db), len(learned.List()))
+	if right*100 < len(db)*95 {
+		t.Errorf("%d/%d posts right after relaxation, want ≥ 95 %%: %q", right, len(db), wrong)
+	}
+	if before*100 >= len(db)*95 {
+		t.Errorf("%d/%d posts right before relaxation: the template change broke nothing", before, len(db))
+	}
+}
