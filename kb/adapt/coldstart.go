@@ -12,9 +12,10 @@ import (
 )
 
 // coreFields are relaxed even where the KB marks them optional: they are
-// what an object is (a post without its author or date is half lost),
-// while other optional fields may rightly be absent from a page.
-var coreFields = []kb.Field{kb.FieldTitle, kb.FieldAuthor, kb.FieldDate, kb.FieldContent}
+// what an object is (a post without its author or date, an article
+// without its last change, is half lost), while other optional fields
+// may rightly be absent from a page.
+var coreFields = []kb.Field{kb.FieldTitle, kb.FieldAuthor, kb.FieldDate, kb.FieldModified, kb.FieldContent}
 
 // Relax is the paper's adaptation for an application whose KB actions
 // fail (a cold start: no earlier crawl to learn from). For each field of

@@ -273,9 +273,9 @@ func generalize(x *kb.Extraction, f kb.Field, targets []target, samples []sample
 		}
 	}
 	type scored struct {
-		src          string
-		right, wrong int
-		pages        []string
+		src                 string
+		right, wrong, nodes int
+		pages               []string
 	}
 	var best *scored
 	for _, c := range cands {
@@ -285,6 +285,7 @@ func generalize(x *kb.Extraction, f kb.Field, targets []target, samples []sample
 		}
 		s := scored{src: c}
 		for _, sm := range samples {
+			s.nodes += len(p.Select(sm.rec))
 			got, ok := fieldOn(x.Object, f, p, sm.rec, sm.doc)
 			switch {
 			case ok && same(f, &got, sm.known):
@@ -294,8 +295,11 @@ func generalize(x *kb.Extraction, f kb.Field, targets []target, samples []sample
 				s.wrong++
 			}
 		}
-		if best == nil || s.right > best.right || s.right == best.right &&
-			(s.wrong < best.wrong || s.wrong == best.wrong && len(s.src) < len(best.src)) {
+		// The most pages right, then the fewest wrong, then the fewest
+		// nodes selected (//li[@id='lastmod'] rather than //li, whose
+		// date comes from the one item that holds one), then the shortest.
+		if best == nil || cmp.Or(cmp.Compare(best.right, s.right), cmp.Compare(s.wrong, best.wrong),
+			cmp.Compare(s.nodes, best.nodes), cmp.Compare(len(s.src), len(best.src))) < 0 {
 			best = &s
 		}
 	}
