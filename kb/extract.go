@@ -77,7 +77,7 @@ func (t *Type) Navigate(l *Level, doc *vdoc.Doc) ([]Link, []Failure) {
 					raw = attr(it.Node, "href")
 				}
 				u, ok := resolve(doc.Base, raw)
-				if !ok || seen[u.String()] || t.avoided(u) {
+				if !ok || seen[u.String()] || t.Avoids(u) {
 					continue
 				}
 				seen[u.String()] = true
@@ -92,7 +92,9 @@ func (t *Type) Navigate(l *Level, doc *vdoc.Doc) ([]Link, []Failure) {
 	return links, fails
 }
 
-func (t *Type) avoided(u *url.URL) bool {
+// Avoids reports whether one of the type's avoid patterns is true of the
+// link u: a page the application-aware crawler never fetches.
+func (t *Type) Avoids(u *url.URL) bool {
 	if len(t.Avoid) == 0 {
 		return false
 	}
