@@ -29,9 +29,12 @@ type Options struct {
 	// changes; default discarded.
 	Log io.Writer
 	// Observe, when set, is called with the analysis of every page of a
-	// known application, from the worker that fetched it: the hook for
+	// known application, from the worker that fetched it, before the
+	// page's links are chosen and its objects described: the hook for
 	// adapting the knowledge base to a site whose templates differ
-	// (Result.Failures).
+	// (Result.Failures). It may replace the result's Links, Objects and
+	// Failures (package kb/adapt analyzes the page again with the
+	// patterns it learned for the site).
 	Observe func(*Result)
 }
 
@@ -115,17 +118,19 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 		an.Annotation += "/" + level.Name
 		var navFails []kb.Failure
 		res.Links, navFails = typ.Navigate(level, doc)
-		an.Links, an.Follow = h.follow(typ, found, res.Links)
 		if level.Terminal {
 			res.Objects, res.Failures = typ.Extract(level, doc)
 		}
 		res.Failures = append(navFails, res.Failures...)
 	}
-	h.count(site, level != nil, len(res.Objects))
-	an.Quads = describe(site, res)
 	if h.opts.Observe != nil {
 		h.opts.Observe(res)
 	}
+	if level != nil {
+		an.Links, an.Follow = h.follow(typ, found, res.Links)
+	}
+	h.count(site, level != nil, len(res.Objects))
+	an.Quads = describe(site, res)
 	return an, nil
 }
 

@@ -158,7 +158,7 @@ func worksOn(pat *kb.Pattern, x *kb.Extraction, f kb.Field, recs []*recordOn, ne
 	}
 	// A value the same on every page is the template's (a label, the
 	// site's name), not an object's.
-	if len(pages) < need || distinctive(f) && len(distinct)*10 < len(pages)*9 || len(pages) >= 5 && len(distinct) == 1 {
+	if len(pages) < need || distinctive(f) && len(distinct)*10 < len(pages)*9 || len(pages) >= 4 && len(distinct) == 1 {
 		return nil, false
 	}
 	return pages, true
@@ -313,4 +313,60 @@ func candidatesOf(alts []*kb.Pattern, v *vocab, preferred map[string]bool, detec
 		return cmp.Or(cmp.Compare(a.n, b.n), cmp.Compare(a.score, b.score))
 	})
 	return cands
+}
+
+// RelaxLevel relaxes the detection patterns of level l when they match
+// none of docs, pages the navigation led to as pages of l. A relaxed
+// pattern is proposed when it matches at least MinPages of docs and four
+// in five, and none of others (pages of the type's other levels).
+func RelaxLevel(k *kb.KB, t *kb.Type, l *kb.Level, docs, others []*vdoc.Doc, o Options) (Proposal, bool) {
+	matches := func(alts []*kb.Pattern, d *vdoc.Doc) bool {
+		for _, p := range alts {
+			if p.MatchIndexed(d.Root, d) {
+				return true
+			}
+		}
+		return false
+	}
+	need := max(o.minPages(), (len(docs)*4+4)/5)
+	n := 0
+	for _, d := range docs {
+		if matches(l.Detect, d) {
+			n++
+		}
+	}
+	if n >= need {
+		return Proposal{}, false
+	}
+	var same []string
+	for _, ot := range k.Types {
+		if ot.Category == t.Category {
+			for _, ol := range ot.Levels {
+				same = append(same, sources(ol.Detect)...)
+			}
+		}
+	}
+	all := append(slices.Clone(docs), others...)
+	for _, c := range candidatesOf(l.Detect, collectVocab(all), vocabularyOf(same), nil, o) {
+		pat, err := compile(c.src)
+		if err != nil {
+			continue
+		}
+		alts := []*kb.Pattern{pat}
+		if slices.ContainsFunc(others, func(d *vdoc.Doc) bool { return matches(alts, d) }) {
+			continue
+		}
+		var pages []string
+		for _, d := range docs {
+			if matches(alts, d) {
+				pages = append(pages, d.URL.String())
+			}
+		}
+		if len(pages) >= need {
+			return Proposal{Status: Pending, Site: o.Site, Type: t.ID, Level: l.Name, Action: ActionDetect,
+				Pattern: c.src, Replaces: sources(l.Detect), Method: MethodRelax, Relaxations: c.n,
+				Pages: pages, Checked: len(docs), Learned: o.now()}.withID(), true
+		}
+	}
+	return Proposal{}, false
 }

@@ -261,3 +261,40 @@ func TestWordPressColdStart(t *testing.T) {
 		t.Errorf("%d/%d posts right before relaxation: the template change broke nothing", before, len(db))
 	}
 }
+
+// TestWordPressLevelRelax relaxes a level detection pattern written for
+// classic themes (a post page has an article of class type-post) on the
+// post pages of twentytwentythree, which have none: the relaxed pattern
+// must recognise the post pages and none of the index pages.
+func TestWordPressLevelRelax(t *testing.T) {
+	base := shared.CMS(t, shared.WordPress, "twentytwentythree")
+	k := builtin(t)
+	pages := crawl(t, k, base+"/", 40)
+	posts, lists := slices.Collect(maps.Values(pages["post"])), slices.Collect(maps.Values(pages["list"]))
+	if len(posts) < 5 || len(lists) < 3 {
+		t.Fatalf("%d post and %d index pages reached", len(posts), len(lists))
+	}
+	classic := cloneType(k.Type("wordpress"))
+	old, err := compile("//article[contains(@class, 'type-post')]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := classic.Level("post")
+	post.Detect = []*kb.Pattern{old}
+	p, ok := RelaxLevel(k, classic, post, posts, lists, Options{Site: "127.0.0.1:8081"})
+	if !ok {
+		t.Fatal("no relaxed detection pattern for the post pages")
+	}
+	t.Logf("relaxed %s: %s (%d relaxations) on %d/%d pages", p.What(), p.Pattern, p.Relaxations, len(p.Pages), p.Checked)
+	pat, _ := compile(p.Pattern)
+	for _, d := range posts {
+		if !pat.MatchIndexed(d.Root, d) {
+			t.Errorf("%s: the relaxed pattern misses a post page", d.URL)
+		}
+	}
+	for _, d := range lists {
+		if pat.MatchIndexed(d.Root, d) {
+			t.Errorf("%s: the relaxed pattern matches an index page", d.URL)
+		}
+	}
+}
