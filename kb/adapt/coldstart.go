@@ -303,15 +303,7 @@ func candidatesOf(alts []*kb.Pattern, v *vocab, preferred map[string]bool, detec
 			}
 		}
 	}
-	slices.SortStableFunc(cands, func(a, b relaxed) int {
-		if a.worst != b.worst {
-			if a.worst {
-				return 1
-			}
-			return -1
-		}
-		return cmp.Or(cmp.Compare(a.n, b.n), cmp.Compare(a.score, b.score))
-	})
+	sortRelaxed(cands)
 	return cands
 }
 

@@ -1,10 +1,9 @@
 package adapt
 
 import (
+	"fmt"
 	"io"
 	"net/http"
-	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,22 +13,27 @@ import (
 
 var client = &http.Client{Timeout: 20 * time.Second}
 
-// fetch GETs u and returns its virtual document.
-func fetch(tb testing.TB, u string) *vdoc.Doc {
-	tb.Helper()
+// getDoc GETs u and returns its virtual document.
+func getDoc(u string) (*vdoc.Doc, error) {
 	resp, err := client.Get(u)
 	if err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		tb.Fatalf("GET %s: %s", u, resp.Status)
+		return nil, fmt.Errorf("GET %s: %s", u, resp.Status)
 	}
-	d, err := vdoc.New(resp.Request.URL.String(), resp.Header, body)
+	return vdoc.New(resp.Request.URL.String(), resp.Header, body)
+}
+
+// fetch is getDoc for the test's goroutine: an error ends the test.
+func fetch(tb testing.TB, u string) *vdoc.Doc {
+	tb.Helper()
+	d, err := getDoc(u)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -164,29 +168,37 @@ func firing(tb testing.TB, alts []*kb.Pattern, docs map[string]*vdoc.Doc, gives 
 	return out
 }
 
-// wpQuery runs SQL on the WordPress database with the mysql client and
-// returns the rows, tab-separated fields unescaped.
-func wpQuery(tb testing.TB, sql string) [][]string {
-	tb.Helper()
-	if _, err := exec.LookPath("mysql"); err != nil {
-		tb.Skip("no mysql client to read the WordPress database: run bash ../shared/cms/setup-cms.sh")
+// requireChange logs the findings of relearning and fails the test when
+// none is a template change.
+func requireChange(t *testing.T, findings []Finding) {
+	t.Helper()
+	changed := false
+	for _, f := range findings {
+		t.Logf("finding %s %s: agreed %d, structural %d, deleted %d", f.Object, f.Field, f.Agreed, f.Structural, f.Deleted)
+		changed = changed || f.Changed()
 	}
-	out, err := exec.Command("mysql", "-h", "127.0.0.1", "-u", "wordpress", "-paah-wp-db-pass", "wordpress",
-		"-N", "-B", "-e", sql).Output()
-	if err != nil {
-		tb.Fatalf("mysql: %v", err)
+	if !changed {
+		t.Fatal("no template change detected")
 	}
-	var rows [][]string
-	unescape := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, `\0`, "\x00")
-	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
-		if line == "" {
-			continue
-		}
-		fields := strings.Split(line, "\t")
-		for i := range fields {
-			fields[i] = unescape.Replace(fields[i])
-		}
-		rows = append(rows, fields)
+}
+
+func logProposals(t *testing.T, props []Proposal) {
+	t.Helper()
+	for _, p := range props {
+		t.Logf("%s %s: %s (%d relaxations of %q) on %d/%d pages", p.Method, p.What(), p.Pattern, p.Relaxations, p.Replaces, len(p.Pages), p.Checked)
 	}
-	return rows
+}
+
+// checkAdapted logs the figures of one case ("what: a/n objects right
+// before adapting, b/n after") and requires at least 95 % right after,
+// and fewer before: a change that broke nothing tests nothing.
+func checkAdapted(t *testing.T, what string, before, after, n, learned int, wrong []string) {
+	t.Helper()
+	t.Logf("%s: %d/%d right before adapting, %d/%d after (%d patterns learned)", what, before, n, after, n, learned)
+	if after*100 < n*95 {
+		t.Errorf("%s: %d/%d right after adapting, want ≥ 95 %%: %q", what, after, n, wrong)
+	}
+	if before*100 >= n*95 {
+		t.Errorf("%s: %d/%d right before adapting: the template change broke nothing", what, before, n)
+	}
 }

@@ -2,11 +2,9 @@ package adapt
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -31,7 +29,7 @@ func mwArticles(t *testing.T, base string) map[string]mwArticle {
 			AllPages []struct{ Title string } `json:"allpages"`
 		} `json:"query"`
 	}
-	apiGet(t, base+"/api.php?action=query&list=allpages&apnamespace=0&aplimit=500&format=json", &all)
+	shared.GetJSON(t, base+"/api.php?action=query&list=allpages&apnamespace=0&aplimit=500&format=json", &all)
 	out := map[string]mwArticle{}
 	for _, p := range all.Query.AllPages {
 		var rev struct {
@@ -48,31 +46,14 @@ func mwArticles(t *testing.T, base string) map[string]mwArticle {
 				} `json:"pages"`
 			} `json:"query"`
 		}
-		apiGet(t, base+"/api.php?action=query&prop=revisions&rvprop=timestamp|content&rvslots=main&format=json&titles="+url.QueryEscape(p.Title), &rev)
+		shared.GetJSON(t, base+"/api.php?action=query&prop=revisions&rvprop=timestamp|content&rvslots=main&format=json&titles="+url.QueryEscape(p.Title), &rev)
 		for _, pg := range rev.Query.Pages {
 			ts, _ := time.Parse(time.RFC3339, pg.Revisions[0].Timestamp)
-			out[p.Title] = mwArticle{ts, wikiText(pg.Revisions[0].Slots.Main.Content)}
+			out[p.Title] = mwArticle{ts, shared.WikiText(pg.Revisions[0].Slots.Main.Content)}
 		}
 	}
 	return out
 }
-
-func apiGet(t *testing.T, u string, v any) {
-	t.Helper()
-	resp, err := client.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
-		t.Fatalf("%s: %v", u, err)
-	}
-}
-
-var wikiMarkup = regexp.MustCompile(`\[\[(?:[^|\]]*\|)?([^\]]*)\]\]|'''?|==+|\{\{[^}]*\}\}|\[https?://\S+ ([^\]]*)\]|<[^>]*>`)
-
-// wikiText is the words of wikitext: link labels kept, markup dropped.
-func wikiText(s string) string { return wikiMarkup.ReplaceAllString(s, " $1$2 ") }
 
 // mwScore extracts every article page with k and counts those whose
 // title, text (word F1 ≥ 0.8 against the wikitext) and last modification
@@ -147,32 +128,14 @@ func TestMediaWikiRecrawl(t *testing.T) {
 	before, _ := mwScore(t, k, pages, api)
 	tp := k.Type("mediawiki")
 	findings, props := Relearn(tp, tp.Level("article"), samples, Options{Site: "127.0.0.1:8082"})
-	changed := 0
-	for _, f := range findings {
-		t.Logf("finding %s %s: agreed %d, structural %d, deleted %d", f.Object, f.Field, f.Agreed, f.Structural, f.Deleted)
-		if f.Changed() {
-			changed++
-		}
-	}
-	if changed == 0 {
-		t.Fatal("no template change detected")
-	}
-	for _, p := range props {
-		t.Logf("learned %s: %s (replaces %q) on %d/%d pages", p.What(), p.Pattern, p.Replaces, len(p.Pages), p.Checked)
-	}
+	requireChange(t, findings)
+	logProposals(t, props)
 	adapted, err := Apply(k, props, "127.0.0.1:8082")
 	if err != nil {
 		t.Fatal(err)
 	}
 	right, wrong := mwScore(t, adapted, pages, api)
-	t.Logf("MediaWiki vector → monobook, recrawl: %d/%d articles right before relearning, %d/%d after (%d patterns learned)",
-		before, len(pages), right, len(pages), len(props))
-	if right*100 < len(pages)*95 {
-		t.Errorf("%d/%d articles right after relearning, want ≥ 95 %%: %q", right, len(pages), wrong)
-	}
-	if before*100 >= len(pages)*95 {
-		t.Errorf("%d/%d articles right before relearning: the skin change broke nothing", before, len(pages))
-	}
+	checkAdapted(t, "MediaWiki vector → monobook, recrawl (articles)", before, right, len(pages), len(props), wrong)
 }
 
 // TestMediaWikiColdStart: a KB written for vector meets a wiki already on
@@ -190,20 +153,11 @@ func TestMediaWikiColdStart(t *testing.T) {
 	before, _ := mwScore(t, k, pages, api)
 	tp := k.Type("mediawiki")
 	props := Relax(k, tp, tp.Level("article"), slices.Collect(maps.Values(pages)), Options{Site: "127.0.0.1:8082"})
-	for _, p := range props {
-		t.Logf("relaxed %s: %s (%d relaxations of %q) on %d/%d pages", p.What(), p.Pattern, p.Relaxations, p.Replaces, len(p.Pages), p.Checked)
-	}
+	logProposals(t, props)
 	adapted, err := Apply(k, props, "127.0.0.1:8082")
 	if err != nil {
 		t.Fatal(err)
 	}
 	right, wrong := mwScore(t, adapted, pages, api)
-	t.Logf("MediaWiki cold start on monobook with a vector KB: %d/%d articles right before relaxing, %d/%d after (%d patterns)",
-		before, len(pages), right, len(pages), len(props))
-	if right*100 < len(pages)*95 {
-		t.Errorf("%d/%d articles right after relaxation, want ≥ 95 %%: %q", right, len(pages), wrong)
-	}
-	if before*100 >= len(pages)*95 {
-		t.Errorf("%d/%d articles right before relaxation: the skin change broke nothing", before, len(pages))
-	}
+	checkAdapted(t, "MediaWiki cold start on monobook with a vector KB (articles)", before, right, len(pages), len(props), wrong)
 }

@@ -56,10 +56,10 @@ func (s pstep) element() bool {
 	return s.test != "" && !strings.ContainsAny(s.test, "@():") && s.test != "." && s.test != ".."
 }
 
-// splitUnion cuts src at its top-level "|" operators.
-func splitUnion(src string) []string {
-	var out []string
-	depth, start := 0, 0
+// unquoted calls fn with each byte of src outside string literals and
+// the depth of brackets and parentheses after it, until fn returns false.
+func unquoted(src string, fn func(i int, c byte, depth int) bool) {
+	depth := 0
 	var quote byte
 	for i := 0; i < len(src); i++ {
 		c := src[i]
@@ -68,17 +68,32 @@ func splitUnion(src string) []string {
 			if c == quote {
 				quote = 0
 			}
+			continue
 		case c == '\'' || c == '"':
 			quote = c
+			continue
 		case c == '(' || c == '[':
 			depth++
 		case c == ')' || c == ']':
 			depth--
-		case c == '|' && depth == 0:
+		}
+		if !fn(i, c, depth) {
+			return
+		}
+	}
+}
+
+// splitUnion cuts src at its top-level "|" operators.
+func splitUnion(src string) []string {
+	var out []string
+	start := 0
+	unquoted(src, func(i int, c byte, depth int) bool {
+		if c == '|' && depth == 0 {
 			out = append(out, strings.TrimSpace(src[start:i]))
 			start = i + 1
 		}
-	}
+		return true
+	})
 	return append(out, strings.TrimSpace(src[start:]))
 }
 
@@ -87,20 +102,13 @@ func splitUnion(src string) []string {
 // path, or whose path leaves the fragment (a filter expression step).
 func parsePath(src string) (*path, error) {
 	start := -1
-	var quote byte
-	for i := 0; i < len(src) && start < 0; i++ {
-		c := src[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '/' || c == '.' && i+1 < len(src) && src[i+1] == '/':
+	unquoted(src, func(i int, c byte, _ int) bool {
+		if c == '/' || c == '.' && i+1 < len(src) && src[i+1] == '/' {
 			start = i
+			return false
 		}
-	}
+		return true
+	})
 	if start < 0 {
 		return nil, fmt.Errorf("%q: no location path", src)
 	}
@@ -152,27 +160,15 @@ func isNameByte(c byte) bool {
 
 // closing returns the index of the "]" that closes the "[" at open.
 func closing(src string, open int) int {
-	depth := 0
-	var quote byte
-	for i := open; i < len(src); i++ {
-		c := src[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '[':
-			depth++
-		case c == ']':
-			depth--
-			if depth == 0 {
-				return i
-			}
+	end := -1
+	unquoted(src[open:], func(i int, c byte, depth int) bool {
+		if c == ']' && depth == 0 {
+			end = open + i
+			return false
 		}
-	}
-	return -1
+		return true
+	})
+	return end
 }
 
 // valuePred matches a predicate that compares an attribute with a string

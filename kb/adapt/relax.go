@@ -167,7 +167,14 @@ func relaxations(base *path, frozen int, v *vocab, preferred map[string]bool, ma
 	for k := 1; k <= max; k++ {
 		rec(0, k)
 	}
-	slices.SortStableFunc(out, func(a, b relaxed) int {
+	sortRelaxed(out)
+	return out
+}
+
+// sortRelaxed puts candidates in the paper's order: best case before
+// worst case, fewer relaxations first, then preferred values first.
+func sortRelaxed(cs []relaxed) {
+	slices.SortStableFunc(cs, func(a, b relaxed) int {
 		if a.worst != b.worst {
 			if a.worst {
 				return 1
@@ -176,7 +183,6 @@ func relaxations(base *path, frozen int, v *vocab, preferred map[string]bool, ma
 		}
 		return cmp.Or(cmp.Compare(a.n, b.n), cmp.Compare(a.score, b.score))
 	})
-	return out
 }
 
 // applyChanges applies the picked changes to a copy of base; it fails on
