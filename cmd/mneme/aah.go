@@ -61,8 +61,8 @@ func (o *aahOptions) helper(d *crawler.Deps, log io.Writer, data string) (*aah.H
 			return nil, err
 		}
 		opts.Observe = func(r *aah.Result) {
-			if links, objs, fails, ok := sess.Observe(r.Doc, r.Type, r.Level); ok {
-				r.Links, r.Objects, r.Failures = links, objs, fails
+			if an, ok := sess.Observe(r.Doc, r.Type, r.Level); ok {
+				r.Links, r.Objects, r.Failures, r.More = an.Links, an.Objects, an.Failures, an.More
 			}
 		}
 	} else if o.relearnFrom != "" {

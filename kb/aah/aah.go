@@ -78,6 +78,10 @@ type Result struct {
 	// Failures are the actions that matched nothing where they should
 	// have: the signal that the site's templates differ from the KB's.
 	Failures []kb.Failure
+	// More are links of other pages of the site that the Observe hook
+	// found again (adaptation learnt a navigation action from pages whose
+	// links the KB had missed): followed, not recorded as this page's.
+	More []kb.Link
 }
 
 // New returns a helper detecting applications with det.
@@ -128,6 +132,11 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 	}
 	if level != nil {
 		an.Links, an.Follow = h.follow(typ, found, res.Links)
+	}
+	for _, l := range res.More {
+		if u, err := h.canon.Parse(l.URL); err == nil {
+			an.Follow = append(an.Follow, extract.Outlink{URL: u, Hop: extract.Link, Context: "aah:" + l.Target})
+		}
 	}
 	h.count(site, level != nil, len(res.Objects))
 	an.Quads = describe(site, res)

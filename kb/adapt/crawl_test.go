@@ -27,8 +27,8 @@ func crawlAAH(t *testing.T, data, id string, st *graph.Store, k *kb.KB, seed str
 	if sess != nil {
 		sess.Log = &logBuf
 		opts.Observe = func(r *aah.Result) {
-			if links, objs, fails, ok := sess.Observe(r.Doc, r.Type, r.Level); ok {
-				r.Links, r.Objects, r.Failures = links, objs, fails
+			if an, ok := sess.Observe(r.Doc, r.Type, r.Level); ok {
+				r.Links, r.Objects, r.Failures, r.More = an.Links, an.Objects, an.Failures, an.More
 			}
 		}
 	}

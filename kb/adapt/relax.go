@@ -81,14 +81,10 @@ func collectVocab(docs []*vdoc.Doc) *vocab {
 	return v
 }
 
-// valuesFor returns the values of attr on elements of tag (any tag for *)
-// with their counts.
-func (v *vocab) valuesFor(attr, tag string) map[string]int {
+// valuesFor returns the values of attr on any element with their counts.
+func (v *vocab) valuesFor(attr string) map[string]int {
 	out := map[string]int{}
-	for t, vals := range v.values[attr] {
-		if tag != "*" && t != tag {
-			continue
-		}
+	for _, vals := range v.values[attr] {
 		for val, n := range vals {
 			out[val] += n
 		}
@@ -125,11 +121,8 @@ func relaxations(base *path, frozen int, v *vocab, preferred map[string]bool, ma
 			if !ok {
 				continue
 			}
-			tag := s.test
-			if !s.element() {
-				tag = "*"
-			}
-			for r, val := range ranked(v.valuesFor(attr, tag), lit, preferred, maxValues) {
+			// Values on any element: the step's tag may be replaced too.
+			for r, val := range ranked(v.valuesFor(attr), lit, preferred, maxValues) {
 				changes = append(changes, change{kind: revalue, step: i, pred: j, val: val, rank: r})
 			}
 		}

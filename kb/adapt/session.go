@@ -56,14 +56,24 @@ type siteState struct {
 // maxPending bounds the failing pages a site keeps per level.
 const maxPending = 32
 
+// Analysis is a page's analysis with the site's adapted type.
+type Analysis struct {
+	Links    []kb.Link
+	Objects  []kb.Object
+	Failures []kb.Failure
+	// More are the links of the other pages learnt from, which the KB's
+	// navigation had missed there: the crawl should follow them too.
+	More []kb.Link
+}
+
 // Observe analyzes one page of type t, level l (nil when no level
 // matched) with the site's adapted type, and adapts when it is time. It
-// returns the page's links, objects and failures with the type as
-// adapted, and whether they differ from t's own (they do once something
-// was learned for the site).
-func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level) (links []kb.Link, objs []kb.Object, fails []kb.Failure, adapted bool) {
+// returns the page's analysis with the type as adapted, and whether it
+// differs from t's own (it does once something was learned for the
+// site).
+func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level) (Analysis, bool) {
 	if l == nil {
-		return nil, nil, nil, false
+		return Analysis{}, false
 	}
 	site := doc.URL.Host
 	s.mu.Lock()
@@ -71,10 +81,10 @@ func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level) (links []kb.Li
 	st := s.site(site)
 	typ := s.typeFor(st, site, t)
 	lv := typ.Level(l.Name)
-	links, objs, fails = analyze(typ, lv, doc)
-	st.remember(links)
-	if !s.troubled(doc, lv, objs, fails) {
-		return links, objs, fails, typ != t
+	an := analyze(typ, lv, doc)
+	st.remember(an.Links)
+	if !s.troubled(doc, lv, an.Objects, an.Failures) {
+		return an, typ != t
 	}
 	first := len(st.pending[l.Name]) == 0 && st.next[l.Name] == 0
 	st.pending[l.Name] = append(st.pending[l.Name], Page{Doc: doc, Known: s.Known[doc.URL.String()]})
@@ -85,13 +95,13 @@ func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level) (links []kb.Li
 		st.pending[l.Name] = st.pending[l.Name][1:]
 	}
 	if len(st.pending[l.Name]) < st.next[l.Name] {
-		return links, objs, fails, typ != t
+		return an, typ != t
 	}
 	// Try again with twice as many pages if nothing is learned now.
 	st.next[l.Name] = 2 * len(st.pending[l.Name])
 	props := s.learn(typ, lv, st.pending[l.Name], site)
 	if len(props) == 0 {
-		return links, objs, fails, typ != t
+		return an, typ != t
 	}
 	st.learned = append(st.learned, props...)
 	if s.Learned != nil {
@@ -99,12 +109,19 @@ func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level) (links []kb.Li
 			fmt.Fprintf(s.log(), "adapt: %s: %v\n", site, err)
 		}
 	}
+	pending := st.pending[l.Name]
 	st.pending[l.Name] = nil
 	delete(st.types, t.ID)
 	typ = s.typeFor(st, site, t)
 	lv = typ.Level(l.Name)
-	links, objs, fails = analyze(typ, lv, doc)
-	return links, objs, fails, true
+	an = analyze(typ, lv, doc)
+	for _, p := range pending {
+		if p.Doc != doc {
+			links, _ := typ.Navigate(lv, p.Doc)
+			an.More = append(an.More, links...)
+		}
+	}
+	return an, true
 }
 
 // maxTargets bounds the URLs remembered per level.
@@ -202,24 +219,29 @@ func (s *Session) typeFor(st *siteState, site string, t *kb.Type) *kb.Type {
 	return typ
 }
 
-func analyze(t *kb.Type, l *kb.Level, doc *vdoc.Doc) ([]kb.Link, []kb.Object, []kb.Failure) {
-	links, fails := t.Navigate(l, doc)
-	var objs []kb.Object
+func analyze(t *kb.Type, l *kb.Level, doc *vdoc.Doc) Analysis {
+	var an Analysis
+	an.Links, an.Failures = t.Navigate(l, doc)
 	if l.Terminal {
 		var xf []kb.Failure
-		objs, xf = t.Extract(l, doc)
-		fails = append(fails, xf...)
+		an.Objects, xf = t.Extract(l, doc)
+		an.Failures = append(an.Failures, xf...)
 	}
-	return links, objs, fails
+	return an
 }
 
 // troubled reports a page on which the type fails: an action that
-// matched nothing, a core field of a main object the KB extracts that
+// matched nothing (but the records of an extraction after the page's
+// main one), a core field of a main object the KB extracts that
 // came out empty, or, in a recrawl, a stored value the page still shows
 // that the type no longer extracts.
 func (s *Session) troubled(doc *vdoc.Doc, l *kb.Level, objs []kb.Object, fails []kb.Failure) bool {
-	if len(fails) > 0 {
-		return true
+	for _, f := range fails {
+		// Records of a further extraction (comments) may rightly be
+		// absent: a post without comments is no template change.
+		if f.Action != "records" || len(l.Extract) > 0 && f.Patterns[0] == l.Extract[0].Records.String() {
+			return true
+		}
 	}
 	for _, x := range l.Extract {
 		i := indexKind(objs, x.Object)
