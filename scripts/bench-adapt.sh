@@ -11,7 +11,7 @@ out=$(mktemp)
 trap 'rm -f "$out" "$out.section"' EXIT
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 start=$(date +%s)
-go test -count=1 -timeout 40m -v -run 'Recrawl|ColdStart|CrawlAdapt' ./kb/adapt/ | tee "$out" >/dev/null || true
+go test -count=1 -timeout 40m -v -run 'Recrawl|ColdStart|CrawlAdapt|LevelRelax' ./kb/adapt/ | tee "$out" >/dev/null || true
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 took=$(( $(date +%s) - start ))
 result() { grep -m1 -o "$1.*" "$out" || echo "$1: (no result: see go test output)"; }
@@ -38,13 +38,13 @@ result() { grep -m1 -o "$1.*" "$out" || echo "$1: (no result: see go test output
 	echo "|---|---|"
 	for k in "WordPress twentytwentyone → twentytwentythree, recrawl" "WordPress cold start" \
 		"MediaWiki vector → monobook, recrawl" "MediaWiki cold start" \
-		"crawl on twentytwentyone" "recrawl on twentytwentythree" "cold start on twentytwentythree"; do
+		"AAH crawls, first crawl" "AAH crawls, recrawl" "AAH crawls, cold start"; do
 		echo "| $k | $(result "$k" | sed "s/^$k[: ]*//; s/|/\\\\|/g") |"
 	done
 	echo
 	echo "Patterns learned (from the test logs):"
 	echo
-	grep -o 'learned [a-z]*/[a-z]*: .*\|relaxed [a-z]*/[a-z]*: .*' "$out" | sort -u | sed 's/^/    /' || true
+	grep -o '\(relearn\|relax\) [a-z]*/[a-z]*: .*\|adapt: [0-9.:]*: learned .*' "$out" | sort -u | sed 's/^/    /' || true
 	echo
 	echo "<!-- adaptation:end -->"
 } >"$out.section"

@@ -56,6 +56,7 @@ func Relax(k *kb.KB, t *kb.Type, l *kb.Level, docs []*vdoc.Doc, o Options) []Pro
 		}
 		for _, r := range recs {
 			r.content = contentNode(x, r)
+			r.others = otherRecords(l, x, r)
 		}
 		for _, f := range failing {
 			p, ok := relaxField(k, t, l, x, f, recs, v, o)
@@ -81,6 +82,10 @@ type recordOn struct {
 	// content is the node the object's content comes from, nil when
 	// unknown: no other field lies inside it.
 	content *html.Node
+	// others are the records of the level's other extractions that do
+	// not hold this one (a post's comments): none of its fields lies
+	// inside them.
+	others map[*html.Node]bool
 }
 
 // fieldOrder is the fields of x in a fixed order: the relaxation of one
@@ -176,19 +181,37 @@ func contentNode(x *kb.Extraction, r *recordOn) *html.Node {
 }
 
 // inside reports a candidate that selects a node within the object's
-// content (a link in a post's text is not its author) or within a form
-// (a form's labels are the site's, not the object's).
+// content (a link in a post's text is not its author), within another
+// object's record (nor is a commenter) or within a form (a form's labels
+// are the site's, not the object's).
 func inside(pat *kb.Pattern, r *recordOn) bool {
 	it, ok := pat.First(r.rec.Node)
 	if !ok {
 		return false
 	}
 	for n := it.Node; n != nil; n = n.Parent {
-		if n == r.content || n.Type == html.ElementNode && n.Data == "form" {
+		if n == r.content || r.others[n] || n.Type == html.ElementNode && n.Data == "form" {
 			return true
 		}
 	}
 	return false
+}
+
+// otherRecords returns the records of the extractions of l other than x
+// on r's page that are not r or its ancestors.
+func otherRecords(l *kb.Level, x *kb.Extraction, r *recordOn) map[*html.Node]bool {
+	out := map[*html.Node]bool{}
+	for _, y := range l.Extract {
+		if y == x {
+			continue
+		}
+		for _, it := range y.Records.Select(r.doc.Root) {
+			if !isAncestor(it.Node, r.rec.Node) {
+				out[it.Node] = true
+			}
+		}
+	}
+	return out
 }
 
 // clashes reports a value that another field of the object already has:

@@ -50,10 +50,13 @@ func collectVocab(docs []*vdoc.Doc) *vocab {
 	v := &vocab{tags: map[string]int{}, values: map[string]map[string]map[string]int{}}
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Namespace != "" {
+			return // SVG and MathML: drawing, not the page's structure
+		}
 		if n.Type == html.ElementNode {
 			v.tags[n.Data]++
 			for _, a := range n.Attr {
-				if a.Key == "style" || a.Key == "href" || a.Key == "src" || len(a.Val) > 80 {
+				if a.Key == "style" || a.Key == "href" || a.Key == "src" {
 					continue
 				}
 				vals := []string{a.Val}
@@ -61,6 +64,9 @@ func collectVocab(docs []*vdoc.Doc) *vocab {
 					vals = strings.Fields(a.Val)
 				}
 				for _, val := range vals {
+					if len(val) > 80 {
+						continue
+					}
 					if v.values[a.Key] == nil {
 						v.values[a.Key] = map[string]map[string]int{}
 					}

@@ -121,6 +121,8 @@ func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level) (Analysis, boo
 			an.More = append(an.More, links...)
 		}
 	}
+	st.remember(an.Links)
+	st.remember(an.More)
 	return an, true
 }
 
