@@ -47,15 +47,8 @@ FILE:LINE:COLUMN: reason; the exit code is 1 when there is any.`,
 				return checkLearned(cmd, files[0])
 			}
 			k, err := kb.LoadFiles(files...)
-			var es kb.Errors
-			if errors.As(err, &es) {
-				for _, e := range es {
-					fmt.Fprintln(cmd.ErrOrStderr(), e)
-				}
-				return fmt.Errorf("%d problems", len(es))
-			}
 			if err != nil {
-				return err
+				return reportKBErrors(cmd, err)
 			}
 			for _, t := range k.Types {
 				fmt.Fprintf(cmd.OutOrStdout(), "%s: %s (%s), %d detection patterns, %d levels\n",
@@ -273,16 +266,22 @@ func checkLearned(cmd *cobra.Command, path string) error {
 	}
 	defer f.Close()
 	props, err := adapt.ParseLearned(path, f, k)
-	var es kb.Errors
-	if errors.As(err, &es) {
-		for _, e := range es {
-			fmt.Fprintln(cmd.ErrOrStderr(), e)
-		}
-		return fmt.Errorf("%d problems", len(es))
-	}
 	if err != nil {
-		return err
+		return reportKBErrors(cmd, err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "%s: %d learned patterns\n", path, len(props))
 	return nil
+}
+
+// reportKBErrors prints each problem of a knowledge-base file on its own
+// line (FILE:LINE:COLUMN: reason) and returns their count as the error.
+func reportKBErrors(cmd *cobra.Command, err error) error {
+	var es kb.Errors
+	if !errors.As(err, &es) {
+		return err
+	}
+	for _, e := range es {
+		fmt.Fprintln(cmd.ErrOrStderr(), e)
+	}
+	return fmt.Errorf("%d problems", len(es))
 }
