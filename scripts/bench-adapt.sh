@@ -14,7 +14,6 @@ start=$(date +%s)
 go test -count=1 -timeout 40m -v -run 'Recrawl|ColdStart|CrawlAdapt|LevelRelax' ./kb/adapt/ | tee "$out" >/dev/null || true
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 took=$(( $(date +%s) - start ))
-result() { grep -m1 -o "$1.*" "$out" || echo "$1: (no result: see go test output)"; }
 {
 	echo "<!-- adaptation:begin (written by scripts/bench-adapt.sh) -->"
 	echo "## Adaptation to template change"
@@ -30,17 +29,21 @@ result() { grep -m1 -o "$1.*" "$out" || echo "$1: (no result: see go test output
 	echo "the application-aware helper (\`kb/aah\`) and an \`adapt.Session\`, objects read back from"
 	echo "the crawl's graph in the store."
 	echo
-	echo "Command: \`bash scripts/bench-adapt.sh\` (go test -run 'Recrawl|ColdStart|CrawlAdapt' ./kb/adapt/)."
+	echo "Command: \`bash scripts/bench-adapt.sh\` (go test -run 'Recrawl|ColdStart|CrawlAdapt|LevelRelax' ./kb/adapt/)."
 	echo "Run of $(date -u '+%Y-%m-%d %H:%M UTC'), ${took} s; load average $LOAD_BEFORE before, $LOAD_AFTER after"
 	echo "(2 cores shared with other helpers' builds and tests)."
 	echo
-	echo "| case | result |"
-	echo "|---|---|"
-	for k in "WordPress twentytwentyone → twentytwentythree, recrawl" "WordPress cold start" \
-		"MediaWiki vector → monobook, recrawl" "MediaWiki cold start" \
-		"AAH crawls, first crawl" "AAH crawls, recrawl" "AAH crawls, cold start"; do
-		echo "| $k | $(result "$k" | sed "s/^$k[: ]*//; s/|/\\\\|/g") |"
-	done
+	echo "| case | right before adapting | right after | patterns learned |"
+	echo "|---|---|---|---|"
+	sed -nE 's/^ *[a-z_]+_test\.go:[0-9]+: (.*): ([0-9]+\/[0-9]+) right before adapting, ([0-9]+\/[0-9]+) after \(([0-9]+) patterns learned\)$/| \1 | \2 | \3 | \4 |/p' "$out"
+	echo
+	echo "The first crawls, on the old template, before the switch:"
+	echo
+	sed -nE 's/^ *[a-z_]+_test\.go:[0-9]+: (AAH crawls.*first crawl.*)$/- \1/p' "$out"
+	if grep -q -- '--- FAIL' "$out"; then
+		echo
+		echo "Failed in this run: $(grep -- '--- FAIL' "$out" | sed 's/--- FAIL: //' | tr '\n' ' ')"
+	fi
 	echo
 	echo "Patterns learned (from the test logs):"
 	echo

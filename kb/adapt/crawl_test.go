@@ -15,6 +15,7 @@ import (
 	"github.com/mneme-archive/mneme/internal/shared"
 	"github.com/mneme-archive/mneme/kb"
 	"github.com/mneme-archive/mneme/kb/aah"
+	"github.com/mneme-archive/mneme/kb/vdoc"
 )
 
 // crawlAAH runs a real crawl of seed with the application-aware helper
@@ -159,4 +160,67 @@ func TestWordPressCrawlAdapt(t *testing.T) {
 	objs := crawlAAH(t, cold, "cold", openStore(t, cold), k, base+"/", &Session{KB: k, Learned: coldLearned, Fetch: getDoc})
 	right, wrong = wpStored(t, objs)
 	checkAdapted(t, "AAH crawls, cold start on twentytwentythree (posts stored)", noAdapt, right, 50, len(coldLearned.List()), wrong)
+}
+
+// mwStored counts the articles of the wiki stored right by a crawl:
+// title, text and last modification of the wiki article of that title.
+func mwStored(objs map[string][]kb.Object, api map[string]mwArticle) (right int, wrong []string) {
+	byTitle := map[string]kb.Object{}
+	for _, list := range objs {
+		for _, o := range list {
+			if o.Kind == kb.WikiArticle {
+				byTitle[o.Title] = o
+			}
+		}
+	}
+	for title, want := range api {
+		o, ok := byTitle[title]
+		switch {
+		case !ok:
+			wrong = append(wrong, title+": not stored")
+		case !sameInstant(o.Modified, want.modified):
+			wrong = append(wrong, title+": modified "+o.Modified.String())
+		case F1(o.Content, want.text) < 0.8:
+			wrong = append(wrong, title+": content")
+		default:
+			right++
+		}
+	}
+	return right, wrong
+}
+
+// TestMediaWikiCrawlAdapt is TestWordPressCrawlAdapt on the real
+// MediaWiki, vector → monobook.
+func TestMediaWikiCrawlAdapt(t *testing.T) {
+	base := shared.CMS(t, shared.MediaWiki, "")
+	api := mwArticles(t, base)
+	k := restrict(t, builtin(t), "mediawiki", map[string]map[string]*vdoc.Doc{"article": mwCrawl(t, builtin(t), base)})
+	data := t.TempDir()
+	st := openStore(t, data)
+	first := crawlAAH(t, data, "before", st, k, base+"/wiki/Main_Page", nil)
+	right, wrong := mwStored(first, api)
+	t.Logf("AAH crawls of the wiki, first crawl on vector: %d/%d articles stored right", right, len(api))
+	if right*100 < len(api)*95 {
+		t.Fatalf("the first crawl stored %d/%d articles right: %q", right, len(api), wrong)
+	}
+
+	shared.SwitchTheme(t, base, "monobook")
+	plain := crawlAAH(t, t.TempDir(), "plain", openStore(t, t.TempDir()), k, base+"/wiki/Main_Page", nil)
+	noAdapt, _ := mwStored(plain, api)
+	learned, err := OpenLearned(LearnedPath(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recrawl := crawlAAH(t, data, "after", st, k, base+"/wiki/Main_Page", &Session{KB: k, Known: first, Learned: learned, Fetch: getDoc})
+	right, wrong = mwStored(recrawl, api)
+	checkAdapted(t, "AAH crawls of the wiki, recrawl on monobook (articles stored)", noAdapt, right, len(api), len(learned.List()), wrong)
+
+	cold := t.TempDir()
+	coldLearned, err := OpenLearned(LearnedPath(cold))
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := crawlAAH(t, cold, "cold", openStore(t, cold), k, base+"/wiki/Main_Page", &Session{KB: k, Learned: coldLearned, Fetch: getDoc})
+	right, wrong = mwStored(objs, api)
+	checkAdapted(t, "AAH crawls of the wiki, cold start on monobook (articles stored)", noAdapt, right, len(api), len(coldLearned.List()), wrong)
 }
