@@ -18,7 +18,8 @@ import (
 // (or, in a recrawl, miss content the earlier crawl stored), the session
 // fetches more pages of that level — pages the earlier crawl stored
 // objects of that kind from, and links the navigation led to that level
-// — so as to have MinPages and more to learn from at once; it relearns
+// — so as to have twice MinPages to learn from at once (on later failing
+// pages while it has fewer); it relearns
 // from the stored content (Relearn), relaxes what still fails (Relax,
 // RelaxNavigation), adds what it learned to the learned file, and
 // analyzes the page again with it. Without Fetch, failing pages are
@@ -51,7 +52,11 @@ type siteState struct {
 	pending map[string][]Page   // failing pages, by level
 	next    map[string]int      // pending pages before the next attempt
 	targets map[string][]string // URLs navigation led to, by level
+	sampled map[string]bool     // pages fetched or seen as samples
 }
+
+// maxSampled bounds the pages a site's session fetches to learn from.
+const maxSampled = 256
 
 // maxPending bounds the failing pages a site keeps per level.
 const maxPending = 32
@@ -86,15 +91,14 @@ func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level) (Analysis, boo
 	if !s.troubled(doc, lv, an.Objects, an.Failures) {
 		return an, typ != t
 	}
-	first := len(st.pending[l.Name]) == 0 && st.next[l.Name] == 0
 	st.pending[l.Name] = append(st.pending[l.Name], Page{Doc: doc, Known: s.Known[doc.URL.String()]})
-	if first && s.Fetch != nil {
-		st.pending[l.Name] = append(st.pending[l.Name], s.samples(st, typ, lv, doc)...)
+	if want := 2*s.minPages() - len(st.pending[l.Name]); want > 0 && s.Fetch != nil {
+		st.pending[l.Name] = append(st.pending[l.Name], s.samples(st, typ, lv, doc, want)...)
 	}
 	if len(st.pending[l.Name]) > maxPending {
 		st.pending[l.Name] = st.pending[l.Name][1:]
 	}
-	if len(st.pending[l.Name]) < st.next[l.Name] {
+	if len(st.pending[l.Name]) < max(s.minPages(), st.next[l.Name]) {
 		return an, typ != t
 	}
 	// Try again with twice as many pages if nothing is learned now.
@@ -137,10 +141,11 @@ func (st *siteState) remember(links []kb.Link) {
 	}
 }
 
-// samples fetches up to 2×MinPages more pages of level l of the site:
-// first those the earlier crawl stored objects of l's kinds from, then
-// those navigation led to l; a page of another level is left out.
-func (s *Session) samples(st *siteState, t *kb.Type, l *kb.Level, doc *vdoc.Doc) []Page {
+// samples fetches up to want more pages of level l of the site, none
+// fetched before: first those the earlier crawl stored objects of l's
+// kinds from, then those navigation led to l; a page of another level is
+// left out.
+func (s *Session) samples(st *siteState, t *kb.Type, l *kb.Level, doc *vdoc.Doc, want int) []Page {
 	var urls []string
 	for u, objs := range s.Known {
 		if len(urls) >= maxTargets {
@@ -159,15 +164,15 @@ func (s *Session) samples(st *siteState, t *kb.Type, l *kb.Level, doc *vdoc.Doc)
 	slices.Sort(urls) // the map's order is random; a crawl should not be
 	urls = append(urls, st.targets[l.Name]...)
 	var out []Page
-	seen := map[string]bool{doc.URL.String(): true}
+	st.sampled[doc.URL.String()] = true
 	for _, u := range urls {
-		if len(out) >= 2*s.minPages() {
+		if len(out) >= want || len(st.sampled) >= maxSampled {
 			break
 		}
-		if seen[u] {
+		if st.sampled[u] {
 			continue
 		}
-		seen[u] = true
+		st.sampled[u] = true
 		d, err := s.Fetch(u)
 		if err != nil {
 			fmt.Fprintf(s.log(), "adapt: fetching a sample page: %v\n", err)
@@ -187,7 +192,7 @@ func (s *Session) site(host string) *siteState {
 	}
 	st := s.sites[host]
 	if st == nil {
-		st = &siteState{types: map[string]*kb.Type{}, pending: map[string][]Page{}, next: map[string]int{}, targets: map[string][]string{}}
+		st = &siteState{types: map[string]*kb.Type{}, pending: map[string][]Page{}, next: map[string]int{}, targets: map[string][]string{}, sampled: map[string]bool{}}
 		s.sites[host] = st
 	}
 	return st
