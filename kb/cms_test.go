@@ -1,8 +1,9 @@
 package kb
 
 import (
-	"encoding/json"
 	"html"
+	"io"
+	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
@@ -26,10 +27,23 @@ const (
 	dwBase = shared.DokuWiki
 )
 
+var client = &http.Client{Timeout: 20 * time.Second}
+
 // fetch GETs u and returns its virtual document.
 func fetch(t *testing.T, u string) *vdoc.Doc {
 	t.Helper()
-	body, resp := shared.Get(t, u)
+	resp, err := client.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s", u, resp.Status)
+	}
 	d, err := vdoc.New(resp.Request.URL.String(), resp.Header, body)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +108,7 @@ func linksTo(links []Link, target string) []string {
 func TestWordPressLive(t *testing.T) {
 	shared.CMS(t, wpBase, "")
 	det := NewDetector(builtinKB(t), nil)
-	perPage, _ := strconv.Atoi(shared.WPQuery(t, "SELECT option_value FROM wp_options WHERE option_name='posts_per_page'")[0][0])
+	perPage, _ := strconv.Atoi(shared.WordPressQuery(t, "SELECT option_value FROM wp_options WHERE option_name='posts_per_page'")[0][0])
 
 	idx, d := detectAt(t, det, wpBase+"/", "wordpress", "list")
 	links, fails := d.Type.Navigate(d.Level, idx)
@@ -126,7 +140,7 @@ func TestWordPressLive(t *testing.T) {
 	// The newest posts, and the posts with the most comments (threaded,
 	// over several comment pages).
 	sample := posts
-	for _, r := range shared.WPQuery(t, "SELECT ID FROM wp_posts WHERE post_type='post' AND post_status='publish' ORDER BY comment_count DESC, ID LIMIT 2") {
+	for _, r := range shared.WordPressQuery(t, "SELECT ID FROM wp_posts WHERE post_type='post' AND post_status='publish' ORDER BY comment_count DESC, ID LIMIT 2") {
 		sample = append(sample, wpBase+"/?p="+r[0])
 	}
 	for _, u := range sample {
@@ -143,7 +157,7 @@ func checkWordPressPost(t *testing.T, det *Detector, u string) {
 		t.Fatalf("%s: no postid- body class", u)
 	}
 	id := m[1]
-	row := shared.WPQuery(t, "SELECT p.post_title, u.display_name, p.post_date_gmt, p.post_content FROM wp_posts p "+
+	row := shared.WordPressQuery(t, "SELECT p.post_title, u.display_name, p.post_date_gmt, p.post_content FROM wp_posts p "+
 		"JOIN wp_users u ON u.ID = p.post_author WHERE p.ID = "+id)[0]
 	objs, fails := d.Type.Extract(d.Level, doc)
 	for _, f := range fails {
@@ -169,7 +183,7 @@ func checkWordPressPost(t *testing.T, det *Detector, u string) {
 	}
 	terms := func(tax string) []string {
 		var out []string
-		for _, r := range shared.WPQuery(t, "SELECT t.name FROM wp_terms t JOIN wp_term_taxonomy x ON x.term_id = t.term_id "+
+		for _, r := range shared.WordPressQuery(t, "SELECT t.name FROM wp_terms t JOIN wp_term_taxonomy x ON x.term_id = t.term_id "+
 			"JOIN wp_term_relationships r ON r.term_taxonomy_id = x.term_taxonomy_id WHERE r.object_id = "+id+
 			" AND x.taxonomy = '"+tax+"'") {
 			out = append(out, html.UnescapeString(r[0]))
@@ -189,7 +203,7 @@ func checkWordPressPost(t *testing.T, det *Detector, u string) {
 
 	type dbComment struct{ parent, author, date, content string }
 	want := map[string]dbComment{}
-	for _, r := range shared.WPQuery(t, "SELECT comment_ID, comment_parent, comment_author, comment_date_gmt, comment_content "+
+	for _, r := range shared.WordPressQuery(t, "SELECT comment_ID, comment_parent, comment_author, comment_date_gmt, comment_content "+
 		"FROM wp_comments WHERE comment_approved = '1' AND comment_post_ID = "+id) {
 		want["comment-"+r[0]] = dbComment{r[1], r[2], r[3], r[4]}
 	}
@@ -267,7 +281,7 @@ func stripTags(s string) string {
 func TestWordPressQuads(t *testing.T) {
 	shared.CMS(t, wpBase, "")
 	det := NewDetector(builtinKB(t), nil)
-	id := shared.WPQuery(t, "SELECT comment_post_ID FROM wp_comments WHERE comment_parent <> 0 AND comment_approved = '1' ORDER BY comment_ID LIMIT 1")[0][0]
+	id := shared.WordPressQuery(t, "SELECT comment_post_ID FROM wp_comments WHERE comment_parent <> 0 AND comment_approved = '1' ORDER BY comment_ID LIMIT 1")[0][0]
 	doc, d := detectAt(t, det, wpBase+"/?p="+id, "wordpress", "post")
 	objs, _ := d.Type.Extract(d.Level, doc)
 	g := rdf.IRI("urn:test:graph")
@@ -321,7 +335,7 @@ func TestMediaWikiLive(t *testing.T) {
 			AllPages []struct{ Title string } `json:"allpages"`
 		} `json:"query"`
 	}
-	apiGet(t, mwBase+"/api.php?action=query&list=allpages&apnamespace=0&aplimit=8&format=json", &api)
+	shared.GetJSON(t, mwBase+"/api.php?action=query&list=allpages&apnamespace=0&aplimit=8&format=json", &api)
 	if len(api.Query.AllPages) == 0 {
 		t.Fatal("the wiki has no articles")
 	}
@@ -356,13 +370,13 @@ func TestMediaWikiLive(t *testing.T) {
 				} `json:"pages"`
 			} `json:"query"`
 		}
-		apiGet(t, mwBase+"/api.php?action=query&prop=revisions|categories&rvprop=timestamp|content&rvslots=main&format=json&titles="+url.QueryEscape(p.Title), &rev)
+		shared.GetJSON(t, mwBase+"/api.php?action=query&prop=revisions|categories&rvprop=timestamp|content&rvslots=main&format=json&titles="+url.QueryEscape(p.Title), &rev)
 		for _, pg := range rev.Query.Pages {
 			ts, _ := time.Parse(time.RFC3339, pg.Revisions[0].Timestamp)
 			if !a.Modified.Equal(ts.Truncate(time.Minute)) {
 				t.Errorf("%s: modified %s, want %s (last revision, to the minute)", u, a.Modified, ts)
 			}
-			if f := f1(a.Content, wikiText(pg.Revisions[0].Slots.Main.Content)); f < 0.8 {
+			if f := f1(a.Content, shared.WikiText(pg.Revisions[0].Slots.Main.Content)); f < 0.8 {
 				t.Errorf("%s: content F1 %.2f against the wikitext", u, f)
 			}
 			var cats []string
@@ -374,21 +388,6 @@ func TestMediaWikiLive(t *testing.T) {
 				t.Errorf("%s: categories %q, want %q", u, got, cats)
 			}
 		}
-	}
-}
-
-var wikiMarkup = regexp.MustCompile(`\[\[(?:[^|\]]*\|)?([^\]]*)\]\]|'''?|==+|\{\{[^}]*\}\}|\[https?://\S+ ([^\]]*)\]|<[^>]*>`)
-
-// wikiText is the words of wikitext: link labels kept, markup dropped.
-func wikiText(s string) string {
-	return wikiMarkup.ReplaceAllString(s, " $1$2 ")
-}
-
-func apiGet(t *testing.T, u string, v any) {
-	t.Helper()
-	body, _ := shared.Get(t, u)
-	if err := json.Unmarshal(body, v); err != nil {
-		t.Fatalf("%s: %v", u, err)
 	}
 }
 

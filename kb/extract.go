@@ -146,7 +146,7 @@ func (t *Type) Extract(l *Level, doc *vdoc.Doc) ([]Object, []Failure) {
 		for i, rec := range records {
 			o := Object{Kind: x.Object}
 			for f, alts := range x.Fields {
-				if extractField(&o, f, alts, rec.Node, doc) {
+				if ExtractField(&o, f, alts, rec.Node, doc) {
 					yielded[f] = true
 				}
 			}
@@ -167,9 +167,11 @@ func (t *Type) Extract(l *Level, doc *vdoc.Doc) ([]Object, []Failure) {
 	return objs, fails
 }
 
-// extractField sets field f of o from the first alternative that yields a
-// value, and reports whether one did.
-func extractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc.Doc) bool {
+// ExtractField sets field f of o from the first alternative that yields a
+// value for record rec of doc, and reports whether one did. Extract runs
+// it for every field; adaptation (package kb/adapt) runs it alone to try
+// candidate patterns.
+func ExtractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc.Doc) bool {
 	for _, p := range alts {
 		items := p.Select(rec)
 		if !p.NodeSet() {

@@ -59,7 +59,13 @@ pages it extracts in the crawl's graph, each derived from its capture; other
 sites get the generic link extractor. The summary names the application of
 each site. --fingerprints DIR loads Wappalyzer-format fingerprints (e.g.
 ../shared/data/fingerprints/webappanalyzer) to name technologies beyond the
-knowledge base.`,
+knowledge base.
+
+Where a known application's pages no longer match the knowledge base (a
+template change), the helper adapts unless --no-adapt: it relaxes the KB's
+patterns or, with --relearn-from ID, finds the objects that earlier crawl ID
+stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
+(see mneme kb learned) and used by later crawls.`,
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := o.spec(cmd, args)
@@ -80,7 +86,7 @@ knowledge base.`,
 			}
 			defer st.Close()
 			d := crawlDeps(st, cmd.ErrOrStderr())
-			h, err := o.aah.helper(&d, cmd.ErrOrStderr())
+			h, err := o.aah.helper(&d, cmd.ErrOrStderr(), s.Output)
 			if err != nil {
 				return err
 			}
@@ -128,7 +134,7 @@ URLs that were in flight are fetched again.`,
 			}
 			defer st.Close()
 			d := crawlDeps(st, cmd.ErrOrStderr())
-			h, err := ao.helper(&d, cmd.ErrOrStderr())
+			h, err := ao.helper(&d, cmd.ErrOrStderr(), data)
 			if err != nil {
 				return err
 			}

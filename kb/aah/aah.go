@@ -30,9 +30,12 @@ type Options struct {
 	// changes; default discarded.
 	Log io.Writer
 	// Observe, when set, is called with the analysis of every page of a
-	// known application, from the worker that fetched it: the hook for
+	// known application, from the worker that fetched it, before the
+	// page's links are chosen and its objects described: the hook for
 	// adapting the knowledge base to a site whose templates differ
-	// (Result.Failures).
+	// (Result.Failures). It may replace the result's Links, Objects and
+	// Failures (package kb/adapt analyzes the page again with the
+	// patterns it learned for the site).
 	Observe func(*Result)
 }
 
@@ -76,6 +79,10 @@ type Result struct {
 	// Failures are the actions that matched nothing where they should
 	// have: the signal that the site's templates differ from the KB's.
 	Failures []kb.Failure
+	// More are links of other pages of the site that the Observe hook
+	// found again (adaptation learnt a navigation action from pages whose
+	// links the KB had missed): followed, not recorded as this page's.
+	More []kb.Link
 }
 
 // New returns a helper detecting applications with det.
@@ -116,17 +123,24 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 		an.Annotation += "/" + level.Name
 		var navFails []kb.Failure
 		res.Links, navFails = typ.Navigate(level, doc)
-		an.Links, an.Follow = h.follow(typ, found, res.Links)
 		if level.Terminal {
 			res.Objects, res.Failures = typ.Extract(level, doc)
 		}
 		res.Failures = append(navFails, res.Failures...)
 	}
-	h.count(site, level != nil, len(res.Objects))
-	an.Quads = describe(site, res)
 	if h.opts.Observe != nil {
 		h.opts.Observe(res)
 	}
+	if level != nil {
+		an.Links, an.Follow = h.follow(typ, found, res.Links)
+	}
+	for _, l := range res.More {
+		if u, err := h.canon.Parse(l.URL); err == nil {
+			an.Follow = append(an.Follow, extract.Outlink{URL: u, Hop: extract.Link, Context: "aah:" + l.Target})
+		}
+	}
+	h.count(site, level != nil, len(res.Objects))
+	an.Quads = describe(site, res)
 	return an, nil
 }
 

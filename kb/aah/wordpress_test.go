@@ -92,9 +92,9 @@ func runWget(t *testing.T, base string) *wget {
 func TestWordPressAAH(t *testing.T) {
 	base := shared.WordPress
 	shared.CMS(t, base, "")
-	wpPosts := shared.WPQuery(t, "SELECT p.ID, p.post_title, u.display_name, p.post_date_gmt, p.post_content, p.post_name, p.post_date "+
+	wpPosts := shared.WordPressQuery(t, "SELECT p.ID, p.post_title, u.display_name, p.post_date_gmt, p.post_content, p.post_name, p.post_date "+
 		"FROM wp_posts p JOIN wp_users u ON u.ID = p.post_author WHERE p.post_type = 'post' AND p.post_status = 'publish'")
-	wpComments := shared.WPQuery(t, "SELECT comment_ID, comment_parent, comment_post_ID, comment_author, comment_date_gmt, comment_content "+
+	wpComments := shared.WordPressQuery(t, "SELECT comment_ID, comment_parent, comment_post_ID, comment_author, comment_date_gmt, comment_content "+
 		"FROM wp_comments WHERE comment_approved = '1'")
 
 	w := runWget(t, base)
@@ -143,7 +143,7 @@ func TestWordPressAAH(t *testing.T) {
 // how many posts and comments were exact in every respect.
 func checkWordPressObjects(t *testing.T, c *aahCrawl, base string, posts, comments [][]string) (exactPosts, exactComments int) {
 	g := readGraph(t, c.store, c.id)
-	perm := shared.WPQuery(t, "SELECT option_value FROM wp_options WHERE option_name = 'permalink_structure'")[0][0]
+	perm := shared.WordPressQuery(t, "SELECT option_value FROM wp_options WHERE option_name = 'permalink_structure'")[0][0]
 	postIRI := map[string]string{} // post ID → permalink
 	for _, p := range posts {
 		d, err := time.Parse(time.DateTime, p[6])

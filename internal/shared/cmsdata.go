@@ -1,19 +1,21 @@
 package shared
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 )
 
-// WPQuery runs SQL on the database of the WordPress at WordPress (the
-// ground truth for its posts and comments) with the mysql client and
-// returns the rows, tab-separated fields unescaped. The test skips when
-// there is no mysql client.
-func WPQuery(tb testing.TB, sql string) [][]string {
+// WordPressQuery runs SQL on the WordPress database of setup-cms.sh, the
+// ground truth for the site's posts and comments, with the mysql client,
+// and returns the rows, their tab-separated fields unescaped. The test is
+// skipped when there is no mysql client.
+func WordPressQuery(tb testing.TB, sql string) [][]string {
 	tb.Helper()
 	if _, err := exec.LookPath("mysql"); err != nil {
 		tb.Skip("no mysql client to read the WordPress database: run bash ../shared/cms/setup-cms.sh")
@@ -43,7 +45,7 @@ func WPQuery(tb testing.TB, sql string) [][]string {
 }
 
 // cmsClient fetches pages of the real CMSs for tests.
-var cmsClient = &http.Client{Timeout: 20 * time.Second}
+var cmsClient = &http.Client{Timeout: 30 * time.Second}
 
 // Get fetches u (on one of the real CMSs) and returns the body of its 200
 // response, with the response, whose Request.URL is where redirects led.
@@ -62,4 +64,22 @@ func Get(tb testing.TB, u string) ([]byte, *http.Response) {
 		tb.Fatalf("GET %s: %s", u, resp.Status)
 	}
 	return body, resp
+}
+
+// GetJSON GETs u (the MediaWiki API, for instance) and decodes its JSON
+// body into v.
+func GetJSON(tb testing.TB, u string, v any) {
+	tb.Helper()
+	body, _ := Get(tb, u)
+	if err := json.Unmarshal(body, v); err != nil {
+		tb.Fatalf("%s: %v", u, err)
+	}
+}
+
+var wikiMarkup = regexp.MustCompile(`\[\[(?:[^|\]]*\|)?([^\]]*)\]\]|'''?|==+|\{\{[^}]*\}\}|\[https?://\S+ ([^\]]*)\]|<[^>]*>`)
+
+// WikiText is the words of MediaWiki wikitext, what a rendered article's
+// text is compared with: link labels kept, markup dropped.
+func WikiText(s string) string {
+	return wikiMarkup.ReplaceAllString(s, " $1$2 ")
 }
