@@ -186,3 +186,23 @@ func (c *Client) Events(ctx context.Context, id string, fn func(s Status, end bo
 	}
 	return fmt.Errorf("event stream of %s: ended before the run", id)
 }
+
+// Frontier returns up to limit of the best-scored queued URLs of an open
+// crawl, best first.
+func (c *Client) Frontier(ctx context.Context, id string, limit int) ([]Queued, error) {
+	var out Frontier
+	return out.URLs, c.do(ctx, "GET", crawlPath(id, fmt.Sprintf("/frontier?limit=%d", limit)), "", nil, &out)
+}
+
+// Log returns the last lines (at most n) of a crawl's crawl.log, oldest
+// first.
+func (c *Client) Log(ctx context.Context, id string, n int) ([]string, error) {
+	var out Log
+	return out.Lines, c.do(ctx, "GET", crawlPath(id, fmt.Sprintf("/log?lines=%d", n)), "", nil, &out)
+}
+
+// WARCs lists the WARC files of a crawl.
+func (c *Client) WARCs(ctx context.Context, id string) ([]WARCFile, error) {
+	var out WARCs
+	return out.Files, c.do(ctx, "GET", crawlPath(id, "/warcs"), "", nil, &out)
+}

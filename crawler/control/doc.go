@@ -19,6 +19,9 @@
 //	POST  /api/crawls/ID/stop           end the run; returns once ended
 //	GET   /api/crawls/ID/events         status every second (SSE) until the run ends
 //	GET   /api/crawls/ID/queues?limit=N per-host queue states
+//	GET   /api/crawls/ID/frontier?limit=N  best-scored queued URLs (open crawls)
+//	GET   /api/crawls/ID/log?lines=N    last crawl.log lines
+//	GET   /api/crawls/ID/warcs          WARC files written
 //	POST  /api/crawls/ID/seeds          {"add": [URL…]}: more seeds
 //	PATCH /api/crawls/ID/scope          YAML or JSON scope fields to change
 //	POST  /crawls/ID/urls               URL injection (package inject)

@@ -118,3 +118,29 @@ func toQueue(q frontier.QueueStats) Queue {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// Queued is a URL waiting in a crawl's frontier.
+type Queued struct {
+	URL   string  `json:"url"`
+	Queue string  `json:"queue"`
+	Hops  string  `json:"hops"`
+	Via   string  `json:"via,omitempty"`
+	Score float64 `json:"score"`
+}
+
+// Frontier is the answer of GET /api/crawls/ID/frontier: the best-scored
+// queued URLs, best first.
+type Frontier struct {
+	URLs []Queued `json:"urls"`
+}
+
+// Log is the answer of GET /api/crawls/ID/log: the last crawl.log lines,
+// oldest first.
+type Log struct {
+	Lines []string `json:"lines"`
+}
+
+// WARCs is the answer of GET /api/crawls/ID/warcs.
+type WARCs struct {
+	Files []WARCFile `json:"files"`
+}
