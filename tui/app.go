@@ -75,6 +75,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case screen.OpenQueryMsg:
 		a.active = a.console
 		return a, a.broadcast(msg)
+	case screen.CrawlMsg:
+		for i, s := range a.screens {
+			if s.Title() == msg.Show {
+				a.active = i
+			}
+		}
+		return a, a.broadcast(msg)
 	case tea.KeyPressMsg:
 		return a, a.key(msg)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/crawler/crawllog"
 )
 
@@ -80,6 +81,12 @@ func TestFrontierLogAndWARCs(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(all, "\n"), a.url("/p/0")) {
 		t.Errorf("log lacks the seed:\n%s", strings.Join(all, "\n"))
+	}
+	// Another server of the data folder, where the crawl is not open,
+	// reads its figures from its crawl.log.
+	closed, live, err := NewManager(s.data, crawler.Deps{}, "").Status("d1")
+	if err != nil || live || closed.State != crawler.StateStopped || closed.Fetched != int64(len(all)) || closed.Bytes == 0 || len(closed.Recent) == 0 {
+		t.Errorf("status of the crawl not open: live %v, %+v, %v; want %d fetched", live, closed, err, len(all))
 	}
 	files, err := c.WARCs(ctx, "d1")
 	if err != nil || len(files) == 0 {

@@ -9,10 +9,13 @@ import (
 
 // Status is a crawl's status as the API sends it.
 type Status struct {
-	ID             string           `json:"id"`
-	State          string           `json:"state"` // running, paused, stopped or finished
-	Reason         string           `json:"reason,omitempty"`
-	Live           bool             `json:"live"` // open in the server: the figures are live
+	ID     string `json:"id"`
+	State  string `json:"state"` // running, paused, stopped or finished
+	Reason string `json:"reason,omitempty"`
+	Live   bool   `json:"live"` // open in the server: the figures are live
+	// Incremental marks a crawl that revisits its URLs and so never
+	// finishes: clients show its activity rather than a progress bar.
+	Incremental    bool             `json:"incremental,omitempty"`
 	Started        time.Time        `json:"started"`
 	ElapsedSeconds float64          `json:"elapsed_seconds"`
 	Fetched        int64            `json:"fetched"`
