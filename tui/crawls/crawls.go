@@ -214,6 +214,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if key.Matches(msg, keys.New) {
 		m.typing = true
+		m.input.SetValue("")
 		return m.input.Focus()
 	}
 	id, ok := m.selected()

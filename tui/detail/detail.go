@@ -251,20 +251,30 @@ func logRow(line string) []string {
 	return []string{e.Time.UTC().Format("15:04:05"), status, size, mime, e.URI}
 }
 
-// heights splits the body among the panes: the focused pane gets what
-// the others leave, each of them a few rows.
+// heights splits the body among the panes: each gets the rows it has
+// when they all fit; otherwise the others get a few rows each and the
+// focused pane the rest.
 func (m *Model) heights() [panes]int {
 	avail := max(m.height-2-int(panes), int(panes)*2) // less the header and the pane titles
-	var h [panes]int
+	var need [panes]int
+	sum := 0
+	for p := range panes {
+		need[p] = max(m.grids[p].Len()+1, 2)
+		sum += need[p]
+	}
+	if sum <= avail {
+		need[logPane] += avail - sum
+		return need
+	}
 	rest := avail
 	for p := range panes {
 		if p != m.focus {
-			h[p] = min(m.grids[p].Len()+1, max(avail/5, 2))
-			rest -= h[p]
+			need[p] = min(need[p], max(avail/5, 2))
+			rest -= need[p]
 		}
 	}
-	h[m.focus] = max(rest, 2)
-	return h
+	need[m.focus] = max(rest, 2)
+	return need
 }
 
 func (m *Model) layout() {
