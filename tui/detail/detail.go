@@ -291,7 +291,7 @@ func (m *Model) View() string {
 	s := m.status
 	var b strings.Builder
 	b.WriteString(screen.Title.Render("crawl "+m.id) + " · " + crawlkit.State(s.State))
-	if s.Reason != "" {
+	if s.Reason != "" && s.Reason != s.State {
 		b.WriteString(" (" + s.Reason + ")")
 	}
 	b.WriteString("\n")
