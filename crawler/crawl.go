@@ -34,10 +34,11 @@ type Deps struct {
 	// jumps the clock to the next ready queue whenever nothing is in flight,
 	// so tests run politeness schedules without sleeping.
 	Clock clock.Clock
-	// Extractor chooses the link extractor for a page (default: the
-	// standard HTML and CSS extractor for every page). The
-	// application-aware crawler returns its own for the pages it knows.
-	Extractor func(u canon.URL, mediaType string) extract.Extractor
+	// Analyzer, when set, reads every fetched page in place of the
+	// standard HTML and CSS link extractor: the application-aware crawler
+	// (package kb/aah) follows the links its knowledge base names and
+	// describes the objects it extracts.
+	Analyzer Analyzer
 	// OnFetch, when set, is called after every finished URL, from the
 	// worker that fetched it; it must be quick.
 	OnFetch func(Fetch)

@@ -98,6 +98,13 @@ func (s *sink) commit(batch []item) error {
 				}
 				b.Add(q)
 			}
+			for _, q := range it.objects {
+				if err := q.Validate(); err != nil {
+					fmt.Fprintf(c.deps.Log, "objects of %s: skipping a statement: %v\n", it.capture.URL, err)
+					continue
+				}
+				b.Add(q)
+			}
 		}
 		cands = append(cands, it.cands...)
 	}
