@@ -48,6 +48,9 @@ func NewHandler(m *Manager, token string, interval time.Duration) *Handler {
 	mux.HandleFunc("GET /api/crawls/{id}/warcs", h.warcs)
 	mux.HandleFunc("POST /api/crawls/{id}/seeds", h.write(h.seeds))
 	mux.HandleFunc("PATCH /api/crawls/{id}/scope", h.write(h.scope))
+	mux.HandleFunc("GET /api/learned", h.learned)
+	mux.HandleFunc("GET /api/learned/{id}/preview", h.preview)
+	mux.HandleFunc("POST /api/learned/{id}/{action}", h.write(h.review))
 	inj := &inject.Handler{Token: token, Lookup: m.target}
 	mux.Handle("POST /crawls/{id}/urls", h.write(inj.ServeHTTP))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

@@ -3,6 +3,8 @@ package control
 import (
 	"time"
 
+	"github.com/mneme-archive/mneme/kb/adapt"
+
 	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/crawler/frontier"
 )
@@ -146,4 +148,19 @@ type Log struct {
 // WARCs is the answer of GET /api/crawls/ID/warcs.
 type WARCs struct {
 	Files []WARCFile `json:"files"`
+}
+
+// Learned is the answer of GET /api/learned: the patterns learned when
+// sites' templates no longer matched the knowledge base (package
+// kb/adapt), and the file they are kept in.
+type Learned struct {
+	File     string           `json:"file"`
+	Patterns []adapt.Proposal `json:"patterns"`
+}
+
+// Preview is the answer of GET /api/learned/ID/preview: what the
+// pattern's level extracts from a stored page without and with it.
+type Preview struct {
+	URL     string        `json:"url"`
+	Preview adapt.Preview `json:"preview"`
 }
