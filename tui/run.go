@@ -15,6 +15,7 @@ import (
 	"github.com/mneme-archive/mneme/tui/crawls"
 	"github.com/mneme-archive/mneme/tui/detail"
 	"github.com/mneme-archive/mneme/tui/frontier"
+	"github.com/mneme-archive/mneme/tui/review"
 )
 
 // Crawls configures the crawl screens, which are clients of a control
@@ -29,7 +30,8 @@ type Crawls struct {
 }
 
 // New assembles the shell over b: with a control client the crawl
-// screens (crawls, crawl detail, frontier) first, then the SPARQL console
+// screens (crawls, crawl detail, frontier, review of learned patterns)
+// first, then the SPARQL console
 // and the archive browser. The TUI's own files (query history, saved
 // queries) are kept in dataDir/tui; source names the data in the tab bar.
 func New(b backend.Backend, dataDir, source string, c Crawls) *App {
@@ -42,10 +44,11 @@ func New(b backend.Backend, dataDir, source string, c Crawls) *App {
 	if c.Client == nil {
 		return NewApp(source, 0, con, archive.New(b))
 	}
-	return NewApp(source, 3,
+	return NewApp(source, 4,
 		crawls.New(crawls.Options{Client: c.Client, Interval: c.Interval, Owned: c.Owned}),
 		detail.New(detail.Options{Client: c.Client, Interval: c.Interval}),
 		frontier.New(frontier.Options{Client: c.Client, Interval: 2 * c.Interval}),
+		review.New(review.Options{Client: c.Client}),
 		con, archive.New(b))
 }
 

@@ -150,7 +150,7 @@ func TestTUIInTmux(t *testing.T) {
 	x.wait(`127\.0\.0\.1:\d+ +(busy|snoozed|ready)`)
 	x.wait(`MNEME-e2e-\S+\.warc\.gz`)
 
-	x.keys("4", "e")
+	x.keys("5", "e")
 	x.text("SELECT ?c ?u WHERE { ?c a <https://w3id.org/mneme#Capture> ; <https://w3id.org/mneme#url> ?u } LIMIT 5")
 	x.keys("C-r")
 	x.wait(`5 rows · `)

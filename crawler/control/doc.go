@@ -2,12 +2,12 @@
 // http.Handler, served by mneme serve beside the SPARQL endpoint, that
 // lists and creates crawls, starts, pauses, resumes and stops them in
 // process, reports their live status (polled or as a server-sent event
-// stream) and per-host queues, edits the seeds and scope of an open crawl
-// mounts the URL injection service, and reviews the patterns the
-// knowledge base learned (list, preview on a stored page, accept,
-// reject); and the Client that the CLI and
-// TUI use to steer it. Every write needs the bearer token of the data
-// folder; errors are JSON {"error": …, "detail": …}.
+// stream), per-host queues, best-scored queued URLs, crawl.log tail and
+// WARC files, edits the seeds and scope of an open crawl, mounts the URL
+// injection service, and reviews the patterns the knowledge base learned
+// (list, preview on a stored page, accept, reject); and the Client that
+// the CLI and TUI use to steer it. Every write needs the bearer token of
+// the data folder; errors are JSON {"error": …, "detail": …}.
 //
 // Routes (ID is a crawl id):
 //
