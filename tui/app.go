@@ -1,6 +1,8 @@
 // Package tui is mneme's terminal user interface: a shell of screens
-// (the SPARQL console, the archive browser) over a backend that is either
-// a store opened in this process or a `mneme serve` reached over HTTP.
+// (crawls, crawl detail, frontier, review of learned patterns, the SPARQL
+// console, the archive browser) over a query backend (a store opened in
+// this process or a `mneme serve` reached over HTTP) and the control API
+// client of the crawl screens.
 // The shell switches screens (tab, number keys), shows each screen's
 // keys (? or F1), filters (/), keeps a status bar, and asks before
 // quitting when quitting would interrupt work. Screens live in

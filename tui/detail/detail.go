@@ -252,29 +252,31 @@ func logRow(line string) []string {
 }
 
 // heights splits the body among the panes: each gets the rows it has
-// when they all fit; otherwise the others get a few rows each and the
-// focused pane the rest.
+// when they all fit; otherwise the others get a few rows each, the
+// focused pane what it needs of the rest, and what is left goes to the
+// panes that want more, the log first.
 func (m *Model) heights() [panes]int {
 	avail := max(m.height-2-int(panes), int(panes)*2) // less the header and the pane titles
-	var need [panes]int
-	sum := 0
+	var want, h [panes]int
 	for p := range panes {
-		need[p] = max(m.grids[p].Len()+1, 2)
-		sum += need[p]
+		want[p] = max(m.grids[p].Len()+1, 2)
 	}
-	if sum <= avail {
-		need[logPane] += avail - sum
-		return need
-	}
-	rest := avail
+	left := avail
 	for p := range panes {
 		if p != m.focus {
-			need[p] = min(need[p], max(avail/5, 2))
-			rest -= need[p]
+			h[p] = min(want[p], max(avail/5, 2))
+			left -= h[p]
 		}
 	}
-	need[m.focus] = max(rest, 2)
-	return need
+	h[m.focus] = max(min(want[m.focus], left), 2)
+	left -= h[m.focus]
+	for _, p := range []pane{logPane, queuesPane, warcsPane} {
+		add := max(min(left, want[p]-h[p]), 0)
+		h[p] += add
+		left -= add
+	}
+	h[logPane] += max(left, 0)
+	return h
 }
 
 func (m *Model) layout() {
