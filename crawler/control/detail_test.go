@@ -17,13 +17,13 @@ func TestFrontierLogAndWARCs(t *testing.T) {
 	a, b := newSite(t, 6), newSite(t, 3)
 	s := newServer(t)
 	c := s.client()
-	if _, err := c.Create(ctx, specYAML("d1", a.url("/p/0"))); err != nil {
+	if _, err := c.Create(ctx, specYAML("d1", a.URL("/p/0"))); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Do(ctx, "d1", "start"); err != nil {
 		t.Fatal(err)
 	}
-	<-a.hit
+	<-a.Hit
 	if _, err := c.Do(ctx, "d1", "pause"); err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestFrontierLogAndWARCs(t *testing.T) {
 		path  string
 		score float64
 	}{{"/p/1", 0.2}, {"/p/2", 0.9}, {"/p/9", 0.5}} {
-		items = append(items, InjectItem{URL: b.url(u.path), Score: &u.score})
+		items = append(items, InjectItem{URL: b.URL(u.path), Score: &u.score})
 	}
 	if _, err := c.Inject(ctx, "d1", items); err != nil {
 		t.Fatal(err)
@@ -46,11 +46,11 @@ func TestFrontierLogAndWARCs(t *testing.T) {
 	}
 	var fromB []string
 	for _, q := range top {
-		if strings.HasPrefix(q.URL, b.srv.URL) {
-			fromB = append(fromB, strings.TrimPrefix(q.URL, b.srv.URL)+"@"+q.Queue)
+		if strings.HasPrefix(q.URL, b.URL("")) {
+			fromB = append(fromB, strings.TrimPrefix(q.URL, b.URL(""))+"@"+q.Queue)
 		}
 	}
-	host := strings.TrimPrefix(b.srv.URL, "http://")
+	host := strings.TrimPrefix(b.URL(""), "http://")
 	// The dispatcher may have been waiting for a worker when the pause
 	// came: it then claims one more URL, the best one.
 	want := []string{"/p/2@" + host, "/p/9@" + host, "/p/1@" + host}
@@ -61,8 +61,8 @@ func TestFrontierLogAndWARCs(t *testing.T) {
 		t.Errorf("frontier limit 1: %+v, %v; want %+v", one, err, top[0])
 	}
 
-	a.open()
-	b.open()
+	a.Open()
+	b.Open()
 	if _, err := c.Do(ctx, "d1", "stop"); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestFrontierLogAndWARCs(t *testing.T) {
 			t.Errorf("log line %q: %v", l, err)
 		}
 	}
-	if !strings.Contains(strings.Join(all, "\n"), a.url("/p/0")) {
+	if !strings.Contains(strings.Join(all, "\n"), a.URL("/p/0")) {
 		t.Errorf("log lacks the seed:\n%s", strings.Join(all, "\n"))
 	}
 	// Another server of the data folder, where the crawl is not open,

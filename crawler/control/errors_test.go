@@ -13,7 +13,7 @@ import (
 func TestAuthAndBadInput(t *testing.T) {
 	a := newSite(t, 3)
 	s := newServer(t)
-	if _, err := s.client().Create(context.Background(), specYAML("c1", a.url("/p/0"))); err != nil {
+	if _, err := s.client().Create(context.Background(), specYAML("c1", a.URL("/p/0"))); err != nil {
 		t.Fatal(err)
 	}
 	writes := []struct{ method, path string }{
@@ -44,7 +44,7 @@ func TestAuthAndBadInput(t *testing.T) {
 		{"POST", "/api/crawls", "id: c2\nseeds: [ftp://x/]", 400, "seeds[0]"},
 		{"POST", "/api/crawls", "id: c2\noutput: /elsewhere\nseeds: [http://127.0.0.1/]", 400, "output"},
 		{"POST", "/api/crawls", "", 400, "empty body"},
-		{"POST", "/api/crawls", string(specYAML("c1", a.url("/p/0"))), 409, "already exists"},
+		{"POST", "/api/crawls", string(specYAML("c1", a.URL("/p/0"))), 409, "already exists"},
 		{"POST", "/api/crawls/nope/start", "", 404, `"nope"`},
 		{"POST", "/api/crawls/c1/jump", "", 404, `no action "jump"`},
 		{"POST", "/api/crawls/c1/pause", "", 409, "not running"},

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -15,27 +13,13 @@ import (
 	"github.com/mneme-archive/mneme/kb/adapt"
 )
 
-// postHTML is a WordPress post page whose theme moved the title out of
-// the KB's reach: no h1, a h2.headline instead.
-const postHTML = `<html><head><title>Barn owls</title></head><body class="single-post">
-<article class="post"><h2 class="headline">Barn owls nest again</h2>
-<div class="entry-content"><p>Two chicks this spring.</p></div></article></body></html>`
-
-// crawlPage archives one page served at /post and returns its URL.
+// crawlPage archives the test site's blog post and returns its URL.
 func crawlPage(t *testing.T, s *server) string {
 	t.Helper()
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/post" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, postHTML)
-	}))
-	t.Cleanup(site.Close)
+	site := newSite(t, 1)
 	ctx := context.Background()
 	c := s.client()
-	page := site.URL + "/post"
+	page := site.URL("/post")
 	if _, err := c.Create(ctx, specYAML("r1", page)); err != nil {
 		t.Fatal(err)
 	}
