@@ -3,12 +3,9 @@ package control
 import (
 	"fmt"
 	"net/http/httptest"
-	"os"
 	"testing"
 
 	"github.com/mneme-archive/mneme/crawler"
-	"github.com/mneme-archive/mneme/crawler/inject"
-	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/internal/testsite"
 )
 
@@ -24,19 +21,7 @@ type server struct {
 
 func newServer(t *testing.T) *server {
 	t.Helper()
-	data := t.TempDir()
-	l := crawler.Layout{Data: data}
-	if err := os.MkdirAll(l.Store(), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	st, err := graph.Open(l.Store(), graph.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := inject.LoadToken(l.Token())
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, st, tok := testsite.DataFolder(t)
 	m := NewManager(data, crawler.Deps{Store: st}, "mneme-test/1.0 (+https://example.org/contact)")
 	srv := httptest.NewServer(NewHandler(m, tok, 0))
 	t.Cleanup(func() {
@@ -44,7 +29,6 @@ func newServer(t *testing.T) *server {
 		if err := m.Close(); err != nil {
 			t.Error(err)
 		}
-		st.Close()
 	})
 	return &server{data: data, token: tok, m: m, srv: srv}
 }
