@@ -38,6 +38,15 @@ func row(t *testing.T, s *fixture.Session, id, state string) {
 func TestLifecycle(t *testing.T) {
 	app, s, ctl := start(t, true)
 	s.Wait(t, "no crawls yet")
+	s.Press("?")
+	s.Wait(t, "Crawls keys")
+	for _, want := range []string{"new crawl from a spec file", "start (a stopped crawl resumes)", "stop (asks first)", "next/previous screen"} {
+		if !strings.Contains(s.Screen(), want) {
+			t.Errorf("crawls help lacks %q:\n%s", want, s.Screen())
+		}
+	}
+	s.Press("esc")
+	s.Wait(t, "no crawls yet")
 	s.Press("n")
 	s.Wait(t, "spec file: ")
 	s.Type(ctl.Spec(t, "c1"))
