@@ -387,29 +387,7 @@ func (c *Crawl) queuePolicy(key string) frontier.QueuePolicy {
 
 // loadCounters recomputes the fetch counters of earlier runs from crawl.log,
 // which holds a line for every fetch whose WARC records were written.
-func (c *Crawl) loadCounters() error {
-	f, err := os.Open(c.layout.CrawlLog(c.id))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := crawllog.NewReader(f, c.layout.CrawlLog(c.id))
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		revisit := hasAnnotation(e.Annotations, annotDuplicate) || hasAnnotation(e.Annotations, annotNotModified) ||
-			hasAnnotation(e.Annotations, annotHeaders)
-		c.counters.record(Fetch{URL: e.URI, Status: e.Status, Size: max(e.Size, 0), Revisit: revisit}, errorKind(e.Status))
-	}
-}
+func (c *Crawl) loadCounters() error { return c.counters.loadLog(c.layout.CrawlLog(c.id)) }
 
 func hasAnnotation(as []string, a string) bool {
 	for _, x := range as {
