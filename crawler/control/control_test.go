@@ -176,3 +176,36 @@ func TestConcurrentClients(t *testing.T) {
 		t.Fatalf("stop: %+v, %v", st, err)
 	}
 }
+
+// TestIncrementalFlag checks that a crawl's status says whether it is
+// incremental, live and from its folder, so clients draw activity rather
+// than progress for it.
+func TestIncrementalFlag(t *testing.T) {
+	ctx := context.Background()
+	a := newSite(t, 2)
+	s := newServer(t)
+	c := s.client()
+	inc := append(specYAML("inc", a.URL("/p/0")), []byte("incremental: {policy: ar}\n")...)
+	for id, y := range map[string][]byte{"inc": inc, "snap": specYAML("snap", a.URL("/p/0"))} {
+		st, err := c.Create(ctx, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Incremental != (id == "inc") {
+			t.Errorf("created %s: incremental %v", id, st.Incremental)
+		}
+	}
+	list, err := c.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range list {
+		if st.Incremental != (st.ID == "inc") {
+			t.Errorf("listed %s: incremental %v", st.ID, st.Incremental)
+		}
+	}
+	st, err := crawler.ReadStatus(s.data, "inc")
+	if err != nil || !st.Incremental {
+		t.Errorf("read from its folder: %+v, %v", st, err)
+	}
+}

@@ -93,7 +93,7 @@ type Spec struct {
 
 func toStatus(s crawler.Status, live bool) Status {
 	out := Status{
-		ID: s.ID, State: s.State, Reason: s.Reason, Live: live, Started: s.Started,
+		ID: s.ID, State: s.State, Reason: s.Reason, Live: live, Incremental: s.Incremental, Started: s.Started,
 		ElapsedSeconds: s.Elapsed.Seconds(), Fetched: s.Fetched, Bytes: s.Bytes, Revisits: s.Revisits,
 		Links: s.Links, Errors: s.Errors, Queued: s.Queued, Waiting: s.Waiting, InFlight: s.InFlight, Succeeded: s.Succeeded,
 		Failed: s.Failed, Disregarded: s.Disregard, Queues: s.Queues, QueueStates: map[string]int64{},
