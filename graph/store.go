@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/mneme-archive/mneme/graph/kv"
 	"github.com/mneme-archive/mneme/graph/kv/pebblekv"
@@ -20,6 +21,12 @@ const formatValue = "mneme-graph/1 xxhash64"
 
 // ErrReadOnly is returned by writes to a store opened read-only.
 var ErrReadOnly = kv.ErrReadOnly
+
+// ErrLocked is returned by Open when another process (or another Open in
+// this one) holds the store: Pebble admits one at a time, read-only
+// openings included, since a reader could not follow the holder's
+// compactions.
+var ErrLocked = errors.New("the store is in use by another process")
 
 // OpenOptions configure Open.
 type OpenOptions struct {
@@ -53,6 +60,9 @@ type Store struct {
 func Open(dir string, o OpenOptions) (*Store, error) {
 	db, err := pebblekv.Open(dir, pebblekv.Options{ReadOnly: o.ReadOnly, CacheBytes: o.CacheBytes})
 	if err != nil {
+		if lockHeld(err) {
+			return nil, fmt.Errorf("open store %s: %w", dir, ErrLocked)
+		}
 		return nil, err
 	}
 	s, err := newStore(db, dir, defaultHash, o.TermCacheBytes)
@@ -61,6 +71,19 @@ func Open(dir string, o OpenOptions) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// lockHeld reports whether Pebble failed to take the directory lock
+// because it is held: fcntl's EAGAIN or EACCES from another process (not
+// a file that cannot be created), or Pebble's own refusal within this
+// process.
+func lockHeld(err error) bool {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return false
+	}
+	return errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EACCES) ||
+		strings.Contains(err.Error(), "lock held by current process")
 }
 
 // New makes a store on any kv backend. tmpDir is where a Loader writes

@@ -9,57 +9,106 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/mneme-archive/mneme/kb/fingerprint"
 	"github.com/mneme-archive/mneme/kb/vdoc"
 )
 
+// naiveEvery picks the pages the naive peer runs on (every naiveEvery-th),
+// which tries every fingerprint regex on every page.
+const naiveEvery = 20
+
 // BenchmarkDetect measures Detect per page over the 260 saved pages with
 // the built-in KB plus the first N fingerprint technologies, N = 0, 1,
-// 100, 1,000 and all. Pages are parsed beforehand (parsing is the
-// crawler's cost, shared with link and object extraction) but each
-// detection starts from a document without its element index, so the walk
-// that builds it is counted. Reported: the mean (ns/op is per pass over
-// all pages), the median wall time per page, and the median CPU time of
-// the benchmark's thread per page, which a loaded machine inflates less.
-// Results go to docs/benchmarks.md, section "Application detection".
+// 100, 1,000 and all ("indexed"), and, on every 20th page, a naive peer
+// in the same run ("naive"): each type's patterns tried in turn until one
+// fires, with no literal index, and every fingerprint pattern on the whole
+// of its field (fingerprint.Set.MatchExhaustive). Pages are parsed
+// beforehand (parsing is the crawler's cost, shared with link and object
+// extraction) but each detection starts from a document without its
+// element index, so the walk that builds it and the lower-casing of the
+// markup are counted. Reported per page: the median and 90th percentile
+// of the CPU time of the benchmark's thread (what a loaded machine
+// inflates least), the median wall time, and for the indexed detector
+// also the median CPU time over the naive peer's pages. Results go to
+// docs/benchmarks.md, section "Application detection", by
+// scripts/bench-detect.sh.
 func BenchmarkDetect(b *testing.B) {
 	dir, pages := loadLabels(b)
 	docs := make([]*vdoc.Doc, len(pages))
 	for i, p := range pages {
 		docs[i] = pageDoc(b, dir, p)
 	}
+	var few []*vdoc.Doc
+	for i := 0; i < len(docs); i += naiveEvery {
+		few = append(few, docs[i])
+	}
 	k := builtinKB(b)
 	full := loadFingerprints(b)
 	for _, n := range []int{0, 1, 100, 1000, full.Stats.Technologies} {
-		det := NewDetector(k, full.Subset(n))
-		if n == 0 {
-			det = NewDetector(k, nil)
+		var fp *fingerprint.Set
+		if n > 0 {
+			fp = full.Subset(n)
 		}
-		b.Run(fmt.Sprintf("types=%d", len(k.Types)+n), func(b *testing.B) {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			var wall, cpu []time.Duration
-			for b.Loop() {
-				wall, cpu = wall[:0], cpu[:0]
-				for _, d := range docs {
-					fresh := &vdoc.Doc{URL: d.URL, Base: d.Base, Header: d.Header, Root: d.Root, HTTP: d.HTTP,
-						Cookies: d.Cookies, Body: d.Body}
-					c0, t0 := threadCPU(), time.Now()
-					det.Detect(fresh)
-					wall = append(wall, time.Since(t0))
-					cpu = append(cpu, threadCPU()-c0)
-				}
+		types := len(k.Types) + n
+		det := NewDetector(k, fp)
+		b.Run(fmt.Sprintf("indexed/types=%d", types), func(b *testing.B) {
+			cpu := perPage(b, docs, func(d *vdoc.Doc) { det.Detect(d) })
+			var sub []time.Duration
+			for i := 0; i < len(cpu); i += naiveEvery {
+				sub = append(sub, cpu[i])
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(docs))/1e6, "ms/page")
-			b.ReportMetric(median(wall).Seconds()*1e3, "median-ms/page")
-			b.ReportMetric(median(cpu).Seconds()*1e3, "median-cpu-ms/page")
+			b.ReportMetric(quantile(sub, 0.5).Seconds()*1e3, "median-cpu-ms/naive-page")
+		})
+		b.Run(fmt.Sprintf("naive/types=%d", types), func(b *testing.B) {
+			perPage(b, few, func(d *vdoc.Doc) { naiveDetect(k, fp, d) })
 		})
 	}
 }
 
-func median(ds []time.Duration) time.Duration {
+// perPage runs detect on each of docs per iteration, each on a fresh
+// document, reports the per-page figures of the last iteration and
+// returns its CPU times.
+func perPage(b *testing.B, docs []*vdoc.Doc, detect func(*vdoc.Doc)) []time.Duration {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var wall, cpu []time.Duration
+	for b.Loop() {
+		wall, cpu = wall[:0], cpu[:0]
+		for _, d := range docs {
+			fresh := &vdoc.Doc{URL: d.URL, Base: d.Base, Header: d.Header, Root: d.Root, HTTP: d.HTTP,
+				Cookies: d.Cookies, Body: d.Body}
+			c0, t0 := threadCPU(), time.Now()
+			detect(fresh)
+			wall = append(wall, time.Since(t0))
+			cpu = append(cpu, threadCPU()-c0)
+		}
+	}
+	b.ReportMetric(quantile(cpu, 0.5).Seconds()*1e3, "median-cpu-ms/page")
+	b.ReportMetric(quantile(cpu, 0.9).Seconds()*1e3, "p90-cpu-ms/page")
+	b.ReportMetric(quantile(wall, 0.5).Seconds()*1e3, "median-ms/page")
+	return cpu
+}
+
+// naiveDetect is detection without an index: every type's patterns in
+// turn until one fires, and every fingerprint pattern on its whole field.
+func naiveDetect(k *KB, fp *fingerprint.Set, doc *vdoc.Doc) {
+	for _, t := range k.Types {
+		for _, p := range t.Detect {
+			if p.MatchIndexed(doc.Root, doc) {
+				break
+			}
+		}
+	}
+	if fp != nil {
+		fp.MatchExhaustive(doc)
+	}
+}
+
+// quantile returns the q-quantile of ds (nearest rank).
+func quantile(ds []time.Duration, q float64) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
-	return s[len(s)/2]
+	return s[min(len(s)-1, int(q*float64(len(s))))]
 }
 
 // threadCPU is the CPU time the calling OS thread has used.

@@ -18,6 +18,9 @@ type Detector struct {
 	refs  []patternRef
 	index *litindex.Index
 	fp    *fingerprint.Set
+	// joint scans pages once for the literals of index and of the
+	// fingerprints; nil without fingerprints.
+	joint *litindex.Joint
 }
 
 type patternRef struct {
@@ -36,6 +39,13 @@ func NewDetector(k *KB, fp *fingerprint.Set) *Detector {
 		}
 	}
 	d.index = b.Build()
+	if fp != nil {
+		// Both indexes take lower-cased text and join; were they ever to
+		// fold case differently, each would scan pages on its own.
+		if j, err := litindex.Join(d.index, fp.Index()); err == nil {
+			d.joint = j
+		}
+	}
 	return d
 }
 
@@ -100,9 +110,11 @@ func (det *Detection) Category() string {
 	return ""
 }
 
-// Detect identifies the application type and the level of doc. Only
-// patterns whose literal occurs in the page are evaluated, and a type's
-// remaining patterns are skipped once one fired. When several types fire,
+// Detect identifies the application type and the level of doc. One scan
+// of the page finds the literals of the knowledge base's patterns and of
+// the fingerprints; only patterns whose literal occurs in the page are
+// evaluated, and a type's remaining patterns are skipped once one fired.
+// When several types fire,
 // the one whose fired pattern comes earliest in its list (the strongest
 // evidence, by the convention of the KB files) wins, then the first type.
 func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
@@ -110,7 +122,21 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 	best, bestRank := -1, 0
 	done := make([]bool, len(d.kb.Types))
 	markup, http := doc.Lower()
-	for _, id := range d.index.Scan(append([][]byte{markup}, http...)...).Candidates {
+	var hits, fpHits *litindex.Hits
+	switch {
+	case d.joint != nil:
+		// The fingerprints look at the markup and the URL; the knowledge
+		// base at those and the rest of the <http> element.
+		texts := append([][]byte{markup, fingerprint.URLText(doc)}, http...)
+		hs := d.joint.Scan(texts, []int{len(texts), 2})
+		hits, fpHits = hs[0], hs[1]
+	case d.fp != nil:
+		hits = d.index.Scan(append([][]byte{markup}, http...)...)
+		fpHits = d.fp.Index().Scan(markup, fingerprint.URLText(doc))
+	default:
+		hits = d.index.Scan(append([][]byte{markup}, http...)...)
+	}
+	for _, id := range hits.Candidates {
 		r := d.refs[id]
 		if done[r.typ] {
 			continue
@@ -126,7 +152,7 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 		}
 	}
 	if d.fp != nil {
-		det.Technologies = d.fp.Match(doc)
+		det.Technologies = d.fp.MatchScanned(doc, fpHits)
 	}
 	if best >= 0 {
 		det.Type = d.kb.Types[best]

@@ -49,6 +49,9 @@ log "building mneme and querybench"
 (cd "$ROOT" && go build -o "$WORK/mneme" ./cmd/mneme && go build -o "$WORK/querybench" ./scripts/bench/querybench)
 
 start_mneme() {
+	# Emptied here, not only by the redirection in the child, so that
+	# the wait below cannot read the previous data set's "at http://".
+	: >"$WORK/serve.log"
 	"$WORK/mneme" serve --store "$WORK/store" --addr "$MADDR" --timeout 30m --max-rows -1 2>"$WORK/serve.log" &
 	MPID=$!
 	for _ in $(seq 100); do
@@ -187,22 +190,7 @@ done
 # --- report ------------------------------------------------------------
 doc=$ROOT/docs/benchmarks.md
 [ -f "$doc" ] || printf '# Benchmarks\n\n' >"$doc"
-# put_block NAME FILE replaces the block between NAME's markers, or appends it.
-put_block() {
-	local begin="<!-- $1:begin (written by scripts/bench-query.sh) -->" end="<!-- $1:end -->"
-	local f
-	f=$(mktemp)
-	{ echo "$begin"; cat "$2"; echo "$end"; } >"$f"
-	if grep -qF "<!-- $1:begin" "$doc"; then
-		awk -v f="$f" -v b="<!-- $1:begin" -v e="$end" '
-			index($0, b) == 1 { while ((getline l < f) > 0) print l; skip = 1; next }
-			$0 == e { skip = 0; next }
-			!skip { print }' "$doc" >"$doc.new" && mv "$doc.new" "$doc"
-	else
-		{ echo; cat "$f"; } >>"$doc"
-	fi
-	rm -f "$f"
-}
+. "$ROOT/scripts/lib/docs.sh"
 intro=$(mktemp)
 cat >"$intro" <<EOF
 ## SPARQL queries
@@ -219,8 +207,8 @@ for ASK, triples for graphs); when the systems disagree the cell lists mneme / V
 default graph is the whole data set in every system. LUBM expected row counts are in
 \`../shared/data/bench/README.md\`.
 EOF
-put_block queries "$intro"
+put_block queries scripts/bench-query.sh "$intro"
 for set in "${SETS[@]}"; do
-	put_block "queries-$set" "${BLOCKS[$set]}"
+	put_block "queries-$set" scripts/bench-query.sh "${BLOCKS[$set]}"
 done
 log "wrote $doc"

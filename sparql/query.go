@@ -40,6 +40,12 @@ type Options struct {
 	MaxRows int
 	// TempDir is where spilled rows go; "" is the system's.
 	TempDir string
+	// From and FromNamed, when either is set, are the query's dataset
+	// in place of its own FROM and FROM NAMED: the SPARQL 1.1 Protocol's
+	// default-graph-uri and named-graph-uri, which take precedence over
+	// the query's. With only FromNamed the default graph is empty, as
+	// with FROM NAMED alone in a query.
+	From, FromNamed []string
 }
 
 // Query is a prepared query, safe for concurrent Exec calls.
@@ -67,13 +73,29 @@ func (q *Query) Form() syntax.Form { return q.q.Form }
 // Vars are the variables of a SELECT's solutions, in order.
 func (q *Query) Vars() []string { return q.q.Vars }
 
+// Prefixes are the query's PREFIX declarations, name to namespace IRI (a
+// later declaration of a name wins, as in the query), for writing a
+// CONSTRUCT or DESCRIBE answer in Turtle with the names the query used.
+func (q *Query) Prefixes() map[string]string {
+	out := map[string]string{}
+	for _, p := range q.q.Prefixes {
+		out[p.Name] = p.IRI
+	}
+	return out
+}
+
 // Algebra returns the optimized algebra the query runs.
 func (q *Query) Algebra() algebra.Op { return q.op }
 
-// dataset builds the query's dataset: FROM / FROM NAMED when given, else
-// the configured default graph and every named graph.
+// dataset builds the query's dataset: the one Options give, else FROM /
+// FROM NAMED when given, else the configured default graph and every
+// named graph.
 func (q *Query) dataset(v *graph.View) (eval.Dataset, error) {
-	if len(q.q.From) == 0 && len(q.q.FromNamed) == 0 {
+	from, fromNamed := q.q.From, q.q.FromNamed
+	if len(q.opts.From) > 0 || len(q.opts.FromNamed) > 0 {
+		from, fromNamed = q.opts.From, q.opts.FromNamed
+	}
+	if len(from) == 0 && len(fromNamed) == 0 {
 		if q.opts.DefaultGraph == StoreDefaultGraph {
 			return eval.Dataset{Default: []graph.ID{graph.DefaultGraph}, AllNamed: true}, nil
 		}
@@ -94,10 +116,10 @@ func (q *Query) dataset(v *graph.View) (eval.Dataset, error) {
 		return out, nil
 	}
 	var err error
-	if d.Default, err = ids(q.q.From); err != nil {
+	if d.Default, err = ids(from); err != nil {
 		return d, err
 	}
-	d.Named, err = ids(q.q.FromNamed)
+	d.Named, err = ids(fromNamed)
 	return d, err
 }
 

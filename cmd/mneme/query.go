@@ -21,6 +21,7 @@ import (
 
 type queryOptions struct {
 	store, format string
+	endpoint      string
 	timeout       time.Duration
 	explain       bool
 }
@@ -28,7 +29,7 @@ type queryOptions struct {
 func newQueryCmd() *cobra.Command {
 	var o queryOptions
 	cmd := &cobra.Command{
-		Use:   "query --store DIR [flags] QUERY|@FILE|-",
+		Use:   "query (--store DIR | --endpoint URL) [flags] QUERY|@FILE|-",
 		Short: "Run a SPARQL query against a store",
 		Long: `Run one SPARQL 1.1 query against the store in DIR (opened read-only, one
 snapshot for the whole query). The query is the argument, @FILE reads it from
@@ -44,15 +45,25 @@ order chosen for each basic graph pattern, with the planner's estimated rows
 (est) and the rows each operator actually produced (rows).
 
 A query running longer than --timeout is stopped with exit code 1; syntax
-errors are reported as FILE:LINE:COLUMN.`,
+errors are reported as FILE:LINE:COLUMN.
+
+A store is open in one process at a time. While mneme serve holds DIR, the
+query goes to that server's endpoint (it notes its URL in DIR), with a
+note on stderr; --endpoint URL queries any SPARQL endpoint instead of a
+store. Through an endpoint, the answer is the server's (cut at its
+--max-rows) and --explain is not available.`,
 		Example: `  mneme query --store kb 'SELECT ?s WHERE { ?s a <http://schema.org/Person> } LIMIT 10'
   mneme query --store kb --format csv @q2.rq > q2.csv
   mneme query --store kb --explain --timeout 5s @q2.rq
-  echo 'ASK { ?s ?p ?o }' | mneme query --store kb -`,
+  echo 'ASK { ?s ?p ?o }' | mneme query --store kb -
+  mneme query --endpoint http://127.0.0.1:7878/sparql 'ASK { ?s ?p ?o }'`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.store == "" {
-				return usagef("query needs --store DIR")
+			if (o.store == "") == (o.endpoint == "") {
+				return usagef("query needs --store DIR or --endpoint URL (not both)")
+			}
+			if o.endpoint != "" && o.explain {
+				return usagef("--explain runs the plan in this process: it needs --store, not --endpoint")
 			}
 			if o.timeout <= 0 {
 				return usagef("--timeout must be positive")
@@ -61,6 +72,7 @@ errors are reported as FILE:LINE:COLUMN.`,
 		},
 	}
 	cmd.Flags().StringVar(&o.store, "store", "", "store directory")
+	cmd.Flags().StringVar(&o.endpoint, "endpoint", "", "SPARQL endpoint URL to query instead of a store")
 	cmd.Flags().StringVar(&o.format, "format", "", "table, json, xml, csv, tsv; turtle or ntriples for CONSTRUCT/DESCRIBE")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 30*time.Second, "stop the query after this long")
 	cmd.Flags().BoolVar(&o.explain, "explain", false, "print the plan with estimated and actual rows instead of the answer")
@@ -94,14 +106,20 @@ func runQuery(cmd *cobra.Command, o queryOptions, arg string) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	out := cmd.OutOrStdout()
-	write, err := queryWriter(q.Form(), o.format, isTerminal(out))
+	write, err := queryWriter(q, o.format, isTerminal(out))
 	if err != nil {
 		return err
+	}
+	if o.endpoint != "" {
+		return remoteQuery(cmd.Context(), o.endpoint, text, q.Form(), o.format, isTerminal(out), o.timeout, out)
 	}
 	if _, err := os.Stat(o.store); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	s, err := graph.Open(o.store, graph.OpenOptions{ReadOnly: true})
+	if errors.Is(err, graph.ErrLocked) {
+		return heldStore(cmd, o, text, q.Form())
+	}
 	if err != nil {
 		return err
 	}
@@ -126,6 +144,22 @@ func runQuery(cmd *cobra.Command, o queryOptions, arg string) error {
 	return queryFailure(write(out, res), o.timeout)
 }
 
+// heldStore answers a query on a store another process holds: through
+// the endpoint of the mneme serve that holds it, or with an error that
+// says what to do.
+func heldStore(cmd *cobra.Command, o queryOptions, text string, form syntax.Form) error {
+	u, ok := servedURL(o.store)
+	switch {
+	case !ok:
+		return fmt.Errorf("store %s is in use by another process (a mneme serve, crawl or load holds it, and a store opens in one process at a time): query a running server with --endpoint URL, or wait for the other process to end", o.store)
+	case o.explain:
+		return fmt.Errorf("store %s is held by mneme serve at %s: --explain runs the plan in this process, so stop the server first (or query it without --explain)", o.store, u)
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "mneme: %s is held by mneme serve; querying its endpoint %s\n", o.store, u)
+	out := cmd.OutOrStdout()
+	return remoteQuery(cmd.Context(), u, text, form, o.format, isTerminal(out), o.timeout, out)
+}
+
 // queryFailure names a timeout as such.
 func queryFailure(err error, timeout time.Duration) error {
 	if errors.Is(err, context.DeadlineExceeded) {
@@ -138,7 +172,8 @@ func queryFailure(err error, timeout time.Duration) error {
 type resultWriter func(w io.Writer, res *sparql.Result) error
 
 // queryWriter picks the output for the query form and --format.
-func queryWriter(form syntax.Form, format string, terminal bool) (resultWriter, error) {
+func queryWriter(q *sparql.Query, format string, terminal bool) (resultWriter, error) {
+	form := q.Form()
 	if form == syntax.Construct || form == syntax.Describe {
 		if format == "" {
 			format = "turtle"
@@ -147,7 +182,8 @@ func queryWriter(form syntax.Form, format string, terminal bool) (resultWriter, 
 		if err != nil || !f.CanWrite() || f.Quads {
 			return nil, usagef("--format %q: a %s query writes turtle or ntriples", format, form)
 		}
-		return func(w io.Writer, res *sparql.Result) error { return writeGraph(w, res, f) }, nil
+		prefixes := q.Prefixes()
+		return func(w io.Writer, res *sparql.Result) error { return writeGraph(w, res, f, prefixes) }, nil
 	}
 	if format == "" {
 		format = "tsv"
@@ -156,7 +192,7 @@ func queryWriter(form syntax.Form, format string, terminal bool) (resultWriter, 
 		}
 	}
 	if format == "table" {
-		return writeTable, nil
+		return func(w io.Writer, res *sparql.Result) error { return writeTable(w, localRows{res}) }, nil
 	}
 	f, err := results.ParseFormat(format)
 	if err != nil {
@@ -187,8 +223,10 @@ func writeResults(w io.Writer, res *sparql.Result, f results.Format) error {
 	return rw.Close()
 }
 
-func writeGraph(w io.Writer, res *sparql.Result, f *rdfio.Format) error {
-	gw, err := f.NewWriter(w, rdf.WriteOptions{})
+// writeGraph writes a CONSTRUCT or DESCRIBE answer; Turtle abbreviates
+// IRIs with the query's prefixes.
+func writeGraph(w io.Writer, res *sparql.Result, f *rdfio.Format, prefixes map[string]string) error {
+	gw, err := f.NewWriter(w, rdf.WriteOptions{Prefixes: prefixes})
 	if err != nil {
 		return err
 	}

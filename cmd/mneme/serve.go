@@ -139,6 +139,13 @@ func runServe(cmd *cobra.Command, o serveOptions) error {
 		// own timeout allows.
 		IdleTimeout: 2 * time.Minute,
 	}
+	storeDir := o.store
+	if o.data != "" {
+		storeDir = crawler.Layout{Data: o.data}.Store()
+	}
+	// mneme query finds the endpoint here while this process holds the
+	// store.
+	defer noteServedURL(storeDir, ln.Addr())()
 	fmt.Fprintf(cmd.ErrOrStderr(), "mneme: serving %s at http://%s/sparql\n", o.store+o.data, ln.Addr())
 	ctx := cmd.Context()
 	stopped := make(chan error, 1)

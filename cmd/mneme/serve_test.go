@@ -311,6 +311,10 @@ func TestQueryOutputs(t *testing.T) {
 	if code != 0 || out != "?n\n2.5E0\n" {
 		t.Errorf("tsv from stdin: exit %d, %q", code, out)
 	}
+	ttl := mustRun(t, "query", "--store", store, "PREFIX e: <http://e.org/> CONSTRUCT { ?a e:friend ?b } WHERE { ?a e:knows ?b }")
+	if !strings.Contains(ttl, "@prefix e: <http://e.org/>") || !strings.Contains(ttl, "e:alice e:friend e:bob") {
+		t.Errorf("CONSTRUCT as Turtle with the query's prefixes:\n%s", ttl)
+	}
 	explain := mustRun(t, "query", "--store", store, "--explain",
 		`SELECT * WHERE { ?a <http://e.org/knows> ?b . ?b <http://e.org/name> ?n }`)
 	if !strings.Contains(explain, "est=") || !strings.Contains(explain, "rows=2") {

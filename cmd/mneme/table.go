@@ -20,17 +20,40 @@ const (
 	maxColumn = 80
 )
 
+// tableSource is what writeTable reads: a local result (localRows) or a
+// results document from an endpoint (tableRows).
+type tableSource interface {
+	ask() (isAsk, answer bool)
+	vars() []string
+	Next() bool
+	Row() []rdf.Term
+	Err() error
+}
+
+// localRows is a local query's result as a tableSource.
+type localRows struct{ *sparql.Result }
+
+func (l localRows) ask() (isAsk, answer bool) {
+	if l.Form != syntax.Ask {
+		return false, false
+	}
+	return true, l.Boolean()
+}
+
+func (l localRows) vars() []string { return l.Vars }
+
 // writeTable writes SELECT solutions as columns aligned for reading, with
 // a row count at the end, or an ASK answer as true or false.
-func writeTable(w io.Writer, res *sparql.Result) error {
+func writeTable(w io.Writer, res tableSource) error {
 	bw := bufio.NewWriter(w)
-	if res.Form == syntax.Ask {
-		fmt.Fprintln(bw, res.Boolean())
+	if isAsk, answer := res.ask(); isAsk {
+		fmt.Fprintln(bw, answer)
 		return bw.Flush()
 	}
-	widths := make([]int, len(res.Vars))
-	head := make([]string, len(res.Vars))
-	for i, v := range res.Vars {
+	vars := res.vars()
+	widths := make([]int, len(vars))
+	head := make([]string, len(vars))
+	for i, v := range vars {
 		head[i] = "?" + v
 		widths[i] = utf8.RuneCountInString(head[i])
 	}
@@ -53,7 +76,7 @@ func writeTable(w io.Writer, res *sparql.Result) error {
 	n := 0
 	for res.Next() {
 		n++
-		cells := make([]string, len(res.Vars))
+		cells := make([]string, len(vars))
 		for i, t := range res.Row() {
 			cells[i] = tableCell(t)
 		}

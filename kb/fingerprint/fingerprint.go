@@ -11,6 +11,11 @@
 // JavaScript files, which a page crawl does not fetch: matched on inline
 // scripts they misfire) and js/dom/dns/css/xhr/robots/certIssuer rules,
 // which need a browser or other requests, are skipped and counted.
+//
+// Match evaluates only the patterns whose literals the page holds (one
+// scan with kb/litindex; a meta, header or cookie value is scanned for
+// the literals of the patterns on its name); MatchExhaustive tries every
+// pattern and is the reference Match is tested against.
 package fingerprint
 
 import (
@@ -34,12 +39,14 @@ var appCategories = map[int]string{1: "cms", 2: "forum", 8: "wiki", 11: "blog"}
 
 // Set is a loaded fingerprint collection, safe for concurrent use.
 type Set struct {
-	techs    []*tech
-	byName   map[string]int
-	pats     []*pattern
-	body     *litindex.Index             // html, scriptSrc and url patterns
-	keyed    map[string]map[string][]int // field → lower-case key → pattern ids
-	keyRegex []int                       // cookie patterns whose key is itself a regex
+	techs  []*tech
+	byName map[string]int
+	pats   []*pattern
+	body   *litindex.Index // html, scriptSrc and url patterns
+	// keyed files the patterns on the values of meta names, headers and
+	// cookies: field → lower-case key → the patterns, by their literals.
+	keyed    map[string]map[string]*litindex.Index
+	keyRegex []int // cookie patterns whose key is itself a regex
 	Stats    Stats
 }
 
@@ -318,7 +325,8 @@ func compile(ti int, field, key, src string) (*pattern, error) {
 
 func (s *Set) index(pats []*pattern) {
 	s.pats = pats
-	s.keyed = map[string]map[string][]int{}
+	s.keyed = map[string]map[string]*litindex.Index{}
+	keyed := map[string]map[string]*litindex.Builder{}
 	s.Stats = Stats{Technologies: s.Stats.Technologies, SkippedJS: s.Stats.SkippedJS, SkippedScripts: s.Stats.SkippedScripts,
 		SkippedOther: s.Stats.SkippedOther, SkippedRegex: s.Stats.SkippedRegex}
 	b := litindex.NewBuilder(false) // literals and pages are lower-cased here
@@ -328,22 +336,37 @@ func (s *Set) index(pats []*pattern) {
 			s.keyRegex = append(s.keyRegex, id)
 			s.Stats.Always++
 		case p.key != "" || p.field == "meta" || p.field == "headers" || p.field == "cookies":
-			if s.keyed[p.field] == nil {
-				s.keyed[p.field] = map[string][]int{}
+			if keyed[p.field] == nil {
+				keyed[p.field] = map[string]*litindex.Builder{}
 			}
-			s.keyed[p.field][p.key] = append(s.keyed[p.field][p.key], id)
+			kb := keyed[p.field][p.key]
+			if kb == nil {
+				kb = litindex.NewBuilder(true) // values are matched as sent
+				keyed[p.field][p.key] = kb
+			}
+			// Many technologies have a rule on one name (meta generator,
+			// x-powered-by): a value is matched only by the patterns
+			// whose literals it holds.
+			sets := literalSets(p)
+			if best := bestSet(sets); best >= 0 {
+				kb.AddAny(id, sets[best])
+			} else {
+				kb.AddAny(id, nil)
+			}
 			s.Stats.Indexed++
 		default:
 			sets := literalSets(p)
-			best := -1
-			for i, set := range sets {
-				if litindex.Shortest(set) >= litindex.MinLen && (best < 0 || better(set, sets[best])) {
-					best = i
-				}
-			}
+			best := bestSet(sets)
 			p.need, p.lits, p.litIDs = nil, nil, nil
 			if best < 0 {
-				p.pure = false // evaluated on every page: the regex decides
+				// Evaluated on every page. A script source is still
+				// matched only when it holds one of a set's literals,
+				// however short.
+				if short := bestSetOf(sets, 1); p.field == "scriptSrc" && short >= 0 {
+					p.lits = sets[short]
+				} else {
+					p.pure = false // the regex decides
+				}
 				b.AddAny(id, nil)
 				s.Stats.Always++
 				continue
@@ -373,6 +396,28 @@ func (s *Set) index(pats []*pattern) {
 	}
 	s.Stats.Patterns = len(pats)
 	s.body = b.Build()
+	for field, byKey := range keyed {
+		s.keyed[field] = map[string]*litindex.Index{}
+		for key, kb := range byKey {
+			s.keyed[field][key] = kb.Build()
+		}
+	}
+}
+
+// bestSet returns the index of the most selective of sets long enough to
+// be indexed, -1 if there is none.
+func bestSet(sets [][]string) int { return bestSetOf(sets, litindex.MinLen) }
+
+// bestSetOf returns the index of the most selective of sets whose
+// literals have at least minLen bytes, -1 if there is none.
+func bestSetOf(sets [][]string, minLen int) int {
+	best := -1
+	for i, set := range sets {
+		if litindex.Shortest(set) >= minLen && (best < 0 || better(set, sets[best])) {
+			best = i
+		}
+	}
+	return best
 }
 
 // literalSets returns the sets of literals (lower-cased) every match of
@@ -429,7 +474,7 @@ func hasAnchor(t *syntax.Regexp) bool {
 func conjuncts(t *syntax.Regexp) [][]string {
 	switch t.Op {
 	case syntax.OpLiteral:
-		return [][]string{{string(t.Rune)}}
+		return [][]string{{literal(t)}}
 	case syntax.OpCapture, syntax.OpPlus:
 		return conjuncts(t.Sub[0])
 	case syntax.OpRepeat:
@@ -488,7 +533,7 @@ const maxExact = 8
 func exact(t *syntax.Regexp) ([]string, bool) {
 	switch t.Op {
 	case syntax.OpLiteral:
-		return []string{string(t.Rune)}, true
+		return []string{literal(t)}, true
 	case syntax.OpEmptyMatch:
 		return []string{""}, true
 	case syntax.OpCharClass:
@@ -538,6 +583,13 @@ func exact(t *syntax.Regexp) ([]string, bool) {
 	return nil, false
 }
 
+// literal is the text of a literal node, lower-cased as pages are: the
+// parser keeps (?i) literals in upper case, which would hide the markup
+// words better looks for.
+func literal(t *syntax.Regexp) string {
+	return string(vdoc.LowerASCII([]byte(string(t.Rune))))
+}
+
 func appendNew(set []string, s string) []string {
 	if slices.Contains(set, s) {
 		return set
@@ -580,7 +632,9 @@ func selectivity(set []string) int {
 // selective.
 var markup = strings.NewReplacer(
 	"<script", "", "<link", "", "<meta", "", "<div", "", "<img", "", "<span", "", "<a ", "", "<body", "",
-	"<html", "", "<iframe", "", "<style", "", "<input", "", "<form", "", "href=", "", "src=", "", "class=", "",
+	"<html", "", "<iframe", "", "<style", "", "<input", "", "<form", "", "<table", "", "table", "", "<ul", "",
+	"<li", "", "<nav", "", "<section", "", "<header", "", "<footer", "", "<button", "", "<label", "", "<p", "",
+	"href=", "", "src=", "", "class=", "",
 	"id=", "", "rel=", "", "type=", "", "content=", "", "name=", "", "data-", "", "stylesheet", "",
 	"text/javascript", "", "javascript", "", "http://", "", "https://", "", "www.", "", ".min", "", ".js", "",
 	".css", "", "script", "", "link", "", "<", "", ">", "", `"`, "", "'", "", "=", "", " ", "", "/", "",

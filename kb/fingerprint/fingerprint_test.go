@@ -120,8 +120,9 @@ func TestMatch(t *testing.T) {
 }
 
 // TestPrefilterAgainstBruteForce matches saved pages with every pattern
-// tried on its whole field (no literal index, no windows) and compares
-// with Match: the index may only skip patterns that cannot match.
+// tried on its whole field (MatchExhaustive: no literal index, no
+// windows) and compares with Match: the index may only skip patterns
+// that cannot match.
 func TestPrefilterAgainstBruteForce(t *testing.T) {
 	dir := shared.Path(t, "data", "fingerprints", "webappanalyzer")
 	pages, err := filepath.Glob(filepath.Join(shared.Path(t, "data", "aah-pages"), "pages", "*.html"))
@@ -143,17 +144,10 @@ func TestPrefilterAgainstBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in := gather(d)
 		brute := map[string]bool{}
-		for _, p := range s.pats {
-			var ok bool
-			if p.field == "html" {
-				_, ok = find(p, in.html)
-			} else {
-				_, ok = s.test(p, in)
-			}
-			if ok {
-				brute[s.techs[p.tech].name] = true
+		for _, m := range s.MatchExhaustive(d) {
+			if !m.Implied {
+				brute[m.Name] = true
 			}
 		}
 		got := map[string]bool{}

@@ -67,6 +67,22 @@ func attr(n *html.Node, key string) string {
 // of its patterns that matched (a technology's other patterns are not
 // tried once one has), followed by the technologies they imply.
 func (s *Set) Match(d *vdoc.Doc) []Match {
+	lower, _ := d.Lower()
+	return s.MatchScanned(d, s.body.Scan(lower, URLText(d)))
+}
+
+// Index is the literal index of the patterns on the markup, script
+// sources and URL, for a caller that scans pages for other literals too
+// (litindex.Join): Match scans the lower-cased markup (vdoc.Doc.Lower)
+// and URLText.
+func (s *Set) Index() *litindex.Index { return s.body }
+
+// URLText is the page's URL as the index scans it: lower-cased.
+func URLText(d *vdoc.Doc) []byte { return vdoc.LowerASCII([]byte(d.URL.String())) }
+
+// MatchScanned is Match with the scan of d by Index done: hits must come
+// from the lower-cased markup and URLText, in that order.
+func (s *Set) MatchScanned(d *vdoc.Doc, hits *litindex.Hits) []Match {
 	in := gather(d)
 	found := map[int]*Match{}
 	try := func(id int) {
@@ -75,39 +91,70 @@ func (s *Set) Match(d *vdoc.Doc) []Match {
 			return
 		}
 		if v, ok := s.test(p, in); ok {
-			t := s.techs[p.tech]
-			found[p.tech] = &Match{Name: t.name, Slug: t.slug, Categories: t.cats, AppCategory: t.appCategory,
-				Version: v, Confidence: p.confidence, Pattern: describe(p)}
+			found[p.tech] = s.match(p, v)
 		}
 	}
-	hits := s.body.Scan(in.lower, vdoc.LowerASCII([]byte(in.url)))
 	in.hits = hits
 	for _, id := range hits.Candidates {
 		if p := s.pats[id]; found[p.tech] == nil && hasAll(hits, p.need) {
 			if p.pure && p.field == "html" {
-				t := s.techs[p.tech]
-				found[p.tech] = &Match{Name: t.name, Slug: t.slug, Categories: t.cats, AppCategory: t.appCategory,
-					Confidence: p.confidence, Pattern: describe(p)}
+				found[p.tech] = s.match(p, "")
 				continue
 			}
 			try(id)
 		}
 	}
 	for field, byKey := range map[string]map[string][]string{"meta": in.meta, "headers": in.headers} {
-		for key := range byKey {
-			for _, id := range s.keyed[field][key] {
-				try(id)
-			}
+		for key, vals := range byKey {
+			s.tryKeyed(field, key, vals, try)
 		}
 	}
-	for key := range in.cookies {
-		for _, id := range s.keyed["cookies"][key] {
-			try(id)
-		}
+	for key, v := range in.cookies {
+		s.tryKeyed("cookies", key, []string{v}, try)
 	}
 	for _, id := range s.keyRegex {
 		try(id)
 	}
+	return s.result(found)
+}
+
+// MatchExhaustive is Match without its shortcuts: every pattern tried on
+// the whole of its field, with no literal index, no windows and no match
+// by literal alone. It is the reference Match is tested against and the
+// naive peer of the detection benchmark: every regex runs on every page.
+func (s *Set) MatchExhaustive(d *vdoc.Doc) []Match {
+	in := gather(d)
+	found := map[int]*Match{}
+	for _, p := range s.pats {
+		if found[p.tech] != nil {
+			continue
+		}
+		var v string
+		var ok bool
+		switch p.field {
+		case "html":
+			v, ok = find(p, in.html)
+		case "scriptSrc":
+			v, ok = findAny(p, in.scriptSrc)
+		default:
+			v, ok = s.test(p, in)
+		}
+		if ok {
+			found[p.tech] = s.match(p, v)
+		}
+	}
+	return s.result(found)
+}
+
+// match describes technology p.tech found by p, with version v.
+func (s *Set) match(p *pattern, v string) *Match {
+	t := s.techs[p.tech]
+	return &Match{Name: t.name, Slug: t.slug, Categories: t.cats, AppCategory: t.appCategory,
+		Version: v, Confidence: p.confidence, Pattern: describe(p)}
+}
+
+// result lists the technologies found and those they imply, by name.
+func (s *Set) result(found map[int]*Match) []Match {
 	var out []Match
 	for _, m := range found {
 		out = append(out, *m)
@@ -115,6 +162,22 @@ func (s *Set) Match(d *vdoc.Doc) []Match {
 	out = append(out, s.implied(found)...)
 	slices.SortFunc(out, func(a, b Match) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// tryKeyed tries the patterns on the values of one meta name, header or
+// cookie that the values' literals leave.
+func (s *Set) tryKeyed(field, key string, vals []string, try func(id int)) {
+	ix := s.keyed[field][key]
+	if ix == nil {
+		return
+	}
+	texts := make([][]byte, len(vals))
+	for i, v := range vals {
+		texts[i] = []byte(v)
+	}
+	for _, id := range ix.Scan(texts...).Candidates {
+		try(id)
+	}
 }
 
 // hasAll reports whether each set of literal ids has one in hits.
@@ -259,12 +322,12 @@ func find(p *pattern, b []byte) (string, bool) {
 	if p.re == nil {
 		return "", true
 	}
+	if p.version == "" {
+		return "", p.re.Match(b) // cheaper than finding submatches
+	}
 	m := p.re.FindSubmatchIndex(b)
 	if m == nil {
 		return "", false
-	}
-	if p.version == "" {
-		return "", true
 	}
 	return string(p.re.Expand(nil, []byte(backref.ReplaceAllString(p.version, "$${$1}")), b, m)), true
 }

@@ -7,24 +7,32 @@ import (
 	"testing"
 )
 
-// TestScanAgainstContains compares the automaton with strings.Contains on
-// random texts over a small alphabet, where literals overlap and nest.
-func TestScanAgainstContains(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	word := func(n int) string {
+// words returns a maker of random words of n bytes over alphabet: few
+// letters, so that literals overlap and nest.
+func words(r *rand.Rand, alphabet string) func(n int) string {
+	return func(n int) string {
 		b := make([]byte, n)
 		for i := range b {
-			b[i] = "abcA<>"[r.IntN(6)]
+			b[i] = alphabet[r.IntN(len(alphabet))]
 		}
 		return string(b)
 	}
+}
+
+// TestScanAgainstContains compares the index with strings.Contains on
+// random texts over a small alphabet, where literals overlap and nest and
+// many share an anchor; literals of every length, short ones included.
+func TestScanAgainstContains(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	word := words(r, "abcA<>")
 	for round := range 200 {
 		b := NewBuilder(round%2 == 0)
 		var lits []string
 		var where []int
 		for i := range 1 + r.IntN(30) {
-			l := word(MinLen + r.IntN(4))
+			l := word(1 + r.IntN(8))
 			lits = append(lits, l)
+			b.Literal(l) // short ones too: AddAny files them nowhere
 			b.AddAny(i, []string{l})
 			if i%3 == 0 {
 				where = append(where, i)
@@ -34,7 +42,7 @@ func TestScanAgainstContains(t *testing.T) {
 		short := len(lits)
 		b.Add(short, []string{"ab"}) // too short: always a candidate
 		ix := b.Build()
-		text := word(r.IntN(200))
+		text := word(r.IntN(400))
 		h := ix.Scan([]byte(text))
 		cmp := text
 		if round%2 == 0 {
@@ -45,7 +53,7 @@ func TestScanAgainstContains(t *testing.T) {
 			if round%2 == 0 {
 				l = strings.ToLower(l)
 			}
-			if strings.Contains(cmp, l) {
+			if strings.Contains(cmp, l) || len(l) < MinLen {
 				want = append(want, i)
 			}
 		}
@@ -53,8 +61,12 @@ func TestScanAgainstContains(t *testing.T) {
 		if !slices.Equal(h.Candidates, want) {
 			t.Fatalf("round %d: text %q literals %q: candidates %v, want %v", round, text, lits, h.Candidates, want)
 		}
-		for i, l := range lits {
-			if got := h.Has(b.Literal(l)); got != slices.Contains(want, i) {
+		for _, l := range lits {
+			folded := l
+			if round%2 == 0 {
+				folded = strings.ToLower(l)
+			}
+			if got := h.Has(b.Literal(l)); got != strings.Contains(cmp, folded) {
 				t.Fatalf("round %d: Has(%q) = %v", round, l, got)
 			}
 		}
@@ -76,5 +88,57 @@ func TestScanAgainstContains(t *testing.T) {
 				t.Fatalf("round %d: text %q: Ends(%q) = %v, want %v", round, text, l, got, ends)
 			}
 		}
+	}
+}
+
+// TestJoint checks that one joint scan of random texts finds, for each of
+// three indexes sharing some literals, what its own scan of the texts it
+// looks at finds: candidates, literals and where-literals' ends.
+func TestJoint(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	word := words(r, "abc<>")
+	for round := range 100 {
+		var ixs []*Index
+		var lits [][]string
+		shared := word(MinLen + r.IntN(6))
+		for range 3 {
+			b := NewBuilder(false)
+			var ls []string
+			for i := range 1 + r.IntN(20) {
+				l := word(MinLen + r.IntN(6))
+				if i == 0 {
+					l = shared
+				}
+				ls = append(ls, l)
+				b.Add(i, []string{l})
+				if r.IntN(2) == 0 {
+					b.Where(l)
+				}
+			}
+			ixs = append(ixs, b.Build())
+			lits = append(lits, ls)
+		}
+		j, err := Join(ixs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts := [][]byte{[]byte(word(300)), []byte(word(50)), []byte(word(50))}
+		upto := []int{3, 1, 2}
+		got := j.Scan(texts, upto)
+		for i, ix := range ixs {
+			want := ix.Scan(texts[:upto[i]]...)
+			if !slices.Equal(got[i].Candidates, want.Candidates) {
+				t.Fatalf("round %d index %d: candidates %v, want %v", round, i, got[i].Candidates, want.Candidates)
+			}
+			for li := range lits[i] {
+				if got[i].Has(li) != want.Has(li) || !slices.Equal(got[i].Ends(li), want.Ends(li)) {
+					t.Fatalf("round %d index %d literal %q: has %v ends %v, want %v %v", round, i, lits[i][li],
+						got[i].Has(li), got[i].Ends(li), want.Has(li), want.Ends(li))
+				}
+			}
+		}
+	}
+	if _, err := Join(NewBuilder(true).Build(), NewBuilder(false).Build()); err == nil {
+		t.Error("Join accepted indexes that fold case differently")
 	}
 }

@@ -24,7 +24,9 @@ const flushRows = 256
 // (a timeout while streaming) aborts the connection, so a client never
 // takes a cut result for a whole one.
 func (h *Handler) answer(w http.ResponseWriter, r *http.Request, req *request) {
-	q, err := sparql.Prepare(req.query, h.cfg.Query)
+	opts := h.cfg.Query
+	opts.From, opts.FromNamed = req.from, req.fromNamed
+	q, err := sparql.Prepare(req.query, opts)
 	if err != nil {
 		writeError(w, prepareError(err))
 		return
@@ -68,7 +70,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, req *request) {
 	var n int
 	var truncated bool
 	if f.rdf != nil {
-		n, truncated, err = h.writeGraph(out, res, f)
+		n, truncated, err = h.writeGraph(out, res, f, q.Prefixes())
 	} else {
 		n, truncated, err = h.writeSolutions(out, res, f)
 	}
@@ -106,8 +108,8 @@ func (h *Handler) writeSolutions(out *stream, res *sparql.Result, f *format) (in
 	return n, truncated, rw.Close()
 }
 
-func (h *Handler) writeGraph(out *stream, res *sparql.Result, f *format) (int, bool, error) {
-	gw, err := f.rdf.NewWriter(out, rdf.WriteOptions{})
+func (h *Handler) writeGraph(out *stream, res *sparql.Result, f *format, prefixes map[string]string) (int, bool, error) {
+	gw, err := f.rdf.NewWriter(out, rdf.WriteOptions{Prefixes: prefixes})
 	if err != nil {
 		return 0, false, err
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,6 +82,10 @@ type request struct {
 	timeout time.Duration
 	formats []string // format/output parameter values
 	accept  string
+	// from and fromNamed are the protocol's dataset (default-graph-uri,
+	// named-graph-uri): when given, they replace the query's FROM and
+	// FROM NAMED (SPARQL 1.1 Protocol §2.1.4).
+	from, fromNamed []string
 }
 
 // httpError is a failure with the status it is answered with.
@@ -147,9 +152,6 @@ func (h *Handler) parse(w http.ResponseWriter, r *http.Request) (*request, *http
 	if params.Has("update") {
 		return nil, errorf(http.StatusForbidden, "this endpoint is read-only: SPARQL Update is not accepted")
 	}
-	if params.Has("default-graph-uri") || params.Has("named-graph-uri") {
-		return nil, errorf(http.StatusBadRequest, "default-graph-uri and named-graph-uri are not supported: use FROM and FROM NAMED in the query")
-	}
 	qs := params["query"]
 	switch {
 	case len(qs) == 0:
@@ -157,7 +159,13 @@ func (h *Handler) parse(w http.ResponseWriter, r *http.Request) (*request, *http
 	case len(qs) > 1:
 		return nil, errorf(http.StatusBadRequest, "%d query parameters: give exactly one", len(qs))
 	}
-	req := &request{query: qs[0], timeout: h.cfg.Timeout, accept: r.Header.Get("Accept")}
+	req := &request{query: qs[0], timeout: h.cfg.Timeout, accept: r.Header.Get("Accept"),
+		from: params["default-graph-uri"], fromNamed: params["named-graph-uri"]}
+	for _, iri := range append(slices.Clone(req.from), req.fromNamed...) {
+		if u, err := url.Parse(iri); err != nil || !u.IsAbs() {
+			return nil, errorf(http.StatusBadRequest, "graph IRI %q: want an absolute IRI", iri)
+		}
+	}
 	req.formats = append(append(req.formats, params["format"]...), params["output"]...)
 	if t := params.Get("timeout"); t != "" {
 		d, err := parseTimeout(t)

@@ -45,6 +45,15 @@ type bgpNode struct {
 	// sortPos is, per pattern, the position of the variable a scan of it
 	// is sorted on, or -1.
 	sortPos []int
+	// planned is how the planner saw each pattern.
+	planned []plan.Pattern
+	// lf is the leapfrog triejoin of the leading steps when the plan
+	// starts with one; alt is then the left-deep plan, run instead when
+	// the triejoin's arrays would not fit in memory.
+	lf  *lfPlan
+	alt *bgpNode
+	// fellBack is set once alt ran in lf's place, for EXPLAIN.
+	fellBack bool
 }
 
 // compileBGP encodes the constants of triples, estimates each pattern and
@@ -105,7 +114,21 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 	if n.empty {
 		return n, nil
 	}
-	n.steps = plan.OrderFrom(pats, bound, inRows)
+	n.planned = pats
+	n.setSteps(c, plan.OrderFrom(pats, bound, inRows), bound, true)
+	if len(n.steps) > 0 && n.steps[0].Join == plan.Leapfrog {
+		n.compileLeapfrog()
+		n.alt = &bgpNode{pats: n.pats, sortPos: n.sortPos}
+		n.alt.setSteps(c, plan.LeftDeep(pats, bound, inRows), bound, false)
+	}
+	return n, nil
+}
+
+// setSteps takes the planned steps and derives each one's hash join key
+// and statistics; record notes the hash tables the steps build for the
+// planning of later patterns.
+func (n *bgpNode) setSteps(c *compiler, steps []plan.Step, bound []bool, record bool) {
+	n.steps = steps
 	known := append([]bool(nil), bound...)
 	for _, s := range n.steps {
 		var key []int
@@ -124,7 +147,7 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 			}
 		}
 		n.stats = append(n.stats, &Stats{Est: s.Rows, Detail: s.Join.String()})
-		if s.Join == plan.Hash {
+		if s.Join == plan.Hash && record {
 			mask := 0
 			for _, k := range key {
 				mask |= 1 << k
@@ -132,7 +155,6 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 			c.hashed[tableName(&n.pats[s.Pattern])] |= 1 << mask
 		}
 	}
-	return n, nil
 }
 
 // estimate is the store's estimate of pat's matches, asked once per
@@ -221,7 +243,19 @@ func (n *bgpNode) open(ex *Exec, e env) (iter, error) {
 		return emptyIter{}, nil
 	}
 	var it iter = &sliceIter{rows: [][]ID{ex.newRow(e.seed)}}
-	for i := 0; i < len(n.steps); i++ {
+	i := 0
+	if n.lf != nil {
+		lf, err := openLeapfrog(ex, n.lf, e.seed, e.graph)
+		if err != nil {
+			return nil, err
+		}
+		if lf == nil {
+			n.fellBack = true
+			return n.alt.open(ex, e)
+		}
+		it, i = lf, len(n.lf.rels)
+	}
+	for ; i < len(n.steps); i++ {
 		s := n.steps[i]
 		qp := &n.pats[s.Pattern]
 		if i == 0 && len(n.steps) > 1 && n.steps[1].Join == plan.Merge && e.graph.mergeable() {

@@ -21,6 +21,7 @@ var ErrFederation = errors.New("SERVICE: federation disabled")
 func NewExec(ctx context.Context, view *graph.View, data Dataset, scope *expr.Scope, ec *expr.Context) *Exec {
 	ex := &Exec{Ctx: ctx, View: view, Dict: NewDict(view), Scope: scope, Expr: ec, Data: data,
 		existsNodes: map[*algebra.Exists]node{}, tables: map[string]*quadTable{},
+		tries:     map[string]*trie{},
 		tableRefs: map[tableRef]*quadTable{}}
 	ec.Exists = ex.exists
 	return ex

@@ -10,17 +10,22 @@
 // joins (one store scan per step, re-targeted per input row), hash joins
 // (the pattern scanned once into a table shared by every step of the
 // query that probes it) and zig-zag merge joins of two scans sorted on a
-// shared variable. A union of basic graph patterns that share triples
-// (the open-coded form of class and property hierarchies) is factored
-// when the planner's costs favour it: the shared triples are joined
-// once and each branch's own triples checked per row of them, planned
-// for that many input rows (see factor.go).
+// shared variable. A cycle of patterns (a triangle such as LUBM's
+// advisor/worksFor/memberOf) may instead be joined first by a leapfrog
+// triejoin when the planner's costs favour it: each pattern of the cycle
+// is read once into a sorted two-level trie and the join binds one
+// variable at a time by intersecting them (see leapfrog.go). A union of
+// basic graph patterns that share triples (the open-coded form of class
+// and property hierarchies) is factored when the planner's costs favour
+// it: the shared triples are joined once and each branch's own triples
+// checked per row of them, planned for that many input rows (see
+// factor.go).
 //
 // What operators hold in memory (ORDER BY, DISTINCT, GROUP BY, hash join
-// build sides) is counted against Exec.MaxRows; past it they spill rows
-// to unlinked temporary files — external merge sort, multi-pass
-// deduplication and aggregation, grace hash join — and pattern hash
-// tables give way to index lookups. Every operator checks the context
+// build sides, triejoin tries) is counted against Exec.MaxRows; past it
+// they spill rows to unlinked temporary files — external merge sort,
+// multi-pass deduplication and aggregation, grace hash join — pattern
+// hash tables give way to index lookups and triejoins to left-deep plans. Every operator checks the context
 // regularly, so a cancelled or timed-out query stops promptly and
 // releases its scans.
 package eval

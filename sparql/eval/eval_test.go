@@ -53,8 +53,15 @@ func testStore(t *testing.T) *graph.Store {
 	return s
 }
 
-// compileQuery compiles src for v with the given memory bound.
+// compileQuery compiles src for v with the given memory bound, the
+// default graph the union of all graphs.
 func compileQuery(t *testing.T, v *graph.View, src string, maxRows int) (*Plan, *algebra.Query) {
+	t.Helper()
+	return compileIn(t, v, src, maxRows, Dataset{UnionDefault: true, AllNamed: true})
+}
+
+// compileIn is compileQuery on the dataset data.
+func compileIn(t *testing.T, v *graph.View, src string, maxRows int, data Dataset) (*Plan, *algebra.Query) {
 	t.Helper()
 	sq, err := syntax.Parse("PREFIX : <"+ex+">\n"+src, syntax.Options{})
 	if err != nil {
@@ -62,7 +69,7 @@ func compileQuery(t *testing.T, v *graph.View, src string, maxRows int) (*Plan, 
 	}
 	aq := algebra.Translate(sq)
 	ec := expr.NewContext()
-	e := NewExec(context.Background(), v, Dataset{UnionDefault: true, AllNamed: true}, expr.NewScope(aq.Vars...), ec)
+	e := NewExec(context.Background(), v, data, expr.NewScope(aq.Vars...), ec)
 	e.MaxRows, e.TempDir = maxRows, t.TempDir()
 	p, err := Compile(e, optimize.Optimize(aq.Op))
 	if err != nil {

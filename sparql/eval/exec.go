@@ -42,6 +42,9 @@ type Exec struct {
 	tables map[string]*quadTable
 	// tableRefs finds a step's table again without naming it.
 	tableRefs map[tableRef]*quadTable
+	// tries are the patterns read for leapfrog triejoins, by pattern
+	// and column order.
+	tries map[string]*trie
 	// idle are scans of closed steps, kept for reuse.
 	idle  map[scanKey][]*quadIter
 	idleN int

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/mneme-archive/mneme/sparql/algebra"
+	"github.com/mneme-archive/mneme/sparql/plan"
 	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
@@ -74,8 +75,13 @@ func (p *Plan) explainOp(op algebra.Op, notes map[algebra.Op]*Stats) algebra.Op 
 }
 
 // unfold prints a planned BGP as joins in step order; each join carries
-// the step's statistics (rows after the step).
+// the step's statistics (rows after the step). The patterns of a leapfrog
+// triejoin carry the tuples read from each, and the join of the last the
+// rows of the triejoin with its variable order.
 func (p *Plan) unfold(b *algebra.BGP, bn *bgpNode, notes map[algebra.Op]*Stats) algebra.Op {
+	if bn.lf != nil && bn.fellBack {
+		bn = bn.alt
+	}
 	var cur algebra.Op
 	for i, s := range bn.steps {
 		leaf := &algebra.BGP{Triples: []syntax.Triple{b.Triples[s.Pattern]}}
@@ -86,6 +92,17 @@ func (p *Plan) unfold(b *algebra.BGP, bn *bgpNode, notes map[algebra.Op]*Stats) 
 		}
 		st := *bn.stats[i]
 		st.Detail = fmt.Sprintf("%s #%d", st.Detail, i+1)
+		if s.Join == plan.Leapfrog {
+			notes[leaf] = bn.lf.rels[i].stats
+			if i+1 < len(bn.lf.rels) {
+				continue
+			}
+			vars := p.ex.Scope.Vars()
+			st.Detail = "leapfrog"
+			for _, v := range bn.lf.vars {
+				st.Detail += " ?" + vars[v]
+			}
+		}
 		notes[cur] = &st
 	}
 	return cur

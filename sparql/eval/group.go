@@ -121,6 +121,9 @@ func (g *groupNode) pass(ex *Exec, e env, it iter, first bool) (rows [][]ID, spi
 	defer func() { ex.memRows -= len(order) }()
 	var kb []byte
 	keyIDs := make([]ID, len(g.keys))
+	// One binding re-pointed at each row: the keys and accumulators read
+	// it at once and keep nothing of it.
+	b := &rowBinding{ex: ex, graph: e.graph}
 	for {
 		r, err := it.next()
 		if err != nil {
@@ -132,7 +135,7 @@ func (g *groupNode) pass(ex *Exec, e env, it iter, first bool) (rows [][]ID, spi
 		if err := ex.tick(); err != nil {
 			return nil, spill, err
 		}
-		b := ex.bind(r, e.graph)
+		b.row = r
 		for i, k := range g.keys {
 			if s := g.keyVar[i]; s >= 0 {
 				keyIDs[i] = r[s]

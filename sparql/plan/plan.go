@@ -1,7 +1,9 @@
 // Package plan orders the triple patterns of a basic graph pattern by
 // estimated cost and picks the physical join of each step (index
 // nested-loop, hash or merge join): exhaustive dynamic programming over
-// subsets for small patterns, greedy by selectivity beyond. A pattern run
+// subsets for small patterns, greedy by selectivity beyond. A cycle of
+// patterns may instead be joined first by a leapfrog triejoin when that is
+// cheaper (see leapfrog.go). A pattern run
 // once per input row of something else is planned for all those rows
 // together (OrderFrom). It works on numbers only (cardinalities and
 // distinct-value counts the evaluator takes from the store statistics),
@@ -58,6 +60,9 @@ const (
 	// sorted on their shared variable, skipping ahead with seeks (a
 	// zig-zag merge join); only the second step of a plan can be one.
 	Merge
+	// Leapfrog joins the patterns of a cycle at once, a variable at a
+	// time (see Cycle); they are the first steps of a plan.
+	Leapfrog
 )
 
 func (j Join) String() string {
@@ -66,6 +71,8 @@ func (j Join) String() string {
 		return "hash"
 	case Merge:
 		return "merge"
+	case Leapfrog:
+		return "leapfrog"
 	}
 	return "bind"
 }
@@ -94,7 +101,8 @@ const (
 	probeCost       = 0.5
 )
 
-// Order returns the steps of the cheapest left-deep plan for pats, given
+// Order returns the steps of the cheapest plan for pats — left-deep, or a
+// leapfrog triejoin of a cycle followed by left-deep steps — given
 // the variables bound before the first step (bound[v] for variable v; it
 // may be shorter than the variable count). Cartesian products are only
 // taken when no remaining pattern shares a variable with the bound ones.
@@ -104,6 +112,21 @@ func Order(pats []Pattern, bound []bool) []Step { return OrderFrom(pats, bound, 
 // all: a table built for a hash join then serves every run, so that
 // plans with many input rows hash where one input row would seek.
 func OrderFrom(pats []Pattern, bound []bool, rows float64) []Step {
+	if len(pats) == 0 {
+		return nil
+	}
+	steps := LeftDeep(pats, bound, rows)
+	if len(steps) == 0 {
+		return nil
+	}
+	if lf := leapfrog(pats, &state{rows: math.Max(rows, 1), bound: bound}); lf != nil && lf.cost < steps[len(steps)-1].Cost {
+		return lf.steps
+	}
+	return steps
+}
+
+// LeftDeep is OrderFrom without the leapfrog triejoin.
+func LeftDeep(pats []Pattern, bound []bool, rows float64) []Step {
 	if len(pats) == 0 {
 		return nil
 	}
