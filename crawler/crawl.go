@@ -34,10 +34,11 @@ type Deps struct {
 	// jumps the clock to the next ready queue whenever nothing is in flight,
 	// so tests run politeness schedules without sleeping.
 	Clock clock.Clock
-	// Extractor chooses the link extractor for a page (default: the
-	// standard HTML and CSS extractor for every page). The
-	// application-aware crawler returns its own for the pages it knows.
-	Extractor func(u canon.URL, mediaType string) extract.Extractor
+	// Analyzer, when set, reads every fetched page in place of the
+	// standard HTML and CSS link extractor: the application-aware crawler
+	// (package kb/aah) follows the links its knowledge base names and
+	// describes the objects it extracts.
+	Analyzer Analyzer
 	// OnFetch, when set, is called after every finished URL, from the
 	// worker that fetched it; it must be quick.
 	OnFetch func(Fetch)
@@ -386,29 +387,7 @@ func (c *Crawl) queuePolicy(key string) frontier.QueuePolicy {
 
 // loadCounters recomputes the fetch counters of earlier runs from crawl.log,
 // which holds a line for every fetch whose WARC records were written.
-func (c *Crawl) loadCounters() error {
-	f, err := os.Open(c.layout.CrawlLog(c.id))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := crawllog.NewReader(f, c.layout.CrawlLog(c.id))
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		revisit := hasAnnotation(e.Annotations, annotDuplicate) || hasAnnotation(e.Annotations, annotNotModified) ||
-			hasAnnotation(e.Annotations, annotHeaders)
-		c.counters.record(Fetch{URL: e.URI, Status: e.Status, Size: max(e.Size, 0), Revisit: revisit}, errorKind(e.Status))
-	}
-}
+func (c *Crawl) loadCounters() error { return c.counters.loadLog(c.layout.CrawlLog(c.id)) }
 
 func hasAnnotation(as []string, a string) bool {
 	for _, x := range as {

@@ -1,9 +1,9 @@
 package crawler
 
 import (
+	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -13,6 +13,7 @@ import (
 	"github.com/mneme-archive/mneme/crawler/crawlrdf"
 	"github.com/mneme-archive/mneme/crawler/extract"
 	"github.com/mneme-archive/mneme/ontology"
+	"github.com/mneme-archive/mneme/rdf"
 )
 
 // TestCrawlSite crawls a 60-page site with politeness off and checks the
@@ -97,30 +98,39 @@ func TestCrawlSite(t *testing.T) {
 	verifyWARCs(t, s.Output, s.ID)
 }
 
-// dataLinks is a site-specific extractor: it follows the data-next
-// attribute the standard extractor ignores.
-type dataLinks struct{ c *canon.Canonicalizer }
-
-func (d dataLinks) Extract(doc extract.Document) ([]extract.Outlink, error) {
-	body, err := io.ReadAll(doc.Body)
-	if err != nil {
-		return nil, err
-	}
-	_, rest, ok := strings.Cut(string(body), `data-next="`)
-	if !ok {
-		return nil, nil
-	}
-	ref, _, _ := strings.Cut(rest, `"`)
-	u, err := d.c.Resolve(doc.URL, ref)
-	if err != nil {
-		return nil, err
-	}
-	return []extract.Outlink{{URL: u, Hop: extract.Link, Context: "div/@data-next"}}, nil
+// dataLinks is a site-specific analyzer: on /app/ it follows only the
+// data-next attribute the standard extractor ignores (the page's ordinary
+// links are recorded, not followed) and says what the page holds; on
+// other pages it is the standard extractor.
+type dataLinks struct {
+	c   *canon.Canonicalizer
+	std *extract.Standard
 }
 
-// TestExtractorChooser uses the chosen extractor for the pages it claims
-// and the standard one elsewhere.
-func TestExtractorChooser(t *testing.T) {
+func (d dataLinks) Analyze(p Page) (Analysis, error) {
+	found, err := d.std.Extract(extract.Document{URL: p.URL, MediaType: p.MediaType, Body: bytes.NewReader(p.Body)})
+	if err != nil || p.URL.Path != "/app/" {
+		return Analysis{Links: found, Follow: found}, err
+	}
+	_, rest, _ := strings.Cut(string(p.Body), `data-next="`)
+	ref, _, _ := strings.Cut(rest, `"`)
+	u, err := d.c.Resolve(p.URL, ref)
+	if err != nil {
+		return Analysis{}, err
+	}
+	next := extract.Outlink{URL: u, Hop: extract.Link, Context: "div/@data-next"}
+	return Analysis{
+		Links: append(found, next), Follow: []extract.Outlink{next}, Annotation: "app:test/home",
+		Quads: func(capture, g rdf.Term) []rdf.Quad {
+			return []rdf.Quad{{S: rdf.IRI(p.URL.Href + "#post"), P: rdf.IRI(ontology.ProvWasDerivedFrom), O: capture, G: g}}
+		},
+	}, nil
+}
+
+// TestAnalyzer follows the links the analyzer chooses, records those it
+// found, and stores the statements it makes about the page, derived from
+// its capture in the crawl's graph.
+func TestAnalyzer(t *testing.T) {
 	site := newSite(t, "", 1)
 	site.override["/app/"] = func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -133,15 +143,33 @@ func TestExtractorChooser(t *testing.T) {
 	s := testSpec(t, site.url("/app/"))
 	s.Politeness.Off = true
 	cn := canon.New(canon.Options{})
-	crawl(t, s, Deps{Extractor: func(u canon.URL, mediaType string) extract.Extractor {
-		if u.Path == "/app/" {
-			return dataLinks{cn}
-		}
-		return extract.New(extract.Options{})
-	}})
+	st := openStore(t, s.Output)
+	crawl(t, s, Deps{Store: st, Analyzer: dataLinks{cn, extract.New(extract.Options{})}})
 	for path, want := range map[string]int{"/app/next": 1, "/app/plain": 0, "/app/after": 1} {
 		if got := site.hitCount(path); got != want {
 			t.Errorf("%s fetched %d times, want %d", path, got, want)
 		}
+	}
+	captureOf := map[string]string{}
+	for capt, u := range objects(t, st, s.ID, ontology.URL) {
+		captureOf[u[0]] = capt
+	}
+	home := captureOf[site.url("/app/")]
+	if got := objects(t, st, s.ID, ontology.ProvWasDerivedFrom)[site.url("/app/")+"#post"]; len(got) != 1 || got[0] != home {
+		t.Errorf("object of /app/ derived from %v, want its capture %s", got, home)
+	}
+	targets := objects(t, st, s.ID, ontology.LinksTo)[home]
+	slices.Sort(targets)
+	if want := []string{site.url("/app/next"), site.url("/app/plain")}; !slices.Equal(targets, want) {
+		t.Errorf("links of /app/'s capture: %v, want %v", targets, want)
+	}
+	annotated := false
+	for _, e := range readLog(t, s.Output, s.ID) {
+		if e.URI == site.url("/app/") {
+			annotated = slices.Contains(e.Annotations, "app:test/home")
+		}
+	}
+	if !annotated {
+		t.Error("crawl.log line of /app/ lacks the analyzer's annotation")
 	}
 }

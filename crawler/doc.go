@@ -30,6 +30,16 @@
 // WARC files, drops captures pointing into a cut-off part, and cuts a
 // half-written crawl.log line.
 //
+// # Analyzers
+//
+// By default every page's links are found by the standard HTML and CSS
+// extractor and all of them are followed (within the scope). Deps.Analyzer
+// replaces that step: it gets the fetched page (URL, headers, text),
+// returns the links to record and, apart, those to follow, and may return
+// statements about the page, which the RDF writer commits with its capture
+// (the application-aware helper of package kb/aah stores the posts,
+// comments and wiki pages it extracts that way).
+//
 // # Incremental crawls
 //
 // A spec with an incremental section makes the crawl continuous

@@ -283,7 +283,7 @@ func (c *Crawl) Stop() {
 
 // Status returns the crawl's live figures.
 func (c *Crawl) Status() Status {
-	s := Status{ID: c.id}
+	s := Status{ID: c.id, Incremental: c.spec.Incremental != nil}
 	c.stMu.Lock()
 	s.State, s.Reason, s.Started = c.st.State, c.st.Reason, c.st.Started
 	c.stMu.Unlock()

@@ -77,7 +77,8 @@ func countURLs(items []item) (n int) {
 	return n
 }
 
-// describe encodes the RDF of the items' captures (but their mneme:via,
+// describe encodes the RDF of the items' captures and of the objects the
+// Analyzer found in them (but the captures' mneme:via,
 // which the sink adds once the page they were found on is committed), so
 // that workers do this in parallel rather than the single writer.
 func (c *Crawl) describe(items []item) {
@@ -92,6 +93,13 @@ func (c *Crawl) describe(items []item) {
 		for _, q := range quads {
 			if err := q.Validate(); err != nil {
 				fmt.Fprintf(c.deps.Log, "capture of %s: skipping a statement: %v\n", it.capture.URL, err)
+				continue
+			}
+			it.rdf.Add(q)
+		}
+		for _, q := range it.objects {
+			if err := q.Validate(); err != nil {
+				fmt.Fprintf(c.deps.Log, "objects of %s: skipping a statement: %v\n", it.capture.URL, err)
 				continue
 			}
 			it.rdf.Add(q)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/mneme-archive/mneme/crawler/spec"
 )
 
 // Run states of a crawl, as kept in its state file and shown by Status.
@@ -66,5 +68,9 @@ func ReadStatus(data, id string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	return Status{ID: st.ID, State: st.State, Reason: st.Reason, Started: st.Started, Elapsed: st.Elapsed}, nil
+	s := Status{ID: st.ID, State: st.State, Reason: st.Reason, Started: st.Started, Elapsed: st.Elapsed}
+	if sp, err := spec.Load(Layout{Data: data}.Spec(id)); err == nil {
+		s.Incremental = sp.Incremental != nil
+	}
+	return s, nil
 }

@@ -35,6 +35,8 @@ type Status struct {
 	Reason  string // why it finished or stopped
 	Started time.Time
 	Elapsed time.Duration // running time summed over runs
+	// Incremental marks a crawl that revisits its URLs and never finishes.
+	Incremental bool
 
 	Fetched    int64 // responses received (robots.txt included)
 	Bytes      int64 // response bytes received

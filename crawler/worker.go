@@ -3,6 +3,7 @@ package crawler
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/mneme-archive/mneme/crawler/spec"
 	"github.com/mneme-archive/mneme/crawler/warc"
 	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/rdf"
 )
 
 // annotDuplicate marks a crawl.log line whose payload was stored as a
@@ -35,6 +37,7 @@ const (
 type item struct {
 	capture *crawlrdf.Capture // nil when nothing was fetched
 	rdf     *graph.Batch      // the capture's statements, but mneme:via
+	objects []rdf.Quad        // what the Analyzer found in the page
 	viaURL  string            // the page the URL was found on, for mneme:via
 	cands   []frontier.Candidate
 	url     string // frontier URL to complete; "" for a prerequisite
@@ -97,13 +100,20 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 	if abandoned(ctx, res) {
 		return nil, ctx.Err() // stopped mid-fetch: the URL stays in flight and is fetched on resume
 	}
-	links := c.outlinks(res)
-	capt, revisit, err := c.record(worker, res, cl.Hops, cl.Via, links, retryAnnotations(cl.Retries), vis)
+	an := c.analyze(res)
+	annotations := retryAnnotations(cl.Retries)
+	if an.Annotation != "" {
+		annotations = append(annotations, an.Annotation)
+	}
+	capt, revisit, err := c.record(worker, res, cl.Hops, cl.Via, an.Links, annotations, vis)
 	if err != nil {
 		return nil, err
 	}
-	ev.Status, ev.Duration, ev.Size, ev.MimeType, ev.Revisit, ev.Links = res.Status, res.Duration, res.ContentLength, res.MediaType, revisit, len(links)
+	ev.Status, ev.Duration, ev.Size, ev.MimeType, ev.Revisit, ev.Links = res.Status, res.Duration, res.ContentLength, res.MediaType, revisit, len(an.Links)
 	done.capture, done.viaURL = capt, cl.Via
+	if an.Quads != nil {
+		done.objects = an.Quads(rdf.IRI(capt.IRI), rdf.IRI(crawlrdf.CrawlIRI(c.id)))
+	}
 
 	if retriable(res.Status) {
 		after := time.Duration(0)
@@ -126,7 +136,7 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 		wait = hp.Wait(res.Duration, crawlDelay)
 	}
 	done.outcome = frontier.Outcome{Status: frontier.Succeeded, FetchDuration: res.Duration, SnoozeUntil: now.Add(wait)}
-	done.cands = c.candidates(links, cl, u)
+	done.cands = c.candidates(an.Follow, cl, u)
 	if vis != nil {
 		done.outcome.Due, done.outcome.History, done.queue = vis.due(now), vis.encoded, cl.QueueKey
 		if vis.embeds {
@@ -196,27 +206,38 @@ func pathQuery(u canon.URL) string {
 	return u.Path
 }
 
-// outlinks extracts the links of a fetched page, the redirect target
-// included.
-func (c *Crawl) outlinks(res *fetch.Result) []extract.Outlink {
-	var links []extract.Outlink
+// analyze finds the links of a fetched page, the redirect target
+// included, with the Analyzer when the crawl has one.
+func (c *Crawl) analyze(res *fetch.Result) Analysis {
+	var an Analysis
 	if res.Status >= 300 && res.Status < 400 && res.Location.Href != "" {
-		links = append(links, extract.Outlink{URL: res.Location, Hop: extract.Redirect, Context: "location"})
+		an.Links = append(an.Links, extract.Outlink{URL: res.Location, Hop: extract.Redirect, Context: "location"})
 	}
+	an.Follow = an.Links
 	if res.Status < 200 || res.Status >= 300 || res.Body == nil || res.Body.Size() == 0 {
-		return links
+		return an
 	}
-	var ex extract.Extractor = c.extract
-	if c.deps.Extractor != nil {
-		if ex = c.deps.Extractor(res.URL, res.MediaType); ex == nil {
-			return links
+	if c.deps.Analyzer == nil {
+		found, err := c.extract.Extract(extract.Document{URL: res.URL, MediaType: res.MediaType, Body: res.Text()})
+		if err != nil {
+			fmt.Fprintf(c.deps.Log, "extracting links of %s: %v\n", res.URL.Href, err)
 		}
+		an.Links = append(an.Links, found...)
+		an.Follow = an.Links
+		return an
 	}
-	found, err := ex.Extract(extract.Document{URL: res.URL, MediaType: res.MediaType, Body: res.Text()})
+	body, err := io.ReadAll(res.Text())
 	if err != nil {
-		fmt.Fprintf(c.deps.Log, "extracting links of %s: %v\n", res.URL.Href, err)
+		fmt.Fprintf(c.deps.Log, "reading %s: %v\n", res.URL.Href, err)
+		return an
 	}
-	return append(links, found...)
+	got, err := c.deps.Analyzer.Analyze(Page{URL: res.URL, MediaType: res.MediaType, Header: res.Header, Body: body})
+	if err != nil {
+		fmt.Fprintf(c.deps.Log, "analyzing %s: %v\n", res.URL.Href, err)
+	}
+	got.Links = append(an.Links, got.Links...)
+	got.Follow = append(an.Follow[:len(an.Follow):len(an.Follow)], got.Follow...)
+	return got
 }
 
 // candidates turns the in-scope outlinks of a page into frontier candidates.

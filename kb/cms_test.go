@@ -1,12 +1,10 @@
 package kb
 
 import (
-	"encoding/json"
 	"html"
 	"io"
 	"net/http"
 	"net/url"
-	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
@@ -68,37 +66,6 @@ func detectAt(t *testing.T, det *Detector, u, typ, level string) (*vdoc.Doc, *De
 	return doc, d
 }
 
-// wpQuery runs SQL on the WordPress database with the mysql client and
-// returns the rows, tab-separated fields unescaped.
-func wpQuery(t *testing.T, sql string) [][]string {
-	t.Helper()
-	if _, err := exec.LookPath("mysql"); err != nil {
-		t.Skip("no mysql client to read the WordPress database: run bash ../shared/cms/setup-cms.sh")
-	}
-	out, err := exec.Command("mysql", "-h", "127.0.0.1", "-u", "wordpress", "-paah-wp-db-pass", "wordpress",
-		"-N", "-B", "-e", sql).Output()
-	if err != nil {
-		msg := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			msg = string(ee.Stderr)
-		}
-		t.Fatalf("mysql: %v %s", err, msg)
-	}
-	var rows [][]string
-	unescape := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, `\0`, "\x00")
-	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
-		if line == "" {
-			continue
-		}
-		fields := strings.Split(line, "\t")
-		for i := range fields {
-			fields[i] = unescape.Replace(fields[i])
-		}
-		rows = append(rows, fields)
-	}
-	return rows
-}
-
 // forbidden are URL parts of pages the WordPress and MediaWiki entries
 // must never lead to: archives that repeat posts, feeds, logins, search,
 // edit, history, diffs and special pages.
@@ -106,9 +73,16 @@ var forbidden = []string{"/tag/", "/author/", "/category/", "/feed/", "wp-login.
 	"replytocom=", "action=edit", "action=history", "action=info", "diff=", "oldid=", "Special:", "title=Special",
 	"printable=", "UserLogin", "do=edit", "do=revisions", "do=login", "rev="}
 
+// listings are the special pages the MediaWiki entry follows to find every
+// article: the list of special pages and the list of all pages.
+var listings = []string{"Special:SpecialPages", "Special:AllPages"}
+
 func checkLinks(t *testing.T, from string, links []Link) {
 	t.Helper()
 	for _, l := range links {
+		if slices.ContainsFunc(listings, func(s string) bool { return strings.HasSuffix(l.URL, "/"+s) }) {
+			continue
+		}
 		for _, f := range forbidden {
 			if strings.Contains(l.URL, f) {
 				t.Errorf("%s: link %s (to %s, by %s) contains %q", from, l.URL, l.Target, l.Pattern, f)
@@ -134,7 +108,7 @@ func linksTo(links []Link, target string) []string {
 func TestWordPressLive(t *testing.T) {
 	shared.CMS(t, wpBase, "")
 	det := NewDetector(builtinKB(t), nil)
-	perPage, _ := strconv.Atoi(wpQuery(t, "SELECT option_value FROM wp_options WHERE option_name='posts_per_page'")[0][0])
+	perPage, _ := strconv.Atoi(shared.WordPressQuery(t, "SELECT option_value FROM wp_options WHERE option_name='posts_per_page'")[0][0])
 
 	idx, d := detectAt(t, det, wpBase+"/", "wordpress", "list")
 	links, fails := d.Type.Navigate(d.Level, idx)
@@ -166,7 +140,7 @@ func TestWordPressLive(t *testing.T) {
 	// The newest posts, and the posts with the most comments (threaded,
 	// over several comment pages).
 	sample := posts
-	for _, r := range wpQuery(t, "SELECT ID FROM wp_posts WHERE post_type='post' AND post_status='publish' ORDER BY comment_count DESC, ID LIMIT 2") {
+	for _, r := range shared.WordPressQuery(t, "SELECT ID FROM wp_posts WHERE post_type='post' AND post_status='publish' ORDER BY comment_count DESC, ID LIMIT 2") {
 		sample = append(sample, wpBase+"/?p="+r[0])
 	}
 	for _, u := range sample {
@@ -183,7 +157,7 @@ func checkWordPressPost(t *testing.T, det *Detector, u string) {
 		t.Fatalf("%s: no postid- body class", u)
 	}
 	id := m[1]
-	row := wpQuery(t, "SELECT p.post_title, u.display_name, p.post_date_gmt, p.post_content FROM wp_posts p "+
+	row := shared.WordPressQuery(t, "SELECT p.post_title, u.display_name, p.post_date_gmt, p.post_content FROM wp_posts p "+
 		"JOIN wp_users u ON u.ID = p.post_author WHERE p.ID = "+id)[0]
 	objs, fails := d.Type.Extract(d.Level, doc)
 	for _, f := range fails {
@@ -209,7 +183,7 @@ func checkWordPressPost(t *testing.T, det *Detector, u string) {
 	}
 	terms := func(tax string) []string {
 		var out []string
-		for _, r := range wpQuery(t, "SELECT t.name FROM wp_terms t JOIN wp_term_taxonomy x ON x.term_id = t.term_id "+
+		for _, r := range shared.WordPressQuery(t, "SELECT t.name FROM wp_terms t JOIN wp_term_taxonomy x ON x.term_id = t.term_id "+
 			"JOIN wp_term_relationships r ON r.term_taxonomy_id = x.term_taxonomy_id WHERE r.object_id = "+id+
 			" AND x.taxonomy = '"+tax+"'") {
 			out = append(out, html.UnescapeString(r[0]))
@@ -229,7 +203,7 @@ func checkWordPressPost(t *testing.T, det *Detector, u string) {
 
 	type dbComment struct{ parent, author, date, content string }
 	want := map[string]dbComment{}
-	for _, r := range wpQuery(t, "SELECT comment_ID, comment_parent, comment_author, comment_date_gmt, comment_content "+
+	for _, r := range shared.WordPressQuery(t, "SELECT comment_ID, comment_parent, comment_author, comment_date_gmt, comment_content "+
 		"FROM wp_comments WHERE comment_approved = '1' AND comment_post_ID = "+id) {
 		want["comment-"+r[0]] = dbComment{r[1], r[2], r[3], r[4]}
 	}
@@ -307,7 +281,7 @@ func stripTags(s string) string {
 func TestWordPressQuads(t *testing.T) {
 	shared.CMS(t, wpBase, "")
 	det := NewDetector(builtinKB(t), nil)
-	id := wpQuery(t, "SELECT comment_post_ID FROM wp_comments WHERE comment_parent <> 0 AND comment_approved = '1' ORDER BY comment_ID LIMIT 1")[0][0]
+	id := shared.WordPressQuery(t, "SELECT comment_post_ID FROM wp_comments WHERE comment_parent <> 0 AND comment_approved = '1' ORDER BY comment_ID LIMIT 1")[0][0]
 	doc, d := detectAt(t, det, wpBase+"/?p="+id, "wordpress", "post")
 	objs, _ := d.Type.Extract(d.Level, doc)
 	g := rdf.IRI("urn:test:graph")
@@ -361,7 +335,7 @@ func TestMediaWikiLive(t *testing.T) {
 			AllPages []struct{ Title string } `json:"allpages"`
 		} `json:"query"`
 	}
-	apiGet(t, mwBase+"/api.php?action=query&list=allpages&apnamespace=0&aplimit=8&format=json", &api)
+	shared.GetJSON(t, mwBase+"/api.php?action=query&list=allpages&apnamespace=0&aplimit=8&format=json", &api)
 	if len(api.Query.AllPages) == 0 {
 		t.Fatal("the wiki has no articles")
 	}
@@ -396,13 +370,13 @@ func TestMediaWikiLive(t *testing.T) {
 				} `json:"pages"`
 			} `json:"query"`
 		}
-		apiGet(t, mwBase+"/api.php?action=query&prop=revisions|categories&rvprop=timestamp|content&rvslots=main&format=json&titles="+url.QueryEscape(p.Title), &rev)
+		shared.GetJSON(t, mwBase+"/api.php?action=query&prop=revisions|categories&rvprop=timestamp|content&rvslots=main&format=json&titles="+url.QueryEscape(p.Title), &rev)
 		for _, pg := range rev.Query.Pages {
 			ts, _ := time.Parse(time.RFC3339, pg.Revisions[0].Timestamp)
 			if !a.Modified.Equal(ts.Truncate(time.Minute)) {
 				t.Errorf("%s: modified %s, want %s (last revision, to the minute)", u, a.Modified, ts)
 			}
-			if f := f1(a.Content, wikiText(pg.Revisions[0].Slots.Main.Content)); f < 0.8 {
+			if f := f1(a.Content, shared.WikiText(pg.Revisions[0].Slots.Main.Content)); f < 0.8 {
 				t.Errorf("%s: content F1 %.2f against the wikitext", u, f)
 			}
 			var cats []string
@@ -414,25 +388,6 @@ func TestMediaWikiLive(t *testing.T) {
 				t.Errorf("%s: categories %q, want %q", u, got, cats)
 			}
 		}
-	}
-}
-
-var wikiMarkup = regexp.MustCompile(`\[\[(?:[^|\]]*\|)?([^\]]*)\]\]|'''?|==+|\{\{[^}]*\}\}|\[https?://\S+ ([^\]]*)\]|<[^>]*>`)
-
-// wikiText is the words of wikitext: link labels kept, markup dropped.
-func wikiText(s string) string {
-	return wikiMarkup.ReplaceAllString(s, " $1$2 ")
-}
-
-func apiGet(t *testing.T, u string, v any) {
-	t.Helper()
-	resp, err := client.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
-		t.Fatalf("%s: %v", u, err)
 	}
 }
 

@@ -77,7 +77,7 @@ func (t *Type) Navigate(l *Level, doc *vdoc.Doc) ([]Link, []Failure) {
 					raw = attr(it.Node, "href")
 				}
 				u, ok := resolve(doc.Base, raw)
-				if !ok || seen[u.String()] || t.avoided(u) {
+				if !ok || seen[u.String()] || t.Avoids(u) {
 					continue
 				}
 				seen[u.String()] = true
@@ -92,7 +92,9 @@ func (t *Type) Navigate(l *Level, doc *vdoc.Doc) ([]Link, []Failure) {
 	return links, fails
 }
 
-func (t *Type) avoided(u *url.URL) bool {
+// Avoids reports whether one of the type's avoid patterns is true of the
+// link u: a page the application-aware crawler never fetches.
+func (t *Type) Avoids(u *url.URL) bool {
 	if len(t.Avoid) == 0 {
 		return false
 	}
@@ -144,7 +146,7 @@ func (t *Type) Extract(l *Level, doc *vdoc.Doc) ([]Object, []Failure) {
 		for i, rec := range records {
 			o := Object{Kind: x.Object}
 			for f, alts := range x.Fields {
-				if extractField(&o, f, alts, rec.Node, doc) {
+				if ExtractField(&o, f, alts, rec.Node, doc) {
 					yielded[f] = true
 				}
 			}
@@ -165,9 +167,11 @@ func (t *Type) Extract(l *Level, doc *vdoc.Doc) ([]Object, []Failure) {
 	return objs, fails
 }
 
-// extractField sets field f of o from the first alternative that yields a
-// value, and reports whether one did.
-func extractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc.Doc) bool {
+// ExtractField sets field f of o from the first alternative that yields a
+// value for record rec of doc, and reports whether one did. Extract runs
+// it for every field; adaptation (package kb/adapt) runs it alone to try
+// candidate patterns.
+func ExtractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc.Doc) bool {
 	for _, p := range alts {
 		items := p.Select(rec)
 		if !p.NodeSet() {

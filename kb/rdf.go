@@ -13,20 +13,21 @@ import (
 // (the crawl's graph): each object prov:wasDerivedFrom the capture, typed
 // after its kind, with the properties of its fields (docs/data-model.md,
 // "Extracted objects"). Accounts are named by their profile URL when the
-// page gives one, else by a blank node.
+// page gives one, else by a blank node of the object.
 func Quads(objs []Object, capture, g rdf.Term) []rdf.Quad {
 	var out []rdf.Quad
-	// Blank node labels carry a hash of the capture so that those of two
-	// captures loaded into one graph stay apart.
-	h := fnv.New64a()
-	h.Write([]byte(capture.Value))
-	prefix := "c" + strconv.FormatUint(h.Sum64(), 36) + "-"
 	add := func(s rdf.Term, p string, o rdf.Term) {
 		out = append(out, rdf.Quad{S: s, P: rdf.IRI(p), O: o, G: g})
 	}
 	typ := func(s rdf.Term, class string) { add(s, rdf.RDFType, rdf.IRI(class)) }
-	for i, o := range objs {
+	for _, o := range objs {
 		s := rdf.IRI(o.IRI)
+		// Blank node labels carry a hash of the object's IRI: those of two
+		// objects stay apart, and an object extracted from two captures
+		// (a post on each of its comment pages) keeps one account.
+		h := fnv.New64a()
+		h.Write([]byte(o.IRI))
+		prefix := "o" + strconv.FormatUint(h.Sum64(), 36) + "-"
 		add(s, ontology.ProvWasDerivedFrom, capture)
 		switch o.Kind {
 		case BlogPost:
@@ -69,7 +70,7 @@ func Quads(objs []Object, capture, g rdf.Term) []rdf.Quad {
 			add(s, ontology.DCTermsIsVersionOf, rdf.IRI(o.VersionOf))
 		}
 		if o.Author != "" || o.AuthorURL != "" {
-			acc := rdf.Blank(prefix + "account" + strconv.Itoa(i))
+			acc := rdf.Blank(prefix + "account")
 			if o.AuthorURL != "" {
 				acc = rdf.IRI(o.AuthorURL)
 			}
@@ -81,7 +82,7 @@ func Quads(objs []Object, capture, g rdf.Term) []rdf.Quad {
 		}
 		topics := func(names []string, class string, n int) {
 			for j, name := range names {
-				t := rdf.Blank(prefix + "topic" + strconv.Itoa(i) + "x" + strconv.Itoa(n) + "x" + strconv.Itoa(j))
+				t := rdf.Blank(prefix + "topic" + strconv.Itoa(n) + "x" + strconv.Itoa(j))
 				add(s, ontology.SIOCTopic, t)
 				add(t, rdf.RDFType, rdf.IRI(class))
 				add(t, ontology.RDFSLabel, rdf.String(name))

@@ -1,6 +1,8 @@
 // Package tui is mneme's terminal user interface: a shell of screens
-// (the SPARQL console, the archive browser) over a backend that is either
-// a store opened in this process or a `mneme serve` reached over HTTP.
+// (crawls, crawl detail, frontier, review of learned patterns, the SPARQL
+// console, the archive browser) over a query backend (a store opened in
+// this process or a `mneme serve` reached over HTTP) and the control API
+// client of the crawl screens.
 // The shell switches screens (tab, number keys), shows each screen's
 // keys (? or F1), filters (/), keeps a status bar, and asks before
 // quitting when quitting would interrupt work. Screens live in
@@ -74,6 +76,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case screen.OpenQueryMsg:
 		a.active = a.console
+		return a, a.broadcast(msg)
+	case screen.CrawlMsg:
+		for i, s := range a.screens {
+			if s.Title() == msg.Show {
+				a.active = i
+			}
+		}
 		return a, a.broadcast(msg)
 	case tea.KeyPressMsg:
 		return a, a.key(msg)

@@ -15,7 +15,7 @@ import (
 )
 
 func TestSwitchScreens(t *testing.T) {
-	app := tui.New(fixture.Backend(t, 0), t.TempDir())
+	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
 	s := fixture.Start(t, app)
 	var seen []int
 	step := func(key string, want int) {
@@ -36,7 +36,7 @@ func TestSwitchScreens(t *testing.T) {
 }
 
 func TestHelpOverlay(t *testing.T) {
-	app := tui.New(fixture.Backend(t, 0), t.TempDir())
+	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
 	s := fixture.Start(t, app)
 	s.Press("?")
 	s.Wait(t, "SPARQL keys")
@@ -59,7 +59,7 @@ func TestHelpOverlay(t *testing.T) {
 }
 
 func TestQuitConfirmationWhileQueryRuns(t *testing.T) {
-	app := tui.New(fixture.Backend(t, 3000), t.TempDir())
+	app := tui.New(fixture.Backend(t, 3000), t.TempDir(), "fixture", tui.Crawls{})
 	s := fixture.Start(t, app)
 	s.Press("e")
 	s.Type("SELECT (COUNT(*) AS ?n) { ?a <urn:example:p> ?x . ?b <urn:example:p> ?y . ?c <urn:example:p> ?z }")
@@ -79,7 +79,7 @@ func TestQuitConfirmationWhileQueryRuns(t *testing.T) {
 }
 
 func TestQuitWithoutWorkNeedsNoConfirmation(t *testing.T) {
-	app := tui.New(fixture.Backend(t, 0), t.TempDir())
+	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
 	s := fixture.Start(t, app)
 	s.Press("q")
 	s.TM.WaitFinished(t)
@@ -91,7 +91,7 @@ func TestQuitWithoutWorkNeedsNoConfirmation(t *testing.T) {
 // TestResize renders at several sizes: every line fits, and the view
 // is exactly as tall as the terminal.
 func TestResize(t *testing.T) {
-	app := tui.New(fixture.Backend(t, 0), t.TempDir())
+	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
 	s := fixture.Start(t, app)
 	s.Press("2")
 	s.Wait(t, "3 of 3")
@@ -130,7 +130,7 @@ func TestColourDegrades(t *testing.T) {
 		{[]string{"TTY_FORCE=1", "TERM=dumb"}, false},
 		{[]string{"TTY_FORCE=1", "TERM=xterm-256color", "NO_COLOR=1"}, false},
 	} {
-		app := tui.New(fixture.Backend(t, 0), t.TempDir())
+		app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
 		s := fixture.Start(t, app, tea.WithEnvironment(tc.env))
 		s.Press("e")
 		s.Type("SELECT ?x {") // a syntax error: its message is red

@@ -4,51 +4,56 @@ import (
 	"context"
 	"io"
 	"path/filepath"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mneme-archive/mneme/crawler/control"
 	"github.com/mneme-archive/mneme/tui/archive"
 	"github.com/mneme-archive/mneme/tui/backend"
 	"github.com/mneme-archive/mneme/tui/console"
+	"github.com/mneme-archive/mneme/tui/crawls"
+	"github.com/mneme-archive/mneme/tui/detail"
+	"github.com/mneme-archive/mneme/tui/frontier"
+	"github.com/mneme-archive/mneme/tui/review"
 )
 
-// Options configure Run.
-type Options struct {
-	// Connect is the URL of a `mneme serve`; empty opens the store in
-	// DataDir.
-	Connect string
-	// DataDir is the data folder: its store (when not connecting) and
-	// the TUI's own files (query history, saved queries) in DataDir/tui.
-	DataDir string
+// Crawls configures the crawl screens, which are clients of a control
+// API; without a Client they are left out.
+type Crawls struct {
+	Client *control.Client
+	// Owned says the crawls run in this process and stop when it quits.
+	Owned bool
+	// Interval between polls (default one second; the frontier's is
+	// twice as long).
+	Interval time.Duration
 }
 
-// Open returns the backend Options name.
-func Open(o Options) (backend.Backend, error) {
-	if o.Connect != "" {
-		return backend.NewHTTP(o.Connect)
-	}
-	return backend.OpenEmbedded(filepath.Join(o.DataDir, "store"))
-}
-
-// New assembles the shell and its screens over b.
-func New(b backend.Backend, dataDir string) *App {
+// New assembles the shell over b: with a control client the crawl
+// screens (crawls, crawl detail, frontier, review of learned patterns)
+// first, then the SPARQL console
+// and the archive browser. The TUI's own files (query history, saved
+// queries) are kept in dataDir/tui; source names the data in the tab bar.
+func New(b backend.Backend, dataDir, source string, c Crawls) *App {
 	own := filepath.Join(dataDir, "tui")
-	c := console.New(console.Options{
+	con := console.New(console.Options{
 		Backend:     b,
 		HistoryFile: filepath.Join(own, "history.jsonl"),
 		SavedDir:    filepath.Join(own, "queries"),
 	})
-	return NewApp(b.Name(), 0, c, archive.New(b))
+	if c.Client == nil {
+		return NewApp(source, 0, con, archive.New(b))
+	}
+	return NewApp(source, 4,
+		crawls.New(crawls.Options{Client: c.Client, Interval: c.Interval, Owned: c.Owned}),
+		detail.New(detail.Options{Client: c.Client, Interval: c.Interval}),
+		frontier.New(frontier.Options{Client: c.Client, Interval: 2 * c.Interval}),
+		review.New(review.Options{Client: c.Client}),
+		con, archive.New(b))
 }
 
-// Run shows the TUI on the terminal until the user quits or ctx ends.
-func Run(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
-	b, err := Open(o)
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	p := tea.NewProgram(New(b, o.DataDir), tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
-	_, err = p.Run()
+// Run shows app on the terminal until the user quits or ctx ends.
+func Run(ctx context.Context, app *App, in io.Reader, out io.Writer) error {
+	_, err := tea.NewProgram(app, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out)).Run()
 	return err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/mneme-archive/mneme/crawler/inject"
 	"github.com/mneme-archive/mneme/crawler/spec"
 	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/kb/aah"
 )
 
 // crawlOptions are the flags of mneme crawl.
@@ -29,6 +30,7 @@ type crawlOptions struct {
 	userAgent  string
 	robots     string
 	api        string
+	aah        aahOptions
 	cpuProfile string
 }
 
@@ -46,7 +48,24 @@ with a one-line summary; interrupt it with Ctrl-C and continue it with
 Flags override the spec file. --politeness off (no delays, for benchmarks and
 tests) is refused unless every seed is on a loopback address. --api ADDR
 serves the URL injection API (POST /crawls/ID/urls) on a loopback address,
-authenticated by the bearer token in DATA/token (created 0600 on first use).`,
+authenticated by the bearer token in DATA/token (created 0600 on first use).
+
+The application-aware helper is on unless --no-aah: on a site whose web
+application the knowledge base knows (WordPress, MediaWiki, DokuWiki…) it
+follows only the links of the application's navigation actions (no
+tag/author/date archives, print views, edit, login or search pages, wiki
+history, diffs or special pages), and stores the posts, comments and wiki
+pages it extracts in the crawl's graph, each derived from its capture; other
+sites get the generic link extractor. The summary names the application of
+each site. --fingerprints DIR loads Wappalyzer-format fingerprints (e.g.
+../shared/data/fingerprints/webappanalyzer) to name technologies beyond the
+knowledge base.
+
+Where a known application's pages no longer match the knowledge base (a
+template change), the helper adapts unless --no-adapt: it relaxes the KB's
+patterns or, with --relearn-from ID, finds the objects that earlier crawl ID
+stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
+(see mneme kb learned) and used by later crawls.`,
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := o.spec(cmd, args)
@@ -66,11 +85,16 @@ authenticated by the bearer token in DATA/token (created 0600 on first use).`,
 				return err
 			}
 			defer st.Close()
-			c, err := crawler.New(s, crawlDeps(st, cmd.ErrOrStderr()))
+			d := crawlDeps(st, cmd.ErrOrStderr())
+			h, err := o.aah.helper(&d, cmd.ErrOrStderr(), s.Output)
 			if err != nil {
 				return err
 			}
-			return runCrawl(cmd.Context(), c, s.Output, o.api, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			c, err := crawler.New(s, d)
+			if err != nil {
+				return err
+			}
+			return runCrawl(cmd.Context(), c, h, s.Output, o.api, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
@@ -83,6 +107,7 @@ authenticated by the bearer token in DATA/token (created 0600 on first use).`,
 	f.StringVar(&o.userAgent, "user-agent", "", "User-Agent with a contact URL, e.g. \"mybot/1.0 (+https://example.org/bot)\"")
 	f.StringVar(&o.robots, "robots", "", "obey or ignore robots.txt")
 	f.StringVar(&o.api, "api", "", "serve the URL injection API on this loopback address (e.g. 127.0.0.1:8411)")
+	o.aah.flags(f)
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the crawl to this file (go tool pprof reads it)")
 	cmd.AddCommand(newCrawlResumeCmd(), newCrawlStatusCmd())
 	return cmd
@@ -90,6 +115,7 @@ authenticated by the bearer token in DATA/token (created 0600 on first use).`,
 
 func newCrawlResumeCmd() *cobra.Command {
 	var data, api string
+	var ao aahOptions
 	cmd := &cobra.Command{
 		Use:   "resume ID",
 		Short: "Continue a stopped or interrupted crawl",
@@ -107,15 +133,21 @@ URLs that were in flight are fetched again.`,
 				return err
 			}
 			defer st.Close()
-			c, err := crawler.Open(data, args[0], crawlDeps(st, cmd.ErrOrStderr()))
+			d := crawlDeps(st, cmd.ErrOrStderr())
+			h, err := ao.helper(&d, cmd.ErrOrStderr(), data)
 			if err != nil {
 				return err
 			}
-			return runCrawl(cmd.Context(), c, data, api, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			c, err := crawler.Open(data, args[0], d)
+			if err != nil {
+				return err
+			}
+			return runCrawl(cmd.Context(), c, h, data, api, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	cmd.Flags().StringVar(&data, "data", "", "data folder (default: $MNEME_DATA, else ./mneme-data)")
 	cmd.Flags().StringVar(&api, "api", "", "serve the URL injection API on this loopback address")
+	ao.flags(cmd.Flags())
 	return cmd
 }
 
@@ -202,8 +234,9 @@ func crawlVersion() string {
 	return "dev"
 }
 
-// runCrawl runs c, serving the injection API when asked, and prints the summary.
-func runCrawl(ctx context.Context, c *crawler.Crawl, data, api string, stdout, stderr io.Writer) error {
+// runCrawl runs c, serving the injection API when asked, and prints the
+// summary, with the application found on each site when h is set.
+func runCrawl(ctx context.Context, c *crawler.Crawl, h *aah.Helper, data, api string, stdout, stderr io.Writer) error {
 	if api != "" {
 		stop, err := serveInjection(c, data, api, stderr)
 		if err != nil {
@@ -225,6 +258,7 @@ func runCrawl(ctx context.Context, c *crawler.Crawl, data, api string, stdout, s
 		fmt.Fprintf(stdout, " (%d pages in all runs)", s.Fetched)
 	}
 	fmt.Fprintln(stdout)
+	printSites(stdout, h)
 	return err
 }
 

@@ -10,12 +10,15 @@ import (
 	"net/http/httptest"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mneme-archive/mneme/internal/synthweb"
 )
 
-var summaryRE = regexp.MustCompile(`^crawl (\S+) (finished|stopped): (\d+) pages, (\d+) bytes, [0-9.]+ s, [0-9.]+ pages/s( \(\d+ pages in all runs\))?\n$`)
+var summaryRE = regexp.MustCompile(`^crawl (\S+) (finished|stopped): (\d+) pages, (\d+) bytes, [0-9.]+ s, [0-9.]+ pages/s( \(\d+ pages in all runs\))?\n`)
 
 // TestCrawlCommand crawls a local site and checks the one-line summary;
 // resuming the finished crawl is refused.
@@ -35,6 +38,9 @@ func TestCrawlCommand(t *testing.T) {
 	if m[1] != "cli" || m[2] != "finished" || m[3] != "41" {
 		t.Errorf("summary %q: want crawl cli finished with 41 pages", out)
 	}
+	if want := "  " + srv.URL + "/: no known application (40 pages, generic links)\n"; out[len(m[0]):] != want {
+		t.Errorf("summary's sites %q, want %q", out[len(m[0]):], want)
+	}
 	code, _, errOut = mneme(t, "", "crawl", "resume", "--data", data, "cli")
 	if code != 1 || !strings.Contains(errOut, "already finished") {
 		t.Errorf("resume of a finished crawl: exit %d, %q", code, errOut)
@@ -42,6 +48,48 @@ func TestCrawlCommand(t *testing.T) {
 	code, _, errOut = mneme(t, "", "crawl", "--data", data, "--id", "cli", "--politeness", "off", srv.URL+"/p/0")
 	if code != 1 || !strings.Contains(errOut, "already exists") {
 		t.Errorf("second crawl with the same id: exit %d, %q", code, errOut)
+	}
+}
+
+// TestCrawlAAH crawls the synthetic WordPress blog with the
+// application-aware helper, which the summary names, and with --no-aah,
+// which follows every link and names nothing.
+func TestCrawlAAH(t *testing.T) {
+	ln, err := synthweb.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String()
+	srv := synthweb.ServeOn(ln, synthweb.NewBlog(synthweb.Bases{Blog: base, Forum: "http://127.0.0.1:1", Wiki: "http://127.0.0.1:2"}))
+	defer srv.Close()
+	pages := map[bool]int{}
+	for _, aah := range []bool{true, false} {
+		args := []string{"crawl", "--data", t.TempDir(), "--politeness", "off", base + "/"}
+		if !aah {
+			args = append(args, "--no-aah")
+		}
+		code, out, errOut := mneme(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, errOut)
+		}
+		m := summaryRE.FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("summary %q does not match %s", out, summaryRE)
+		}
+		pages[aah], _ = strconv.Atoi(m[3])
+		sites := out[len(m[0]):]
+		switch {
+		case aah && !strings.HasPrefix(sites, "  "+base+"/: WordPress, "):
+			t.Errorf("summary's sites %q: want %s/ named WordPress", sites, base)
+		case aah && !strings.Contains(errOut, "aah: "+base+"/ is WordPress (blog)"):
+			t.Errorf("log %q: no line on the detection", errOut)
+		case !aah && sites != "":
+			t.Errorf("--no-aah: summary's sites %q, want none", sites)
+		}
+	}
+	t.Logf("pages fetched: %d with the helper, %d without", pages[true], pages[false])
+	if pages[true] >= pages[false] {
+		t.Errorf("the helper fetched %d pages, the generic crawler %d: want fewer", pages[true], pages[false])
 	}
 }
 

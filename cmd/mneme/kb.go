@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mneme-archive/mneme/kb"
+	"github.com/mneme-archive/mneme/kb/adapt"
 	"github.com/mneme-archive/mneme/kb/fingerprint"
 	"github.com/mneme-archive/mneme/kb/vdoc"
 )
@@ -23,7 +24,7 @@ func newKBCmd() *cobra.Command {
 		Args:  subcommandArgs,
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newKBCheckCmd(), newKBDetectCmd())
+	cmd.AddCommand(newKBCheckCmd(), newKBDetectCmd(), newKBLearnedCmd())
 	return cmd
 }
 
@@ -34,22 +35,20 @@ func newKBCheckCmd() *cobra.Command {
 		Long: `Read each FILE (a directory stands for its *.yaml files) as an application
 type of the knowledge base and check it: required keys, no unknown key, valid
 XPath patterns, defined target levels, extraction only on terminal levels.
-Every problem is reported as FILE:LINE:COLUMN: reason; the exit code is 1
-when there is any.`,
+A file of learned patterns (a data folder's kb/learned.yaml) is checked
+against the built-in knowledge base: valid status, action, field, XPath,
+a type and level the KB has. Every problem is reported as
+FILE:LINE:COLUMN: reason; the exit code is 1 when there is any.`,
 		Example: `  mneme kb check kb/apps/wordpress.yaml
   mneme kb check my-apps/`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, files []string) error {
-			k, err := kb.LoadFiles(files...)
-			var es kb.Errors
-			if errors.As(err, &es) {
-				for _, e := range es {
-					fmt.Fprintln(cmd.ErrOrStderr(), e)
-				}
-				return fmt.Errorf("%d problems", len(es))
+			if len(files) == 1 && isLearnedFile(files[0]) {
+				return checkLearned(cmd, files[0])
 			}
+			k, err := kb.LoadFiles(files...)
 			if err != nil {
-				return err
+				return reportKBErrors(cmd, err)
 			}
 			for _, t := range k.Types {
 				fmt.Fprintf(cmd.OutOrStdout(), "%s: %s (%s), %d detection patterns, %d levels\n",
@@ -238,4 +237,51 @@ func printDetection(w io.Writer, r detectResult) {
 	if len(r.Techs) > 0 {
 		fmt.Fprintf(w, "  technologies: %s\n", strings.Join(r.Techs, ", "))
 	}
+}
+
+// isLearnedFile reports a file of learned patterns: YAML whose top-level
+// key is "learned".
+func isLearnedFile(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		return strings.HasPrefix(line, "learned:")
+	}
+	return false
+}
+
+func checkLearned(cmd *cobra.Command, path string) error {
+	k, err := kb.Builtin()
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	props, err := adapt.ParseLearned(path, f, k)
+	if err != nil {
+		return reportKBErrors(cmd, err)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%s: %d learned patterns\n", path, len(props))
+	return nil
+}
+
+// reportKBErrors prints each problem of a knowledge-base file on its own
+// line (FILE:LINE:COLUMN: reason) and returns their count as the error.
+func reportKBErrors(cmd *cobra.Command, err error) error {
+	var es kb.Errors
+	if !errors.As(err, &es) {
+		return err
+	}
+	for _, e := range es {
+		fmt.Fprintln(cmd.ErrOrStderr(), e)
+	}
+	return fmt.Errorf("%d problems", len(es))
 }

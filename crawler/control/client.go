@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mneme-archive/mneme/crawler/inject"
+	"github.com/mneme-archive/mneme/kb/adapt"
 )
 
 // Client calls the control API of a server, for the CLI and the TUI.
@@ -185,4 +186,51 @@ func (c *Client) Events(ctx context.Context, id string, fn func(s Status, end bo
 		return err
 	}
 	return fmt.Errorf("event stream of %s: ended before the run", id)
+}
+
+// Frontier returns up to limit of the best-scored queued URLs of an open
+// crawl, best first.
+func (c *Client) Frontier(ctx context.Context, id string, limit int) ([]Queued, error) {
+	var out Frontier
+	return out.URLs, c.do(ctx, "GET", crawlPath(id, fmt.Sprintf("/frontier?limit=%d", limit)), "", nil, &out)
+}
+
+// Log returns the last lines (at most n) of a crawl's crawl.log, oldest
+// first.
+func (c *Client) Log(ctx context.Context, id string, n int) ([]string, error) {
+	var out Log
+	return out.Lines, c.do(ctx, "GET", crawlPath(id, fmt.Sprintf("/log?lines=%d", n)), "", nil, &out)
+}
+
+// WARCs lists the WARC files of a crawl.
+func (c *Client) WARCs(ctx context.Context, id string) ([]WARCFile, error) {
+	var out WARCs
+	return out.Files, c.do(ctx, "GET", crawlPath(id, "/warcs"), "", nil, &out)
+}
+
+// Learned lists the patterns learned in the server's data folder.
+func (c *Client) Learned(ctx context.Context) (Learned, error) {
+	var out Learned
+	return out, c.do(ctx, "GET", "/api/learned", "", nil, &out)
+}
+
+// Preview extracts a stored page (default: the first the pattern was
+// checked on) without and with learned pattern id.
+func (c *Client) Preview(ctx context.Context, id, page string) (Preview, error) {
+	var out Preview
+	path := "/api/learned/" + url.PathEscape(id) + "/preview"
+	if page != "" {
+		path += "?url=" + url.QueryEscape(page)
+	}
+	return out, c.do(ctx, "GET", path, "", nil, &out)
+}
+
+// Review accepts (accept true) or rejects learned pattern id.
+func (c *Client) Review(ctx context.Context, id string, accept bool) (adapt.Proposal, error) {
+	action := "reject"
+	if accept {
+		action = "accept"
+	}
+	var out adapt.Proposal
+	return out, c.do(ctx, "POST", "/api/learned/"+url.PathEscape(id)+"/"+action, "", nil, &out)
 }

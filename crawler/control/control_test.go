@@ -23,7 +23,7 @@ func TestLifecycle(t *testing.T) {
 	s := newServer(t)
 	c := s.client()
 
-	st, err := c.Create(ctx, specYAML("t1", a.url("/p/0")))
+	st, err := c.Create(ctx, specYAML("t1", a.URL("/p/0")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestLifecycle(t *testing.T) {
 	if st, err = c.Do(ctx, "t1", "start"); err != nil || st.State != crawler.StateRunning {
 		t.Fatalf("start: %+v, %v", st, err)
 	}
-	<-a.hit // the crawl holds /gate: it runs until the gate opens
+	<-a.Hit // the crawl holds /gate: it runs until the gate opens
 
 	var first Status
 	err = c.Events(ctx, "t1", func(s Status, end bool) error {
@@ -62,21 +62,21 @@ func TestLifecycle(t *testing.T) {
 	}
 
 	qs, err := c.Queues(ctx, "t1", 10)
-	if err != nil || qs.Total != 1 || len(qs.Queues) != 1 || !strings.Contains(a.srv.URL, qs.Queues[0].Key) {
+	if err != nil || qs.Total != 1 || len(qs.Queues) != 1 || !strings.Contains(a.URL(""), qs.Queues[0].Key) {
 		t.Fatalf("queues: %+v, %v", qs, err)
 	}
 
-	sp, err := c.AddSeeds(ctx, "t1", b.url("/p/0"))
-	if err != nil || !strings.Contains(sp, b.url("/p/0")) {
+	sp, err := c.AddSeeds(ctx, "t1", b.URL("/p/0"))
+	if err != nil || !strings.Contains(sp, b.URL("/p/0")) {
 		t.Fatalf("add seeds: %v\n%s", err, sp)
 	}
-	excl := "^" + regexp.QuoteMeta(a.url("/p/9")) + "$"
+	excl := "^" + regexp.QuoteMeta(a.URL("/p/9")) + "$"
 	sp, err = c.EditScope(ctx, "t1", []byte(`{"exclude": ["`+strings.ReplaceAll(excl, `\`, `\\`)+`"]}`))
 	if err != nil || !strings.Contains(sp, "exclude:") {
 		t.Fatalf("edit scope: %v\n%s", err, sp)
 	}
 	score := 0.5
-	res, err := c.Inject(ctx, "t1", []InjectItem{{URL: b.url("/extra"), Score: &score}, {URL: a.url("/p/11"), Blacklisted: true}})
+	res, err := c.Inject(ctx, "t1", []InjectItem{{URL: b.URL("/extra"), Score: &score}, {URL: a.URL("/p/11"), Blacklisted: true}})
 	if err != nil || res.Scheduled != 1 || res.Blacklisted != 1 {
 		t.Fatalf("inject: %+v, %v", res, err)
 	}
@@ -85,12 +85,12 @@ func TestLifecycle(t *testing.T) {
 		t.Fatalf("stop: %+v, %v", st, err)
 	}
 	got, err := c.Get(ctx, "t1")
-	if err != nil || got.Status.State != crawler.StateStopped || !strings.Contains(got.Spec, b.url("/p/0")) {
+	if err != nil || got.Status.State != crawler.StateStopped || !strings.Contains(got.Spec, b.URL("/p/0")) {
 		t.Fatalf("get after stop: %+v, %v", got, err)
 	}
 
-	a.open()
-	b.open()
+	a.Open()
+	b.Open()
 	if _, err = c.Do(ctx, "t1", "start"); err != nil {
 		t.Fatalf("start again: %v", err)
 	}
@@ -104,14 +104,14 @@ func TestLifecycle(t *testing.T) {
 	if err != nil || last.State != crawler.StateFinished {
 		t.Fatalf("events to the end: last %+v, %v", last, err)
 	}
-	if n := a.hitCount("/p/9"); n != 0 {
+	if n := a.Hits("/p/9"); n != 0 {
 		t.Errorf("/p/9, excluded by the scope edit, fetched %d times", n)
 	}
-	if n := a.hitCount("/p/11"); n != 0 {
+	if n := a.Hits("/p/11"); n != 0 {
 		t.Errorf("/p/11, blacklisted, fetched %d times", n)
 	}
 	for _, p := range []string{"/p/0", "/p/2", "/extra"} {
-		if b.hitCount(p) == 0 {
+		if b.Hits(p) == 0 {
 			t.Errorf("site b %s (added seed, its link, injected) never fetched", p)
 		}
 	}
@@ -129,13 +129,13 @@ func TestConcurrentClients(t *testing.T) {
 	a := newSite(t, 5)
 	s := newServer(t)
 	c := s.client()
-	if _, err := c.Create(ctx, specYAML("busy", a.url("/p/0"))); err != nil {
+	if _, err := c.Create(ctx, specYAML("busy", a.URL("/p/0"))); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Do(ctx, "busy", "start"); err != nil {
 		t.Fatal(err)
 	}
-	<-a.hit
+	<-a.Hit
 	var wg sync.WaitGroup
 	errs := make(chan error, 100)
 	for i := range 8 {
@@ -150,7 +150,7 @@ func TestConcurrentClients(t *testing.T) {
 				if l, err := cl.List(ctx); err != nil || len(l) != 1 {
 					errs <- errors.Join(err, errors.New("list is not one crawl"))
 				}
-				u := a.url("/x/" + string(rune('a'+i)) + string(rune('a'+j)))
+				u := a.URL("/x/" + string(rune('a'+i)) + string(rune('a'+j)))
 				if r, err := cl.Inject(ctx, "busy", []InjectItem{{URL: u}}); err != nil || r.Scheduled != 1 {
 					errs <- errors.Join(err, errors.New("injection not scheduled"))
 				}
@@ -174,5 +174,38 @@ func TestConcurrentClients(t *testing.T) {
 	}
 	if st, err := c.Do(ctx, "busy", "stop"); err != nil || st.State != crawler.StateStopped {
 		t.Fatalf("stop: %+v, %v", st, err)
+	}
+}
+
+// TestIncrementalFlag checks that a crawl's status says whether it is
+// incremental, live and from its folder, so clients draw activity rather
+// than progress for it.
+func TestIncrementalFlag(t *testing.T) {
+	ctx := context.Background()
+	a := newSite(t, 2)
+	s := newServer(t)
+	c := s.client()
+	inc := append(specYAML("inc", a.URL("/p/0")), []byte("incremental: {policy: ar}\n")...)
+	for id, y := range map[string][]byte{"inc": inc, "snap": specYAML("snap", a.URL("/p/0"))} {
+		st, err := c.Create(ctx, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Incremental != (id == "inc") {
+			t.Errorf("created %s: incremental %v", id, st.Incremental)
+		}
+	}
+	list, err := c.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range list {
+		if st.Incremental != (st.ID == "inc") {
+			t.Errorf("listed %s: incremental %v", st.ID, st.Incremental)
+		}
+	}
+	st, err := crawler.ReadStatus(s.data, "inc")
+	if err != nil || !st.Incremental {
+		t.Errorf("read from its folder: %+v, %v", st, err)
 	}
 }

@@ -2,10 +2,12 @@
 // http.Handler, served by mneme serve beside the SPARQL endpoint, that
 // lists and creates crawls, starts, pauses, resumes and stops them in
 // process, reports their live status (polled or as a server-sent event
-// stream) and per-host queues, edits the seeds and scope of an open crawl
-// and mounts the URL injection service; and the Client that the CLI and
-// TUI use to steer it. Every write needs the bearer token of the data
-// folder; errors are JSON {"error": …, "detail": …}.
+// stream), per-host queues, best-scored queued URLs, crawl.log tail and
+// WARC files, edits the seeds and scope of an open crawl, mounts the URL
+// injection service, and reviews the patterns the knowledge base learned
+// (list, preview on a stored page, accept, reject); and the Client that
+// the CLI and TUI use to steer it. Every write needs the bearer token of
+// the data folder; errors are JSON {"error": …, "detail": …}.
 //
 // Routes (ID is a crawl id):
 //
@@ -19,7 +21,14 @@
 //	POST  /api/crawls/ID/stop           end the run; returns once ended
 //	GET   /api/crawls/ID/events         status every second (SSE) until the run ends
 //	GET   /api/crawls/ID/queues?limit=N per-host queue states
+//	GET   /api/crawls/ID/frontier?limit=N  best-scored queued URLs (open crawls)
+//	GET   /api/crawls/ID/log?lines=N    last crawl.log lines
+//	GET   /api/crawls/ID/warcs          WARC files written
 //	POST  /api/crawls/ID/seeds          {"add": [URL…]}: more seeds
 //	PATCH /api/crawls/ID/scope          YAML or JSON scope fields to change
 //	POST  /crawls/ID/urls               URL injection (package inject)
+//	GET   /api/learned                  patterns learned by kb/adapt (DATA/kb/learned.yaml)
+//	GET   /api/learned/PID/preview?url=U  a stored page extracted without and with one
+//	POST  /api/learned/PID/accept       keep it (reviewed)
+//	POST  /api/learned/PID/reject       stop using it
 package control

@@ -13,7 +13,7 @@ import (
 func TestAuthAndBadInput(t *testing.T) {
 	a := newSite(t, 3)
 	s := newServer(t)
-	if _, err := s.client().Create(context.Background(), specYAML("c1", a.url("/p/0"))); err != nil {
+	if _, err := s.client().Create(context.Background(), specYAML("c1", a.URL("/p/0"))); err != nil {
 		t.Fatal(err)
 	}
 	writes := []struct{ method, path string }{
@@ -44,7 +44,7 @@ func TestAuthAndBadInput(t *testing.T) {
 		{"POST", "/api/crawls", "id: c2\nseeds: [ftp://x/]", 400, "seeds[0]"},
 		{"POST", "/api/crawls", "id: c2\noutput: /elsewhere\nseeds: [http://127.0.0.1/]", 400, "output"},
 		{"POST", "/api/crawls", "", 400, "empty body"},
-		{"POST", "/api/crawls", string(specYAML("c1", a.url("/p/0"))), 409, "already exists"},
+		{"POST", "/api/crawls", string(specYAML("c1", a.URL("/p/0"))), 409, "already exists"},
 		{"POST", "/api/crawls/nope/start", "", 404, `"nope"`},
 		{"POST", "/api/crawls/c1/jump", "", 404, `no action "jump"`},
 		{"POST", "/api/crawls/c1/pause", "", 409, "not running"},
@@ -57,6 +57,13 @@ func TestAuthAndBadInput(t *testing.T) {
 		{"POST", "/crawls/c1/urls", `[{"url": 3}]`, 400, "field url"},
 		{"POST", "/crawls/nope/urls", `[]`, 404, `no crawl "nope"`},
 		{"GET", "/api/crawls/c1/queues?limit=x", "", 400, `limit "x"`},
+		{"GET", "/api/crawls/c1/frontier?limit=0", "", 400, `limit "0": an integer from 1 to 10000`},
+		{"GET", "/api/crawls/c1/frontier?limit=10001", "", 400, `limit "10001"`},
+		{"GET", "/api/crawls/nope/frontier", "", 404, `"nope"`},
+		{"GET", "/api/crawls/c1/log?lines=x", "", 400, `lines "x"`},
+		{"GET", "/api/crawls/c1/log?lines=-3", "", 400, `lines "-3"`},
+		{"GET", "/api/crawls/nope/log", "", 404, `"nope"`},
+		{"GET", "/api/crawls/nope/warcs", "", 404, `"nope"`},
 		{"GET", "/api/crawls/nope/status", "", 404, `"nope"`},
 		{"GET", "/api/crawls/nope/events", "", 404, `"nope"`},
 		{"GET", "/nowhere", "", 404, "no such resource"},

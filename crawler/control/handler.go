@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -44,8 +43,14 @@ func NewHandler(m *Manager, token string, interval time.Duration) *Handler {
 	mux.HandleFunc("POST /api/crawls/{id}/{action}", h.write(h.action))
 	mux.HandleFunc("GET /api/crawls/{id}/events", h.events)
 	mux.HandleFunc("GET /api/crawls/{id}/queues", h.queues)
+	mux.HandleFunc("GET /api/crawls/{id}/frontier", h.frontier)
+	mux.HandleFunc("GET /api/crawls/{id}/log", h.log)
+	mux.HandleFunc("GET /api/crawls/{id}/warcs", h.warcs)
 	mux.HandleFunc("POST /api/crawls/{id}/seeds", h.write(h.seeds))
 	mux.HandleFunc("PATCH /api/crawls/{id}/scope", h.write(h.scope))
+	mux.HandleFunc("GET /api/learned", h.learned)
+	mux.HandleFunc("GET /api/learned/{id}/preview", h.preview)
+	mux.HandleFunc("POST /api/learned/{id}/{action}", h.write(h.review))
 	inj := &inject.Handler{Token: token, Lookup: m.target}
 	mux.Handle("POST /crawls/{id}/urls", h.write(inj.ServeHTTP))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -245,14 +250,9 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) queues(w http.ResponseWriter, r *http.Request) {
-	limit := 1000
-	if v := r.URL.Query().Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("limit %q: a positive integer expected", v), nil)
-			return
-		}
-		limit = n
+	limit, ok := count(w, r, "limit", 1000)
+	if !ok {
+		return
 	}
 	qs, n, err := h.m.Queues(r.PathValue("id"), limit)
 	if err != nil {

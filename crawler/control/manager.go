@@ -39,6 +39,8 @@ type Manager struct {
 	mu   sync.Mutex
 	open map[string]*entry
 	runs sync.WaitGroup
+
+	closed figures // of the crawls not open here
 }
 
 // entry is a crawl opened by the Manager.
@@ -105,7 +107,8 @@ func (m *Manager) List() ([]crawler.Status, error) {
 }
 
 // Status returns a crawl's status; live is true when the crawl is open
-// here (live figures), false when read from its state file.
+// here (live figures), false when read from its state file and
+// crawl.log (the frontier's counts are then unknown: zero).
 func (m *Manager) Status(id string) (s crawler.Status, live bool, err error) {
 	m.mu.Lock()
 	e := m.open[id]
@@ -116,7 +119,7 @@ func (m *Manager) Status(id string) (s crawler.Status, live bool, err error) {
 	if !spec.ValidID(id) {
 		return s, false, fmt.Errorf("crawl %q: %w", id, ErrUnknown)
 	}
-	s, err = crawler.ReadStatus(m.data, id)
+	s, err = m.closed.read(m.data, id)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, false, fmt.Errorf("crawl %q: %w", id, ErrUnknown)
 	}

@@ -3,16 +3,21 @@ package control
 import (
 	"time"
 
+	"github.com/mneme-archive/mneme/kb/adapt"
+
 	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/crawler/frontier"
 )
 
 // Status is a crawl's status as the API sends it.
 type Status struct {
-	ID             string           `json:"id"`
-	State          string           `json:"state"` // running, paused, stopped or finished
-	Reason         string           `json:"reason,omitempty"`
-	Live           bool             `json:"live"` // open in the server: the figures are live
+	ID     string `json:"id"`
+	State  string `json:"state"` // running, paused, stopped or finished
+	Reason string `json:"reason,omitempty"`
+	Live   bool   `json:"live"` // open in the server: the figures are live
+	// Incremental marks a crawl that revisits its URLs and so never
+	// finishes: clients show its activity rather than a progress bar.
+	Incremental    bool             `json:"incremental,omitempty"`
 	Started        time.Time        `json:"started"`
 	ElapsedSeconds float64          `json:"elapsed_seconds"`
 	Fetched        int64            `json:"fetched"`
@@ -88,7 +93,7 @@ type Spec struct {
 
 func toStatus(s crawler.Status, live bool) Status {
 	out := Status{
-		ID: s.ID, State: s.State, Reason: s.Reason, Live: live, Started: s.Started,
+		ID: s.ID, State: s.State, Reason: s.Reason, Live: live, Incremental: s.Incremental, Started: s.Started,
 		ElapsedSeconds: s.Elapsed.Seconds(), Fetched: s.Fetched, Bytes: s.Bytes, Revisits: s.Revisits,
 		Links: s.Links, Errors: s.Errors, Queued: s.Queued, Waiting: s.Waiting, InFlight: s.InFlight, Succeeded: s.Succeeded,
 		Failed: s.Failed, Disregarded: s.Disregard, Queues: s.Queues, QueueStates: map[string]int64{},
@@ -121,3 +126,44 @@ func toQueue(q frontier.QueueStats) Queue {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// Queued is a URL waiting in a crawl's frontier.
+type Queued struct {
+	URL   string  `json:"url"`
+	Queue string  `json:"queue"`
+	Hops  string  `json:"hops"`
+	Via   string  `json:"via,omitempty"`
+	Score float64 `json:"score"`
+}
+
+// Frontier is the answer of GET /api/crawls/ID/frontier: the best-scored
+// queued URLs, best first.
+type Frontier struct {
+	URLs []Queued `json:"urls"`
+}
+
+// Log is the answer of GET /api/crawls/ID/log: the last crawl.log lines,
+// oldest first.
+type Log struct {
+	Lines []string `json:"lines"`
+}
+
+// WARCs is the answer of GET /api/crawls/ID/warcs.
+type WARCs struct {
+	Files []WARCFile `json:"files"`
+}
+
+// Learned is the answer of GET /api/learned: the patterns learned when
+// sites' templates no longer matched the knowledge base (package
+// kb/adapt), and the file they are kept in.
+type Learned struct {
+	File     string           `json:"file"`
+	Patterns []adapt.Proposal `json:"patterns"`
+}
+
+// Preview is the answer of GET /api/learned/ID/preview: what the
+// pattern's level extracts from a stored page without and with it.
+type Preview struct {
+	URL     string        `json:"url"`
+	Preview adapt.Preview `json:"preview"`
+}

@@ -13,7 +13,7 @@ import (
 // TestBrowseToObjectHistory walks URL → captures → objects → the
 // object's history query, which runs in the console.
 func TestBrowseToObjectHistory(t *testing.T) {
-	app := tui.New(fixture.Backend(t, 0), t.TempDir())
+	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
 	s := fixture.Start(t, app)
 	s.Press("2")
 	s.Wait(t, "3 of 3")
@@ -63,7 +63,7 @@ func TestBrowseToObjectHistory(t *testing.T) {
 }
 
 func TestBackFilterAndQuery(t *testing.T) {
-	app := tui.New(fixture.Backend(t, 0), t.TempDir())
+	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
 	s := fixture.Start(t, app)
 	s.Press("2")
 	s.Wait(t, "3 of 3")

@@ -29,7 +29,7 @@ type session struct {
 }
 
 func start(t *testing.T, b backend.Backend, data string) *session {
-	app := tui.New(b, data)
+	app := tui.New(b, data, "fixture", tui.Crawls{})
 	s := &session{Session: fixture.Start(t, app), app: app, data: data}
 	s.Press("e") // the console starts with the editor unfocused
 	return s

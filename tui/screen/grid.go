@@ -45,15 +45,17 @@ type Grid struct {
 	filter  string
 	visible []int // indices of the rows that pass the filter
 	cursor  int   // index into visible
-	top     int   // first visible row on screen
-	col     int   // first column on screen
-	width   int
-	height  int
+	// wideLast lets the last column take the width left (SetTable).
+	wideLast bool
+	top      int // first visible row on screen
+	col      int // first column on screen
+	width    int
+	height   int
 }
 
 // SetData replaces the table; the cursor goes to the first row.
 func (g *Grid) SetData(vars []string, rows [][]rdf.Term) {
-	g.vars, g.rows = vars, rows
+	g.vars, g.rows, g.wideLast = vars, rows, false
 	g.cells = make([][]string, len(rows))
 	g.widths = make([]int, len(vars))
 	for i, v := range vars {
@@ -71,6 +73,38 @@ func (g *Grid) SetData(vars []string, rows [][]rdf.Term) {
 	}
 	g.cursor, g.top, g.col = 0, 0, 0
 	g.applyFilter()
+}
+
+// SetTable replaces the table with rows of text cells, which may carry
+// styles; the last column takes the width left. Unlike SetData it keeps
+// the cursor where it was, for tables refreshed by polling.
+func (g *Grid) SetTable(vars []string, cells [][]string) {
+	g.vars, g.rows, g.cells, g.wideLast = vars, nil, cells, true
+	g.widths = make([]int, len(vars))
+	for i, v := range vars {
+		g.widths[i] = ansi.StringWidth(v)
+	}
+	for _, row := range cells {
+		for i, c := range row {
+			if i < len(g.widths) {
+				w := ansi.StringWidth(c)
+				if i < len(vars)-1 {
+					w = min(w, MaxColumnWidth)
+				}
+				g.widths[i] = max(g.widths[i], w)
+			}
+		}
+	}
+	g.applyFilter()
+}
+
+// SelectedIndex is the index, among all rows, of the row under the
+// cursor.
+func (g *Grid) SelectedIndex() (int, bool) {
+	if len(g.visible) == 0 {
+		return 0, false
+	}
+	return g.visible[g.cursor], true
 }
 
 // SetSize sets the grid's area: a header line and height-1 rows.
@@ -98,7 +132,7 @@ func (g *Grid) applyFilter() {
 
 func matches(cells []string, lower string) bool {
 	for _, c := range cells {
-		if strings.Contains(strings.ToLower(c), lower) {
+		if strings.Contains(strings.ToLower(ansi.Strip(c)), lower) {
 			return true
 		}
 	}
@@ -107,7 +141,7 @@ func matches(cells []string, lower string) bool {
 
 // Len is the number of rows the filter keeps; Total all rows.
 func (g *Grid) Len() int   { return len(g.visible) }
-func (g *Grid) Total() int { return len(g.rows) }
+func (g *Grid) Total() int { return len(g.cells) }
 
 // Cursor is the position of the selected row among the visible ones.
 func (g *Grid) Cursor() int { return g.cursor }
@@ -120,7 +154,7 @@ func (g *Grid) Vars() []string { return g.vars }
 
 // Selected is the row under the cursor.
 func (g *Grid) Selected() ([]rdf.Term, bool) {
-	if len(g.visible) == 0 {
+	if len(g.visible) == 0 || g.rows == nil {
 		return nil, false
 	}
 	return g.rows[g.visible[g.cursor]], true
@@ -201,6 +235,10 @@ func (g *Grid) line(cells []string) string {
 		c := ""
 		if i < len(cells) {
 			c = cells[i]
+		}
+		if g.wideLast && i == len(g.widths)-1 {
+			b.WriteString(c) // the line is cut to the screen below
+			break
 		}
 		c = ansi.Truncate(c, g.widths[i], "…")
 		b.WriteString(c)

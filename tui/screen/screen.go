@@ -42,6 +42,10 @@ type OpenQueryMsg struct {
 	Run   bool
 }
 
+// CrawlMsg selects a crawl on the screens that show one crawl, and
+// shows the screen titled Show ("": the screen shown stays).
+type CrawlMsg struct{ ID, Show string }
+
 // StatusMsg puts a line in the status bar; Err marks it as a failure.
 type StatusMsg struct {
 	Text string

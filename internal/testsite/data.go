@@ -1,0 +1,32 @@
+package testsite
+
+import (
+	"os"
+	"testing"
+
+	"github.com/mneme-archive/mneme/crawler"
+	"github.com/mneme-archive/mneme/crawler/inject"
+	"github.com/mneme-archive/mneme/graph"
+)
+
+// DataFolder makes a data folder with its store open read-write (closed
+// when the test ends, after the cleanups registered later) and its bearer
+// token, for a control API over it.
+func DataFolder(t testing.TB) (data string, st *graph.Store, token string) {
+	t.Helper()
+	data = t.TempDir()
+	l := crawler.Layout{Data: data}
+	if err := os.MkdirAll(l.Store(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	st, err := graph.Open(l.Store(), graph.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	token, err = inject.LoadToken(l.Token())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, st, token
+}

@@ -1,0 +1,260 @@
+// Package aah is the application-aware helper of the crawler (Faheem and
+// Senellart's AAH): a crawler.Analyzer that recognises the web application
+// behind a site with the knowledge base of package kb, follows only the
+// links its navigation actions name on each page level (with the page's
+// embeds; its other links, to other sites included, are recorded, not
+// followed), and describes the objects its extraction actions find
+// (posts, comments, wiki pages) in RDF, derived from the page's capture.
+// Pages of unknown applications get the standard link extractor.
+package aah
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/mneme-archive/mneme/crawler"
+	"github.com/mneme-archive/mneme/crawler/canon"
+	"github.com/mneme-archive/mneme/crawler/extract"
+	"github.com/mneme-archive/mneme/kb"
+	"github.com/mneme-archive/mneme/kb/vdoc"
+)
+
+// Options tune a Helper.
+type Options struct {
+	// Log receives a line when a site's application is first detected or
+	// changes; default discarded.
+	Log io.Writer
+	// Observe, when set, is called with the analysis of every page of a
+	// known application, from the worker that fetched it, before the
+	// page's links are chosen and its objects described: the hook for
+	// adapting the knowledge base to a site whose templates differ
+	// (Result.Failures). It may replace the result's Links, Objects and
+	// Failures (package kb/adapt analyzes the page again with the
+	// patterns it learned for the site).
+	Observe func(*Result)
+}
+
+// Helper is the application-aware analyzer. Its knowledge of sites lasts
+// as long as it does: one Helper per crawl. It is safe for concurrent use.
+type Helper struct {
+	det   *kb.Detector
+	std   *extract.Standard
+	canon *canon.Canonicalizer
+	opts  Options
+
+	mu    sync.Mutex
+	sites map[string]*Site
+}
+
+// Site is what the helper learnt of one site (scheme, host and port).
+type Site struct {
+	Root string // the site's root URL, e.g. "http://example.org/"
+	// App is the application's short name (a KB type ID or a fingerprint
+	// technology's slug), Name its display name; both "" when unknown.
+	App, Name string
+	// Type is the KB type, nil when the application is unknown or known
+	// only by a fingerprint (its pages then get the standard extractor).
+	Type *kb.Type
+	// Pattern is the detection pattern or fingerprint that named it, and
+	// DetectedAt the page it fired on.
+	Pattern, DetectedAt string
+	// Pages counts the pages analyzed, Leveled those whose level was
+	// recognised, Objects the objects extracted.
+	Pages, Leveled, Objects int
+}
+
+// Result is the helper's analysis of one page of a known application.
+type Result struct {
+	URL     string
+	Doc     *vdoc.Doc
+	Type    *kb.Type
+	Level   *kb.Level // nil when no level of Type matched
+	Links   []kb.Link // links chosen by the navigation actions
+	Objects []kb.Object
+	// Failures are the actions that matched nothing where they should
+	// have: the signal that the site's templates differ from the KB's.
+	Failures []kb.Failure
+	// More are links of other pages of the site that the Observe hook
+	// found again (adaptation learnt a navigation action from pages whose
+	// links the KB had missed): followed, not recorded as this page's.
+	More []kb.Link
+}
+
+// New returns a helper detecting applications with det.
+func New(det *kb.Detector, opts Options) *Helper {
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	cn := canon.New(canon.Options{})
+	return &Helper{
+		det: det, std: extract.New(extract.Options{Canonicalizer: cn}), canon: cn, opts: opts,
+		sites: map[string]*Site{},
+	}
+}
+
+// Analyze implements crawler.Analyzer.
+func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
+	found, err := h.std.Extract(extract.Document{URL: p.URL, MediaType: p.MediaType, Body: bytes.NewReader(p.Body)})
+	an := crawler.Analysis{Links: found, Follow: found}
+	if err != nil || !extract.IsHTML(p.MediaType) {
+		return an, err
+	}
+	doc, err := vdoc.New(p.URL.Href, p.Header, p.Body)
+	if err != nil {
+		return an, fmt.Errorf("aah: parsing %s: %w", p.URL.Href, err)
+	}
+	site, typ, level := h.classify(p.URL, doc)
+	if typ == nil {
+		h.count(site, false, 0)
+		return an, nil
+	}
+	res := &Result{URL: p.URL.Href, Doc: doc, Type: typ, Level: level}
+	an.Annotation = "app:" + typ.ID
+	if level == nil {
+		// A page of the application no level describes: its links, but
+		// never those the application's avoid patterns exclude.
+		an.Follow = slices.DeleteFunc(slices.Clone(found), func(l extract.Outlink) bool { return avoids(typ, l) })
+	} else {
+		an.Annotation += "/" + level.Name
+		var navFails []kb.Failure
+		res.Links, navFails = typ.Navigate(level, doc)
+		if level.Terminal {
+			res.Objects, res.Failures = typ.Extract(level, doc)
+		}
+		res.Failures = append(navFails, res.Failures...)
+	}
+	if h.opts.Observe != nil {
+		h.opts.Observe(res)
+	}
+	if level != nil {
+		an.Links, an.Follow = h.follow(typ, found, res.Links)
+	}
+	for _, l := range res.More {
+		if u, err := h.canon.Parse(l.URL); err == nil {
+			an.Follow = append(an.Follow, extract.Outlink{URL: u, Hop: extract.Link, Context: "aah:" + l.Target})
+		}
+	}
+	h.count(site, level != nil, len(res.Objects))
+	an.Quads = describe(site, res)
+	return an, nil
+}
+
+// follow returns the links to record (the page's, with any the
+// navigation chose that the standard extractor did not see) and those to
+// follow: the navigation's links, and the page's embeds and redirects an
+// archive needs to replay it, but those the type avoids (a wiki's
+// indexing beacon, say).
+func (h *Helper) follow(typ *kb.Type, found []extract.Outlink, nav []kb.Link) (links, follow []extract.Outlink) {
+	byURL := make(map[string]int, len(found))
+	for i, l := range found {
+		if l.Hop == extract.Link {
+			byURL[l.URL.Canonical] = i
+		}
+		if (l.Hop == extract.Embed || l.Hop == extract.Redirect) && !avoids(typ, l) {
+			follow = append(follow, l)
+		}
+	}
+	links = found
+	for _, n := range nav {
+		u, err := h.canon.Parse(n.URL)
+		if err != nil {
+			continue
+		}
+		l := extract.Outlink{URL: u, Hop: extract.Link, Context: "aah:" + n.Target}
+		if i, ok := byURL[u.Canonical]; ok {
+			l.Text, l.Paragraph = found[i].Text, found[i].Paragraph
+		} else {
+			links = append(links, l)
+		}
+		follow = append(follow, l)
+	}
+	return links, follow
+}
+
+// classify returns the page's site and, when its application is in the
+// knowledge base, its type and level. The application is detected once
+// per site and again on a page that no level of the known type matches,
+// which is how a site that changed (or that an earlier page misnamed)
+// is noticed.
+func (h *Helper) classify(u canon.URL, doc *vdoc.Doc) (*Site, *kb.Type, *kb.Level) {
+	root := siteRoot(u)
+	h.mu.Lock()
+	site := h.sites[root]
+	if site == nil {
+		site = &Site{Root: root}
+		h.sites[root] = site
+	}
+	typ := site.Type
+	h.mu.Unlock()
+	if typ != nil {
+		if level, _ := typ.LevelOf(doc); level != nil {
+			return site, typ, level
+		}
+	}
+	det := h.det.Detect(doc)
+	app, name, pattern := det.App(), "", ""
+	switch {
+	case det.Type != nil && det.Pattern != nil:
+		name, pattern = det.Type.Name, det.Pattern.String()
+	case det.Technology != nil:
+		name, pattern = det.Technology.Name, "fingerprint "+det.Technology.Name
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if app != "" && app != site.App {
+		if site.App != "" {
+			fmt.Fprintf(h.opts.Log, "aah: %s: application changed from %s to %s (on %s)\n", root, site.Name, name, u.Href)
+		} else {
+			fmt.Fprintf(h.opts.Log, "aah: %s is %s (%s), detected on %s by %s\n", root, name, det.Category(), u.Href, pattern)
+		}
+		site.App, site.Name, site.Type, site.Pattern, site.DetectedAt = app, name, det.Type, pattern, u.Href
+	}
+	if site.Type == nil {
+		return site, nil, nil
+	}
+	if det.Type == site.Type {
+		return site, site.Type, det.Level
+	}
+	return site, site.Type, nil
+}
+
+func (h *Helper) count(site *Site, leveled bool, objects int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	site.Pages++
+	if leveled {
+		site.Leveled++
+	}
+	site.Objects += objects
+}
+
+// Sites returns what the helper knows of each site it saw, by root URL.
+func (h *Helper) Sites() []Site {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]Site, 0, len(h.sites))
+	for _, s := range h.sites {
+		out = append(out, *s)
+	}
+	slices.SortFunc(out, func(a, b Site) int { return strings.Compare(a.Root, b.Root) })
+	return out
+}
+
+func avoids(typ *kb.Type, l extract.Outlink) bool {
+	u, err := url.Parse(l.URL.Href)
+	return err != nil || typ.Avoids(u)
+}
+
+// siteRoot is the root URL of u's site.
+func siteRoot(u canon.URL) string {
+	host := u.Host
+	if u.Port != "" {
+		host += ":" + u.Port
+	}
+	return u.Scheme + "://" + host + "/"
+}

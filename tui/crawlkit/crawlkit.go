@@ -1,0 +1,112 @@
+// Package crawlkit is what the TUI's crawl screens (crawls, crawl detail,
+// frontier) share: the lifecycle actions run through the control API as
+// commands, the y/n question before a stop or a blacklisting, the poll
+// timer, and the formatting of states, sizes, rates and times.
+package crawlkit
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mneme-archive/mneme/crawler/control"
+	"github.com/mneme-archive/mneme/tui/screen"
+)
+
+// Timeout bounds one call of the control API; a stop waits for the run
+// to end, which takes the fetches in flight.
+const Timeout = 30 * time.Second
+
+// Keys are the lifecycle bindings of the crawl screens.
+var Keys = struct {
+	Start, Pause, Resume, Stop key.Binding
+}{
+	Start:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "start (a stopped crawl resumes)")),
+	Pause:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
+	Resume: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resume")),
+	Stop:   key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop (asks first)")),
+}
+
+// LifecycleHelp lists Keys for a help overlay.
+func LifecycleHelp() []key.Binding {
+	return []key.Binding{Keys.Start, Keys.Pause, Keys.Resume, Keys.Stop}
+}
+
+// ActionMsg is the answer to a lifecycle action.
+type ActionMsg struct {
+	ID, Action string
+	Status     control.Status
+	Err        error
+}
+
+// Action runs start, pause, resume or stop on a crawl.
+func Action(c *control.Client, id, action string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+		defer cancel()
+		s, err := c.Do(ctx, id, action)
+		return ActionMsg{ID: id, Action: action, Status: s, Err: err}
+	}
+}
+
+// Report puts the outcome of an action in the status bar.
+func Report(msg ActionMsg) tea.Cmd {
+	if msg.Err != nil {
+		return screen.Status(fmt.Sprintf("%s %s: %v", msg.Action, msg.ID, msg.Err), true)
+	}
+	return screen.Status(fmt.Sprintf("%s %s: %s", msg.Action, msg.ID, msg.Status.State), false)
+}
+
+// Lifecycle maps a key to its action on crawl id: start, pause and
+// resume at once, stop after a question (set in ask). It reports whether
+// the key was a lifecycle one.
+func Lifecycle(msg tea.KeyPressMsg, c *control.Client, id string, ask *Question) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, Keys.Start):
+		return Action(c, id, "start"), true
+	case key.Matches(msg, Keys.Pause):
+		return Action(c, id, "pause"), true
+	case key.Matches(msg, Keys.Resume):
+		return Action(c, id, "resume"), true
+	case key.Matches(msg, Keys.Stop):
+		*ask = Question{Text: "Stop crawl " + id + "?", Yes: Action(c, id, "stop")}
+		return nil, true
+	}
+	return nil, false
+}
+
+// Question is a y/n question a screen asks before an action; the zero
+// Question asks nothing.
+type Question struct {
+	Text string
+	Yes  tea.Cmd
+}
+
+// Asking reports whether the question is shown.
+func (q *Question) Asking() bool { return q.Text != "" }
+
+// Key answers the question: y runs Yes, n or esc drops it; other keys
+// are ignored while it is asked.
+func (q *Question) Key(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "y", "Y":
+		cmd := q.Yes
+		*q = Question{}
+		return cmd
+	case "n", "N", "esc":
+		*q = Question{}
+	}
+	return nil
+}
+
+// View is the question's line.
+func (q *Question) View() string { return screen.Error.Render(q.Text + " (y/n)") }
+
+// Tick asks for the next poll after d, with the poll's generation so
+// that a screen keeps one poll chain however often it refreshes.
+func Tick(d time.Duration, gen int, msg func(gen int) tea.Msg) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg(gen) })
+}

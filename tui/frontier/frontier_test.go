@@ -1,0 +1,105 @@
+package frontier_test
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mneme-archive/mneme/tui"
+	"github.com/mneme-archive/mneme/tui/frontier"
+	"github.com/mneme-archive/mneme/tui/internal/fixture"
+)
+
+// TestInjectRescoreBlacklist injects URLs into a paused crawl from the
+// frontier screen, raises one's score, blacklists another, and checks
+// what the frontier lists after each edit; bad scores are refused
+// before any request.
+func TestInjectRescoreBlacklist(t *testing.T) {
+	ctl := fixture.NewControl(t, 3)
+	ctx := context.Background()
+	if _, err := ctl.Client.Create(ctx, []byte("id: f1\nworkers: 1\npoliteness: {off: true}\nrdf: {interval: 5ms}\nseeds: ["+ctl.Site.URL("/p/0")+"]\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ctl.Client.Do(ctx, "f1", "start"); err != nil {
+		t.Fatal(err)
+	}
+	// One worker, held by the gate once /p/0 is fetched: nothing else is
+	// claimed, so what is injected stays queued.
+	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{Client: ctl.Client, Owned: false, Interval: 50 * time.Millisecond})
+	s := fixture.Start(t, app)
+	s.Wait(t, "f1")
+	s.Press("f")
+	s.Wait(t, "Frontier of f1")
+	waitLog(t, ctl, "/gate")
+	s.Press("p") // not a frontier key: nothing happens
+	s.Press("a")
+	s.Wait(t, "inject: ")
+	s.Type(ctl.Site.URL("/x/a") + " " + ctl.Site.URL("/x/b") + " 0.5")
+	s.Press("enter")
+	s.Wait(t, "injected 2 URLs")
+	s.Wait(t, "0.500  "+ctl.Site.Host())
+	s.Press("/")
+	s.Type("/x/b")
+	s.Press("enter")
+	s.Press("s")
+	s.Wait(t, "score for "+ctl.Site.URL("/x/b")+": 0.5")
+	s.Press("backspace", "backspace", "backspace")
+	s.Type("1.5")
+	s.Press("enter")
+	s.Wait(t, `score "1.5": a number from 0 to 1 expected`)
+	s.Press("s", "backspace", "backspace", "backspace")
+	s.Type("0.9")
+	s.Press("enter")
+	s.Wait(t, "scored "+ctl.Site.URL("/x/b")+" 0.9")
+	waitRow(t, s, `0\.900 .*/x/b`)
+	s.Press("/", "esc") // clear the filter
+	s.Wait(t, "/x/a")
+	s.Press("/")
+	s.Type("/x/a")
+	s.Press("enter", "b")
+	s.Wait(t, "Blacklist "+ctl.Site.URL("/x/a")+"? (y/n)")
+	s.Press("y")
+	s.Wait(t, "blacklisted "+ctl.Site.URL("/x/a"))
+	s.Press("/", "esc")
+	s.Wait(t, "1 best-scored queued URLs") // /x/b alone: the rest is fetched or in flight
+	s.Finish(t)
+	urls := app.Screen(2).(*frontier.Model).URLs()
+	if len(urls) == 0 || !strings.HasSuffix(urls[0].URL, "/x/b") || urls[0].Score != 0.9 {
+		t.Errorf("frontier after the edits: %+v", urls)
+	}
+}
+
+func waitRow(t *testing.T, s *fixture.Session, pattern string) {
+	t.Helper()
+	re := regexp.MustCompile(pattern)
+	deadline := time.Now().Add(20 * time.Second)
+	for !re.MatchString(s.Screen()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no row %s; last screen:\n%s", pattern, s.Screen())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitLog waits until the crawl has claimed a URL ending in suffix (it
+// shows in the status's recent fetches only once done, so the log is
+// not it: the frontier's in-flight count is).
+func waitLog(t *testing.T, ctl *fixture.Control, suffix string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		st, err := ctl.Client.Status(context.Background(), "f1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.InFlight == 1 && st.Queued == 0 && st.Fetched >= 2 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the crawl never waited on %s: %+v", suffix, st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
