@@ -66,12 +66,6 @@ func Open(dir string, o Options) (*DB, error) {
 	for i := range opts.Levels {
 		opts.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 	}
-	// Read sampling (one key in about a megabyte read feeds
-	// read-triggered compactions) costs every Next a counter and a
-	// branch, several percent of a long scan; the indexes are written once
-	// by sorted ingestion into the bottom level, so such compactions have
-	// nothing to gain.
-	opts.Experimental.ReadSamplingMultiplier = -1
 	if o.ReadOnly {
 		opts.ErrorIfNotExists = true
 	}
