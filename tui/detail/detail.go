@@ -115,9 +115,7 @@ func (m *Model) Keys() []key.Binding {
 // absence is not an error.
 func (m *Model) poll(gen int) tea.Cmd {
 	c, id := m.opts.Client, m.id
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), crawlkit.Timeout)
-		defer cancel()
+	return crawlkit.Call(func(ctx context.Context) tea.Msg {
 		msg := loadedMsg{gen: gen, id: id}
 		if msg.status, msg.err = c.Status(ctx, id); msg.err != nil {
 			return msg
@@ -132,7 +130,7 @@ func (m *Model) poll(gen int) tea.Cmd {
 		}
 		msg.warcs, msg.err = c.WARCs(ctx, id)
 		return msg
-	}
+	})
 }
 
 func (m *Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
