@@ -15,7 +15,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mneme-archive/mneme/crawler/control"
 	"github.com/mneme-archive/mneme/crawler/crawllog"
@@ -322,11 +321,7 @@ func (m *Model) View() string {
 		}
 		b.WriteString("\n" + title + "\n" + fitLines(m.grids[p].View(), h[p]))
 	}
-	lines := strings.Split(b.String(), "\n")
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, m.width, "…")
-	}
-	return strings.Join(lines, "\n")
+	return crawlkit.Clip(b.String(), m.width)
 }
 
 // errorsLine lists the errors by kind, most frequent first.

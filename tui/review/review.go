@@ -210,11 +210,7 @@ func (m *Model) View() string {
 	if p, ok := m.selected(); ok {
 		out = append(out, m.detail(p)...)
 	}
-	lines := strings.Split(strings.Join(out, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, m.width, "…")
-	}
-	return strings.Join(lines, "\n")
+	return crawlkit.Clip(strings.Join(out, "\n"), m.width)
 }
 
 // detail is the selected pattern, what it replaces, and its preview.
