@@ -66,8 +66,8 @@ URLs and header trust are not reported.`,
 // data folder, if one noted its address there.
 func heldCrawlReport(cmd *cobra.Command, dir, id string, queues bool, err error) (crawler.Report, error) {
 	endpoint, ok := servedURL(crawler.Layout{Data: dir}.Store())
-	if !ok {
-		return crawler.Report{}, err
+	if _, serr := crawler.ReadStatus(dir, id); !ok || serr != nil {
+		return crawler.Report{}, err // no server, or no such crawl
 	}
 	base := strings.TrimSuffix(endpoint, "/sparql")
 	fmt.Fprintf(cmd.ErrOrStderr(), "mneme: crawl %s is held by mneme serve; asking its control API at %s\n", id, base)

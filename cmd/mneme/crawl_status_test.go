@@ -95,6 +95,10 @@ incremental:
 		t.Errorf("crawl status --json of a held crawl: %+v", r)
 	}
 
+	// A crawl that does not exist is not asked about.
+	if code, _, errOut := mneme(t, "", "crawl", "status", "--data", data, "nosuch"); code != 1 || strings.Contains(errOut, "held by mneme serve") {
+		t.Errorf("unknown crawl: exit %d, %q", code, errOut)
+	}
 	// Without the note, the frontier's lock is all there is to say.
 	if err := os.Remove(filepath.Join(crawler.Layout{Data: data}.Store(), servedURLFile)); err != nil {
 		t.Fatal(err)
