@@ -79,6 +79,7 @@ type Crawl struct {
 	stMu     sync.Mutex
 	runStart time.Time // wall time the current Run began
 
+	claimMu  sync.Mutex // held from the pause check to counting the claim in flight
 	mu       sync.Mutex
 	paused   bool
 	running  bool

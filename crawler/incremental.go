@@ -290,14 +290,16 @@ func (v *visit) due(now time.Time) time.Time {
 }
 
 // revisited records a visit of an incremental crawl in its capture (change
-// status, previous capture) and crawl.log annotations (the schedule), and
-// encodes the URL's new history for the frontier.
+// status, previous capture, the new schedule) and crawl.log annotations
+// (the same schedule), and encodes the URL's new history for the frontier.
 func (c *Crawl) revisited(v *visit, res *fetch.Result, capt *crawlrdf.Capture, annotations *[]string) error {
 	note, err := c.inc.observe(v, res, c.clock.Now())
 	if err != nil {
 		return err
 	}
+	st := &v.hist.state
 	capt.Change, capt.Previous = v.changeIRI(), v.hist.capture
+	capt.Schedule = &crawlrdf.Schedule{Visits: int64(st.Visits), Versions: int64(st.Versions), Wait: st.Wait, Overdue: st.Overdue, Next: st.Due}
 	v.hist.capture = capt.IRI
 	// Heritrix writes the four parts as annotations of their own, so the
 	// crawl.log field reads "wt:45s0ms,3vis,1ver,ov:3ms".

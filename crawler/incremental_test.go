@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mneme-archive/mneme/crawler/clock"
+	"github.com/mneme-archive/mneme/crawler/crawllog"
 	"github.com/mneme-archive/mneme/crawler/spec"
 	"github.com/mneme-archive/mneme/crawler/warc"
 	"github.com/mneme-archive/mneme/graph"
@@ -199,7 +200,10 @@ func historyQuery(t *testing.T, url string) string {
 	return strings.Replace(q, "<http://example.org/>", "<"+url+">", 1)
 }
 
-type versionRow struct{ capture, time, change, previous, record string }
+type versionRow struct {
+	capture, time, change, previous, record string
+	visits, versions, wait, next            string // the schedule after the capture
+}
 
 func urlHistory(t *testing.T, st *graph.Store, url string) []versionRow {
 	t.Helper()
@@ -217,6 +221,7 @@ func urlHistory(t *testing.T, st *graph.Store, url string) []versionRow {
 		row := r.Row()
 		v := versionRow{capture: row[0].Value, time: row[1].Value, change: row[2].Value}
 		v.previous, v.record = row[3].Value, row[4].Value
+		v.visits, v.versions, v.wait, v.next = row[5].Value, row[6].Value, row[7].Value, row[8].Value
 		rows = append(rows, v)
 	}
 	if err := r.Err(); err != nil {
@@ -225,13 +230,56 @@ func urlHistory(t *testing.T, st *graph.Store, url string) []versionRow {
 	return rows
 }
 
-var scheduleNote = regexp.MustCompile(`(^|,)wt:[0-9dhms]+ms,[0-9]+vis,[0-9]+ver,ov:[0-9dhms]+ms$`)
+var scheduleNote = regexp.MustCompile(`(?:^|,)wt:([0-9dhms]+ms),([0-9]+)vis,([0-9]+)ver,ov:[0-9dhms]+ms$`)
+
+// conventionalMS reads a duration written as Heritrix does ("1d2h3m4s5ms")
+// as milliseconds.
+func conventionalMS(t *testing.T, s string) int64 {
+	t.Helper()
+	units := map[string]int64{"d": 86400000, "h": 3600000, "m": 60000, "s": 1000, "ms": 1}
+	var ms int64
+	for _, m := range regexp.MustCompile(`([0-9]+)(ms|[dhms])`).FindAllStringSubmatch(s, -1) {
+		var n int64
+		fmt.Sscan(m[1], &n)
+		ms += n * units[m[2]]
+	}
+	return ms
+}
+
+// checkSchedules checks that the schedule in RDF of each capture (the rows
+// of its URL's history) is the one its crawl.log line annotates (the
+// URL's lines with a status, in order), and that the next visit is due
+// the wait after the capture.
+func checkSchedules(t *testing.T, url string, rows []versionRow, lines []crawllog.Entry) {
+	t.Helper()
+	if len(lines) != len(rows) {
+		t.Fatalf("%s: %d captures in RDF, %d crawl.log lines", url, len(rows), len(lines))
+	}
+	for i, row := range rows {
+		m := scheduleNote.FindStringSubmatch(strings.Join(lines[i].Annotations, ","))
+		if m == nil {
+			t.Fatalf("%s visit %d: crawl.log annotations %v", url, i+1, lines[i].Annotations)
+		}
+		wantWait := conventionalMS(t, m[1])
+		if row.visits != m[2] || row.versions != m[3] || row.wait != fmt.Sprintf("%d.%03d", wantWait/1000, wantWait%1000) {
+			t.Errorf("%s visit %d: RDF %s visits, %s versions, wait %ss; crawl.log %v", url, i+1, row.visits, row.versions, row.wait, lines[i].Annotations)
+		}
+		at, err1 := time.Parse(time.RFC3339Nano, row.time)
+		next, err2 := time.Parse(time.RFC3339Nano, row.next)
+		// All three are written to the millisecond, truncated: they may
+		// disagree by one.
+		if d := next.Sub(at).Milliseconds() - wantWait; err1 != nil || err2 != nil || d < -1 || d > 1 {
+			t.Errorf("%s visit %d: captured %s, next visit %s, wait %dms", url, i+1, row.time, row.next, wantWait)
+		}
+	}
+}
 
 // Three virtual days of an incremental crawl of a site whose pages change
 // on a known schedule: changes are captured as response records, unchanged
 // visits as revisit records (304s as server-not-modified, identical bodies
 // as identical-payload-digest), conditional requests get 304s, the history
-// query agrees with the WARC files, and a restart keeps every schedule.
+// query agrees with the WARC files and its schedule figures with the
+// crawl.log, and a restart keeps every schedule.
 func TestIncrementalCrawl(t *testing.T) {
 	for _, policy := range []string{"ar", "poisson"} {
 		t.Run(policy, func(t *testing.T) { incrementalCrawl(t, policy) })
@@ -263,6 +311,12 @@ func incrementalCrawl(t *testing.T, policy string) {
 			byID[r.id] = r
 		}
 	}
+	lines := map[string][]crawllog.Entry{}
+	for _, e := range readLog(t, s.Output, s.ID) {
+		if e.Status > 0 {
+			lines[e.URI] = append(lines[e.URI], e)
+		}
+	}
 	profiles := map[string]int{}
 	for path := range site.pages {
 		url := site.srv.URL + path
@@ -271,6 +325,7 @@ func incrementalCrawl(t *testing.T, policy string) {
 		if len(rows) != len(recs) || len(rows) < 2 {
 			t.Fatalf("%s: %d captures in RDF, %d records in the WARC files", path, len(rows), len(recs))
 		}
+		checkSchedules(t, url, rows, lines[url])
 		for i, row := range rows {
 			rec := recs[i]
 			if row.record != rec.id || row.capture != rec.id {

@@ -154,7 +154,7 @@ func (c *Crawl) dispatch(ctx context.Context, work chan<- *frontier.Claim, slots
 		case <-ctx.Done():
 			return "", nil
 		}
-		cl, next, err := c.front.Next(ctx)
+		cl, next, paused, err := c.claim(ctx)
 		if err != nil {
 			<-slots
 			if ctx.Err() != nil {
@@ -163,11 +163,13 @@ func (c *Crawl) dispatch(ctx context.Context, work chan<- *frontier.Claim, slots
 			return "", err
 		}
 		if cl != nil {
-			c.addInFlight()
 			work <- cl
 			continue
 		}
 		<-slots
+		if paused {
+			continue
+		}
 		idle := c.inFlightCount() == 0
 		switch {
 		case next.IsZero() && idle:
@@ -232,10 +234,25 @@ func (c *Crawl) wakeUp() {
 	}
 }
 
-func (c *Crawl) addInFlight() {
-	c.mu.Lock()
-	c.inFlight++
-	c.mu.Unlock()
+// claim claims the next URL unless the crawl is paused, and counts it in
+// flight before Pause can return: once Pause has returned nothing is
+// claimed until Resume, and Status().InFlight counts every URL claimed
+// before, so a caller that pauses and waits for it to reach 0 leaves
+// nothing in flight (a claim counted only after Pause returned could be
+// fetched, or cut by Stop, behind its back).
+func (c *Crawl) claim(ctx context.Context) (cl *frontier.Claim, next time.Time, paused bool, err error) {
+	c.claimMu.Lock()
+	defer c.claimMu.Unlock()
+	if c.isPaused() {
+		return nil, time.Time{}, true, nil
+	}
+	cl, next, err = c.front.Next(ctx)
+	if cl != nil {
+		c.mu.Lock()
+		c.inFlight++
+		c.mu.Unlock()
+	}
+	return cl, next, false, err
 }
 
 func (c *Crawl) doneInFlight(n int) {
@@ -257,16 +274,19 @@ func (c *Crawl) isPaused() bool {
 	return c.paused
 }
 
-// Pause stops claiming URLs; fetches under way finish.
+// Pause stops claiming URLs; fetches under way finish. When it returns,
+// Status().InFlight counts every URL claimed before.
 func (c *Crawl) Pause() { c.setPaused(true) }
 
 // Resume continues a paused crawl.
 func (c *Crawl) Resume() { c.setPaused(false) }
 
 func (c *Crawl) setPaused(p bool) {
+	c.claimMu.Lock() // waits for a claim under way to be counted
 	c.mu.Lock()
 	c.paused = p
 	c.mu.Unlock()
+	c.claimMu.Unlock()
 	c.wakeUp()
 }
 

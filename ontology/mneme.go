@@ -47,7 +47,8 @@ const (
 )
 
 // Revisits: change status of a capture against the previous capture of its
-// URL, deduplicated payloads, and the scheduler's per-URL statistics.
+// URL, deduplicated payloads, and the revisit scheduler's figures after a
+// capture (incremental crawls).
 const (
 	ChangeStatus    = MnemeNS + "changeStatus"
 	ChangeKind      = MnemeNS + "ChangeKind"
@@ -58,8 +59,8 @@ const (
 	DuplicateOf     = MnemeNS + "duplicateOf"
 	VisitCount      = MnemeNS + "visitCount"
 	VersionCount    = MnemeNS + "versionCount"
-	ChangeRate      = MnemeNS + "changeRate"
-	LastVisit       = MnemeNS + "lastVisit"
+	RevisitWait     = MnemeNS + "revisitWait"
+	Overdue         = MnemeNS + "overdue"
 	NextVisit       = MnemeNS + "nextVisit"
 )
 

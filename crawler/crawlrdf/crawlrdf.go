@@ -7,6 +7,7 @@
 package crawlrdf
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
@@ -93,7 +94,22 @@ type Capture struct {
 	// that capture (prov:wasRevisionOf).
 	Change   string
 	Previous string
+	// Schedule is what the revisit scheduler decided after the capture,
+	// in incremental crawls; nil otherwise.
+	Schedule *Schedule
 	Links    []Link
+}
+
+// Schedule is the revisit scheduler's figures for a URL as they stood
+// after one of its captures, the crawl.log's "wt:…,3vis,1ver,ov:…". They
+// are statements about the capture, written with it: each capture keeps
+// the figures of its moment, so nothing is ever updated in place.
+type Schedule struct {
+	Visits   int64         // successful visits of the URL, this one included
+	Versions int64         // distinct versions found, this one included
+	Wait     time.Duration // until the next visit
+	Overdue  time.Duration // how late this visit was against its due time
+	Next     time.Time     // when the next visit is due
 }
 
 // Link is a hyperlink found in a capture.
@@ -162,6 +178,13 @@ func (c *Capture) Quads(crawlID string, dst []rdf.Quad) []rdf.Quad {
 	if c.Duplicate != "" {
 		add(ontology.DuplicateOf, rdf.IRI(c.Duplicate))
 	}
+	if sc := c.Schedule; sc != nil {
+		add(ontology.VisitCount, integer(sc.Visits))
+		add(ontology.VersionCount, integer(sc.Versions))
+		add(ontology.RevisitWait, seconds(sc.Wait))
+		add(ontology.Overdue, seconds(sc.Overdue))
+		add(ontology.NextVisit, dateTime(sc.Next))
+	}
 	for i, l := range c.Links {
 		target := rdf.IRI(l.Target)
 		if p, ok := plainLinks[l.Hop]; ok {
@@ -205,6 +228,17 @@ func LinkIRI(capture string, i int) string { return capture + "#link-" + strconv
 func iri(s string) rdf.Term { return rdf.IRI(s) }
 
 func integer(n int64) rdf.Term { return rdf.Literal(strconv.FormatInt(n, 10), rdf.XSDInteger) }
+
+// seconds is d as an xsd:decimal of seconds, to the millisecond as the
+// crawl.log has it.
+func seconds(d time.Duration) rdf.Term {
+	ms := d.Milliseconds()
+	sign := ""
+	if ms < 0 {
+		sign, ms = "-", -ms
+	}
+	return rdf.Literal(fmt.Sprintf("%s%d.%03d", sign, ms/1000, ms%1000), rdf.XSDDecimal)
+}
 
 func dateTime(t time.Time) rdf.Term {
 	return rdf.Literal(t.UTC().Format("2006-01-02T15:04:05.000Z07:00"), rdf.XSDDateTime)

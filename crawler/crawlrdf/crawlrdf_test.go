@@ -46,7 +46,8 @@ func TestTermsAreInTheOntology(t *testing.T) {
 	quads = capt.Quads("c1", quads)
 	quads = failed.Quads("c1", quads)
 	revisit := &Capture{IRI: "urn:uuid:4", URL: capt.URL, Time: start.Add(time.Hour), Status: 304, Length: -1,
-		Change: ontology.StatusUnchanged, Previous: capt.IRI, Duplicate: capt.IRI}
+		Change: ontology.StatusUnchanged, Previous: capt.IRI, Duplicate: capt.IRI,
+		Schedule: &Schedule{Visits: 2, Versions: 1, Wait: 90*time.Minute + 1500*time.Microsecond, Overdue: 3 * time.Millisecond, Next: start.Add(150 * time.Minute)}}
 	quads = revisit.Quads("c1", quads)
 	kinds := map[string]bool{}
 	for k := range HopKinds {
@@ -77,6 +78,11 @@ func TestTermsAreInTheOntology(t *testing.T) {
 		{S: rdf.IRI(capt.IRI), P: rdf.IRI(ontology.ChangeStatus), O: rdf.IRI(ontology.StatusNew), G: cr.Graph()}:                                     true,
 		{S: rdf.IRI(revisit.IRI), P: rdf.IRI(ontology.ChangeStatus), O: rdf.IRI(ontology.StatusUnchanged), G: cr.Graph()}:                            true,
 		{S: rdf.IRI(revisit.IRI), P: rdf.IRI(ontology.ProvWasRevisionOf), O: rdf.IRI(capt.IRI), G: cr.Graph()}:                                       true,
+		{S: rdf.IRI(revisit.IRI), P: rdf.IRI(ontology.VisitCount), O: rdf.Literal("2", rdf.XSDInteger), G: cr.Graph()}:                               true,
+		{S: rdf.IRI(revisit.IRI), P: rdf.IRI(ontology.VersionCount), O: rdf.Literal("1", rdf.XSDInteger), G: cr.Graph()}:                             true,
+		{S: rdf.IRI(revisit.IRI), P: rdf.IRI(ontology.RevisitWait), O: rdf.Literal("5400.001", rdf.XSDDecimal), G: cr.Graph()}:                       true,
+		{S: rdf.IRI(revisit.IRI), P: rdf.IRI(ontology.Overdue), O: rdf.Literal("0.003", rdf.XSDDecimal), G: cr.Graph()}:                              true,
+		{S: rdf.IRI(revisit.IRI), P: rdf.IRI(ontology.NextVisit), O: rdf.Literal("2026-03-14T17:39:26.535Z", rdf.XSDDateTime), G: cr.Graph()}:        true,
 		{S: rdf.IRI(capt.IRI), P: rdf.IRI(ontology.LinksTo), O: rdf.IRI("http://example.org/b"), G: cr.Graph()}:                                      true,
 		{S: rdf.IRI("http://example.org/b"), P: rdf.IRI(ontology.LinkText), O: rdf.String("b"), G: cr.Graph()}:                                       true,
 		{S: rdf.IRI(capt.IRI), P: rdf.IRI(ontology.Embeds), O: rdf.IRI("http://example.org/s.css"), G: cr.Graph()}:                                   true,
