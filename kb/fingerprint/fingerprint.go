@@ -96,6 +96,10 @@ type pattern struct {
 	// contains it is a match. anchored: it has ^ or $, which a window
 	// cut from the page would falsely satisfy.
 	pure, anchored bool
+	// stop holds the bytes no match holds, when narrow: an html match
+	// lies within the run around its literal that has none of them.
+	stop   byteSet
+	narrow bool
 }
 
 // Match is one technology found on a page.
@@ -432,6 +436,7 @@ func literalSets(p *pattern) [][]string {
 	}
 	t = t.Simplify()
 	p.anchored = hasAnchor(t)
+	p.stop, p.narrow = stopBytes(t)
 	sets := conjuncts(t)
 	if all, ok := exact(t); ok && p.version == "" && !slices.Contains(all, "") && !p.anchored {
 		// The regex is a few strings: finding one is a match.

@@ -255,15 +255,18 @@ const window = 1024
 
 // findNear matches p in the parts of html around the occurrences of its
 // literals (where the scan found them), or on all of html for a pattern
-// without literals.
+// without literals. A part is cut to the run around the occurrence free
+// of the bytes no match of p holds, which bounds a match exactly: a
+// tag-sized part for a regex like <[^>]+/sys_master.
 func findNear(p *pattern, html []byte, hits *litindex.Hits) (string, bool) {
-	if len(p.litIDs) == 0 || p.anchored || len(html) <= 4*window {
+	if len(p.litIDs) == 0 || p.anchored || !p.narrow && len(html) <= 4*window {
 		return find(p, html)
 	}
 	var spans [][2]int
 	for j, id := range p.litIDs {
 		for _, end := range hits.Ends(id) {
-			spans = append(spans, [2]int{max(0, end-len(p.lits[j])-window), min(len(html), end+window)})
+			start := end - len(p.lits[j])
+			spans = append(spans, [2]int{p.runStart(html, max(0, start-window), start), p.runEnd(html, end, min(len(html), end+window))})
 		}
 	}
 	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
@@ -286,6 +289,30 @@ func findNear(p *pattern, html []byte, hits *litindex.Hits) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// runStart returns where the run of html before i that holds no stop byte
+// of p begins, lo at the earliest.
+func (p *pattern) runStart(html []byte, lo, i int) int {
+	if !p.narrow {
+		return lo
+	}
+	for i > lo && !p.stop.has(html[i-1]) {
+		i--
+	}
+	return i
+}
+
+// runEnd returns where the run of html from i on that holds no stop byte
+// of p ends, hi at the latest.
+func (p *pattern) runEnd(html []byte, i, hi int) int {
+	if !p.narrow {
+		return hi
+	}
+	for i < hi && !p.stop.has(html[i]) {
+		i++
+	}
+	return i
 }
 
 // findWith matches p on the values that contain one of its literals
