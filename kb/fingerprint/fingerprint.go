@@ -487,21 +487,39 @@ func conjuncts(t *syntax.Regexp) [][]string {
 			return conjuncts(t.Sub[0])
 		}
 	case syntax.OpAlternate:
-		// One set: the best set of each branch, together.
-		var out []string
+		// Every match holds a literal of one set of each branch, so the
+		// best sets of the branches together make one set, and the second
+		// best together another: a branch filed under a common word
+		// (_ui/(?:desktop|common)) then also needs its rarer part (_ui/).
+		var best, second []string
 		for _, s := range t.Sub {
-			var best []string
-			for _, set := range conjuncts(s) {
-				if best == nil || better(set, best) {
-					best = set
+			sets := conjuncts(s)
+			var b, n []string
+			for _, set := range sets {
+				switch {
+				case b == nil || better(set, b):
+					b, n = set, b
+				case n == nil || better(set, n):
+					n = set
 				}
 			}
-			if litindex.Shortest(best) < litindex.MinLen {
+			if litindex.Shortest(b) < litindex.MinLen {
 				return nil
 			}
-			out = append(out, best...)
+			if litindex.Shortest(n) < litindex.MinLen {
+				n = b
+			}
+			for _, l := range b {
+				best = appendNew(best, l)
+			}
+			for _, l := range n {
+				second = appendNew(second, l)
+			}
 		}
-		return [][]string{out}
+		if slices.Equal(best, second) {
+			return [][]string{best}
+		}
+		return [][]string{best, second}
 	case syntax.OpConcat:
 		// Runs of subexpressions that match one of few strings combine
 		// into the set of their concatenations: wss?:// → ws://, wss://.
