@@ -134,20 +134,25 @@ func newGrams(lits []string, foldCase bool) *grams {
 			continue
 		}
 		w := min(8, len(l)/4*4)
-		// Each occurrence of an anchor costs a comparison per literal
-		// filed under it, so a literal takes an anchor no other has where
-		// it can; then one found in few other literals, as markup common
-		// to all pages is; then one that adds least to the first filter,
-		// which passes wherever the first 4 bytes of an anchor occur:
-		// nothing when they are already chosen, else their estimated
-		// frequency.
+		// The first filter passes wherever the first 4 bytes of an
+		// anchor occur, and then the second stage runs: a literal takes
+		// an anchor that does not start with a common 4-gram of pages
+		// (href, ps:/) new to the filter where it can. Each occurrence of
+		// an anchor costs a comparison per literal filed under it, so
+		// next one no other literal has; then one found in few other
+		// literals, as markup common to all pages is; then one that adds
+		// least to the first filter: nothing when its first 4 bytes are
+		// already chosen, else their estimated frequency.
 		best := 0
-		var bestCost [3]float64
+		var bestCost [4]float64
 		for o := 0; o+w <= len(l); o++ {
 			k := keyAt(l, o, w)
-			c := [3]float64{float64(users[k]), float64(df[k]), 0}
+			c := [4]float64{0, float64(users[k]), float64(df[k]), 0}
 			if k4 := keyAt(l, o, 4); !chosen[k4] {
-				c[2] = float64(df4[k4]) + rarity(k4, 4)
+				if commonGrams[k4] {
+					c[0] = 1
+				}
+				c[3] = float64(df4[k4]) + rarity(k4, 4)
 			}
 			if o == 0 || slices.Compare(c[:], bestCost[:]) < 0 {
 				best, bestCost = o, c
