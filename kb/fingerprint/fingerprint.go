@@ -100,6 +100,9 @@ type pattern struct {
 	// lies within the run around its literal that has none of them.
 	stop   byteSet
 	narrow bool
+	// sets are all the literal sets of an html pattern: a part of the
+	// page without a literal of each holds no match.
+	sets [][]string
 }
 
 // Match is one technology found on a page.
@@ -376,6 +379,9 @@ func (s *Set) index(pats []*pattern) {
 				continue
 			}
 			p.lits = sets[best]
+			if p.field == "html" {
+				p.sets = sets
+			}
 			b.AddAny(id, p.lits)
 			if p.field == "html" {
 				p.litIDs = make([]int, len(p.lits))

@@ -219,7 +219,7 @@ func (s *Set) implied(found map[int]*Match) []Match {
 func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 	switch p.field {
 	case "html":
-		return findNear(p, in.html, in.hits)
+		return findNear(p, in.html, in.lower, in.hits)
 	case "url":
 		return find(p, []byte(in.url))
 	case "scriptSrc":
@@ -255,10 +255,11 @@ const window = 1024
 
 // findNear matches p in the parts of html around the occurrences of its
 // literals (where the scan found them), or on all of html for a pattern
-// without literals. A part is cut to the run around the occurrence free
+// without literals; lower is html lower-cased, where a part is first
+// checked for a literal of each of p's sets. A part is cut to the run around the occurrence free
 // of the bytes no match of p holds, which bounds a match exactly: a
 // tag-sized part for a regex like <[^>]+/sys_master.
-func findNear(p *pattern, html []byte, hits *litindex.Hits) (string, bool) {
+func findNear(p *pattern, html, lower []byte, hits *litindex.Hits) (string, bool) {
 	if len(p.litIDs) == 0 || p.anchored || !p.narrow && len(html) <= 4*window {
 		return find(p, html)
 	}
@@ -284,11 +285,24 @@ func findNear(p *pattern, html []byte, hits *litindex.Hits) (string, bool) {
 			hi = max(hi, nx[1])
 		}
 		end = hi
+		if !holdsSets(lower[sp[0]:hi], p.sets) {
+			continue
+		}
 		if v, ok := find(p, html[sp[0]:hi]); ok {
 			return v, true
 		}
 	}
 	return "", false
+}
+
+// holdsSets reports whether b holds a literal of each of sets.
+func holdsSets(b []byte, sets [][]string) bool {
+	for _, set := range sets {
+		if !slices.ContainsFunc(set, func(l string) bool { return bytes.Contains(b, []byte(l)) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // runStart returns where the run of html before i that holds no stop byte
