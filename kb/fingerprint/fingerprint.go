@@ -96,6 +96,13 @@ type pattern struct {
 	// contains it is a match. anchored: it has ^ or $, which a window
 	// cut from the page would falsely satisfy.
 	pure, anchored bool
+	// stop holds the bytes no match holds, when narrow: an html match
+	// lies within the run around its literal that has none of them.
+	stop   byteSet
+	narrow bool
+	// sets are all the literal sets of an html pattern: a part of the
+	// page without a literal of each holds no match.
+	sets [][]string
 }
 
 // Match is one technology found on a page.
@@ -372,6 +379,9 @@ func (s *Set) index(pats []*pattern) {
 				continue
 			}
 			p.lits = sets[best]
+			if p.field == "html" {
+				p.sets = sets
+			}
 			b.AddAny(id, p.lits)
 			if p.field == "html" {
 				p.litIDs = make([]int, len(p.lits))
@@ -432,6 +442,7 @@ func literalSets(p *pattern) [][]string {
 	}
 	t = t.Simplify()
 	p.anchored = hasAnchor(t)
+	p.stop, p.narrow = stopBytes(t)
 	sets := conjuncts(t)
 	if all, ok := exact(t); ok && p.version == "" && !slices.Contains(all, "") && !p.anchored {
 		// The regex is a few strings: finding one is a match.
@@ -482,21 +493,39 @@ func conjuncts(t *syntax.Regexp) [][]string {
 			return conjuncts(t.Sub[0])
 		}
 	case syntax.OpAlternate:
-		// One set: the best set of each branch, together.
-		var out []string
+		// Every match holds a literal of one set of each branch, so the
+		// best sets of the branches together make one set, and the second
+		// best together another: a branch filed under a common word
+		// (_ui/(?:desktop|common)) then also needs its rarer part (_ui/).
+		var best, second []string
 		for _, s := range t.Sub {
-			var best []string
-			for _, set := range conjuncts(s) {
-				if best == nil || better(set, best) {
-					best = set
+			sets := conjuncts(s)
+			var b, n []string
+			for _, set := range sets {
+				switch {
+				case b == nil || better(set, b):
+					b, n = set, b
+				case n == nil || better(set, n):
+					n = set
 				}
 			}
-			if litindex.Shortest(best) < litindex.MinLen {
+			if litindex.Shortest(b) < litindex.MinLen {
 				return nil
 			}
-			out = append(out, best...)
+			if litindex.Shortest(n) < litindex.MinLen {
+				n = b
+			}
+			for _, l := range b {
+				best = appendNew(best, l)
+			}
+			for _, l := range n {
+				second = appendNew(second, l)
+			}
 		}
-		return [][]string{out}
+		if slices.Equal(best, second) {
+			return [][]string{best}
+		}
+		return [][]string{best, second}
 	case syntax.OpConcat:
 		// Runs of subexpressions that match one of few strings combine
 		// into the set of their concatenations: wss?:// → ws://, wss://.

@@ -32,6 +32,10 @@ func TestLiteralSets(t *testing.T) {
 		{`jquery[.-]([\d.]+)\.js\;version:\1`, []string{"jquery-", "jquery."}, 0, false, false},
 		{`<link[^>]+alpha-widget[^>]+beta-theme\.css`, []string{"alpha-widget"}, 1, false, false},
 		{`p5(?:\.min)?\.js`, []string{"p5.min.js", "p5.js"}, 0, true, false},
+		// The second-best sets of an alternation's branches are required
+		// too: sys_master, hybr or _ui/.
+		{`<[^>]+/(?:sys_master|hybr|_ui/(?:.*responsive/)?(?:desktop|common(?:/images|/img|/css|ico)?))/`,
+			[]string{"sys_master", "hybr", "desktop", "common/images", "common/img", "common/css", "commonico", "common"}, 1, false, false},
 	}
 	for _, c := range cases {
 		p, err := compile(0, "html", "", c.re)
@@ -43,6 +47,42 @@ func TestLiteralSets(t *testing.T) {
 		if !slices.Equal(p.lits, c.lits) || len(p.need) != c.need || p.pure != c.pure || p.anchored != c.anchored {
 			t.Errorf("%s: lits %q need %d pure %v anchored %v; want %q %d %v %v",
 				c.re, p.lits, len(p.need), p.pure, p.anchored, c.lits, c.need, c.pure, c.anchored)
+		}
+	}
+}
+
+// TestStopBytes checks the bytes that bound where an html pattern's match
+// lies around its literal.
+func TestStopBytes(t *testing.T) {
+	cases := []struct {
+		re          string
+		stop, holds string // bytes in the stop set, bytes not in it
+		narrow      bool
+	}{
+		{`<[^>]+/sys_master`, ">", "<a/_ÿ\n", true},
+		{`<!--[^>]+WP-Super-Cache`, ">", "<!-wpWP", true},
+		{`_ui/.*responsive/`, "\n", "<>a", true},
+		{`k[\s\S]+z`, "", "\n>kKz", true},
+		{`\bfoo`, "", "", false},
+	}
+	for _, c := range cases {
+		p, err := compile(0, "html", "", c.re)
+		if err != nil {
+			t.Fatal(err)
+		}
+		literalSets(p)
+		if p.narrow != c.narrow {
+			t.Errorf("%s: narrow %v, want %v", c.re, p.narrow, c.narrow)
+		}
+		for _, b := range []byte(c.stop) {
+			if !p.stop.has(b) {
+				t.Errorf("%s: %q is not a stop byte", c.re, b)
+			}
+		}
+		for _, b := range []byte(c.holds) {
+			if p.stop.has(b) {
+				t.Errorf("%s: %q is a stop byte, but a match may hold it", c.re, b)
+			}
 		}
 	}
 }

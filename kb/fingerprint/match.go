@@ -219,7 +219,7 @@ func (s *Set) implied(found map[int]*Match) []Match {
 func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 	switch p.field {
 	case "html":
-		return findNear(p, in.html, in.hits)
+		return findNear(p, in.html, in.lower, in.hits)
 	case "url":
 		return find(p, []byte(in.url))
 	case "scriptSrc":
@@ -255,15 +255,19 @@ const window = 1024
 
 // findNear matches p in the parts of html around the occurrences of its
 // literals (where the scan found them), or on all of html for a pattern
-// without literals.
-func findNear(p *pattern, html []byte, hits *litindex.Hits) (string, bool) {
-	if len(p.litIDs) == 0 || p.anchored || len(html) <= 4*window {
+// without literals; lower is html lower-cased, where a part is first
+// checked for a literal of each of p's sets. A part is cut to the run around the occurrence free
+// of the bytes no match of p holds, which bounds a match exactly: a
+// tag-sized part for a regex like <[^>]+/sys_master.
+func findNear(p *pattern, html, lower []byte, hits *litindex.Hits) (string, bool) {
+	if len(p.litIDs) == 0 || p.anchored || !p.narrow && len(html) <= 4*window {
 		return find(p, html)
 	}
 	var spans [][2]int
 	for j, id := range p.litIDs {
 		for _, end := range hits.Ends(id) {
-			spans = append(spans, [2]int{max(0, end-len(p.lits[j])-window), min(len(html), end+window)})
+			start := end - len(p.lits[j])
+			spans = append(spans, [2]int{p.runStart(html, max(0, start-window), start), p.runEnd(html, end, min(len(html), end+window))})
 		}
 	}
 	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
@@ -281,11 +285,48 @@ func findNear(p *pattern, html []byte, hits *litindex.Hits) (string, bool) {
 			hi = max(hi, nx[1])
 		}
 		end = hi
+		if !holdsSets(lower[sp[0]:hi], p.sets) {
+			continue
+		}
 		if v, ok := find(p, html[sp[0]:hi]); ok {
 			return v, true
 		}
 	}
 	return "", false
+}
+
+// holdsSets reports whether b holds a literal of each of sets.
+func holdsSets(b []byte, sets [][]string) bool {
+	for _, set := range sets {
+		if !slices.ContainsFunc(set, func(l string) bool { return bytes.Contains(b, []byte(l)) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// runStart returns where the run of html before i that holds no stop byte
+// of p begins, lo at the earliest.
+func (p *pattern) runStart(html []byte, lo, i int) int {
+	if !p.narrow {
+		return lo
+	}
+	for i > lo && !p.stop.has(html[i-1]) {
+		i--
+	}
+	return i
+}
+
+// runEnd returns where the run of html from i on that holds no stop byte
+// of p ends, hi at the latest.
+func (p *pattern) runEnd(html []byte, i, hi int) int {
+	if !p.narrow {
+		return hi
+	}
+	for i < hi && !p.stop.has(html[i]) {
+		i++
+	}
+	return i
 }
 
 // findWith matches p on the values that contain one of its literals

@@ -9,6 +9,7 @@ type Joint struct {
 	ixs    []*Index
 	g      *grams
 	owners [][]owner // by joint literal id: the indexes' literals it is
+	where  []bool    // by joint literal id: some owner asks where it occurs
 }
 
 type owner struct{ ix, lit int }
@@ -29,7 +30,9 @@ func Join(ixs ...*Index) (*Joint, error) {
 				id[l] = k
 				lits = append(lits, l)
 				j.owners = append(j.owners, nil)
+				j.where = append(j.where, false)
 			}
+			j.where[k] = j.where[k] || ix.where[li]
 			j.owners[k] = append(j.owners[k], owner{i, li})
 		}
 	}
@@ -48,8 +51,9 @@ func (j *Joint) Scan(texts [][]byte, upto []int) []*Hits {
 		hs[i] = ix.newHits()
 	}
 	if j.g != nil {
+		done := make([]uint64, (len(j.owners)+63)/64)
 		for ti, text := range texts {
-			j.g.scan(text, &jointScanner{j, hs, upto, ti})
+			j.g.scan(text, &jointScanner{j, hs, upto, ti, done})
 		}
 	}
 	for _, h := range hs {
@@ -65,6 +69,12 @@ type jointScanner struct {
 	hs   []*Hits
 	upto []int
 	ti   int
+	// done marks the joint literals no owner wants any more: seen in a
+	// text after the first, or without where-owners. An owner that did
+	// not look at that text looks at no later one, so that holds for
+	// the rest of the scan, and want answers at once for the markup a
+	// page repeats.
+	done []uint64
 }
 
 func (js *jointScanner) member(o owner) (*scanner, bool) {
@@ -75,6 +85,9 @@ func (js *jointScanner) member(o owner) (*scanner, bool) {
 }
 
 func (js *jointScanner) want(lit int) bool {
+	if js.done[lit>>6]&(1<<(lit&63)) != 0 {
+		return false
+	}
 	for _, o := range js.j.owners[lit] {
 		if sc, ok := js.member(o); ok && sc.want(o.lit) {
 			return true
@@ -88,5 +101,8 @@ func (js *jointScanner) seen(lit, start int) {
 		if sc, ok := js.member(o); ok && sc.want(o.lit) {
 			sc.seen(o.lit, start)
 		}
+	}
+	if js.ti > 0 || !js.j.where[lit] {
+		js.done[lit>>6] |= 1 << (lit & 63)
 	}
 }

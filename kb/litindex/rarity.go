@@ -22,3 +22,81 @@ var byteRarity = [256]uint8{
 	88, 120, 98, 125, 109, 101, 105, 110, 111, 117, 178, 196, 178, 178, 154, 119,
 	125, 196, 196, 196, 196, 196, 196, 196, 196, 196, 196, 196, 175, 196, 196, 196,
 }
+
+// commonGrams are the 512 most frequent 4-byte strings of web pages
+// (ASCII letters folded to lower case), from the same sample as
+// byteRarity: markup (clas, href, ps:/, </a>) and English (tion). An
+// anchor starting with one makes the first filter pass wherever it
+// occurs, so anchors are chosen to start with none where they can.
+var commonGrams = map[uint64]bool{}
+
+func init() {
+	for _, g := range []string{
+		"    ", "\t\t\t\t", "lass", "clas", "ass=", " cla", "ss=\"", "\n   ",
+		"quot", "&quo", "uot;", "\\&qu", "\n\t\t\t", "http", "tion", "href",
+		"ref=", " hre", "ttps", "   <", "tps:", "s://", "ps:/", "ef=\"",
+		"</a>", "div>", "item", "/div", "\"htt", "<div", "</di", "div ",
+		"span", ">\n  ", "cont", "=\"ht", "menu", "v cl", "iv c", "\t\t\t<",
+		"a hr", "<a h", ">\n\t\t", "type", "scri", "crip", "ript", "onte",
+		"nten", "-ite", "ment", "tent", "enu-", "ot;:", "f=\"h", "://w",
+		"www.", "/www", ".com", "</li", "/li>", "/a><", "data", "><a ",
+		"//ww", "text", "itle", "titl", "link", "iv>\n", "nu-i", "u-it",
+		"le=\"", "\" cl", "post", "pan>", ",\\&q", "a></", "tem-", " id=",
+		" dat", "ight", "id=\"", "ata-", "<spa", "com/", "/spa", "styl",
+		"tyle", "ctio", "</sp", "-con", ".de/", "></l", "name", "  </",
+		"atio", "\t\n\t\t", "pan ", "li>\n", "\t\t\n\t", "=\"me", ">\n</", " men",
+		"li><", "ype=", "></d", "widt", "idth", "\t\t</", "colo", "n cl",
+		"13;\n", "#13;", "&#13", "mage", "olor", "s=\"m", "imag", "\t\t\t\n",
+		"\" da", "<li ", "load", "comm", "tle=", "an c", " rel", " tit",
+		"\r\n  ", " typ", "\"></", "omme", "\"><a", "icon", "rel=", "ion ",
+		"\">\n\t", "s=\"c", "ptio", "i cl", "iv><", "mmen", " src", "src=",
+		"port", "\">\n ", "nter", "/wp-", "el=\"", "></s", ";\n  ", "head",
+		"form", "grou", "ent-", ";\n\t\t", "/a>\n", " <di", "<li>", "ttp:",
+		"pe=\"", "\" hr", "p://", "tp:/", "><di", "eigh", "\" ti", "arch",
+		"lock", "\" />", "ent/", "meta", "der ", "\">\n<", "ipt>", " con",
+		"emen", "\t\t<d", "an><", "size", "p-co", "font", "\t<di", "medi",
+		"arge", "wp-c", "list", "ader", " />\n", "\"men", " the", "ink ",
+		"bloc", "\n<di", "=\"co", "func", "f=\"/", "eade", "li c", "back",
+		"rc=\"", "  <d", "-col", "ncti", "unct", "null", " </d", "er\">",
+		"\n\t\t<", "der-", "\n<li", "><li", "heig", "><sp", "page", "ateg",
+		"cate", "tton", "tego", "egor", " <a ", "butt", "\n</d", "3;\n\t",
+		"arti", "\t</d", "ound", "utto", "></a", "v>\n<", "ding", "var ",
+		"-pos", "targ", "rget", "ion-", "read", "line", "'htt", "over",
+		">\n<l", " sty", "yle=", "ot;,", ".jpg", "/scr", "blog", ">\n<d",
+		"dget", "</p>", ">\n\t<", "view", "fals", "ont-", ":nul", "s=\"s",
+		"alse", "n></", "idge", "play", "tem ", "ent=", "0000", "ploa",
+		"uplo", "itio", "the ", "orde", "user", "roun", "s=\"p", "<scr",
+		"s=\"t", "eta ", "ext/", ".org", "html", "onta", "</sc", "widg",
+		"rder", "\t<li", "edia", "gory", "i><a", "pres", "et=\"", "rtic",
+		"<!--", "lor:", "opti", "dth:", "amp;", "prop", "&amp", "='ht",
+		"nt=\"", "able", "siti", "-lin", "news", "me=\"", "e=\"t", "rent",
+		"ame=", "ing ", ">\n<s", "/>\n<", "und ", "&#16", "earc", "sear",
+		"160;", "#160", "t;:\\", "kgro", "essa", "sage", "ackg", ">&#1",
+		"ckgr", "time", "mess", "iner", "\"><s", ";:\\&", ":\\&q", "/201",
+		"img ", "ads/", "<met", "t;:n", ";:nu", " nam", "ssag", "\"tex",
+		"ent ", "oads", "wrap", ";&#1", "icle", "ticl", "age-", "date",
+		"and ", "ull,", "abel", "<lin", "i>\n<", "this", "ipt ", "m me",
+		"ost-", "0;&#", "e\":\"", "<img", "labe", "foot", " in ", "tain",
+		" und", "=\"te", "org/", "rans", "tran", " die", " ite", "60;&",
+		"ght:", "/upl", "-wid", "get=", "site", "valu", "ject", "alue",
+		"t;,\\", "pt>\n", "spla", "oter", ";,\\&", "bord", "\" co", "t ty",
+		"them", "ext-", "orum", " ein", "foru", "orta", "oote", "aine",
+		"disp", "leme", "   \n", " pro", " tar", " \n  ", "v></", "ter ",
+		"inte", "true", "elem", "ispl", "tter", "ion(", "ntai", "ages",
+		"an>\n", " alt", "bjec", "s/20", "k re", "d=\"m", " <li", "\"pos",
+		" and", "nk r", "\n\n\t\t", "tant", " wid", "rtan", "stro", "  \n ",
+		"\\u00", "ente", "i><l", "file", "ents", "obje", "mpor", "i>\n\t",
+		"sche", "impo", "\r\n\t\t", " for", "ll,\\", "vasc", "l,\\&", "nbsp",
+		"bsp;", "-nav", "temp", "e\"><", "s=\"f", "&nbs", "wind", "alt=",
+		"ecti", "nt/u", "t/up", "/202", "ascr", "java", "v>\n\t", "rgin",
+		"avas", "eine", "ion\"", " val", "ss='", "-typ", "aaaa", "left",
+		"marg", "=\"po", "!-- ", " to ", "argi", "heme", "ress", "idde",
+		"die ", "dden", "aria", " -->", "hidd", "s=\"a", "!imp", "acti",
+		"shar", "und-", "\n\n  ", "ds/2", "none", "posi", "inde", "osit",
+		"s=\"i", "info", "lt=\"", "goog", "c=\"h", "ions", "ich ", "ogle",
+		"oogl", "v>\n ", "late", "ent.", "\" ta", ">\n\n\t", " der", "indo",
+		"lank", "blan", "ndow", "tive", "tern", "stat", "ener", "-siz",
+	} {
+		commonGrams[keyAt(g, 0, 4)] = true
+	}
+}
