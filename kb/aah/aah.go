@@ -83,6 +83,10 @@ type Result struct {
 	// found again (adaptation learnt a navigation action from pages whose
 	// links the KB had missed): followed, not recorded as this page's.
 	More []kb.Link
+	// Fetch gets another page of the site through the crawl (archived
+	// like any capture: see crawler.Page.Fetch) for the Observe hook to
+	// learn from; nil when the crawler offers none.
+	Fetch func(url string) (*vdoc.Doc, error)
 }
 
 // New returns a helper detecting applications with det.
@@ -114,6 +118,15 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 		return an, nil
 	}
 	res := &Result{URL: p.URL.Href, Doc: doc, Type: typ, Level: level}
+	if p.Fetch != nil {
+		res.Fetch = func(u string) (*vdoc.Doc, error) {
+			got, err := p.Fetch(u)
+			if err != nil {
+				return nil, err
+			}
+			return vdoc.New(got.URL.Href, got.Header, got.Body)
+		}
+	}
 	an.Annotation = "app:" + typ.ID
 	if level == nil {
 		// A page of the application no level describes: its links, but

@@ -8,23 +8,24 @@ import (
 	"sync"
 
 	"github.com/mneme-archive/mneme/kb"
+	"github.com/mneme-archive/mneme/kb/aah"
 	"github.com/mneme-archive/mneme/kb/vdoc"
 )
 
 // Session adapts the knowledge base during one crawl, page by page: the
 // crawler's application-aware helper hands it each page of a known
-// application (Observe). A site's learned patterns are used from its
-// first page. On the first page of a level where the KB's actions fail
-// (or, in a recrawl, miss content the earlier crawl stored), the session
-// fetches more pages of that level — pages the earlier crawl stored
+// application (ObserveResult, Observe). A site's learned patterns are
+// used from its first page. On the first page of a level where the KB's
+// actions fail (or, in a recrawl, miss content the earlier crawl stored),
+// the session fetches more pages of that level through the crawl — pages the earlier crawl stored
 // objects of that kind from, and links the navigation led to that level
 // — so as to have twice MinPages to learn from at once (on later failing
 // pages while it has fewer); it relearns
 // from the stored content (Relearn), relaxes what still fails (Relax,
 // RelaxNavigation), adds what it learned to the learned file, and
-// analyzes the page again with it. Without Fetch, failing pages are
-// gathered as the crawl brings them, and those seen before the learning
-// keep what the KB extracted from them. Learning holds the session's
+// analyzes the page again with it. Without a fetch function, failing
+// pages are gathered as the crawl brings them, and those seen before the
+// learning keep what the KB extracted from them. Learning holds the session's
 // lock: other pages wait for it. It is safe for concurrent use.
 type Session struct {
 	// KB is the knowledge base the crawl detects with; its types of the
@@ -35,9 +36,6 @@ type Session struct {
 	// Known is what the earlier crawl stored, by page URL (see Known);
 	// nil in a cold start.
 	Known map[string][]kb.Object
-	// Fetch gets a page to check where a relaxed navigation action leads;
-	// nil leaves navigation unrelaxed.
-	Fetch func(url string) (*vdoc.Doc, error)
 	// Log receives a line per adaptation; default discarded.
 	Log io.Writer
 	Options
@@ -71,12 +69,23 @@ type Analysis struct {
 	More []kb.Link
 }
 
+// ObserveResult is the application-aware helper's Observe hook
+// (aah.Options.Observe): it observes the page, fetching samples through
+// the crawl with r.Fetch, and gives the result the page's analysis with
+// the site's adapted type.
+func (s *Session) ObserveResult(r *aah.Result) {
+	if an, ok := s.Observe(r.Doc, r.Type, r.Level, r.Fetch); ok {
+		r.Links, r.Objects, r.Failures, r.More = an.Links, an.Objects, an.Failures, an.More
+	}
+}
+
 // Observe analyzes one page of type t, level l (nil when no level
-// matched) with the site's adapted type, and adapts when it is time. It
-// returns the page's analysis with the type as adapted, and whether it
-// differs from t's own (it does once something was learned for the
-// site).
-func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level) (Analysis, bool) {
+// matched) with the site's adapted type, and adapts when it is time,
+// getting sample pages with fetch (nil: none are fetched, and navigation
+// is not relaxed). It returns the page's analysis with the type as
+// adapted, and whether it differs from t's own (it does once something
+// was learned for the site).
+func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level, fetch func(url string) (*vdoc.Doc, error)) (Analysis, bool) {
 	if l == nil {
 		return Analysis{}, false
 	}
@@ -92,8 +101,8 @@ func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level) (Analysis, boo
 		return an, typ != t
 	}
 	st.pending[l.Name] = append(st.pending[l.Name], Page{Doc: doc, Known: s.Known[doc.URL.String()]})
-	if want := 2*s.minPages() - len(st.pending[l.Name]); want > 0 && s.Fetch != nil {
-		st.pending[l.Name] = append(st.pending[l.Name], s.samples(st, typ, lv, doc, want)...)
+	if want := 2*s.minPages() - len(st.pending[l.Name]); want > 0 && fetch != nil {
+		st.pending[l.Name] = append(st.pending[l.Name], s.samples(st, typ, lv, doc, want, fetch)...)
 	}
 	if len(st.pending[l.Name]) > maxPending {
 		st.pending[l.Name] = st.pending[l.Name][1:]
@@ -103,7 +112,7 @@ func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level) (Analysis, boo
 	}
 	// Try again with twice as many pages if nothing is learned now.
 	st.next[l.Name] = 2 * len(st.pending[l.Name])
-	props := s.learn(typ, lv, st.pending[l.Name], site)
+	props := s.learn(typ, lv, st.pending[l.Name], site, fetch)
 	if len(props) == 0 {
 		return an, typ != t
 	}
@@ -145,7 +154,7 @@ func (st *siteState) remember(links []kb.Link) {
 // fetched before: first those the earlier crawl stored objects of l's
 // kinds from, then those navigation led to l; a page of another level is
 // left out.
-func (s *Session) samples(st *siteState, t *kb.Type, l *kb.Level, doc *vdoc.Doc, want int) []Page {
+func (s *Session) samples(st *siteState, t *kb.Type, l *kb.Level, doc *vdoc.Doc, want int, fetch func(string) (*vdoc.Doc, error)) []Page {
 	var urls []string
 	for u, objs := range s.Known {
 		if len(urls) >= maxTargets {
@@ -173,7 +182,7 @@ func (s *Session) samples(st *siteState, t *kb.Type, l *kb.Level, doc *vdoc.Doc,
 			continue
 		}
 		st.sampled[u] = true
-		d, err := s.Fetch(u)
+		d, err := fetch(u)
 		if err != nil {
 			fmt.Fprintf(s.log(), "adapt: fetching a sample page: %v\n", err)
 			continue
@@ -283,7 +292,7 @@ func indexKind(objs []kb.Object, kind kb.ObjectKind) int {
 
 // learn relearns from the stored content of the pages, then relaxes what
 // still fails.
-func (s *Session) learn(t *kb.Type, l *kb.Level, pages []Page, site string) []Proposal {
+func (s *Session) learn(t *kb.Type, l *kb.Level, pages []Page, site string, fetch func(string) (*vdoc.Doc, error)) []Proposal {
 	o := s.Options
 	o.Site = site
 	var props []Proposal
@@ -307,8 +316,8 @@ func (s *Session) learn(t *kb.Type, l *kb.Level, pages []Page, site string) []Pr
 		docs[i] = p.Doc
 	}
 	relaxed := Relax(s.KB, t, l, docs, o)
-	if s.Fetch != nil {
-		relaxed = append(relaxed, RelaxNavigation(s.KB, t, l, docs, s.Fetch, o)...)
+	if fetch != nil {
+		relaxed = append(relaxed, RelaxNavigation(s.KB, t, l, docs, fetch, o)...)
 	}
 	props = append(props, relaxed...)
 	for _, p := range props {
