@@ -51,6 +51,7 @@ type siteState struct {
 	next    map[string]int      // pending pages before the next attempt
 	targets map[string][]string // URLs navigation led to, by level
 	sampled map[string]bool     // pages fetched or seen as samples
+	levels  levelState
 }
 
 // maxSampled bounds the pages a site's session fetches to learn from.
@@ -67,6 +68,9 @@ type Analysis struct {
 	// More are the links of the other pages learnt from, which the KB's
 	// navigation had missed there: the crawl should follow them too.
 	More []kb.Link
+	// Level is the level the page was analyzed at: the helper's, or one
+	// whose detection adaptation relaxed for the site (see Observe).
+	Level *kb.Level
 }
 
 // ObserveResult is the application-aware helper's Observe hook
@@ -75,24 +79,30 @@ type Analysis struct {
 // the site's adapted type.
 func (s *Session) ObserveResult(r *aah.Result) {
 	if an, ok := s.Observe(r.Doc, r.Type, r.Level, r.Fetch); ok {
-		r.Links, r.Objects, r.Failures, r.More = an.Links, an.Objects, an.Failures, an.More
+		r.Level, r.Links, r.Objects, r.Failures, r.More = an.Level, an.Links, an.Objects, an.Failures, an.More
 	}
 }
 
 // Observe analyzes one page of type t, level l (nil when no level
 // matched) with the site's adapted type, and adapts when it is time,
 // getting sample pages with fetch (nil: none are fetched, and navigation
-// is not relaxed). It returns the page's analysis with the type as
-// adapted, and whether it differs from t's own (it does once something
-// was learned for the site).
+// is not relaxed). A page no level matches is given the level whose
+// detection was relaxed for the site, or kept to relax the detection of
+// the level navigation led to it as (see unleveled). It returns the
+// page's analysis with the type as adapted, and whether it differs from
+// t's own (it does once something was learned for the site).
 func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level, fetch func(url string) (*vdoc.Doc, error)) (Analysis, bool) {
-	if l == nil {
-		return Analysis{}, false
-	}
 	site := doc.URL.Host
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.site(site)
+	if l == nil {
+		if l = s.unleveled(st, site, doc, t); l == nil {
+			return Analysis{}, false
+		}
+	} else {
+		st.levels.keep(l.Name, doc)
+	}
 	typ := s.typeFor(st, site, t)
 	lv := typ.Level(l.Name)
 	an := analyze(typ, lv, doc)
@@ -144,6 +154,7 @@ const maxTargets = 64
 
 func (st *siteState) remember(links []kb.Link) {
 	for _, l := range links {
+		st.levels.expect(l)
 		if len(st.targets[l.Target]) < maxTargets {
 			st.targets[l.Target] = append(st.targets[l.Target], l.URL)
 		}
@@ -201,7 +212,8 @@ func (s *Session) site(host string) *siteState {
 	}
 	st := s.sites[host]
 	if st == nil {
-		st = &siteState{types: map[string]*kb.Type{}, pending: map[string][]Page{}, next: map[string]int{}, targets: map[string][]string{}, sampled: map[string]bool{}}
+		st = &siteState{types: map[string]*kb.Type{}, pending: map[string][]Page{}, next: map[string]int{}, targets: map[string][]string{}, sampled: map[string]bool{},
+			levels: levelState{expected: map[string]string{}, unleveled: map[string][]*vdoc.Doc{}, others: map[string][]*vdoc.Doc{}, next: map[string]int{}}}
 		s.sites[host] = st
 	}
 	return st
@@ -236,7 +248,7 @@ func (s *Session) typeFor(st *siteState, site string, t *kb.Type) *kb.Type {
 }
 
 func analyze(t *kb.Type, l *kb.Level, doc *vdoc.Doc) Analysis {
-	var an Analysis
+	an := Analysis{Level: l}
 	an.Links, an.Failures = t.Navigate(l, doc)
 	if l.Terminal {
 		var xf []kb.Failure
