@@ -42,18 +42,14 @@ func (ls *levelState) keep(name string, doc *vdoc.Doc) {
 }
 
 // unleveled returns the level of a page of type t that no level of t
-// matched: the level whose detection the site's adapted type (patterns
-// learned for it) matches; else, when navigation led to the page as a
-// page of level L, the page is kept, and once MinPages such pages are
+// matched, or another level than the one navigation led to it as: the
+// page is kept under that expected level L, and once MinPages such pages are
 // (at least twice as many as at the last failed attempt), L's detection
 // is relaxed (RelaxLevel) against the pages of the other levels seen;
 // a proposal is learned and the page given level L if the relaxed
 // pattern matches it. nil when the page stays without a level.
 func (s *Session) unleveled(st *siteState, site string, doc *vdoc.Doc, t *kb.Type) *kb.Level {
 	typ := s.typeFor(st, site, t)
-	if l, _ := typ.LevelOf(doc); l != nil {
-		return t.Level(l.Name)
-	}
 	ls := &st.levels
 	name, ok := ls.expected[doc.URL.String()]
 	lv := typ.Level(name)

@@ -96,14 +96,29 @@ func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level, fetch func(url
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.site(site)
-	if l == nil {
-		if l = s.unleveled(st, site, doc, t); l == nil {
+	typ := s.typeFor(st, site, t)
+	if typ != t {
+		if al, _ := typ.LevelOf(doc); al != nil {
+			l = t.Level(al.Name) // a level detection learned for the site
+		}
+	}
+	if exp, ok := st.levels.expected[doc.URL.String()]; l == nil || ok && exp != l.Name && t.Level(exp) != nil {
+		// No level, or not the one navigation led to the page as: the
+		// expected level's detection may need relaxing, and the page is
+		// no evidence that the actions of the level it matched fail.
+		if nl := s.unleveled(st, site, doc, t); nl != nil {
+			l = nl
+		} else if l == nil {
 			return Analysis{}, false
+		} else {
+			an := analyze(typ, typ.Level(l.Name), doc)
+			st.remember(an.Links)
+			return an, typ != t
 		}
 	} else {
 		st.levels.keep(l.Name, doc)
 	}
-	typ := s.typeFor(st, site, t)
+	typ = s.typeFor(st, site, t)
 	lv := typ.Level(l.Name)
 	an := analyze(typ, lv, doc)
 	st.remember(an.Links)
