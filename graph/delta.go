@@ -2,7 +2,6 @@ package graph
 
 import (
 	"bytes"
-	"slices"
 
 	"github.com/mneme-archive/mneme/graph/kv"
 )
@@ -84,31 +83,32 @@ type changedPrefix struct {
 
 // changedPrefixes lists, each once, the prefixes (s p o), then (s p), then
 // (p o) of the quads added and removed, each kind in key order (so that
-// presence reads seek forward): sorting groups the quads sharing a prefix.
+// presence reads seek forward): the quads added and those removed are
+// sorted apart (radix sorts of their keys) and merged, which groups the
+// quads sharing a prefix.
 func changedPrefixes(added, removed []IDQuad) []changedPrefix {
-	type change struct {
-		c   cols
-		add bool
-	}
-	changes := make([]change, 0, len(added)+len(removed))
 	var out []changedPrefix
+	var adds, rems, tmp []cols
 	group := func(o Order, ns ...int) {
-		changes = changes[:0]
-		for _, q := range added {
-			changes = append(changes, change{permute(o, q), true})
-		}
-		for _, q := range removed {
-			changes = append(changes, change{permute(o, q), false})
-		}
-		slices.SortFunc(changes, func(a, b change) int { return cmpCols(a.c, b.c) })
+		adds, tmp = sortRun(o, added, adds, tmp)
+		rems, tmp = sortRun(o, removed, rems, tmp)
 		for _, n := range ns {
-			for i, ch := range changes {
-				if i == 0 || !samePrefix(ch.c, changes[i-1].c, n) {
-					var c cols
-					copy(c[:n], ch.c[:n])
-					out = append(out, changedPrefix{prefix{o, n, unpermute(o, c)}, false})
+			var first cols // of the current group
+			for i, j := 0, 0; i < len(adds) || j < len(rems); {
+				var c cols
+				add := j == len(rems) || i < len(adds) && cmpCols(adds[i], rems[j]) <= 0
+				if add {
+					c, i = adds[i], i+1
+				} else {
+					c, j = rems[j], j+1
 				}
-				out[len(out)-1].added = out[len(out)-1].added || ch.add
+				if i+j == 1 || !samePrefix(c, first, n) {
+					first = c
+					var p cols
+					copy(p[:n], c[:n])
+					out = append(out, changedPrefix{prefix{o, n, unpermute(o, p)}, false})
+				}
+				out[len(out)-1].added = out[len(out)-1].added || add
 			}
 		}
 	}

@@ -7,9 +7,17 @@ import (
 	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
-// batchRows is how many solutions are decoded together, in one sorted
-// pass over the dictionary.
-const batchRows = 256
+// Solutions are decoded in batches, in one sorted pass over the
+// dictionary per batch. The first batch is small, so that the first rows
+// (and a LIMIT) come quickly; each next one doubles up to maxBatchRows, so
+// that a large answer reads the dictionary in long runs of nearby keys
+// (IDs are hashes: 256 random IDs of a dictionary of millions are as many
+// unrelated seeks, while thousands sorted fall a few blocks apart, and
+// the repeated IDs of a batch are read once).
+const (
+	batchRows    = 256
+	maxBatchRows = 8192
+)
 
 // Result is a running query's answer. For SELECT, iterate with Next and
 // Row; for CONSTRUCT and DESCRIBE, with Next and Triple; for ASK, read
@@ -28,6 +36,7 @@ type Result struct {
 	ids   []graph.ID // the batch's projected IDs
 	terms []rdf.Term // and their terms
 	bi    int
+	size  int // rows of the next batch
 	row   []rdf.Term
 	tr    rdf.Triple
 	err   error
@@ -75,7 +84,8 @@ func (r *Result) nextRow() ([]graph.ID, error) {
 			return nil, err
 		}
 		r.batch, r.bi, r.ids = r.batch[:0], 0, r.ids[:0]
-		for len(r.batch) < batchRows {
+		r.size = min(max(2*r.size, batchRows), maxBatchRows)
+		for len(r.batch) < r.size {
 			row, err := r.rows.Next()
 			if err != nil {
 				return nil, err

@@ -59,32 +59,12 @@ func TestCrawlSurvivesKill(t *testing.T) {
 	srv := httptest.NewServer(site)
 	defer srv.Close()
 	data := t.TempDir()
-	specFile := filepath.Join(t.TempDir(), "spec.yaml")
-	specText := fmt.Sprintf("workers: %d\nrdf:\n  batch: %d\n  interval: 50ms\nwarc:\n  max-size: 200000\n", workers, batch)
-	if err := os.WriteFile(specFile, []byte(specText), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("random seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 1))
-
-	args := []string{"crawl", "--spec", specFile, "--data", data, "--id", "crash", "--politeness", "off", srv.URL + "/p/0"}
-	for k := range kills {
-		// A kill moment is chosen by progress (up to ~300 more crawl.log
-		// lines, so that ten kills cannot outrun the site on a fast
-		// machine) plus a random delay, so it lands anywhere: start-up,
-		// fetching, writing WARC, committing RDF, completing.
-		killAfter(t, k+1, crawler.Layout{Data: data}.CrawlLog("crash"), int64(rng.IntN(300))*100, rng, args...)
-		args = []string{"crawl", "resume", "--data", data, "crash"}
-	}
-	cmd, out := startMneme(t, args...)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("final run: %v\n%s", err, out)
-	}
-	if !strings.Contains(out.String(), "crawl crash finished:") {
-		t.Fatalf("final run did not finish the crawl:\n%s", out)
-	}
-	t.Logf("final run: %s", strings.TrimSpace(out.String()))
+	spec := fmt.Sprintf("workers: %d\nrdf:\n  batch: %d\n  interval: 50ms\nwarc:\n  max-size: 200000\n", workers, batch)
+	// A kill moment is chosen by progress (up to ~300 more crawl.log
+	// lines, so that ten kills cannot outrun the site on a fast machine)
+	// plus a random delay, so it lands anywhere: start-up, fetching,
+	// writing WARC, committing RDF, completing.
+	crashCrawl(t, data, "crash", spec, srv.URL+"/p/0", kills, func(rng *rand.Rand) int64 { return int64(rng.IntN(300)) * 100 })
 
 	// No page lost, none fetched twice beyond what was in flight.
 	extra := 0
@@ -136,6 +116,34 @@ func startMneme(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
 		t.Fatal(err)
 	}
 	return cmd, &out
+}
+
+// crashCrawl runs crawl id of seed with the spec text in a real mneme
+// process, SIGKILLs it kills times (each after grow(rng) more bytes of
+// crawl.log, see killAfter) and resumes it each time, then lets the last
+// run finish the crawl.
+func crashCrawl(t *testing.T, data, id, spec, seed string, kills int, grow func(*rand.Rand) int64) {
+	t.Helper()
+	specFile := filepath.Join(t.TempDir(), "spec.yaml")
+	if err := os.WriteFile(specFile, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rngSeed := uint64(time.Now().UnixNano())
+	t.Logf("random seed %d", rngSeed)
+	rng := rand.New(rand.NewPCG(rngSeed, 1))
+	args := []string{"crawl", "--spec", specFile, "--data", data, "--id", id, "--politeness", "off", seed}
+	for k := range kills {
+		killAfter(t, k+1, crawler.Layout{Data: data}.CrawlLog(id), grow(rng), rng, args...)
+		args = []string{"crawl", "resume", "--data", data, id}
+	}
+	cmd, out := startMneme(t, args...)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("final run: %v\n%s", err, out)
+	}
+	if !strings.Contains(out.String(), "crawl "+id+" finished:") {
+		t.Fatalf("final run did not finish the crawl:\n%s", out)
+	}
+	t.Logf("final run: %s", strings.TrimSpace(out.String()))
 }
 
 // killAfter starts mneme with args, lets it grow the crawl.log at logPath

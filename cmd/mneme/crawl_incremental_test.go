@@ -71,8 +71,7 @@ func TestIncrementalCrawlSurvivesKill(t *testing.T) {
 	srv := httptest.NewServer(site)
 	defer srv.Close()
 	data := t.TempDir()
-	specFile := filepath.Join(t.TempDir(), "spec.yaml")
-	specText := fmt.Sprintf(`workers: %d
+	spec := fmt.Sprintf(`workers: %d
 robots: ignore
 rdf: {batch: %d, interval: 50ms}
 limits: {pages: %d}
@@ -81,25 +80,8 @@ incremental:
   waits:
     - {initial: 1s, min: 200ms, max: 3s, default: 1s, changed-factor: 1.5, unchanged-factor: 1.5}
 `, workers, batch, limit)
-	if err := os.WriteFile(specFile, []byte(specText), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("random seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 2))
-	args := []string{"crawl", "--spec", specFile, "--data", data, "--id", "incr", "--politeness", "off", srv.URL + "/p/0"}
-	for k := range kills {
-		// 20 to 60 more crawl.log lines, then a random moment.
-		killAfter(t, k+1, crawler.Layout{Data: data}.CrawlLog("incr"), int64(20+rng.IntN(40))*100, rng, args...)
-		args = []string{"crawl", "resume", "--data", data, "incr"}
-	}
-	cmd, out := startMneme(t, args...)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("final run: %v\n%s", err, out)
-	}
-	if !strings.Contains(out.String(), "crawl incr finished:") {
-		t.Fatalf("final run did not finish the crawl:\n%s", out)
-	}
+	// 20 to 60 more crawl.log lines, then a random moment.
+	crashCrawl(t, data, "incr", spec, srv.URL+"/p/0", kills, func(rng *rand.Rand) int64 { return int64(20+rng.IntN(40)) * 100 })
 
 	// Every URL is waiting for its next visit: none was lost or done.
 	f, err := frontier.Open(crawler.Layout{Data: data}.Frontier("incr"), frontier.Options{Incremental: true})

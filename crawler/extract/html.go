@@ -61,7 +61,10 @@ func (h *htmlState) run(z *html.Tokenizer) error {
 			}
 			return nil
 		case html.TextToken:
-			h.textToken(z.Text())
+			// Text unescapes and copies: only for text something reads.
+			if h.raw != 0 || h.inA || h.c.opts.MaxParagraph > 0 {
+				h.textToken(z.Text())
+			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
 			h.startTag(z, atom.Lookup(name), hasAttr)

@@ -65,10 +65,18 @@ func (f *Frontier) claim(q *queue, now int64) (*Claim, error) {
 		return f.claimDue(q, now)
 	}
 	prefix := itemPrefix(q.id)
-	item, _, err := f.headKeys(q, prefix, "URLs", q.size)
+	from := prefix
+	if q.headSet {
+		from = q.head.appendKey(nil)
+	}
+	item, _, err := f.headKeys(q, prefix, from, "URLs", q.size)
 	if err != nil {
 		return nil, err
 	}
+	// Every other entry sorts after this one, and entries written later
+	// lower the hint (mayHold).
+	q.head = itemPos{q.id, binary.BigEndian.Uint64(item[len(prefix):]), binary.BigEndian.Uint64(item[len(item)-8:])}
+	q.headSet = true
 	e, h, rec, err := f.headEntry(q, item, binary.BigEndian.Uint64(item[len(item)-8:]), stateQueued)
 	if err != nil {
 		return nil, err
@@ -197,6 +205,7 @@ func (f *Frontier) complete(url string, o Outcome) (*pebble.Batch, error) {
 		rec.state = stateQueued
 		rec.retries++
 		b.Set(rec.item(), nil, nil)
+		q.mayHold(rec.pos())
 		q.size++
 		t.Queued++
 	case o.Status == Succeeded && !o.Due.IsZero():
@@ -284,6 +293,7 @@ func (f *Frontier) requeueInFlight() error {
 		} else {
 			rec.state = stateQueued
 			b.Set(rec.item(), nil, nil)
+			q.mayHold(rec.pos())
 			q.size++
 			f.meta.totals.Queued++
 		}

@@ -11,6 +11,20 @@ type queue struct {
 	id uint32
 	queueRecord
 	heapIdx int // index in Frontier.ready, -1 when absent
+	// head, when headSet, is a position no queued entry of the queue sorts
+	// before: claim seeks there instead of stepping from the start of the
+	// queue over the deletion marks of every URL claimed before (they stay
+	// until a compaction drops them). Only kept in memory: after a reopen
+	// claims start from the queue's start again.
+	head    itemPos
+	headSet bool
+}
+
+// mayHold lowers q's head hint to p, a position an entry is written at.
+func (q *queue) mayHold(p itemPos) {
+	if q.headSet && comparePos(p, q.head) < 0 {
+		q.head = p
+	}
 }
 
 func (q *queue) exhausted() bool { return q.budget > 0 && q.used >= q.budget }

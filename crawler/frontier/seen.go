@@ -147,6 +147,7 @@ func (f *Frontier) flushLocked() error {
 			b.Delete(op.appendKey(kb[:0]), nil)
 		} else {
 			b.Set(op.appendKey(kb[:0]), nil, nil)
+			f.queues[op.qid].mayHold(op.itemPos)
 		}
 	}
 	for i := range urls {

@@ -62,8 +62,34 @@ func (fs Fields) bytes() []byte {
 // clean makes a value safe for a single header line: line breaks, which would
 // start a new field or end the header, become spaces.
 func clean(v string) string {
-	if !strings.ContainsAny(v, "\r\n") {
+	if !hasBreak(v) {
 		return v
 	}
-	return strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(v)
+	return string(appendClean(nil, v))
+}
+
+func hasBreak(v string) bool {
+	return strings.IndexByte(v, '\n') >= 0 || strings.IndexByte(v, '\r') >= 0
+}
+
+// appendClean appends v to dst as clean returns it: CRLF, CR and LF each
+// become one space.
+func appendClean(dst []byte, v string) []byte {
+	if !hasBreak(v) {
+		return append(dst, v...)
+	}
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; c {
+		case '\r':
+			if i+1 < len(v) && v[i+1] == '\n' {
+				i++
+			}
+			dst = append(dst, ' ')
+		case '\n':
+			dst = append(dst, ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }

@@ -19,7 +19,10 @@
 // and property hierarchies) is factored when the planner's costs favour
 // it: the shared triples are joined once and each branch's own triples
 // checked per row of them, planned for that many input rows (see
-// factor.go).
+// factor.go). Branches left as single triples that differ only in a
+// constant object, their subject bound (`?x a C1` ∪ `?x a C2` ∪ …), run
+// as one scan of the subject's objects checked against the constants
+// (see objectset.go).
 //
 // What operators hold in memory (ORDER BY, DISTINCT, GROUP BY, hash join
 // build sides, triejoin tries) is counted against Exec.MaxRows; past it

@@ -171,8 +171,12 @@ func (c *compiler) factored(common []syntax.Triple, group []branch, bound []bool
 	return &counted{n: &bindJoinNode{left: left, right: right}, stats: st}, op, cost + rightCost, nil
 }
 
-// unionOf compiles each branch whole.
+// unionOf compiles each branch whole, or all in one scan when they
+// differ only in a constant object (see objectSet).
 func (c *compiler) unionOf(branches []branch, bound []bool, inRows float64) (node, algebra.Op, float64, error) {
+	if n, op, cost, ok, err := c.objectSet(branches, bound, inRows); err != nil || ok {
+		return n, op, cost, err
+	}
 	var n node
 	var op algebra.Op
 	var cost float64

@@ -1,7 +1,8 @@
 // Package crawlkit is what the TUI's crawl screens (crawls, crawl detail,
-// frontier) share: the lifecycle actions run through the control API as
-// commands, the y/n question before a stop or a blacklisting, the poll
-// timer, and the formatting of states, sizes, rates and times.
+// frontier; the review screen too) share: calls of the control API run
+// as commands with a timeout, the lifecycle actions, the y/n question
+// before a stop or a blacklisting, the poll timer, and the formatting of
+// states, sizes, rates and times.
 package crawlkit
 
 import (
@@ -42,14 +43,22 @@ type ActionMsg struct {
 	Err        error
 }
 
-// Action runs start, pause, resume or stop on a crawl.
-func Action(c *control.Client, id, action string) tea.Cmd {
+// Call runs one call of the control API as a command, bounded by
+// Timeout; do turns its answer into the screen's message.
+func Call(do func(ctx context.Context) tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 		defer cancel()
+		return do(ctx)
+	}
+}
+
+// Action runs start, pause, resume or stop on a crawl.
+func Action(c *control.Client, id, action string) tea.Cmd {
+	return Call(func(ctx context.Context) tea.Msg {
 		s, err := c.Do(ctx, id, action)
 		return ActionMsg{ID: id, Action: action, Status: s, Err: err}
-	}
+	})
 }
 
 // Report puts the outcome of an action in the status bar.

@@ -55,3 +55,9 @@ func TestUntilAndSizes(t *testing.T) {
 		t.Error("State changes the text")
 	}
 }
+
+func TestClip(t *testing.T) {
+	if got := Clip("abcdef\nab\n\nxyz123", 4); got != "abc…\nab\n\nxyz…" {
+		t.Errorf("Clip = %q", got)
+	}
+}

@@ -2,7 +2,10 @@ package crawlkit
 
 import (
 	"fmt"
+	"strings"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mneme-archive/mneme/tui/screen"
 )
@@ -59,4 +62,14 @@ func Errors(m map[string]int64) int64 {
 		n += v
 	}
 	return n
+}
+
+// Clip cuts each line of s to width cells, marking a cut with "…", so
+// that a screen's view never wraps.
+func Clip(s string, width int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, width, "…")
+	}
+	return strings.Join(lines, "\n")
 }

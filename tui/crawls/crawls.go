@@ -124,12 +124,10 @@ func (m *Model) Busy() string {
 
 func (m *Model) poll(gen int) tea.Cmd {
 	c := m.opts.Client
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), crawlkit.Timeout)
-		defer cancel()
+	return crawlkit.Call(func(ctx context.Context) tea.Msg {
 		l, err := c.List(ctx)
 		return listMsg{gen: gen, list: l, err: err}
-	}
+	})
 }
 
 // selected is the id of the crawl under the cursor.
@@ -238,16 +236,14 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 // create reads a spec file and creates its crawl, in the background.
 func (m *Model) create(file string) tea.Cmd {
 	c := m.opts.Client
-	return func() tea.Msg {
+	return crawlkit.Call(func(ctx context.Context) tea.Msg {
 		y, err := os.ReadFile(file)
 		if err != nil {
 			return createdMsg{file: file, err: err}
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), crawlkit.Timeout)
-		defer cancel()
 		s, err := c.Create(ctx, y)
 		return createdMsg{file: file, status: s, err: err}
-	}
+	})
 }
 
 // progressWidth is the width of the progress column.

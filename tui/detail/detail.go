@@ -15,7 +15,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mneme-archive/mneme/crawler/control"
 	"github.com/mneme-archive/mneme/crawler/crawllog"
@@ -115,9 +114,7 @@ func (m *Model) Keys() []key.Binding {
 // absence is not an error.
 func (m *Model) poll(gen int) tea.Cmd {
 	c, id := m.opts.Client, m.id
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), crawlkit.Timeout)
-		defer cancel()
+	return crawlkit.Call(func(ctx context.Context) tea.Msg {
 		msg := loadedMsg{gen: gen, id: id}
 		if msg.status, msg.err = c.Status(ctx, id); msg.err != nil {
 			return msg
@@ -132,7 +129,7 @@ func (m *Model) poll(gen int) tea.Cmd {
 		}
 		msg.warcs, msg.err = c.WARCs(ctx, id)
 		return msg
-	}
+	})
 }
 
 func (m *Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
@@ -324,11 +321,7 @@ func (m *Model) View() string {
 		}
 		b.WriteString("\n" + title + "\n" + fitLines(m.grids[p].View(), h[p]))
 	}
-	lines := strings.Split(b.String(), "\n")
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, m.width, "…")
-	}
-	return strings.Join(lines, "\n")
+	return crawlkit.Clip(b.String(), m.width)
 }
 
 // errorsLine lists the errors by kind, most frequent first.

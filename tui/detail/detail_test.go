@@ -1,7 +1,6 @@
 package detail_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -16,14 +15,7 @@ import (
 // its open WARC file; v moves the focus, / filters the log, x stops.
 func TestDetailOfRunningCrawl(t *testing.T) {
 	ctl := fixture.NewControl(t, 4)
-	ctx := context.Background()
-	y := "id: d1\nworkers: 2\npoliteness: {off: true}\nrdf: {interval: 5ms}\nseeds: [" + ctl.Site.URL("/p/0") + ", " + ctl.Site.URL("/missing") + "]\n"
-	if _, err := ctl.Client.Create(ctx, []byte(y)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ctl.Client.Do(ctx, "d1", "start"); err != nil {
-		t.Fatal(err)
-	}
+	ctl.Run(t, "d1", "id: d1\nworkers: 2\npoliteness: {off: true}\nrdf: {interval: 5ms}\nseeds: ["+ctl.Site.URL("/p/0")+", "+ctl.Site.URL("/missing")+"]\n")
 	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{Client: ctl.Client, Owned: true, Interval: 50 * time.Millisecond})
 	s := fixture.Start(t, app)
 	s.Wait(t, "d1")

@@ -103,23 +103,19 @@ func (m *Model) Keys() []key.Binding {
 
 func (m *Model) poll(gen int) tea.Cmd {
 	c, id := m.opts.Client, m.id
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), crawlkit.Timeout)
-		defer cancel()
+	return crawlkit.Call(func(ctx context.Context) tea.Msg {
 		urls, err := c.Frontier(ctx, id, limit)
 		return loadedMsg{gen: gen, id: id, urls: urls, err: err}
-	}
+	})
 }
 
 // inject sends items to the crawl's injection service.
 func (m *Model) inject(what string, items []control.InjectItem) tea.Cmd {
 	c, id := m.opts.Client, m.id
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), crawlkit.Timeout)
-		defer cancel()
+	return crawlkit.Call(func(ctx context.Context) tea.Msg {
 		_, err := c.Inject(ctx, id, items)
 		return injectedMsg{what: what, err: err}
-	}
+	})
 }
 
 func (m *Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {

@@ -18,13 +18,7 @@ import (
 // before any request.
 func TestInjectRescoreBlacklist(t *testing.T) {
 	ctl := fixture.NewControl(t, 3)
-	ctx := context.Background()
-	if _, err := ctl.Client.Create(ctx, []byte("id: f1\nworkers: 1\npoliteness: {off: true}\nrdf: {interval: 5ms}\nseeds: ["+ctl.Site.URL("/p/0")+"]\n")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ctl.Client.Do(ctx, "f1", "start"); err != nil {
-		t.Fatal(err)
-	}
+	ctl.Run(t, "f1", "id: f1\nworkers: 1\npoliteness: {off: true}\nrdf: {interval: 5ms}\nseeds: ["+ctl.Site.URL("/p/0")+"]\n")
 	// One worker, held by the gate once /p/0 is fetched: nothing else is
 	// claimed, so what is injected stays queued.
 	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{Client: ctl.Client, Owned: false, Interval: 50 * time.Millisecond})

@@ -86,12 +86,10 @@ func (m *Model) Keys() []key.Binding {
 
 func (m *Model) load() tea.Cmd {
 	c := m.opts.Client
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), crawlkit.Timeout)
-		defer cancel()
+	return crawlkit.Call(func(ctx context.Context) tea.Msg {
 		l, err := c.Learned(ctx)
 		return loadedMsg{learned: l, err: err}
-	}
+	})
 }
 
 func (m *Model) selected() (adapt.Proposal, bool) {
@@ -149,12 +147,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, keys.Preview):
 		m.previewOf, m.loading, m.preview, m.pverr = p.ID, true, nil, nil
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), crawlkit.Timeout)
-			defer cancel()
+		return crawlkit.Call(func(ctx context.Context) tea.Msg {
 			pv, err := c.Preview(ctx, p.ID, "")
 			return previewMsg{id: p.ID, preview: pv, err: err}
-		}
+		})
 	case key.Matches(msg, keys.Accept):
 		return review(c, p.ID, true)
 	case key.Matches(msg, keys.Reject):
@@ -168,12 +164,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func review(c *control.Client, id string, accept bool) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), crawlkit.Timeout)
-		defer cancel()
+	return crawlkit.Call(func(ctx context.Context) tea.Msg {
 		p, err := c.Review(ctx, id, accept)
 		return reviewedMsg{p: p, err: err}
-	}
+	})
 }
 
 // listHeight is the list's share of the screen: a third, at least 3
@@ -216,11 +210,7 @@ func (m *Model) View() string {
 	if p, ok := m.selected(); ok {
 		out = append(out, m.detail(p)...)
 	}
-	lines := strings.Split(strings.Join(out, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, m.width, "…")
-	}
-	return strings.Join(lines, "\n")
+	return crawlkit.Clip(strings.Join(out, "\n"), m.width)
 }
 
 // detail is the selected pattern, what it replaces, and its preview.

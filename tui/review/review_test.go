@@ -23,12 +23,7 @@ func TestReview(t *testing.T) {
 	ctl := fixture.NewControl(t, 1)
 	ctx := context.Background()
 	page := ctl.Site.URL("/post")
-	if _, err := ctl.Client.Create(ctx, []byte("id: r1\npoliteness: {off: true}\nrdf: {interval: 5ms}\nseeds: ["+page+"]\n")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ctl.Client.Do(ctx, "r1", "start"); err != nil {
-		t.Fatal(err)
-	}
+	ctl.Run(t, "r1", "id: r1\npoliteness: {off: true}\nrdf: {interval: 5ms}\nseeds: ["+page+"]\n")
 	if err := ctl.Client.Events(ctx, "r1", func(s control.Status, end bool) error { return nil }); err != nil {
 		t.Fatal(err)
 	}

@@ -45,11 +45,18 @@ func Open(dir string, o Options) (*DB, error) {
 	cache := pebble.NewCache(size)
 	defer cache.Unref()
 	opts := &pebble.Options{
-		Cache:                 cache,
-		ReadOnly:              o.ReadOnly,
-		MemTableSize:          64 << 20,
-		L0CompactionThreshold: 4,
-		L0StopWritesThreshold: 24,
+		Cache:                       cache,
+		ReadOnly:                    o.ReadOnly,
+		MemTableSize:                64 << 20,
+		MemTableStopWritesThreshold: 4,
+		// Crawls and loads write index keys in random order (hash IDs):
+		// each L0 table overlaps all of the first level, so let more
+		// gather in L0 and make that level larger, so that a compaction
+		// merges more new data per byte of old data it rewrites. Bloom
+		// filters keep point reads cheap across the extra L0 tables.
+		L0CompactionThreshold: 16,
+		L0StopWritesThreshold: 32,
+		LBaseMaxBytes:         512 << 20,
 		// Pebble logs compactions to stderr by default; a store is a
 		// library and keeps quiet.
 		Logger: quietLogger{},
