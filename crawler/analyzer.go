@@ -66,7 +66,8 @@ var errSampleHost = errors.New("not on the analyzed page's host")
 
 // sampler fetches the pages an Analyzer asks for while it analyzes the
 // page of claim cl, which the worker fetched in last: each request waits
-// the host's politeness delay after the one before.
+// the host's politeness delay after the one before (in real time: the
+// worker holds the host's claim meanwhile).
 type sampler struct {
 	c          *Crawl
 	ctx        context.Context

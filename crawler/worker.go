@@ -101,9 +101,14 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 	if abandoned(ctx, res) {
 		return nil, ctx.Err() // stopped mid-fetch: the URL stays in flight and is fetched on resume
 	}
-	smp := &sampler{c: c, ctx: ctx, worker: worker, cl: cl, hp: hp, crawlDelay: crawlDelay, last: res.Duration}
+	var smp *sampler // only an Analyzer fetches more pages
+	if c.deps.Analyzer != nil {
+		smp = &sampler{c: c, ctx: ctx, worker: worker, cl: cl, hp: hp, crawlDelay: crawlDelay, last: res.Duration}
+	}
 	an := c.analyze(res, smp)
-	items = append(items, smp.items...)
+	if smp != nil {
+		items = append(items, smp.items...)
+	}
 	annotations := retryAnnotations(cl.Retries)
 	if an.Annotation != "" {
 		annotations = append(annotations, an.Annotation)
@@ -211,7 +216,7 @@ func pathQuery(u canon.URL) string {
 
 // analyze finds the links of a fetched page, the redirect target
 // included, with the Analyzer when the crawl has one, which may fetch
-// more pages through smp.
+// more pages through smp (nil without an Analyzer).
 func (c *Crawl) analyze(res *fetch.Result, smp *sampler) Analysis {
 	var an Analysis
 	if res.Status >= 300 && res.Status < 400 && res.Location.Href != "" {
