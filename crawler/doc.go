@@ -38,7 +38,10 @@
 // returns the links to record and, apart, those to follow, and may return
 // statements about the page, which the RDF writer commits with its capture
 // (the application-aware helper of package kb/aah stores the posts,
-// comments and wiki pages it extracts that way).
+// comments and wiki pages it extracts that way). While it analyzes a page
+// it may fetch more pages of the same host through the crawl
+// (Page.Fetch: scope, robots.txt, politeness, WARC and crawl.log), so
+// that no request goes unrecorded.
 //
 // # Incremental crawls
 //

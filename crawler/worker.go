@@ -49,7 +49,8 @@ type item struct {
 }
 
 // process fetches one claimed URL and returns what the RDF writer must do
-// with it. Every item but the last is a robots.txt prerequisite.
+// with it. Every item but the last is a robots.txt prerequisite or a page
+// the Analyzer fetched (Page.Fetch).
 func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]item, error) {
 	hp := c.spec.Politeness.For(cl.QueueKey)
 	ev := Fetch{URL: cl.URL, Queue: cl.QueueKey, Hops: cl.Hops, Via: cl.Via, Worker: worker, Claimed: c.clock.Now()}
@@ -100,7 +101,14 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 	if abandoned(ctx, res) {
 		return nil, ctx.Err() // stopped mid-fetch: the URL stays in flight and is fetched on resume
 	}
-	an := c.analyze(res)
+	var smp *sampler // only an Analyzer fetches more pages
+	if c.deps.Analyzer != nil {
+		smp = &sampler{c: c, ctx: ctx, worker: worker, cl: cl, hp: hp, crawlDelay: crawlDelay, last: res.Duration}
+	}
+	an := c.analyze(res, smp)
+	if smp != nil {
+		items = append(items, smp.items...)
+	}
 	annotations := retryAnnotations(cl.Retries)
 	if an.Annotation != "" {
 		annotations = append(annotations, an.Annotation)
@@ -207,8 +215,9 @@ func pathQuery(u canon.URL) string {
 }
 
 // analyze finds the links of a fetched page, the redirect target
-// included, with the Analyzer when the crawl has one.
-func (c *Crawl) analyze(res *fetch.Result) Analysis {
+// included, with the Analyzer when the crawl has one, which may fetch
+// more pages through smp (nil without an Analyzer).
+func (c *Crawl) analyze(res *fetch.Result, smp *sampler) Analysis {
 	var an Analysis
 	if res.Status >= 300 && res.Status < 400 && res.Location.Href != "" {
 		an.Links = append(an.Links, extract.Outlink{URL: res.Location, Hop: extract.Redirect, Context: "location"})
@@ -231,7 +240,7 @@ func (c *Crawl) analyze(res *fetch.Result) Analysis {
 		fmt.Fprintf(c.deps.Log, "reading %s: %v\n", res.URL.Href, err)
 		return an
 	}
-	got, err := c.deps.Analyzer.Analyze(Page{URL: res.URL, MediaType: res.MediaType, Header: res.Header, Body: body})
+	got, err := c.deps.Analyzer.Analyze(Page{URL: res.URL, MediaType: res.MediaType, Header: res.Header, Body: body, Fetch: smp.fetch})
 	if err != nil {
 		fmt.Fprintf(c.deps.Log, "analyzing %s: %v\n", res.URL.Href, err)
 	}

@@ -57,7 +57,7 @@ tag/author/date archives, print views, edit, login or search pages, wiki
 history, diffs or special pages), and stores the posts, comments and wiki
 pages it extracts in the crawl's graph, each derived from its capture; other
 sites get the generic link extractor. The summary names the application of
-each site. --fingerprints DIR loads Wappalyzer-format fingerprints (e.g.
+each site. A spec with "aah: false" is --no-aah. --fingerprints DIR loads Wappalyzer-format fingerprints (e.g.
 ../shared/data/fingerprints/webappanalyzer) to name technologies beyond the
 knowledge base.
 
@@ -133,6 +133,9 @@ URLs that were in flight are fetched again.`,
 				return err
 			}
 			defer st.Close()
+			if s, err := spec.Load(crawler.Layout{Data: data}.Spec(args[0])); err == nil && !s.AAH {
+				ao.off = true // crawler.Open reports a spec it cannot read
+			}
 			d := crawlDeps(st, cmd.ErrOrStderr())
 			h, err := ao.helper(&d, cmd.ErrOrStderr(), data)
 			if err != nil {
@@ -192,6 +195,10 @@ func (o *crawlOptions) spec(cmd *cobra.Command, urls []string) (*spec.Spec, erro
 	if o.robots != "" {
 		s.Robots = o.robots
 	}
+	if o.aah.off {
+		s.AAH = false
+	}
+	o.aah.off = !s.AAH
 	return s, nil
 }
 

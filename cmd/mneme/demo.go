@@ -29,8 +29,12 @@ func newDemoCmd() *cobra.Command {
 and a wiki about an imaginary valley, with the markup of WordPress, phpBB and
 MediaWiki, links between them, paged lists, robots.txt files and crawler
 traps. Crawl it into the data folder (WARC files, crawl.log and RDF in the
-store), then print what was archived and three example SPARQL queries with
-their answers. Needs no network.`,
+store) with the application-aware helper, as mneme crawl does: it names each
+site's application, follows only the links of the application's navigation
+(no tag, author or date archives, print views, wiki histories or diffs) and
+stores the posts, comments and wiki articles it extracts. Then print what
+was archived and four example SPARQL queries with their answers. Needs no
+network.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runDemo(cmd.Context(), dataDir(data, ""), cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -41,23 +45,12 @@ their answers. Needs no network.`,
 	return cmd
 }
 
-// demoExclude are the URLs the demo does not crawl: the wiki's
-// histories, old revisions and diffs (a chain of near-duplicates several
-// times the size of the wiki), its parameter variants of recent changes,
-// the forum's per-post permalinks (each a copy of a topic page) and the
-// blog's per-post comment feeds: the duplicate views the knowledge base's
-// avoid rules name for these applications.
-var demoExclude = []string{
-	`[?&](action=history|action=info|oldid=|diff=|direction=)`,
-	`Special:(RecentChanges|Contributions|WhatLinksHere)|title=Special`,
-	`/viewtopic\.php\?p=`,
-	`/[0-9]{4}/[0-9]{2}/[0-9]{2}/[^/]+/feed/$`,
-}
-
 // demoSpec is the crawl of the demo web: no politeness delays (every seed
-// is on loopback), each seed's whole host in scope but the duplicate views
-// of demoExclude, and the calendar years of the blog's posts, beyond which
-// its events calendar is a trap.
+// is on loopback) and each seed's whole host in scope. The traps and
+// duplicate views of the sites (the blog's endless events calendar, tag
+// and date archives, the wiki's histories and diffs, the forum's post
+// permalinks) are left to the application-aware helper, whose navigation
+// does not lead there.
 func demoSpec(d *synthweb.Demo, data string) *spec.Spec {
 	s := spec.Default()
 	s.ID = "demo-" + time.Now().UTC().Format("20060102-150405")
@@ -66,8 +59,6 @@ func demoSpec(d *synthweb.Demo, data string) *spec.Spec {
 	s.UserAgent = "mneme/" + crawlVersion() + " (+https://github.com/mneme-archive/mneme)"
 	s.Politeness.Off = true
 	s.Scope.SeedHosts = true
-	s.Scope.CalendarYears = []int{2023, 2024}
-	s.Scope.Exclude = demoExclude
 	// Links are scheduled when their page's batch is committed: short
 	// batches keep a small site's frontier fed.
 	s.RDF.Interval = spec.Duration(25 * time.Millisecond)
@@ -87,15 +78,18 @@ func runDemo(ctx context.Context, data string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	c, err := crawler.New(s, crawlDeps(st, stderr))
+	deps := crawlDeps(st, stderr)
+	var ao aahOptions
+	h, err := ao.helper(&deps, io.Discard, data)
+	if err != nil {
+		return err
+	}
+	c, err := crawler.New(s, deps)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "Crawling into %s (crawl %s): robots.txt obeyed, no politeness delays (loopback),\n", data, s.ID)
-	fmt.Fprintf(stdout, "calendar trap cut at the years %d-%d, duplicate views excluded:\n", s.Scope.CalendarYears[0], s.Scope.CalendarYears[1])
-	for _, x := range demoExclude {
-		fmt.Fprintf(stdout, "  %s\n", x)
-	}
+	fmt.Fprintf(stdout, "with the application-aware helper: only the links of each application's navigation.\n")
 	start := time.Now()
 	if err := c.Run(ctx); err != nil {
 		return err
@@ -116,6 +110,8 @@ func runDemo(ctx context.Context, data string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "\nArchived in %.1f s: %d responses (%s), %d links, %d WARC files (%s), %s triples in graph <%s>.\n",
 		secs, status.Fetched, humanBytes(status.Bytes), status.Links, warcs, humanBytes(warcBytes), triples[0][0].Value, graphIRI)
 	fmt.Fprintf(stdout, "Files: %s (WARC, crawl.log, spec.yaml), store: %s\n", crawler.Layout{Data: data}.Crawl(s.ID), crawler.Layout{Data: data}.Store())
+	fmt.Fprintln(stdout, "Applications found by the application-aware helper:")
+	printSites(stdout, h)
 	for i, q := range demoQueries(d, graphIRI) {
 		fmt.Fprintf(stdout, "\n%d. %s\n\n%s\n\n", i+1, q.title, indent(q.text, "    "))
 		rows, err := queryRows(ctx, v, demoPrefixes+q.text)
@@ -128,7 +124,12 @@ func runDemo(ctx context.Context, data string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-const demoPrefixes = "PREFIX mneme: <https://w3id.org/mneme#>\n"
+const demoPrefixes = `PREFIX mneme: <https://w3id.org/mneme#>
+PREFIX sioc: <http://rdfs.org/sioc/ns#>
+PREFIX sioct: <http://rdfs.org/sioc/types#>
+PREFIX schema: <http://schema.org/>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+`
 
 type demoQuery struct {
 	title string
@@ -163,6 +164,17 @@ GROUP BY ?site ORDER BY DESC(?pages)`, sites, g),
          && ?article != <%s/wiki/Main_Page>)
 }
 GROUP BY ?article ORDER BY DESC(?citing_pages) ?article LIMIT 5`, g, d.Wiki, d.Wiki, d.Wiki),
+	}, {
+		title: "Latest blog posts the application-aware helper extracted, with their comments",
+		vars:  []string{"title", "author", "date", "comments"},
+		text: fmt.Sprintf(`SELECT ?title ?author ?date (COUNT(DISTINCT ?comment) AS ?comments) WHERE {
+  GRAPH <%s> {
+    ?post a sioct:BlogPost ; dcterms:title ?title ; dcterms:created ?date ;
+          sioc:has_creator/sioc:name ?author .
+    OPTIONAL { ?comment a sioct:Comment ; sioc:reply_of+ ?post }
+  }
+}
+GROUP BY ?title ?author ?date ORDER BY DESC(?date) LIMIT 5`, g),
 	}, {
 		title: "What each fetch ended in: HTTP status, or why nothing was fetched",
 		vars:  []string{"outcome", "captures"},

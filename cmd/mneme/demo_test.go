@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -16,7 +17,9 @@ import (
 )
 
 // TestDemo runs mneme demo into a temporary data folder and checks that
-// the three sites were archived and the example queries answered.
+// the three sites were archived with the application-aware helper (each
+// site's application named, posts extracted, no trap followed) and the
+// example queries answered.
 func TestDemo(t *testing.T) {
 	data := t.TempDir()
 	code, out, errOut := mneme(t, "", "demo", "--data", data)
@@ -28,8 +31,29 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("no summary line in\n%s", out)
 	}
 	num := func(s string) int { n, _ := strconv.Atoi(s); return n }
-	if num(summary[1]) < 300 || num(summary[2]) < 5000 || num(summary[3]) < 1 || num(summary[4]) < 20000 {
-		t.Errorf("summary %q: want at least 300 responses, 5,000 links, a WARC file and 20,000 triples", summary[0])
+	if num(summary[1]) < 200 || num(summary[2]) < 5000 || num(summary[3]) < 1 || num(summary[4]) < 20000 {
+		t.Errorf("summary %q: want at least 200 responses, 5,000 links, a WARC file and 20,000 triples", summary[0])
+	}
+	// The application of each site, with the objects extracted.
+	for site, app := range map[string]string{"blog": "WordPress", "forum": "phpBB", "wiki": "MediaWiki"} {
+		root := regexp.MustCompile(`(?m)^  ` + site + ` +(http://127\.0\.0\.1:\d+/) `).FindStringSubmatch(out)
+		if root == nil {
+			t.Errorf("no URL for the %s in\n%s", site, out)
+			continue
+		}
+		m := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(root[1]) + `: ` + app + `, (\d+) pages \((\d+) of a known level\), (\d+) objects extracted$`).FindStringSubmatch(out)
+		if m == nil || num(m[2]) < 39 || num(m[3]) < 39 {
+			t.Errorf("%s %s: helper line %q, want %s with at least 39 pages of a known level and objects", site, root[1], m, app)
+		}
+	}
+	crawlLog, err := os.ReadFile(filepath.Join(data, "crawls", summary[5], "crawl.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, trap := range []string{"/events/month/", "action=history", "oldid=", "/tag/", "viewtopic.php?p="} {
+		if strings.Contains(string(crawlLog), trap) {
+			t.Errorf("crawl.log: a %q URL was fetched", trap)
+		}
 	}
 	warcs, err := filepath.Glob(filepath.Join(data, "crawls", summary[5], "warcs", "*.warc.gz"))
 	if err != nil || len(warcs) == 0 {
@@ -52,10 +76,25 @@ func TestDemo(t *testing.T) {
 			t.Errorf("query 2: row %q", c[0])
 		}
 	}
-	// Query 3: successes, redirects and missing pages.
-	for _, status := range []string{"200", "301", "404"} {
+	// Query 3: five blog posts with title, author, date and comments.
+	posts := regexp.MustCompile(`(?m)^  \S.* {2,}[A-Z][a-z]+ [A-Z][a-z]+ +(20\d\d-\d\d-\d\dT[0-9:]+Z) +(\d+)$`).FindAllStringSubmatch(out, -1)
+	if len(posts) != 5 {
+		t.Errorf("query 3: %d rows of posts, want 5", len(posts))
+	}
+	comments := 0
+	for i, p := range posts {
+		comments += num(p[2])
+		if i > 0 && p[1] > posts[i-1][1] {
+			t.Errorf("query 3: posts not newest first: %q after %q", p[1], posts[i-1][1])
+		}
+	}
+	if comments == 0 {
+		t.Error("query 3: no comments on the latest posts")
+	}
+	// Query 4: successes and missing pages.
+	for _, status := range []string{"200", "404"} {
 		if !regexp.MustCompile(`(?m)^  ` + status + ` +[1-9]\d*$`).MatchString(out) {
-			t.Errorf("query 3: no row for status %s", status)
+			t.Errorf("query 4: no row for status %s", status)
 		}
 	}
 }

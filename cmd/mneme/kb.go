@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mneme-archive/mneme/kb"
+	"github.com/mneme-archive/mneme/kb/aah/setup"
 	"github.com/mneme-archive/mneme/kb/adapt"
 	"github.com/mneme-archive/mneme/kb/fingerprint"
 	"github.com/mneme-archive/mneme/kb/vdoc"
@@ -91,7 +92,7 @@ a browser or JavaScript files (js, scripts, dom, …) are skipped and counted. W
   mneme kb detect --fingerprints ../shared/data/fingerprints/webappanalyzer page.html`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, inputs []string) error {
-			k, err := loadKB(kbFiles)
+			k, err := setup.LoadKB(kbFiles)
 			if err != nil {
 				return err
 			}
@@ -132,13 +133,6 @@ a browser or JavaScript files (js, scripts, dom, …) are skipped and counted. W
 	cmd.Flags().StringVar(&fpDir, "fingerprints", "", "directory of Wappalyzer-format fingerprints to load")
 	cmd.Flags().StringSliceVar(&kbFiles, "kb", nil, "knowledge-base files or directories to use instead of the built-in one")
 	return cmd
-}
-
-func loadKB(files []string) (*kb.KB, error) {
-	if len(files) == 0 {
-		return kb.Builtin()
-	}
-	return kb.LoadFiles(files...)
 }
 
 func detectOne(cmd *cobra.Command, det *kb.Detector, in string) detectResult {

@@ -13,6 +13,7 @@ import (
 	"github.com/mneme-archive/mneme/crawler/frontier"
 	"github.com/mneme-archive/mneme/crawler/inject"
 	"github.com/mneme-archive/mneme/crawler/spec"
+	"github.com/mneme-archive/mneme/kb/aah/setup"
 )
 
 // Errors of the Manager, which the handler turns into status codes.
@@ -35,6 +36,8 @@ type Manager struct {
 	data string
 	deps crawler.Deps
 	ua   string // user agent for specs that give none
+
+	loadKnowledge func() (*setup.Knowledge, error) // the AAH's KB, loaded once
 
 	mu   sync.Mutex
 	open map[string]*entry
@@ -74,9 +77,31 @@ func (e *entry) status() crawler.Status {
 func (e *entry) ended() bool { return e.done != nil && !e.running() }
 
 // NewManager manages the crawls of data folder data; d.Store must be its
-// store. userAgent is given to specs that set none.
+// store. userAgent is given to specs that set none. Each crawl whose spec
+// leaves aah on gets its own application-aware helper with adaptation,
+// as mneme crawl builds it (package kb/aah/setup: the built-in KB, the
+// data folder's learned patterns), in place of d.Analyzer.
 func NewManager(data string, d crawler.Deps, userAgent string) *Manager {
-	return &Manager{data: data, deps: d, ua: userAgent, open: map[string]*entry{}}
+	return &Manager{data: data, deps: d, ua: userAgent, open: map[string]*entry{},
+		loadKnowledge: sync.OnceValues(func() (*setup.Knowledge, error) { return setup.Load(nil, "") })}
+}
+
+// depsFor returns the dependencies of a crawl of specification s.
+func (m *Manager) depsFor(s *spec.Spec) (crawler.Deps, error) {
+	d := m.deps
+	if !s.AAH {
+		return d, nil
+	}
+	k, err := m.loadKnowledge()
+	if err != nil {
+		return d, err
+	}
+	h, err := k.Helper(setup.Options{Data: m.data, Store: d.Store, Log: d.Log})
+	if err != nil {
+		return d, err
+	}
+	d.Analyzer = h
+	return d, nil
 }
 
 // List returns the status of every crawl of the data folder, by id.
@@ -164,9 +189,13 @@ func (m *Manager) Create(yaml []byte) (crawler.Status, error) {
 	if _, err := s.Check(canon.New(canon.Options{})); err != nil {
 		return crawler.Status{}, &InputError{err}
 	}
+	d, err := m.depsFor(s)
+	if err != nil {
+		return crawler.Status{}, err
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	c, err := crawler.New(s, m.deps)
+	c, err := crawler.New(s, d)
 	if errors.Is(err, crawler.ErrExists) {
 		return crawler.Status{}, fmt.Errorf("%w: %w", err, ErrConflict)
 	}
@@ -193,7 +222,15 @@ func (m *Manager) Start(id string) (crawler.Status, error) {
 		if _, err := os.Stat(crawler.Layout{Data: m.data}.State(id)); errors.Is(err, os.ErrNotExist) {
 			return crawler.Status{}, fmt.Errorf("crawl %q: %w", id, ErrUnknown)
 		}
-		c, err := crawler.Open(m.data, id, m.deps)
+		s, err := spec.Load(crawler.Layout{Data: m.data}.Spec(id))
+		if err != nil {
+			return crawler.Status{}, err
+		}
+		d, err := m.depsFor(s)
+		if err != nil {
+			return crawler.Status{}, err
+		}
+		c, err := crawler.Open(m.data, id, d)
 		if errors.Is(err, crawler.ErrFinished) {
 			return crawler.Status{}, fmt.Errorf("%w: %w", err, ErrConflict)
 		}

@@ -32,6 +32,11 @@ type Spec struct {
 	Output    string   `yaml:"output,omitempty"` // data folder holding crawls/ and store/
 	Workers   int      `yaml:"workers"`          // concurrent fetches
 	Robots    string   `yaml:"robots"`           // "obey" (default) or "ignore"
+	// AAH lets the application-aware helper (package kb/aah) read the
+	// pages of the web applications it knows, where the crawling program
+	// offers it (mneme crawl, the control API); false gives the generic
+	// link extractor. Default true.
+	AAH bool `yaml:"aah"`
 	// Update combines a new score of an already queued URL with its old
 	// one (FIRST, LAST, MAX, SUM, AVG), for injected and rediscovered URLs.
 	Update     string     `yaml:"update"`
@@ -150,6 +155,7 @@ func Default() *Spec {
 	return &Spec{
 		Workers: 8,
 		Robots:  "obey",
+		AAH:     true,
 		Update:  "MAX",
 		Scope: Scope{
 			SeedSURTs: sc.SeedSURTs, SeedHosts: sc.SeedHosts, SeedDomains: sc.SeedDomains,

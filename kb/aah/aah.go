@@ -33,9 +33,9 @@ type Options struct {
 	// known application, from the worker that fetched it, before the
 	// page's links are chosen and its objects described: the hook for
 	// adapting the knowledge base to a site whose templates differ
-	// (Result.Failures). It may replace the result's Links, Objects and
-	// Failures (package kb/adapt analyzes the page again with the
-	// patterns it learned for the site).
+	// (Result.Failures, or no Level). It may replace the result's Level,
+	// Links, Objects and Failures (package kb/adapt analyzes the page
+	// again with the patterns it learned for the site).
 	Observe func(*Result)
 }
 
@@ -83,6 +83,10 @@ type Result struct {
 	// found again (adaptation learnt a navigation action from pages whose
 	// links the KB had missed): followed, not recorded as this page's.
 	More []kb.Link
+	// Fetch gets another page of the site through the crawl (archived
+	// like any capture: see crawler.Page.Fetch) for the Observe hook to
+	// learn from; nil when the crawler offers none.
+	Fetch func(url string) (*vdoc.Doc, error)
 }
 
 // New returns a helper detecting applications with det.
@@ -114,13 +118,16 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 		return an, nil
 	}
 	res := &Result{URL: p.URL.Href, Doc: doc, Type: typ, Level: level}
-	an.Annotation = "app:" + typ.ID
-	if level == nil {
-		// A page of the application no level describes: its links, but
-		// never those the application's avoid patterns exclude.
-		an.Follow = slices.DeleteFunc(slices.Clone(found), func(l extract.Outlink) bool { return avoids(typ, l) })
-	} else {
-		an.Annotation += "/" + level.Name
+	if p.Fetch != nil {
+		res.Fetch = func(u string) (*vdoc.Doc, error) {
+			got, err := p.Fetch(u)
+			if err != nil {
+				return nil, err
+			}
+			return vdoc.New(got.URL.Href, got.Header, got.Body)
+		}
+	}
+	if level != nil {
 		var navFails []kb.Failure
 		res.Links, navFails = typ.Navigate(level, doc)
 		if level.Terminal {
@@ -130,8 +137,15 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 	}
 	if h.opts.Observe != nil {
 		h.opts.Observe(res)
+		level = res.Level
 	}
-	if level != nil {
+	an.Annotation = "app:" + typ.ID
+	if level == nil {
+		// A page of the application no level describes: its links, but
+		// never those the application's avoid patterns exclude.
+		an.Follow = slices.DeleteFunc(slices.Clone(found), func(l extract.Outlink) bool { return avoids(typ, l) })
+	} else {
+		an.Annotation += "/" + level.Name
 		an.Links, an.Follow = h.follow(typ, found, res.Links)
 	}
 	for _, l := range res.More {

@@ -27,11 +27,7 @@ func crawlAAH(t *testing.T, data, id string, st *graph.Store, k *kb.KB, seed str
 	opts := aah.Options{Log: &logBuf}
 	if sess != nil {
 		sess.Log = &logBuf
-		opts.Observe = func(r *aah.Result) {
-			if an, ok := sess.Observe(r.Doc, r.Type, r.Level); ok {
-				r.Links, r.Objects, r.Failures, r.More = an.Links, an.Objects, an.Failures, an.More
-			}
-		}
+		opts.Observe = sess.ObserveResult
 	}
 	h := aah.New(kb.NewDetector(k, nil), opts)
 	s := spec.Default()
@@ -148,7 +144,7 @@ func TestWordPressCrawlAdapt(t *testing.T) {
 	}
 	plain := crawlAAH(t, t.TempDir(), "plain", openStore(t, t.TempDir()), k, base+"/", nil)
 	noAdapt, _ := wpStored(t, plain)
-	recrawl := crawlAAH(t, data, "after", st, k, base+"/", &Session{KB: k, Known: first, Learned: learned, Fetch: getDoc})
+	recrawl := crawlAAH(t, data, "after", st, k, base+"/", &Session{KB: k, Known: first, Learned: learned})
 	right, wrong = wpStored(t, recrawl)
 	checkAdapted(t, "AAH crawls, recrawl on twentytwentythree (posts stored)", noAdapt, right, 50, len(learned.List()), wrong)
 
@@ -157,7 +153,7 @@ func TestWordPressCrawlAdapt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs := crawlAAH(t, cold, "cold", openStore(t, cold), k, base+"/", &Session{KB: k, Learned: coldLearned, Fetch: getDoc})
+	objs := crawlAAH(t, cold, "cold", openStore(t, cold), k, base+"/", &Session{KB: k, Learned: coldLearned})
 	right, wrong = wpStored(t, objs)
 	checkAdapted(t, "AAH crawls, cold start on twentytwentythree (posts stored)", noAdapt, right, 50, len(coldLearned.List()), wrong)
 }
@@ -211,7 +207,7 @@ func TestMediaWikiCrawlAdapt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recrawl := crawlAAH(t, data, "after", st, k, base+"/wiki/Main_Page", &Session{KB: k, Known: first, Learned: learned, Fetch: getDoc})
+	recrawl := crawlAAH(t, data, "after", st, k, base+"/wiki/Main_Page", &Session{KB: k, Known: first, Learned: learned})
 	right, wrong = mwStored(recrawl, api)
 	checkAdapted(t, "AAH crawls of the wiki, recrawl on monobook (articles stored)", noAdapt, right, len(api), len(learned.List()), wrong)
 
@@ -220,7 +216,7 @@ func TestMediaWikiCrawlAdapt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs := crawlAAH(t, cold, "cold", openStore(t, cold), k, base+"/wiki/Main_Page", &Session{KB: k, Learned: coldLearned, Fetch: getDoc})
+	objs := crawlAAH(t, cold, "cold", openStore(t, cold), k, base+"/wiki/Main_Page", &Session{KB: k, Learned: coldLearned})
 	right, wrong = mwStored(objs, api)
 	checkAdapted(t, "AAH crawls of the wiki, cold start on monobook (articles stored)", noAdapt, right, len(api), len(coldLearned.List()), wrong)
 }

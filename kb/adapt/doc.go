@@ -17,6 +17,11 @@
 //     kept; a candidate is proposed once it works on at least three pages
 //     of the level.
 //
+// In a crawl, a Session does both as pages arrive (aah.Options.Observe:
+// Session.ObserveResult), fetching its sample pages through the crawl so
+// that they are archived, and relaxes a level's detection (RelaxLevel)
+// once three pages navigation led to as that level matched none.
+//
 // Proposals are kept with their provenance (site, time, pages) in a
 // learned file (Learned, in the data folder's kb/learned.yaml) loaded
 // alongside the shipped KB (Apply): they add alternatives and remove

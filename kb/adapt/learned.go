@@ -21,8 +21,10 @@ func LearnedPath(dataDir string) string { return filepath.Join(dataDir, "kb", "l
 
 // Learned is a file of learned patterns (proposals), loaded alongside the
 // shipped knowledge base, and the review API over it: list, accept,
-// reject. Every change is written back at once (to a temporary file
-// renamed over the old one). It is safe for concurrent use.
+// reject. Every change is made to the file as it is then (read again, so
+// that the crawls and reviews of a data folder, each with its own
+// Learned, keep each other's changes) and written back at once (to a
+// temporary file renamed over the old one). It is safe for concurrent use.
 type Learned struct {
 	mu    sync.Mutex
 	path  string
@@ -198,6 +200,9 @@ func (l *Learned) Get(id string) (Proposal, bool) {
 func (l *Learned) Add(props ...Proposal) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err := l.reload(); err != nil {
+		return 0, err
+	}
 	n := 0
 	for _, p := range props {
 		if p.ID == "" {
@@ -224,6 +229,9 @@ func (l *Learned) Reject(id string) error { return l.set(id, Rejected) }
 func (l *Learned) set(id string, s Status) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err := l.reload(); err != nil {
+		return err
+	}
 	i := slices.IndexFunc(l.props, func(p Proposal) bool { return p.ID == id })
 	if i < 0 {
 		return fmt.Errorf("%s: no learned pattern %q", l.path, id)
@@ -236,6 +244,29 @@ func (l *Learned) set(id string, s Status) error {
 // the package function Apply).
 func (l *Learned) Apply(k *kb.KB, site string) (*kb.KB, error) {
 	return Apply(k, l.List(), site)
+}
+
+// reload reads the file again, keeping the proposals of l it has lost
+// (none, unless it was edited by hand); l.mu is held.
+func (l *Learned) reload() error {
+	f, err := os.Open(l.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	defer f.Close()
+	disk, err := ParseLearned(l.path, f, nil)
+	if err != nil {
+		return err
+	}
+	for _, p := range l.props {
+		if !slices.ContainsFunc(disk, func(q Proposal) bool { return q.ID == p.ID }) {
+			disk = append(disk, p)
+		}
+	}
+	l.props = disk
+	return nil
 }
 
 // save writes the file; l.mu is held.

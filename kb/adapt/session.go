@@ -8,23 +8,24 @@ import (
 	"sync"
 
 	"github.com/mneme-archive/mneme/kb"
+	"github.com/mneme-archive/mneme/kb/aah"
 	"github.com/mneme-archive/mneme/kb/vdoc"
 )
 
 // Session adapts the knowledge base during one crawl, page by page: the
 // crawler's application-aware helper hands it each page of a known
-// application (Observe). A site's learned patterns are used from its
-// first page. On the first page of a level where the KB's actions fail
-// (or, in a recrawl, miss content the earlier crawl stored), the session
-// fetches more pages of that level — pages the earlier crawl stored
+// application (ObserveResult, Observe). A site's learned patterns are
+// used from its first page. On the first page of a level where the KB's
+// actions fail (or, in a recrawl, miss content the earlier crawl stored),
+// the session fetches more pages of that level through the crawl — pages the earlier crawl stored
 // objects of that kind from, and links the navigation led to that level
 // — so as to have twice MinPages to learn from at once (on later failing
 // pages while it has fewer); it relearns
 // from the stored content (Relearn), relaxes what still fails (Relax,
 // RelaxNavigation), adds what it learned to the learned file, and
-// analyzes the page again with it. Without Fetch, failing pages are
-// gathered as the crawl brings them, and those seen before the learning
-// keep what the KB extracted from them. Learning holds the session's
+// analyzes the page again with it. Without a fetch function, failing
+// pages are gathered as the crawl brings them, and those seen before the
+// learning keep what the KB extracted from them. Learning holds the session's
 // lock: other pages wait for it. It is safe for concurrent use.
 type Session struct {
 	// KB is the knowledge base the crawl detects with; its types of the
@@ -35,9 +36,6 @@ type Session struct {
 	// Known is what the earlier crawl stored, by page URL (see Known);
 	// nil in a cold start.
 	Known map[string][]kb.Object
-	// Fetch gets a page to check where a relaxed navigation action leads;
-	// nil leaves navigation unrelaxed.
-	Fetch func(url string) (*vdoc.Doc, error)
 	// Log receives a line per adaptation; default discarded.
 	Log io.Writer
 	Options
@@ -53,6 +51,7 @@ type siteState struct {
 	next    map[string]int      // pending pages before the next attempt
 	targets map[string][]string // URLs navigation led to, by level
 	sampled map[string]bool     // pages fetched or seen as samples
+	levels  levelState
 }
 
 // maxSampled bounds the pages a site's session fetches to learn from.
@@ -69,22 +68,57 @@ type Analysis struct {
 	// More are the links of the other pages learnt from, which the KB's
 	// navigation had missed there: the crawl should follow them too.
 	More []kb.Link
+	// Level is the level the page was analyzed at: the helper's, or one
+	// whose detection adaptation relaxed for the site (see Observe).
+	Level *kb.Level
+}
+
+// ObserveResult is the application-aware helper's Observe hook
+// (aah.Options.Observe): it observes the page, fetching samples through
+// the crawl with r.Fetch, and gives the result the page's analysis with
+// the site's adapted type.
+func (s *Session) ObserveResult(r *aah.Result) {
+	if an, ok := s.Observe(r.Doc, r.Type, r.Level, r.Fetch); ok {
+		r.Level, r.Links, r.Objects, r.Failures, r.More = an.Level, an.Links, an.Objects, an.Failures, an.More
+	}
 }
 
 // Observe analyzes one page of type t, level l (nil when no level
-// matched) with the site's adapted type, and adapts when it is time. It
-// returns the page's analysis with the type as adapted, and whether it
-// differs from t's own (it does once something was learned for the
-// site).
-func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level) (Analysis, bool) {
-	if l == nil {
-		return Analysis{}, false
-	}
+// matched) with the site's adapted type, and adapts when it is time,
+// getting sample pages with fetch (nil: none are fetched, and navigation
+// is not relaxed). A page no level matches is given the level whose
+// detection was relaxed for the site, or kept to relax the detection of
+// the level navigation led to it as (see unleveled). It returns the
+// page's analysis with the type as adapted, and whether it differs from
+// t's own (it does once something was learned for the site).
+func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level, fetch func(url string) (*vdoc.Doc, error)) (Analysis, bool) {
 	site := doc.URL.Host
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.site(site)
 	typ := s.typeFor(st, site, t)
+	if typ != t {
+		if al, _ := typ.LevelOf(doc); al != nil {
+			l = t.Level(al.Name) // a level detection learned for the site
+		}
+	}
+	if exp, ok := st.levels.expected[doc.URL.String()]; l == nil || ok && exp != l.Name && t.Level(exp) != nil {
+		// No level, or not the one navigation led to the page as: the
+		// expected level's detection may need relaxing, and the page is
+		// no evidence that the actions of the level it matched fail.
+		if nl := s.unleveled(st, site, doc, t); nl != nil {
+			l = nl
+		} else if l == nil {
+			return Analysis{}, false
+		} else {
+			an := analyze(typ, typ.Level(l.Name), doc)
+			st.remember(an.Links)
+			return an, typ != t
+		}
+	} else {
+		st.levels.keep(l.Name, doc)
+	}
+	typ = s.typeFor(st, site, t)
 	lv := typ.Level(l.Name)
 	an := analyze(typ, lv, doc)
 	st.remember(an.Links)
@@ -92,8 +126,8 @@ func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level) (Analysis, boo
 		return an, typ != t
 	}
 	st.pending[l.Name] = append(st.pending[l.Name], Page{Doc: doc, Known: s.Known[doc.URL.String()]})
-	if want := 2*s.minPages() - len(st.pending[l.Name]); want > 0 && s.Fetch != nil {
-		st.pending[l.Name] = append(st.pending[l.Name], s.samples(st, typ, lv, doc, want)...)
+	if want := 2*s.minPages() - len(st.pending[l.Name]); want > 0 && fetch != nil {
+		st.pending[l.Name] = append(st.pending[l.Name], s.samples(st, typ, lv, doc, want, fetch)...)
 	}
 	if len(st.pending[l.Name]) > maxPending {
 		st.pending[l.Name] = st.pending[l.Name][1:]
@@ -103,7 +137,7 @@ func (s *Session) Observe(doc *vdoc.Doc, t *kb.Type, l *kb.Level) (Analysis, boo
 	}
 	// Try again with twice as many pages if nothing is learned now.
 	st.next[l.Name] = 2 * len(st.pending[l.Name])
-	props := s.learn(typ, lv, st.pending[l.Name], site)
+	props := s.learn(typ, lv, st.pending[l.Name], site, fetch)
 	if len(props) == 0 {
 		return an, typ != t
 	}
@@ -135,6 +169,7 @@ const maxTargets = 64
 
 func (st *siteState) remember(links []kb.Link) {
 	for _, l := range links {
+		st.levels.expect(l)
 		if len(st.targets[l.Target]) < maxTargets {
 			st.targets[l.Target] = append(st.targets[l.Target], l.URL)
 		}
@@ -145,7 +180,7 @@ func (st *siteState) remember(links []kb.Link) {
 // fetched before: first those the earlier crawl stored objects of l's
 // kinds from, then those navigation led to l; a page of another level is
 // left out.
-func (s *Session) samples(st *siteState, t *kb.Type, l *kb.Level, doc *vdoc.Doc, want int) []Page {
+func (s *Session) samples(st *siteState, t *kb.Type, l *kb.Level, doc *vdoc.Doc, want int, fetch func(string) (*vdoc.Doc, error)) []Page {
 	var urls []string
 	for u, objs := range s.Known {
 		if len(urls) >= maxTargets {
@@ -173,7 +208,7 @@ func (s *Session) samples(st *siteState, t *kb.Type, l *kb.Level, doc *vdoc.Doc,
 			continue
 		}
 		st.sampled[u] = true
-		d, err := s.Fetch(u)
+		d, err := fetch(u)
 		if err != nil {
 			fmt.Fprintf(s.log(), "adapt: fetching a sample page: %v\n", err)
 			continue
@@ -192,7 +227,8 @@ func (s *Session) site(host string) *siteState {
 	}
 	st := s.sites[host]
 	if st == nil {
-		st = &siteState{types: map[string]*kb.Type{}, pending: map[string][]Page{}, next: map[string]int{}, targets: map[string][]string{}, sampled: map[string]bool{}}
+		st = &siteState{types: map[string]*kb.Type{}, pending: map[string][]Page{}, next: map[string]int{}, targets: map[string][]string{}, sampled: map[string]bool{},
+			levels: levelState{expected: map[string]string{}, unleveled: map[string][]*vdoc.Doc{}, others: map[string][]*vdoc.Doc{}, next: map[string]int{}}}
 		s.sites[host] = st
 	}
 	return st
@@ -227,7 +263,7 @@ func (s *Session) typeFor(st *siteState, site string, t *kb.Type) *kb.Type {
 }
 
 func analyze(t *kb.Type, l *kb.Level, doc *vdoc.Doc) Analysis {
-	var an Analysis
+	an := Analysis{Level: l}
 	an.Links, an.Failures = t.Navigate(l, doc)
 	if l.Terminal {
 		var xf []kb.Failure
@@ -283,7 +319,7 @@ func indexKind(objs []kb.Object, kind kb.ObjectKind) int {
 
 // learn relearns from the stored content of the pages, then relaxes what
 // still fails.
-func (s *Session) learn(t *kb.Type, l *kb.Level, pages []Page, site string) []Proposal {
+func (s *Session) learn(t *kb.Type, l *kb.Level, pages []Page, site string, fetch func(string) (*vdoc.Doc, error)) []Proposal {
 	o := s.Options
 	o.Site = site
 	var props []Proposal
@@ -307,8 +343,8 @@ func (s *Session) learn(t *kb.Type, l *kb.Level, pages []Page, site string) []Pr
 		docs[i] = p.Doc
 	}
 	relaxed := Relax(s.KB, t, l, docs, o)
-	if s.Fetch != nil {
-		relaxed = append(relaxed, RelaxNavigation(s.KB, t, l, docs, s.Fetch, o)...)
+	if fetch != nil {
+		relaxed = append(relaxed, RelaxNavigation(s.KB, t, l, docs, fetch, o)...)
 	}
 	props = append(props, relaxed...)
 	for _, p := range props {

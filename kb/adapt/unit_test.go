@@ -140,6 +140,21 @@ func TestLearnedFile(t *testing.T) {
 	if site(applied) == p.Pattern {
 		t.Error("a rejected pattern is still applied")
 	}
+	// l, a crawl's, learns more after the review made through l2: the
+	// file keeps both.
+	q := p
+	q.Pattern = ".//h2"
+	q = q.withID()
+	if n, err := l.Add(q); err != nil || n != 1 {
+		t.Fatalf("Add after the review: %d, %v", n, err)
+	}
+	l3, err := OpenLearned(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l3.List(); len(got) != 2 || got[0].Status != Rejected || got[1].ID != q.ID {
+		t.Errorf("after a review and another crawl's Add, the file holds %+v", got)
+	}
 
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	os.WriteFile(bad, []byte("learned:\n  - id: 000000000000\n    status: maybe\n    site: x\n    type: nosuch\n    level: post\n    action: field\n    object: blog-post\n    field: title\n    pattern: .//h1[\n    method: relax\n    pages: []\n    checked: 0\n    learned: 2026-11-21T10:00:00Z\n"), 0o644)
