@@ -45,19 +45,22 @@ func CMS(tb testing.TB, base, theme string) string {
 		tb.Fatalf("locking the shared CMSs: %v", err)
 	}
 	tb.Cleanup(unlock)
-	site, def := "", ""
+	if _, def := themed(base); theme != "" && theme != def {
+		SwitchTheme(tb, base, theme)
+	}
+	return base
+}
+
+// themed returns switch-theme.sh's name for the CMS at base and its
+// default theme; "" for a CMS without themes.
+func themed(base string) (site, def string) {
 	switch base {
 	case WordPress:
-		site, def = "wp", WordPressTheme
+		return "wp", WordPressTheme
 	case MediaWiki:
-		site, def = "mw", MediaWikiSkin
+		return "mw", MediaWikiSkin
 	}
-	if site == "" || theme == "" || theme == def {
-		return base
-	}
-	switchTheme(tb, site, theme)
-	tb.Cleanup(func() { switchTheme(tb, site, def) })
-	return base
+	return "", ""
 }
 
 // SwitchTheme changes the theme of a CMS that the test already holds
@@ -65,16 +68,12 @@ func CMS(tb testing.TB, base, theme string) string {
 // The default theme comes back when the test ends.
 func SwitchTheme(tb testing.TB, base, theme string) {
 	tb.Helper()
-	switch base {
-	case WordPress:
-		switchTheme(tb, "wp", theme)
-		tb.Cleanup(func() { switchTheme(tb, "wp", WordPressTheme) })
-	case MediaWiki:
-		switchTheme(tb, "mw", theme)
-		tb.Cleanup(func() { switchTheme(tb, "mw", MediaWikiSkin) })
-	default:
+	site, def := themed(base)
+	if site == "" {
 		tb.Fatalf("%s has no themes to switch", base)
 	}
+	switchTheme(tb, site, theme)
+	tb.Cleanup(func() { switchTheme(tb, site, def) })
 }
 
 func switchTheme(tb testing.TB, site, theme string) {
