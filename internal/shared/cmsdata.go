@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,4 +84,52 @@ var wikiMarkup = regexp.MustCompile(`\[\[(?:[^|\]]*\|)?([^\]]*)\]\]|'''?|==+|\{\
 // text is compared with: link labels kept, markup dropped.
 func WikiText(s string) string {
 	return wikiMarkup.ReplaceAllString(s, " $1$2 ")
+}
+
+// WikiPage is a MediaWiki page as the wiki's API gives it: its last
+// revision's time and wikitext, and its categories (without the
+// "Category:" prefix, sorted).
+type WikiPage struct {
+	Modified   time.Time
+	Wikitext   string
+	Categories []string
+}
+
+// MediaWikiPage reads the page titled title of the MediaWiki at base
+// through its API, the ground truth for what an extractor should find.
+func MediaWikiPage(tb testing.TB, base, title string) WikiPage {
+	tb.Helper()
+	var rev struct {
+		Query struct {
+			Pages map[string]struct {
+				Revisions []struct {
+					Timestamp string `json:"timestamp"`
+					Slots     struct {
+						Main struct {
+							Content string `json:"*"`
+						} `json:"main"`
+					} `json:"slots"`
+				} `json:"revisions"`
+				Categories []struct{ Title string } `json:"categories"`
+			} `json:"pages"`
+		} `json:"query"`
+	}
+	GetJSON(tb, base+"/api.php?action=query&prop=revisions|categories&rvprop=timestamp|content&rvslots=main&format=json&titles="+url.QueryEscape(title), &rev)
+	for _, pg := range rev.Query.Pages {
+		if len(pg.Revisions) == 0 {
+			break
+		}
+		ts, err := time.Parse(time.RFC3339, pg.Revisions[0].Timestamp)
+		if err != nil {
+			tb.Fatalf("%s: revision time: %v", title, err)
+		}
+		p := WikiPage{Modified: ts, Wikitext: pg.Revisions[0].Slots.Main.Content}
+		for _, c := range pg.Categories {
+			p.Categories = append(p.Categories, strings.TrimPrefix(c.Title, "Category:"))
+		}
+		slices.Sort(p.Categories)
+		return p
+	}
+	tb.Fatalf("%s: the wiki's API has no revision of this page", title)
+	return WikiPage{}
 }

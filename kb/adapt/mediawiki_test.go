@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -32,25 +31,8 @@ func mwArticles(t *testing.T, base string) map[string]mwArticle {
 	shared.GetJSON(t, base+"/api.php?action=query&list=allpages&apnamespace=0&aplimit=500&format=json", &all)
 	out := map[string]mwArticle{}
 	for _, p := range all.Query.AllPages {
-		var rev struct {
-			Query struct {
-				Pages map[string]struct {
-					Revisions []struct {
-						Timestamp string `json:"timestamp"`
-						Slots     struct {
-							Main struct {
-								Content string `json:"*"`
-							} `json:"main"`
-						} `json:"slots"`
-					} `json:"revisions"`
-				} `json:"pages"`
-			} `json:"query"`
-		}
-		shared.GetJSON(t, base+"/api.php?action=query&prop=revisions&rvprop=timestamp|content&rvslots=main&format=json&titles="+url.QueryEscape(p.Title), &rev)
-		for _, pg := range rev.Query.Pages {
-			ts, _ := time.Parse(time.RFC3339, pg.Revisions[0].Timestamp)
-			out[p.Title] = mwArticle{ts, shared.WikiText(pg.Revisions[0].Slots.Main.Content)}
-		}
+		pg := shared.MediaWikiPage(t, base, p.Title)
+		out[p.Title] = mwArticle{pg.Modified, shared.WikiText(pg.Wikitext)}
 	}
 	return out
 }
