@@ -323,4 +323,3 @@ func (qp *quadPat) extend(ex *Exec, row []ID, q graph.IDQuad) []ID {
 	}
 	return out
 }
-

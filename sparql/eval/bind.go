@@ -261,4 +261,3 @@ func (s *bindStep) close() {
 	}
 	s.in.close()
 }
-
