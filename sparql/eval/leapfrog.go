@@ -452,6 +452,36 @@ func (l *lfLevel) search() bool {
 	}
 }
 
+// count is the number of keys common to the cursors' ranges: the keys
+// of the narrowest range looked up in the others, which only move
+// forward (a gallop each).
+func (l *lfLevel) count() int64 {
+	small := l.curs[0]
+	for _, c := range l.curs {
+		c.pos = c.lo
+		if c.hi-c.lo < small.hi-small.lo {
+			small = c
+		}
+	}
+	var n int64
+keys:
+	for _, v := range small.keys[small.lo:small.hi] {
+		for _, c := range l.curs {
+			if c == small {
+				continue
+			}
+			if !c.seek(v) {
+				break keys
+			}
+			if c.key() != v {
+				continue keys
+			}
+		}
+		n++
+	}
+	return n
+}
+
 // advance finds the next common key.
 func (l *lfLevel) advance() bool {
 	if !l.curs[l.p].skip() {
@@ -476,7 +506,7 @@ type lfIter struct {
 }
 
 func (it *lfIter) next() ([]ID, error) {
-	ok, err := it.match(it.ex.tick)
+	ok, err := it.match(len(it.levels)-1, it.ex.tick)
 	if !ok || err != nil {
 		return nil, err
 	}
@@ -488,10 +518,10 @@ func (it *lfIter) next() ([]ID, error) {
 	return row, nil
 }
 
-// match moves to the next match of every variable (in vals); false at
+// match moves to the next match of the variables up to level stop (in
+// vals), the ranges of the next level's cursors set from it; false at
 // the end. tick is called every turn and stops the join with its error.
-func (it *lfIter) match(tick func() error) (bool, error) {
-	last := len(it.levels) - 1
+func (it *lfIter) match(stop int, tick func() error) (bool, error) {
 	for !it.done {
 		if err := tick(); err != nil {
 			return false, err
@@ -513,13 +543,13 @@ func (it *lfIter) match(tick func() error) (bool, error) {
 			continue
 		}
 		it.vals[it.depth] = l.curs[0].key()
-		if it.depth == last {
-			return true, nil
-		}
 		for _, c := range l.curs {
 			if c.child != nil {
 				c.child.lo, c.child.hi = int(c.start[c.pos]), int(c.start[c.pos+1])
 			}
+		}
+		if it.depth == stop {
+			return true, nil
 		}
 		it.depth++
 	}
@@ -589,12 +619,15 @@ func (it *lfIter) countRange() (int64, error) {
 		}
 		return nil
 	}
+	// The last variable's matches under each match of the others (a
+	// cycle has two variables at least) are counted at once.
+	last := len(it.levels) - 1
 	for {
-		ok, err := it.match(tick)
+		ok, err := it.match(last-1, tick)
 		if err != nil || !ok {
 			return n, err
 		}
-		n++
+		n += it.levels[last].count()
 	}
 }
 
