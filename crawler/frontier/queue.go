@@ -18,6 +18,9 @@ type queue struct {
 	// claims start from the queue's start again.
 	head    itemPos
 	headSet bool
+	// dirty is set while the queue's record is in the journal and not yet
+	// in its own key.
+	dirty bool
 }
 
 // mayHold lowers q's head hint to p, a position an entry is written at.

@@ -144,7 +144,13 @@ func TestUnreferencedRunDropped(t *testing.T) {
 	}
 	f = open(t, dir, opts)
 	n := 0
-	if err := f.scan([]byte{prefixRun}, func(k, v []byte) error { n += len(v) / runEntrySize; return nil }); err != nil {
+	err = f.scan([]byte{prefixRun}, func(k, v []byte) error {
+		if k[5] == pageRecords {
+			n += len(v) / runEntrySize
+		}
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if n != 2 {

@@ -110,19 +110,17 @@ func (f *Frontier) flushLocked() error {
 	for _, q := range t.list {
 		f.place(q, now)
 	}
-	slices.SortFunc(t.list, func(x, y *queue) int { return cmp.Compare(x.id, y.id) })
 
-	// Keys go into the batch almost in key order (queue records 'Q',
-	// entries 'd', meta 'm', pending 'p', queue items 'q', URL records
-	// 'u'): Pebble's memtable inserts are cheapest in order, and a large
-	// batch is sorted before use, which sorted input makes cheap.
+	// Keys go into the batch almost in key order (queue journal 'J' or
+	// records 'Q', entries 'd', meta 'm', pending 'p', queue items 'q', URL
+	// records 'u'): Pebble's memtable inserts are cheapest in order, and a
+	// large batch is sorted before use, which sorted input makes cheap.
 	b := f.db.NewBatchWithSize(len(fresh)*192 + len(urls)*64 + len(t.list)*64 + 64)
 	defer b.Close()
 	var buf []byte
 	var kb [32]byte
-	for _, q := range t.list {
-		buf = q.encode(buf[:0])
-		b.Set(binary.BigEndian.AppendUint32(append(kb[:0], prefixQueue), q.id), buf, nil)
+	if err := f.writeQueues(b, t.list); err != nil {
+		return f.fail(err)
 	}
 	asRun := len(fresh) >= f.opts.ingestMin
 	if asRun {
@@ -202,20 +200,20 @@ func (f *Frontier) ingestNew(urls []seenURL, fresh []uint32) error {
 		buf = appendRunEntry(buf[:0], &u.hash, &u.rec)
 		if err := run.add(buf); err != nil {
 			entries.abort()
-			run.t.abort()
+			run.abort()
 			return err
 		}
 	}
 	ep, err := entries.finish()
 	if err != nil {
 		entries.abort()
-		run.t.abort()
+		run.abort()
 		return err
 	}
 	rp, err := run.finish()
 	if err != nil {
 		removeFiles(ep)
-		run.t.abort()
+		run.abort()
 		return err
 	}
 	if err := f.ingest(append(ep, rp...)); err != nil {

@@ -161,20 +161,6 @@ func (f *Frontier) readRecords(urls []string) (map[urlHash]*urlRecord, error) {
 	return recs, nil
 }
 
-// getRecord returns the URL record of h, or nil if the URL is unseen.
-func (f *Frontier) getRecord(h urlHash) (*urlRecord, error) {
-	r, err := f.newRecordReader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	rec, ok, err := r.find(&h)
-	if !ok || err != nil {
-		return nil, err
-	}
-	return &rec, nil
-}
-
 func writeRecords(b *pebble.Batch, recs map[urlHash]*urlRecord) {
 	var buf []byte
 	for h, rec := range recs {
