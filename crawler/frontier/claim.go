@@ -274,7 +274,7 @@ func (f *Frontier) requeueInFlight() error {
 		return err
 	}
 	b := f.db.NewBatch()
-	var t touchSet
+	t := f.newTouchSet(nil)
 	for _, h := range claimed {
 		rec, err := f.getRecord(h)
 		if err != nil {

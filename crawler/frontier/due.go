@@ -217,7 +217,7 @@ func (f *Frontier) Expedite(urls []string, at time.Time) error {
 	}
 	when := at.UnixNano()
 	b := f.db.NewBatch()
-	var t touchSet
+	t := f.newTouchSet(nil)
 	for h, rec := range recs {
 		if rec == nil || rec.state != stateWaiting {
 			continue

@@ -93,6 +93,7 @@ type Frontier struct {
 	nextPending uint64
 	encoded     []byte // reused buffer for pending-log records
 	journal     queueJournal
+	touchMark   uint64 // mark of the last touchSet
 	scratch     seenScratch
 	// broken is set when a batch failed after memory was updated: the
 	// in-memory state no longer matches the database, so every later call

@@ -24,8 +24,9 @@ type seenURL struct {
 type seenScratch struct {
 	order []sortEntry
 	parts [2]seenPart
-	byIdx []int32
-	items []itemOp
+	byIdx   []int32
+	items   []itemOp
+	touched []*queue
 }
 
 // itemPos is a queue entry key: queue, ordered score, insertion counter.
@@ -87,11 +88,15 @@ func (f *Frontier) flushLocked() error {
 		}
 	}
 	f.scratch.byIdx = byIdx
-	var t touchSet
+	t := f.newTouchSet(f.scratch.touched[:0])
 	items := f.scratch.items[:0]
+	var q *queue
 	for _, i := range fresh {
 		u := &urls[i]
-		q := f.queueFor(f.pending[u.idx].QueueKey)
+		// The links of one page often share their host: skip the map.
+		if key := f.pending[u.idx].QueueKey; q == nil || q.key != key {
+			q = f.queueFor(key)
+		}
 		f.meta.seq++
 		u.rec.qid, u.rec.seq = q.id, f.meta.seq
 		items = append(items, itemOp{itemPos: u.rec.pos()})
@@ -106,10 +111,8 @@ func (f *Frontier) flushLocked() error {
 		}
 	}
 	slices.SortFunc(items, func(x, y itemOp) int { return comparePos(x.itemPos, y.itemPos) })
-	now := f.clock.Now().UnixNano()
-	for _, q := range t.list {
-		f.place(q, now)
-	}
+	f.placeAll(t.list, f.clock.Now().UnixNano())
+	f.scratch.touched = t.list
 
 	// Keys go into the batch almost in key order (queue journal 'J' or
 	// records 'Q', entries 'd', meta 'm', pending 'p', queue items 'q', URL

@@ -80,7 +80,7 @@ func (f *Frontier) Blacklist(urls []string) error {
 		return err
 	}
 	b := f.db.NewIndexedBatch() // read by unwait
-	var t touchSet
+	t := f.newTouchSet(nil)
 	for _, u := range urls {
 		h := hashURL(u)
 		rec := recs[h]
