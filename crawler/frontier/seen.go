@@ -22,8 +22,8 @@ type seenURL struct {
 // the next: they are as long as the pending buffer, and allocating them
 // anew for every pass made garbage collection a large share of the work.
 type seenScratch struct {
-	order []sortEntry
-	parts [2]seenPart
+	order   []sortEntry
+	parts   [2]seenPart
 	byIdx   []int32
 	items   []itemOp
 	touched []*queue
