@@ -69,7 +69,7 @@ func (f *Frontier) claim(q *queue, now int64) (*Claim, error) {
 	if q.headSet {
 		from = q.head.appendKey(nil)
 	}
-	item, _, err := f.headKeys(q, prefix, from, "URLs", q.size)
+	item, _, err := f.headKeys(q, prefix, from, "URLs", q.size, false)
 	if err != nil {
 		return nil, err
 	}

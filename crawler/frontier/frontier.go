@@ -213,7 +213,7 @@ func (f *Frontier) load() error {
 		if qid >= f.meta.nextQID {
 			return fmt.Errorf("frontier: queue id %d beyond counter %d", qid, f.meta.nextQID)
 		}
-		q := &queue{id: qid, queueRecord: rec, heapIdx: -1}
+		q := &queue{id: qid, queueRecord: rec, heapIdx: -1, saved: true}
 		f.queues[qid] = q
 		f.byKey[rec.key] = q
 		return nil

@@ -14,7 +14,8 @@ import (
 // the memtable inserts, flushes and compactions of queue records about a
 // quarter of the cost of scheduling. Each batch instead appends the
 // records of the queues it changed to the queue journal as one value
-// (J n(8) → qid, record, qid, record…). Once the journal outgrows the
+// (J n(8) → qid, record, qid, record…; a record leaves out the queue key,
+// the bulk of it, once the queue has a key of its own). Once the journal outgrows the
 // queue table a few times over, the batch that finds it so writes every
 // queue changed since the last checkpoint to its own key (Q qid) and
 // deletes the journal. Open reads the queue keys, then replays the journal
@@ -57,7 +58,11 @@ func (f *Frontier) writeQueues(b *pebble.Batch, qs []*queue) error {
 			j.dirty = append(j.dirty, q)
 		}
 		buf = binary.AppendUvarint(buf, uint64(q.id))
-		rec = q.encode(rec[:0])
+		key := q.key
+		if q.saved {
+			key = ""
+		}
+		rec = q.encodeAs(rec[:0], key)
 		buf = append(binary.AppendUvarint(buf, uint64(len(rec))), rec...)
 	}
 	j.buf = buf
@@ -88,7 +93,7 @@ func (f *Frontier) checkpointQueues(b *pebble.Batch) error {
 		if err := b.Set(queueKey(q.id), buf, nil); err != nil {
 			return err
 		}
-		q.dirty = false
+		q.dirty, q.saved = false, true
 	}
 	if err := b.DeleteRange([]byte{prefixJournal}, []byte{prefixJournal + 1}, nil); err != nil {
 		return err
@@ -120,11 +125,16 @@ func (f *Frontier) replayJournal() error {
 				return fmt.Errorf("frontier: journaled queue id %d beyond counter %d", qid, f.meta.nextQID)
 			}
 			q := f.queues[qid]
-			if q == nil {
+			switch {
+			case q == nil && rec.key == "":
+				return fmt.Errorf("frontier: journaled queue %d has neither a key nor a record", qid)
+			case q == nil:
 				q = &queue{id: uint32(qid), heapIdx: -1}
 				f.queues[qid] = q
 				f.byKey[rec.key] = q
-			} else if q.key != rec.key {
+			case rec.key == "":
+				rec.key = q.key
+			case q.key != rec.key:
 				return fmt.Errorf("frontier: journaled queue %d has key %q, not %q", qid, rec.key, q.key)
 			}
 			q.queueRecord = rec

@@ -176,8 +176,12 @@ type queueRecord struct {
 	nextDue int64
 }
 
-func (r *queueRecord) encode(buf []byte) []byte {
-	buf = appendString(buf, r.key)
+func (r *queueRecord) encode(buf []byte) []byte { return r.encodeAs(buf, r.key) }
+
+// encodeAs encodes r with the given queue key (the journal leaves out the
+// key of a queue that has a record of its own).
+func (r *queueRecord) encodeAs(buf []byte, key string) []byte {
+	buf = appendString(buf, key)
 	for _, v := range []int64{r.size, r.inFlight, r.valence, r.budget, r.used, r.snoozeUntil, r.readyAt, r.lastFetch} {
 		buf = binary.AppendVarint(buf, v)
 	}

@@ -20,7 +20,10 @@ type queue struct {
 	headSet bool
 	// dirty is set while the queue's record is in the journal and not yet
 	// in its own key.
-	dirty   bool
+	dirty bool
+	// saved is set once the queue has a record of its own (Q qid), which
+	// holds its key: the journal then leaves the key out.
+	saved   bool
 	touched uint64 // mark of the last touchSet the queue was added to
 }
 

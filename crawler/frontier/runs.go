@@ -31,7 +31,7 @@ import (
 // and for them the pass reads only the index, about a tenth of the run,
 // which stays in the block cache. A fingerprint that matches (a URL seen
 // before, or about one new URL in 2^32/records) is looked up in the record
-// pages, which are small so that a lookup reads about one Pebble block.
+// pages, a quarter of an index page's records each.
 //
 // A record that changes after it was written to a run (claim, completion,
 // score update, blacklist) is written to the overlay ('u' hash), an
@@ -44,11 +44,13 @@ const (
 	// a lookup visits at most (runFanIn-1) runs per size class.
 	runFanIn = 4
 	// defaultRunPage is the number of records per record page (about
-	// 2.7 KiB, within one Pebble block).
-	defaultRunPage = 64
+	// 11 KiB): small enough that a single lookup reads little, large
+	// enough that a pass of many rediscoveries, which reads most pages,
+	// makes few reads.
+	defaultRunPage = 256
 	// indexFanOut is the number of record pages an index page covers (an
 	// index page is 4 KiB by default).
-	indexFanOut = 16
+	indexFanOut = 4
 	// runTableSize splits a run into tables of about this size, so that a
 	// merged run is dropped a table at a time and no table is huge.
 	runTableSize = 64 << 20
