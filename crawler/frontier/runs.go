@@ -27,11 +27,11 @@ import (
 //
 // A seen pass, whose candidates are sorted by hash, walks the index pages
 // of each run (stepping forward, seeking only over long gaps) and finds a
-// fingerprint by binary search inside a page: most candidates are new URLs,
+// fingerprint by interpolation inside a page: most candidates are new URLs,
 // and for them the pass reads only the index, about a tenth of the run,
 // which stays in the block cache. A fingerprint that matches (a URL seen
 // before, or about one new URL in 2^32/records) is looked up in the record
-// pages, a quarter of an index page's records each.
+// pages.
 //
 // A record that changes after it was written to a run (claim, completion,
 // score update, blacklist) is written to the overlay ('u' hash), an
@@ -44,13 +44,13 @@ const (
 	// a lookup visits at most (runFanIn-1) runs per size class.
 	runFanIn = 4
 	// defaultRunPage is the number of records per record page (about
-	// 11 KiB): small enough that a single lookup reads little, large
-	// enough that a pass of many rediscoveries, which reads most pages,
-	// makes few reads.
-	defaultRunPage = 256
+	// 43 KiB): a pass of many rediscoveries reads most pages, and each
+	// page read has a fixed cost (a system call, a cache allocation)
+	// that small pages multiplied.
+	defaultRunPage = 1024
 	// indexFanOut is the number of record pages an index page covers (an
 	// index page is 4 KiB by default).
-	indexFanOut = 4
+	indexFanOut = 1
 	// runTableSize splits a run into tables of about this size, so that a
 	// merged run is dropped a table at a time and no table is huge.
 	runTableSize = 64 << 20
