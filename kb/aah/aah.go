@@ -9,7 +9,6 @@
 package aah
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"net/url"
@@ -104,7 +103,7 @@ func New(det *kb.Detector, opts Options) *Helper {
 
 // Analyze implements crawler.Analyzer.
 func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
-	found, err := h.std.Extract(extract.Document{URL: p.URL, MediaType: p.MediaType, Body: bytes.NewReader(p.Body)})
+	found, err := h.std.Extract(extract.Document{URL: p.URL, MediaType: p.MediaType, Text: p.Body})
 	an := crawler.Analysis{Links: found, Follow: found}
 	if err != nil || !extract.IsHTML(p.MediaType) {
 		return an, err
