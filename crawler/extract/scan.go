@@ -3,6 +3,8 @@ package extract
 import (
 	"bytes"
 	"io"
+	"strings"
+	"sync"
 
 	nethtml "golang.org/x/net/html"
 )
@@ -39,10 +41,10 @@ type scanner struct {
 	dataEnd         int
 	textIsRaw       bool
 	convertNUL      bool
-	attrs           [][4]int // key start, key end, value start, value end
-	quotes          []byte   // the quote of each value, 0 when unquoted
-	nAttr           int      // attributes returned so far
-	keyBuf, nameBuf []byte   // lower-cased copies of names with capitals
+	attrs           [][4]int        // key start, key end, value start, value end
+	keys            map[string]bool // the attributes' lower-cased names, in a tag with many
+	nAttr           int             // attributes returned so far
+	keyBuf, nameBuf []byte          // lower-cased copies of names with capitals
 }
 
 func newScanner(b []byte, maxBuf int) *scanner {
@@ -61,7 +63,7 @@ func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 // Next scans the next token and returns its type.
 func (z *scanner) Next() nethtml.TokenType {
 	z.rawStart, z.dataStart, z.dataEnd = z.pos, z.pos, z.pos
-	z.attrs, z.quotes, z.nAttr = z.attrs[:0], z.quotes[:0], 0
+	z.attrs, z.nAttr = z.attrs[:0], 0
 	if z.err != nil {
 		z.tt = nethtml.ErrorToken
 		return z.tt
@@ -489,10 +491,9 @@ func (z *scanner) readTag(saveAttr bool) bool {
 		}
 		z.pos--
 		ks, ke := z.readTagAttrKey()
-		vs, ve, q := z.readTagAttrVal()
+		vs, ve := z.readTagAttrVal()
 		if saveAttr && ks != ke && !z.seenKey(ks, ke) {
 			z.attrs = append(z.attrs, [4]int{ks, ke, vs, ve})
-			z.quotes = append(z.quotes, q)
 		}
 		if !z.skipWhiteSpace() {
 			return false
@@ -501,15 +502,46 @@ func (z *scanner) readTag(saveAttr bool) bool {
 }
 
 // seenKey reports whether the tag has an attribute of the same name
-// (ASCII case aside) before: only the first is kept.
+// (ASCII case aside) before: only the first is kept. Past a few
+// attributes the names go in a set, so that a tag with thousands of them
+// costs no more than the tokenizer's map.
 func (z *scanner) seenKey(ks, ke int) bool {
 	k := z.b[ks:ke]
-	for _, a := range z.attrs {
-		if a[1]-a[0] == len(k) && equalFoldBytes(z.b[a[0]:a[1]], k) {
-			return true
+	if len(z.attrs) < 16 {
+		for _, a := range z.attrs {
+			if a[1]-a[0] == len(k) && equalFoldBytes(z.b[a[0]:a[1]], k) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(z.attrs) == 16 {
+		if z.keys == nil {
+			z.keys = map[string]bool{}
+		}
+		clear(z.keys)
+		for _, a := range z.attrs {
+			z.keys[lowerString(z.b[a[0]:a[1]])] = true
 		}
 	}
+	name := lowerString(k)
+	if z.keys[name] {
+		return true
+	}
+	z.keys[name] = true
 	return false
+}
+
+// lowerString returns b with its ASCII letters lower-cased, as the
+// tokenizer compares attribute names.
+func lowerString(b []byte) string {
+	out := []byte(string(b))
+	for i, c := range out {
+		if 'A' <= c && c <= 'Z' {
+			out[i] = c + 'a' - 'A'
+		}
+	}
+	return string(out)
 }
 
 // equalFoldBytes reports whether a and b, of the same length, differ only
@@ -571,7 +603,7 @@ func (z *scanner) readTagAttrKey() (start, end int) {
 	}
 }
 
-func (z *scanner) readTagAttrVal() (start, end int, quote byte) {
+func (z *scanner) readTagAttrVal() (start, end int) {
 	start, end = z.pos, z.pos
 	if !z.skipWhiteSpace() {
 		z.err = nil
@@ -593,16 +625,16 @@ func (z *scanner) readTagAttrVal() (start, end int, quote byte) {
 	switch q {
 	case '>':
 		z.pos--
-		return z.pos, z.pos, 0
+		return z.pos, z.pos
 	case '\'', '"':
 		start = z.pos
 		i := bytes.IndexByte(z.b[z.pos:], q)
 		if i < 0 {
 			z.pos = len(z.b)
-			return start, z.pos, q
+			return start, z.pos
 		}
 		z.pos += i + 1
-		return start, z.pos - 1, q
+		return start, z.pos - 1
 	}
 	start = z.pos - 1
 	for z.pos < len(z.b) {
@@ -610,13 +642,13 @@ func (z *scanner) readTagAttrVal() (start, end int, quote byte) {
 		z.pos++
 		switch c {
 		case ' ', '\n', '\r', '\t', '\f':
-			return start, z.pos - 1, 0
+			return start, z.pos - 1
 		case '>':
 			z.pos--
-			return start, z.pos, 0
+			return start, z.pos
 		}
 	}
-	return start, z.pos, 0
+	return start, z.pos
 }
 
 // Text returns the text of a text token: newlines normalized, NULs of raw
@@ -679,7 +711,7 @@ func (z *scanner) TagAttr() (key, val []byte, moreAttr bool) {
 	if z.tt != nethtml.StartTagToken || z.nAttr >= len(z.attrs) {
 		return nil, nil, false
 	}
-	a, q := z.attrs[z.nAttr], z.quotes[z.nAttr]
+	a := z.attrs[z.nAttr]
 	z.nAttr++
 	more := z.nAttr < len(z.attrs)
 	key = z.lower(&z.keyBuf, z.b[a[0]:a[1]])
@@ -690,7 +722,7 @@ func (z *scanner) TagAttr() (key, val []byte, moreAttr bool) {
 	if bytes.IndexByte(v, '&') < 0 && bytes.IndexByte(v, '\r') < 0 && bytes.IndexByte(v, 0) < 0 {
 		return key, v, more
 	}
-	return key, attrValue(v, q), more
+	return key, attrValue(v), more
 }
 
 // lower returns b lower-cased (ASCII), in buf when it has capitals, with
@@ -721,23 +753,90 @@ func (z *scanner) lower(buf *[]byte, b []byte) []byte {
 	return out
 }
 
-// attrValue unescapes an attribute value holding a character reference,
-// a carriage return or a NUL: rare enough to hand to the tokenizer itself,
-// which applies the rules for references in attributes, in a tag of its
-// own written with the value's quote.
-func attrValue(v []byte, quote byte) []byte {
-	var tag []byte
-	tag = append(tag, "<a v="...)
-	if quote != 0 {
-		tag = append(tag, quote)
+// attrValue is what the tokenizer makes of an attribute value holding a
+// NUL, a carriage return or a character reference: NULs replaced,
+// newlines normalized, and each reference unescaped by the rules for
+// attributes, which x/net/html does not export. A reference's value
+// depends only on its text and on whether "=" follows it, so the
+// tokenizer itself is asked once for each (refValue).
+func attrValue(v []byte) []byte {
+	v = convertNewlines(bytes.ReplaceAll(v, []byte{0}, []byte("\ufffd")))
+	amp := bytes.IndexByte(v, '&')
+	if amp < 0 {
+		return v
 	}
-	tag = append(tag, v...)
-	if quote != 0 {
-		tag = append(tag, quote)
+	out := make([]byte, 0, len(v))
+	for amp >= 0 {
+		out = append(out, v[:amp]...)
+		v = v[amp:]
+		n := refLen(v)
+		out = append(out, refValue(string(v[:n]), n < len(v) && v[n] == '=')...)
+		v = v[n:]
+		amp = bytes.IndexByte(v, '&')
 	}
-	tag = append(tag, '>')
-	z := nethtml.NewTokenizer(bytes.NewReader(tag))
+	return append(out, v...)
+}
+
+// refLen is the length of the character reference s begins with ('&'
+// first), as the tokenizer reads it: "&#", an optional "x", digits, or
+// "&" and letters and digits; then an optional ";".
+func refLen(s []byte) int {
+	i := 1
+	digit := func(c byte, hex bool) bool {
+		return '0' <= c && c <= '9' || hex && ('a' <= c && c <= 'f' || 'A' <= c && c <= 'F')
+	}
+	if i < len(s) && s[i] == '#' {
+		i++
+		hex := i < len(s) && (s[i] == 'x' || s[i] == 'X')
+		if hex {
+			i++
+		}
+		for i < len(s) && digit(s[i], hex) {
+			i++
+		}
+	} else {
+		for i < len(s) && (isLetter(s[i]) || digit(s[i], false)) {
+			i++
+		}
+	}
+	if i < len(s) && s[i] == ';' {
+		i++
+	}
+	return i
+}
+
+// refs caches the values of the character references met in attributes.
+var refs = struct {
+	sync.Mutex
+	m map[string][]byte
+}{m: map[string][]byte{}}
+
+// maxRefs bounds refs: past it, values are computed every time.
+const maxRefs = 4096
+
+// refValue returns the value of reference ref in an attribute (followed
+// by "=" when eq), as the tokenizer gives it.
+func refValue(ref string, eq bool) []byte {
+	key := ref
+	if eq {
+		key += "="
+	}
+	refs.Lock()
+	v, ok := refs.m[key]
+	refs.Unlock()
+	if ok {
+		return v
+	}
+	z := nethtml.NewTokenizer(strings.NewReader(`<a v="` + key + `">`))
 	z.Next()
-	_, val, _ := z.TagAttr()
-	return val
+	_, v, _ = z.TagAttr()
+	if eq {
+		v = v[:len(v)-1] // the "=", which follows the reference's value
+	}
+	refs.Lock()
+	if len(refs.m) < maxRefs {
+		refs.m[key] = v
+	}
+	refs.Unlock()
+	return v
 }

@@ -88,6 +88,8 @@ var scannerCases = []string{
 	`<script><!-- x --> <a href=v></script>`, `<script><!--<SCRIPT/>--!></script>w`, `<script>`, `<script></scrip`, `<script><!--`, `<script><!--<scrip`, `<script><!--<script `,
 	`<style>a{background:url(b.png)}</STYLE ><a href=c>`, `<title>a &amp; <b></title>`, `<textarea><a href=x></textarea>`, `<noscript><img src="n.png"><noscript><a href=m></noscript></noscript>`,
 	`<plaintext><a href=x>`, `<xmp><a href=x></xmp><iframe src=f><a href=y></iframe>`, `<style></style><a href=q>`, `<a href="?a=1&amp;b=2&copy=3&notit;&#x41;">&lt;t&gt; &amp x&copy y</a>`,
+	`<a href="&notit;&amp=&amp;=&amp&lt=x&#1&#x41&#x;&#;&#65;&hellip&hellip;&NotAnEntity;&ampamp&&">`, `<a href=?a=1&amp;b=2&#038;c=3&copy;=4>`, `<a title="&NotEqualTilde;&nbsp" href="&#0;&#x110000;&#128;">`,
+	`<img a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 a12 a13 a14 a15 a16 A3=x SRC=p.png src=q.png a17 a18 A18 data-src=r.png DATA-SRC=s.png É=1 é=2 É=3>`,
 	"<a href='a\r\nb\rc'>l\r\ni\rn</a>", "<a href=\"x\x00y\" \x00k=1>t\x00u</a><st\x00yle>", "<style>a\x00b\r\n</style>", `<a href=x&amp;y>`, `<a href='x"y'>`, `<a href="x'y">`, `<meta http-equiv=REFRESH content="0; URL='r.html'">`,
 	`<img srcset="a.png 1x, b.png 2x" data-src=c data-original=d data-lazy-src=e><source srcset=f>`, `<link rel="stylesheet icon" href=s.css><link rel=canonical href=c>`, `<form method=GET action=f></form><form method=post action=g>`,
 	`<body background=b.png><table background=t.png><td background=d.png>`, `<div style="background:url('s.png')">`, "<a\thref\n=\fx\r>y</a\n>", `<a href=x>1<img alt="a l t">2</a>`,
