@@ -168,6 +168,18 @@ func (z *scanner) readByte() (byte, bool) {
 	return c, true
 }
 
+// afterLT moves past the next "<" and returns the byte after it; false at
+// the end of the document.
+func (z *scanner) afterLT() (byte, bool) {
+	i := bytes.IndexByte(z.b[z.pos:], '<')
+	if i < 0 {
+		z.pos, z.err = len(z.b), io.EOF
+		return 0, false
+	}
+	z.pos += i + 1
+	return z.readByte()
+}
+
 func (z *scanner) skipWhiteSpace() bool {
 	for z.pos < len(z.b) {
 		if !isHTMLSpace(z.b[z.pos]) {
@@ -189,14 +201,7 @@ func (z *scanner) readRawOrRCDATA() {
 		return
 	}
 	for {
-		i := bytes.IndexByte(z.b[z.pos:], '<')
-		if i < 0 {
-			z.pos = len(z.b)
-			z.err = io.EOF
-			break
-		}
-		z.pos += i + 1
-		c, ok := z.readByte()
+		c, ok := z.afterLT()
 		if !ok {
 			break
 		}
@@ -256,14 +261,7 @@ func (z *scanner) readScript() {
 	state := data
 	for {
 		if state == data {
-			i := bytes.IndexByte(z.b[z.pos:], '<')
-			if i < 0 {
-				z.pos = len(z.b)
-				z.err = io.EOF
-				return
-			}
-			z.pos += i + 1
-			c, ok := z.readByte()
+			c, ok := z.afterLT()
 			if !ok {
 				return
 			}
