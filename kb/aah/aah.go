@@ -5,7 +5,10 @@
 // embeds; its other links, to other sites included, are recorded, not
 // followed), and describes the objects its extraction actions find
 // (posts, comments, wiki pages) in RDF, derived from the page's capture.
-// Pages of unknown applications get the standard link extractor.
+// Pages of unknown applications get the standard link extractor; while a
+// site's application is unknown, its pages are parsed for detection only
+// when their literals say a detection pattern could fire on them
+// (kb.Detector.Possible), which on most sites is never.
 package aah
 
 import (
