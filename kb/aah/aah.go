@@ -5,11 +5,13 @@
 // embeds; its other links, to other sites included, are recorded, not
 // followed), and describes the objects its extraction actions find
 // (posts, comments, wiki pages) in RDF, derived from the page's capture.
-// Pages of unknown applications get the standard link extractor.
+// Pages of unknown applications get the standard link extractor; while a
+// site's application is unknown, its pages are parsed for detection only
+// when their literals say a detection pattern could fire on them
+// (kb.Detector.Possible), which on most sites is never.
 package aah
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"net/url"
@@ -96,23 +98,37 @@ func New(det *kb.Detector, opts Options) *Helper {
 	}
 	cn := canon.New(canon.Options{})
 	return &Helper{
-		det: det, std: extract.New(extract.Options{Canonicalizer: cn}), canon: cn, opts: opts,
+		// Nothing reads the links' paragraphs.
+		det: det, std: extract.New(extract.Options{Canonicalizer: cn, MaxParagraph: -1}), canon: cn, opts: opts,
 		sites: map[string]*Site{},
 	}
 }
 
 // Analyze implements crawler.Analyzer.
 func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
-	found, err := h.std.Extract(extract.Document{URL: p.URL, MediaType: p.MediaType, Body: bytes.NewReader(p.Body)})
+	found, err := h.std.Extract(extract.Document{URL: p.URL, MediaType: p.MediaType, Text: p.Body})
 	an := crawler.Analysis{Links: found, Follow: found}
 	if err != nil || !extract.IsHTML(p.MediaType) {
 		return an, err
+	}
+	site, known := h.site(p.URL)
+	if !known {
+		// Most pages of a site of no known application cannot name one:
+		// their literals tell, without parsing them.
+		head, err := vdoc.Head(p.URL.Href, p.Header, p.Body)
+		if err != nil {
+			return an, fmt.Errorf("aah: %s: %w", p.URL.Href, err)
+		}
+		if !h.det.Possible(head) {
+			h.count(site, false, 0)
+			return an, nil
+		}
 	}
 	doc, err := vdoc.New(p.URL.Href, p.Header, p.Body)
 	if err != nil {
 		return an, fmt.Errorf("aah: parsing %s: %w", p.URL.Href, err)
 	}
-	site, typ, level := h.classify(p.URL, doc)
+	typ, level := h.classify(site, p.URL, doc)
 	if typ == nil {
 		h.count(site, false, 0)
 		return an, nil
@@ -190,24 +206,32 @@ func (h *Helper) follow(typ *kb.Type, found []extract.Outlink, nav []kb.Link) (l
 	return links, follow
 }
 
-// classify returns the page's site and, when its application is in the
-// knowledge base, its type and level. The application is detected once
-// per site and again on a page that no level of the known type matches,
-// which is how a site that changed (or that an earlier page misnamed)
-// is noticed.
-func (h *Helper) classify(u canon.URL, doc *vdoc.Doc) (*Site, *kb.Type, *kb.Level) {
+// site returns the site of u, and whether its application is in the
+// knowledge base.
+func (h *Helper) site(u canon.URL) (*Site, bool) {
 	root := siteRoot(u)
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	site := h.sites[root]
 	if site == nil {
 		site = &Site{Root: root}
 		h.sites[root] = site
 	}
+	return site, site.Type != nil
+}
+
+// classify returns the type and level of a page of site when its
+// application is in the knowledge base. The application is detected once
+// per site and again on a page that no level of the known type matches,
+// which is how a site that changed (or that an earlier page misnamed)
+// is noticed.
+func (h *Helper) classify(site *Site, u canon.URL, doc *vdoc.Doc) (*kb.Type, *kb.Level) {
+	h.mu.Lock()
 	typ := site.Type
 	h.mu.Unlock()
 	if typ != nil {
 		if level, _ := typ.LevelOf(doc); level != nil {
-			return site, typ, level
+			return typ, level
 		}
 	}
 	det := h.det.Detect(doc)
@@ -222,19 +246,19 @@ func (h *Helper) classify(u canon.URL, doc *vdoc.Doc) (*Site, *kb.Type, *kb.Leve
 	defer h.mu.Unlock()
 	if app != "" && app != site.App {
 		if site.App != "" {
-			fmt.Fprintf(h.opts.Log, "aah: %s: application changed from %s to %s (on %s)\n", root, site.Name, name, u.Href)
+			fmt.Fprintf(h.opts.Log, "aah: %s: application changed from %s to %s (on %s)\n", site.Root, site.Name, name, u.Href)
 		} else {
-			fmt.Fprintf(h.opts.Log, "aah: %s is %s (%s), detected on %s by %s\n", root, name, det.Category(), u.Href, pattern)
+			fmt.Fprintf(h.opts.Log, "aah: %s is %s (%s), detected on %s by %s\n", site.Root, name, det.Category(), u.Href, pattern)
 		}
 		site.App, site.Name, site.Type, site.Pattern, site.DetectedAt = app, name, det.Type, pattern, u.Href
 	}
 	if site.Type == nil {
-		return site, nil, nil
+		return nil, nil
 	}
 	if det.Type == site.Type {
-		return site, site.Type, det.Level
+		return site.Type, det.Level
 	}
-	return site, site.Type, nil
+	return site.Type, nil
 }
 
 func (h *Helper) count(site *Site, leveled bool, objects int) {
