@@ -98,6 +98,9 @@ func (s *bindStep) next() ([]ID, error) {
 			}
 		}
 		for len(s.found) > 0 {
+			if err := s.ex.tick(); err != nil {
+				return nil, err
+			}
 			m := s.found[0]
 			s.found = s.found[1:]
 			if out := s.pat.extend(s.ex, s.batch[m.i].row, m.quad); out != nil {
