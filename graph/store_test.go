@@ -19,7 +19,7 @@ func openTest(t *testing.T, h hashFunc) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := newStore(db, dir, h, 0)
+	s, err := newStore(db, dir, h, OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
