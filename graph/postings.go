@@ -25,7 +25,7 @@ const DefaultScanCacheBytes = 256 << 20
 // of their own state, and a commit invalidates only the prefixes it could
 // change (a bulk load's Ingest invalidates everything).
 type postingCache struct {
-	c       *otter.Cache[postingKey, *posting]
+	c       *otter.Cache[uint64, *posting] // by hash of the prefix
 	maxKeys int // the largest posting list cached
 
 	gen      atomic.Uint64 // generation of the last write begun
@@ -35,26 +35,16 @@ type postingCache struct {
 	seed     maphash.Seed
 }
 
-// postingKey is a scan prefix: an ordering's tag and its leading bound
-// columns.
-type postingKey struct {
-	n uint8
-	b [keyWidth]byte
-}
-
-func makePostingKey(prefix []byte) postingKey {
-	k := postingKey{n: uint8(len(prefix))}
-	copy(k.b[:], prefix)
-	return k
-}
-
-// posting is the state of one prefix at generation gen: its keys in
-// column order, or only the fact that it held more than maxKeys (big), so
-// that scans of it stream from the store without trying to cache it.
+// posting is the state of one scan prefix (an ordering's tag and its
+// leading bound columns) at generation gen: its keys in column order, or
+// only the fact that it held more than maxKeys (big), so that scans of it
+// stream from the store without trying to cache it. Entries are found by
+// a hash of the prefix, and prefix tells colliding ones apart.
 type posting struct {
-	gen  uint64
-	keys []cols
-	big  bool
+	prefix string
+	gen    uint64
+	keys   []cols
+	big    bool
 }
 
 // postingOverhead approximates an entry's memory beyond its keys.
@@ -76,10 +66,10 @@ func newPostingCache(budget int64) *postingCache {
 	if budget < 0 {
 		return nil
 	}
-	c, err := otter.New(&otter.Options[postingKey, *posting]{
+	c, err := otter.New(&otter.Options[uint64, *posting]{
 		MaximumWeight: uint64(budget),
-		Weigher: func(_ postingKey, p *posting) uint32 {
-			return uint32(postingOverhead + cap(p.keys)*len(cols{})*8)
+		Weigher: func(_ uint64, p *posting) uint32 {
+			return uint32(postingOverhead + len(p.prefix) + cap(p.keys)*len(cols{})*8)
 		},
 	})
 	if err != nil {
@@ -95,9 +85,10 @@ func newPostingCache(budget int64) *postingCache {
 	}
 }
 
-func (c *postingCache) bucketIndex(prefix []byte) uint64 {
-	return maphash.Bytes(c.seed, prefix) % markBuckets
-}
+// hash is the cache key of prefix; its mark bucket is hash % markBuckets.
+func (c *postingCache) hash(prefix []byte) uint64 { return maphash.Bytes(c.seed, prefix) }
+
+func (c *postingCache) bucketIndex(prefix []byte) uint64 { return c.hash(prefix) % markBuckets }
 
 // readGen runs open (which takes a consistent view of the store: an
 // iterator or a snapshot) and returns the generation of the state it
@@ -136,25 +127,26 @@ func raise(a *atomic.Uint64, w uint64) {
 // get returns the posting list of prefix valid for a reader at
 // generation gen.
 func (c *postingCache) get(prefix []byte, gen uint64) (*posting, bool) {
-	p, ok := c.c.GetIfPresent(makePostingKey(prefix))
-	if !ok || !c.valid(prefix, p.gen, gen) {
+	h := c.hash(prefix)
+	p, ok := c.c.GetIfPresent(h)
+	if !ok || p.prefix != string(prefix) {
+		return nil, false
+	}
+	// Valid when the state of the prefix at p.gen is its state at gen: no
+	// write that either could miss touched it.
+	lo := min(p.gen, gen)
+	if c.all.Load() > lo || c.marks[h%markBuckets].Load() > lo {
 		return nil, false
 	}
 	return p, true
 }
 
-// valid reports whether the state of prefix at generation a is its state
-// at generation b: no write that either could miss touched it.
-func (c *postingCache) valid(prefix []byte, a, b uint64) bool {
-	lo := min(a, b)
-	return c.all.Load() <= lo && c.marks[c.bucketIndex(prefix)].Load() <= lo
-}
-
-// put caches p as the posting list of prefix, unless a newer one is there.
-func (c *postingCache) put(prefix []byte, p *posting) {
-	k := makePostingKey(prefix)
-	if old, ok := c.c.GetIfPresent(k); ok && old.gen > p.gen {
+// put caches p as the posting list of its prefix, unless a newer one is
+// there.
+func (c *postingCache) put(p *posting) {
+	h := maphash.String(c.seed, p.prefix)
+	if old, ok := c.c.GetIfPresent(h); ok && old.prefix == p.prefix && old.gen > p.gen {
 		return
 	}
-	c.c.Set(k, p)
+	c.c.Set(h, p)
 }

@@ -286,7 +286,7 @@ func (q *QuadIter) cached(fill bool) bool {
 			break // past the range of a Reset pattern
 		}
 		if len(keys) == q.pc.maxKeys {
-			q.pc.put(q.prefix, &posting{gen: q.gen, big: true})
+			q.pc.put(&posting{prefix: string(q.prefix), gen: q.gen, big: true})
 			q.inMem, q.mem, q.tail = true, keys, true
 			return true
 		}
@@ -303,7 +303,7 @@ func (q *QuadIter) cached(fill bool) bool {
 	if cap(keys) > len(keys)+len(keys)/8 {
 		keys = slices.Clone(keys)
 	}
-	q.pc.put(q.prefix, &posting{gen: q.gen, keys: keys})
+	q.pc.put(&posting{prefix: string(q.prefix), gen: q.gen, keys: keys})
 	q.inMem, q.mem = true, keys
 	return true
 }
