@@ -2,6 +2,7 @@ package eval
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -155,5 +156,36 @@ func TestLeapfrogSeedBound(t *testing.T) {
 	forceLeapfrog(t, p)
 	if got := rows(t, p, aq.Vars); !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestLeapfrogCount counts the solutions of cycles with COUNT(*) over a
+// triejoin, which counts them without producing rows (in one part and
+// split in two and three ranges of the first variable), and expects the
+// number of rows of the left-deep plan.
+func TestLeapfrogCount(t *testing.T) {
+	s := testStore(t)
+	defer func(n int) { countParts = n }(countParts)
+	for _, where := range []string{
+		`{ ?x :knows ?y . ?y :knows ?z . ?z :knows ?x }`,
+		`{ ?x :knows ?y . ?y :val ?v . ?x :val ?v }`,
+		`{ ?x :knows ?y . ?y :knows ?x }`,
+	} {
+		n := len(runLeftDeep(t, "SELECT * WHERE "+where))
+		if n == 0 {
+			t.Fatalf("%s: no rows to count", where)
+		}
+		want := []string{rdf.Literal(strconv.Itoa(n), rdf.XSDInteger).String() + " "}
+		for _, parts := range []int{1, 2, 3} {
+			countParts = parts
+			p, aq := compileQuery(t, s.View, "SELECT (COUNT(*) AS ?n) WHERE "+where, 0)
+			forceLeapfrog(t, p)
+			if got := rows(t, p, aq.Vars); !slices.Equal(got, want) {
+				t.Errorf("%s in %d parts: %v, want %v", where, parts, got, want)
+			}
+			if ex := p.Explain(); !strings.Contains(ex, "rows="+strconv.Itoa(n)+" leapfrog") {
+				t.Errorf("%s: the triejoin's rows are not shown:\n%s", where, ex)
+			}
+		}
 	}
 }
