@@ -26,7 +26,7 @@ const DefaultScanCacheBytes = 256 << 20
 // change (a bulk load's Ingest invalidates everything).
 type postingCache struct {
 	c       *otter.Cache[uint64, *posting] // by hash of the prefix
-	maxKeys int // the largest posting list cached
+	maxKeys int                            // the largest posting list cached
 
 	gen      atomic.Uint64 // generation of the last write begun
 	inflight atomic.Int64  // writes begun and not finished
