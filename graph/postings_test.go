@@ -183,12 +183,15 @@ func TestPostingCacheAgreesWithStore(t *testing.T) {
 	}
 }
 
+// TestPostingCacheAfterLoad: loads (ingested files) invalidate what was
+// cached; their ranges (several thousand keys for the whole of an
+// ordering) are read in several chunks while filling.
 func TestPostingCacheAfterLoad(t *testing.T) {
 	s := openCached(t, 0)
 	r := rand.New(rand.NewPCG(9, 10))
 	for range 3 {
 		var quads []rdf.Quad
-		for range 500 {
+		for range 1500 {
 			quads = append(quads, bigUniverseQuad(r))
 		}
 		loadAll(t, s, quads, LoadOptions{})

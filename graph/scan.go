@@ -1,11 +1,9 @@
 package graph
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/mneme-archive/mneme/graph/kv"
 )
@@ -70,19 +68,21 @@ type QuadIter struct {
 	n       int
 	err     error
 
-	// The posting cache (postings.go): pc is nil when the scan's state
-	// is not a known generation's (gen). fill reads a missed prefix whole
-	// into the cache at the first Next. While inMem the scan walks mem
-	// (pos is the current index) instead of the store; tail says mem is
-	// only the head of a range too big to cache, the store's iterator
-	// standing on the first key after it.
-	pc    *postingCache
-	gen   uint64
-	fill  bool
-	inMem bool
-	mem   []cols
-	pos   int
-	tail  bool
+	// The posting cache (postings.go, scanmem.go): pc is nil when the
+	// scan's state is not a known generation's (gen). With fill a missed
+	// prefix is read into mem as the scan advances and cached once read
+	// to its end. While inMem the scan walks mem (pos is the current
+	// index) instead of the store. While filling, or with tail (mem is
+	// the head of a range too big to cache), the store's iterator stands
+	// on the first key after mem.
+	pc      *postingCache
+	gen     uint64
+	fill    bool
+	inMem   bool
+	mem     []cols
+	pos     int
+	filling bool
+	tail    bool
 }
 
 // Scan returns the quads matching pat (Any = unbound) in the chosen order.
@@ -152,7 +152,7 @@ func (q *QuadIter) Reset(pat Pattern) error {
 	}
 	q.prefix, q.buf, q.pat = prefix, prefix, pat
 	q.started, q.hasPrev, q.err = false, false, nil
-	q.inMem, q.mem, q.tail = false, nil, false
+	q.leaveMem()
 	return nil
 }
 
@@ -171,8 +171,8 @@ func (q *QuadIter) Next() bool {
 	switch {
 	case q.started:
 		ok = q.it.Next()
-	case q.cached(q.fill):
-		return q.err == nil && q.settleMem(0)
+	case q.cached():
+		return q.settleMem(0)
 	case q.err != nil:
 		return false
 	case len(q.prefix) > len(q.bound):
@@ -194,15 +194,22 @@ func (q *QuadIter) SeekGE(target IDQuad) bool {
 		return false
 	}
 	if !q.started {
-		q.cached(false)
+		q.cached()
 	}
 	q.started = true
 	q.hasPrev = false
-	if q.inMem && !q.tail {
-		i, _ := slices.BinarySearchFunc(q.mem, permute(q.order, target), cmpCols)
-		return q.settleMem(i)
+	if q.err != nil {
+		return false
 	}
-	q.inMem, q.mem, q.tail = false, nil, false
+	if q.inMem {
+		if i, ok := q.seekMem(permute(q.order, target)); ok {
+			return q.settleMem(i)
+		}
+		if q.err != nil {
+			return false
+		}
+		q.leaveMem()
+	}
 	key := appendIndexKey(nil, q.order, target)
 	if string(key) < string(q.prefix) {
 		key = q.prefix
@@ -247,116 +254,6 @@ func (q *QuadIter) settle(ok bool) bool {
 	}
 	q.err = q.it.Err()
 	return false
-}
-
-// cached looks the scan's prefix up in the posting cache and, when it is
-// there, sets the scan to walk it; on a miss with fill it reads the range
-// into the cache (or, for a range too big, the head of it) and walks
-// that. It reports whether the scan now walks memory; an error of the
-// read is left in q.err.
-func (q *QuadIter) cached(fill bool) bool {
-	q.started = true
-	if q.pc == nil {
-		return false
-	}
-	if p, ok := q.pc.get(q.prefix, q.gen); ok {
-		if p.big {
-			return false
-		}
-		q.inMem, q.mem = true, p.keys
-		return true
-	}
-	if !fill {
-		return false
-	}
-	var keys []cols
-	var ok bool
-	if len(q.prefix) > len(q.bound) {
-		ok = q.it.SeekGE(q.prefix)
-	} else {
-		ok = q.it.First()
-	}
-	for ; ok; ok = q.it.Next() {
-		k := q.it.Key()
-		if len(k) != keyWidth {
-			q.err = fmt.Errorf("scan %s: malformed key %x", q.order, k)
-			return false
-		}
-		if !bytes.HasPrefix(k, q.prefix) {
-			break // past the range of a Reset pattern
-		}
-		if len(keys) == q.pc.maxKeys {
-			q.pc.put(&posting{prefix: string(q.prefix), gen: q.gen, big: true})
-			q.inMem, q.mem, q.tail = true, keys, true
-			return true
-		}
-		keys = append(keys, cols{beUint64(k[1:]), beUint64(k[9:]), beUint64(k[17:]), beUint64(k[25:])})
-		if len(keys)%1024 == 0 {
-			if q.err = q.ctx.Err(); q.err != nil {
-				return false
-			}
-		}
-	}
-	if q.err = q.it.Err(); q.err != nil {
-		return false
-	}
-	if cap(keys) > len(keys)+len(keys)/8 {
-		keys = slices.Clone(keys)
-	}
-	q.pc.put(&posting{prefix: string(q.prefix), gen: q.gen, keys: keys})
-	q.inMem, q.mem = true, keys
-	return true
-}
-
-// settleMem is settle on the keys in memory, from index i on; past the
-// head of a range too big to cache, the scan goes on in the store.
-func (q *QuadIter) settleMem(i int) bool {
-	for ; i < len(q.mem); i++ {
-		q.n++
-		if q.n%1024 == 0 {
-			if err := q.ctx.Err(); err != nil {
-				q.err = err
-				return false
-			}
-		}
-		c := quadOf(q.order, &q.mem[i])
-		if !matches(c, q.pat) {
-			continue
-		}
-		if q.union {
-			c.G = Any
-			if q.hasPrev && c == q.prev {
-				continue
-			}
-			q.prev, q.hasPrev = c, true
-		}
-		q.pos, q.cur = i, c
-		return true
-	}
-	q.pos = len(q.mem)
-	if q.tail {
-		q.inMem, q.mem, q.tail = false, nil, false
-		return q.settle(q.it.Valid())
-	}
-	return false
-}
-
-// quadOf is unpermute spelled out per ordering: it runs once per key of
-// a cached scan, where the generic loop cost a third of the walk.
-func quadOf(o Order, c *cols) IDQuad {
-	switch o {
-	case SPOG:
-		return IDQuad{S: ID(c[0]), P: ID(c[1]), O: ID(c[2]), G: ID(c[3])}
-	case POSG:
-		return IDQuad{P: ID(c[0]), O: ID(c[1]), S: ID(c[2]), G: ID(c[3])}
-	case OSPG:
-		return IDQuad{O: ID(c[0]), S: ID(c[1]), P: ID(c[2]), G: ID(c[3])}
-	case GSPO:
-		return IDQuad{G: ID(c[0]), S: ID(c[1]), P: ID(c[2]), O: ID(c[3])}
-	case GPOS:
-		return IDQuad{G: ID(c[0]), P: ID(c[1]), O: ID(c[2]), S: ID(c[3])}
-	}
-	return IDQuad{G: ID(c[0]), O: ID(c[1]), S: ID(c[2]), P: ID(c[3])}
 }
 
 func matches(q IDQuad, p Pattern) bool {
