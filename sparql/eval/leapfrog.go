@@ -526,12 +526,16 @@ func (it *lfIter) match(tick func() error) (bool, error) {
 	return false, nil
 }
 
-// count counts the matches left without producing rows, the first
-// variable's values split among the cores when the join has not started
-// (IDs are hashes: equal ranges hold about equal shares).
+// count counts the matches left without producing rows. A large join
+// not started yet is split among the cores by ranges of the first
+// variable's values (IDs are hashes: equal ranges hold about equal
+// shares), as its tries were read.
 func (it *lfIter) count() (int64, bool, error) {
-	parts := 1
-	if it.depth == 0 && !it.levels[0].opened && !it.done {
+	parts, pairs := 1, 0
+	for _, t := range it.ts {
+		pairs += len(t.second)
+	}
+	if it.depth == 0 && !it.levels[0].opened && !it.done && pairs >= splitRows {
 		parts = countParts
 		if parts == 0 {
 			parts = min(runtime.GOMAXPROCS(0), maxCountParts)
