@@ -2,6 +2,7 @@ package graph
 
 import (
 	"hash/maphash"
+	"math"
 	"sync/atomic"
 
 	"github.com/maypok86/otter/v2"
@@ -78,8 +79,9 @@ func newPostingCache(budget int64) *postingCache {
 	}
 	return &postingCache{
 		c: c,
-		// One posting list may take an eighth of the budget.
-		maxKeys: int(budget / 8 / int64(len(cols{})*8)),
+		// One posting list may take an eighth of the budget (and its
+		// weight must fit the cache's uint32).
+		maxKeys: int(min(budget/8, math.MaxInt32) / int64(len(cols{})*8)),
 		marks:   make([]atomic.Uint64, markBuckets),
 		seed:    maphash.MakeSeed(),
 	}
