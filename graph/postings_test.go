@@ -5,46 +5,16 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/mneme-archive/mneme/graph/kv/pebblekv"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
 // openCached opens a fresh store whose posting cache has the given budget.
 func openCached(t *testing.T, budget int64) *Store {
-	t.Helper()
-	dir := t.TempDir()
-	db, err := pebblekv.Open(dir, pebblekv.Options{CacheBytes: 8 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := newStore(db, dir, defaultHash, OpenOptions{ScanCacheBytes: budget})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s
+	return openWith(t, defaultHash, OpenOptions{ScanCacheBytes: budget})
 }
 
 // uncached is a view of the same state as v that reads the store only.
 func uncached(v *View) *View { return &View{r: v.r, hash: v.hash} }
-
-// storeIDs returns the IDs of the quads the store holds.
-func storeIDs(t *testing.T, v *View) []IDQuad {
-	t.Helper()
-	it, err := uncached(v).Scan(context.Background(), Pattern{}, ScanOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer it.Close()
-	var out []IDQuad
-	for it.Next() {
-		out = append(out, it.Quad())
-	}
-	if err := it.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // step is one call on a scan: Next, or SeekGE to target.
 type step struct {
@@ -100,7 +70,7 @@ func run(t *testing.T, v *View, pat Pattern, opts ScanOptions, reset bool, steps
 // store without the cache.
 func compareCached(t *testing.T, v *View, r *rand.Rand, rounds int) {
 	t.Helper()
-	ids := storeIDs(t, v)
+	ids := scanAllIDs(t, uncached(v), Pattern{}, SPOG)
 	if len(ids) == 0 {
 		return
 	}

@@ -238,22 +238,30 @@ func (q *QuadIter) settle(ok bool) bool {
 			// bounds are those of the original one).
 			return false
 		}
-		c := decodeIndexKey(q.order, k)
-		if !matches(c, q.pat) {
-			continue
+		if q.accept(decodeIndexKey(q.order, k)) {
+			return true
 		}
-		if q.union {
-			c.G = Any
-			if q.hasPrev && c == q.prev {
-				continue
-			}
-			q.prev, q.hasPrev = c, true
-		}
-		q.cur = c
-		return true
 	}
 	q.err = q.it.Err()
 	return false
+}
+
+// accept makes c the current quad if it passes the filters: the bound
+// columns outside the prefix, and in a union scan the graphs of a triple
+// already returned.
+func (q *QuadIter) accept(c IDQuad) bool {
+	if !matches(c, q.pat) {
+		return false
+	}
+	if q.union {
+		c.G = Any
+		if q.hasPrev && c == q.prev {
+			return false
+		}
+		q.prev, q.hasPrev = c, true
+	}
+	q.cur = c
+	return true
 }
 
 func matches(q IDQuad, p Pattern) bool {

@@ -117,19 +117,10 @@ func (q *QuadIter) settleMem(i int) bool {
 					return false
 				}
 			}
-			c := quadOf(q.order, &q.mem[i])
-			if !matches(c, q.pat) {
-				continue
+			if q.accept(quadOf(q.order, &q.mem[i])) {
+				q.pos = i
+				return true
 			}
-			if q.union {
-				c.G = Any
-				if q.hasPrev && c == q.prev {
-					continue
-				}
-				q.prev, q.hasPrev = c, true
-			}
-			q.pos, q.cur = i, c
-			return true
 		}
 		q.pos = len(q.mem)
 		if !q.filling || !q.more() {
