@@ -280,3 +280,48 @@ func TestQuadOfInvertsPermute(t *testing.T) {
 		}
 	}
 }
+
+// TestPostingCacheUnderConcurrentCommits: snapshots taken while another
+// goroutine commits (inserts and deletes) agree, through the cache, with
+// their own state read from the store, and the live view agrees once the
+// commits are done.
+func TestPostingCacheUnderConcurrentCommits(t *testing.T) {
+	s := openCached(t, 0)
+	ctx := context.Background()
+	done := make(chan error)
+	go func() {
+		r := rand.New(rand.NewPCG(11, 12))
+		for range 40 {
+			b := s.NewBatch()
+			for range 30 {
+				if q := bigUniverseQuad(r); r.IntN(3) == 0 {
+					b.Delete(q)
+				} else {
+					b.Add(q)
+				}
+			}
+			if _, err := b.Commit(ctx); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	r := rand.New(rand.NewPCG(13, 14))
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			running = false
+		default:
+		}
+		snap := s.Snapshot()
+		compareCached(t, snap, r, 5)
+		if err := snap.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compareCached(t, s.View, r, 40)
+}
