@@ -12,14 +12,17 @@ import (
 )
 
 // openTest opens a fresh store in a temporary directory with hash h.
-func openTest(t *testing.T, h hashFunc) *Store {
+func openTest(t *testing.T, h hashFunc) *Store { return openWith(t, h, OpenOptions{}) }
+
+// openWith opens a fresh store with hash h and the cache budgets of o.
+func openWith(t *testing.T, h hashFunc, o OpenOptions) *Store {
 	t.Helper()
 	dir := t.TempDir()
 	db, err := pebblekv.Open(dir, pebblekv.Options{CacheBytes: 8 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := newStore(db, dir, h, 0)
+	s, err := newStore(db, dir, h, o)
 	if err != nil {
 		t.Fatal(err)
 	}
