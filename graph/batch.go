@@ -231,6 +231,9 @@ func (b *Batch) Commit(ctx context.Context) (CommitResult, error) {
 // backend's batch in ascending order, so that inserting them into Pebble's
 // memtable (a skiplist) resumes each search where the last one ended.
 func (s *Store) write(pending *pendingTerms, added, removed []IDQuad, stats []statWrite) error {
+	if len(removed) == 0 && len(added) >= s.ingestMin && addsOnly(stats) {
+		return s.ingest(pending, added, stats)
+	}
 	w := s.kv.NewBatch()
 	defer w.Close()
 	key := make([]byte, 0, keyWidth)

@@ -54,6 +54,9 @@ type Store struct {
 	// present caches keys writers found. Both are used under wmu.
 	written termIDs
 	present presentKeys
+	// ingestMin is the fewest quads a commit that only adds writes as
+	// sorted files (ingestMinQuads; tests lower it).
+	ingestMin int
 }
 
 // Open opens (creating it unless read-only) the Pebble-backed store in dir.
@@ -97,7 +100,7 @@ func New(db kv.Store, tmpDir string) (*Store, error) {
 // and the term cache budget as parameters.
 func newStore(db kv.Store, tmpDir string, h hashFunc, termCacheBytes int64) (*Store, error) {
 	s := &Store{kv: db, dir: tmpDir, hash: h, written: newTermIDs(writtenTermsMax),
-		present: presentKeys{newGenerations[prefix, struct{}](presentMax)}}
+		present: presentKeys{newGenerations[prefix, struct{}](presentMax)}, ingestMin: ingestMinQuads}
 	s.View = &View{r: db, hash: h, terms: newTermCache(termCacheBytes)}
 	v, err := db.Get(formatKey)
 	switch {

@@ -76,13 +76,19 @@ func randomQuad(r *rand.Rand) rdf.Quad {
 }
 
 // eachHash runs test on a fresh store with the real hash, then with
-// collidingHash.
+// collidingHash, then with every commit that only adds written as
+// ingested files (as large commits are).
 func eachHash(t *testing.T, test func(t *testing.T, s *Store)) {
 	for _, tc := range []struct {
-		name string
-		hash hashFunc
-	}{{"xxhash", defaultHash}, {"colliding", collidingHash}} {
-		t.Run(tc.name, func(t *testing.T) { test(t, openTest(t, tc.hash)) })
+		name      string
+		hash      hashFunc
+		ingestMin int
+	}{{"xxhash", defaultHash, ingestMinQuads}, {"colliding", collidingHash, ingestMinQuads}, {"ingest", collidingHash, 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openTest(t, tc.hash)
+			s.ingestMin = tc.ingestMin
+			test(t, s)
+		})
 	}
 }
 
