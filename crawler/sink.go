@@ -30,8 +30,19 @@ func newSink(c *Crawl) *sink {
 	return &sink{c: c, in: make(chan []item, max(c.spec.Workers*2, c.spec.RDF.Batch)), done: make(chan struct{})}
 }
 
+// maxWaits bounds how long a batch fills: maxWaits intervals after its
+// first URL it is committed, however steadily more arrive.
+const maxWaits = 25
+
 // run commits batches until in is closed; a failure cancels the crawl
 // through fail and ends the sink (items left are fetched again on resume).
+//
+// A batch is committed when it holds rdf.batch URLs, when no URL came for
+// rdf.interval, or maxWaits intervals after its first URL. So a fast
+// crawl commits large batches, which the store writes as sorted files
+// (much cheaper per quad than small commits, and fewer tables to
+// compact), while a crawl whose workers wait for the links of the pages
+// in hand (a small frontier) commits them after one quiet interval.
 func (s *sink) run(fail func(error)) {
 	defer close(s.done)
 	max, interval := s.c.spec.RDF.Batch, time.Duration(s.c.spec.RDF.Interval)
@@ -43,7 +54,8 @@ func (s *sink) run(fail func(error)) {
 			return
 		}
 		batch, urls = append(batch[:0], first...), countURLs(first)
-		timer := time.NewTimer(interval)
+		deadline := time.Now().Add(maxWaits * interval)
+		quiet := time.NewTimer(interval)
 	fill:
 		for urls < max {
 			select {
@@ -53,11 +65,12 @@ func (s *sink) run(fail func(error)) {
 				}
 				batch = append(batch, more...)
 				urls += countURLs(more)
-			case <-timer.C:
+				quiet.Reset(min(interval, time.Until(deadline)))
+			case <-quiet.C:
 				break fill
 			}
 		}
-		timer.Stop()
+		quiet.Stop()
 		if err := s.commit(batch); err != nil {
 			s.err = err
 			fail(err)

@@ -11,14 +11,17 @@ import (
 )
 
 // ingestMinQuads is the fewest quads a commit writes as sorted files
-// rather than through the backend's batch. A crawl commits tens of
-// thousands of quads at a time, six index keys each: inserting them one
-// by one into Pebble's memtable (a skiplist) and its log, then flushing
-// the memtable into a table, costs about twice writing the same keys,
+// rather than through the backend's batch. A fast crawl commits some
+// 200,000 quads at a time, six index keys each: inserting them one by one
+// into Pebble's memtable (a skiplist) and its log, then flushing the
+// memtable into a table, costs about three times writing the same keys,
 // already sorted, straight into tables that are ingested in one atomic
-// step. Each ingest adds tables to the first level, so small commits keep
-// to the batch: many tiny tables would slow reads and compactions.
-const ingestMinQuads = 4096
+// step. Each ingest adds a sublevel to the first level, as each memtable
+// flush does (a memtable holds some 125,000 quads), so commits several
+// times smaller than a memtable keep to the batch: more, smaller tables would
+// mean more compactions, which rewrite everything below them (index keys
+// are random).
+const ingestMinQuads = 1 << 15
 
 // addsOnly reports whether the statistics writes only set values, as a
 // commit that only adds quads makes them.
