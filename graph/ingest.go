@@ -39,7 +39,7 @@ func addsOnly(stats []statWrite) bool {
 // for the writers' point reads of whole quads), the five other orderings
 // (read by range only, so no filter), and the new dictionary entries with
 // the statistics (point reads of dictionary slots).
-func (s *Store) ingest(pending *pendingTerms, added []IDQuad, stats []statWrite) (err error) {
+func (s *Store) ingest(pending *pendingTerms, runs *sortedRuns, stats []statWrite) (err error) {
 	tmp, err := os.MkdirTemp(s.dir, loadTmpPrefix)
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
@@ -59,14 +59,12 @@ func (s *Store) ingest(pending *pendingTerms, added []IDQuad, stats []statWrite)
 		paths = append(paths, path)
 		return f.Finish()
 	}
-	var keys, scratch []cols
 	key := make([]byte, 0, keyWidth)
 	orderings := func(ords ...Order) func(kv.SortedFile) error {
 		return func(f kv.SortedFile) error {
 			for _, o := range ords {
 				tag := orders[o-1].tag
-				keys, scratch = sortRun(o, added, keys, scratch)
-				for _, c := range keys {
+				for _, c := range runs.of(o) {
 					if err := f.Add(appendCols(append(key[:0], tag), c), nil); err != nil {
 						return err
 					}
