@@ -16,12 +16,12 @@ import (
 // into Pebble's memtable (a skiplist) and its log, then flushing the
 // memtable into a table, costs about three times writing the same keys,
 // already sorted, straight into tables that are ingested in one atomic
-// step. Each ingest adds a sublevel to the first level, as each memtable
-// flush does (a memtable holds some 125,000 quads), so commits several
-// times smaller than a memtable keep to the batch: more, smaller tables would
-// mean more compactions, which rewrite everything below them (index keys
-// are random).
-const ingestMinQuads = 1 << 15
+// step. But each ingest adds a sublevel to the first level, as each
+// memtable flush does (a memtable holds some 125,000 quads), and makes
+// Pebble flush the memtable early when they overlap; past 16 sublevels
+// compactions begin, and with random index keys each rewrites everything
+// below it. So commits smaller than half a memtable keep to the batch.
+const ingestMinQuads = 1 << 16
 
 // addsOnly reports whether the statistics writes only set values, as a
 // commit that only adds quads makes them.
