@@ -155,8 +155,7 @@ func (b *Batch) Commit(ctx context.Context) (CommitResult, error) {
 	if err != nil {
 		return CommitResult{}, err
 	}
-	fresh := newIDSet(pending)
-	isNew := fresh.has
+	isNew := newIDSet(pending).has
 	runs := &sortedRuns{}
 	var added, removed []IDQuad
 	if b.addsOnly() {
