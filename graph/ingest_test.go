@@ -6,7 +6,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/mneme-archive/mneme/graph/kv/pebblekv"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
@@ -16,18 +15,7 @@ import (
 // tables, dictionary entries and statistics are durable and agree.
 func TestIngestedCommitsSurviveReopen(t *testing.T) {
 	dir := t.TempDir()
-	open := func() *Store {
-		db, err := pebblekv.Open(dir, pebblekv.Options{CacheBytes: 8 << 20})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := newStore(db, dir, defaultHash, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	s := open()
+	s := openDir(t, dir, defaultHash)
 	ctx := context.Background()
 	m := model{}
 	g := rdf.IRI("http://e.org/crawl")
@@ -63,7 +51,7 @@ func TestIngestedCommitsSurviveReopen(t *testing.T) {
 			t.Errorf("temporary %s left in the store", e.Name())
 		}
 	}
-	s = open()
+	s = openDir(t, dir, defaultHash)
 	defer s.Close()
 	// The integrity check recounts the statistics from the indexes and
 	// compares the six indexes and the dictionary.

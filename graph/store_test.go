@@ -14,7 +14,14 @@ import (
 // openTest opens a fresh store in a temporary directory with hash h.
 func openTest(t *testing.T, h hashFunc) *Store {
 	t.Helper()
-	dir := t.TempDir()
+	s := openDir(t, t.TempDir(), h)
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// openDir opens the store in dir with hash h.
+func openDir(t *testing.T, dir string, h hashFunc) *Store {
+	t.Helper()
 	db, err := pebblekv.Open(dir, pebblekv.Options{CacheBytes: 8 << 20})
 	if err != nil {
 		t.Fatal(err)
@@ -23,7 +30,6 @@ func openTest(t *testing.T, h hashFunc) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = s.Close() })
 	return s
 }
 
