@@ -22,12 +22,22 @@ type sink struct {
 	done chan struct{}
 	err  error
 	rdf  *graph.Batch // reused: it keeps its buffers from batch to batch
+	// captured maps the URLs of recently committed captures to their
+	// IRIs, so that a page's mneme:via is mostly found without a scan of
+	// the store; it is emptied when it reaches capturedMax entries.
+	captured map[string]string
 }
+
+// capturedMax bounds sink.captured (some 10 MB of URLs and IRIs): the
+// pages a crawl is fetching were mostly found on pages committed shortly
+// before.
+const capturedMax = 1 << 16
 
 // newSink makes a sink whose input holds a batch's worth of finished URLs,
 // so that the workers go on fetching while the previous batch commits.
 func newSink(c *Crawl) *sink {
-	return &sink{c: c, in: make(chan []item, max(c.spec.Workers*2, c.spec.RDF.Batch)), done: make(chan struct{})}
+	return &sink{c: c, in: make(chan []item, max(c.spec.Workers*2, c.spec.RDF.Batch)), done: make(chan struct{}),
+		captured: map[string]string{}}
 }
 
 // maxWaits bounds how long a batch fills: maxWaits intervals after its
@@ -147,6 +157,14 @@ func (s *sink) commit(batch []item) error {
 	if _, err := b.Commit(ctx); err != nil {
 		return fmt.Errorf("committing %d captures: %w", len(batch), err)
 	}
+	for _, it := range batch {
+		if it.rdf != nil {
+			if len(s.captured) >= capturedMax {
+				clear(s.captured)
+			}
+			s.captured[it.capture.URL] = it.capture.IRI
+		}
+	}
 	if err := c.front.Schedule(cands); err != nil {
 		return err
 	}
@@ -176,6 +194,9 @@ func (s *sink) commit(batch []item) error {
 // captureOf returns the IRI of a capture of url in this crawl's graph, or
 // "" when there is none (the page that linked here was lost in a crash).
 func (s *sink) captureOf(ctx context.Context, url string) (string, error) {
+	if iri, ok := s.captured[url]; ok {
+		return iri, nil
+	}
 	st := s.c.deps.Store
 	ids, err := st.LookupTerms([]rdf.Term{rdf.IRI(ontology.URL), rdf.IRI(url), rdf.IRI(crawlrdf.CrawlIRI(s.c.id))})
 	if err != nil {
