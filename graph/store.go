@@ -58,6 +58,9 @@ type Store struct {
 	// present caches keys writers found. Both are used under wmu.
 	written termIDs
 	present presentKeys
+	// ingestMin is the fewest quads a commit that only adds writes as
+	// sorted files (ingestMinQuads; tests lower it).
+	ingestMin int
 }
 
 // Open opens (creating it unless read-only) the Pebble-backed store in dir.
@@ -105,7 +108,7 @@ func newStore(db kv.Store, tmpDir string, h hashFunc, o OpenOptions) (*Store, er
 		db = watchedStore{Store: db, pc: pc}
 	}
 	s := &Store{kv: db, dir: tmpDir, hash: h, written: newTermIDs(writtenTermsMax),
-		present: presentKeys{newGenerations[prefix, struct{}](presentMax)}}
+		present: presentKeys{newGenerations[prefix, struct{}](presentMax)}, ingestMin: ingestMinQuads}
 	s.View = &View{r: db, hash: h, terms: newTermCache(o.TermCacheBytes), postings: pc, live: true}
 	v, err := db.Get(formatKey)
 	switch {
