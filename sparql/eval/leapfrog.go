@@ -115,11 +115,12 @@ func (ex *Exec) readTries(lf *lfPlan, sel *graphSel) ([]*trie, error) {
 	}
 	// Large patterns sorted on their first column are read in two halves
 	// of its values (IDs are hashes, so the halves are even), for two
-	// cores to share the largest scan too.
+	// cores to share the largest scan too, unless the store holds them in
+	// memory: copying them whole is cheaper than joining two halves.
 	var parts []*triePart
 	for _, i := range todo {
 		r := &lf.rels[i]
-		if r.sorted && sel.mergeable() && r.pat.card >= float64(splitRows) {
+		if r.sorted && sel.mergeable() && r.pat.card >= float64(splitRows) && !ex.cached(r, sel) {
 			parts = append(parts, &triePart{rel: r, hi: 1 << 63, size: int(r.pat.card) / 2},
 				&triePart{rel: r, lo: 1 << 63, size: int(r.pat.card) / 2})
 		} else {
@@ -193,6 +194,14 @@ func (ex *Exec) readPart(pt *triePart, sel *graphSel, limit int) (*trie, error) 
 		return nil, err
 	}
 	defer it.Close()
+	if cr, ok := it.Cached(); ok && r.sorted {
+		if t, ok := trieFromRange(cr, r.cols, pt.lo, pt.hi); ok {
+			if len(t.second) > limit {
+				return nil, nil
+			}
+			return t, ex.Ctx.Err()
+		}
+	}
 	t, err := readTrie(ex.Ctx, rangeScan(it, target, r.cols[0], pt.lo, pt.hi), r.cols, pt.size, limit)
 	if err == nil {
 		err = it.Err()
