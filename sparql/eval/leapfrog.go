@@ -385,19 +385,40 @@ type lfCursor struct {
 
 func (c *lfCursor) key() ID { return c.keys[c.pos] }
 
-// seek moves to the first key at least v, by doubling steps and then a
-// binary search; false at the end.
+// seek moves to the first key at least v, false at the end. IDs are
+// hashes, so spread evenly: it guesses v's place by interpolation, then
+// brackets it by doubling steps from the guess and binary-searches the
+// bracket.
 func (c *lfCursor) seek(v ID) bool {
 	from := c.pos
 	if from >= c.hi || c.keys[from] >= v {
 		return from < c.hi
 	}
-	lo, step := from, 1 // keys[lo] < v
-	for lo+step < c.hi && c.keys[lo+step] < v {
-		lo += step
-		step *= 2
+	last := c.keys[c.hi-1]
+	if last < v {
+		c.pos = c.hi
+		return false
 	}
-	hi := min(lo+step, c.hi)
+	// keys[from] < v <= last: the guess lies in [from, hi-1).
+	first := c.keys[from]
+	g := from + int(float64(v-first)/float64(last-first)*float64(c.hi-1-from))
+	g = min(max(g, from), c.hi-2)
+	lo, hi := g, g+1
+	if c.keys[g] < v { // keys[lo] < v: step up until keys[hi] >= v
+		for step := 1; c.keys[hi] < v; step *= 2 {
+			lo = hi
+			hi = min(hi+step, c.hi-1)
+		}
+	} else { // keys[hi-1] >= v: step down until keys[lo] < v
+		hi = g
+		for step := 1; ; step *= 2 {
+			lo = max(hi-step, from)
+			if c.keys[lo] < v {
+				break
+			}
+			hi = lo
+		}
+	}
 	for lo+1 < hi { // keys[lo] < v <= keys[hi] (or hi is the end)
 		m := int(uint(lo+hi) >> 1)
 		if c.keys[m] < v {
