@@ -381,6 +381,12 @@ type lfCursor struct {
 	// the later values, whose range a match sets.
 	start []int32
 	child *lfCursor
+	// The hash set of the range [setLo, setHi), once probed enough
+	// (see probeSet).
+	set          *idSet
+	setLo, setHi int
+	probes       int
+	hashed       bool
 }
 
 func (c *lfCursor) key() ID { return c.keys[c.pos] }
@@ -484,7 +490,7 @@ func (l *lfLevel) search() bool {
 
 // count is the number of keys common to the cursors' ranges: the keys
 // of the narrowest range looked up in the others, which only move
-// forward (a gallop each).
+// forward (a gallop each), or in a hash set of a range probed often.
 func (l *lfLevel) count() int64 {
 	small := l.curs[0]
 	for _, c := range l.curs {
@@ -493,11 +499,24 @@ func (l *lfLevel) count() int64 {
 			small = c
 		}
 	}
+	probes := small.hi - small.lo
+	var sets [4]*idSet // by cursor index (a level has two or three)
+	for i, c := range l.curs {
+		if c != small && i < len(sets) {
+			sets[i] = c.probeSet(probes)
+		}
+	}
 	var n int64
 keys:
 	for _, v := range small.keys[small.lo:small.hi] {
-		for _, c := range l.curs {
+		for i, c := range l.curs {
 			if c == small {
+				continue
+			}
+			if i < len(sets) && sets[i] != nil {
+				if !sets[i].has(v) {
+					continue keys
+				}
 				continue
 			}
 			if !c.seek(v) {
