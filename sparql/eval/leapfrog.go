@@ -19,8 +19,11 @@ import (
 // the sorted values of every pattern that has it with galloping
 // searches. The pairs come sorted from the store when a scan's order
 // matches the variable order (as the planner prefers); otherwise they are
-// sorted in memory. Tries count against Exec.MaxRows: past it the basic
-// graph pattern runs its left-deep plan instead.
+// sorted in memory; a range the store's posting cache holds is copied
+// from the cached keys in one loop (leapfrog_cached.go). A count looks
+// ranges probed again and again up in a hash set (leapfrog_set.go).
+// Tries count against Exec.MaxRows: past it the basic graph pattern runs
+// its left-deep plan instead.
 
 // lfPlan is the compiled triejoin: the first len(rels) steps of a bgpNode.
 type lfPlan struct {
