@@ -86,6 +86,14 @@ func NewManager(data string, d crawler.Deps, userAgent string) *Manager {
 		loadKnowledge: sync.OnceValues(func() (*setup.Knowledge, error) { return setup.Load(nil, "") })}
 }
 
+// SetKnowledge makes the helpers of the crawls started from now on detect
+// applications with k (a KB of its own, fingerprints) instead of the
+// built-in KB. It must be called before the manager serves requests:
+// mneme serve and mneme tui do so for their --kb and --fingerprints flags.
+func (m *Manager) SetKnowledge(k *setup.Knowledge) {
+	m.loadKnowledge = func() (*setup.Knowledge, error) { return k, nil }
+}
+
 // depsFor returns the dependencies of a crawl of specification s.
 func (m *Manager) depsFor(s *spec.Spec) (crawler.Deps, error) {
 	d := m.deps
