@@ -27,7 +27,9 @@ func (o *knowledgeOptions) flags(f *pflag.FlagSet) {
 // given reports whether a flag asks for more than the built-in KB.
 func (o knowledgeOptions) given() bool { return o.fingerprints != "" || len(o.kbFiles) > 0 }
 
-func (o knowledgeOptions) load() (*setup.Knowledge, error) { return setup.Load(o.kbFiles, o.fingerprints) }
+func (o knowledgeOptions) load() (*setup.Knowledge, error) {
+	return setup.Load(o.kbFiles, o.fingerprints)
+}
 
 // aahOptions are the flags of mneme crawl for the application-aware helper.
 type aahOptions struct {
