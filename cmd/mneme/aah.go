@@ -71,16 +71,31 @@ func (o *aahOptions) helper(d *crawler.Deps, log io.Writer, data string) (*aah.H
 	return h, nil
 }
 
-// printSites says which application the helper found on each site.
-func printSites(w io.Writer, h *aah.Helper) {
+// closeHelper removes what h spilled to disk; h may be nil.
+func closeHelper(h *aah.Helper, log io.Writer) {
 	if h == nil {
 		return
 	}
-	for _, s := range h.Sites() {
+	if err := h.Close(); err != nil {
+		fmt.Fprintf(log, "mneme: %v\n", err)
+	}
+}
+
+// printSites says which application the helper found on each site.
+func printSites(w io.Writer, h *aah.Helper) error {
+	if h == nil {
+		return nil
+	}
+	sites, err := h.Sites()
+	if err != nil {
+		return err
+	}
+	for _, s := range sites {
 		if s.App == "" {
 			fmt.Fprintf(w, "  %s: no known application (%d pages, generic links)\n", s.Root, s.Pages)
 			continue
 		}
 		fmt.Fprintf(w, "  %s: %s, %d pages (%d of a known level), %d objects extracted\n", s.Root, s.Name, s.Pages, s.Leveled, s.Objects)
 	}
+	return nil
 }
