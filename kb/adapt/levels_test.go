@@ -22,7 +22,7 @@ func TestLevelRelaxInCrawl(t *testing.T) {
 	k := withWordPress(t, func(wp *kb.Type) {
 		wp.Level("post").Detect = []*kb.Pattern{mustCompile(t, "//body[contains(@class, 'single-entry')]")}
 	})
-	bc := crawlBlog(t, k)
+	bc := crawlBlog(t, k, true)
 	var detect []Proposal
 	for _, st := range bc.sess.sites {
 		for _, p := range st.learned {
