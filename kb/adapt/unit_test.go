@@ -242,3 +242,33 @@ levels:
 		t.Errorf("title relaxed to %q, want .//strong", title)
 	}
 }
+
+// TestSessionSitesBounded observes pages of more sites than a session
+// keeps the state of: it keeps maxSites, the most recently seen, and a
+// site seen again after its state was dropped gets back what it learned.
+func TestSessionSitesBounded(t *testing.T) {
+	k := builtin(t)
+	wp := k.Type("wordpress")
+	s := &Session{KB: k}
+	for i := range maxSites + 10 {
+		d, err := vdoc.New(fmt.Sprintf("http://site%d.test/", i), nil, []byte(`<html><head><meta name="generator" content="WordPress 6.1"></head>
+			<body class="home blog"><article><h2 class="entry-title"><a href="/a-post/">A post</a></h2></article></body></html>`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			// As if the first site had learned a pattern.
+			s.site(d.URL.Host).learned = []Proposal{{Type: "wordpress", Level: "list", Pattern: "//h2/a/@href"}}
+		}
+		s.Observe(d, wp, wp.Level("list"), nil)
+	}
+	if len(s.sites) != maxSites || s.lru.Len() != maxSites {
+		t.Errorf("%d site states (%d in the LRU), want %d", len(s.sites), s.lru.Len(), maxSites)
+	}
+	if _, ok := s.sites["site0.test"]; ok {
+		t.Error("the least recently seen site's state is still kept")
+	}
+	if got := s.site("site0.test").learned; len(got) != 1 || got[0].Pattern != "//h2/a/@href" {
+		t.Errorf("site seen again: learned %+v, want its proposal back", got)
+	}
+}
