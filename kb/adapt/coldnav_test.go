@@ -21,14 +21,8 @@ func TestColdStartNavigationBlog(t *testing.T) {
 	before := blogPosts(t, crawlBlog(t, k, false))
 	bc := crawlBlog(t, k, true)
 	var nav []string
-	learned := 0
-	for _, st := range bc.sess.sites {
-		learned += len(st.learned)
-		for _, p := range st.learned {
-			if p.Action == ActionNavigate {
-				nav = append(nav, p.Pattern)
-			}
-		}
+	for _, p := range bc.learned(ActionNavigate) {
+		nav = append(nav, p.Pattern)
 	}
 	t.Logf("navigation learned: %q", nav)
 	if len(nav) == 0 {
@@ -40,7 +34,7 @@ func TestColdStartNavigationBlog(t *testing.T) {
 		}
 	}
 	checkAdapted(t, "AAH crawls of the synthetic blog, cold start with the list's post links broken (posts stored)",
-		before, blogPosts(t, bc), 48, learned, nil)
+		before, blogPosts(t, bc), 48, len(bc.learned("")), nil)
 }
 
 // blogPosts counts the blog posts with a title a crawl of the synthetic

@@ -76,6 +76,20 @@ func crawlBlog(t *testing.T, k *kb.KB, adapt bool) *blogCrawl {
 	return bc
 }
 
+// learned returns what the crawl's session learned for action, or all
+// it learned for "".
+func (bc *blogCrawl) learned(action string) []Proposal {
+	var out []Proposal
+	for _, st := range bc.sess.sites {
+		for _, p := range st.learned {
+			if action == "" || p.Action == action {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 // crawlLog is the crawl's crawl.log.
 func (bc *blogCrawl) crawlLog(t *testing.T) string {
 	t.Helper()
