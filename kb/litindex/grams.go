@@ -295,13 +295,15 @@ type sink interface {
 // scan reports each occurrence of a literal in text to sc.
 func (g *grams) scan(text []byte, sc sink) {
 	n := len(text)
-	if n >= spentMin {
-		var spent [spentSize]uint64
-		g.scanMain(text, sc, spent[:])
-	} else {
-		g.scanMain(text, sc, nil)
+	i := 0
+	for {
+		if i = g.first.next(text, i); i < 0 {
+			break
+		}
+		g.second(binary.LittleEndian.Uint64(text[i:])|fold, text, i, sc)
+		i++
 	}
-	i := max(0, n-7)
+	i = max(0, n-7)
 	// The last 7 positions: bytes past the end read as spaces, which only
 	// a failing comparison sees.
 	for ; i+4 <= n; i++ {
@@ -319,73 +321,30 @@ func (g *grams) scan(text []byte, sc sink) {
 	}
 }
 
-// scanMain reports the occurrences of literals that start 8 bytes or
-// more before the end of text. spent, nil for a short text, holds 8-byte
-// values of this text at which nothing is left to find: no anchor starts
-// there, or every literal filed under the anchors there is found
-// already. Pages repeat their markup, so most positions where the first
-// filter passes are such repeats, and a look at this small table (in the
-// first-level cache) spares the second stage's filters and anchor table,
-// which are larger the more literals are indexed. Whether a literal is
-// still wanted only ever changes from yes to no within a text, so a
-// spent value stays spent.
-func (g *grams) scanMain(text []byte, sc sink, spent []uint64) {
-	for i := 0; ; i++ {
-		if i = g.first.next(text, i); i < 0 {
-			return
-		}
-		v := binary.LittleEndian.Uint64(text[i:]) | fold
-		if spent == nil {
-			g.second(v, text, i, sc)
-			continue
-		}
-		if s := &spent[hash(v)>>(64-spentBits)]; *s != v && !g.second(v, text, i, sc) {
-			*s = v
-		}
-	}
-}
-
-// The table of spent values is 8 KB, cleared for each text of spentMin
-// bytes or more (a page's markup, not its header values).
-const (
-	spentBits = 10
-	spentSize = 1 << spentBits
-	spentMin  = 2048
-)
-
 // second tests the anchors that start with the 4 bytes at text[i:]; v
-// holds the 8 bytes there, folded (never 0). It reports whether a literal
-// filed under them was still wanted.
-func (g *grams) second(v uint64, text []byte, i int, sc sink) bool {
-	live := false
+// holds the 8 bytes there, folded.
+func (g *grams) second(v uint64, text []byte, i int, sc sink) {
 	if t := g.t8; t != nil && t.filter.has(v) {
-		live = g.verify(t.lookup(v), text, i, sc)
+		g.verify(t.lookup(v), text, i, sc)
 	}
 	if t := g.t4; t != nil && t.filter.has(v&0xFFFFFFFF) {
-		live = g.verify(t.lookup(v&0xFFFFFFFF), text, i, sc) || live
+		g.verify(t.lookup(v&0xFFFFFFFF), text, i, sc)
 	}
-	return live
 }
 
 // verify compares the literals of an anchor found at text[i:] with the
 // text there.
-func (g *grams) verify(es []entry, text []byte, i int, sc sink) bool {
-	live := false
+func (g *grams) verify(es []entry, text []byte, i int, sc sink) {
 	for _, e := range es {
-		if !sc.want(int(e.lit)) {
-			continue
-		}
-		live = true
 		l := g.lits[e.lit]
 		start := i - int(e.off)
-		if start < 0 || start+len(l) > len(text) {
+		if start < 0 || start+len(l) > len(text) || !sc.want(int(e.lit)) {
 			continue
 		}
 		if g.equal(text[start:start+len(l)], l) {
 			sc.seen(int(e.lit), start)
 		}
 	}
-	return live
 }
 
 // equal compares a piece of page with a literal, ASCII case-blind when the
