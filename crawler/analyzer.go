@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"time"
 
@@ -133,7 +132,7 @@ func (s *sampler) fetch(raw string) (Page, error) {
 	if res.Status < 200 || res.Status >= 300 || res.Body == nil {
 		return Page{}, fmt.Errorf("%s: HTTP status %d", raw, res.Status)
 	}
-	body, err := io.ReadAll(res.Text())
+	body, err := res.TextBytes()
 	if err != nil {
 		return Page{}, fmt.Errorf("reading %s: %w", raw, err)
 	}

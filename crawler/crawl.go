@@ -367,6 +367,11 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 	c.log = crawllog.NewWriter(c.logFile)
 	fc := d.Fetch
 	fc.UserAgent = s.UserAgent
+	if fc.MaxIdleConnsPerHost == 0 {
+		// Without politeness every worker may fetch from one host at once:
+		// keep a connection for each rather than dial anew.
+		fc.MaxIdleConnsPerHost = max(fetch.DefaultMaxIdleConnsPerHost, s.Workers)
+	}
 	if c.fetcher, err = fetch.New(fc); err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@
 // links in batches and only then schedules the links found and completes
 // the URLs in the frontier (synced once per batch). So whatever the frontier
 // holds as done is in the WARC files and the store; after kill -9 the URLs
-// in flight or awaiting their batch (at most workers + rdf.batch) are
+// in flight or awaiting their batch (at most workers + 2 × rdf.batch) are
 // fetched again, and Open repairs the
 // WARC files, drops captures pointing into a cut-off part, and cuts a
 // half-written crawl.log line.

@@ -18,7 +18,7 @@ func TestPageLimit(t *testing.T) {
 	if st.State != StateFinished || !strings.Contains(st.Reason, "page limit reached (20)") {
 		t.Errorf("state %s (%s)", st.State, st.Reason)
 	}
-	if bound := int64(20 + s.Workers + s.RDF.Batch); st.Fetched < 20 || st.Fetched > bound {
+	if bound := int64(20 + s.Workers + 2*s.RDF.Batch); st.Fetched < 20 || st.Fetched > bound {
 		t.Errorf("%d fetched, want 20 to %d", st.Fetched, bound)
 	}
 	if st.Queued == 0 {

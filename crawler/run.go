@@ -185,8 +185,10 @@ func (c *Crawl) dispatch(ctx context.Context, work chan<- *frontier.Claim, slots
 }
 
 // maxInFlight bounds the URLs claimed and not completed: one per worker
-// plus a full RDF batch. It is also what a crash can make fetch twice.
-func (c *Crawl) maxInFlight() int64 { return int64(c.spec.Workers + c.spec.RDF.Batch) }
+// plus two full RDF batches, so that the workers fill the next batch
+// while the writer commits one. It is also what a crash can make fetch
+// twice.
+func (c *Crawl) maxInFlight() int64 { return int64(c.spec.Workers + 2*c.spec.RDF.Batch) }
 
 // limitReached says which crawl limit is reached, if any.
 func (c *Crawl) limitReached() string {

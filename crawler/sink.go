@@ -22,16 +22,37 @@ type sink struct {
 	done chan struct{}
 	err  error
 	rdf  *graph.Batch // reused: it keeps its buffers from batch to batch
+	// captured maps the URLs of recently committed captures to their
+	// IRIs, so that a page's mneme:via is mostly found without a scan of
+	// the store; it is emptied when it reaches capturedMax entries.
+	captured map[string]string
 }
+
+// capturedMax bounds sink.captured (some 10 MB of URLs and IRIs): the
+// pages a crawl is fetching were mostly found on pages committed shortly
+// before.
+const capturedMax = 1 << 16
 
 // newSink makes a sink whose input holds a batch's worth of finished URLs,
 // so that the workers go on fetching while the previous batch commits.
 func newSink(c *Crawl) *sink {
-	return &sink{c: c, in: make(chan []item, max(c.spec.Workers*2, c.spec.RDF.Batch)), done: make(chan struct{})}
+	return &sink{c: c, in: make(chan []item, max(c.spec.Workers*2, c.spec.RDF.Batch)), done: make(chan struct{}),
+		captured: map[string]string{}}
 }
+
+// maxWaits bounds how long a batch fills: maxWaits intervals after its
+// first URL it is committed, however steadily more arrive.
+const maxWaits = 25
 
 // run commits batches until in is closed; a failure cancels the crawl
 // through fail and ends the sink (items left are fetched again on resume).
+//
+// A batch is committed when it holds rdf.batch URLs, when no URL came for
+// rdf.interval, or maxWaits intervals after its first URL. So a fast
+// crawl commits large batches, which the store writes as sorted files
+// (much cheaper per quad than small commits, and fewer tables to
+// compact), while a crawl whose workers wait for the links of the pages
+// in hand (a small frontier) commits them after one quiet interval.
 func (s *sink) run(fail func(error)) {
 	defer close(s.done)
 	max, interval := s.c.spec.RDF.Batch, time.Duration(s.c.spec.RDF.Interval)
@@ -43,7 +64,8 @@ func (s *sink) run(fail func(error)) {
 			return
 		}
 		batch, urls = append(batch[:0], first...), countURLs(first)
-		timer := time.NewTimer(interval)
+		deadline := time.Now().Add(maxWaits * interval)
+		quiet := time.NewTimer(interval)
 	fill:
 		for urls < max {
 			select {
@@ -53,11 +75,12 @@ func (s *sink) run(fail func(error)) {
 				}
 				batch = append(batch, more...)
 				urls += countURLs(more)
-			case <-timer.C:
+				quiet.Reset(min(interval, time.Until(deadline)))
+			case <-quiet.C:
 				break fill
 			}
 		}
-		timer.Stop()
+		quiet.Stop()
 		if err := s.commit(batch); err != nil {
 			s.err = err
 			fail(err)
@@ -134,6 +157,14 @@ func (s *sink) commit(batch []item) error {
 	if _, err := b.Commit(ctx); err != nil {
 		return fmt.Errorf("committing %d captures: %w", len(batch), err)
 	}
+	for _, it := range batch {
+		if it.rdf != nil {
+			if len(s.captured) >= capturedMax {
+				clear(s.captured)
+			}
+			s.captured[it.capture.URL] = it.capture.IRI
+		}
+	}
 	if err := c.front.Schedule(cands); err != nil {
 		return err
 	}
@@ -163,6 +194,9 @@ func (s *sink) commit(batch []item) error {
 // captureOf returns the IRI of a capture of url in this crawl's graph, or
 // "" when there is none (the page that linked here was lost in a crash).
 func (s *sink) captureOf(ctx context.Context, url string) (string, error) {
+	if iri, ok := s.captured[url]; ok {
+		return iri, nil
+	}
 	st := s.c.deps.Store
 	ids, err := st.LookupTerms([]rdf.Term{rdf.IRI(ontology.URL), rdf.IRI(url), rdf.IRI(crawlrdf.CrawlIRI(s.c.id))})
 	if err != nil {

@@ -3,7 +3,6 @@ package crawler
 import (
 	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -235,7 +234,7 @@ func (c *Crawl) analyze(res *fetch.Result, smp *sampler) Analysis {
 		an.Follow = an.Links
 		return an
 	}
-	body, err := io.ReadAll(res.Text())
+	body, err := res.TextBytes()
 	if err != nil {
 		fmt.Fprintf(c.deps.Log, "reading %s: %v\n", res.URL.Href, err)
 		return an

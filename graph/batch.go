@@ -155,6 +155,111 @@ func (b *Batch) Commit(ctx context.Context) (CommitResult, error) {
 	if err != nil {
 		return CommitResult{}, err
 	}
+	isNew := newIDSet(pending).has
+	runs := &sortedRuns{}
+	var added, removed []IDQuad
+	if b.addsOnly() {
+		if added, err = b.newQuads(ids, isNew, runs); err != nil {
+			return CommitResult{}, err
+		}
+	} else if added, removed, err = b.changes(ctx, ids, isNew); err != nil {
+		return CommitResult{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return CommitResult{}, err
+	}
+	if len(added) == 0 && len(removed) == 0 {
+		b.reset()
+		return CommitResult{}, nil
+	}
+	runs.added = added
+	delta, err := s.batchDelta(runs, removed, isNew)
+	if err != nil {
+		return CommitResult{}, err
+	}
+	stats, err := delta.apply(s.kv)
+	if err != nil {
+		return CommitResult{}, err
+	}
+	if err := s.write(pending, runs, removed, stats); err != nil {
+		return CommitResult{}, err
+	}
+	for id, enc := range pending.byID {
+		s.written.put(enc, id)
+	}
+	if len(removed) > 0 {
+		s.present.reset()
+	}
+	b.reset()
+	return CommitResult{Added: len(added), Deleted: len(removed)}, nil
+}
+
+// addsOnly reports whether the batch holds insertions only.
+func (b *Batch) addsOnly() bool {
+	for _, op := range b.ops {
+		if op.del {
+			return false
+		}
+	}
+	return true
+}
+
+// newQuads returns the quads of a batch of insertions that the store
+// lacks, each once, in spog order (whose sorted keys it leaves in runs):
+// sorting the keys finds the duplicates without a map.
+func (b *Batch) newQuads(ids []ID, isNew func(ID) bool, runs *sortedRuns) ([]IDQuad, error) {
+	s := b.s
+	quads := make([]IDQuad, len(b.ops))
+	for i, op := range b.ops {
+		q := &quads[i]
+		for pos, t := range op.t {
+			id := DefaultGraph
+			if t >= 0 {
+				id = ids[t]
+			}
+			q.set(pos, id)
+		}
+	}
+	var keys []cols
+	keys, runs.tmp = sortRun(SPOG, quads, nil, runs.tmp)
+	out, added := keys[:0], quads[:0]
+	for i, c := range keys {
+		if i > 0 && c == keys[i-1] {
+			continue
+		}
+		q := unpermute(SPOG, c)
+		// A quad naming a term new to the store cannot be in it.
+		if !isNew(q.S) && !isNew(q.P) && !isNew(q.O) && !isNew(q.G) {
+			had, err := s.holds(q)
+			if err != nil {
+				return nil, err
+			}
+			if had {
+				continue
+			}
+		}
+		out, added = append(out, c), append(added, q)
+	}
+	runs.keys[SPOG] = out
+	return added, nil
+}
+
+// holds reports whether the store has q, from the writers' cache of
+// quads found or by reading.
+func (s *Store) holds(q IDQuad) (bool, error) {
+	if s.present.has(prefix{SPOG, 4, q}) {
+		return true, nil
+	}
+	had, err := exists(s.kv, appendIndexKey(nil, SPOG, q))
+	if had {
+		s.present.add(prefix{SPOG, 4, q})
+	}
+	return had, err
+}
+
+// changes applies the batch's operations in order and returns the quads
+// that are new to the store and those it held that are deleted.
+func (b *Batch) changes(ctx context.Context, ids []ID, isNew func(ID) bool) (added, removed []IDQuad, err error) {
 	final := map[IDQuad]bool{}
 	var touched []IDQuad
 	for _, op := range b.ops {
@@ -177,21 +282,14 @@ func (b *Batch) Commit(ctx context.Context) (CommitResult, error) {
 		final[q] = !op.del
 	}
 	if err := ctx.Err(); err != nil {
-		return CommitResult{}, err
+		return nil, nil, err
 	}
-	isNew := func(id ID) bool { _, ok := pending.byID[id]; return ok }
-	var added, removed []IDQuad
 	for _, q := range touched {
 		// A quad naming a term new to the store cannot be in it.
 		had := false
 		if !isNew(q.S) && !isNew(q.P) && !isNew(q.O) && !isNew(q.G) {
-			if had = s.present.has(prefix{SPOG, 4, q}); !had {
-				if had, err = exists(s.kv, appendIndexKey(nil, SPOG, q)); err != nil {
-					return CommitResult{}, err
-				}
-				if had {
-					s.present.add(prefix{SPOG, 4, q})
-				}
+			if had, err = b.s.holds(q); err != nil {
+				return nil, nil, err
 			}
 		}
 		switch {
@@ -201,47 +299,27 @@ func (b *Batch) Commit(ctx context.Context) (CommitResult, error) {
 			removed = append(removed, q)
 		}
 	}
-	if len(added) == 0 && len(removed) == 0 {
-		b.reset()
-		return CommitResult{}, nil
-	}
-	delta, err := s.batchDelta(added, removed, isNew)
-	if err != nil {
-		return CommitResult{}, err
-	}
-	stats, err := delta.apply(s.kv)
-	if err != nil {
-		return CommitResult{}, err
-	}
-	if err := s.write(pending, added, removed, stats); err != nil {
-		return CommitResult{}, err
-	}
-	for id, enc := range pending.byID {
-		s.written.put(enc, id)
-	}
-	if len(removed) > 0 {
-		s.present.reset()
-	}
-	b.reset()
-	return CommitResult{Added: len(added), Deleted: len(removed)}, nil
+	return added, removed, nil
 }
 
 // write applies a commit: the new dictionary entries, the index keys of
 // the quads added and removed, and the statistics. The keys go to the
 // backend's batch in ascending order, so that inserting them into Pebble's
 // memtable (a skiplist) resumes each search where the last one ended.
-func (s *Store) write(pending *pendingTerms, added, removed []IDQuad, stats []statWrite) error {
+func (s *Store) write(pending *pendingTerms, runs *sortedRuns, removed []IDQuad, stats []statWrite) error {
+	if len(removed) == 0 && len(runs.added) >= s.ingestMin && addsOnly(stats) {
+		return s.ingest(pending, runs, stats)
+	}
 	w := s.kv.NewBatch()
 	defer w.Close()
 	key := make([]byte, 0, keyWidth)
-	var keys, tmp []cols
+	var keys []cols
 	for _, o := range Orders() {
 		tag := orders[o-1].tag
-		keys, tmp = sortRun(o, added, keys, tmp)
-		for _, c := range keys {
+		for _, c := range runs.of(o) {
 			w.Set(appendCols(append(key[:0], tag), c), nil)
 		}
-		keys, tmp = sortRun(o, removed, keys, tmp)
+		keys, runs.tmp = sortRun(o, removed, keys, runs.tmp)
 		for _, c := range keys {
 			w.Delete(appendCols(append(key[:0], tag), c))
 		}

@@ -13,7 +13,8 @@ import (
 // minus the removed quads plus the added ones. A prefix naming a term new
 // to the store (isNew) cannot be in it, and a prefix extending one that
 // stays present keeps its shorter prefixes present: neither is read.
-func (s *Store) batchDelta(added, removed []IDQuad, isNew func(ID) bool) (*statDelta, error) {
+func (s *Store) batchDelta(runs *sortedRuns, removed []IDQuad, isNew func(ID) bool) (*statDelta, error) {
+	added := runs.added
 	d := newStatDelta()
 	gone := make(map[IDQuad]bool, len(removed))
 	for _, q := range removed {
@@ -29,7 +30,7 @@ func (s *Store) batchDelta(added, removed []IDQuad, isNew func(ID) bool) (*statD
 		d.graphs[q.G]--
 		d.pred(q.P)[0]--
 	}
-	prefixes := changedPrefixes(added, removed)
+	prefixes := changedPrefixes(runs, removed)
 	kept := map[prefix]bool{}
 	pr := presence{r: s.kv}
 	defer pr.close()
@@ -86,12 +87,12 @@ type changedPrefix struct {
 // presence reads seek forward): the quads added and those removed are
 // sorted apart (radix sorts of their keys) and merged, which groups the
 // quads sharing a prefix.
-func changedPrefixes(added, removed []IDQuad) []changedPrefix {
+func changedPrefixes(runs *sortedRuns, removed []IDQuad) []changedPrefix {
 	var out []changedPrefix
-	var adds, rems, tmp []cols
+	var rems []cols
 	group := func(o Order, ns ...int) {
-		adds, tmp = sortRun(o, added, adds, tmp)
-		rems, tmp = sortRun(o, removed, rems, tmp)
+		adds := runs.of(o)
+		rems, runs.tmp = sortRun(o, removed, rems, runs.tmp)
 		for _, n := range ns {
 			var first cols // of the current group
 			for i, j := 0, 0; i < len(adds) || j < len(rems); {

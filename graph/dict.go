@@ -106,3 +106,43 @@ func probe(r kv.Reader, h uint64, enc []byte, storeFree func(ID) bool, pending .
 	}
 	return 0, false, errCorruptDictionary
 }
+
+// idSet is a set of IDs in one open-addressed table: IDs are hashes, so
+// their low bits spread them, and a lookup is a probe or two where a map
+// would hash again. It answers "is this term new to the store?" for every
+// position of every quad a commit writes.
+type idSet struct {
+	slots []ID // 0 (Any, never a term's ID) marks a free slot
+	mask  uint64
+}
+
+// newIDSet holds the IDs of the pending terms.
+func newIDSet(p *pendingTerms) *idSet {
+	n := 16
+	for n < 2*len(p.byID) {
+		n *= 2
+	}
+	s := &idSet{slots: make([]ID, n), mask: uint64(n - 1)}
+	for id := range p.byID {
+		i := uint64(id) & s.mask
+		for s.slots[i] != Any {
+			i = (i + 1) & s.mask
+		}
+		s.slots[i] = id
+	}
+	return s
+}
+
+func (s *idSet) has(id ID) bool {
+	if id == Any { // an unbound column of a prefix
+		return false
+	}
+	for i := uint64(id) & s.mask; ; i = (i + 1) & s.mask {
+		switch s.slots[i] {
+		case id:
+			return true
+		case Any:
+			return false
+		}
+	}
+}

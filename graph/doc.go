@@ -28,7 +28,11 @@
 //     the ordering (it must begin with the bound positions; OrderAuto picks
 //     one), so results come sorted for merge joins, and QuadIter.SeekGE
 //     skips ahead for zig-zag joins. ScanOptions.Union scans the union of
-//     all graphs, each triple once, as the SPARQL default graph.
+//     all graphs, each triple once, as the SPARQL default graph. A scan
+//     read to its end leaves its keys, decoded, in a posting cache shared
+//     by the store and its snapshots and bounded by
+//     OpenOptions.ScanCacheBytes, so that warm scans walk arrays and warm
+//     seeks binary-search them; commits withdraw what they change.
 //   - Stats returns the planner statistics; Estimate gives a fast
 //     cardinality estimate for any pattern; Graphs lists the named graphs.
 //

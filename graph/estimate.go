@@ -61,6 +61,9 @@ func (v *View) Estimate(ctx context.Context, pat Pattern) (Estimate, error) {
 		return Estimate{}, err
 	}
 	defer it.Close()
+	// An estimate reads a sample: a missed range is not worth reading
+	// whole into the posting cache.
+	it.fill = false
 	n := uint64(0)
 	for it.Next() {
 		n++

@@ -64,6 +64,22 @@ func sortRun(o Order, quads []IDQuad, keys, tmp []cols) ([]cols, []cols) {
 	return keys, tmp
 }
 
+// sortedRuns keeps the sorted keys of a commit's added quads in each
+// ordering, sorted once for the statistics and the writes.
+type sortedRuns struct {
+	added []IDQuad
+	keys  [len(orders) + 1][]cols // by Order
+	tmp   []cols                  // scratch for sorting
+}
+
+// of returns the added quads sorted in ordering o.
+func (r *sortedRuns) of(o Order) []cols {
+	if r.keys[o] == nil {
+		r.keys[o], r.tmp = sortRun(o, r.added, make([]cols, 0, len(r.added)), r.tmp)
+	}
+	return r.keys[o]
+}
+
 // writeRun writes sorted keys to path, without duplicates.
 func writeRun(path string, keys []cols) error {
 	f, err := os.Create(path)

@@ -67,6 +67,22 @@ type QuadIter struct {
 	hasPrev bool
 	n       int
 	err     error
+
+	// The posting cache (postings.go, scanmem.go): pc is nil when the
+	// scan's state is not a known generation's (gen). With fill a missed
+	// prefix is read into mem as the scan advances and cached once read
+	// to its end. While inMem the scan walks mem (pos is the current
+	// index) instead of the store. While filling, or with tail (mem is
+	// the head of a range too big to cache), the store's iterator stands
+	// on the first key after mem.
+	pc      *postingCache
+	gen     uint64
+	fill    bool
+	inMem   bool
+	mem     []cols
+	pos     int
+	filling bool
+	tail    bool
 }
 
 // Scan returns the quads matching pat (Any = unbound) in the chosen order.
@@ -94,11 +110,23 @@ func (v *View) Scan(ctx context.Context, pat Pattern, opts ScanOptions) (*QuadIt
 		}
 		prefix = appendID(prefix, id)
 	}
-	it, err := v.r.NewIter(prefix, kv.PrefixEnd(prefix))
+	var it kv.Iterator
+	var err error
+	open := func() { it, err = v.r.NewIter(prefix, kv.PrefixEnd(prefix)) }
+	pc, gen := v.postings, v.gen
+	if v.live {
+		var ok bool
+		if gen, ok = pc.readGen(open); !ok {
+			pc = nil
+		}
+	} else {
+		open()
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &QuadIter{ctx: ctx, it: it, order: order, pat: pat, prefix: prefix, bound: prefix, union: opts.Union}, nil
+	return &QuadIter{ctx: ctx, it: it, order: order, pat: pat, prefix: prefix, bound: prefix, union: opts.Union,
+		pc: pc, gen: gen, fill: true}, nil
 }
 
 // Reset aims the scan at another pattern, in the same order and mode,
@@ -124,6 +152,7 @@ func (q *QuadIter) Reset(pat Pattern) error {
 	}
 	q.prefix, q.buf, q.pat = prefix, prefix, pat
 	q.started, q.hasPrev, q.err = false, false, nil
+	q.leaveMem()
 	return nil
 }
 
@@ -135,10 +164,17 @@ func (q *QuadIter) Next() bool {
 	if q.err != nil {
 		return false
 	}
+	if q.inMem {
+		return q.settleMem(q.pos + 1)
+	}
 	var ok bool
 	switch {
 	case q.started:
 		ok = q.it.Next()
+	case q.cached():
+		return q.settleMem(0)
+	case q.err != nil:
+		return false
 	case len(q.prefix) > len(q.bound):
 		// Reset narrowed the range: seek to its start.
 		q.started = true
@@ -157,8 +193,23 @@ func (q *QuadIter) SeekGE(target IDQuad) bool {
 	if q.err != nil {
 		return false
 	}
+	if !q.started {
+		q.cached()
+	}
 	q.started = true
 	q.hasPrev = false
+	if q.err != nil {
+		return false
+	}
+	if q.inMem {
+		if i, ok := q.seekMem(permute(q.order, target)); ok {
+			return q.settleMem(i)
+		}
+		if q.err != nil {
+			return false
+		}
+		q.leaveMem()
+	}
 	key := appendIndexKey(nil, q.order, target)
 	if string(key) < string(q.prefix) {
 		key = q.prefix
@@ -187,22 +238,30 @@ func (q *QuadIter) settle(ok bool) bool {
 			// bounds are those of the original one).
 			return false
 		}
-		c := decodeIndexKey(q.order, k)
-		if !matches(c, q.pat) {
-			continue
+		if q.accept(decodeIndexKey(q.order, k)) {
+			return true
 		}
-		if q.union {
-			c.G = Any
-			if q.hasPrev && c == q.prev {
-				continue
-			}
-			q.prev, q.hasPrev = c, true
-		}
-		q.cur = c
-		return true
 	}
 	q.err = q.it.Err()
 	return false
+}
+
+// accept makes c the current quad if it passes the filters: the bound
+// columns outside the prefix, and in a union scan the graphs of a triple
+// already returned.
+func (q *QuadIter) accept(c IDQuad) bool {
+	if !matches(c, q.pat) {
+		return false
+	}
+	if q.union {
+		c.G = Any
+		if q.hasPrev && c == q.prev {
+			return false
+		}
+		q.prev, q.hasPrev = c, true
+	}
+	q.cur = c
+	return true
 }
 
 func matches(q IDQuad, p Pattern) bool {

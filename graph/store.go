@@ -39,6 +39,10 @@ type OpenOptions struct {
 	// shared by all views of the store; 0 means DefaultTermCacheBytes,
 	// a negative value disables it.
 	TermCacheBytes int64
+	// ScanCacheBytes bounds the cache of decoded posting lists (the keys
+	// of scan ranges read whole) shared by all views of the store; 0
+	// means DefaultScanCacheBytes, a negative value disables it.
+	ScanCacheBytes int64
 }
 
 // Store is a quad store. Its View methods read the latest committed state.
@@ -54,6 +58,9 @@ type Store struct {
 	// present caches keys writers found. Both are used under wmu.
 	written termIDs
 	present presentKeys
+	// ingestMin is the fewest quads a commit that only adds writes as
+	// sorted files (ingestMinQuads; tests lower it).
+	ingestMin int
 }
 
 // Open opens (creating it unless read-only) the Pebble-backed store in dir.
@@ -65,7 +72,7 @@ func Open(dir string, o OpenOptions) (*Store, error) {
 		}
 		return nil, err
 	}
-	s, err := newStore(db, dir, defaultHash, o.TermCacheBytes)
+	s, err := newStore(db, dir, defaultHash, o)
 	if err != nil {
 		_ = db.Close()
 		return nil, err
@@ -87,18 +94,22 @@ func lockHeld(err error) bool {
 }
 
 // New makes a store on any kv backend. tmpDir is where a Loader writes
-// its temporary files; it must be on the backend's file system. Its term
-// cache has the default size.
+// its temporary files; it must be on the backend's file system. Its
+// caches have the default sizes.
 func New(db kv.Store, tmpDir string) (*Store, error) {
-	return newStore(db, tmpDir, defaultHash, 0)
+	return newStore(db, tmpDir, defaultHash, OpenOptions{})
 }
 
 // newStore is New with the term hash (tests force collisions with it)
-// and the term cache budget as parameters.
-func newStore(db kv.Store, tmpDir string, h hashFunc, termCacheBytes int64) (*Store, error) {
+// and the cache budgets of o as parameters.
+func newStore(db kv.Store, tmpDir string, h hashFunc, o OpenOptions) (*Store, error) {
+	pc := newPostingCache(o.ScanCacheBytes)
+	if pc != nil {
+		db = watchedStore{Store: db, pc: pc}
+	}
 	s := &Store{kv: db, dir: tmpDir, hash: h, written: newTermIDs(writtenTermsMax),
-		present: presentKeys{newGenerations[prefix, struct{}](presentMax)}}
-	s.View = &View{r: db, hash: h, terms: newTermCache(termCacheBytes)}
+		present: presentKeys{newGenerations[prefix, struct{}](presentMax)}, ingestMin: ingestMinQuads}
+	s.View = &View{r: db, hash: h, terms: newTermCache(o.TermCacheBytes), postings: pc, live: true}
 	v, err := db.Get(formatKey)
 	switch {
 	case errors.Is(err, kv.ErrNotFound):
@@ -142,8 +153,13 @@ func (s *Store) ReadOnly() bool { return s.kv.ReadOnly() }
 
 // Snapshot returns a frozen view of the store; Close it when done.
 func (s *Store) Snapshot() *View {
-	snap := s.kv.NewSnapshot()
-	return &View{r: snap, hash: s.hash, terms: s.View.terms, closer: snap.Close}
+	var snap kv.Snapshot
+	gen, ok := s.postings.readGen(func() { snap = s.kv.NewSnapshot() })
+	v := &View{r: snap, hash: s.hash, terms: s.View.terms, closer: snap.Close}
+	if ok {
+		v.postings, v.gen = s.postings, gen
+	}
+	return v
 }
 
 // Close closes the store.
@@ -151,10 +167,17 @@ func (s *Store) Close() error { return s.kv.Close() }
 
 // View reads the store: the live state (Store.View) or a snapshot.
 type View struct {
-	r      kv.Reader
-	hash   hashFunc
-	terms  *termCache
-	closer func() error
+	r     kv.Reader
+	hash  hashFunc
+	terms *termCache
+	// postings serves scans from cached posting lists, nil when there is
+	// no cache or the view's state is not a known generation's; a live
+	// view takes the generation of each scan's iterator, a snapshot has
+	// its own (gen).
+	postings *postingCache
+	live     bool
+	gen      uint64
+	closer   func() error
 }
 
 // Close releases a snapshot; it does nothing on the live view.

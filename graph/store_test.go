@@ -12,18 +12,32 @@ import (
 )
 
 // openTest opens a fresh store in a temporary directory with hash h.
-func openTest(t *testing.T, h hashFunc) *Store {
+func openTest(t *testing.T, h hashFunc) *Store { return openWith(t, h, OpenOptions{}) }
+
+// openWith opens a fresh store with hash h and the cache budgets of o.
+func openWith(t *testing.T, h hashFunc, o OpenOptions) *Store {
 	t.Helper()
-	dir := t.TempDir()
+	s := openDirWith(t, t.TempDir(), h, o)
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// openDir opens the store in dir with hash h.
+func openDir(t *testing.T, dir string, h hashFunc) *Store {
+	return openDirWith(t, dir, h, OpenOptions{})
+}
+
+// openDirWith opens the store in dir with hash h and the cache budgets of o.
+func openDirWith(t *testing.T, dir string, h hashFunc, o OpenOptions) *Store {
+	t.Helper()
 	db, err := pebblekv.Open(dir, pebblekv.Options{CacheBytes: 8 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := newStore(db, dir, h, 0)
+	s, err := newStore(db, dir, h, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = s.Close() })
 	return s
 }
 
@@ -76,13 +90,19 @@ func randomQuad(r *rand.Rand) rdf.Quad {
 }
 
 // eachHash runs test on a fresh store with the real hash, then with
-// collidingHash.
+// collidingHash, then with every commit that only adds written as
+// ingested files (as large commits are).
 func eachHash(t *testing.T, test func(t *testing.T, s *Store)) {
 	for _, tc := range []struct {
-		name string
-		hash hashFunc
-	}{{"xxhash", defaultHash}, {"colliding", collidingHash}} {
-		t.Run(tc.name, func(t *testing.T) { test(t, openTest(t, tc.hash)) })
+		name      string
+		hash      hashFunc
+		ingestMin int
+	}{{"xxhash", defaultHash, ingestMinQuads}, {"colliding", collidingHash, ingestMinQuads}, {"ingest", collidingHash, 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openTest(t, tc.hash)
+			s.ingestMin = tc.ingestMin
+			test(t, s)
+		})
 	}
 }
 

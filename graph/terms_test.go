@@ -23,7 +23,7 @@ func TestTermsDecodeAgreesWithTerm(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := newStore(db, dir, defaultHash, budget)
+			s, err := newStore(db, dir, defaultHash, OpenOptions{TermCacheBytes: budget})
 			if err != nil {
 				t.Fatal(err)
 			}

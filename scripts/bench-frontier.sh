@@ -2,20 +2,21 @@
 # Frontier benchmark: crawler/frontier's TestLargeRun (N distinct URLs over
 # 100,000 host queues in Schedule calls of 1,000, then N/10 rediscoveries)
 # for the current code and for a baseline commit (the previous
-# implementation), one after the other in the same run. Writes the figures
-# to the "Frontier" section of docs/benchmarks.md (between the frontier
-# markers).
+# implementation), one after the other in the same run. The baseline is
+# built with this tree's bench_test.go, so that both are measured by the
+# same driver. Writes the figures to the "Frontier" section of
+# docs/benchmarks.md (between the frontier markers).
 #
-#   scripts/bench-frontier.sh                 # 10M URLs, baseline f157cf2
+#   scripts/bench-frontier.sh                 # 10M URLs, baseline 55daf6d
 #   N=2000000 scripts/bench-frontier.sh       # a quicker run
 #   BASE=none scripts/bench-frontier.sh       # the current code only
 #   DOC=/dev/null scripts/bench-frontier.sh   # figures on stdout only
 set -euo pipefail
 
 N=${N:-10000000}
-# f157cf2: the frontier before the DRUM seen-set (URL index as random
-# Pebble keys, pending log written by every Schedule).
-BASE=${BASE:-f157cf2}
+# 55daf6d: the DRUM seen-set with runs of 43-byte records in 43 KiB pages
+# and a queue-record key per touched queue per seen pass.
+BASE=${BASE:-55daf6d}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 DOC=${DOC:-$repo/docs/benchmarks.md}
 work=$(mktemp -d)
@@ -32,6 +33,7 @@ if [ "$BASE" != none ]; then
 	log "building the test binary of $BASE"
 	mkdir "$work/base"
 	git -C "$repo" archive "$BASE" | tar -x -C "$work/base"
+	cp "$repo/crawler/frontier/bench_test.go" "$work/base/crawler/frontier/"
 	(cd "$work/base" && go test -c -o "$work/base.test" ./crawler/frontier/)
 	names+=(base)
 	labels+=("$(git -C "$repo" rev-parse --short "$BASE") (previous implementation)")
@@ -62,17 +64,20 @@ for i in "${!names[@]}"; do
 	# "N URLs in Q queues: WALL, R enqueues/s; D duplicates: DR/s; VmHWM K kB; process CPU time CPU"
 	line=$(grep -E 'URLs in [0-9]+ queues:' "$work/$name.log" | tail -n 1)
 	[ -n "$line" ] || { log "no result line in the $name run"; tail -n 20 "$work/$name.log" >&2; exit 1; }
+	# "CPU per new URL A µs, per rediscovery B µs"
+	per=$(grep -E 'CPU per new URL' "$work/$name.log" | tail -n 1)
+	[ -n "$per" ] || { log "no CPU line in the $name run"; exit 1; }
+	usNew=$(sed -E 's/.*per new URL ([0-9.]+) .*/\1/' <<<"$per")
+	usDup=$(sed -E 's/.*per rediscovery ([0-9.]+) .*/\1/' <<<"$per")
 	wall=$(secs "$(sed -E 's/.*queues: ([^,]+),.*/\1/' <<<"$line")")
 	rate=$(sed -E 's/.*, ([0-9]+) enqueues\/s.*/\1/' <<<"$line")
 	dups=$(sed -E 's/.*duplicates: ([0-9]+)\/s.*/\1/' <<<"$line")
 	hwm=$(sed -E 's/.*VmHWM ([0-9]+) kB.*/\1/' <<<"$line")
 	cpu=$(secs "$(sed -E 's/.*process CPU time (.*)$/\1/' <<<"$line")")
-	ops=$((N + N / 10))
-	us=$(awk -v c="$cpu" -v n="$ops" 'BEGIN { printf "%.1f", c * 1e6 / n }')
 	mb=$((hwm / 1000))
 	after=$(cut -d' ' -f1-3 /proc/loadavg)
-	rows+=("| ${labels[$i]} | $wall s | $rate | $dups | $cpu s | $us | $mb MB | $load → $after |")
-	log "$name: $wall s, $rate enqueues/s, $dups duplicates/s, CPU $cpu s ($us µs per operation), peak RSS $mb MB"
+	rows+=("| ${labels[$i]} | $wall s | $rate | $dups | $usNew µs | $usDup µs | $cpu s | $mb MB | $load → $after |")
+	log "$name: $wall s, $rate enqueues/s, $dups duplicates/s, CPU $usNew µs per new URL, $usDup µs per rediscovery, $cpu s in all, peak RSS $mb MB"
 done
 
 section=$work/section.md
@@ -81,8 +86,8 @@ section=$work/section.md
 	echo "Run of $(date -u +%Y-%m-%d), $N URLs (+ $((N / 10)) rediscovered), $(nproc) CPUs, $(go version | cut -d' ' -f3),"
 	echo "command \`N=$N scripts/bench-frontier.sh\`; the runs follow one another."
 	echo
-	echo "| code | wall (new URLs) | enqueues/s | rediscoveries/s | CPU time (whole run) | µs CPU per operation | peak RSS | load average before → after |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| code | wall (new URLs) | enqueues/s | rediscoveries/s | CPU per new URL | CPU per rediscovery | CPU time (whole run) | peak RSS | load average before → after |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 	printf '%s\n' "${rows[@]}"
 	echo "<!-- frontier:end -->"
 } >"$section"

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -80,6 +81,7 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 				return err
 			}
 			defer stop()
+			tuneCrawlGC()
 			st, err := openCrawlStore(s.Output)
 			if err != nil {
 				return err
@@ -202,6 +204,20 @@ func (o *crawlOptions) spec(cmd *cobra.Command, urls []string) (*spec.Spec, erro
 	}
 	o.aah.off = !s.AAH
 	return s, nil
+}
+
+// crawlGCPercent is the garbage collector's target during mneme crawl,
+// unless GOGC sets one: a crawl allocates far more per page (bodies,
+// outlinks, statements) than it keeps, and at Go's default of 100 the
+// collector took about a sixth of the CPU time of the benchmark crawl
+// (docs/benchmarks.md, "Crawling"); 300 saves most of that for about
+// 140 MB more heap.
+const crawlGCPercent = 300
+
+func tuneCrawlGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(crawlGCPercent)
+	}
 }
 
 // dataDir picks the data folder: the flag, the spec's, $MNEME_DATA, ./mneme-data.

@@ -41,6 +41,9 @@ func TestQueryHeldStore(t *testing.T) {
 	if out := mustRun(t, "query", "--store", store, "--format", "ntriples", construct); !sameLines(out, localGraph) {
 		t.Errorf("held store, CONSTRUCT:\n%s\nwant\n%s", out, localGraph)
 	}
+	if out := mustRun(t, "query", "--store", store, "--format", "jsonld", construct); !strings.Contains(out, `"http://e.org/called":[{"@value":"Bob\nsecond line"}]`) {
+		t.Errorf("held store, CONSTRUCT as JSON-LD:\n%s", out)
+	}
 	if out := mustRun(t, "query", "--endpoint", endpoint, "--format", "table", "ASK { ?s ?p ?o }"); out != "true\n" {
 		t.Errorf("--endpoint ASK: %q", out)
 	}

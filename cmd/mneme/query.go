@@ -15,6 +15,7 @@ import (
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/rdf/rdfio"
 	"github.com/mneme-archive/mneme/sparql"
+	"github.com/mneme-archive/mneme/sparql/jsonld"
 	"github.com/mneme-archive/mneme/sparql/results"
 	"github.com/mneme-archive/mneme/sparql/syntax"
 )
@@ -38,7 +39,7 @@ union of all graphs.
 
 SELECT and ASK results are written as an aligned table (the default on a
 terminal), json, xml, csv or tsv (the default otherwise); CONSTRUCT and
-DESCRIBE as turtle (default) or ntriples.
+DESCRIBE as turtle (default), ntriples or jsonld (JSON-LD, expanded form).
 
 --explain runs the query, discards its answer and prints the plan: the join
 order chosen for each basic graph pattern, with the planner's estimated rows
@@ -73,7 +74,7 @@ store. Through an endpoint, the answer is the server's (cut at its
 	}
 	cmd.Flags().StringVar(&o.store, "store", "", "store directory")
 	cmd.Flags().StringVar(&o.endpoint, "endpoint", "", "SPARQL endpoint URL to query instead of a store")
-	cmd.Flags().StringVar(&o.format, "format", "", "table, json, xml, csv, tsv; turtle or ntriples for CONSTRUCT/DESCRIBE")
+	cmd.Flags().StringVar(&o.format, "format", "", "table, json, xml, csv, tsv; turtle, ntriples or jsonld for CONSTRUCT/DESCRIBE")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 30*time.Second, "stop the query after this long")
 	cmd.Flags().BoolVar(&o.explain, "explain", false, "print the plan with estimated and actual rows instead of the answer")
 	return cmd
@@ -175,15 +176,12 @@ type resultWriter func(w io.Writer, res *sparql.Result) error
 func queryWriter(q *sparql.Query, format string, terminal bool) (resultWriter, error) {
 	form := q.Form()
 	if form == syntax.Construct || form == syntax.Describe {
-		if format == "" {
-			format = "turtle"
-		}
-		f, err := rdfio.ByName(format)
-		if err != nil || !f.CanWrite() || f.Quads {
-			return nil, usagef("--format %q: a %s query writes turtle or ntriples", format, form)
+		_, open, err := graphFormat(format, form)
+		if err != nil {
+			return nil, err
 		}
 		prefixes := q.Prefixes()
-		return func(w io.Writer, res *sparql.Result) error { return writeGraph(w, res, f, prefixes) }, nil
+		return func(w io.Writer, res *sparql.Result) error { return writeGraph(w, res, open, prefixes) }, nil
 	}
 	if format == "" {
 		format = "tsv"
@@ -225,8 +223,27 @@ func writeResults(w io.Writer, res *sparql.Result, f results.Format) error {
 
 // writeGraph writes a CONSTRUCT or DESCRIBE answer; Turtle abbreviates
 // IRIs with the query's prefixes.
-func writeGraph(w io.Writer, res *sparql.Result, f *rdfio.Format, prefixes map[string]string) error {
-	gw, err := f.NewWriter(w, rdf.WriteOptions{Prefixes: prefixes})
+// graphWriter opens a writer of one RDF format.
+type graphWriter func(io.Writer, rdf.WriteOptions) (rdf.Writer, error)
+
+// graphFormat is the media type and the writer of the RDF format that
+// --format names for a CONSTRUCT or DESCRIBE answer (Turtle by default).
+func graphFormat(format string, form syntax.Form) (string, graphWriter, error) {
+	switch strings.ToLower(format) {
+	case "":
+		format = "turtle"
+	case "jsonld", "json-ld":
+		return jsonld.MediaType, func(w io.Writer, _ rdf.WriteOptions) (rdf.Writer, error) { return jsonld.NewWriter(w), nil }, nil
+	}
+	f, err := rdfio.ByName(format)
+	if err != nil || !f.CanWrite() || f.Quads {
+		return "", nil, usagef("--format %q: a %s query writes turtle, ntriples or jsonld", format, form)
+	}
+	return f.MediaType, f.NewWriter, nil
+}
+
+func writeGraph(w io.Writer, res *sparql.Result, open graphWriter, prefixes map[string]string) error {
+	gw, err := open(w, rdf.WriteOptions{Prefixes: prefixes})
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/mneme-archive/mneme/rdf"
-	"github.com/mneme-archive/mneme/rdf/rdfio"
 	"github.com/mneme-archive/mneme/sparql/results"
 	"github.com/mneme-archive/mneme/sparql/syntax"
 )
@@ -101,14 +100,8 @@ func remoteQuery(ctx context.Context, endpoint, text string, form syntax.Form, f
 // the answer is then written as a table.
 func remoteFormat(form syntax.Form, format string, terminal bool) (accept string, table bool, err error) {
 	if form == syntax.Construct || form == syntax.Describe {
-		if format == "" {
-			format = "turtle"
-		}
-		f, err := rdfio.ByName(format)
-		if err != nil || !f.CanWrite() || f.Quads {
-			return "", false, usagef("--format %q: a %s query writes turtle or ntriples", format, form)
-		}
-		return f.MediaType, false, nil
+		mt, _, err := graphFormat(format, form)
+		return mt, false, err
 	}
 	if format == "" && terminal || format == "table" {
 		return results.JSON.MediaType(), true, nil

@@ -77,18 +77,28 @@ func BenchmarkExtractHTML(b *testing.B) {
 	for i := range pages {
 		pages[i] = benchPageN(i)
 	}
-	b.SetBytes(int64(len(pages[0])))
-	b.ReportAllocs()
-	n := 0
-	cpu := cpuTime()
-	for b.Loop() {
-		page := pages[n%len(pages)]
-		n++
-		if _, err := x.Extract(Document{URL: base, MediaType: "text/html", Body: bytes.NewReader(page)}); err != nil {
-			b.Fatal(err)
-		}
+	for _, tk := range []struct {
+		name     string
+		tokenize func([]byte) tokenizer
+	}{
+		{"scanner", func(p []byte) tokenizer { return newScanner(p, maxToken) }},
+		{"x-net-html", netTokenizer},
+	} {
+		b.Run(tk.name, func(b *testing.B) {
+			b.SetBytes(int64(len(pages[0])))
+			b.ReportAllocs()
+			n := 0
+			cpu := cpuTime()
+			for b.Loop() {
+				page := pages[n%len(pages)]
+				n++
+				if _, err := x.htmlWith(Document{URL: base, MediaType: "text/html", Text: page}, tk.tokenize); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
+		})
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
 }
 
 // BenchmarkParseTree is the floor of a tree-based extractor such as

@@ -29,9 +29,9 @@ func (s *Standard) newCollector(base canon.URL) *collector {
 	c := &collector{
 		opts:     &s.opts,
 		base:     base,
-		out:      make([]Outlink, 0, 64),
-		index:    make(map[key]int, 64),
-		resolved: make(map[string]ref, 64),
+		out:      make([]Outlink, 0, 128), // a page has about a hundred references
+		index:    make(map[key]int, 128),
+		resolved: make(map[string]ref, 128),
 	}
 	return c
 }

@@ -39,6 +39,9 @@ type Document struct {
 	URL       canon.URL // where it was fetched: the base URL until a <base href>
 	MediaType string    // lowercase type/subtype, e.g. "text/html"
 	Body      io.Reader // the content as UTF-8 text
+	// Text, when set, is the content in memory, read instead of Body.
+	// The extractor does not keep it.
+	Text []byte
 }
 
 // Extractor finds the outlinks of a document. Implementations decide by the
@@ -88,9 +91,12 @@ func (s *Standard) Extract(doc Document) ([]Outlink, error) {
 		return s.html(doc)
 	case doc.MediaType == "text/css":
 		c := s.newCollector(doc.URL)
-		b, err := io.ReadAll(doc.Body)
-		if err != nil {
-			return nil, err
+		b := doc.Text
+		if b == nil {
+			var err error
+			if b, err = io.ReadAll(doc.Body); err != nil {
+				return nil, err
+			}
 		}
 		c.css(b)
 		return c.out, nil

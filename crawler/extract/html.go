@@ -30,20 +30,35 @@ type htmlState struct {
 	pending []pending // links of the current block awaiting its text
 	raw     atom.Atom // the raw-text element whose content comes next
 	depth   int       // <noscript> nesting being re-parsed
+	// tokenize makes the tokenizer of the document and of the markup in
+	// its <noscript> elements.
+	tokenize func([]byte) tokenizer
 }
 
 type pending struct{ link, at int }
 
 func (s *Standard) html(doc Document) ([]Outlink, error) {
+	return s.htmlWith(doc, func(b []byte) tokenizer { return newScanner(b, maxToken) })
+}
+
+// htmlWith extracts with the tokenizers tokenize makes (the tests compare
+// the scanner with x/net/html's Tokenizer on the same documents).
+func (s *Standard) htmlWith(doc Document, tokenize func([]byte) tokenizer) ([]Outlink, error) {
 	h := &htmlState{
-		c:      s.newCollector(doc.URL),
-		anchor: -1,
-		text:   textBuf{max: s.opts.MaxText},
-		block:  textBuf{max: maxBlock},
+		c:        s.newCollector(doc.URL),
+		anchor:   -1,
+		text:     textBuf{max: s.opts.MaxText},
+		block:    textBuf{max: maxBlock},
+		tokenize: tokenize,
 	}
-	z := html.NewTokenizer(doc.Body)
-	z.SetMaxBuf(maxToken)
-	err := h.run(z)
+	body := doc.Text
+	if body == nil {
+		var err error
+		if body, err = io.ReadAll(doc.Body); err != nil {
+			return nil, fmt.Errorf("extract: %s: %w", doc.URL.Href, err)
+		}
+	}
+	err := h.run(h.tokenize(body))
 	h.closeAnchor()
 	h.flushBlock()
 	if err != nil {
@@ -52,7 +67,7 @@ func (s *Standard) html(doc Document) ([]Outlink, error) {
 	return h.c.out, err
 }
 
-func (h *htmlState) run(z *html.Tokenizer) error {
+func (h *htmlState) run(z tokenizer) error {
 	for {
 		switch tt := z.Next(); tt {
 		case html.ErrorToken:
@@ -94,9 +109,7 @@ func (h *htmlState) textToken(t []byte) {
 		// images and links are real.
 		if h.depth < maxNoscript {
 			h.depth++
-			z := html.NewTokenizer(bytes.NewReader(t))
-			z.SetMaxBuf(maxToken)
-			h.run(z) // an error here only ends the fallback markup
+			h.run(h.tokenize(t)) // an error here only ends the fallback markup
 			h.depth--
 		}
 	}
@@ -110,7 +123,7 @@ type attrs struct {
 	poster, background, alt, dataSrc, dataSrcset []byte
 }
 
-func readAttrs(z *html.Tokenizer, more bool) attrs {
+func readAttrs(z tokenizer, more bool) attrs {
 	var a attrs
 	for more {
 		var k, v []byte
@@ -151,7 +164,7 @@ func readAttrs(z *html.Tokenizer, more bool) attrs {
 	return a
 }
 
-func (h *htmlState) startTag(z *html.Tokenizer, tag atom.Atom, hasAttr bool) {
+func (h *htmlState) startTag(z tokenizer, tag atom.Atom, hasAttr bool) {
 	h.raw = 0
 	switch tag {
 	case atom.Style, atom.Noscript, atom.Script, atom.Title, atom.Textarea, atom.Iframe, atom.Xmp, atom.Noembed, atom.Noframes, atom.Plaintext:

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bufio"
+	"bytes"
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
@@ -160,4 +161,14 @@ func (r *Result) Text() io.Reader {
 		return body
 	}
 	return transform.NewReader(body, r.encoding.NewDecoder())
+}
+
+// TextBytes returns what Text reads, in a slice of its own.
+func (r *Result) TextBytes() ([]byte, error) {
+	if r.Body != nil && (r.encoding == nil || r.Charset == "utf-8") {
+		if b, ok := r.Body.Bytes(); ok {
+			return bytes.Clone(b), nil
+		}
+	}
+	return io.ReadAll(r.Text())
 }

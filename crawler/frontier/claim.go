@@ -69,7 +69,7 @@ func (f *Frontier) claim(q *queue, now int64) (*Claim, error) {
 	if q.headSet {
 		from = q.head.appendKey(nil)
 	}
-	item, _, err := f.headKeys(q, prefix, from, "URLs", q.size)
+	item, _, err := f.headKeys(q, prefix, from, "URLs", q.size, false)
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +274,7 @@ func (f *Frontier) requeueInFlight() error {
 		return err
 	}
 	b := f.db.NewBatch()
-	var t touchSet
+	t := f.newTouchSet(nil)
 	for _, h := range claimed {
 		rec, err := f.getRecord(h)
 		if err != nil {

@@ -78,10 +78,10 @@ func crawlStep(t *testing.T, f *Frontier, done map[string]bool, crash func()) bo
 // none whose Complete had returned is fetched again.
 func TestCrashMidCrawl(t *testing.T) {
 	for _, crashAt := range []int{0, 1, 5, 12, 30} {
-		for _, c := range []struct{ seenBatch, ingestMin int }{{1, 0}, {16, 0}, {16, 1}} {
-			t.Run(fmt.Sprintf("step=%d/SeenBatch=%d/ingestMin=%d", crashAt, c.seenBatch, c.ingestMin), func(t *testing.T) {
+		for _, c := range []struct{ seenBatch, ingestMin, journalLimit int }{{1, 0, 0}, {16, 0, 0}, {16, 1, 0}, {16, 1, 150}} {
+			t.Run(fmt.Sprintf("step=%d/SeenBatch=%d/ingestMin=%d/journalLimit=%d", crashAt, c.seenBatch, c.ingestMin, c.journalLimit), func(t *testing.T) {
 				root := t.TempDir()
-				opts := Options{Clock: &fakeClock{t: epoch}, SeenBatch: c.seenBatch, ingestMin: c.ingestMin, runPage: 2}
+				opts := Options{Clock: &fakeClock{t: epoch}, SeenBatch: c.seenBatch, ingestMin: c.ingestMin, runPage: 2, journalLimit: c.journalLimit}
 				f := open(t, filepath.Join(root, "live"), opts)
 				schedule(t, f, Candidate{URL: simURL(0), QueueKey: "h0", Score: 1})
 				if err := f.Sync(); err != nil {

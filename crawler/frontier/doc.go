@@ -32,17 +32,20 @@
 //
 // The seen-set is DRUM's sorted file kept as a few sorted runs (runs.go):
 // each pass with many new URLs writes their records, already in hash order,
-// as a new run of fixed-size entries packed in pages of about a thousand,
-// ingested into Pebble under a fresh run id (so it lands in the bottom level
-// and Pebble never compacts it). The pass walks each run page by page and
-// finds hashes by binary search inside a page, so a lookup costs comparisons
-// in memory, not a Pebble seek; runs of one size class are merged
+// as a new run, ingested into Pebble under a fresh run id (so it lands in
+// the bottom level and Pebble never compacts it). A run has record pages
+// (1,024 fixed-size records each) and index pages (their 4-byte
+// fingerprints, a tenth of the run's size, which the block cache keeps). The pass walks each run's index page by page and finds a
+// fingerprint by interpolation inside a page, so a lookup costs a few
+// comparisons in memory, not a Pebble seek, and a new URL, the common
+// case, reads no record page; runs of one size class are merged
 // sequentially once four have piled up, so a lookup visits a few runs and a
 // record is rewritten a few times. A record that changes later (claim,
 // completion, score update, blacklist) is written to an overlay of ordinary
 // Pebble keys that takes precedence over the runs. The rest of a pass is
 // written in key order without reading anything first: the queue keys and
-// queue records in one batch, the new URLs' entries in one ingested table.
+// the journal of the touched queues in one batch, the new URLs' entries in
+// one ingested table.
 //
 // The hash is the first 128 bits of SHA-256 of the URL. With n = 10^8 URLs
 // the probability that any two collide is about n²/2^129 ≈ 1.5·10^-23; a
@@ -52,7 +55,10 @@
 // # Persistence and crash safety
 //
 // All state lives in one Pebble database; every operation is one atomic
-// batch. Scheduled candidates are written to a pending log with the next
+// batch. A batch appends the records of the queues it changed to a queue
+// journal as one value, not one key per queue (a pass touches thousands);
+// the journal is checkpointed into the queues' own keys once it outgrows
+// the queue table a few times over, and Open replays it (journal.go). Scheduled candidates are written to a pending log with the next
 // synced write (Complete, Sync, Close), and the seen pass deletes them and
 // applies them in one batch. The exceptions are the bulk of a pass with many
 // new URLs, their entries (URL, hops, via, keyed by insertion counter) and

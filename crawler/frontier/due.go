@@ -85,18 +85,20 @@ func (f *Frontier) keepHistory(b *pebble.Batch, h urlHash, q *queue, rec *urlRec
 	return nil
 }
 
-// headKeys returns the first two keys of one of q's key spaces (prefix,
-// then an 8-byte order and an 8-byte insertion counter) from key from on,
-// the second nil when there is only one. q's count of n entries says there
-// is a first.
-func (f *Frontier) headKeys(q *queue, prefix, from []byte, what string, n int64) (first, second []byte, err error) {
+// headKeys returns the first key of one of q's key spaces (prefix, then
+// an 8-byte order and an 8-byte insertion counter) from key from on, and
+// when withSecond the second, nil when there is only one. q's count of n
+// entries says there is a first.
+func (f *Frontier) headKeys(q *queue, prefix, from []byte, what string, n int64, withSecond bool) (first, second []byte, err error) {
 	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: from, UpperBound: kv.PrefixEnd(prefix)})
 	if err != nil {
 		return nil, nil, err
 	}
 	if it.First() {
 		first = append([]byte(nil), it.Key()...)
-		if it.Next() {
+		// The step to the second key can cross the deletion marks of
+		// every entry claimed before: only taken when wanted.
+		if withSecond && it.Next() {
 			second = append([]byte(nil), it.Key()...)
 		}
 	}
@@ -141,7 +143,7 @@ func (f *Frontier) headEntry(q *queue, key []byte, seq uint64, want urlState) (e
 // once it was due.
 func (f *Frontier) claimDue(q *queue, now int64) (*Claim, error) {
 	prefix := duePrefix(q.id)
-	key, after, err := f.headKeys(q, prefix, prefix, "waiting URLs", q.waiting)
+	key, after, err := f.headKeys(q, prefix, prefix, "waiting URLs", q.waiting, true)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +219,7 @@ func (f *Frontier) Expedite(urls []string, at time.Time) error {
 	}
 	when := at.UnixNano()
 	b := f.db.NewBatch()
-	var t touchSet
+	t := f.newTouchSet(nil)
 	for h, rec := range recs {
 		if rec == nil || rec.state != stateWaiting {
 			continue

@@ -263,7 +263,8 @@ func TestDueAgainstModel(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		dir := t.TempDir()
 		clock := &fakeClock{t: epoch}
-		opts := Options{SeenBatch: 1, Incremental: true, Clock: clock, QueuePolicy: func(string) QueuePolicy { return QueuePolicy{Valence: 3} }}
+		opts := Options{SeenBatch: 1, Incremental: true, Clock: clock, QueuePolicy: func(string) QueuePolicy { return QueuePolicy{Valence: 3} },
+			journalLimit: int(seed%2) * 150}
 		f := open(t, dir, opts)
 		m := &dueModel{seq: map[string]int{}, state: map[string]string{}, due: map[string]time.Time{}}
 		var flight []string

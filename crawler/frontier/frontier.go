@@ -58,6 +58,10 @@ type Options struct {
 	// seenSplit is the number of candidates from which a seen pass checks
 	// two hash ranges at once (default defaultSeenSplit).
 	seenSplit int
+	// journalLimit is the size of the queue journal that makes the next
+	// batch a checkpoint (default: a few times the queue table, see
+	// journal.go); tests lower it to checkpoint often.
+	journalLimit int
 }
 
 const (
@@ -88,6 +92,8 @@ type Frontier struct {
 	logged      int
 	nextPending uint64
 	encoded     []byte // reused buffer for pending-log records
+	journal     queueJournal
+	touchMark   uint64 // mark of the last touchSet
 	scratch     seenScratch
 	// broken is set when a batch failed after memory was updated: the
 	// in-memory state no longer matches the database, so every later call
@@ -188,6 +194,9 @@ func (f *Frontier) load() error {
 	} else if !errors.Is(err, pebble.ErrNotFound) {
 		return err
 	}
+	if err := f.checkFormat(); err != nil {
+		return err
+	}
 	if err := f.dropUnreferencedRuns(); err != nil {
 		return err
 	}
@@ -204,20 +213,23 @@ func (f *Frontier) load() error {
 		if qid >= f.meta.nextQID {
 			return fmt.Errorf("frontier: queue id %d beyond counter %d", qid, f.meta.nextQID)
 		}
-		q := &queue{id: qid, queueRecord: rec, heapIdx: -1}
+		q := &queue{id: qid, queueRecord: rec, heapIdx: -1, saved: true}
 		f.queues[qid] = q
 		f.byKey[rec.key] = q
-		if rec.inHeap {
-			f.ready.push(q)
-		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	if err := f.replayJournal(); err != nil {
+		return err
+	}
 	for qid, q := range f.queues {
 		if q == nil {
 			return fmt.Errorf("frontier: queue %d has no record", qid)
+		}
+		if q.inHeap {
+			f.ready.push(q)
 		}
 	}
 	err = f.scan([]byte{prefixPending}, func(k, v []byte) error {
@@ -239,6 +251,26 @@ func (f *Frontier) load() error {
 	}
 	f.logged = len(f.pending)
 	return f.requeueInFlight()
+}
+
+// prefixOldRun held the seen-set's runs before they had index pages.
+const prefixOldRun = 'U'
+
+// checkFormat refuses a database written before the runs had index pages:
+// reading it as if it had none would take every URL for unseen.
+func (f *Frontier) checkFormat() error {
+	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: []byte{prefixOldRun}, UpperBound: []byte{prefixOldRun + 1}})
+	if err != nil {
+		return err
+	}
+	old := it.First()
+	if err := it.Close(); err != nil {
+		return err
+	}
+	if old {
+		return errors.New("the seen-set is in the format of an earlier version (runs without index pages): schedule the crawl's URLs into a new frontier")
+	}
+	return nil
 }
 
 // scan calls fn for every key with the given prefix.
@@ -326,12 +358,8 @@ func (f *Frontier) commit(b *pebble.Batch, touched []*queue, opts *pebble.WriteO
 
 // finish adds the meta record and the given queues to b.
 func (f *Frontier) finish(b *pebble.Batch, touched []*queue) error {
-	var buf []byte
-	for _, q := range touched {
-		buf = q.encode(buf[:0])
-		if err := b.Set(queueKey(q.id), buf, nil); err != nil {
-			return f.fail(err)
-		}
+	if err := f.writeQueues(b, touched); err != nil {
+		return f.fail(err)
 	}
 	if err := b.Set(metaKey(), f.meta.encode(nil), nil); err != nil {
 		return f.fail(err)

@@ -17,11 +17,12 @@ import (
 // URL-index keys land at random places.
 const (
 	prefixMeta     = 'm' // m → meta record (counters, totals)
-	prefixQueue    = 'Q' // Q qid(4) → queue record
+	prefixQueue    = 'Q' // Q qid(4) → queue record, as of the last checkpoint of the journal
+	prefixJournal  = 'J' // J n(8) → queue records changed by one batch (journal.go)
 	prefixItem     = 'q' // q qid(4) ^score(8) seq(8) → nothing: a queued URL
 	prefixData     = 'd' // d seq(8) → entry: a queued or in-flight URL itself
 	prefixURL      = 'u' // u hash(16) → URL record changed since its run was written (the overlay)
-	prefixRun      = 'U' // U run(4) hash(16) → URL record: the seen-set's sorted runs (runs.go)
+	prefixRun      = 'S' // S run(4) kind(1) hash(16) → a page of the seen-set's sorted runs (runs.go)
 	prefixInFlight = 'f' // f hash(16) → nothing: URLs claimed and not completed
 	prefixPending  = 'p' // p n(8) → candidates of one Schedule call awaiting the seen check
 	prefixDue      = 'r' // r qid(4) due(8) seq(8) → nothing: a visited URL waiting for its revisit
@@ -175,8 +176,12 @@ type queueRecord struct {
 	nextDue int64
 }
 
-func (r *queueRecord) encode(buf []byte) []byte {
-	buf = appendString(buf, r.key)
+func (r *queueRecord) encode(buf []byte) []byte { return r.encodeAs(buf, r.key) }
+
+// encodeAs encodes r with the given queue key (the journal leaves out the
+// key of a queue that has a record of its own).
+func (r *queueRecord) encodeAs(buf []byte, key string) []byte {
+	buf = appendString(buf, key)
 	for _, v := range []int64{r.size, r.inFlight, r.valence, r.budget, r.used, r.snoozeUntil, r.readyAt, r.lastFetch} {
 		buf = binary.AppendVarint(buf, v)
 	}

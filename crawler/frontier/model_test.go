@@ -325,13 +325,14 @@ func modelPolicy(key string) QueuePolicy {
 // makes every seen pass ingest its new entries as a table and its new
 // records as a seen-set run (of two-record pages, so that lookups cross
 // pages), and runs are merged as they pile up; every pass of two or more
-// candidates is checked as two hash ranges at once.
+// candidates is checked as two hash ranges at once. Odd seeds checkpoint
+// the queue journal every few batches.
 func TestAgainstModel(t *testing.T) {
 	for _, seenBatch := range []int{1, 3, 64} {
 		for _, ingestMin := range []int{0, 1} {
 			for seed := range uint64(4) {
 				t.Run(fmt.Sprintf("SeenBatch=%d/ingestMin=%d/seed=%d", seenBatch, ingestMin, seed), func(t *testing.T) {
-					runModel(t, Options{SeenBatch: seenBatch, ingestMin: ingestMin, runPage: 2, seenSplit: 2}, seed, 300)
+					runModel(t, Options{SeenBatch: seenBatch, ingestMin: ingestMin, runPage: 2, seenSplit: 2, journalLimit: int(seed%2) * 150}, seed, 300)
 				})
 			}
 		}

@@ -18,6 +18,13 @@ type queue struct {
 	// claims start from the queue's start again.
 	head    itemPos
 	headSet bool
+	// dirty is set while the queue's record is in the journal and not yet
+	// in its own key.
+	dirty bool
+	// saved is set once the queue has a record of its own (Q qid), which
+	// holds its key: the journal then leaves the key out.
+	saved   bool
+	touched uint64 // mark of the last touchSet the queue was added to
 }
 
 // mayHold lowers q's head hint to p, a position an entry is written at.
@@ -42,25 +49,66 @@ func (q *queue) eligible() bool {
 // is not yet ready, it can be served sooner (a URL to visit, or one due
 // earlier, arrived).
 func (f *Frontier) place(q *queue, now int64) {
-	if !q.eligible() {
+	switch f.replace(q, now) {
+	case leave:
 		f.ready.remove(q)
-		q.inHeap = false
+	case moved:
+		if q.heapIdx >= 0 {
+			heap.Fix(&f.ready, q.heapIdx)
+		} else {
+			f.ready.push(q)
+		}
+	}
+}
+
+// placeAll places many queues. When they are many compared with the
+// heap, the heap is rebuilt once instead of fixed for each: a seen pass
+// often touches most queues.
+func (f *Frontier) placeAll(qs []*queue, now int64) {
+	if len(qs)*8 < len(f.ready) {
+		for _, q := range qs {
+			f.place(q, now)
+		}
 		return
+	}
+	for _, q := range qs {
+		switch f.replace(q, now) {
+		case leave:
+			f.ready.cut(q)
+		case moved:
+			if q.heapIdx < 0 {
+				q.heapIdx = len(f.ready)
+				f.ready = append(f.ready, q)
+			}
+		}
+	}
+	heap.Init(&f.ready)
+}
+
+// A queue's move in the ready order.
+const (
+	stay  = iota // keeps its place
+	leave        // leaves the heap (or stays out)
+	moved        // enters the heap or moves in it
+)
+
+// replace updates the ready fields of q as place's invariant says and
+// tells what becomes of its heap slot.
+func (f *Frontier) replace(q *queue, now int64) int {
+	if !q.eligible() {
+		q.inHeap = false
+		return leave
 	}
 	want := max(now, q.snoozeUntil)
 	if q.size == 0 {
 		want = max(want, q.nextDue)
 	}
 	if q.heapIdx >= 0 && q.readyAt >= want && !(q.readyAt > now && q.readyAt > want) {
-		return
+		return stay
 	}
 	f.meta.readySeq++
 	q.readyAt, q.readySeq, q.inHeap = want, f.meta.readySeq, true
-	if q.heapIdx >= 0 {
-		heap.Fix(&f.ready, q.heapIdx)
-	} else {
-		f.ready.push(q)
-	}
+	return moved
 }
 
 // queueFor returns the queue of key, creating it (with its policy) if new.
@@ -112,6 +160,17 @@ func (h *readyHeap) push(q *queue) { heap.Push(h, q) }
 func (h *readyHeap) remove(q *queue) {
 	if q.heapIdx >= 0 {
 		heap.Remove(h, q.heapIdx)
+	}
+}
+
+// cut removes q without restoring the heap order (heap.Init follows).
+func (h *readyHeap) cut(q *queue) {
+	if i := q.heapIdx; i >= 0 {
+		last := len(*h) - 1
+		h.Swap(i, last)
+		(*h)[last] = nil
+		*h = (*h)[:last]
+		q.heapIdx = -1
 	}
 }
 

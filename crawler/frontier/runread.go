@@ -6,58 +6,57 @@ import (
 	"fmt"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/mneme-archive/mneme/graph/kv"
 )
 
-// runCursor walks the pages of one run in increasing hash order.
-type runCursor struct {
-	id   uint32
-	it   *pebble.Iterator
-	page []byte // entries of the current page; nil before the first
-	done bool   // past the last page
-	key  []byte
+// pageCursor walks the pages of one kind of one run in increasing hash
+// order.
+type pageCursor struct {
+	it     *pebble.Iterator // nil until first used
+	prefix []byte           // S run kind
+	size   int              // bytes per entry
+	page   []byte           // entries of the current page; nil before the first
+	done   bool             // past the last page
+	key    []byte
 }
 
-// find returns the entry of h, if the run has one. Hashes must come in
-// non-decreasing order.
-func (c *runCursor) find(h *urlHash) ([]byte, error) {
+func (f *Frontier) newPageCursor(id uint32, kind byte, size int) pageCursor {
+	return pageCursor{prefix: pagePrefix(nil, id, kind), size: size}
+}
+
+// seek positions the cursor at the first page whose last hash is >= h and
+// reports whether there is one. Hashes must come in non-decreasing order.
+func (c *pageCursor) seek(db *pebble.DB, h *urlHash) (bool, error) {
 	if c.done {
-		return nil, nil
+		return false, nil
 	}
-	if c.page == nil || bytes.Compare(c.it.Key()[5:], h[:]) < 0 {
-		c.key = runKey(c.key[:0], c.id, h[:])
-		if !c.advance(c.key) {
-			c.done = true
-			return nil, c.it.Error()
+	if c.page != nil && bytes.Compare(c.it.Key()[len(c.prefix):], h[:]) >= 0 {
+		return true, nil
+	}
+	if c.it == nil {
+		it, err := db.NewIter(&pebble.IterOptions{LowerBound: c.prefix, UpperBound: kv.PrefixEnd(c.prefix)})
+		if err != nil {
+			return false, err
 		}
-		c.page = c.it.Value()
-		if len(c.page)%runEntrySize != 0 {
-			return nil, fmt.Errorf("frontier: corrupt run page %x: %d bytes", c.it.Key(), len(c.page))
-		}
+		c.it = it
 	}
-	// The page's last hash is >= h: binary search among its entries,
-	// comparing hashes as two big-endian integers.
-	hi, lo := binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:])
-	n := len(c.page) / runEntrySize
-	i, j := 0, n
-	for i < j {
-		m := int(uint(i+j) >> 1)
-		e := c.page[m*runEntrySize:]
-		if ehi := binary.BigEndian.Uint64(e); ehi < hi || ehi == hi && binary.BigEndian.Uint64(e[8:]) < lo {
-			i = m + 1
-		} else {
-			j = m
-		}
+	c.key = append(append(c.key[:0], c.prefix...), h[:]...)
+	if !c.advance(c.key) {
+		c.done = true
+		return false, c.it.Error()
 	}
-	if e := c.page[i*runEntrySize:]; i < n && binary.BigEndian.Uint64(e) == hi && binary.BigEndian.Uint64(e[8:]) == lo {
-		return e[:runEntrySize], nil
+	c.page = c.it.Value()
+	if len(c.page) == 0 || len(c.page)%c.size != 0 {
+		return false, fmt.Errorf("frontier: corrupt run page %x: %d bytes", c.it.Key(), len(c.page))
 	}
-	return nil, nil
+	return true, nil
 }
 
 // advance positions the iterator at the first page whose key is at or
 // after key: by a few steps when it is near (dense batches walk the run
 // like a merge), else by a seek.
-func (c *runCursor) advance(key []byte) bool {
+func (c *pageCursor) advance(key []byte) bool {
 	if c.page == nil {
 		return c.it.SeekGE(key)
 	}
@@ -72,18 +71,90 @@ func (c *runCursor) advance(key []byte) bool {
 	return c.it.SeekGE(key)
 }
 
+func (c *pageCursor) close() error {
+	if c.it == nil {
+		return nil
+	}
+	return c.it.Close()
+}
+
+// hasFingerprint reports whether an index page holds the fingerprint of h.
+// Fingerprints are uniformly spread hash bits, so interpolation between
+// the page's first and last one lands within a few entries of the place,
+// and a short linear walk, in one or two cache lines, finishes: cheaper
+// than the ten scattered steps of a binary search.
+func hasFingerprint(page []byte, h *urlHash) bool {
+	fp := binary.BigEndian.Uint32(h[:])
+	n := len(page) / fingerprintSize
+	at := func(i int) uint32 { return binary.BigEndian.Uint32(page[i*fingerprintSize:]) }
+	first, last := at(0), at(n-1)
+	if fp <= first || fp >= last {
+		return fp == first || fp == last
+	}
+	i := int(uint64(fp-first) * uint64(n-1) / uint64(last-first))
+	for at(i) > fp {
+		i--
+	}
+	for at(i) < fp {
+		i++
+	}
+	return at(i) == fp
+}
+
+// findEntry returns the entry of h in a record page, or nil, by binary
+// search, comparing hashes as two big-endian integers.
+func findEntry(page []byte, h *urlHash) []byte {
+	hi, lo := binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:])
+	n := len(page) / runEntrySize
+	i, j := 0, n
+	for i < j {
+		m := int(uint(i+j) >> 1)
+		e := page[m*runEntrySize:]
+		if ehi := binary.BigEndian.Uint64(e); ehi < hi || ehi == hi && binary.BigEndian.Uint64(e[8:]) < lo {
+			i = m + 1
+		} else {
+			j = m
+		}
+	}
+	if e := page[i*runEntrySize:]; i < n && binary.BigEndian.Uint64(e) == hi && binary.BigEndian.Uint64(e[8:]) == lo {
+		return e[:runEntrySize]
+	}
+	return nil
+}
+
+// runReader looks hashes up in one run: in its index first, in its
+// records only when the fingerprint is there.
+type runReader struct {
+	index, records pageCursor
+}
+
+func (r *runReader) find(db *pebble.DB, h *urlHash) ([]byte, error) {
+	ok, err := r.index.seek(db, h)
+	if !ok || err != nil || !hasFingerprint(r.index.page, h) {
+		return nil, err
+	}
+	if ok, err = r.records.seek(db, h); !ok || err != nil {
+		return nil, err
+	}
+	return findEntry(r.records.page, h), nil
+}
+
 // recordReader finds URL records: in the overlay first, then in the runs
 // (a hash is in at most one run). Lookups must come in non-decreasing
 // hash order: the overlay iterator then steps forward, and each run is
 // read at most once, page by page, as in DRUM's merge.
 type recordReader struct {
+	db      *pebble.DB
 	overlay *pebble.Iterator
-	runs    []runCursor
-	key     []byte
+	// overlayDone is set once no overlay key is at or after the last hash
+	// sought: no later (larger) hash can be there either.
+	overlayDone bool
+	runs        []runReader
+	key         []byte
 }
 
 func (f *Frontier) newRecordReader() (*recordReader, error) {
-	r := &recordReader{}
+	r := &recordReader{db: f.db}
 	var err error
 	r.overlay, err = f.db.NewIter(&pebble.IterOptions{LowerBound: []byte{prefixURL}, UpperBound: []byte{prefixURL + 1}})
 	if err != nil {
@@ -91,28 +162,35 @@ func (f *Frontier) newRecordReader() (*recordReader, error) {
 	}
 	for i := len(f.meta.runs) - 1; i >= 0; i-- {
 		id := f.meta.runs[i].id
-		it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: runPrefix(id), UpperBound: runPrefix(id + 1)})
-		if err != nil {
-			r.Close()
-			return nil, err
-		}
-		r.runs = append(r.runs, runCursor{id: id, it: it})
+		r.runs = append(r.runs, runReader{
+			index:   f.newPageCursor(id, pageIndex, fingerprintSize),
+			records: f.newPageCursor(id, pageRecords, runEntrySize),
+		})
 	}
 	return r, nil
 }
 
 // find returns the record of h and whether there is one.
 func (r *recordReader) find(h *urlHash) (urlRecord, bool, error) {
-	r.key = append(append(r.key[:0], prefixURL), h[:]...)
-	if r.overlay.SeekGE(r.key) && bytes.Equal(r.overlay.Key(), r.key) {
-		rec, err := decodeURLRecord(r.overlay.Value())
-		return rec, true, err
-	}
-	if err := r.overlay.Error(); err != nil {
-		return urlRecord{}, false, err
+	if !r.overlayDone {
+		r.key = append(append(r.key[:0], prefixURL), h[:]...)
+		// The iterator stays where the last seek left it while its key is
+		// still at or after h.
+		if !r.overlay.Valid() || bytes.Compare(r.overlay.Key(), r.key) < 0 {
+			if !r.overlay.SeekGE(r.key) {
+				if err := r.overlay.Error(); err != nil {
+					return urlRecord{}, false, err
+				}
+				r.overlayDone = true
+			}
+		}
+		if !r.overlayDone && bytes.Equal(r.overlay.Key(), r.key) {
+			rec, err := decodeURLRecord(r.overlay.Value())
+			return rec, true, err
+		}
 	}
 	for i := range r.runs {
-		e, err := r.runs[i].find(h)
+		e, err := r.runs[i].find(r.db, h)
 		if err != nil {
 			return urlRecord{}, false, err
 		}
@@ -129,10 +207,50 @@ func (r *recordReader) Close() error {
 	if r.overlay != nil {
 		err = r.overlay.Close()
 	}
-	for _, c := range r.runs {
-		if cerr := c.it.Close(); err == nil {
-			err = cerr
+	for i := range r.runs {
+		for _, c := range []*pageCursor{&r.runs[i].index, &r.runs[i].records} {
+			if cerr := c.close(); err == nil {
+				err = cerr
+			}
 		}
 	}
 	return err
+}
+
+// getRecord returns the URL record of h, or nil if the URL is unseen: a
+// single lookup, in the overlay and then in the record pages of each run
+// through one iterator (the indexes help only a pass of many lookups).
+func (f *Frontier) getRecord(h urlHash) (*urlRecord, error) {
+	v, err := f.get(urlKey(h))
+	if err != nil {
+		return nil, err
+	}
+	if v != nil {
+		rec, err := decodeURLRecord(v)
+		return &rec, err
+	}
+	if len(f.meta.runs) == 0 {
+		return nil, nil
+	}
+	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: []byte{prefixRun}, UpperBound: []byte{prefixRun + 1}})
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	var key []byte
+	for i := len(f.meta.runs) - 1; i >= 0; i-- {
+		key = append(pagePrefix(key[:0], f.meta.runs[i].id, pageRecords), h[:]...)
+		if !it.SeekGE(key) || !bytes.HasPrefix(it.Key(), key[:len(key)-len(h)]) {
+			continue // no page of this run ends at or after h
+		}
+		page := it.Value()
+		if len(page) == 0 || len(page)%runEntrySize != 0 {
+			return nil, fmt.Errorf("frontier: corrupt run page %x: %d bytes", it.Key(), len(page))
+		}
+		if e := findEntry(page, &h); e != nil {
+			rec, err := decodeRunEntry(e)
+			return &rec, err
+		}
+	}
+	return nil, it.Error()
 }

@@ -7,6 +7,8 @@ import (
 	"math"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/mneme-archive/mneme/graph/kv"
 )
 
 // The seen-set on disk is DRUM's sorted file, kept as runs: each seen pass
@@ -16,13 +18,20 @@ import (
 // the bottom level and Pebble never compacts them; the frontier merges
 // runs itself, sequentially, when they pile up (see mergeRuns).
 //
-// A run is stored in pages: one Pebble key per Options.runPage records,
-// 'U' run(4) lastHash(16) → the records as fixed-size entries in hash
-// order. A seen pass, whose candidates are sorted by hash, walks each run
-// page by page (stepping forward, seeking only over long gaps) and finds
-// a hash in a page by binary search: the per-URL cost is a few comparisons
-// in memory, not a Pebble seek, which is what lets DRUM check a batch
-// against the whole set in one pass.
+// A run is stored in pages of two kinds, each page one Pebble key ending
+// with the last hash of the page:
+//
+//	S run(4) 1 lastHash(16) → records: Options.runPage fixed-size entries in hash order
+//	S run(4) 0 lastHash(16) → index: the 4-byte fingerprint (first bytes of
+//	                          the hash) of indexFanOut × runPage records
+//
+// A seen pass, whose candidates are sorted by hash, walks the index pages
+// of each run (stepping forward, seeking only over long gaps) and finds a
+// fingerprint by interpolation inside a page: most candidates are new URLs,
+// and for them the pass reads only the index, about a tenth of the run,
+// which stays in the block cache. A fingerprint that matches (a URL seen
+// before, or about one new URL in 2^32/records) is looked up in the record
+// pages.
 //
 // A record that changes after it was written to a run (claim, completion,
 // score update, blacklist) is written to the overlay ('u' hash), an
@@ -34,14 +43,25 @@ const (
 	// record is rewritten about log_runFanIn(URLs / SeenBatch) times, and
 	// a lookup visits at most (runFanIn-1) runs per size class.
 	runFanIn = 4
-	// defaultRunPage is the number of records per page (about 43 KiB).
+	// defaultRunPage is the number of records per record page (about
+	// 43 KiB): a pass of many rediscoveries reads most pages, and each
+	// page read has a fixed cost (a system call, a cache allocation)
+	// that small pages multiplied.
 	defaultRunPage = 1024
+	// indexFanOut is the number of record pages an index page covers (an
+	// index page is 4 KiB by default).
+	indexFanOut = 1
 	// runTableSize splits a run into tables of about this size, so that a
 	// merged run is dropped a table at a time and no table is huge.
 	runTableSize = 64 << 20
-	// runEntrySize is a page entry: hash(16) state(1) qid(4) score(8)
+	// runEntrySize is a record entry: hash(16) state(1) qid(4) score(8)
 	// count(4) seq(8) retries(2).
 	runEntrySize = 43
+	// fingerprintSize is an index entry: the first bytes of a hash.
+	fingerprintSize = 4
+	// Page kinds, the byte after the run id.
+	pageIndex   = 0
+	pageRecords = 1
 )
 
 // runInfo is one run of the seen-set: its id and number of records.
@@ -54,10 +74,9 @@ func runPrefix(id uint32) []byte {
 	return binary.BigEndian.AppendUint32([]byte{prefixRun}, id)
 }
 
-// runKey appends the key of the page of run id whose last hash is h.
-func runKey(buf []byte, id uint32, h []byte) []byte {
-	buf = binary.BigEndian.AppendUint32(append(buf, prefixRun), id)
-	return append(buf, h...)
+// pagePrefix appends the common prefix of the pages of one kind of run id.
+func pagePrefix(buf []byte, id uint32, kind byte) []byte {
+	return append(binary.BigEndian.AppendUint32(append(buf, prefixRun), id), kind)
 }
 
 // fitsRun reports whether r has a page entry (counts beyond the entry's
@@ -90,47 +109,86 @@ func decodeRunEntry(e []byte) (urlRecord, error) {
 	return r, nil
 }
 
-// runWriter writes a run's entries, in hash order, as pages.
+// runWriter writes a run's entries, in hash order, as record and index
+// pages, each kind to tables of its own (their key ranges do not
+// interleave).
 type runWriter struct {
-	t    *tableWriter
-	size int // bytes per page
-	info runInfo
-	page []byte
-	key  []byte
+	records, index *pageWriter
+	info           runInfo
+}
+
+// pageWriter writes the pages of one kind of a run.
+type pageWriter struct {
+	t      *tableWriter
+	prefix []byte
+	size   int // bytes per page
+	page   []byte
+	last   urlHash // hash of the last entry added
+	key    []byte
 }
 
 func (f *Frontier) newRunWriter() *runWriter {
-	w := &runWriter{t: f.newTableWriter("run", true), info: runInfo{id: f.meta.nextRun}, size: f.opts.runPage * runEntrySize}
+	id := f.meta.nextRun
 	f.meta.nextRun++
-	return w
+	return &runWriter{
+		info:    runInfo{id: id},
+		records: &pageWriter{t: f.newTableWriter("run-records", true), prefix: pagePrefix(nil, id, pageRecords), size: f.opts.runPage * runEntrySize},
+		index:   &pageWriter{t: f.newTableWriter("run-index", true), prefix: pagePrefix(nil, id, pageIndex), size: f.opts.runPage * indexFanOut * fingerprintSize},
+	}
 }
 
 // add appends one entry (as appendRunEntry encodes it).
 func (w *runWriter) add(e []byte) error {
-	w.page = append(w.page, e...)
 	w.info.records++
-	if len(w.page) >= w.size {
-		return w.flushPage()
+	if err := w.records.add(e, e); err != nil {
+		return err
+	}
+	return w.index.add(e, e[:fingerprintSize])
+}
+
+// add appends v, the part of entry e this kind of page keeps.
+func (p *pageWriter) add(e, v []byte) error {
+	copy(p.last[:], e[:len(p.last)])
+	p.page = append(p.page, v...)
+	if len(p.page) >= p.size {
+		return p.flush()
 	}
 	return nil
 }
 
-func (w *runWriter) flushPage() error {
-	if len(w.page) == 0 {
+func (p *pageWriter) flush() error {
+	if len(p.page) == 0 {
 		return nil
 	}
-	w.key = runKey(w.key[:0], w.info.id, w.page[len(w.page)-runEntrySize:len(w.page)-runEntrySize+16])
-	err := w.t.set(w.key, w.page)
-	w.page = w.page[:0]
+	p.key = append(append(p.key[:0], p.prefix...), p.last[:]...)
+	err := p.t.set(p.key, p.page)
+	p.page = p.page[:0]
 	return err
 }
 
-// finish writes the last page and returns the paths of the tables.
+// finish writes the last pages and returns the paths of the tables.
 func (w *runWriter) finish() ([]string, error) {
-	if err := w.flushPage(); err != nil {
+	if err := w.records.flush(); err != nil {
 		return nil, err
 	}
-	return w.t.finish()
+	if err := w.index.flush(); err != nil {
+		return nil, err
+	}
+	rp, err := w.records.t.finish()
+	if err != nil {
+		return nil, err
+	}
+	ip, err := w.index.t.finish()
+	if err != nil {
+		return nil, err
+	}
+	return append(rp, ip...), nil
+}
+
+// abort removes what was written.
+func (w *runWriter) abort() {
+	w.records.t.abort()
+	w.index.t.abort()
 }
 
 // mergeRuns merges runs of one size class while runFanIn of them have
@@ -187,7 +245,8 @@ func (f *Frontier) writeMerged(runs []runInfo) (runInfo, error) {
 		}
 	}()
 	for _, r := range runs {
-		it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: runPrefix(r.id), UpperBound: runPrefix(r.id + 1)})
+		prefix := pagePrefix(nil, r.id, pageRecords)
+		it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: kv.PrefixEnd(prefix)})
 		if err != nil {
 			return runInfo{}, err
 		}
@@ -211,11 +270,11 @@ func (f *Frontier) writeMerged(runs []runInfo) (runInfo, error) {
 		}
 		s := &srcs[best]
 		if len(s.page) < runEntrySize {
-			w.t.abort()
+			w.abort()
 			return runInfo{}, fmt.Errorf("frontier: corrupt run page %x", s.it.Key())
 		}
 		if err := w.add(s.page[:runEntrySize]); err != nil {
-			w.t.abort()
+			w.abort()
 			return runInfo{}, err
 		}
 		if s.page = s.page[runEntrySize:]; len(s.page) == 0 && s.it.Next() {
@@ -224,13 +283,13 @@ func (f *Frontier) writeMerged(runs []runInfo) (runInfo, error) {
 	}
 	for _, s := range srcs {
 		if err := s.it.Error(); err != nil {
-			w.t.abort()
+			w.abort()
 			return runInfo{}, err
 		}
 	}
 	paths, err := w.finish()
 	if err != nil {
-		w.t.abort()
+		w.abort()
 		return runInfo{}, err
 	}
 	return w.info, f.ingest(paths)

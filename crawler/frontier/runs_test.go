@@ -2,10 +2,13 @@ package frontier
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -144,7 +147,13 @@ func TestUnreferencedRunDropped(t *testing.T) {
 	}
 	f = open(t, dir, opts)
 	n := 0
-	if err := f.scan([]byte{prefixRun}, func(k, v []byte) error { n += len(v) / runEntrySize; return nil }); err != nil {
+	err = f.scan([]byte{prefixRun}, func(k, v []byte) error {
+		if k[5] == pageRecords {
+			n += len(v) / runEntrySize
+		}
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if n != 2 {
@@ -157,4 +166,68 @@ func TestUnreferencedRunDropped(t *testing.T) {
 	if got := f.Totals().Queued; got != 3 {
 		t.Errorf("queued %d, want 3: a URL of the dropped run was taken as seen", got)
 	}
+}
+
+// TestHasFingerprint checks the interpolation search of index pages
+// against a plain membership test, on sorted pages of random fingerprints
+// (with repeats, and skewed ones) and on every value near their entries.
+func TestHasFingerprint(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 200 {
+		n := 1 + rng.IntN(300)
+		fps := make([]uint32, n)
+		for i := range fps {
+			switch round % 3 {
+			case 0:
+				fps[i] = rng.Uint32()
+			case 1:
+				fps[i] = uint32(rng.IntN(50)) // many repeats
+			default:
+				fps[i] = uint32(rng.ExpFloat64() * 1e6) // not uniform
+			}
+		}
+		slices.Sort(fps)
+		page := make([]byte, 0, n*fingerprintSize)
+		for _, v := range fps {
+			page = binary.BigEndian.AppendUint32(page, v)
+		}
+		probes := []uint32{0, math.MaxUint32, rng.Uint32()}
+		for _, v := range fps {
+			probes = append(probes, v-1, v, v+1)
+		}
+		for _, p := range probes {
+			var h urlHash
+			binary.BigEndian.PutUint32(h[:], p)
+			if got, want := hasFingerprint(page, &h), slices.Contains(fps, p); got != want {
+				t.Fatalf("round %d: fingerprint %d in %v: got %v, want %v", round, p, fps, got, want)
+			}
+		}
+	}
+}
+
+// TestOldFormatRefused: a database whose runs are in the format before
+// index pages (prefix U) is refused rather than read as an empty
+// seen-set, which would schedule every URL again.
+func TestOldFormatRefused(t *testing.T) {
+	dir := t.TempDir()
+	f := open(t, dir, Options{})
+	if err := f.db.Set(runKeyV1(), make([]byte, runEntrySize), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Open(dir, Options{})
+	if err == nil {
+		g.Close()
+		t.Fatal("Open accepted a seen-set in the old format")
+	}
+	if !strings.Contains(err.Error(), "earlier version") {
+		t.Errorf("error %q does not say the format is old", err)
+	}
+}
+
+// runKeyV1 is a page key of the old format: U run(4) lastHash(16).
+func runKeyV1() []byte {
+	return append([]byte{prefixOldRun, 0, 0, 0, 0}, make([]byte, 16)...)
 }

@@ -22,10 +22,11 @@ type seenURL struct {
 // the next: they are as long as the pending buffer, and allocating them
 // anew for every pass made garbage collection a large share of the work.
 type seenScratch struct {
-	order []sortEntry
-	parts [2]seenPart
-	byIdx []int32
-	items []itemOp
+	order   []sortEntry
+	parts   [2]seenPart
+	byIdx   []int32
+	items   []itemOp
+	touched []*queue
 }
 
 // itemPos is a queue entry key: queue, ordered score, insertion counter.
@@ -87,11 +88,15 @@ func (f *Frontier) flushLocked() error {
 		}
 	}
 	f.scratch.byIdx = byIdx
-	var t touchSet
+	t := f.newTouchSet(f.scratch.touched[:0])
 	items := f.scratch.items[:0]
+	var q *queue
 	for _, i := range fresh {
 		u := &urls[i]
-		q := f.queueFor(f.pending[u.idx].QueueKey)
+		// The links of one page often share their host: skip the map.
+		if key := f.pending[u.idx].QueueKey; q == nil || q.key != key {
+			q = f.queueFor(key)
+		}
 		f.meta.seq++
 		u.rec.qid, u.rec.seq = q.id, f.meta.seq
 		items = append(items, itemOp{itemPos: u.rec.pos()})
@@ -106,23 +111,19 @@ func (f *Frontier) flushLocked() error {
 		}
 	}
 	slices.SortFunc(items, func(x, y itemOp) int { return comparePos(x.itemPos, y.itemPos) })
-	now := f.clock.Now().UnixNano()
-	for _, q := range t.list {
-		f.place(q, now)
-	}
-	slices.SortFunc(t.list, func(x, y *queue) int { return cmp.Compare(x.id, y.id) })
+	f.placeAll(t.list, f.clock.Now().UnixNano())
+	f.scratch.touched = t.list
 
-	// Keys go into the batch almost in key order (queue records 'Q',
-	// entries 'd', meta 'm', pending 'p', queue items 'q', URL records
-	// 'u'): Pebble's memtable inserts are cheapest in order, and a large
-	// batch is sorted before use, which sorted input makes cheap.
+	// Keys go into the batch almost in key order (queue journal 'J' or
+	// records 'Q', entries 'd', meta 'm', pending 'p', queue items 'q', URL
+	// records 'u'): Pebble's memtable inserts are cheapest in order, and a
+	// large batch is sorted before use, which sorted input makes cheap.
 	b := f.db.NewBatchWithSize(len(fresh)*192 + len(urls)*64 + len(t.list)*64 + 64)
 	defer b.Close()
 	var buf []byte
 	var kb [32]byte
-	for _, q := range t.list {
-		buf = q.encode(buf[:0])
-		b.Set(binary.BigEndian.AppendUint32(append(kb[:0], prefixQueue), q.id), buf, nil)
+	if err := f.writeQueues(b, t.list); err != nil {
+		return f.fail(err)
 	}
 	asRun := len(fresh) >= f.opts.ingestMin
 	if asRun {
@@ -202,20 +203,20 @@ func (f *Frontier) ingestNew(urls []seenURL, fresh []uint32) error {
 		buf = appendRunEntry(buf[:0], &u.hash, &u.rec)
 		if err := run.add(buf); err != nil {
 			entries.abort()
-			run.t.abort()
+			run.abort()
 			return err
 		}
 	}
 	ep, err := entries.finish()
 	if err != nil {
 		entries.abort()
-		run.t.abort()
+		run.abort()
 		return err
 	}
 	rp, err := run.finish()
 	if err != nil {
 		removeFiles(ep)
-		run.t.abort()
+		run.abort()
 		return err
 	}
 	if err := f.ingest(append(ep, rp...)); err != nil {

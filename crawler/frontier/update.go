@@ -80,7 +80,7 @@ func (f *Frontier) Blacklist(urls []string) error {
 		return err
 	}
 	b := f.db.NewIndexedBatch() // read by unwait
-	var t touchSet
+	t := f.newTouchSet(nil)
 	for _, u := range urls {
 		h := hashURL(u)
 		rec := recs[h]
@@ -159,20 +159,6 @@ func (f *Frontier) readRecords(urls []string) (map[urlHash]*urlRecord, error) {
 		}
 	}
 	return recs, nil
-}
-
-// getRecord returns the URL record of h, or nil if the URL is unseen.
-func (f *Frontier) getRecord(h urlHash) (*urlRecord, error) {
-	r, err := f.newRecordReader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	rec, ok, err := r.find(&h)
-	if !ok || err != nil {
-		return nil, err
-	}
-	return &rec, nil
 }
 
 func writeRecords(b *pebble.Batch, recs map[urlHash]*urlRecord) {

@@ -119,7 +119,7 @@ type WARC struct {
 // RDF configures the batched writes to the store.
 type RDF struct {
 	Batch    int      `yaml:"batch"`    // fetches per committed batch at most
-	Interval Duration `yaml:"interval"` // longest a fetch waits for its batch
+	Interval Duration `yaml:"interval"` // a batch is committed when no fetch came for this long (and at the latest 25 intervals after its first)
 }
 
 // Duration is a time.Duration written as in Go ("3s", "1m30s"); a bare
@@ -169,7 +169,7 @@ func Default() *Spec {
 			MaxRetries: p.MaxRetries, Valence: 1,
 		},
 		WARC: WARC{Prefix: "MNEME", MaxSize: 1 << 30},
-		RDF:  RDF{Batch: 256, Interval: Duration(200 * time.Millisecond)},
+		RDF:  RDF{Batch: 2048, Interval: Duration(200 * time.Millisecond)},
 	}
 }
 

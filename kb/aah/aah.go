@@ -5,11 +5,13 @@
 // embeds; its other links, to other sites included, are recorded, not
 // followed), and describes the objects its extraction actions find
 // (posts, comments, wiki pages) in RDF, derived from the page's capture.
-// Pages of unknown applications get the standard link extractor.
+// Pages of unknown applications get the standard link extractor; while a
+// site's application is unknown, its pages are parsed for detection only
+// when their literals say a detection pattern could fire on them
+// (kb.Detector.Possible), which on most sites is never.
 package aah
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"net/url"
@@ -102,7 +104,8 @@ func New(det *kb.Detector, opts Options) *Helper {
 	}
 	cn := canon.New(canon.Options{})
 	return &Helper{
-		det: det, std: extract.New(extract.Options{Canonicalizer: cn}), canon: cn, opts: opts,
+		// Nothing reads the links' paragraphs.
+		det: det, std: extract.New(extract.Options{Canonicalizer: cn, MaxParagraph: -1}), canon: cn, opts: opts,
 		sites: newSiteTable(det.KB(), opts.MaxSites, opts.SpillDir, opts.Log),
 	}
 }
@@ -116,16 +119,31 @@ func (h *Helper) Close() error {
 
 // Analyze implements crawler.Analyzer.
 func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
-	found, err := h.std.Extract(extract.Document{URL: p.URL, MediaType: p.MediaType, Body: bytes.NewReader(p.Body)})
+	found, err := h.std.Extract(extract.Document{URL: p.URL, MediaType: p.MediaType, Text: p.Body})
 	an := crawler.Analysis{Links: found, Follow: found}
 	if err != nil || !extract.IsHTML(p.MediaType) {
 		return an, err
+	}
+	root := siteRoot(p.URL)
+	known, err := h.known(root)
+	if err != nil {
+		return an, err
+	}
+	if !known {
+		// Most pages of a site of no known application cannot name one:
+		// their literals tell, without parsing them.
+		head, err := vdoc.Head(p.URL.Href, p.Header, p.Body)
+		if err != nil {
+			return an, fmt.Errorf("aah: %s: %w", p.URL.Href, err)
+		}
+		if !h.det.Possible(head) {
+			return an, h.count(root, false, 0)
+		}
 	}
 	doc, err := vdoc.New(p.URL.Href, p.Header, p.Body)
 	if err != nil {
 		return an, fmt.Errorf("aah: parsing %s: %w", p.URL.Href, err)
 	}
-	root := siteRoot(p.URL)
 	typ, level, err := h.classify(root, p.URL, doc)
 	if err != nil {
 		return an, err
@@ -205,6 +223,18 @@ func (h *Helper) follow(typ *kb.Type, found []extract.Outlink, nav []kb.Link) (l
 	return links, follow
 }
 
+// known reports whether the application of the site at root is in the
+// knowledge base.
+func (h *Helper) known(root string) (bool, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	site, err := h.sites.get(root)
+	if err != nil {
+		return false, err
+	}
+	return site.Type != nil, nil
+}
+
 // classify returns, when the application of the page's site (root) is
 // in the knowledge base, its type and the page's level. The application is
 // detected once per site and again on a page that no level of the known
@@ -243,9 +273,9 @@ func (h *Helper) classify(root string, u canon.URL, doc *vdoc.Doc) (*kb.Type, *k
 	}
 	if app != "" && app != site.App {
 		if site.App != "" {
-			fmt.Fprintf(h.opts.Log, "aah: %s: application changed from %s to %s (on %s)\n", root, site.Name, name, u.Href)
+			fmt.Fprintf(h.opts.Log, "aah: %s: application changed from %s to %s (on %s)\n", site.Root, site.Name, name, u.Href)
 		} else {
-			fmt.Fprintf(h.opts.Log, "aah: %s is %s (%s), detected on %s by %s\n", root, name, det.Category(), u.Href, pattern)
+			fmt.Fprintf(h.opts.Log, "aah: %s is %s (%s), detected on %s by %s\n", site.Root, name, det.Category(), u.Href, pattern)
 		}
 		site.App, site.Name, site.Type, site.Pattern, site.DetectedAt = app, name, det.Type, pattern, u.Href
 	}

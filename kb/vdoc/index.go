@@ -1,6 +1,8 @@
 package vdoc
 
 import (
+	"encoding/binary"
+
 	"golang.org/x/net/html"
 )
 
@@ -76,7 +78,20 @@ func (d *Doc) Lower() (markup []byte, http [][]byte) {
 // in b.
 func LowerASCII(b []byte) []byte {
 	out := make([]byte, len(b))
-	for i, c := range b {
+	i := 0
+	// Eight bytes at a time: a byte of a word is an upper-case letter when
+	// adding 0x80-'A' to its low seven bits carries into its top bit and
+	// adding 0x80-'Z'-1 does not, and its own top bit is clear; the 0x20
+	// bit of those bytes is then set.
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		low := w &^ high
+		upper := (low + ones*(0x80-'A')) &^ (low + ones*(0x80-'Z'-1)) &^ w & high
+		binary.LittleEndian.PutUint64(out[i:], w|upper>>2)
+	}
+	for ; i < len(b); i++ {
+		c := b[i]
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}

@@ -55,18 +55,39 @@ type Doc struct {
 // New parses body as HTML and builds the virtual document for a page
 // fetched from rawURL with the given response headers (nil for none).
 func New(rawURL string, header http.Header, body []byte) (*Doc, error) {
-	u, err := url.Parse(rawURL)
+	d, err := Head(rawURL, header, body)
 	if err != nil {
 		return nil, err
 	}
-	root, err := html.Parse(bytes.NewReader(asHTML(header, body)))
+	root, err := html.Parse(bytes.NewReader(asHTML(d.Header, body)))
+	if err != nil {
+		return nil, err
+	}
+	d.Root.RemoveChild(d.HTTP)
+	root.InsertBefore(d.HTTP, root.FirstChild)
+	d.Root = root
+	expandNoscript(root)
+	if b := htmlquery.FindOne(root, "//base[@href]"); b != nil {
+		if bu, err := d.URL.Parse(htmlquery.SelectAttr(b, "href")); err == nil {
+			d.Base = bu
+		}
+	}
+	return d, nil
+}
+
+// Head builds the virtual document of a page without parsing its HTML:
+// Root holds the <http> element alone, Body the markup as sent. It is
+// enough for Lower, which is all a literal prefilter reads, at a small
+// part of New's cost; rules on the markup see no elements in it.
+func Head(rawURL string, header http.Header, body []byte) (*Doc, error) {
+	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, err
 	}
 	if header == nil {
 		header = http.Header{}
 	}
-	d := &Doc{URL: u, Header: header, Root: root, Cookies: cookies(header), Body: body}
+	d := &Doc{URL: u, Base: u, Header: header, Root: &html.Node{Type: html.DocumentNode}, Cookies: cookies(header), Body: body}
 	d.HTTP = element("http")
 	d.HTTP.AppendChild(textElement("url", u.String()))
 	names := make([]string, 0, len(header))
@@ -91,14 +112,7 @@ func New(rawURL string, header http.Header, body []byte) (*Doc, error) {
 		c.Attr = []html.Attribute{{Key: "name", Val: name}, {Key: "value", Val: d.Cookies[name]}}
 		d.HTTP.AppendChild(c)
 	}
-	root.InsertBefore(d.HTTP, root.FirstChild)
-	expandNoscript(root)
-	d.Base = d.URL
-	if b := htmlquery.FindOne(root, "//base[@href]"); b != nil {
-		if bu, err := u.Parse(htmlquery.SelectAttr(b, "href")); err == nil {
-			d.Base = bu
-		}
-	}
+	d.Root.AppendChild(d.HTTP)
 	return d, nil
 }
 

@@ -69,7 +69,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, req *request) {
 	}
 	var n int
 	var truncated bool
-	if f.rdf != nil {
+	if f.graph != nil {
 		n, truncated, err = h.writeGraph(out, res, f, q.Prefixes())
 	} else {
 		n, truncated, err = h.writeSolutions(out, res, f)
@@ -109,7 +109,7 @@ func (h *Handler) writeSolutions(out *stream, res *sparql.Result, f *format) (in
 }
 
 func (h *Handler) writeGraph(out *stream, res *sparql.Result, f *format, prefixes map[string]string) (int, bool, error) {
-	gw, err := f.rdf.NewWriter(out, rdf.WriteOptions{Prefixes: prefixes})
+	gw, err := f.graph(out, rdf.WriteOptions{Prefixes: prefixes})
 	if err != nil {
 		return 0, false, err
 	}

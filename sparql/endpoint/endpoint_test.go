@@ -18,6 +18,7 @@ import (
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/rdf/rdfio"
 	"github.com/mneme-archive/mneme/sparql"
+	"github.com/mneme-archive/mneme/sparql/jsonld"
 	"github.com/mneme-archive/mneme/sparql/results"
 	"github.com/mneme-archive/mneme/sparql/syntax"
 )
@@ -213,12 +214,15 @@ CONSTRUCT { ?b ex:knownBy ?a . ?a ex:label ?n } WHERE { ?a ex:knows ?b ; ex:name
 	}
 	for _, tc := range []struct {
 		accept, format string
-		parse          *rdfio.Format
+		parse          *rdfio.Format // nil: JSON-LD
 	}{
 		{"", "", rdfio.Turtle},
 		{"application/n-triples", "", rdfio.NTriples},
 		{"text/turtle;q=0.5, application/n-triples;q=0.9", "", rdfio.NTriples},
 		{"application/sparql-results+json", "turtle", rdfio.Turtle},
+		{"application/ld+json", "", nil},
+		{"application/json", "", nil},
+		{"text/turtle", "jsonld", nil},
 	} {
 		params := url.Values{"query": {construct}}
 		if tc.format != "" {
@@ -228,15 +232,25 @@ CONSTRUCT { ?b ex:knownBy ?a . ?a ex:label ?n } WHERE { ?a ex:knows ?b ; ex:name
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("%+v: %s: %s", tc, resp.Status, body)
 		}
-		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, tc.parse.MediaType) {
+		ctype := jsonld.MediaType
+		if tc.parse != nil {
+			ctype = tc.parse.MediaType
+		}
+		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, ctype) {
 			t.Errorf("%+v: Content-Type %q", tc, ct)
 		}
-		got, err := w3c.Collect(tc.parse.NewReader(strings.NewReader(body), rdf.ParseOptions{}))
+		var got []rdf.Quad
+		var err error
+		if tc.parse == nil {
+			got, err = jsonld.Parse(strings.NewReader(body))
+		} else {
+			got, err = w3c.Collect(tc.parse.NewReader(strings.NewReader(body), rdf.ParseOptions{}))
+		}
 		if err != nil {
 			t.Fatalf("%+v: %v\n%s", tc, err, body)
 		}
 		if !rdf.Isomorphic(want, got) {
-			t.Errorf("%+v: graph differs:\n%s", tc, body)
+			t.Errorf("%+v: graph differs:\n%s\n%s", tc, body, rdf.IsomorphismDiff(got, want))
 		}
 		// Turtle abbreviates with the query's own prefixes.
 		if tc.parse == rdfio.Turtle && (!strings.Contains(body, "@prefix ex: <http://example.org/>") || !strings.Contains(body, "ex:knownBy")) {
@@ -397,7 +411,7 @@ func TestNegotiate(t *testing.T) {
 			t.Errorf("Accept %q: got %q, want %q", tc.accept, got, tc.want)
 		}
 	}
-	if f := byName(graphFormats, []string{"xml", "text/plain"}); f == nil || f.rdf != rdfio.NTriples {
+	if f := byName(graphFormats, []string{"xml", "text/plain"}); f == nil || f.accepts[0] != rdfio.NTriples.MediaType {
 		t.Errorf("format=xml&format=text/plain for a graph: got %v, want N-Triples", f)
 	}
 	if f := byName(solutionFormats, []string{"rdf"}); f != nil {

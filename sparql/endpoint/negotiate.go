@@ -1,12 +1,15 @@
 package endpoint
 
 import (
+	"io"
 	"mime"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/rdf/rdfio"
+	"github.com/mneme-archive/mneme/sparql/jsonld"
 	"github.com/mneme-archive/mneme/sparql/results"
 )
 
@@ -19,7 +22,8 @@ type format struct {
 	accepts []string
 	names   []string
 	results results.Format
-	rdf     *rdfio.Format
+	// graph opens a writer of the RDF format; nil for a results format.
+	graph func(io.Writer, rdf.WriteOptions) (rdf.Writer, error)
 }
 
 // solutionFormats answer SELECT and ASK, in order of preference when the
@@ -35,14 +39,19 @@ var solutionFormats = []*format{
 }
 
 // graphFormats answer CONSTRUCT and DESCRIBE. Turtle is also valid N3,
-// so it is served to N3 clients too.
+// so it is served to N3 clients too; JSON-LD is written in expanded form,
+// which needs no context.
 var graphFormats = []*format{
 	{contentType: "text/turtle; charset=utf-8",
 		accepts: []string{"text/turtle", "application/turtle", "application/x-turtle", "text/n3", "text/rdf+n3", "application/n3"},
-		names:   []string{"turtle", "ttl", "n3"}, rdf: rdfio.Turtle},
+		names:   []string{"turtle", "ttl", "n3"}, graph: rdfio.Turtle.NewWriter},
 	{contentType: "application/n-triples; charset=utf-8", accepts: []string{"application/n-triples", "text/plain"},
-		names: []string{"ntriples", "n-triples", "nt"}, rdf: rdfio.NTriples},
+		names: []string{"ntriples", "n-triples", "nt"}, graph: rdfio.NTriples.NewWriter},
+	{contentType: jsonld.MediaType, accepts: []string{jsonld.MediaType, "application/json"},
+		names: []string{"jsonld", "json-ld"}, graph: newJSONLD},
 }
+
+func newJSONLD(w io.Writer, _ rdf.WriteOptions) (rdf.Writer, error) { return jsonld.NewWriter(w), nil }
 
 // byName returns the offered format a format/output parameter names,
 // by short name or media type; nil when none fits (the parameter is then

@@ -419,6 +419,16 @@ func (c *countIter) next() ([]ID, error) {
 
 func (c *countIter) close() { c.it.close() }
 
+func (c *countIter) count() (int64, bool, error) {
+	in, ok := c.it.(counter)
+	if !ok {
+		return 0, false, nil
+	}
+	n, ok, err := in.count()
+	c.stats.Rows += n
+	return n, ok, err
+}
+
 // unitNode yields its seed row once: the empty group pattern.
 type unitNode struct{}
 

@@ -10,11 +10,14 @@
 // joins (one store scan per step, re-targeted per input row), hash joins
 // (the pattern scanned once into a table shared by every step of the
 // query that probes it) and zig-zag merge joins of two scans sorted on a
-// shared variable. A cycle of patterns (a triangle such as LUBM's
+// shared variable. A bind join takes its input rows in batches and
+// looks them up in key order, a large batch's second half on a helper
+// goroutine (see bind.go). A cycle of patterns (a triangle such as LUBM's
 // advisor/worksFor/memberOf) may instead be joined first by a leapfrog
 // triejoin when the planner's costs favour it: each pattern of the cycle
 // is read once into a sorted two-level trie and the join binds one
-// variable at a time by intersecting them (see leapfrog.go). A union of
+// variable at a time by intersecting them (see leapfrog.go); under a
+// COUNT(*) it counts its matches without producing rows, on every core. A union of
 // basic graph patterns that share triples (the open-coded form of class
 // and property hierarchies) is factored when the planner's costs favour
 // it: the shared triples are joined once and each branch's own triples

@@ -22,7 +22,7 @@ const ex = "http://e.org/"
 // second), a :B (every third), :val (i mod 7), :knows (a permutation),
 // with the :val triples of every fifth resource in both graphs (the
 // union of the graphs must count them once).
-func testStore(t *testing.T) *graph.Store {
+func testStore(t testing.TB) *graph.Store {
 	t.Helper()
 	s, err := graph.Open(t.TempDir(), graph.OpenOptions{CacheBytes: 8 << 20})
 	if err != nil {
@@ -55,13 +55,13 @@ func testStore(t *testing.T) *graph.Store {
 
 // compileQuery compiles src for v with the given memory bound, the
 // default graph the union of all graphs.
-func compileQuery(t *testing.T, v *graph.View, src string, maxRows int) (*Plan, *algebra.Query) {
+func compileQuery(t testing.TB, v *graph.View, src string, maxRows int) (*Plan, *algebra.Query) {
 	t.Helper()
 	return compileIn(t, v, src, maxRows, Dataset{UnionDefault: true, AllNamed: true})
 }
 
 // compileIn is compileQuery on the dataset data.
-func compileIn(t *testing.T, v *graph.View, src string, maxRows int, data Dataset) (*Plan, *algebra.Query) {
+func compileIn(t testing.TB, v *graph.View, src string, maxRows int, data Dataset) (*Plan, *algebra.Query) {
 	t.Helper()
 	sq, err := syntax.Parse("PREFIX : <"+ex+">\n"+src, syntax.Options{})
 	if err != nil {
@@ -80,7 +80,7 @@ func compileIn(t *testing.T, v *graph.View, src string, maxRows int, data Datase
 
 // rows runs a compiled plan and returns its solutions as strings, one per
 // row, in order.
-func rows(t *testing.T, p *Plan, vars []string) []string {
+func rows(t testing.TB, p *Plan, vars []string) []string {
 	t.Helper()
 	r, err := p.Open()
 	if err != nil {

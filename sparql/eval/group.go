@@ -19,6 +19,16 @@ type groupNode struct {
 	keys     []*expr.Expr
 	aggSlots []int
 	aggs     []*expr.Aggregate
+	// countRows is set for one group of COUNT(*)s: an input that can
+	// count its solutions (a counter) is asked for their number instead.
+	countRows bool
+}
+
+// counter is an iterator that can count the solutions it has left
+// without producing them; ok is false (and nothing is consumed) when it
+// cannot.
+type counter interface {
+	count() (n int64, ok bool, err error)
 }
 
 func (c *compiler) compileGroup(x *algebra.Group, bound []bool) (node, error) {
@@ -51,6 +61,10 @@ func (c *compiler) compileGroup(x *algebra.Group, bound []bool) (node, error) {
 		g.aggSlots = append(g.aggSlots, c.slot(a.Var))
 		g.aggs = append(g.aggs, ca)
 	}
+	g.countRows = len(g.keys) == 0 && len(g.aggs) > 0
+	for _, a := range g.aggs {
+		g.countRows = g.countRows && a.CountsRows()
+	}
 	return g, nil
 }
 
@@ -63,6 +77,25 @@ func (g *groupNode) open(ex *Exec, e env) (iter, error) {
 	it, err := g.sub.open(ex, e)
 	if err != nil {
 		return nil, err
+	}
+	if c, ok := it.(counter); ok && g.countRows {
+		n, ok, err := c.count()
+		if err != nil {
+			it.close()
+			return nil, err
+		}
+		if ok {
+			it.close()
+			gr := g.newGroup(nil)
+			for _, acc := range gr.accs {
+				acc.AddRows(n)
+			}
+			r, err := g.row(ex, e.seed, gr)
+			if err != nil {
+				return nil, err
+			}
+			return &sliceIter{rows: [][]ID{r}}, nil
+		}
 	}
 	return &groupIter{ex: ex, g: g, e: e, in: it, first: true}, nil
 }
@@ -184,22 +217,31 @@ func (g *groupNode) pass(ex *Exec, e env, it iter, first bool) (rows [][]ID, spi
 	}
 	rows = make([][]ID, 0, len(order))
 	for _, gr := range order {
-		r := ex.newRow(e.seed)
-		for i, s := range g.keySlots {
-			r[s] = gr.key[i]
-		}
-		for i, acc := range gr.accs {
-			t, err := acc.Result()
-			if err != nil {
-				continue
-			}
-			if r[g.aggSlots[i]], err = ex.Dict.Encode(t); err != nil {
-				return nil, spill, err
-			}
+		r, err := g.row(ex, e.seed, gr)
+		if err != nil {
+			return nil, spill, err
 		}
 		rows = append(rows, r)
 	}
 	return rows, spill, nil
+}
+
+// row is the solution of group gr: its key and aggregate values.
+func (g *groupNode) row(ex *Exec, seed []ID, gr *group) ([]ID, error) {
+	r := ex.newRow(seed)
+	for i, s := range g.keySlots {
+		r[s] = gr.key[i]
+	}
+	for i, acc := range gr.accs {
+		t, err := acc.Result()
+		if err != nil {
+			continue
+		}
+		if r[g.aggSlots[i]], err = ex.Dict.Encode(t); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
 }
 
 func (g *groupNode) newGroup(key []ID) *group {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -328,22 +329,36 @@ func openLeapfrog(ex *Exec, lf *lfPlan, seed []ID, sel *graphSel) (iter, error) 
 			return nil, nil
 		}
 	}
-	it := &lfIter{ex: ex, lf: lf, seed: seed, levels: make([]lfLevel, len(lf.vars)), vals: make([]ID, len(lf.vars))}
 	ts, err := ex.readTries(lf, sel)
 	if err != nil || ts == nil {
 		return nil, err
 	}
 	for i, t := range ts {
+		lf.rels[i].stats.Rows += int64(len(t.second))
+	}
+	return newLfIter(ex, lf, seed, ts, 0, 0), nil
+}
+
+// newLfIter is a triejoin of the tries ts whose first variable takes the
+// values in [lo, hi) (hi 0: no bound).
+func newLfIter(ex *Exec, lf *lfPlan, seed []ID, ts []*trie, lo, hi ID) *lfIter {
+	it := &lfIter{ex: ex, lf: lf, seed: seed, ts: ts, levels: make([]lfLevel, len(lf.vars)), vals: make([]ID, len(lf.vars))}
+	for i, t := range ts {
 		r := &lf.rels[i]
 		// The earlier variable's cursor narrows the later one's range.
 		child := &lfCursor{keys: t.second}
 		top := &lfCursor{keys: t.first, hi: len(t.first), start: t.start, child: child}
+		if r.level[0] == 0 {
+			top.lo, _ = slices.BinarySearch(t.first, lo)
+			if hi != 0 {
+				top.hi, _ = slices.BinarySearch(t.first, hi)
+			}
+		}
 		l0, l1 := &it.levels[r.level[0]], &it.levels[r.level[1]]
 		l0.curs = append(l0.curs, top)
 		l1.curs = append(l1.curs, child)
-		r.stats.Rows += int64(len(t.second))
 	}
-	return it, nil
+	return it
 }
 
 // lfCursor walks sorted distinct keys within a range: a trie's earlier
@@ -409,7 +424,12 @@ func (l *lfLevel) open() bool {
 			return false
 		}
 	}
-	slices.SortFunc(l.curs, func(a, b *lfCursor) int { return cmp.Compare(a.key(), b.key()) })
+	// Insertion sort by key: a level has two or three cursors.
+	for i := 1; i < len(l.curs); i++ {
+		for j := i; j > 0 && l.curs[j].key() < l.curs[j-1].key(); j-- {
+			l.curs[j], l.curs[j-1] = l.curs[j-1], l.curs[j]
+		}
+	}
 	l.p = 0
 	return l.search()
 }
@@ -432,6 +452,36 @@ func (l *lfLevel) search() bool {
 	}
 }
 
+// count is the number of keys common to the cursors' ranges: the keys
+// of the narrowest range looked up in the others, which only move
+// forward (a gallop each).
+func (l *lfLevel) count() int64 {
+	small := l.curs[0]
+	for _, c := range l.curs {
+		c.pos = c.lo
+		if c.hi-c.lo < small.hi-small.lo {
+			small = c
+		}
+	}
+	var n int64
+keys:
+	for _, v := range small.keys[small.lo:small.hi] {
+		for _, c := range l.curs {
+			if c == small {
+				continue
+			}
+			if !c.seek(v) {
+				break keys
+			}
+			if c.key() != v {
+				continue keys
+			}
+		}
+		n++
+	}
+	return n
+}
+
 // advance finds the next common key.
 func (l *lfLevel) advance() bool {
 	if !l.curs[l.p].skip() {
@@ -447,17 +497,34 @@ type lfIter struct {
 	ex     *Exec
 	lf     *lfPlan
 	seed   []ID
+	ts     []*trie
 	levels []lfLevel
 	vals   []ID
 	depth  int
 	done   bool
+	ticks  int
 }
 
 func (it *lfIter) next() ([]ID, error) {
-	last := len(it.levels) - 1
+	ok, err := it.match(len(it.levels)-1, it.ex.tick)
+	if !ok || err != nil {
+		return nil, err
+	}
+	row := it.ex.newRow(it.seed)
+	for i, slot := range it.lf.vars {
+		row[slot] = it.vals[i]
+	}
+	it.lf.out.Rows++
+	return row, nil
+}
+
+// match moves to the next match of the variables up to level stop (in
+// vals), the ranges of the next level's cursors set from it; false at
+// the end. tick is called every turn and stops the join with its error.
+func (it *lfIter) match(stop int, tick func() error) (bool, error) {
 	for !it.done {
-		if err := it.ex.tick(); err != nil {
-			return nil, err
+		if err := tick(); err != nil {
+			return false, err
 		}
 		l := &it.levels[it.depth]
 		var ok bool
@@ -475,25 +542,93 @@ func (it *lfIter) next() ([]ID, error) {
 			it.depth--
 			continue
 		}
-		v := l.curs[0].key()
-		it.vals[it.depth] = v
+		it.vals[it.depth] = l.curs[0].key()
 		for _, c := range l.curs {
 			if c.child != nil {
 				c.child.lo, c.child.hi = int(c.start[c.pos]), int(c.start[c.pos+1])
 			}
 		}
-		if it.depth < last {
-			it.depth++
-			continue
+		if it.depth == stop {
+			return true, nil
 		}
-		row := it.ex.newRow(it.seed)
-		for i, slot := range it.lf.vars {
-			row[slot] = it.vals[i]
-		}
-		it.lf.out.Rows++
-		return row, nil
+		it.depth++
 	}
-	return nil, nil
+	return false, nil
+}
+
+// count counts the matches left without producing rows. A large join
+// not started yet is split among the cores by ranges of the first
+// variable's values (IDs are hashes: equal ranges hold about equal
+// shares), as its tries were read.
+func (it *lfIter) count() (int64, bool, error) {
+	parts, pairs := 1, 0
+	for _, t := range it.ts {
+		pairs += len(t.second)
+	}
+	if it.depth == 0 && !it.levels[0].opened && !it.done && pairs >= splitRows {
+		parts = countParts
+		if parts == 0 {
+			parts = min(runtime.GOMAXPROCS(0), maxCountParts)
+		}
+	}
+	if parts == 1 {
+		n, err := it.countRange()
+		it.lf.out.Rows += n
+		return n, true, err
+	}
+	ns := make([]int64, parts)
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	step := ^ID(0)/ID(parts) + 1
+	for p := range parts {
+		lo, hi := ID(p)*step, ID(p+1)*step
+		if p == parts-1 {
+			hi = 0
+		}
+		part := newLfIter(it.ex, it.lf, it.seed, it.ts, lo, hi)
+		wg.Go(func() { ns[p], errs[p] = part.countRange() })
+	}
+	wg.Wait()
+	it.done = true
+	var n int64
+	for p := range parts {
+		if errs[p] != nil {
+			return 0, true, errs[p]
+		}
+		n += ns[p]
+	}
+	it.lf.out.Rows += n
+	return n, true, nil
+}
+
+// maxCountParts bounds the goroutines of a count.
+const maxCountParts = 8
+
+// countParts is how many parts a count splits into, 0 for one per core
+// (a variable so that tests can pick it).
+var countParts = 0
+
+// countRange counts the matches left in it. It may run on its own
+// goroutine, so it checks the context itself.
+func (it *lfIter) countRange() (int64, error) {
+	var n int64
+	tick := func() error {
+		it.ticks++
+		if it.ticks%checkEvery == 0 {
+			return it.ex.Ctx.Err()
+		}
+		return nil
+	}
+	// The last variable's matches under each match of the others (a
+	// cycle has two variables at least) are counted at once.
+	last := len(it.levels) - 1
+	for {
+		ok, err := it.match(last-1, tick)
+		if err != nil || !ok {
+			return n, err
+		}
+		n += it.levels[last].count()
+	}
 }
 
 func (it *lfIter) close() {}

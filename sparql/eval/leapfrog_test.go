@@ -2,6 +2,7 @@ package eval
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 // forceLeapfrog makes every basic graph pattern of p with a cycle start
 // with a leapfrog triejoin of it, its other patterns bind-joined after,
 // and keeps the planned left-deep steps as the fallback.
-func forceLeapfrog(t *testing.T, p *Plan) {
+func forceLeapfrog(t testing.TB, p *Plan) {
 	t.Helper()
 	forced := 0
 	for _, bn := range p.bgps {
@@ -155,5 +156,59 @@ func TestLeapfrogSeedBound(t *testing.T) {
 	forceLeapfrog(t, p)
 	if got := rows(t, p, aq.Vars); !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestLeapfrogCount counts the solutions of cycles with COUNT(*) over a
+// triejoin, which counts them without producing rows (in one part and
+// split in two and three ranges of the first variable), and expects the
+// number of rows of the left-deep plan.
+func TestLeapfrogCount(t *testing.T) {
+	s := testStore(t)
+	defer func(n, r int) { countParts, splitRows = n, r }(countParts, splitRows)
+	splitRows = 1 // split however small
+	for _, where := range []string{
+		`{ ?x :knows ?y . ?y :knows ?z . ?z :knows ?x }`,
+		`{ ?x :knows ?y . ?y :val ?v . ?x :val ?v }`,
+		`{ ?x :knows ?y . ?y :knows ?x }`,
+	} {
+		n := len(runLeftDeep(t, "SELECT * WHERE "+where))
+		if n == 0 {
+			t.Fatalf("%s: no rows to count", where)
+		}
+		want := []string{rdf.Literal(strconv.Itoa(n), rdf.XSDInteger).String() + " "}
+		for _, parts := range []int{1, 2, 3} {
+			countParts = parts
+			p, aq := compileQuery(t, s.View, "SELECT (COUNT(*) AS ?n) WHERE "+where, 0)
+			forceLeapfrog(t, p)
+			if got := rows(t, p, aq.Vars); !slices.Equal(got, want) {
+				t.Errorf("%s in %d parts: %v, want %v", where, parts, got, want)
+			}
+			if ex := p.Explain(); !strings.Contains(ex, "rows="+strconv.Itoa(n)+" leapfrog") {
+				t.Errorf("%s: the triejoin's rows are not shown:\n%s", where, ex)
+			}
+		}
+	}
+}
+
+// BenchmarkLeapfrogCount counts the :knows triangles through a triejoin
+// with COUNT(*) (no rows produced) and, for comparison, with COUNT(?x),
+// which aggregates the rows; the tries are
+// read by the first run and kept by the execution, so this measures the
+// intersections.
+func BenchmarkLeapfrogCount(b *testing.B) {
+	s := testStore(b)
+	const where = `{ ?x :knows ?y . ?y :knows ?z . ?z :knows ?x }`
+	for _, bc := range []struct{ name, q string }{
+		{"count", "SELECT (COUNT(*) AS ?n) WHERE " + where},
+		{"rows", "SELECT (COUNT(?x) AS ?n) WHERE " + where},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			p, aq := compileQuery(b, s.View, bc.q, 0)
+			forceLeapfrog(b, p)
+			for b.Loop() {
+				rows(b, p, aq.Vars)
+			}
+		})
 	}
 }

@@ -40,6 +40,11 @@ func CompileAggregate(a *syntax.Aggregate, scope *Scope) (*Aggregate, error) {
 	return out, nil
 }
 
+// CountsRows reports whether a is COUNT(*) without DISTINCT: its value
+// is the number of solutions, which an evaluator may count without
+// producing them (see AddRows).
+func (a *Aggregate) CountsRows() bool { return a.name == "COUNT" && a.arg == nil && !a.distinct }
+
 // New starts the accumulation for one group.
 func (a *Aggregate) New() *Accumulator {
 	acc := &Accumulator{agg: a, sum: intNum(0)}
@@ -135,6 +140,10 @@ func (acc *Accumulator) Add(c *Context, b Binding) {
 		acc.concat.WriteString(t.Value)
 	}
 }
+
+// AddRows folds in n solutions at once; only for an aggregate whose
+// CountsRows holds, whose solutions need not be seen.
+func (acc *Accumulator) AddRows(n int64) { acc.count += n }
 
 // Result returns the aggregate's value; an error leaves the variable
 // unbound. An empty group counts 0, sums and averages to 0, concatenates

@@ -54,8 +54,10 @@ func Open(dir string, o Options) (*DB, error) {
 		// gather in L0 and make that level larger, so that a compaction
 		// merges more new data per byte of old data it rewrites. Bloom
 		// filters keep point reads cheap across the extra L0 tables.
-		L0CompactionThreshold: 16,
-		L0StopWritesThreshold: 32,
+		// Pebble compacts L0 from half this many sublevels: 16 memtable
+		// flushes or ingested commits, some 2 million quads of a crawl.
+		L0CompactionThreshold: 32,
+		L0StopWritesThreshold: 64,
 		LBaseMaxBytes:         512 << 20,
 		// Pebble logs compactions to stderr by default; a store is a
 		// library and keeps quiet.
