@@ -335,9 +335,7 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 			return nil, false, err
 		}
 		if dedupable && !revisit && w.PayloadDigest == res.Digest {
-			if err := c.dedup.put(res.Digest, original{RecordID: w.Response.RecordID, URL: res.URL.Href, Date: res.Start}); err != nil {
-				return nil, false, err
-			}
+			c.dedup.put(res.Digest, original{RecordID: w.Response.RecordID, URL: res.URL.Href, Date: res.Start})
 		}
 		capt.IRI = recordIRI(w.Response.RecordID)
 		capt.RecordID = capt.IRI
