@@ -134,7 +134,11 @@ func (s *sink) commit(batch []item) error {
 		s.rdf = c.deps.Store.NewBatch()
 	}
 	b := s.rdf
-	var cands []frontier.Candidate
+	n := 0
+	for _, it := range batch {
+		n += len(it.cands)
+	}
+	cands := make([]frontier.Candidate, 0, n)
 	for _, it := range batch {
 		if it.rdf != nil {
 			b.AddBatch(it.rdf)
@@ -177,7 +181,7 @@ func (s *sink) commit(batch []item) error {
 	if err := s.expedite(batch); err != nil {
 		return err
 	}
-	n := 0
+	n = 0
 	for _, it := range batch {
 		if it.url == "" {
 			continue
