@@ -11,19 +11,37 @@ import (
 	"github.com/mneme-archive/mneme/kb/aah/setup"
 )
 
-// aahOptions are the flags of mneme crawl for the application-aware helper.
-type aahOptions struct {
-	off          bool
+// knowledgeOptions are the flags that say what the application-aware
+// helper detects applications with: mneme crawl's, and mneme serve's and
+// mneme tui's for the crawls of the control API.
+type knowledgeOptions struct {
 	fingerprints string
 	kbFiles      []string
-	noAdapt      bool
-	relearnFrom  string
+}
+
+func (o *knowledgeOptions) flags(f *pflag.FlagSet) {
+	f.StringVar(&o.fingerprints, "fingerprints", "", "directory of Wappalyzer-format fingerprints naming technologies beyond the knowledge base")
+	f.StringSliceVar(&o.kbFiles, "kb", nil, "knowledge-base files or directories to use instead of the built-in one")
+}
+
+// given reports whether a flag asks for more than the built-in KB.
+func (o knowledgeOptions) given() bool { return o.fingerprints != "" || len(o.kbFiles) > 0 }
+
+func (o knowledgeOptions) load() (*setup.Knowledge, error) {
+	return setup.Load(o.kbFiles, o.fingerprints)
+}
+
+// aahOptions are the flags of mneme crawl for the application-aware helper.
+type aahOptions struct {
+	knowledgeOptions
+	off         bool
+	noAdapt     bool
+	relearnFrom string
 }
 
 func (o *aahOptions) flags(f *pflag.FlagSet) {
 	f.BoolVar(&o.off, "no-aah", false, "crawl with the generic link extractor only, without the application-aware helper")
-	f.StringVar(&o.fingerprints, "fingerprints", "", "directory of Wappalyzer-format fingerprints naming technologies beyond the knowledge base")
-	f.StringSliceVar(&o.kbFiles, "kb", nil, "knowledge-base files or directories to use instead of the built-in one")
+	o.knowledgeOptions.flags(f)
 	f.BoolVar(&o.noAdapt, "no-adapt", false, "do not adapt the knowledge base to sites whose templates it does not match")
 	f.StringVar(&o.relearnFrom, "relearn-from", "", "ID of an earlier crawl of the same sites whose stored objects adaptation looks for in the pages")
 }
@@ -41,7 +59,7 @@ func (o *aahOptions) helper(d *crawler.Deps, log io.Writer, data string) (*aah.H
 	if o.noAdapt && o.relearnFrom != "" {
 		return nil, usagef("--relearn-from needs adaptation: drop --no-adapt")
 	}
-	k, err := setup.Load(o.kbFiles, o.fingerprints)
+	k, err := o.load()
 	if err != nil {
 		return nil, err
 	}
@@ -53,16 +71,31 @@ func (o *aahOptions) helper(d *crawler.Deps, log io.Writer, data string) (*aah.H
 	return h, nil
 }
 
-// printSites says which application the helper found on each site.
-func printSites(w io.Writer, h *aah.Helper) {
+// closeHelper removes what h spilled to disk; h may be nil.
+func closeHelper(h *aah.Helper, log io.Writer) {
 	if h == nil {
 		return
 	}
-	for _, s := range h.Sites() {
+	if err := h.Close(); err != nil {
+		fmt.Fprintf(log, "mneme: %v\n", err)
+	}
+}
+
+// printSites says which application the helper found on each site.
+func printSites(w io.Writer, h *aah.Helper) error {
+	if h == nil {
+		return nil
+	}
+	sites, err := h.Sites()
+	if err != nil {
+		return err
+	}
+	for _, s := range sites {
 		if s.App == "" {
 			fmt.Fprintf(w, "  %s: no known application (%d pages, generic links)\n", s.Root, s.Pages)
 			continue
 		}
 		fmt.Fprintf(w, "  %s: %s, %d pages (%d of a known level), %d objects extracted\n", s.Root, s.Name, s.Pages, s.Leveled, s.Objects)
 	}
+	return nil
 }

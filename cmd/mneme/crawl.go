@@ -92,6 +92,7 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 			if err != nil {
 				return err
 			}
+			defer closeHelper(h, cmd.ErrOrStderr())
 			c, err := crawler.New(s, d)
 			if err != nil {
 				return err
@@ -143,6 +144,7 @@ URLs that were in flight are fetched again.`,
 			if err != nil {
 				return err
 			}
+			defer closeHelper(h, cmd.ErrOrStderr())
 			c, err := crawler.Open(data, args[0], d)
 			if err != nil {
 				return err
@@ -281,7 +283,9 @@ func runCrawl(ctx context.Context, c *crawler.Crawl, h *aah.Helper, data, api st
 		fmt.Fprintf(stdout, " (%d pages in all runs)", s.Fetched)
 	}
 	fmt.Fprintln(stdout)
-	printSites(stdout, h)
+	if perr := printSites(stdout, h); err == nil {
+		err = perr
+	}
 	return err
 }
 

@@ -84,6 +84,7 @@ func runDemo(ctx context.Context, data string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer closeHelper(h, stderr)
 	c, err := crawler.New(s, deps)
 	if err != nil {
 		return err
@@ -111,7 +112,9 @@ func runDemo(ctx context.Context, data string, stdout, stderr io.Writer) error {
 		secs, status.Fetched, humanBytes(status.Bytes), status.Links, warcs, humanBytes(warcBytes), triples[0][0].Value, graphIRI)
 	fmt.Fprintf(stdout, "Files: %s (WARC, crawl.log, spec.yaml), store: %s\n", crawler.Layout{Data: data}.Crawl(s.ID), crawler.Layout{Data: data}.Store())
 	fmt.Fprintln(stdout, "Applications found by the application-aware helper:")
-	printSites(stdout, h)
+	if err := printSites(stdout, h); err != nil {
+		return err
+	}
 	for i, q := range demoQueries(d, graphIRI) {
 		fmt.Fprintf(stdout, "\n%d. %s\n\n%s\n\n", i+1, q.title, indent(q.text, "    "))
 		rows, err := queryRows(ctx, v, demoPrefixes+q.text)

@@ -17,6 +17,7 @@ import (
 	"github.com/mneme-archive/mneme/crawler/control"
 	"github.com/mneme-archive/mneme/crawler/inject"
 	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/kb/aah/setup"
 	"github.com/mneme-archive/mneme/sparql/endpoint"
 )
 
@@ -27,6 +28,7 @@ type serveOptions struct {
 	timeout       time.Duration
 	maxConcurrent int
 	maxRows       int
+	knowledge     knowledgeOptions // of the control API's crawls (--data)
 }
 
 func newServeCmd() *cobra.Command {
@@ -43,7 +45,9 @@ A plain HTML page with a query box is at /.
 With --data DIR instead of --store, the store of the data folder is opened
 read-write and shared with the crawls the control API runs in this process
 (/api/crawls…, POST /crawls/ID/urls; see package crawler/control); every
-write needs the bearer token in DIR/token.
+write needs the bearer token in DIR/token. Those crawls detect applications
+with the built-in knowledge base, or with the files of --kb and the
+Wappalyzer-format fingerprints of --fingerprints DIR, as mneme crawl does.
 
 Each query reads one snapshot and runs for at most --timeout (a client's
 timeout parameter, in seconds, can shorten it); a query that overruns gets
@@ -61,6 +65,9 @@ stops cleanly on SIGINT or SIGTERM.`,
 			if (o.store == "") == (o.data == "") {
 				return usagef("serve needs --store DIR or --data DIR (not both)")
 			}
+			if o.knowledge.given() && o.data == "" {
+				return usagef("--kb and --fingerprints are for the crawls of --data DIR")
+			}
 			if o.timeout <= 0 {
 				return usagef("--timeout must be positive")
 			}
@@ -77,6 +84,7 @@ stops cleanly on SIGINT or SIGTERM.`,
 	cmd.Flags().DurationVar(&o.timeout, "timeout", endpoint.DefaultTimeout, "longest time a query may run")
 	cmd.Flags().IntVar(&o.maxConcurrent, "max-concurrent", 0, "queries running at once (default 2×GOMAXPROCS)")
 	cmd.Flags().IntVar(&o.maxRows, "max-rows", endpoint.DefaultMaxRows, "rows or triples a result is cut at (negative: no limit)")
+	o.knowledge.flags(cmd.Flags())
 	return cmd
 }
 
@@ -198,11 +206,22 @@ func openServed(o serveOptions, log io.Writer) (*graph.Store, served, error) {
 	if err != nil {
 		return nil, served{}, err
 	}
+	var k *setup.Knowledge
+	if o.knowledge.given() {
+		// Loaded before the store opens, so that a wrong KB file or
+		// fingerprint directory stops the server at once.
+		if k, err = o.knowledge.load(); err != nil {
+			return nil, served{}, err
+		}
+	}
 	s, err := openCrawlStore(o.data)
 	if err != nil {
 		return nil, served{}, err
 	}
 	m := control.NewManager(o.data, crawlDeps(s, log), defaultUserAgent())
+	if k != nil {
+		m.SetKnowledge(k)
+	}
 	fmt.Fprintf(log, "mneme: control API at /api/crawls (token in %s)\n", crawler.Layout{Data: o.data}.Token())
 	return s, served{h: control.NewHandler(m, tok, 0), m: m}, nil
 }

@@ -23,6 +23,7 @@ import (
 
 type tuiOptions struct {
 	connect, data, token string
+	knowledge            knowledgeOptions // of the crawls of its own server
 }
 
 func newTUICmd() *cobra.Command {
@@ -42,19 +43,24 @@ SPARQL endpoint and control API); writes take the bearer token given with
 --token, else the one in DIR/token. Otherwise it serves the data folder
 DIR itself, as 'mneme serve --data DIR' would, on a loopback port for as
 long as it runs: the crawls started from it stop when it quits (it asks
-first). Its server log goes to DIR/tui/serve.log, the query history and
+first); --kb and --fingerprints then say what its crawls detect
+applications with, as for mneme crawl. Its server log goes to DIR/tui/serve.log, the query history and
 saved queries to DIR/tui. Press ? or F1 for the keys.`,
 		Example: `  mneme demo && mneme tui
   mneme tui --data ./mneme-data
   mneme tui --connect http://127.0.0.1:7878 --data ./mneme-data`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.connect != "" && o.knowledge.given() {
+				return usagef("--kb and --fingerprints are for the crawls of the TUI's own server: give them to 'mneme serve --data' with --connect")
+			}
 			return runTUI(cmd, o)
 		},
 	}
 	cmd.Flags().StringVar(&o.connect, "connect", "", "URL of a running 'mneme serve --data' (default: serve DIR in this process)")
 	cmd.Flags().StringVar(&o.data, "data", "mneme-data", "data folder")
 	cmd.Flags().StringVar(&o.token, "token", "", "bearer token of the server's control API (default: DIR/token)")
+	o.knowledge.flags(cmd.Flags())
 	return cmd
 }
 
@@ -62,7 +68,7 @@ func runTUI(cmd *cobra.Command, o tuiOptions) error {
 	ctx := cmd.Context()
 	base, source, owned := o.connect, o.connect, false
 	if o.connect == "" {
-		srv, err := startTUIServer(o.data)
+		srv, err := startTUIServer(o.data, o.knowledge)
 		if err != nil {
 			return err
 		}
@@ -99,7 +105,7 @@ type tuiServer struct {
 	close func() error
 }
 
-func startTUIServer(data string) (*tuiServer, error) {
+func startTUIServer(data string, k knowledgeOptions) (*tuiServer, error) {
 	own := filepath.Join(data, "tui")
 	if err := os.MkdirAll(own, 0o755); err != nil {
 		return nil, err
@@ -108,7 +114,7 @@ func startTUIServer(data string) (*tuiServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := serveOptions{data: data, timeout: endpoint.DefaultTimeout, maxRows: endpoint.DefaultMaxRows}
+	o := serveOptions{data: data, timeout: endpoint.DefaultTimeout, maxRows: endpoint.DefaultMaxRows, knowledge: k}
 	s, ctl, err := openServed(o, logf)
 	if err != nil {
 		logf.Close()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"sync"
@@ -50,6 +51,18 @@ type Manager struct {
 type entry struct {
 	c    *crawler.Crawl
 	done chan struct{} // nil until started; closed when Run returns
+	// analyzer is the crawl's own application-aware helper (depsFor),
+	// closed (its spilled sites removed) when Run returns; else nil.
+	analyzer io.Closer
+}
+
+// newEntry returns the entry of c, crawling with the dependencies d.
+func (m *Manager) newEntry(c *crawler.Crawl, d crawler.Deps) *entry {
+	e := &entry{c: c}
+	if d.Analyzer != m.deps.Analyzer {
+		e.analyzer, _ = d.Analyzer.(io.Closer)
+	}
+	return e
 }
 
 func (e *entry) running() bool {
@@ -84,6 +97,14 @@ func (e *entry) ended() bool { return e.done != nil && !e.running() }
 func NewManager(data string, d crawler.Deps, userAgent string) *Manager {
 	return &Manager{data: data, deps: d, ua: userAgent, open: map[string]*entry{},
 		loadKnowledge: sync.OnceValues(func() (*setup.Knowledge, error) { return setup.Load(nil, "") })}
+}
+
+// SetKnowledge makes the helpers of the crawls started from now on detect
+// applications with k (a KB of its own, fingerprints) instead of the
+// built-in KB. It must be called before the manager serves requests:
+// mneme serve and mneme tui do so for their --kb and --fingerprints flags.
+func (m *Manager) SetKnowledge(k *setup.Knowledge) {
+	m.loadKnowledge = func() (*setup.Knowledge, error) { return k, nil }
 }
 
 // depsFor returns the dependencies of a crawl of specification s.
@@ -202,7 +223,7 @@ func (m *Manager) Create(yaml []byte) (crawler.Status, error) {
 	if err != nil {
 		return crawler.Status{}, err
 	}
-	m.open[c.ID()] = &entry{c: c}
+	m.open[c.ID()] = m.newEntry(c, d)
 	return c.Status(), nil
 }
 
@@ -237,7 +258,7 @@ func (m *Manager) Start(id string) (crawler.Status, error) {
 		if err != nil {
 			return crawler.Status{}, err
 		}
-		e = &entry{c: c}
+		e = m.newEntry(c, d)
 		m.open[id] = e
 	}
 	e.done = make(chan struct{})
@@ -245,7 +266,11 @@ func (m *Manager) Start(id string) (crawler.Status, error) {
 	go func() {
 		defer m.runs.Done()
 		defer close(e.done)
-		if err := e.c.Run(context.Background()); err != nil && m.deps.Log != nil {
+		err := e.c.Run(context.Background())
+		if e.analyzer != nil {
+			err = errors.Join(err, e.analyzer.Close())
+		}
+		if err != nil && m.deps.Log != nil {
 			fmt.Fprintf(m.deps.Log, "crawl %s: %v\n", id, err)
 		}
 	}()

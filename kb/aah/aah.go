@@ -16,7 +16,6 @@ import (
 	"io"
 	"net/url"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/mneme-archive/mneme/crawler"
@@ -39,10 +38,17 @@ type Options struct {
 	// Links, Objects and Failures (package kb/adapt analyzes the page
 	// again with the patterns it learned for the site).
 	Observe func(*Result)
+	// MaxSites is how many sites the helper keeps in RAM (default
+	// DefaultMaxSites); the others wait in a Pebble database in a
+	// directory made under SpillDir (default os.TempDir()) and removed by
+	// Close.
+	MaxSites int
+	SpillDir string
 }
 
 // Helper is the application-aware analyzer. Its knowledge of sites lasts
-// as long as it does: one Helper per crawl. It is safe for concurrent use.
+// as long as it does: one Helper per crawl, closed when the crawl ends. It
+// is safe for concurrent use.
 type Helper struct {
 	det   *kb.Detector
 	std   *extract.Standard
@@ -50,7 +56,7 @@ type Helper struct {
 	opts  Options
 
 	mu    sync.Mutex
-	sites map[string]*Site
+	sites *siteTable
 }
 
 // Site is what the helper learnt of one site (scheme, host and port).
@@ -100,8 +106,15 @@ func New(det *kb.Detector, opts Options) *Helper {
 	return &Helper{
 		// Nothing reads the links' paragraphs.
 		det: det, std: extract.New(extract.Options{Canonicalizer: cn, MaxParagraph: -1}), canon: cn, opts: opts,
-		sites: map[string]*Site{},
+		sites: newSiteTable(det.KB(), opts.MaxSites, opts.SpillDir, opts.Log),
 	}
+}
+
+// Close removes the sites the helper spilled to disk.
+func (h *Helper) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sites.close()
 }
 
 // Analyze implements crawler.Analyzer.
@@ -111,7 +124,11 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 	if err != nil || !extract.IsHTML(p.MediaType) {
 		return an, err
 	}
-	site, known := h.site(p.URL)
+	root := siteRoot(p.URL)
+	known, err := h.known(root)
+	if err != nil {
+		return an, err
+	}
 	if !known {
 		// Most pages of a site of no known application cannot name one:
 		// their literals tell, without parsing them.
@@ -120,18 +137,19 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 			return an, fmt.Errorf("aah: %s: %w", p.URL.Href, err)
 		}
 		if !h.det.Possible(head) {
-			h.count(site, false, 0)
-			return an, nil
+			return an, h.count(root, false, 0)
 		}
 	}
 	doc, err := vdoc.New(p.URL.Href, p.Header, p.Body)
 	if err != nil {
 		return an, fmt.Errorf("aah: parsing %s: %w", p.URL.Href, err)
 	}
-	typ, level := h.classify(site, p.URL, doc)
+	typ, level, err := h.classify(root, p.URL, doc)
+	if err != nil {
+		return an, err
+	}
 	if typ == nil {
-		h.count(site, false, 0)
-		return an, nil
+		return an, h.count(root, false, 0)
 	}
 	res := &Result{URL: p.URL.Href, Doc: doc, Type: typ, Level: level}
 	if p.Fetch != nil {
@@ -169,9 +187,8 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 			an.Follow = append(an.Follow, extract.Outlink{URL: u, Hop: extract.Link, Context: "aah:" + l.Target})
 		}
 	}
-	h.count(site, level != nil, len(res.Objects))
-	an.Quads = describe(site, res)
-	return an, nil
+	an.Quads = describe(root, res)
+	return an, h.count(root, level != nil, len(res.Objects))
 }
 
 // follow returns the links to record (the page's, with any the
@@ -206,32 +223,37 @@ func (h *Helper) follow(typ *kb.Type, found []extract.Outlink, nav []kb.Link) (l
 	return links, follow
 }
 
-// site returns the site of u, and whether its application is in the
+// known reports whether the application of the site at root is in the
 // knowledge base.
-func (h *Helper) site(u canon.URL) (*Site, bool) {
-	root := siteRoot(u)
+func (h *Helper) known(root string) (bool, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	site := h.sites[root]
-	if site == nil {
-		site = &Site{Root: root}
-		h.sites[root] = site
+	site, err := h.sites.get(root)
+	if err != nil {
+		return false, err
 	}
-	return site, site.Type != nil
+	return site.Type != nil, nil
 }
 
-// classify returns the type and level of a page of site when its
-// application is in the knowledge base. The application is detected once
-// per site and again on a page that no level of the known type matches,
-// which is how a site that changed (or that an earlier page misnamed)
-// is noticed.
-func (h *Helper) classify(site *Site, u canon.URL, doc *vdoc.Doc) (*kb.Type, *kb.Level) {
+// classify returns, when the application of the page's site (root) is
+// in the knowledge base, its type and the page's level. The application is
+// detected once per site and again on a page that no level of the known
+// type matches, which is how a site that changed (or that an earlier page
+// misnamed) is noticed.
+func (h *Helper) classify(root string, u canon.URL, doc *vdoc.Doc) (*kb.Type, *kb.Level, error) {
 	h.mu.Lock()
-	typ := site.Type
+	site, err := h.sites.get(root)
+	var typ *kb.Type
+	if site != nil {
+		typ = site.Type
+	}
 	h.mu.Unlock()
+	if err != nil {
+		return nil, nil, err
+	}
 	if typ != nil {
 		if level, _ := typ.LevelOf(doc); level != nil {
-			return typ, level
+			return typ, level, nil
 		}
 	}
 	det := h.det.Detect(doc)
@@ -244,6 +266,11 @@ func (h *Helper) classify(site *Site, u canon.URL, doc *vdoc.Doc) (*kb.Type, *kb
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	// Read again: the site may have been spilled while this page was
+	// detected.
+	if site, err = h.sites.get(root); err != nil {
+		return nil, nil, err
+	}
 	if app != "" && app != site.App {
 		if site.App != "" {
 			fmt.Fprintf(h.opts.Log, "aah: %s: application changed from %s to %s (on %s)\n", site.Root, site.Name, name, u.Href)
@@ -253,34 +280,34 @@ func (h *Helper) classify(site *Site, u canon.URL, doc *vdoc.Doc) (*kb.Type, *kb
 		site.App, site.Name, site.Type, site.Pattern, site.DetectedAt = app, name, det.Type, pattern, u.Href
 	}
 	if site.Type == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if det.Type == site.Type {
-		return site.Type, det.Level
+		return site.Type, det.Level, nil
 	}
-	return site.Type, nil
+	return site.Type, nil, nil
 }
 
-func (h *Helper) count(site *Site, leveled bool, objects int) {
+func (h *Helper) count(root string, leveled bool, objects int) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	site, err := h.sites.get(root)
+	if err != nil {
+		return err
+	}
 	site.Pages++
 	if leveled {
 		site.Leveled++
 	}
 	site.Objects += objects
+	return nil
 }
 
 // Sites returns what the helper knows of each site it saw, by root URL.
-func (h *Helper) Sites() []Site {
+func (h *Helper) Sites() ([]Site, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	out := make([]Site, 0, len(h.sites))
-	for _, s := range h.sites {
-		out = append(out, *s)
-	}
-	slices.SortFunc(out, func(a, b Site) int { return strings.Compare(a.Root, b.Root) })
-	return out
+	return h.sites.all()
 }
 
 func avoids(typ *kb.Type, l extract.Outlink) bool {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestDemoSites(t *testing.T) {
 	c := crawlWithAAH(t, 3*time.Minute, append(d.Seeds(), plain.URL+"/")...)
 	t.Logf("AAH crawl of the demo: %d requests, %d HTML pages, %.1f s", c.requests, len(c.pages), c.took.Seconds())
 	apps := map[string]string{}
-	for _, s := range c.helper.Sites() {
+	for _, s := range sitesOf(t, c.helper) {
 		apps[strings.TrimSuffix(s.Root, "/")] = s.App
 		t.Logf("site %s: %q, %d pages (%d of a known level), %d objects", s.Root, s.App, s.Pages, s.Leveled, s.Objects)
 	}
@@ -189,7 +190,7 @@ func TestRedetect(t *testing.T) {
 	if !strings.Contains(log.String(), "changed from WordPress to MediaWiki") {
 		t.Errorf("no change of application logged:\n%s", log.String())
 	}
-	sites := h.Sites()
+	sites := sitesOf(t, h)
 	if len(sites) != 1 || sites[0].App != "mediawiki" || sites[0].Pages != 3 || sites[0].Leveled != 2 || sites[0].Objects != 1 {
 		t.Errorf("sites: %+v, want one MediaWiki site of 3 pages, 2 of a known level, 1 object", sites)
 	}
@@ -217,5 +218,71 @@ func TestRedetect(t *testing.T) {
 		if !has(c.s, c.p, c.o) {
 			t.Errorf("no statement of %s: %s %s %s", c.what, c.s, c.p, c.o)
 		}
+	}
+}
+
+// sitesOf returns h.Sites, failing t on an error.
+func sitesOf(t *testing.T, h *aah.Helper) []aah.Site {
+	t.Helper()
+	sites, err := h.Sites()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sites
+}
+
+// TestSiteSpill analyzes pages of more sites than the helper keeps in
+// RAM: the sites it spilled keep their application and counts (a page of
+// one is not detected again, nor logged as a new site), Sites lists
+// every site, and Close removes the spill.
+func TestSiteSpill(t *testing.T) {
+	k, err := kb.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	dir := t.TempDir()
+	h := aah.New(kb.NewDetector(k, nil), aah.Options{Log: &log, MaxSites: 2, SpillDir: dir})
+	page := func(host string) crawler.Page {
+		return htmlPage(t, "http://"+host+"/", `<html><head><meta name="generator" content="WordPress 6.1"></head>
+			<body class="home blog"><article><h2 class="entry-title"><a href="/a-post/">A post</a></h2></article></body></html>`)
+	}
+	hosts := []string{"a.test", "b.test", "c.test", "d.test", "e.test"}
+	for round := range 2 {
+		for _, host := range hosts[:len(hosts)-round] {
+			an, err := h.Analyze(page(host))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if an.Annotation != "app:wordpress/list" {
+				t.Errorf("round %d, %s: annotation %q, want app:wordpress/list", round, host, an.Annotation)
+			}
+		}
+	}
+	if n := strings.Count(log.String(), "is WordPress"); n != len(hosts) {
+		t.Errorf("%d sites logged as detected, want %d:\n%s", n, len(hosts), log.String())
+	}
+	sites := sitesOf(t, h)
+	if len(sites) != len(hosts) {
+		t.Fatalf("%d sites, want %d: %+v", len(sites), len(hosts), sites)
+	}
+	for i, s := range sites {
+		pages := 2
+		if i == len(hosts)-1 {
+			pages = 1
+		}
+		if s.Root != "http://"+hosts[i]+"/" || s.App != "wordpress" || s.Type == nil || s.Pages != pages || s.Leveled != pages {
+			t.Errorf("site %d: %+v, want %s as WordPress with %d pages of a known level", i, s, hosts[i], pages)
+		}
+	}
+	spilled, err := os.ReadDir(dir)
+	if err != nil || len(spilled) != 1 {
+		t.Fatalf("spill directory: %v, %v; want one", spilled, err)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("left after Close: %v", left)
 	}
 }

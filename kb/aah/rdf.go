@@ -19,8 +19,8 @@ func ContainerIRI(root, category string) string { return root + "#" + category }
 // (docs/data-model.md, "Extracted objects" and "Application-aware
 // crawling"). The site's statements repeat on every page, so a crawl
 // resumed or cut short still has them; the store keeps one copy.
-func describe(site *Site, res *Result) func(capture, g rdf.Term) []rdf.Quad {
-	root, typ := site.Root, res.Type
+func describe(root string, res *Result) func(capture, g rdf.Term) []rdf.Quad {
+	typ := res.Type
 	return func(capture, g rdf.Term) []rdf.Quad {
 		var out []rdf.Quad
 		add := func(s rdf.Term, p string, o rdf.Term) { out = append(out, rdf.Quad{S: s, P: rdf.IRI(p), O: o, G: g}) }

@@ -46,7 +46,7 @@ func articleCoverage(t *testing.T, c *aahCrawl, site string, articles map[string
 	if cov < 0.98 {
 		t.Errorf("AAH covers %.2f %% of the article 2-grams, want ≥ 98 %%", 100*cov)
 	}
-	for _, s := range c.helper.Sites() {
+	for _, s := range sitesOf(t, c.helper) {
 		t.Logf("site %s: %s, %d pages (%d of a known level), %d objects", s.Root, s.Name, s.Pages, s.Leveled, s.Objects)
 	}
 	return fmt.Sprintf("figures: site=%s aah_requests=%d aah_s=%.1f bigrams=%.2f bigrams_of=%d", site, c.requests, c.took.Seconds(), 100*cov, len(want))

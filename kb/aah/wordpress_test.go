@@ -101,7 +101,7 @@ func TestWordPressAAH(t *testing.T) {
 	c := crawlWithAAH(t, 5*time.Minute, base+"/")
 	t.Logf("wget --recursive: %d requests, %d HTML pages, %.1f s", w.requests, len(w.pages), w.took.Seconds())
 	t.Logf("AAH crawl: %d requests, %d HTML pages, %.1f s", c.requests, len(c.pages), c.took.Seconds())
-	for _, s := range c.helper.Sites() {
+	for _, s := range sitesOf(t, c.helper) {
 		t.Logf("site %s: %s, %d pages (%d of a known level), %d objects", s.Root, s.Name, s.Pages, s.Leveled, s.Objects)
 	}
 	ratio := float64(w.requests) / float64(c.requests)

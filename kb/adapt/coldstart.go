@@ -3,6 +3,7 @@ package adapt
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"golang.org/x/net/html"
 
@@ -155,7 +156,7 @@ func worksOn(pat *kb.Pattern, x *kb.Extraction, f kb.Field, recs []*recordOn, ne
 			return nil, false
 		}
 		got, ok := fieldOn(x.Object, f, pat, r.rec.Node, r.doc)
-		if !ok || !plausible(f, &got) || clashes(f, value(&got, f), &r.obj) || f != kb.FieldContent && inside(pat, r) {
+		if !ok || !plausible(f, &got) || clashes(f, value(&got, f), &r.obj) || f != kb.FieldContent && (inside(pat, r) || holdsContent(pat, r)) {
 			continue
 		}
 		distinct[value(&got, f)] = true
@@ -197,6 +198,16 @@ func inside(pat *kb.Pattern, r *recordOn) bool {
 	return false
 }
 
+// holdsContent reports a candidate that selects the node of the object's
+// content or one holding it: a title, author or date is a part of the
+// object beside its text, and a node around the text (the record's
+// header and body together) only looks like one on pages where the text
+// is short.
+func holdsContent(pat *kb.Pattern, r *recordOn) bool {
+	it, ok := pat.First(r.rec.Node)
+	return ok && r.content != nil && it.Node != nil && isAncestor(it.Node, r.content)
+}
+
 // otherRecords returns the records of the extractions of l other than x
 // on r's page that are not r or its ancestors.
 func otherRecords(l *kb.Level, x *kb.Extraction, r *recordOn) map[*html.Node]bool {
@@ -227,10 +238,15 @@ func clashes(f kb.Field, v string, o *kb.Object) bool {
 
 // RelaxNavigation relaxes the navigation actions of level l that select
 // nothing on most of docs (pages of that level), as Relax does fields. A
-// relaxed expression is proposed when it selects links on at least
-// MinPages pages and four in five of them, and nine in ten of the links
-// checked (the first three per page, fetched with fetch) lead to pages of
-// the action's target level.
+// relaxed expression is judged by what it leads to: it must select links
+// on at least MinPages pages and four in five of them; the links must be
+// new from page to page (a sidebar's recent posts, the same on every
+// page, lead to few pages again and again: at least half the links it
+// selects must be distinct), outside the page's chrome (sidebars,
+// widgets, header, footer and menus: at most half in them) unless the
+// action itself names such a part; and nine in ten of the links checked
+// (the first three per page found on that page alone, fetched with
+// fetch) must lead to pages of the action's target level, distinct ones.
 func RelaxNavigation(k *kb.KB, t *kb.Type, l *kb.Level, docs []*vdoc.Doc, fetch func(url string) (*vdoc.Doc, error), o Options) []Proposal {
 	v := collectVocab(docs)
 	var props []Proposal
@@ -263,36 +279,115 @@ func RelaxNavigation(k *kb.KB, t *kb.Type, l *kb.Level, docs []*vdoc.Doc, fetch 
 				}
 			}
 		}
+		chromeOK := slices.ContainsFunc(sources(n.Select), namesChrome)
 		cands := candidatesOf(n.Select, v, vocabularyOf(same), sources(l.Detect), o)
 		for _, c := range cands {
 			pat, err := compile(c.src)
 			if err != nil || selectsOn(t, n, []*kb.Pattern{pat}, docs) < need {
 				continue
 			}
-			var pages []string
+			sel := selectLinks(t, l, n, pat, docs)
+			if !sel.novel() || !chromeOK && sel.chrome*2 > sel.total {
+				continue
+			}
 			checked, right := 0, 0
-			for _, d := range docs {
-				links, _ := t.Navigate(&kb.Level{Name: l.Name, Navigate: []*kb.Navigation{{Select: []*kb.Pattern{pat}, Target: n.Target}}}, d)
-				if len(links) == 0 {
-					continue
-				}
-				pages = append(pages, d.URL.String())
-				for _, ln := range links[:min(3, len(links))] {
+			reached := map[string]bool{}
+			for _, links := range sel.byDoc {
+				tried := 0
+				for _, u := range links {
+					if tried == 3 {
+						break
+					}
+					if sel.count[u] > 1 {
+						continue // on other pages too: not what this page leads to
+					}
+					tried++
 					checked++
-					if targetLevel(ln.URL) == n.Target {
+					if targetLevel(u) == n.Target {
 						right++
+						reached[u] = true
 					}
 				}
 			}
-			if checked > 0 && right*10 >= checked*9 {
+			if checked > 0 && right*10 >= checked*9 && len(reached) >= o.minPages() {
 				props = append(props, Proposal{Status: Pending, Site: o.Site, Type: t.ID, Level: l.Name, Action: ActionNavigate,
 					Target: n.Target, Pattern: c.src, Replaces: sources(n.Select), Method: MethodRelax, Relaxations: c.n,
-					Pages: pages, Checked: len(docs), Learned: o.now()}.withID())
+					Pages: sel.pages, Checked: len(docs), Learned: o.now()}.withID())
 				break
 			}
 		}
 	}
 	return props
+}
+
+// linkSelection is what a candidate navigation selects on the sample
+// pages.
+type linkSelection struct {
+	byDoc  [][]string     // the links of each page, in page order
+	count  map[string]int // pages each link is on
+	pages  []string       // pages with links
+	total  int            // links, over all pages
+	chrome int            // links inside the pages' chrome
+}
+
+func selectLinks(t *kb.Type, l *kb.Level, n *kb.Navigation, pat *kb.Pattern, docs []*vdoc.Doc) *linkSelection {
+	sel := &linkSelection{count: map[string]int{}}
+	for _, d := range docs {
+		links, _ := t.Navigate(&kb.Level{Name: l.Name, Navigate: []*kb.Navigation{{Select: []*kb.Pattern{pat}, Target: n.Target}}}, d)
+		if len(links) == 0 {
+			continue
+		}
+		sel.pages = append(sel.pages, d.URL.String())
+		var urls []string
+		for _, ln := range links {
+			urls = append(urls, ln.URL)
+			sel.count[ln.URL]++
+		}
+		sel.byDoc = append(sel.byDoc, urls)
+		sel.total += len(links)
+		for _, it := range pat.Select(d.Root) {
+			if it.Node != nil && inChrome(it.Node) {
+				sel.chrome++
+			}
+		}
+	}
+	return sel
+}
+
+// novel reports a selection at least half of whose links are distinct:
+// the items of a list differ from page to page, a widget's links do not.
+func (sel *linkSelection) novel() bool { return len(sel.count)*2 >= sel.total }
+
+// chromeWords name the parts of a page around its content, in tags,
+// classes and ids.
+var chromeWords = []string{"aside", "footer", "header", "nav", "menu", "sidebar", "widget"}
+
+// namesChrome reports an expression that names a part of the page's
+// chrome: an action meant to follow a menu's links.
+func namesChrome(src string) bool {
+	src = strings.ToLower(src)
+	return slices.ContainsFunc(chromeWords, func(w string) bool { return strings.Contains(src, w) })
+}
+
+// inChrome reports a node within the page's chrome: an aside, footer,
+// header or nav element, or an element whose class or id names one, a
+// sidebar, a widget or a menu.
+func inChrome(n *html.Node) bool {
+	for ; n != nil; n = n.Parent {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		switch n.Data {
+		case "aside", "footer", "header", "nav":
+			return true
+		}
+		for _, a := range n.Attr {
+			if (a.Key == "class" || a.Key == "id") && namesChrome(a.Val) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // selectsOn counts the docs on which one of alts selects a link.

@@ -22,15 +22,8 @@ func TestLevelRelaxInCrawl(t *testing.T) {
 	k := withWordPress(t, func(wp *kb.Type) {
 		wp.Level("post").Detect = []*kb.Pattern{mustCompile(t, "//body[contains(@class, 'single-entry')]")}
 	})
-	bc := crawlBlog(t, k)
-	var detect []Proposal
-	for _, st := range bc.sess.sites {
-		for _, p := range st.learned {
-			if p.Action == ActionDetect {
-				detect = append(detect, p)
-			}
-		}
-	}
+	bc := crawlBlog(t, k, true)
+	detect := bc.learned(ActionDetect)
 	if len(detect) != 1 || detect[0].Level != "post" || len(detect[0].Pages) < 3 {
 		t.Fatalf("learned level detections %+v, want one for post, checked on at least 3 pages", detect)
 	}

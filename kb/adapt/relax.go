@@ -147,7 +147,7 @@ func relaxations(base *path, frozen int, v *vocab, preferred map[string]bool, ma
 	var rec func(from, k int)
 	rec = func(from, k int) {
 		if len(pick) == k {
-			if src, worst, ok := applyChanges(base, changes, pick); ok && !seen[src] {
+			if src, worst, ok := applyChanges(base, changes, pick, frozen); ok && !seen[src] {
 				seen[src] = true
 				score := 0
 				for _, i := range pick {
@@ -186,7 +186,7 @@ func sortRelaxed(cs []relaxed) {
 
 // applyChanges applies the picked changes to a copy of base; it fails on
 // a combination that changes one predicate twice or retags a step twice.
-func applyChanges(base *path, changes []change, pick []int) (src string, worst bool, ok bool) {
+func applyChanges(base *path, changes []change, pick []int, frozen int) (src string, worst bool, ok bool) {
 	p := base.clone()
 	p.prefix, p.suffix = "", ""
 	steps := map[int]int{}
@@ -227,7 +227,29 @@ func applyChanges(base *path, changes []change, pick []int) (src string, worst b
 			worst = true
 		}
 	}
+	if vacuous(p, frozen) {
+		return "", false, false
+	}
 	return p.locPath(), worst, true
+}
+
+// vacuous reports a path relaxed so far that it selects anything: its
+// element steps past the frozen prefix are all * without a predicate
+// (.//*, the detection prefix followed by //*). Such a candidate fits any
+// page whose records have some element, so that three pages prove
+// nothing about it.
+func vacuous(p *path, frozen int) bool {
+	seen := false
+	for _, s := range p.steps[frozen:] {
+		if !s.element() {
+			continue
+		}
+		if s.test != "*" || len(s.preds) > 0 {
+			return false
+		}
+		seen = true
+	}
+	return seen
 }
 
 // ranked orders the values of a vocabulary for replacing orig. Those

@@ -23,7 +23,7 @@ import (
 
 // blogCrawl is a crawl of the synthetic blog (WordPress markup) with the
 // application-aware helper on k, adapting with a session that keeps its
-// proposals in memory.
+// proposals in memory (sess nil: without adaptation).
 type blogCrawl struct {
 	data, id string
 	sess     *Session
@@ -33,7 +33,7 @@ type blogCrawl struct {
 	requests map[string]int // requests the blog server received, by URL
 }
 
-func crawlBlog(t *testing.T, k *kb.KB) *blogCrawl {
+func crawlBlog(t *testing.T, k *kb.KB, adapt bool) *blogCrawl {
 	t.Helper()
 	ln, err := synthweb.Listen("127.0.0.1:0")
 	if err != nil {
@@ -52,8 +52,12 @@ func crawlBlog(t *testing.T, k *kb.KB) *blogCrawl {
 
 	bc.store = openStore(t, bc.data)
 	var logBuf bytes.Buffer
-	bc.sess = &Session{KB: k, Log: &logBuf}
-	h := aah.New(kb.NewDetector(k, nil), aah.Options{Log: &logBuf, Observe: bc.sess.ObserveResult})
+	opts := aah.Options{Log: &logBuf}
+	if adapt {
+		bc.sess = &Session{KB: k, Log: &logBuf}
+		opts.Observe = bc.sess.ObserveResult
+	}
+	h := aah.New(kb.NewDetector(k, nil), opts)
 	s := spec.Default()
 	s.ID, s.Output, s.Seeds = bc.id, bc.data, []string{base + "/"}
 	s.UserAgent = "mneme-test/1.0 (+https://github.com/mneme-archive/mneme)"
@@ -70,6 +74,20 @@ func crawlBlog(t *testing.T, k *kb.KB) *blogCrawl {
 	bc.log = logBuf.String()
 	t.Logf("crawl:\n%s", grepLines(bc.log, "aah:", "adapt:"))
 	return bc
+}
+
+// learned returns what the crawl's session learned for action, or all
+// it learned for "".
+func (bc *blogCrawl) learned(action string) []Proposal {
+	var out []Proposal
+	for _, st := range bc.sess.sites {
+		for _, p := range st.learned {
+			if action == "" || p.Action == action {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // crawlLog is the crawl's crawl.log.
@@ -112,7 +130,7 @@ func TestSamplesArchived(t *testing.T) {
 	k := withWordPress(t, func(wp *kb.Type) {
 		wp.Level("post").Extract[0].Fields[kb.FieldTitle] = []*kb.Pattern{mustCompile(t, ".//h6[@class='no-such-title']")}
 	})
-	bc := crawlBlog(t, k)
+	bc := crawlBlog(t, k, true)
 	samples := strings.Count(bc.crawlLog(t), crawler.AnnotSample)
 	if samples == 0 {
 		t.Fatalf("no crawl.log line is annotated %s: adaptation fetched no sample", crawler.AnnotSample)

@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	"container/list"
 	"fmt"
 	"io"
 	"slices"
@@ -26,7 +27,9 @@ import (
 // analyzes the page again with it. Without a fetch function, failing
 // pages are gathered as the crawl brings them, and those seen before the
 // learning keep what the KB extracted from them. Learning holds the session's
-// lock: other pages wait for it. It is safe for concurrent use.
+// lock: other pages wait for it. It keeps the state of the maxSites sites
+// seen last, so that a crawl of many sites does not hold pages of each in
+// RAM. It is safe for concurrent use.
 type Session struct {
 	// KB is the knowledge base the crawl detects with; its types of the
 	// same category guide relaxation.
@@ -42,9 +45,19 @@ type Session struct {
 
 	mu    sync.Mutex
 	sites map[string]*siteState
+	lru   *list.List // of hosts, most recently seen first
+	// kept are the proposals of the sites whose state was dropped, when
+	// there is no learned file to find them in.
+	kept map[string][]Proposal
 }
 
+// maxSites bounds the sites whose state a session keeps (pages of each
+// level among them): the most recently seen. A site seen again after its
+// state was dropped starts gathering pages anew, with what it learned.
+const maxSites = 1024
+
 type siteState struct {
+	elem    *list.Element       // of Session.lru
 	types   map[string]*kb.Type // the site's adapted type, by KB type ID
 	learned []Proposal
 	pending map[string][]Page   // failing pages, by level
@@ -223,13 +236,24 @@ func (s *Session) samples(st *siteState, t *kb.Type, l *kb.Level, doc *vdoc.Doc,
 
 func (s *Session) site(host string) *siteState {
 	if s.sites == nil {
-		s.sites = map[string]*siteState{}
+		s.sites, s.lru, s.kept = map[string]*siteState{}, list.New(), map[string][]Proposal{}
 	}
-	st := s.sites[host]
-	if st == nil {
-		st = &siteState{types: map[string]*kb.Type{}, pending: map[string][]Page{}, next: map[string]int{}, targets: map[string][]string{}, sampled: map[string]bool{},
-			levels: levelState{expected: map[string]string{}, unleveled: map[string][]*vdoc.Doc{}, others: map[string][]*vdoc.Doc{}, next: map[string]int{}}}
-		s.sites[host] = st
+	if st := s.sites[host]; st != nil {
+		s.lru.MoveToFront(st.elem)
+		return st
+	}
+	st := &siteState{types: map[string]*kb.Type{}, pending: map[string][]Page{}, next: map[string]int{}, targets: map[string][]string{}, sampled: map[string]bool{},
+		levels: levelState{expected: map[string]string{}, unleveled: map[string][]*vdoc.Doc{}, others: map[string][]*vdoc.Doc{}, next: map[string]int{}}}
+	st.learned = s.kept[host]
+	delete(s.kept, host)
+	st.elem = s.lru.PushFront(host)
+	s.sites[host] = st
+	for s.lru.Len() > maxSites {
+		old := s.lru.Remove(s.lru.Back()).(string)
+		if s.Learned == nil && len(s.sites[old].learned) > 0 {
+			s.kept[old] = s.sites[old].learned
+		}
+		delete(s.sites, old)
 	}
 	return st
 }

@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,5 +170,105 @@ func TestLearnedFile(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("errors lack %q:\n%v", want, err)
 		}
+	}
+}
+
+// TestRelaxRejectsVacuous: a relaxed expression that selects any element
+// (.//*, or //* after the detection prefix) is never a candidate, nor is
+// one whose node holds the object's content; on pages whose title is
+// the record's first element, in a tag the page has little of, the title
+// relaxed is that tag, not .//* (which comes first in the paper's order
+// and fits those pages too, and any other page with a short first
+// element).
+func TestRelaxRejectsVacuous(t *testing.T) {
+	for _, c := range []struct {
+		src    string
+		frozen int
+		want   bool
+	}{
+		{".//*", 0, true},
+		{".//*//*", 0, true},
+		{"//body[contains(@class, 'single')]//*", 1, true},
+		{"//body[contains(@class, 'single')]//*", 0, false},
+		{".//*[contains(@class, 'title')]", 0, false},
+		{".//strong", 0, false},
+		{".//*/@datetime", 0, true},
+	} {
+		p, err := parsePath(c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := vacuous(p, c.frozen); got != c.want {
+			t.Errorf("vacuous(%s, %d) = %v, want %v", c.src, c.frozen, got, c.want)
+		}
+	}
+	tp, err := kb.ParseType("t.yaml", strings.NewReader(`type: plain
+name: Plain
+category: blog
+detect: ["//body"]
+levels:
+  - name: post
+    kind: terminal
+    detect: ["//article"]
+    extract:
+      - object: blog-post
+        records: //article
+        fields:
+          title: .//h1[contains(@class, 'entry-title')]
+          content: .//div[contains(@class, 'entry-content')]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := strings.Repeat("birds of the valley seen on a long walk along the river ", 4)
+	var docs []*vdoc.Doc
+	for i := range 4 {
+		d, err := vdoc.New(fmt.Sprintf("http://127.0.0.1/p%d/", i), nil, []byte(fmt.Sprintf(`<html><body>
+			<article><strong>Walk number %d</strong><div class="entry-content"><p>%s %d</p><p>%s</p><p>%s</p></div></article>
+			</body></html>`, i, words, i, words, words)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, d)
+	}
+	props := Relax(&kb.KB{Types: []*kb.Type{tp}}, tp, tp.Level("post"), docs, Options{Site: "127.0.0.1"})
+	var title []string
+	for _, p := range props {
+		if p.Field == kb.FieldTitle {
+			title = append(title, p.Pattern)
+		}
+	}
+	if len(title) != 1 || title[0] != ".//strong" {
+		t.Errorf("title relaxed to %q, want .//strong", title)
+	}
+}
+
+// TestSessionSitesBounded observes pages of more sites than a session
+// keeps the state of: it keeps maxSites, the most recently seen, and a
+// site seen again after its state was dropped gets back what it learned.
+func TestSessionSitesBounded(t *testing.T) {
+	k := builtin(t)
+	wp := k.Type("wordpress")
+	s := &Session{KB: k}
+	for i := range maxSites + 10 {
+		d, err := vdoc.New(fmt.Sprintf("http://site%d.test/", i), nil, []byte(`<html><head><meta name="generator" content="WordPress 6.1"></head>
+			<body class="home blog"><article><h2 class="entry-title"><a href="/a-post/">A post</a></h2></article></body></html>`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			// As if the first site had learned a pattern.
+			s.site(d.URL.Host).learned = []Proposal{{Type: "wordpress", Level: "list", Pattern: "//h2/a/@href"}}
+		}
+		s.Observe(d, wp, wp.Level("list"), nil)
+	}
+	if len(s.sites) != maxSites || s.lru.Len() != maxSites {
+		t.Errorf("%d site states (%d in the LRU), want %d", len(s.sites), s.lru.Len(), maxSites)
+	}
+	if _, ok := s.sites["site0.test"]; ok {
+		t.Error("the least recently seen site's state is still kept")
+	}
+	if got := s.site("site0.test").learned; len(got) != 1 || got[0].Pattern != "//h2/a/@href" {
+		t.Errorf("site seen again: learned %+v, want its proposal back", got)
 	}
 }

@@ -72,9 +72,11 @@ type Options struct {
 var ErrRelearnNoAdapt = errors.New("relearning from an earlier crawl needs adaptation")
 
 // Helper returns a new helper for one crawl (a helper's knowledge of
-// sites lasts as long as the crawl).
+// sites lasts as long as the crawl; close it when the crawl ends: it
+// spills sites beyond the ones it keeps in RAM to a directory of the
+// data folder).
 func (k *Knowledge) Helper(o Options) (*aah.Helper, error) {
-	opts := aah.Options{Log: o.Log}
+	opts := aah.Options{Log: o.Log, SpillDir: o.Data}
 	if !o.NoAdapt {
 		sess, err := k.session(o)
 		if err != nil {
