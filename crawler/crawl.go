@@ -352,6 +352,7 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 	}
 	c.warcs, err = warc.NewWriter(warc.Config{
 		Dir: l.WARCs(s.ID), Prefix: s.WARC.Prefix, CrawlID: s.ID, MaxSize: s.WARC.MaxSize,
+		GroupSync: true, // the RDF writer syncs before each commit (sink.commit)
 		Info: warc.Info{
 			Software: "mneme/" + d.Version, Operator: s.UserAgent, RobotsPolicy: s.Robots,
 			UserAgent: s.UserAgent, Description: "crawl " + s.ID + " of " + strings.Join(s.Seeds, " "),

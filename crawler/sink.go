@@ -114,18 +114,14 @@ func (c *Crawl) describe(items []item) {
 		it.rdf = c.deps.Store.NewBatch()
 		quads = it.capture.Quads(c.id, quads[:0])
 		for _, q := range quads {
-			if err := q.Validate(); err != nil {
+			if err := it.rdf.TryAdd(q); err != nil {
 				fmt.Fprintf(c.deps.Log, "capture of %s: skipping a statement: %v\n", it.capture.URL, err)
-				continue
 			}
-			it.rdf.Add(q)
 		}
 		for _, q := range it.objects {
-			if err := q.Validate(); err != nil {
+			if err := it.rdf.TryAdd(q); err != nil {
 				fmt.Fprintf(c.deps.Log, "objects of %s: skipping a statement: %v\n", it.capture.URL, err)
-				continue
 			}
-			it.rdf.Add(q)
 		}
 	}
 }
@@ -138,7 +134,11 @@ func (s *sink) commit(batch []item) error {
 		s.rdf = c.deps.Store.NewBatch()
 	}
 	b := s.rdf
-	var cands []frontier.Candidate
+	n := 0
+	for _, it := range batch {
+		n += len(it.cands)
+	}
+	cands := make([]frontier.Candidate, 0, n)
 	for _, it := range batch {
 		if it.rdf != nil {
 			b.AddBatch(it.rdf)
@@ -153,6 +153,16 @@ func (s *sink) commit(batch []item) error {
 			}
 		}
 		cands = append(cands, it.cands...)
+	}
+	// The batch names WARC records, and so do the digest index's new
+	// entries: one fsync makes every record written so far durable before
+	// anything on disk refers to them.
+	digests := c.dedup.unpersisted()
+	if err := c.warcs.Sync(); err != nil {
+		return err
+	}
+	if err := c.dedup.persist(digests); err != nil {
+		return err
 	}
 	if _, err := b.Commit(ctx); err != nil {
 		return fmt.Errorf("committing %d captures: %w", len(batch), err)
@@ -171,7 +181,7 @@ func (s *sink) commit(batch []item) error {
 	if err := s.expedite(batch); err != nil {
 		return err
 	}
-	n := 0
+	n = 0
 	for _, it := range batch {
 		if it.url == "" {
 			continue

@@ -250,7 +250,7 @@ func (c *Crawl) analyze(res *fetch.Result, smp *sampler) Analysis {
 
 // candidates turns the in-scope outlinks of a page into frontier candidates.
 func (c *Crawl) candidates(links []extract.Outlink, cl *frontier.Claim, from canon.URL) []frontier.Candidate {
-	var cands []frontier.Candidate
+	cands := make([]frontier.Candidate, 0, len(links))
 	sc := c.scope.Load()
 	for _, l := range links {
 		hops := cl.Hops + string(rune(l.Hop))
@@ -279,7 +279,7 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 	revisit := false
 	if res.Response != nil {
 		capt.Length = res.ContentLength
-		meta := &warc.Metadata{Via: via, HopPath: hops, FetchTime: res.Duration}
+		meta := &warc.Metadata{Via: via, HopPath: hops, FetchTime: res.Duration, Outlinks: make([]warc.Outlink, 0, len(links))}
 		for _, l := range links {
 			meta.Outlinks = append(meta.Outlinks, warc.Outlink{URL: l.URL.Href, Hop: string(rune(l.Hop)), Context: l.Context})
 		}
@@ -335,9 +335,7 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 			return nil, false, err
 		}
 		if dedupable && !revisit && w.PayloadDigest == res.Digest {
-			if err := c.dedup.put(res.Digest, original{RecordID: w.Response.RecordID, URL: res.URL.Href, Date: res.Start}); err != nil {
-				return nil, false, err
-			}
+			c.dedup.put(res.Digest, original{RecordID: w.Response.RecordID, URL: res.URL.Href, Date: res.Start})
 		}
 		capt.IRI = recordIRI(w.Response.RecordID)
 		capt.RecordID = capt.IRI
@@ -345,6 +343,7 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 	} else {
 		capt.IRI = "urn:uuid:" + uuid.NewString()
 	}
+	capt.Links = make([]crawlrdf.Link, 0, len(links))
 	for _, l := range links {
 		capt.Links = append(capt.Links, crawlrdf.Link{Target: l.URL.Href, Text: l.Text, Hop: byte(l.Hop)})
 	}

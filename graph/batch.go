@@ -52,6 +52,17 @@ func (b *Batch) Add(q rdf.Quad) {
 	b.add(q, false)
 }
 
+// TryAdd records the insertion of q when it is valid and otherwise returns
+// why, leaving the batch as it was: for a writer that skips a bad statement
+// rather than fail the commit, without validating it twice.
+func (b *Batch) TryAdd(q rdf.Quad) error {
+	if err := q.Validate(); err != nil {
+		return err
+	}
+	b.add(q, false)
+	return nil
+}
+
 // Delete records the deletion of q (its terms are copied).
 func (b *Batch) Delete(q rdf.Quad) { b.add(q, true) }
 

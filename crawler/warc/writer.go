@@ -44,6 +44,11 @@ type Config struct {
 	// GzipLevel is the compression level of every record's gzip member, from
 	// 1 (fastest) to 9 (smallest); 0 means DefaultGzipLevel.
 	GzipLevel int
+	// GroupSync has writes return once their records are in the file but
+	// before they are durable; Sync then makes every record written so far
+	// durable with one fsync. A caller that commits in batches (the
+	// crawler's RDF writer) syncs once a batch instead of once a capture.
+	GroupSync bool
 }
 
 // Location says where a record landed: the gzip member holding it.
@@ -216,10 +221,23 @@ func (w *Writer) write(recs []record) ([]Location, error) {
 	if err != nil {
 		return nil, err
 	}
+	if w.cfg.GroupSync {
+		return locs, nil
+	}
 	if err := w.waitDurable(seq); err != nil {
 		return nil, err
 	}
 	return locs, nil
+}
+
+// Sync returns once every record written before it was called is durable.
+// It is what makes a GroupSync writer's records durable; on any other it
+// returns at once, its writes having synced already.
+func (w *Writer) Sync() error {
+	w.mu.Lock()
+	seq := w.groups
+	w.mu.Unlock()
+	return w.waitDurable(seq)
 }
 
 // appendGroup appends a compressed group to the current file, beginning a new

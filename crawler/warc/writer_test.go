@@ -456,3 +456,51 @@ func TestGzipLevel(t *testing.T) {
 		t.Errorf("level 9 member %d bytes, level 1 %d: the level is not applied", sizes[9], sizes[1])
 	}
 }
+
+// With GroupSync, writes leave their groups to Sync, which makes all of
+// them durable at once; the records are in the file (at their locations)
+// either way.
+func TestGroupSync(t *testing.T) {
+	dir := t.TempDir()
+	w, err := NewWriter(Config{Dir: dir, CrawlID: "crawl1", GroupSync: true, Info: Info{Hostname: "crawler.test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var caps []Capture
+	for i := range 3 {
+		url := fmt.Sprintf("http://example.com/%d", i)
+		caps = append(caps, mustWrite(t, w, Exchange{URL: url, Date: fetchTime, Request: request(url), Response: response("200 OK", "text/plain", url)}))
+	}
+	w.mu.Lock()
+	groups, durable := w.groups, w.durable
+	open := filepath.Join(dir, w.name+openSuffix)
+	w.mu.Unlock()
+	if groups != 3 || durable != 0 {
+		t.Fatalf("before Sync: %d groups, %d durable; want 3 and 0", groups, durable)
+	}
+	st, err := os.Stat(open)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := caps[2].Request
+	if end := last.Offset + last.Length; st.Size() != end {
+		t.Errorf("file holds %d bytes before Sync, want the %d the writes reported", st.Size(), end)
+	}
+	if err := w.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	w.mu.Lock()
+	durable = w.durable
+	w.mu.Unlock()
+	if durable != 3 {
+		t.Errorf("after Sync: %d groups durable, want 3", durable)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files := warcFiles(t, dir)
+	if len(files) != 1 {
+		t.Fatalf("%d WARC files, want 1", len(files))
+	}
+	warcverify.Check(t, files...)
+}
