@@ -1,6 +1,12 @@
 package crawler
 
-import "path/filepath"
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/mneme-archive/mneme/graph"
+)
 
 // Layout names the files of a data folder.
 type Layout struct{ Data string }
@@ -34,3 +40,16 @@ func (l Layout) State(id string) string { return filepath.Join(l.Crawl(id), "sta
 
 // Token is the bearer token file of the URL injection service.
 func (l Layout) Token() string { return filepath.Join(l.Data, "token") }
+
+// OpenStore opens the data folder's quad store read-write, creating the
+// folders it needs.
+func (l Layout) OpenStore() (*graph.Store, error) {
+	if err := os.MkdirAll(l.Store(), 0o755); err != nil {
+		return nil, err
+	}
+	st, err := graph.Open(l.Store(), graph.OpenOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("opening the store %s: %w", l.Store(), err)
+	}
+	return st, nil
+}

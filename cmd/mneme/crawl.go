@@ -82,7 +82,7 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 			}
 			defer stop()
 			tuneCrawlGC()
-			st, err := openCrawlStore(s.Output)
+			st, err := crawler.Layout{Data: s.Output}.OpenStore()
 			if err != nil {
 				return err
 			}
@@ -131,7 +131,7 @@ URLs that were in flight are fetched again.`,
 			if err := checkAPIAddr(api); err != nil {
 				return err
 			}
-			st, err := openCrawlStore(data)
+			st, err := crawler.Layout{Data: data}.OpenStore()
 			if err != nil {
 				return err
 			}
@@ -228,18 +228,6 @@ func dataDir(flag, fromSpec string) string {
 		}
 	}
 	return "mneme-data"
-}
-
-func openCrawlStore(data string) (*graph.Store, error) {
-	l := crawler.Layout{Data: data}
-	if err := os.MkdirAll(l.Store(), 0o755); err != nil {
-		return nil, err
-	}
-	st, err := graph.Open(l.Store(), graph.OpenOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("opening the store %s: %w", l.Store(), err)
-	}
-	return st, nil
 }
 
 func crawlDeps(st *graph.Store, log io.Writer) crawler.Deps {

@@ -73,7 +73,7 @@ func runDemo(ctx context.Context, data string, stdout, stderr io.Writer) error {
 	defer d.Close()
 	fmt.Fprintf(stdout, "Demo web on 127.0.0.1 (this process only):\n  blog   %s/  (WordPress)\n  forum  %s/  (phpBB)\n  wiki   %s/  (MediaWiki)\n\n", d.Blog, d.Forum, d.Wiki)
 	s := demoSpec(d, data)
-	st, err := openCrawlStore(data)
+	st, err := crawler.Layout{Data: data}.OpenStore()
 	if err != nil {
 		return err
 	}

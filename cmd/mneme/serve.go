@@ -214,7 +214,7 @@ func openServed(o serveOptions, log io.Writer) (*graph.Store, served, error) {
 			return nil, served{}, err
 		}
 	}
-	s, err := openCrawlStore(o.data)
+	s, err := crawler.Layout{Data: o.data}.OpenStore()
 	if err != nil {
 		return nil, served{}, err
 	}

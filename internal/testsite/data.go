@@ -1,7 +1,6 @@
 package testsite
 
 import (
-	"os"
 	"testing"
 
 	"github.com/mneme-archive/mneme/crawler"
@@ -16,10 +15,7 @@ func DataFolder(t testing.TB) (data string, st *graph.Store, token string) {
 	t.Helper()
 	data = t.TempDir()
 	l := crawler.Layout{Data: data}
-	if err := os.MkdirAll(l.Store(), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	st, err := graph.Open(l.Store(), graph.OpenOptions{})
+	st, err := l.OpenStore()
 	if err != nil {
 		t.Fatal(err)
 	}

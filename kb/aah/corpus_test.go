@@ -193,10 +193,7 @@ func crawlWithAAH(t *testing.T, limit time.Duration, seeds ...string) *aahCrawl 
 	t.Helper()
 	data := t.TempDir()
 	l := crawler.Layout{Data: data}
-	if err := os.MkdirAll(l.Store(), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	st, err := graph.Open(l.Store(), graph.OpenOptions{})
+	st, err := l.OpenStore()
 	if err != nil {
 		t.Fatal(err)
 	}

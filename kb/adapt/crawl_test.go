@@ -3,7 +3,6 @@ package adapt
 import (
 	"bytes"
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -65,11 +64,7 @@ func grepLines(s string, prefixes ...string) string {
 
 func openStore(t *testing.T, data string) *graph.Store {
 	t.Helper()
-	l := crawler.Layout{Data: data}
-	if err := os.MkdirAll(l.Store(), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	st, err := graph.Open(l.Store(), graph.OpenOptions{})
+	st, err := crawler.Layout{Data: data}.OpenStore()
 	if err != nil {
 		t.Fatal(err)
 	}
