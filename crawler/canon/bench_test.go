@@ -72,6 +72,26 @@ func BenchmarkResolvePage(b *testing.B) {
 	}
 }
 
+// BenchmarkResolveSite resolves the references of a page of the crawl
+// benchmark's generated site: paths from the root, which take the direct
+// way.
+func BenchmarkResolveSite(b *testing.B) {
+	refs := []string{"/s/12/12345.html", "/static/css/site-1.css", "/", "/s/0/7.html", "/static/img/42.png", "/s/19/19999.html"}
+	c := New(Options{})
+	base, err := c.Parse("http://127.0.0.1:8080/s/3/3141.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := c.Resolve(base, refs[i%len(refs)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
 func BenchmarkKeys(b *testing.B) {
 	u, err := New(Options{}).Parse("http://www.example.co.uk/a/b/c.html?b=2&a=1")
 	if err != nil {

@@ -61,6 +61,9 @@ func (c *Canonicalizer) fastResolve(base URL, ref string) (URL, resolution) {
 		}
 		return URL{}, absoluteOnly
 	}
+	if u, ok := c.directResolve(base, s); ok {
+		return u, resolved
+	}
 	if !plainASCII(s) {
 		return URL{}, needBase
 	}
