@@ -77,7 +77,7 @@ func (c *Canonicalizer) directResolve(base URL, s string) (URL, bool) {
 	if queryEnd < len(s) {
 		u.Fragment = encodeFragment(s[queryEnd+1:])
 	}
-	u.Canonical = c.canonical(u)
+	u.Canonical = c.canonical(&u)
 	return u, true
 }
 

@@ -80,7 +80,7 @@ func (c *Canonicalizer) fastResolve(base URL, ref string) (URL, resolution) {
 		if s != "" {
 			u.Fragment = encodeFragment(s[1:])
 		}
-		u.Canonical = c.canonical(u)
+		u.Canonical = c.canonical(&u)
 		return u, resolved
 	}
 	var scratch [256]byte
@@ -242,7 +242,7 @@ func (c *Canonicalizer) finish(scheme, port string, b hrefBuffer, fragment strin
 	} else {
 		u.Href = u.assemble("", u.Host, u.Path, u.Query, u.HasQuery, "")
 	}
-	u.Canonical = c.canonical(u)
+	u.Canonical = c.canonical(&u)
 	return u
 }
 

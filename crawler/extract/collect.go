@@ -1,39 +1,55 @@
 package extract
 
 import (
+	"sync"
+
 	"github.com/mneme-archive/mneme/crawler/canon"
 )
 
 // collector accumulates the outlinks of one document: it resolves each
 // reference once, keeps each URL once per hop type and stops at MaxOutlinks.
+// Collectors are pooled (a page has about a hundred references, and a map
+// per page cost more than resolving them): what they return is a copy.
 type collector struct {
-	opts     *Options
-	base     canon.URL
-	baseSet  bool // a <base href> was applied; later ones are ignored
-	out      []Outlink
-	index    map[key]int    // position in out of each URL and hop
-	resolved map[string]ref // reference as written → resolution, for repeated hrefs
+	opts    *Options
+	base    canon.URL
+	baseSet bool // a <base href> was applied; later ones are ignored
+	out     []Outlink
+	// refs answers a reference as written (and its hop) met before without
+	// resolving it again; urls finds the outlink of a URL and hop that
+	// another reference already added.
+	refs, urls table
+	written    []byte // the references as written, which refs points into
 }
 
-type key struct {
-	href string
-	hop  Hop
-}
+// maxPooledOutlinks bounds the outlinks a pooled collector keeps room for,
+// so that one huge page does not pin its memory.
+const maxPooledOutlinks = 1024
 
-type ref struct {
-	u  canon.URL
-	ok bool
-}
+var collectors = sync.Pool{New: func() any { return new(collector) }}
 
 func (s *Standard) newCollector(base canon.URL) *collector {
-	c := &collector{
-		opts:     &s.opts,
-		base:     base,
-		out:      make([]Outlink, 0, 128), // a page has about a hundred references
-		index:    make(map[key]int, 128),
-		resolved: make(map[string]ref, 128),
-	}
+	c := collectors.Get().(*collector)
+	c.opts, c.base, c.baseSet = &s.opts, base, false
 	return c
+}
+
+// result returns a copy of the outlinks and puts the collector back in the
+// pool.
+func (c *collector) result() []Outlink {
+	out := make([]Outlink, len(c.out))
+	copy(out, c.out)
+	clear(c.out) // the pool must not keep the page's strings alive
+	c.out = c.out[:0]
+	if cap(c.out) > maxPooledOutlinks {
+		c.out = nil
+	}
+	c.refs.reset()
+	c.urls.reset()
+	c.written = c.written[:0]
+	c.base, c.opts = canon.URL{}, nil
+	collectors.Put(c)
+	return out
 }
 
 // setBase applies the first <base href>, as browsers do.
@@ -44,33 +60,51 @@ func (c *collector) setBase(raw []byte) {
 	c.baseSet = true
 	if u, err := c.opts.Canonicalizer.Resolve(c.base, trimSpace(string(raw))); err == nil && u.Hierarchical() {
 		c.base = u
-		clear(c.resolved)
+		c.refs.reset() // references met before resolve differently now
+		c.written = c.written[:0]
 	}
 }
 
 // add records a reference found in the document and returns its position in
 // out, or -1 when it is not a crawlable URL or the limit is reached.
 func (c *collector) add(raw []byte, hop Hop, context string) int {
-	r, ok := c.resolved[string(raw)]
-	if !ok {
-		written := string(raw)
-		if s := trimSpace(written); !skipRef(s) {
-			r = c.resolve(s)
-		}
-		c.resolved[written] = r
+	h := hashBytes(raw, hop)
+	slot, found := c.refs.find(h, func(e *entry) bool {
+		return e.hop == hop && string(c.written[e.off:e.off+e.n]) == string(raw)
+	})
+	if found {
+		return int(c.refs.slots[slot].val)
 	}
-	if !r.ok {
+	i := c.addNew(raw, hop, context)
+	c.refs.insert(slot, entry{hash: h, hop: hop, off: int32(len(c.written)), n: int32(len(raw)), val: int32(i)})
+	c.written = append(c.written, raw...)
+	return i
+}
+
+// addNew resolves a reference not met before with this hop and adds its URL
+// unless another reference already did.
+func (c *collector) addNew(raw []byte, hop Hop, context string) int {
+	s := trimSpace(string(raw))
+	if skipRef(s) {
 		return -1
 	}
-	k := key{r.u.Href, hop}
-	if i, dup := c.index[k]; dup {
-		return i
+	u, err := c.opts.Canonicalizer.Resolve(c.base, s)
+	if err != nil || !crawlable(u) {
+		return -1
+	}
+	h := hashString(u.Href, hop)
+	slot, found := c.urls.find(h, func(e *entry) bool {
+		l := &c.out[e.val]
+		return l.Hop == hop && l.URL.Href == u.Href
+	})
+	if found {
+		return int(c.urls.slots[slot].val)
 	}
 	if len(c.out) >= c.opts.MaxOutlinks {
 		return -1
 	}
-	c.index[k] = len(c.out)
-	c.out = append(c.out, Outlink{URL: r.u, Hop: hop, Context: context})
+	c.urls.insert(slot, entry{hash: h, hop: hop, val: int32(len(c.out))})
+	c.out = append(c.out, Outlink{URL: u, Hop: hop, Context: context})
 	return len(c.out) - 1
 }
 
@@ -86,10 +120,7 @@ func trimSpace(s string) string {
 	return s[i:j]
 }
 
-func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r' }
+// isSpace reports HTML whitespace: space, tab, LF, FF, CR.
+func isSpace(b byte) bool { return spaces[b] }
 
-// resolve resolves a reference against the document's base.
-func (c *collector) resolve(s string) ref {
-	u, err := c.opts.Canonicalizer.Resolve(c.base, s)
-	return ref{u: u, ok: err == nil && crawlable(u)}
-}
+var spaces = [256]bool{' ': true, '\t': true, '\n': true, '\f': true, '\r': true}

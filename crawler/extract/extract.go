@@ -90,7 +90,6 @@ func (s *Standard) Extract(doc Document) ([]Outlink, error) {
 	case IsHTML(doc.MediaType):
 		return s.html(doc)
 	case doc.MediaType == "text/css":
-		c := s.newCollector(doc.URL)
 		b := doc.Text
 		if b == nil {
 			var err error
@@ -98,8 +97,9 @@ func (s *Standard) Extract(doc Document) ([]Outlink, error) {
 				return nil, err
 			}
 		}
+		c := s.newCollector(doc.URL)
 		c.css(b)
-		return c.out, nil
+		return c.result(), nil
 	}
 	return nil, nil
 }
@@ -122,6 +122,11 @@ func crawlable(u canon.URL) bool {
 func skipRef(ref string) bool {
 	if len(ref) < 5 {
 		return ref == ""
+	}
+	switch ref[0] | 0x20 { // the schemes' first letters: most references start otherwise
+	case 'j', 'd', 'm', 't', 'a', 'b':
+	default:
+		return false
 	}
 	for _, p := range [...]string{"javascript:", "data:", "mailto:", "tel:", "about:", "blob:"} {
 		if len(ref) >= len(p) && strings.EqualFold(ref[:len(p)], p) {

@@ -33,6 +33,7 @@ type htmlState struct {
 	// tokenize makes the tokenizer of the document and of the markup in
 	// its <noscript> elements.
 	tokenize func([]byte) tokenizer
+	attrs    attrs // of the current start tag
 }
 
 type pending struct{ link, at int }
@@ -44,13 +45,6 @@ func (s *Standard) html(doc Document) ([]Outlink, error) {
 // htmlWith extracts with the tokenizers tokenize makes (the tests compare
 // the scanner with x/net/html's Tokenizer on the same documents).
 func (s *Standard) htmlWith(doc Document, tokenize func([]byte) tokenizer) ([]Outlink, error) {
-	h := &htmlState{
-		c:        s.newCollector(doc.URL),
-		anchor:   -1,
-		text:     textBuf{max: s.opts.MaxText},
-		block:    textBuf{max: maxBlock},
-		tokenize: tokenize,
-	}
 	body := doc.Text
 	if body == nil {
 		var err error
@@ -58,13 +52,20 @@ func (s *Standard) htmlWith(doc Document, tokenize func([]byte) tokenizer) ([]Ou
 			return nil, fmt.Errorf("extract: %s: %w", doc.URL.Href, err)
 		}
 	}
+	h := &htmlState{
+		c:        s.newCollector(doc.URL),
+		anchor:   -1,
+		text:     textBuf{max: s.opts.MaxText},
+		block:    textBuf{max: maxBlock},
+		tokenize: tokenize,
+	}
 	err := h.run(h.tokenize(body))
 	h.closeAnchor()
 	h.flushBlock()
 	if err != nil {
 		err = fmt.Errorf("extract: %s: %w", doc.URL.Href, err)
 	}
-	return h.c.out, err
+	return h.c.result(), err
 }
 
 func (h *htmlState) run(z tokenizer) error {
@@ -123,45 +124,78 @@ type attrs struct {
 	poster, background, alt, dataSrc, dataSrcset []byte
 }
 
-func readAttrs(z tokenizer, more bool) attrs {
-	var a attrs
+// readAttrs sets a to the tag's attributes that matter.
+func readAttrs(a *attrs, z tokenizer, more bool) {
+	*a = attrs{}
 	for more {
 		var k, v []byte
 		k, v, more = z.TagAttr()
-		switch string(k) {
-		case "href":
-			a.href = v
-		case "src":
-			a.src = v
-		case "srcset":
-			a.srcset = v
-		case "rel":
-			a.rel = v
-		case "style":
-			a.style = v
-		case "content":
-			a.content = v
-		case "http-equiv":
-			a.httpEquiv = v
-		case "method":
-			a.method = v
-		case "action":
-			a.action = v
-		case "data":
-			a.data = v
-		case "poster":
-			a.poster = v
-		case "background":
-			a.background = v
-		case "alt":
-			a.alt = v
-		case "data-src", "data-original", "data-lazy-src":
-			a.dataSrc = v
-		case "data-srcset":
-			a.dataSrcset = v
+		if p := a.field(k); p != nil {
+			*p = v
 		}
 	}
-	return a
+}
+
+// field returns the field of attribute k, nil for attributes that do not
+// matter (a switch on the length first: most attributes of a page, class,
+// id, title, are none of these).
+func (a *attrs) field(k []byte) *[]byte {
+	switch len(k) {
+	case 3:
+		if string(k) == "src" {
+			return &a.src
+		} else if string(k) == "rel" {
+			return &a.rel
+		} else if string(k) == "alt" {
+			return &a.alt
+		}
+	case 4:
+		if string(k) == "href" {
+			return &a.href
+		} else if string(k) == "data" {
+			return &a.data
+		}
+	case 5:
+		if string(k) == "style" {
+			return &a.style
+		}
+	case 6:
+		switch string(k) {
+		case "srcset":
+			return &a.srcset
+		case "method":
+			return &a.method
+		case "action":
+			return &a.action
+		case "poster":
+			return &a.poster
+		}
+	case 7:
+		if string(k) == "content" {
+			return &a.content
+		}
+	case 8:
+		if string(k) == "data-src" {
+			return &a.dataSrc
+		}
+	case 10:
+		switch string(k) {
+		case "http-equiv":
+			return &a.httpEquiv
+		case "background":
+			return &a.background
+		}
+	case 11:
+		if string(k) == "data-srcset" {
+			return &a.dataSrcset
+		}
+	case 13:
+		switch string(k) {
+		case "data-original", "data-lazy-src":
+			return &a.dataSrc
+		}
+	}
+	return nil
 }
 
 func (h *htmlState) startTag(z tokenizer, tag atom.Atom, hasAttr bool) {
@@ -186,7 +220,8 @@ func (h *htmlState) startTag(z tokenizer, tag atom.Atom, hasAttr bool) {
 		}
 		return
 	}
-	a := readAttrs(z, hasAttr)
+	a := &h.attrs
+	readAttrs(a, z, hasAttr)
 	c := h.c
 	if ctx, ok := srcContext[tag]; ok {
 		h.embed(a.src, ctx)
@@ -282,7 +317,7 @@ func (h *htmlState) embed(v []byte, context string) {
 // relation makes an embed, pingback and missing relations nothing, resource
 // hints are ignored, and any other relation (canonical, alternate, next …)
 // makes a navigational link.
-func (h *htmlState) linkTag(a attrs) {
+func (h *htmlState) linkTag(a *attrs) {
 	if a.href == nil || a.rel == nil {
 		return
 	}

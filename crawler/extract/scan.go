@@ -54,10 +54,6 @@ func newScanner(b []byte, maxBuf int) *scanner {
 // Err returns io.EOF at the end of the document, or why it stopped.
 func (z *scanner) Err() error { return z.err }
 
-func isHTMLSpace(c byte) bool {
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f'
-}
-
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // Next scans the next token and returns its type.
@@ -182,7 +178,7 @@ func (z *scanner) afterLT() (byte, bool) {
 
 func (z *scanner) skipWhiteSpace() bool {
 	for z.pos < len(z.b) {
-		if !isHTMLSpace(z.b[z.pos]) {
+		if !isSpace(z.b[z.pos]) {
 			return true
 		}
 		z.pos++
