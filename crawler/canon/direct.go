@@ -33,12 +33,23 @@ var directChars = func() (t [256]uint8) {
 	return t
 }()
 
-// directResolve resolves s, a reference without a scheme already trimmed
-// of C0 controls and spaces, against base (http or https, a host, no
-// userinfo, a path starting with '/', as fastResolve checks) when s is a
-// path or a query of the plain kind; ok is false otherwise.
-func (c *Canonicalizer) directResolve(base URL, s string) (URL, bool) {
-	if s == "" || s[0] == '#' || len(s) > 1 && s[0] == '/' && s[1] == '/' {
+// ResolveBytes is Resolve for a reference in a byte slice, such as an
+// attribute of a page being parsed: a reference of the plain kind is
+// resolved without being copied into a string first.
+func (c *Canonicalizer) ResolveBytes(base URL, ref []byte) (URL, error) {
+	if fastBase(base) {
+		if u, ok := directResolve(c, base, trimC0Space(ref)); ok {
+			return u, nil
+		}
+	}
+	return c.Resolve(base, string(ref))
+}
+
+// directResolve resolves s, a reference already trimmed of C0 controls and
+// spaces, against base (for which fastBase holds) when s is a path or a
+// query of the plain kind; ok is false otherwise.
+func directResolve[T string | []byte](c *Canonicalizer, base URL, s T) (URL, bool) {
+	if len(s) == 0 || s[0] == '#' || len(s) > 1 && s[0] == '/' && s[1] == '/' || schemeLen(s) > 0 {
 		return URL{}, false
 	}
 	pathEnd, queryEnd, ok := scanDirect(s)
@@ -59,7 +70,9 @@ func (c *Canonicalizer) directResolve(base URL, s string) (URL, bool) {
 	default:
 		prefix = base.Href[:origin+strings.LastIndexByte(base.Path, '/')+1]
 	}
-	href := prefix + s[:queryEnd]
+	// One allocation, the href, whether s is a string or bytes.
+	var scratch [256]byte
+	href := string(append(append(scratch[:0], prefix...), s[:queryEnd]...))
 	at := len(prefix) + pathEnd
 	u := URL{
 		Scheme:    base.Scheme,
@@ -75,7 +88,7 @@ func (c *Canonicalizer) directResolve(base URL, s string) (URL, bool) {
 	}
 	u.wpath, u.wquery = u.Path, u.Query
 	if queryEnd < len(s) {
-		u.Fragment = encodeFragment(s[queryEnd+1:])
+		u.Fragment = encodeFragment(string(s[queryEnd+1:]))
 	}
 	u.Canonical = c.canonical(&u)
 	return u, true
@@ -85,7 +98,7 @@ func (c *Canonicalizer) directResolve(base URL, s string) (URL, bool) {
 // the first '?' (pathEnd, len(s) without a query), query characters up to
 // the first '#' (queryEnd, len(s) without a fragment), a fragment of
 // printable ASCII, and no path segment "." or "..".
-func scanDirect(s string) (pathEnd, queryEnd int, ok bool) {
+func scanDirect[T string | []byte](s T) (pathEnd, queryEnd int, ok bool) {
 	i := 0
 	segment := 0 // where the current path segment starts
 	for ; i < len(s); i++ {
@@ -124,4 +137,6 @@ func scanDirect(s string) (pathEnd, queryEnd int, ok bool) {
 
 // isDotSegment reports "." and ".." (their escaped forms hold a '%', which
 // a direct reference has not).
-func isDotSegment(seg string) bool { return seg == "." || seg == ".." }
+func isDotSegment[T string | []byte](seg T) bool {
+	return len(seg) == 1 && seg[0] == '.' || len(seg) == 2 && seg[0] == '.' && seg[1] == '.'
+}

@@ -125,8 +125,8 @@ func checkParse(t testing.TB, c *Canonicalizer, raw string) bool {
 	return fast
 }
 
-// checkResolve fails when Resolve and the WHATWG parser disagree on ref
-// against base and reports whether the fast path took it. The expected
+// checkResolve fails when Resolve or ResolveBytes and the WHATWG parser
+// disagree on ref against base and reports whether the fast path took it. The expected
 // result comes from a base made by the WHATWG parser; Resolve gets the base
 // as Parse makes it, so that fast-path bases are covered.
 func checkResolve(t testing.TB, c *Canonicalizer, base, ref string) bool {
@@ -139,6 +139,9 @@ func checkResolve(t testing.TB, c *Canonicalizer, base, ref string) bool {
 	got, gerr := c.Resolve(fbase, ref)
 	if !sameURL(got, want) || !sameErr(gerr, werr) {
 		t.Fatalf("Resolve(%q, %q):\n got %+v, %v\nwant %+v, %v", base, ref, got, gerr, want, werr)
+	}
+	if got, gerr := c.ResolveBytes(fbase, []byte(ref)); !sameURL(got, want) || !sameErr(gerr, werr) {
+		t.Fatalf("ResolveBytes(%q, %q):\n got %+v, %v\nwant %+v, %v", base, ref, got, gerr, want, werr)
 	}
 	_, how := c.fastResolve(fbase, ref)
 	return how == resolved
@@ -301,7 +304,7 @@ func TestDirectResolveMatchesWHATWG(t *testing.T) {
 				t.Fatal(err)
 			}
 			tried++
-			if _, ok := c.directResolve(fbase, trimC0Space(ref)); ok {
+			if _, ok := directResolve(c, fbase, trimC0Space(ref)); ok {
 				direct++
 			}
 		}
@@ -320,14 +323,14 @@ func TestDirectResolveTakesCommonReferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ref := range []string{"/s/3/3141.html", "/", "related-story-7.html?ref=inline&pos=3", "?page=2", "/a/b?x=/y?z#top", "a:b/c", "/wp-content/themes/x.css?ver=6.4.2",
+	for _, ref := range []string{"/s/3/3141.html", "/", "related-story-7.html?ref=inline&pos=3", "?page=2", "/a/b?x=/y?z#top", "1a:b/c", "/wp-content/themes/x.css?ver=6.4.2",
 		"/index.php?title=Main_Page&action=edit", "/a;jsessionid=0123456789ABCDEF0123456789abcdef", "/a/.b/..c/..."} {
-		if _, ok := c.directResolve(base, ref); !ok {
+		if _, ok := directResolve(c, base, ref); !ok {
 			t.Errorf("directResolve(%q) declined", ref)
 		}
 	}
-	for _, ref := range []string{"", "#top", "//h/x", "/a/./b", "/a/../b", "..", ".", "a/..", "/%7e", "/a b", "/a\tb", "/é", "/a\\b", "?q='x'", "/a|b", "/a#b\tc"} {
-		if _, ok := c.directResolve(base, ref); ok {
+	for _, ref := range []string{"", "#top", "//h/x", "/a/./b", "/a/../b", "..", ".", "a/..", "/%7e", "/a b", "/a\tb", "/é", "/a\\b", "?q='x'", "/a|b", "/a#b\tc", "a:b/c", "http:x"} {
+		if _, ok := directResolve(c, base, ref); ok {
 			t.Errorf("directResolve(%q) accepted a reference it should leave to the general path", ref)
 		}
 	}
@@ -335,7 +338,7 @@ func TestDirectResolveTakesCommonReferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := c.directResolve(escaped, "y"); ok {
+	if _, ok := directResolve(c, escaped, "y"); ok {
 		t.Errorf("directResolve resolved a relative path against a base whose path Href normalised")
 	}
 }
@@ -347,6 +350,7 @@ func FuzzDirectResolve(f *testing.F) {
 		f.Add("http://example.com/a/b/c.html?x#y", ref)
 	}
 	f.Add("http://h/%7euser/x", "y")
+	f.Add("http://h/a", "a:b/c")
 	c := New(Options{})
 	f.Fuzz(func(t *testing.T, base, ref string) {
 		checkResolve(t, c, base, ref)

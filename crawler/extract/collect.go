@@ -58,7 +58,7 @@ func (c *collector) setBase(raw []byte) {
 		return
 	}
 	c.baseSet = true
-	if u, err := c.opts.Canonicalizer.Resolve(c.base, trimSpace(string(raw))); err == nil && u.Hierarchical() {
+	if u, err := c.opts.Canonicalizer.ResolveBytes(c.base, trimSpace(raw)); err == nil && u.Hierarchical() {
 		c.base = u
 		c.refs.reset() // references met before resolve differently now
 		c.written = c.written[:0]
@@ -84,11 +84,11 @@ func (c *collector) add(raw []byte, hop Hop, context string) int {
 // addNew resolves a reference not met before with this hop and adds its URL
 // unless another reference already did.
 func (c *collector) addNew(raw []byte, hop Hop, context string) int {
-	s := trimSpace(string(raw))
-	if skipRef(s) {
+	raw = trimSpace(raw)
+	if skipRef(raw) {
 		return -1
 	}
-	u, err := c.opts.Canonicalizer.Resolve(c.base, s)
+	u, err := c.opts.Canonicalizer.ResolveBytes(c.base, raw)
 	if err != nil || !crawlable(u) {
 		return -1
 	}
@@ -109,7 +109,7 @@ func (c *collector) addNew(raw []byte, hop Hop, context string) int {
 }
 
 // trimSpace strips HTML whitespace (space, tab, LF, FF, CR) from both ends.
-func trimSpace(s string) string {
+func trimSpace(s []byte) []byte {
 	i, j := 0, len(s)
 	for i < j && isSpace(s[i]) {
 		i++

@@ -1,8 +1,8 @@
 package extract
 
 import (
+	"bytes"
 	"io"
-	"strings"
 
 	"github.com/mneme-archive/mneme/crawler/canon"
 )
@@ -119,9 +119,9 @@ func crawlable(u canon.URL) bool {
 }
 
 // skipRef reports references that are not URLs to fetch.
-func skipRef(ref string) bool {
+func skipRef(ref []byte) bool {
 	if len(ref) < 5 {
-		return ref == ""
+		return len(ref) == 0
 	}
 	switch ref[0] | 0x20 { // the schemes' first letters: most references start otherwise
 	case 'j', 'd', 'm', 't', 'a', 'b':
@@ -129,7 +129,7 @@ func skipRef(ref string) bool {
 		return false
 	}
 	for _, p := range [...]string{"javascript:", "data:", "mailto:", "tel:", "about:", "blob:"} {
-		if len(ref) >= len(p) && strings.EqualFold(ref[:len(p)], p) {
+		if len(ref) >= len(p) && bytes.EqualFold(ref[:len(p)], []byte(p)) {
 			return true
 		}
 	}
