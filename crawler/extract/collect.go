@@ -20,7 +20,14 @@ type collector struct {
 	// another reference already added.
 	refs, urls table
 	written    []byte // the references as written, which refs points into
+	// The anchor texts, kept in one buffer that result turns into one
+	// string (a string per link cost an allocation each): texts[i] is the
+	// span of out[i]'s.
+	texts []span
+	text  []byte
 }
+
+type span struct{ off, n int32 }
 
 // maxPooledOutlinks bounds the outlinks a pooled collector keeps room for,
 // so that one huge page does not pin its memory.
@@ -39,10 +46,18 @@ func (s *Standard) newCollector(base canon.URL) *collector {
 func (c *collector) result() []Outlink {
 	out := make([]Outlink, len(c.out))
 	copy(out, c.out)
+	if len(c.text) > 0 {
+		all := string(c.text)
+		for i, t := range c.texts {
+			if t.n > 0 {
+				out[i].Text = all[t.off : t.off+t.n]
+			}
+		}
+	}
 	clear(c.out) // the pool must not keep the page's strings alive
-	c.out = c.out[:0]
+	c.out, c.texts, c.text = c.out[:0], c.texts[:0], c.text[:0]
 	if cap(c.out) > maxPooledOutlinks {
-		c.out = nil
+		c.out, c.texts = nil, nil
 	}
 	c.refs.reset()
 	c.urls.reset()
@@ -105,7 +120,16 @@ func (c *collector) addNew(raw []byte, hop Hop, context string) int {
 	}
 	c.urls.insert(slot, entry{hash: h, hop: hop, val: int32(len(c.out))})
 	c.out = append(c.out, Outlink{URL: u, Hop: hop, Context: context})
+	c.texts = append(c.texts, span{})
 	return len(c.out) - 1
+}
+
+// setText gives outlink i its anchor text t unless it has one.
+func (c *collector) setText(i int, t []byte) {
+	if c.texts[i].n == 0 && len(t) > 0 {
+		c.texts[i] = span{int32(len(c.text)), int32(len(t))}
+		c.text = append(c.text, t...)
+	}
 }
 
 // trimSpace strips HTML whitespace (space, tab, LF, FF, CR) from both ends.

@@ -223,10 +223,10 @@ func (h *htmlState) startTag(z tokenizer, tag atom.Atom, hasAttr bool) {
 	a := &h.attrs
 	readAttrs(a, z, hasAttr)
 	c := h.c
-	if ctx, ok := srcContext[tag]; ok {
+	if ctx := srcContext(tag); ctx != "" {
 		h.embed(a.src, ctx)
 	}
-	if ctx, ok := backgroundContext[tag]; ok {
+	if ctx := backgroundContext(tag); ctx != "" {
 		h.embed(a.background, ctx)
 	}
 	switch tag {
@@ -285,18 +285,47 @@ var embedRel = map[string]string{
 	"prerender":     "link[rel='prerender']/@href",
 }
 
-// Embeds by attribute: the elements whose src or background attribute
-// names a resource, with the Heritrix context of each.
-var (
-	srcContext = map[atom.Atom]string{
-		atom.Img: "img/@src", atom.Script: "script/@src", atom.Iframe: "iframe/@src", atom.Frame: "frame/@src",
-		atom.Source: "source/@src", atom.Video: "video/@src", atom.Audio: "audio/@src", atom.Track: "track/@src",
-		atom.Embed: "embed/@src", atom.Input: "input/@src",
+// srcContext is the Heritrix context of the src attribute of the
+// elements where it names an embedded resource, "" for the others.
+func srcContext(tag atom.Atom) string {
+	switch tag {
+	case atom.Img:
+		return "img/@src"
+	case atom.Script:
+		return "script/@src"
+	case atom.Iframe:
+		return "iframe/@src"
+	case atom.Frame:
+		return "frame/@src"
+	case atom.Source:
+		return "source/@src"
+	case atom.Video:
+		return "video/@src"
+	case atom.Audio:
+		return "audio/@src"
+	case atom.Track:
+		return "track/@src"
+	case atom.Embed:
+		return "embed/@src"
+	case atom.Input:
+		return "input/@src"
 	}
-	backgroundContext = map[atom.Atom]string{
-		atom.Body: "body/@background", atom.Table: "table/@background", atom.Td: "td/@background",
+	return ""
+}
+
+// backgroundContext is the context of the background attribute of the
+// elements that have one.
+func backgroundContext(tag atom.Atom) string {
+	switch tag {
+	case atom.Body:
+		return "body/@background"
+	case atom.Table:
+		return "table/@background"
+	case atom.Td:
+		return "td/@background"
 	}
-)
+	return ""
+}
 
 func (h *htmlState) endTag(tag atom.Atom) {
 	if tag == atom.A {
@@ -414,8 +443,8 @@ func (h *htmlState) inBlock(link int) {
 }
 
 func (h *htmlState) closeAnchor() {
-	if h.anchor >= 0 && h.c.out[h.anchor].Text == "" {
-		h.c.out[h.anchor].Text = h.text.string()
+	if h.anchor >= 0 {
+		h.c.setText(h.anchor, validPrefix(h.text.b))
 	}
 	h.anchor = -1
 	h.inA = false
