@@ -34,27 +34,30 @@ var directChars = func() (t [256]uint8) {
 }()
 
 // ResolveBytes is Resolve for a reference in a byte slice, such as an
-// attribute of a page being parsed: a reference of the plain kind is
-// resolved without being copied into a string first.
-func (c *Canonicalizer) ResolveBytes(base URL, ref []byte) (URL, error) {
-	if fastBase(base) {
-		if u, ok := directResolve(c, base, trimC0Space(ref)); ok {
-			return u, nil
-		}
+// attribute of a page being parsed, writing the URL to *dst: a reference
+// of the plain kind is resolved without being copied into a string first,
+// and neither URL is copied (a URL is some 200 bytes, which a crawler
+// resolving a hundred references a page would otherwise copy several times
+// each).
+func (c *Canonicalizer) ResolveBytes(dst, base *URL, ref []byte) error {
+	if fastBase(base) && directResolve(c, dst, base, trimC0Space(ref)) {
+		return nil
 	}
-	return c.Resolve(base, string(ref))
+	u, err := c.Resolve(*base, string(ref))
+	*dst = u
+	return err
 }
 
 // directResolve resolves s, a reference already trimmed of C0 controls and
-// spaces, against base (for which fastBase holds) when s is a path or a
-// query of the plain kind; ok is false otherwise.
-func directResolve[T string | []byte](c *Canonicalizer, base URL, s T) (URL, bool) {
+// spaces, against base (for which fastBase holds) into *dst when s is a
+// path or a query of the plain kind, and reports whether it did.
+func directResolve[T string | []byte](c *Canonicalizer, dst, base *URL, s T) bool {
 	if len(s) == 0 || s[0] == '#' || len(s) > 1 && s[0] == '/' && s[1] == '/' || schemeLen(s) > 0 {
-		return URL{}, false
+		return false
 	}
-	pathEnd, queryEnd, ok := scanDirect(s)
+	pathEnd, queryEnd, plain, ok := scanDirect(s)
 	if !ok {
-		return URL{}, false
+		return false
 	}
 	origin := originLen(base)
 	var prefix string
@@ -64,17 +67,19 @@ func directResolve[T string | []byte](c *Canonicalizer, base URL, s T) (URL, boo
 	case base.wpath != base.Path:
 		// The reference resolves against the base's path as WHATWG
 		// serialises it, which Href has normalised.
-		return URL{}, false
+		return false
 	case s[0] == '?':
 		prefix = base.Href[:origin+len(base.Path)]
 	default:
 		prefix = base.Href[:origin+strings.LastIndexByte(base.Path, '/')+1]
 	}
+	// The base's part of the path may hold a session id too.
+	plain = plain && !strings.ContainsAny(prefix[origin:], ";(")
 	// One allocation, the href, whether s is a string or bytes.
 	var scratch [256]byte
 	href := string(append(append(scratch[:0], prefix...), s[:queryEnd]...))
 	at := len(prefix) + pathEnd
-	u := URL{
+	*dst = URL{
 		Scheme:    base.Scheme,
 		Host:      base.Host,
 		Port:      base.Port,
@@ -83,60 +88,64 @@ func directResolve[T string | []byte](c *Canonicalizer, base URL, s T) (URL, boo
 		Href:      href,
 		authority: true,
 	}
-	if u.HasQuery {
-		u.Query = href[at+1:]
+	if dst.HasQuery {
+		dst.Query = href[at+1:]
 	}
-	u.wpath, u.wquery = u.Path, u.Query
+	dst.wpath, dst.wquery = dst.Path, dst.Query
 	if queryEnd < len(s) {
-		u.Fragment = encodeFragment(string(s[queryEnd+1:]))
+		dst.Fragment = encodeFragment(string(s[queryEnd+1:]))
 	}
-	u.Canonical = c.canonical(&u)
-	return u, true
+	if o := &c.opts; plain && !dst.HasQuery && !o.StripWWW && !o.LowercasePath && (!o.KeepFragment || dst.Fragment == "") {
+		dst.Canonical = href // what canonical gives: no rule applies
+	} else {
+		dst.Canonical = c.canonical(dst)
+	}
+	return true
 }
 
 // scanDirect checks that s is a direct reference: path characters up to
 // the first '?' (pathEnd, len(s) without a query), query characters up to
 // the first '#' (queryEnd, len(s) without a fragment), a fragment of
-// printable ASCII, and no path segment "." or "..".
-func scanDirect[T string | []byte](s T) (pathEnd, queryEnd int, ok bool) {
+// printable ASCII, and no path segment "." or "..". plain reports a path
+// without ';' or '(', where no session id can hide.
+func scanDirect[T string | []byte](s T) (pathEnd, queryEnd int, plain, ok bool) {
 	i := 0
-	segment := 0 // where the current path segment starts
+	plain = true
 	for ; i < len(s); i++ {
 		c := s[i]
-		if directChars[c]&directPath != 0 {
-			if c == '/' {
-				if isDotSegment(s[segment:i]) {
-					return 0, 0, false
-				}
-				segment = i + 1
+		if directChars[c]&directPath == 0 {
+			break
+		}
+		switch c {
+		case '.':
+			if (i == 0 || s[i-1] == '/') && dotSegmentAt(s, i) {
+				return 0, 0, false, false
 			}
-			continue
+		case ';', '(':
+			plain = false
 		}
-		if c != '?' && c != '#' {
-			return 0, 0, false
-		}
-		break
-	}
-	if isDotSegment(s[segment:i]) {
-		return 0, 0, false
 	}
 	pathEnd = i
 	if i < len(s) && s[i] == '?' {
 		for i++; i < len(s) && directChars[s[i]]&directQuery != 0; i++ {
 		}
-		if i < len(s) && s[i] != '#' {
-			return 0, 0, false
-		}
+	}
+	if i < len(s) && s[i] != '#' {
+		return 0, 0, false, false
 	}
 	queryEnd = i
 	if !plainASCII(s[queryEnd:]) {
-		return 0, 0, false
+		return 0, 0, false, false
 	}
-	return pathEnd, queryEnd, true
+	return pathEnd, queryEnd, plain, true
 }
 
-// isDotSegment reports "." and ".." (their escaped forms hold a '%', which
-// a direct reference has not).
-func isDotSegment[T string | []byte](seg T) bool {
-	return len(seg) == 1 && seg[0] == '.' || len(seg) == 2 && seg[0] == '.' && seg[1] == '.'
+// dotSegmentAt reports whether the path segment starting at s[i], a '.',
+// is "." or "..".
+func dotSegmentAt[T string | []byte](s T, i int) bool {
+	j := i + 1
+	if j < len(s) && s[j] == '.' {
+		j++
+	}
+	return j == len(s) || s[j] == '/' || s[j] == '?' || s[j] == '#'
 }

@@ -42,7 +42,7 @@ const (
 // userinfo, following the WHATWG relative states for references of the
 // common shape.
 func (c *Canonicalizer) fastResolve(base URL, ref string) (URL, resolution) {
-	if !fastBase(base) {
+	if !fastBase(&base) {
 		return URL{}, needBase
 	}
 	s := trimC0Space(ref)
@@ -60,7 +60,8 @@ func (c *Canonicalizer) fastResolve(base URL, ref string) (URL, resolution) {
 		}
 		return URL{}, absoluteOnly
 	}
-	if u, ok := directResolve(c, base, s); ok {
+	var u URL
+	if directResolve(c, &u, &base, s) {
 		return u, resolved
 	}
 	if !plainASCII(s) {
@@ -83,7 +84,7 @@ func (c *Canonicalizer) fastResolve(base URL, ref string) (URL, resolution) {
 		return u, resolved
 	}
 	var scratch [256]byte
-	b := newHrefBuffer(scratch[:0], base.Href[:originLen(base)])
+	b := newHrefBuffer(scratch[:0], base.Href[:originLen(&base)])
 	switch s[0] {
 	case '/':
 		b = b.path(s[1:])
@@ -101,7 +102,7 @@ func (c *Canonicalizer) fastResolve(base URL, ref string) (URL, resolution) {
 // fastBase reports whether references can be resolved against base
 // without the WHATWG parser: an http(s) URL with a host, no userinfo and a
 // path.
-func fastBase(base URL) bool {
+func fastBase(base *URL) bool {
 	return (base.Scheme == "http" || base.Scheme == "https") && base.Hierarchical() && base.Userinfo == "" &&
 		strings.HasPrefix(base.wpath, "/")
 }
@@ -262,7 +263,7 @@ func portLen(port string) int {
 
 // originLen is the length of "scheme://host[:port]" at the start of the
 // Href of a URL without userinfo.
-func originLen(u URL) int {
+func originLen(u *URL) int {
 	return len(u.Scheme) + len("://") + len(u.Host) + portLen(u.Port)
 }
 

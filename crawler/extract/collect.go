@@ -73,7 +73,8 @@ func (c *collector) setBase(raw []byte) {
 		return
 	}
 	c.baseSet = true
-	if u, err := c.opts.Canonicalizer.ResolveBytes(c.base, trimSpace(raw)); err == nil && u.Hierarchical() {
+	var u canon.URL
+	if err := c.opts.Canonicalizer.ResolveBytes(&u, &c.base, trimSpace(raw)); err == nil && u.Hierarchical() {
 		c.base = u
 		c.refs.reset() // references met before resolve differently now
 		c.written = c.written[:0]
@@ -97,31 +98,43 @@ func (c *collector) add(raw []byte, hop Hop, context string) int {
 }
 
 // addNew resolves a reference not met before with this hop and adds its URL
-// unless another reference already did.
+// unless another reference already did. It resolves into the next slot of
+// out, which it gives back when the URL is not added.
 func (c *collector) addNew(raw []byte, hop Hop, context string) int {
 	raw = trimSpace(raw)
 	if skipRef(raw) {
 		return -1
 	}
-	u, err := c.opts.Canonicalizer.ResolveBytes(c.base, raw)
-	if err != nil || !crawlable(u) {
+	n := len(c.out)
+	c.out = append(c.out, Outlink{})
+	l := &c.out[n]
+	if err := c.opts.Canonicalizer.ResolveBytes(&l.URL, &c.base, raw); err != nil || !crawlable(l.URL) {
+		c.drop(n)
 		return -1
 	}
-	h := hashString(u.Href, hop)
+	h := hashString(l.URL.Href, hop)
 	slot, found := c.urls.find(h, func(e *entry) bool {
-		l := &c.out[e.val]
-		return l.Hop == hop && l.URL.Href == u.Href
+		o := &c.out[e.val]
+		return o.Hop == hop && o.URL.Href == l.URL.Href
 	})
 	if found {
+		c.drop(n)
 		return int(c.urls.slots[slot].val)
 	}
-	if len(c.out) >= c.opts.MaxOutlinks {
+	if n >= c.opts.MaxOutlinks {
+		c.drop(n)
 		return -1
 	}
-	c.urls.insert(slot, entry{hash: h, hop: hop, val: int32(len(c.out))})
-	c.out = append(c.out, Outlink{URL: u, Hop: hop, Context: context})
+	l.Hop, l.Context = hop, context
+	c.urls.insert(slot, entry{hash: h, hop: hop, val: int32(n)})
 	c.texts = append(c.texts, span{})
-	return len(c.out) - 1
+	return n
+}
+
+// drop gives back the last slot of out, n.
+func (c *collector) drop(n int) {
+	c.out[n] = Outlink{}
+	c.out = c.out[:n]
 }
 
 // setText gives outlink i its anchor text t unless it has one.

@@ -83,13 +83,65 @@ func (h *htmlState) run(z tokenizer) error {
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
-			h.startTag(z, atom.Lookup(name), hasAttr)
+			h.startTag(z, tagAtom(name), hasAttr)
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			h.raw = 0
-			h.endTag(atom.Lookup(name))
+			h.endTag(tagAtom(name))
 		}
 	}
+}
+
+// tagAtom is atom.Lookup, with the commonest tags of pages found by a
+// switch rather than by hashing.
+func tagAtom(name []byte) atom.Atom {
+	switch len(name) {
+	case 1:
+		switch name[0] {
+		case 'a':
+			return atom.A
+		case 'p':
+			return atom.P
+		case 'b':
+			return atom.B
+		case 'i':
+			return atom.I
+		}
+	case 2:
+		switch string(name) {
+		case "li":
+			return atom.Li
+		case "td":
+			return atom.Td
+		case "tr":
+			return atom.Tr
+		case "br":
+			return atom.Br
+		case "ul":
+			return atom.Ul
+		case "em":
+			return atom.Em
+		}
+	case 3:
+		switch string(name) {
+		case "div":
+			return atom.Div
+		case "img":
+			return atom.Img
+		case "nav":
+			return atom.Nav
+		}
+	case 4:
+		switch string(name) {
+		case "span":
+			return atom.Span
+		case "link":
+			return atom.Link
+		case "meta":
+			return atom.Meta
+		}
+	}
+	return atom.Lookup(name)
 }
 
 func (h *htmlState) textToken(t []byte) {

@@ -443,6 +443,9 @@ func (z *scanner) readStartTag() nethtml.TokenType {
 		return nethtml.ErrorToken
 	}
 	name := z.b[z.dataStart:z.dataEnd]
+	if len(name) < len("xmp") {
+		return nethtml.StartTagToken // p, a, li … the tags of most of a page
+	}
 	for _, r := range rawElements {
 		if len(name) == len(r) && equalFoldASCII(name, r) {
 			z.rawTag = r
