@@ -19,6 +19,7 @@ import "strings"
 const (
 	directPath  = 1 << iota // may stand in a path
 	directQuery             // may stand in a query
+	directMark              // '.', ';' or '(': may start a dot segment or a session id
 )
 
 var directChars = func() (t [256]uint8) {
@@ -28,6 +29,9 @@ var directChars = func() (t [256]uint8) {
 		}
 		if !strings.ContainsRune("\"#%'<>[\\]^`{|}", rune(c)) {
 			t[c] |= directQuery
+		}
+		if strings.ContainsRune(".;(", rune(c)) {
+			t[c] |= directMark
 		}
 	}
 	return t
@@ -74,10 +78,10 @@ func directResolve[T string | []byte](c *Canonicalizer, dst, base *URL, s T) boo
 		prefix = base.Href[:origin+strings.LastIndexByte(base.Path, '/')+1]
 	}
 	// The base's part of the path may hold a session id too.
-	plain = plain && !strings.ContainsAny(prefix[origin:], ";(")
-	// One allocation, the href, whether s is a string or bytes.
-	var scratch [256]byte
-	href := string(append(append(scratch[:0], prefix...), s[:queryEnd]...))
+	plain = plain && (s[0] == '/' || !strings.ContainsAny(prefix[origin:], ";("))
+	// One allocation, the href: the compiler converts bytes in a
+	// concatenation without copying them first.
+	href := prefix + string(s[:queryEnd])
 	at := len(prefix) + pathEnd
 	*dst = URL{
 		Scheme:    base.Scheme,
@@ -113,16 +117,17 @@ func scanDirect[T string | []byte](s T) (pathEnd, queryEnd int, plain, ok bool) 
 	plain = true
 	for ; i < len(s); i++ {
 		c := s[i]
-		if directChars[c]&directPath == 0 {
+		class := directChars[c]
+		if class&directPath == 0 {
 			break
 		}
-		switch c {
-		case '.':
-			if (i == 0 || s[i-1] == '/') && dotSegmentAt(s, i) {
-				return 0, 0, false, false
-			}
-		case ';', '(':
-			plain = false
+		if class&directMark == 0 {
+			continue
+		}
+		if c != '.' {
+			plain = false // ';' or '('
+		} else if (i == 0 || s[i-1] == '/') && dotSegmentAt(s, i) {
+			return 0, 0, false, false
 		}
 	}
 	pathEnd = i

@@ -45,6 +45,7 @@ type scanner struct {
 	keys            map[string]bool // the attributes' lower-cased names, in a tag with many
 	nAttr           int             // attributes returned so far
 	keyBuf, nameBuf []byte          // lower-cased copies of names with capitals
+	nameUpper       bool            // the tag name has capitals or NULs
 }
 
 func newScanner(b []byte, maxBuf int) *scanner {
@@ -177,14 +178,16 @@ func (z *scanner) afterLT() (byte, bool) {
 }
 
 func (z *scanner) skipWhiteSpace() bool {
-	for z.pos < len(z.b) {
-		if !isSpace(z.b[z.pos]) {
-			return true
-		}
-		z.pos++
+	i := z.pos
+	for i < len(z.b) && isSpace(z.b[i]) {
+		i++
 	}
-	z.err = io.EOF
-	return false
+	z.pos = i
+	if i == len(z.b) {
+		z.err = io.EOF
+		return false
+	}
+	return true
 }
 
 // readRawOrRCDATA reads up to the end tag of the raw-text element.
@@ -561,23 +564,28 @@ func equalFoldBytes(a, b []byte) bool {
 
 func (z *scanner) readTagName() {
 	z.dataStart = z.pos - 1
-	for {
-		c, ok := z.readByte()
-		if !ok {
-			z.dataEnd = z.pos
+	z.nameUpper = isUpper(z.b[z.dataStart])
+	for i := z.pos; i < len(z.b); i++ {
+		c := z.b[i]
+		switch {
+		case c > '>':
+			z.nameUpper = z.nameUpper || isUpper(c)
+			continue
+		case isSpace(c):
+			z.pos, z.dataEnd = i+1, i
 			return
-		}
-		switch c {
-		case ' ', '\n', '\r', '\t', '\f':
-			z.dataEnd = z.pos - 1
+		case c == '/' || c == '>':
+			z.pos, z.dataEnd = i, i
 			return
-		case '/', '>':
-			z.pos--
-			z.dataEnd = z.pos
-			return
+		case c == 0:
+			z.nameUpper = true // lower replaces it
 		}
 	}
+	z.pos, z.dataEnd = len(z.b), len(z.b)
+	z.err = io.EOF
 }
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 
 func (z *scanner) readTagAttrKey() (start, end int) {
 	start = z.pos
@@ -697,7 +705,10 @@ func (z *scanner) TagName() ([]byte, bool) {
 	if z.dataStart >= z.dataEnd {
 		return nil, false
 	}
-	name := z.lower(&z.nameBuf, z.b[z.dataStart:z.dataEnd])
+	name := z.b[z.dataStart:z.dataEnd]
+	if z.nameUpper {
+		name = z.lower(&z.nameBuf, name)
+	}
 	z.dataStart = z.dataEnd // as the tokenizer: a second call returns nothing
 	return name, z.nAttr < len(z.attrs)
 }
