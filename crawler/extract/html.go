@@ -69,7 +69,12 @@ func (s *Standard) htmlWith(doc Document, tokenize func([]byte) tokenizer) ([]Ou
 }
 
 func (h *htmlState) run(z tokenizer) error {
+	sc, _ := z.(*scanner)
 	for {
+		if sc != nil {
+			// The text the case below would ignore need not be a token.
+			sc.skipText = h.raw == 0 && !h.inA && h.c.opts.MaxParagraph <= 0
+		}
 		switch tt := z.Next(); tt {
 		case html.ErrorToken:
 			if err := z.Err(); err != io.EOF {

@@ -46,6 +46,10 @@ type scanner struct {
 	nAttr           int             // attributes returned so far
 	keyBuf, nameBuf []byte          // lower-cased copies of names with capitals
 	nameUpper       bool            // the tag name has capitals or NULs
+	// skipText, set by the reader between tokens, says that it would
+	// ignore the next text token: the scanner goes on to the tag after it
+	// (raw text, and text at the end of the document, still come).
+	skipText bool
 }
 
 func newScanner(b []byte, maxBuf int) *scanner {
@@ -109,8 +113,11 @@ func (z *scanner) next() nethtml.TokenType {
 			continue
 		}
 		if z.rawStart < lt {
-			z.pos, z.dataEnd = lt, lt
-			return nethtml.TextToken
+			if !z.skipText || z.maxBuf > 0 && lt-z.rawStart >= z.maxBuf {
+				z.pos, z.dataEnd = lt, lt
+				return nethtml.TextToken
+			}
+			z.rawStart = lt // the text is not wanted: the tag is the token
 		}
 		z.pos = lt + 2
 		switch tt {
