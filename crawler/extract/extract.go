@@ -27,7 +27,8 @@ type Outlink struct {
 	Hop     Hop
 	Context string // where it was found, as Heritrix writes it: "a/@href", "img/@src", "meta" …
 	// Text is the anchor text of a link (alt text of images inside it
-	// included), whitespace collapsed, at most Options.MaxText bytes.
+	// included), whitespace collapsed, at most Options.MaxText bytes. The
+	// anchor texts of one document are slices of one string.
 	Text string
 	// Paragraph is the text of the block (p, li, td, div …) holding the link,
 	// whitespace collapsed, cut to Options.MaxParagraph bytes around the link.
