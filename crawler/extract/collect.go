@@ -22,7 +22,8 @@ type collector struct {
 	written    []byte // the references as written, which refs points into
 	// The anchor texts, kept in one buffer that result turns into one
 	// string (a string per link cost an allocation each): texts[i] is the
-	// span of out[i]'s.
+	// span of out[i]'s. An outlink has one text of at most MaxText bytes,
+	// so the buffer stays within MaxOutlinks × MaxText.
 	texts []span
 	text  []byte
 }
@@ -92,10 +93,16 @@ func (c *collector) add(raw []byte, hop Hop, context string) int {
 		return int(c.refs.slots[slot].val)
 	}
 	i := c.addNew(raw, hop, context)
-	c.refs.insert(slot, entry{hash: h, hop: hop, off: int32(len(c.written)), n: int32(len(raw)), val: int32(i)})
-	c.written = append(c.written, raw...)
+	if len(c.written)+len(raw) <= maxWritten {
+		c.refs.insert(slot, entry{hash: h, hop: hop, off: int32(len(c.written)), n: int32(len(raw)), val: int32(i)})
+		c.written = append(c.written, raw...)
+	}
 	return i
 }
+
+// maxWritten bounds the references a collector remembers as written (their
+// spans are 32-bit); past it, a repeated reference is resolved again.
+const maxWritten = 1 << 30
 
 // addNew resolves a reference not met before with this hop and adds its URL
 // unless another reference already did. It resolves into the next slot of
