@@ -44,8 +44,8 @@ func benchExchanges(b *testing.B) []Exchange {
 			meta.Outlinks = append(meta.Outlinks, Outlink{URL: "http://127.0.0.1:8080" + e, Hop: "E", Context: "img/@src"})
 		}
 		ex := Exchange{URL: url, IP: "127.0.0.1", Date: fetchTime,
-			Request:  bytes.NewReader([]byte("GET " + site.Path(page) + " HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: mneme/0.1 (+https://example.org/bot)\r\nAccept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8\r\nAccept-Encoding: gzip\r\n\r\n")),
-			Response: bytes.NewReader(append(head.Bytes(), body...)),
+			Request:  wire("GET " + site.Path(page) + " HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: mneme/0.1 (+https://example.org/bot)\r\nAccept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8\r\nAccept-Encoding: gzip\r\n\r\n"),
+			Response: wire(head.String() + string(body)),
 			Metadata: meta,
 		}
 		var err error
@@ -56,6 +56,16 @@ func benchExchanges(b *testing.B) []Exchange {
 	}
 	return exs
 }
+
+// wireBytes holds bytes as crawler/fetch's Buffer does, exposing them to
+// the writer.
+type wireBytes struct {
+	*bytes.Reader
+	b []byte
+}
+
+func wire(s string) wireBytes             { return wireBytes{bytes.NewReader([]byte(s)), []byte(s)} }
+func (w wireBytes) Bytes() ([]byte, bool) { return w.b, true }
 
 // BenchmarkWriteExchange writes captures of generated 20–50 KB pages (a
 // response, its request and a metadata record each) into a temporary
