@@ -76,7 +76,7 @@ type Capture struct {
 // disk is unknown; Repair or Recover cuts the file back before the next crawl.
 type Writer struct {
 	cfg     Config
-	gzs     chan *gzip.Writer // compressors at cfg.GzipLevel, one per CPU
+	gzs     chan *compressor // compressors at cfg.GzipLevel, one per CPU
 	mu      sync.Mutex
 	serial  int
 	closed  bool
@@ -129,10 +129,10 @@ func NewWriter(cfg Config) (*Writer, error) {
 	// Compressing is CPU-bound, so more compressors than CPUs would gain
 	// nothing; a fixed set also outlives garbage collections, which empty a
 	// sync.Pool and would have each write allocate the encoder's tables.
-	w := &Writer{cfg: cfg, serial: serial, index: make(chan indexJob, 16), gzs: make(chan *gzip.Writer, runtime.GOMAXPROCS(0))}
+	w := &Writer{cfg: cfg, serial: serial, index: make(chan indexJob, 16), gzs: make(chan *compressor, runtime.GOMAXPROCS(0))}
 	for range cap(w.gzs) {
 		gz, _ := gzip.NewWriterLevel(nil, cfg.GzipLevel) // the level was checked above
-		w.gzs <- gz
+		w.gzs <- &compressor{gz: gz}
 	}
 	w.indexed.Add(1)
 	go w.indexLoop()
