@@ -56,20 +56,24 @@ func (w *Writer) compressAll(members []*bytes.Buffer, recs []record, infoID stri
 	return nil
 }
 
-// compressor is a gzip writer and the buffer record headers are rendered
-// into, both reused from record to record.
+// compressor is a gzip writer at the writer's level, one that stores
+// (Config.StoreSmall), and the buffer record headers are rendered into, all
+// reused from record to record.
 type compressor struct {
-	gz   *gzip.Writer
-	head []byte
+	gz, store *gzip.Writer
+	head      []byte
 }
 
 // compress writes one record as a gzip member to dst.
 func (w *Writer) compress(dst io.Writer, r record, infoID string) error {
 	c := <-w.gzs
 	defer func() { w.gzs <- c }()
-	gz := c.gz
-	gz.Reset(dst)
 	c.head = r.appendHeader(c.head[:0], infoID)
+	gz := c.gz
+	if int64(len(c.head))+r.block.Size()+4 <= int64(w.cfg.StoreSmall) {
+		gz = c.store
+	}
+	gz.Reset(dst)
 	if _, err := gz.Write(c.head); err != nil {
 		return err
 	}

@@ -34,6 +34,14 @@ const DefaultMaxSize = 1 << 30
 // time of compress/gzip's default level for archives about 16 % larger.
 const DefaultGzipLevel = gzip.BestSpeed
 
+// DefaultStoreSmall is the size up to which records are stored rather than
+// compressed unless Config.StoreSmall says otherwise. Deflate builds its
+// Huffman tables anew for every gzip member, which costs about 20 µs
+// whatever the size: as much as compressing 4 KB of a page. A request
+// record (about 650 bytes) compressed to about 460; stored it takes about
+// 660 for almost no CPU time (docs/benchmarks.md, "WARC writer").
+const DefaultStoreSmall = 1024
+
 // Config sets up a Writer.
 type Config struct {
 	Dir     string // directory for WARC and CDXJ files; must exist
@@ -44,6 +52,10 @@ type Config struct {
 	// GzipLevel is the compression level of every record's gzip member, from
 	// 1 (fastest) to 9 (smallest); 0 means DefaultGzipLevel.
 	GzipLevel int
+	// StoreSmall is the size, WARC header included, up to which a record
+	// is stored in its gzip member without compression: 0 means
+	// DefaultStoreSmall, a negative value compresses every record.
+	StoreSmall int
 	// GroupSync has writes return once their records are in the file but
 	// before they are durable; Sync then makes every record written so far
 	// durable with one fsync. A caller that commits in batches (the
@@ -112,6 +124,9 @@ func NewWriter(cfg Config) (*Writer, error) {
 	if cfg.MaxSize <= 0 {
 		cfg.MaxSize = DefaultMaxSize
 	}
+	if cfg.StoreSmall == 0 {
+		cfg.StoreSmall = DefaultStoreSmall
+	}
 	if cfg.GzipLevel == 0 {
 		cfg.GzipLevel = DefaultGzipLevel
 	}
@@ -132,7 +147,8 @@ func NewWriter(cfg Config) (*Writer, error) {
 	w := &Writer{cfg: cfg, serial: serial, index: make(chan indexJob, 16), gzs: make(chan *compressor, runtime.GOMAXPROCS(0))}
 	for range cap(w.gzs) {
 		gz, _ := gzip.NewWriterLevel(nil, cfg.GzipLevel) // the level was checked above
-		w.gzs <- &compressor{gz: gz}
+		store, _ := gzip.NewWriterLevel(nil, gzip.NoCompression)
+		w.gzs <- &compressor{gz: gz, store: store}
 	}
 	w.indexed.Add(1)
 	go w.indexLoop()
