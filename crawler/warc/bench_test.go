@@ -82,6 +82,7 @@ func BenchmarkWriteExchange(b *testing.B) {
 	}{
 		{"serial/level1", 1, false},
 		{"parallel/level1", 1, true},
+		{"parallel/level4", 4, true},
 		{"parallel/level6", 6, true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
