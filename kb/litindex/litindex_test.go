@@ -144,9 +144,9 @@ func TestJoint(t *testing.T) {
 }
 
 // TestScanManyLiterals compares the index with strings.Contains and
-// strings.Index for thousands of literals of 4 to 12 bytes over a small alphabet, so that
-// the filter is large, 4- and 8-byte anchors share words and many
-// literals share an anchor.
+// strings.Index for thousands of literals of 4 to 12 bytes over a small
+// alphabet, planted in random text: the filter is large, 4- and 8-byte
+// anchors share words and many literals share an anchor.
 func TestScanManyLiterals(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	word := words(r, "abcdeAB<")
