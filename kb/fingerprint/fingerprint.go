@@ -87,11 +87,12 @@ type pattern struct {
 	confidence int
 	// lits is the most selective set of literals one of which occurs in
 	// every match (lower-case): the pattern's index entry, and where an
-	// html pattern is matched (near them). need holds the other such
-	// sets: each must have a literal in the page.
+	// html pattern is matched (near them). need holds, as literal ids,
+	// the other such sets worth a look-up: each must have a literal in
+	// the page.
 	lits   []string
 	litIDs []int // of lits, for an html pattern: where they occur
-	need   []needSet
+	need   [][]int
 	// pure: the regex is one literal with no version, so a page that
 	// contains it is a match. anchored: it has ^ or $, which a window
 	// cut from the page would falsely satisfy.
@@ -103,13 +104,6 @@ type pattern struct {
 	// sets are all the literal sets of an html pattern: a part of the
 	// page without a literal of each holds no match.
 	sets [][]string
-}
-
-// needSet is a set of literals one of which every match holds: those
-// the literal scan finds, by id, and shorter ones (litindex.Wide).
-type needSet struct {
-	ids   []int
-	short []string
 }
 
 // Match is one technology found on a page.
@@ -399,23 +393,20 @@ func (s *Set) index(pats []*pattern) {
 			s.Stats.Indexed++
 			for i, set := range sets {
 				// Sets of markup found on most pages would rule out
-				// little and cost a look-up at each occurrence.
-				if i == best || litindex.Shortest(set) < litindex.MinLen || selectivity(set) == 0 ||
+				// little and cost a look-up at each occurrence; a
+				// literal under litindex.Wide bytes would stop the scan
+				// wherever its first 4 bytes' filter word is. An html
+				// pattern's windows are still checked for every set
+				// (sets) before its regex runs.
+				if i == best || litindex.Shortest(set) < litindex.Wide || selectivity(set) == 0 ||
 					slices.ContainsFunc(set, litindex.Common) {
 					continue
 				}
-				var n needSet
-				for _, l := range set {
-					// A literal under litindex.Wide bytes would stop
-					// the scan wherever its first 4 bytes' word is:
-					// it is looked for when the pattern comes up.
-					if len(l) < litindex.Wide {
-						n.short = append(n.short, l)
-					} else {
-						n.ids = append(n.ids, b.Literal(l))
-					}
+				ids := make([]int, len(set))
+				for j, l := range set {
+					ids[j] = b.Literal(l)
 				}
-				p.need = append(p.need, n)
+				p.need = append(p.need, ids)
 			}
 		}
 	}

@@ -23,10 +23,6 @@ type inputs struct {
 	headers   map[string][]string
 	cookies   map[string]string
 	hits      *litindex.Hits // the literal scan of lower
-	urlLower  []byte
-	// contains remembers which short literals of need sets (needSet)
-	// lower or urlLower holds.
-	contains map[string]bool
 }
 
 func gather(d *vdoc.Doc) *inputs {
@@ -99,9 +95,8 @@ func (s *Set) MatchScanned(d *vdoc.Doc, hits *litindex.Hits) []Match {
 		}
 	}
 	in.hits = hits
-	in.urlLower = URLText(d)
 	for _, id := range hits.Candidates {
-		if p := s.pats[id]; found[p.tech] == nil && in.hasAll(p.need) {
+		if p := s.pats[id]; found[p.tech] == nil && hasAll(hits, p.need) {
 			if p.pure && p.field == "html" {
 				found[p.tech] = s.match(p, "")
 				continue
@@ -185,29 +180,14 @@ func (s *Set) tryKeyed(field, key string, vals []string, try func(id int)) {
 	}
 }
 
-// hasAll reports whether the page holds a literal of each set: one the
-// scan found, or a short one the page contains.
-func (in *inputs) hasAll(need []needSet) bool {
+// hasAll reports whether each set of literal ids has one in hits.
+func hasAll(hits *litindex.Hits, need [][]int) bool {
 	for _, set := range need {
-		if !slices.ContainsFunc(set.ids, in.hits.Has) && !slices.ContainsFunc(set.short, in.holds) {
+		if !slices.ContainsFunc(set, hits.Has) {
 			return false
 		}
 	}
 	return true
-}
-
-// holds reports whether the lower-cased markup or URL contains l, as the
-// literal scan would find it.
-func (in *inputs) holds(l string) bool {
-	has, ok := in.contains[l]
-	if !ok {
-		has = bytes.Contains(in.lower, []byte(l)) || bytes.Contains(in.urlLower, []byte(l))
-		if in.contains == nil {
-			in.contains = map[string]bool{}
-		}
-		in.contains[l] = has
-	}
-	return has
 }
 
 // implied follows the implies of found technologies, transitively.
