@@ -101,8 +101,10 @@ type pattern struct {
 	// lies within the run around its literal that has none of them.
 	stop   byteSet
 	narrow bool
-	// sets are all the literal sets of an html pattern: a part of the
-	// page without a literal of each holds no match.
+	stop1  int // the one stop byte, -1 if there are none or several
+	// sets are all the literal sets of an html or scriptSrc pattern: a
+	// part of the page or a script source without a literal of each
+	// holds no match.
 	sets [][]string
 }
 
@@ -366,6 +368,9 @@ func (s *Set) index(pats []*pattern) {
 			sets := literalSets(p)
 			best := bestSet(sets)
 			p.need, p.lits, p.litIDs = nil, nil, nil
+			if p.field == "html" || p.field == "scriptSrc" {
+				p.sets = sets // a part of the page or a script source is checked for each
+			}
 			if best < 0 {
 				// Evaluated on every page. A script source is still
 				// matched only when it holds one of a set's literals,
@@ -380,9 +385,6 @@ func (s *Set) index(pats []*pattern) {
 				continue
 			}
 			p.lits = sets[best]
-			if p.field == "html" {
-				p.sets = sets
-			}
 			b.AddAny(id, p.lits)
 			if p.field == "html" {
 				p.litIDs = make([]int, len(p.lits))
@@ -449,6 +451,7 @@ func literalSets(p *pattern) [][]string {
 	t = t.Simplify()
 	p.anchored = hasAnchor(t)
 	p.stop, p.narrow = stopBytes(t)
+	p.stop1 = p.stop.only()
 	sets := conjuncts(t)
 	if all, ok := exact(t); ok && p.version == "" && !slices.Contains(all, "") && !p.anchored {
 		// The regex is a few strings: finding one is a match.
