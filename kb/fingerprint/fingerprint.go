@@ -19,6 +19,7 @@
 package fingerprint
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -369,7 +370,12 @@ func (s *Set) index(pats []*pattern) {
 			best := bestSet(sets)
 			p.need, p.lits, p.litIDs = nil, nil, nil
 			if p.field == "html" || p.field == "scriptSrc" {
-				p.sets = sets // a part of the page or a script source is checked for each
+				// A part of the page or a script source is checked for
+				// each set, most selective first: most parts fail there.
+				p.sets = slices.Clone(sets)
+				slices.SortStableFunc(p.sets, func(a, b []string) int {
+					return cmp.Compare(selectivity(b), selectivity(a))
+				})
 			}
 			if best < 0 {
 				// Evaluated on every page. A script source is still
