@@ -95,17 +95,28 @@ func perPage(b *testing.B, docs []*vdoc.Doc, detect func(*vdoc.Doc)) []time.Dura
 
 // naiveDetect is detection without an index: every type's patterns in
 // turn until one fires, and every fingerprint pattern on its whole field.
-func naiveDetect(k *KB, fp *fingerprint.Set, doc *vdoc.Doc) {
+// It returns the type Detect would name by the knowledge base (the one
+// whose fired pattern comes earliest in its list, then the first), with
+// that pattern, and the technologies found.
+func naiveDetect(k *KB, fp *fingerprint.Set, doc *vdoc.Doc) (*Type, *Pattern, []fingerprint.Match) {
+	var typ *Type
+	var pat *Pattern
+	rank := 0
 	for _, t := range k.Types {
-		for _, p := range t.Detect {
+		for pi, p := range t.Detect {
 			if p.MatchIndexed(doc.Root, doc) {
+				if typ == nil || pi < rank {
+					typ, pat, rank = t, p, pi
+				}
 				break
 			}
 		}
 	}
+	var techs []fingerprint.Match
 	if fp != nil {
-		fp.MatchExhaustive(doc)
+		techs = fp.MatchExhaustive(doc)
 	}
+	return typ, pat, techs
 }
 
 // quantile returns the q-quantile of ds (nearest rank).
