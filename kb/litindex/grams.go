@@ -303,7 +303,7 @@ func newGramTable(as []anchor) *gramTable {
 		for t.slots[i].key != 0 {
 			i = (i + 1) & t.mask
 		}
-		t.slots[i] = slot{a.key, a.lit, a.off}
+		t.slots[i] = slot(a)
 	}
 	return t
 }

@@ -75,15 +75,7 @@ func TestScanAgainstContains(t *testing.T) {
 			if round%2 == 0 {
 				l = strings.ToLower(l)
 			}
-			var ends []int
-			for off := 0; ; {
-				j := strings.Index(cmp[off:], l)
-				if j < 0 {
-					break
-				}
-				ends = append(ends, off+j+len(l))
-				off += j + 1
-			}
+			ends := endsOf(cmp, l)
 			if got := h.Ends(b.Literal(lits[i])); !slices.Equal(got, ends) {
 				t.Fatalf("round %d: text %q: Ends(%q) = %v, want %v", round, text, l, got, ends)
 			}
@@ -193,15 +185,7 @@ func TestScanManyLiterals(t *testing.T) {
 			if round%2 == 0 {
 				l = strings.ToLower(l)
 			}
-			var ends []int
-			for off := 0; ; {
-				j := strings.Index(cmp[off:], l)
-				if j < 0 {
-					break
-				}
-				ends = append(ends, off+j+len(l))
-				off += j + 1
-			}
+			ends := endsOf(cmp, l)
 			if got := h.Ends(b.Literal(lits[i])); !slices.Equal(got, ends) {
 				t.Fatalf("round %d: Ends(%q) = %v, want %v", round, l, got, ends)
 			}
@@ -220,5 +204,19 @@ func TestCommon(t *testing.T) {
 		if got := Common(l); got != want {
 			t.Errorf("Common(%q) = %v, want %v", l, got, want)
 		}
+	}
+}
+
+// endsOf returns the end offsets of the occurrences of l in text,
+// overlapping ones included.
+func endsOf(text, l string) []int {
+	var ends []int
+	for off := 0; ; {
+		j := strings.Index(text[off:], l)
+		if j < 0 {
+			return ends
+		}
+		ends = append(ends, off+j+len(l))
+		off += j + 1
 	}
 }
