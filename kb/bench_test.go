@@ -2,6 +2,9 @@ package kb
 
 import (
 	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
@@ -9,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/mneme-archive/mneme/internal/synthweb"
 	"github.com/mneme-archive/mneme/kb/fingerprint"
 	"github.com/mneme-archive/mneme/kb/vdoc"
 )
@@ -91,17 +95,28 @@ func perPage(b *testing.B, docs []*vdoc.Doc, detect func(*vdoc.Doc)) []time.Dura
 
 // naiveDetect is detection without an index: every type's patterns in
 // turn until one fires, and every fingerprint pattern on its whole field.
-func naiveDetect(k *KB, fp *fingerprint.Set, doc *vdoc.Doc) {
+// It returns the type Detect would name by the knowledge base (the one
+// whose fired pattern comes earliest in its list, then the first), with
+// that pattern, and the technologies found.
+func naiveDetect(k *KB, fp *fingerprint.Set, doc *vdoc.Doc) (*Type, *Pattern, []fingerprint.Match) {
+	var typ *Type
+	var pat *Pattern
+	rank := 0
 	for _, t := range k.Types {
-		for _, p := range t.Detect {
+		for pi, p := range t.Detect {
 			if p.MatchIndexed(doc.Root, doc) {
+				if typ == nil || pi < rank {
+					typ, pat, rank = t, p, pi
+				}
 				break
 			}
 		}
 	}
+	var techs []fingerprint.Match
 	if fp != nil {
-		fp.MatchExhaustive(doc)
+		techs = fp.MatchExhaustive(doc)
 	}
+	return typ, pat, techs
 }
 
 // quantile returns the q-quantile of ds (nearest rank).
@@ -118,4 +133,59 @@ func threadCPU() time.Duration {
 		panic(err)
 	}
 	return time.Duration(ts.Nano())
+}
+
+// BenchmarkPossible measures Possible, the crawl's detection prefilter
+// with the knowledge base alone, on the heads (vdoc.Head: unparsed) of
+// the 260 saved pages and of 300 pages of the generated site the crawl
+// benchmark fetches, each call on a fresh document. Reported: the median
+// over iterations of the benchmark thread's CPU time per byte of markup.
+func BenchmarkPossible(b *testing.B) {
+	dir, pages := loadLabels(b)
+	var saved [][2]string
+	for _, p := range pages {
+		body, err := os.ReadFile(filepath.Join(dir, p.file))
+		if err != nil {
+			b.Fatal(err)
+		}
+		saved = append(saved, [2]string{"file:///" + p.file, string(body)})
+	}
+	site := synthweb.NewBigSite(synthweb.BigOptions{Pages: 300})
+	var generated [][2]string
+	for i := range 300 {
+		rec := httptest.NewRecorder()
+		site.ServeHTTP(rec, httptest.NewRequest("GET", site.Path(i), nil))
+		generated = append(generated, [2]string{"http://127.0.0.1" + site.Path(i), rec.Body.String()})
+	}
+	det := NewDetector(builtinKB(b), nil)
+	for _, set := range []struct {
+		name  string
+		pages [][2]string
+	}{{"saved", saved}, {"generated", generated}} {
+		heads := make([]*vdoc.Doc, len(set.pages))
+		size := 0
+		for i, p := range set.pages {
+			h, err := vdoc.Head(p[0], nil, []byte(p[1]))
+			if err != nil {
+				b.Fatal(err)
+			}
+			heads[i] = h
+			size += len(p[1])
+		}
+		b.Run("pages="+set.name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			b.SetBytes(int64(size))
+			var cpu []time.Duration
+			for b.Loop() {
+				c0 := threadCPU()
+				for _, h := range heads {
+					det.Possible(&vdoc.Doc{URL: h.URL, Base: h.Base, Header: h.Header, Root: h.Root, HTTP: h.HTTP,
+						Cookies: h.Cookies, Body: h.Body})
+				}
+				cpu = append(cpu, threadCPU()-c0)
+			}
+			b.ReportMetric(float64(quantile(cpu, 0.5).Nanoseconds())/float64(size), "median-cpu-ns/byte")
+		})
+	}
 }

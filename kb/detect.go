@@ -21,6 +21,10 @@ type Detector struct {
 	// joint scans pages once for the literals of index and of the
 	// fingerprints; nil without fingerprints.
 	joint *litindex.Joint
+	// raw files the same patterns for Possible, which scans the markup
+	// as sent (ASCII case-blind); need has each pattern's literals.
+	raw  *litindex.Index
+	need []patternNeed
 }
 
 type patternRef struct {
@@ -32,13 +36,17 @@ type patternRef struct {
 func NewDetector(k *KB, fp *fingerprint.Set) *Detector {
 	d := &Detector{kb: k, fp: fp}
 	b := litindex.NewBuilder(false) // pages and literals are lower-cased here
+	raw := litindex.NewBuilder(true)
 	for ti, t := range k.Types {
 		for pi, p := range t.Detect {
-			b.Add(len(d.refs), markupLiterals(p.Literals))
+			lits := markupLiterals(p.Literals)
+			b.Add(len(d.refs), lits)
+			raw.Add(len(d.refs), lits)
+			d.need = append(d.need, needOf(raw, lits))
 			d.refs = append(d.refs, patternRef{ti, pi})
 		}
 	}
-	d.index = b.Build()
+	d.index, d.raw = b.Build(), raw.Build()
 	if fp != nil {
 		// Both indexes take lower-cased text and join; were they ever to
 		// fold case differently, each would scan pages on its own.

@@ -183,3 +183,42 @@ func TestNativeMatchesGeneral(t *testing.T) {
 	}
 	t.Logf("%d of %d patterns native; %d true matches agree", native, len(pats), agree)
 }
+
+// TestDetectAgainstNaive compares Detect with the knowledge base and all
+// fingerprints (7,603 types) with detection without any index
+// (naiveDetect: every pattern tried, every fingerprint regex on its whole
+// field) on every 20th saved page: the type, the pattern that named it
+// and the technologies found must agree.
+func TestDetectAgainstNaive(t *testing.T) {
+	dir, pages := loadLabels(t)
+	k, fp := builtinKB(t), loadFingerprints(t)
+	det := NewDetector(k, fp)
+	names := func(ms []fingerprint.Match) []string {
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.Name)
+		}
+		slices.Sort(out)
+		return out
+	}
+	typed, techs := 0, 0
+	for i := 0; i < len(pages); i += naiveEvery {
+		doc := pageDoc(t, dir, pages[i])
+		got := det.Detect(doc)
+		typ, pat, want := naiveDetect(k, fp, doc)
+		if typ != nil && (got.Type != typ || got.Pattern != pat) || typ == nil && got.Pattern != nil {
+			t.Errorf("%s: Detect names %v by %v, naive %v by %v", pages[i].file, got.Type, got.Pattern, typ, pat)
+		}
+		if g, w := names(got.Technologies), names(want); !slices.Equal(g, w) {
+			t.Errorf("%s: Detect finds %q, naive %q", pages[i].file, g, w)
+		}
+		if typ != nil {
+			typed++
+		}
+		techs += len(want)
+	}
+	t.Logf("%d pages: %d named by the knowledge base, %d technologies, as without an index", (len(pages)+naiveEvery-1)/naiveEvery, typed, techs)
+	if typed == 0 || techs == 0 {
+		t.Error("nothing detected: the comparison compared nothing")
+	}
+}

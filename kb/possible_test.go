@@ -75,6 +75,7 @@ func TestPossibleShortLiterals(t *testing.T) {
 		want bool
 	}{
 		{`<html id="XF"><body>forum</body></html>`, true},
+		{`<HTML ID="xF"><body>forum</body></html>`, true}, // case-blind, as on lower-cased markup
 		{`<html><body>plain</body></html>`, false},
 	} {
 		head, err := vdoc.Head("http://127.0.0.1/", nil, []byte(c.body))

@@ -1,6 +1,7 @@
 package fingerprint
 
 import (
+	"math/bits"
 	"regexp/syntax"
 	"slices"
 	"unicode"
@@ -11,6 +12,22 @@ type byteSet [4]uint64
 
 func (s *byteSet) add(b byte)      { s[b>>6] |= 1 << (b & 63) }
 func (s *byteSet) has(b byte) bool { return s[b>>6]&(1<<(b&63)) != 0 }
+
+// only returns the set's one byte, -1 if it has none or several.
+func (s *byteSet) only() int {
+	b := -1
+	for i, w := range s {
+		if w == 0 {
+			continue
+		}
+		if b >= 0 || w&(w-1) != 0 {
+			return -1
+		}
+		b = 64*i + bits.TrailingZeros64(w)
+	}
+	return b
+}
+
 func (s *byteSet) addRange(lo, hi int) {
 	for b := lo; b <= hi; b++ {
 		s.add(byte(b))

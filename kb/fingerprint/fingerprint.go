@@ -19,6 +19,7 @@
 package fingerprint
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -88,7 +89,8 @@ type pattern struct {
 	// lits is the most selective set of literals one of which occurs in
 	// every match (lower-case): the pattern's index entry, and where an
 	// html pattern is matched (near them). need holds, as literal ids,
-	// the other such sets: each must have a literal in the page.
+	// the other such sets worth a look-up: each must have a literal in
+	// the page.
 	lits   []string
 	litIDs []int // of lits, for an html pattern: where they occur
 	need   [][]int
@@ -100,8 +102,10 @@ type pattern struct {
 	// lies within the run around its literal that has none of them.
 	stop   byteSet
 	narrow bool
-	// sets are all the literal sets of an html pattern: a part of the
-	// page without a literal of each holds no match.
+	stop1  int // the one stop byte, -1 if there are none or several
+	// sets are all the literal sets of an html or scriptSrc pattern: a
+	// part of the page or a script source without a literal of each
+	// holds no match.
 	sets [][]string
 }
 
@@ -365,6 +369,14 @@ func (s *Set) index(pats []*pattern) {
 			sets := literalSets(p)
 			best := bestSet(sets)
 			p.need, p.lits, p.litIDs = nil, nil, nil
+			if p.field == "html" || p.field == "scriptSrc" {
+				// A part of the page or a script source is checked for
+				// each set, most selective first: most parts fail there.
+				p.sets = slices.Clone(sets)
+				slices.SortStableFunc(p.sets, func(a, b []string) int {
+					return cmp.Compare(selectivity(b), selectivity(a))
+				})
+			}
 			if best < 0 {
 				// Evaluated on every page. A script source is still
 				// matched only when it holds one of a set's literals,
@@ -379,9 +391,6 @@ func (s *Set) index(pats []*pattern) {
 				continue
 			}
 			p.lits = sets[best]
-			if p.field == "html" {
-				p.sets = sets
-			}
 			b.AddAny(id, p.lits)
 			if p.field == "html" {
 				p.litIDs = make([]int, len(p.lits))
@@ -391,9 +400,14 @@ func (s *Set) index(pats []*pattern) {
 			}
 			s.Stats.Indexed++
 			for i, set := range sets {
-				// Sets of markup found on every page would rule out
-				// nothing and cost a look-up at each occurrence.
-				if i == best || litindex.Shortest(set) < litindex.MinLen || selectivity(set) == 0 {
+				// Sets of markup found on most pages would rule out
+				// little and cost a look-up at each occurrence; a
+				// literal under litindex.Wide bytes would stop the scan
+				// wherever its first 4 bytes' filter word is. An html
+				// pattern's windows are still checked for every set
+				// (sets) before its regex runs.
+				if i == best || litindex.Shortest(set) < litindex.Wide || selectivity(set) == 0 ||
+					slices.ContainsFunc(set, litindex.Common) {
 					continue
 				}
 				ids := make([]int, len(set))
@@ -443,6 +457,7 @@ func literalSets(p *pattern) [][]string {
 	t = t.Simplify()
 	p.anchored = hasAnchor(t)
 	p.stop, p.narrow = stopBytes(t)
+	p.stop1 = p.stop.only()
 	sets := conjuncts(t)
 	if all, ok := exact(t); ok && p.version == "" && !slices.Contains(all, "") && !p.anchored {
 		// The regex is a few strings: finding one is a match.

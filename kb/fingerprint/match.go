@@ -18,7 +18,7 @@ type inputs struct {
 	lower     []byte // html lower-cased, where literals are looked up
 	url       string
 	scriptSrc []string
-	srcLower  []string // scriptSrc with ASCII letters lower-cased
+	srcLower  [][]byte // scriptSrc with ASCII letters lower-cased
 	meta      map[string][]string
 	headers   map[string][]string
 	cookies   map[string]string
@@ -38,7 +38,7 @@ func gather(d *vdoc.Doc) *inputs {
 	for _, n := range d.Elements("script") {
 		if src := attr(n, "src"); src != "" {
 			in.scriptSrc = append(in.scriptSrc, src)
-			in.srcLower = append(in.srcLower, string(vdoc.LowerASCII([]byte(src))))
+			in.srcLower = append(in.srcLower, vdoc.LowerASCII([]byte(src)))
 		}
 	}
 	for _, n := range d.Elements("meta") {
@@ -256,43 +256,71 @@ const window = 1024
 // findNear matches p in the parts of html around the occurrences of its
 // literals (where the scan found them), or on all of html for a pattern
 // without literals; lower is html lower-cased, where a part is first
-// checked for a literal of each of p's sets. A part is cut to the run around the occurrence free
-// of the bytes no match of p holds, which bounds a match exactly: a
-// tag-sized part for a regex like <[^>]+/sys_master.
+// checked for a literal of each of p's sets. A part is cut to the run
+// around the occurrence free of the bytes no match of p holds, which
+// bounds a match exactly: a tag-sized part for a regex like
+// <[^>]+/sys_master. Parts are taken in page order and merged where they
+// overlap, and made only until one matches: on a page with hundreds of
+// occurrences (/wp-content/) the first tags usually decide.
 func findNear(p *pattern, html, lower []byte, hits *litindex.Hits) (string, bool) {
 	if len(p.litIDs) == 0 || p.anchored || !p.narrow && len(html) <= 4*window {
 		return find(p, html)
 	}
-	var spans [][2]int
+	sp := spans{p: p, html: html, ends: make([][]int, len(p.litIDs))}
 	for j, id := range p.litIDs {
-		for _, end := range hits.Ends(id) {
-			start := end - len(p.lits[j])
-			spans = append(spans, [2]int{p.runStart(html, max(0, start-window), start), p.runEnd(html, end, min(len(html), end+window))})
-		}
+		sp.ends[j] = hits.Ends(id)
 	}
-	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
 	end := -1
-	for i, sp := range spans {
-		if sp[0] < end {
+	for i := 0; sp.at(i); i++ {
+		lo, hi := sp.buf[i][0], sp.buf[i][1]
+		if lo < end {
 			continue
 		}
-		// Merge the spans that overlap this one.
-		hi := sp[1]
-		for _, nx := range spans[i+1:] {
-			if nx[0] > hi {
-				break
-			}
-			hi = max(hi, nx[1])
+		// Merge the parts that overlap this one.
+		for k := i + 1; sp.at(k) && sp.buf[k][0] <= hi; k++ {
+			hi = max(hi, sp.buf[k][1])
 		}
 		end = hi
-		if !holdsSets(lower[sp[0]:hi], p.sets) {
+		if !holdsSets(lower[lo:hi], p.sets) {
 			continue
 		}
-		if v, ok := find(p, html[sp[0]:hi]); ok {
+		if v, ok := find(p, html[lo:hi]); ok {
 			return v, true
 		}
 	}
 	return "", false
+}
+
+// spans makes the parts of html around the occurrences of a pattern's
+// literals in increasing order of start, as they are asked for: a part's
+// start does not decrease with its occurrence's, and each literal's
+// occurrences come in order, so merging the literals' lists is enough.
+type spans struct {
+	p    *pattern
+	html []byte
+	ends [][]int  // by literal: the ends of the occurrences not yet made into parts
+	buf  [][2]int // the parts made so far
+}
+
+// at reports whether part i exists, making the parts up to it.
+func (s *spans) at(i int) bool {
+	for len(s.buf) <= i {
+		first := -1
+		for j, e := range s.ends {
+			if len(e) > 0 && (first < 0 || e[0]-len(s.p.lits[j]) < s.ends[first][0]-len(s.p.lits[first])) {
+				first = j
+			}
+		}
+		if first < 0 {
+			return false
+		}
+		end := s.ends[first][0]
+		s.ends[first] = s.ends[first][1:]
+		start := end - len(s.p.lits[first])
+		s.buf = append(s.buf, [2]int{s.p.runStart(s.html, max(0, start-window), start),
+			s.p.runEnd(s.html, end, min(len(s.html), end+window))})
+	}
+	return true
 }
 
 // holdsSets reports whether b holds a literal of each of sets.
@@ -308,8 +336,11 @@ func holdsSets(b []byte, sets [][]string) bool {
 // runStart returns where the run of html before i that holds no stop byte
 // of p begins, lo at the earliest.
 func (p *pattern) runStart(html []byte, lo, i int) int {
-	if !p.narrow {
+	switch {
+	case !p.narrow:
 		return lo
+	case p.stop1 >= 0:
+		return lo + bytes.LastIndexByte(html[lo:i], byte(p.stop1)) + 1
 	}
 	for i > lo && !p.stop.has(html[i-1]) {
 		i--
@@ -320,7 +351,13 @@ func (p *pattern) runStart(html []byte, lo, i int) int {
 // runEnd returns where the run of html from i on that holds no stop byte
 // of p ends, hi at the latest.
 func (p *pattern) runEnd(html []byte, i, hi int) int {
-	if !p.narrow {
+	switch {
+	case !p.narrow:
+		return hi
+	case p.stop1 >= 0:
+		if j := bytes.IndexByte(html[i:hi], byte(p.stop1)); j >= 0 {
+			return i + j
+		}
 		return hi
 	}
 	for i < hi && !p.stop.has(html[i]) {
@@ -331,17 +368,21 @@ func (p *pattern) runEnd(html []byte, i, hi int) int {
 
 // findWith matches p on the values that contain one of its literals
 // (every match contains one; lower holds the values lower-cased), or on
-// all when it has none.
-func findWith(p *pattern, vals, lower []string) (string, bool) {
+// all when it has none; the regex runs only on a value that holds a
+// literal of each of its sets.
+func findWith(p *pattern, vals []string, lower [][]byte) (string, bool) {
 	if len(p.lits) == 0 {
 		return findAny(p, vals)
 	}
 	for i, v := range vals {
-		if !slices.ContainsFunc(p.lits, func(l string) bool { return strings.Contains(lower[i], l) }) {
+		if !slices.ContainsFunc(p.lits, func(l string) bool { return bytes.Contains(lower[i], []byte(l)) }) {
 			continue
 		}
 		if p.pure {
 			return "", true
+		}
+		if !holdsSets(lower[i], p.sets) {
+			continue
 		}
 		if ver, ok := find(p, []byte(v)); ok {
 			return ver, true

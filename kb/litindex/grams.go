@@ -10,106 +10,145 @@ import (
 
 // grams finds literals by one anchor each: 8 bytes of the literal (4 for
 // a literal of 4 to 7 bytes), picked to be rare in web pages. At every
-// position of the page the scan hashes the next 4 bytes and tests a Bloom
-// filter of the anchors' first 4 bytes, small enough to stay in the
-// processor's second-level cache whatever the number of literals; where it passes, a
-// second filter tests all 8 bytes, and only where that passes is the
-// anchor looked up and the literals filed under it compared with the
-// page. The cost per byte thus hardly grows with the number of literals,
-// where an Aho-Corasick automaton over thousands of literals has a
+// position of the page the scan tests a filter one multiplication away
+// from the 8 bytes there: a word picked by the first 4 and two bits of it
+// picked by all 8, so that a position passes where an 8-byte anchor is
+// (or hashes collide), not wherever the first 4 bytes of one are; the
+// word of a 4-byte anchor has all its bits set. Only where the filter
+// passes is the anchor looked up and the literals filed under it compared
+// with the page. The filter stays in the processor's second-level cache
+// whatever the number of literals, so the cost per byte hardly grows with
+// it, where an Aho-Corasick automaton over thousands of literals has a
 // transition table of megabytes that the scan reads at random.
 type grams struct {
 	lits   []string // by literal id, cut from one string in anchor order
 	fold   bool
-	first  *firstFilter // first 4 bytes of every anchor
-	t8, t4 *gramTable   // nil when no literal has such an anchor
-	shortL []int        // literals under 4 bytes: compared at every position
-}
-
-// bloom is a blocked Bloom filter: two bits per key, in one word.
-type bloom struct {
-	words []uint64
-	shift uint // 64 - log2(len(words))
-}
-
-// gramTable maps anchors of one width to the literals filed under them.
-type gramTable struct {
-	filter bloom
-	slots  []slot // open addressing by hash, power-of-two size
-	mask   uint64
-	ents   []entry
-}
-
-type slot struct {
-	key         uint64
-	first, last int32 // the anchor's entries are ents[first:last]; first==last: empty
-}
-
-type entry struct {
-	lit int32
-	off int32 // offset of the anchor in the literal
+	filter []uint64 // a power of two of words
+	shift  uint     // 32 - log2(len(filter))
+	// own holds, for the words of 4-byte anchors, the bits 8-byte
+	// anchors set in them.
+	own    wordTable
+	t8, t4 *gramTable // nil when no literal has such an anchor
+	shortL []int      // literals under 4 bytes: compared at every position
 }
 
 // fold makes keys case-blind: bit 0x20 set in every byte turns ASCII
 // upper-case letters into lower-case ones (and merges a few other byte
-// pairs, which only lets a filter pass more often).
+// pairs, which only lets the filter pass more often).
 const fold = 0x2020202020202020
 
+// hash mixes a key. The low 32 bits of the product depend on the low 32
+// bits of the key alone, the first 4 bytes of a position: the filter
+// picks its word by them and its bit by the top bits, which depend on
+// all 8.
 func hash(k uint64) uint64 { return k * 0x9E3779B97F4A7C15 }
 
-// newBloom sizes a filter for n keys: about 16 bits per key, so that it
-// passes about 1 % of the positions holding none; at most 64 KB, so that
-// it stays in the second-level cache. (At 16 KB, what fits the first
-// level, the first filter of the 7,586 Wappalyzer fingerprints' literals
-// had most bits set and passed far more often: its misses cost less than
-// the second-stage tests they saved.)
-func newBloom(n int) bloom {
-	words := 1 << max(3, min(13, bits.Len(uint(n*16/64))))
-	return bloom{words: make([]uint64, words), shift: uint(64 - bits.Len(uint(words-1)))}
-}
+// Filter sizes: a position that holds no anchor passes where its word is
+// one of a 4-byte anchor or both its bits are set, so the filter takes 500
+// words per 4-byte anchor and 8 (two bits in 512) per 8-byte one, to pass
+// at about one position in 500 or fewer; at most 64 words per literal, as
+// an index of a few literals scans short texts (header values), and at
+// most maxWords, which stays in the second-level cache next to the page.
+const (
+	minWords = 8
+	maxWords = 1 << 15 // 256 KB
+)
 
-// firstFilter is the filter the scan's inner loop tests at every
-// position: one bit per key, which costs fewer instructions than two, and
-// about 32 bits per key (at most 64 KB).
-type firstFilter bloom
-
-func newFirstFilter(keys map[uint64]bool) *firstFilter {
-	f := firstFilter(newBloom(2 * len(keys)))
-	for k := range keys {
-		h := hash(k)
-		f.words[h>>f.shift] |= 1 << (h >> 20 & 63)
+func newFilter(a8, a4 []anchor) ([]uint64, uint, wordTable) {
+	n := max(minWords, min(500*len(a4)+8*len(a8), 64*(len(a4)+len(a8))))
+	words := min(maxWords, 1<<bits.Len(uint(n-1)))
+	f := make([]uint64, words)
+	shift := uint(32 - bits.Len(uint(words-1)))
+	for _, a := range a8 {
+		h := hash(a.key)
+		f[uint32(h)>>shift] |= filterBits(h)
 	}
-	return &f
-}
-
-// bloomBits are a key's two bits in its word, from hash bits the word index
-// does not use.
-func bloomBits(h uint64) uint64 { return 1<<(h>>20&63) | 1<<(h>>26&63) }
-
-func (b *bloom) add(k uint64) {
-	h := hash(k)
-	b.words[h>>b.shift] |= bloomBits(h)
-}
-
-func (b *bloom) has(k uint64) bool {
-	h := hash(k)
-	m := bloomBits(h)
-	return b.words[h>>b.shift]&m == m
+	// A 4-byte anchor's word passes whatever the next 4 bytes; the bits
+	// 8-byte anchors set in it are kept aside, so that a pass there
+	// looks them up only when theirs are set.
+	own := map[uint32]uint64{}
+	for _, a := range a4 {
+		w := uint32(hash(a.key)) >> shift
+		if f[w] != ^uint64(0) {
+			own[w] = f[w]
+			f[w] = ^uint64(0)
+		}
+	}
+	return f, shift, newWordTable(own)
 }
 
 // next returns the first position from i on, 8 bytes before the end of
-// text at most, where the 4 bytes pass the filter; -1 if there is none.
-// It is the scan's inner loop, alone in its function so that its few
-// variables stay in registers.
-func (f *firstFilter) next(text []byte, i int) int {
-	words, shift := f.words, f.shift
-	for ; i+8 <= len(text); i++ {
-		h := hash(uint64(binary.LittleEndian.Uint32(text[i:]) | fold&0xFFFFFFFF))
-		if words[h>>shift]&(1<<(h>>20&63)) != 0 {
-			return i
+// text at most, where the filter passes; -1 if there is none. It is the
+// scan's inner loop: rounds of four positions test one bit each, and
+// only a round where one is set tests its positions' second bits.
+func (g *grams) next(text []byte, i int) int {
+	f := g.filter
+	mask, shift := uint(len(f)-1), g.shift&31
+	t := text[i:]
+	for len(t) >= 8 {
+		if len(t) >= 11 {
+			h0 := hash(binary.LittleEndian.Uint64(t) | fold)
+			h1 := hash(binary.LittleEndian.Uint64(t[1:]) | fold)
+			h2 := hash(binary.LittleEndian.Uint64(t[2:]) | fold)
+			h3 := hash(binary.LittleEndian.Uint64(t[3:]) | fold)
+			if f[uint(uint32(h0)>>shift)&mask]&(1<<(h0>>58)) == 0 &&
+				f[uint(uint32(h1)>>shift)&mask]&(1<<(h1>>58)) == 0 &&
+				f[uint(uint32(h2)>>shift)&mask]&(1<<(h2>>58)) == 0 &&
+				f[uint(uint32(h3)>>shift)&mask]&(1<<(h3>>58)) == 0 {
+				t = t[4:]
+				continue
+			}
 		}
+		n := min(4, len(t)-7)
+		for k := range n {
+			h := hash(binary.LittleEndian.Uint64(t[k:]) | fold)
+			if w := f[uint(uint32(h)>>shift)&mask]; w&(1<<(h>>58)) != 0 && w&(1<<(h>>52&63)) != 0 {
+				return len(text) - len(t) + k
+			}
+		}
+		t = t[n:]
 	}
 	return -1
+}
+
+// filterBits are the two bits of an 8-byte anchor of hash h in its word.
+func filterBits(h uint64) uint64 { return 1<<(h>>58) | 1<<(h>>52&63) }
+
+// wordTable maps filter words to bits: open addressing on the word's
+// index plus one (0: empty).
+type wordTable struct {
+	keys []uint32
+	vals []uint64
+}
+
+func newWordTable(m map[uint32]uint64) wordTable {
+	if len(m) == 0 {
+		return wordTable{}
+	}
+	n := 1 << bits.Len(uint(2*len(m)))
+	t := wordTable{make([]uint32, n), make([]uint64, n)}
+	for w, v := range m {
+		i := int(hash(uint64(w)) >> 32 & uint64(n-1))
+		for t.keys[i] != 0 {
+			i = (i + 1) & (n - 1)
+		}
+		t.keys[i], t.vals[i] = w+1, v
+	}
+	return t
+}
+
+// get returns the bits of word w, ok false if it has none filed.
+func (t *wordTable) get(w uint32) (uint64, bool) {
+	n := len(t.keys)
+	if n == 0 {
+		return 0, false
+	}
+	for i := int(hash(uint64(w)) >> 32 & uint64(n-1)); t.keys[i] != 0; i = (i + 1) & (n - 1) {
+		if t.keys[i] == w+1 {
+			return t.vals[i], true
+		}
+	}
+	return 0, false
 }
 
 // keyAt reads w bytes of s at o as a key (little-endian, folded).
@@ -124,8 +163,7 @@ func keyAt(s string, o, w int) uint64 {
 func newGrams(lits []string, foldCase bool) *grams {
 	g := &grams{fold: foldCase}
 	var a8, a4 []anchor
-	chosen := map[uint64]bool{} // first 4 bytes of the anchors so far
-	users := map[uint64]int{}   // literals filed under each anchor so far
+	users := map[uint64]int{} // literals filed under each anchor so far
 	df, df4 := docFrequency(lits, 8), docFrequency(lits, 4)
 	for _, li := range byLength(lits) {
 		l := lits[li]
@@ -134,42 +172,44 @@ func newGrams(lits []string, foldCase bool) *grams {
 			continue
 		}
 		w := min(8, len(l)/4*4)
-		// The first filter passes wherever the first 4 bytes of an
-		// anchor occur, and then the second stage runs: a literal takes
-		// an anchor that does not start with a common 4-gram of pages
-		// (href, ps:/) new to the filter where it can. Each occurrence of
-		// an anchor costs a comparison per literal filed under it, so
-		// next one no other literal has; then one found in few other
-		// literals, as markup common to all pages is; then one that adds
-		// least to the first filter: nothing when its first 4 bytes are
-		// already chosen, else their estimated frequency.
+		df := df
+		if w == 4 {
+			df = df4
+		}
+		// The filter passes wherever an anchor occurs, which costs a
+		// look-up and a comparison per literal filed under it: a literal
+		// takes an anchor with fewest of the most common 4-grams of pages
+		// (href, ps:/), so that a literal of common markup and a rare
+		// word ("presentation-xml" href=") is found by the word; then
+		// one no other literal has, where it can; then one found in few
+		// other literals, as markup common to all pages is; then the
+		// rarest by its bytes.
 		best := 0
 		var bestCost [4]float64
 		for o := 0; o+w <= len(l); o++ {
 			k := keyAt(l, o, w)
-			c := [4]float64{0, float64(users[k]), float64(df[k]), 0}
-			if k4 := keyAt(l, o, 4); !chosen[k4] {
-				if commonGrams[k4] {
-					c[0] = 1
+			c := [4]float64{0, float64(users[k]), float64(df[k]), rarity(k, w)}
+			for j := 0; j+4 <= w; j++ {
+				if commonGrams[keyAt(l, o+j, 4)] {
+					c[0]++
 				}
-				c[3] = float64(df4[k4]) + rarity(k4, 4)
 			}
 			if o == 0 || slices.Compare(c[:], bestCost[:]) < 0 {
 				best, bestCost = o, c
 			}
 		}
-		users[keyAt(l, best, w)]++
-		chosen[keyAt(l, best, 4)] = true
-		a := anchor{keyAt(l, best, w), int32(li), int32(best)}
+		k := keyAt(l, best, w)
+		users[k]++
+		a := anchor{k, int32(li), int32(best)}
 		if w == 8 {
 			a8 = append(a8, a)
 		} else {
 			a4 = append(a4, a)
 		}
 	}
-	g.first = newFirstFilter(chosen)
+	g.filter, g.shift, g.own = newFilter(a8, a4)
 	g.t8, g.t4 = newGramTable(a8), newGramTable(a4)
-	g.lits = pack(lits, g)
+	g.lits = pack(lits, append(a8, a4...), g.shortL)
 	return g
 }
 
@@ -194,16 +234,12 @@ func docFrequency(lits []string, w int) map[uint64]int {
 
 // pack copies the literals into one string in the order of their anchors,
 // so that literals compared at one anchor sit together in memory.
-func pack(lits []string, g *grams) []string {
-	var order []int
-	for _, t := range []*gramTable{g.t8, g.t4} {
-		if t != nil {
-			for _, e := range t.ents {
-				order = append(order, int(e.lit))
-			}
-		}
+func pack(lits []string, as []anchor, short []int) []string {
+	order := make([]int, 0, len(lits))
+	for _, a := range as {
+		order = append(order, int(a.lit))
 	}
-	order = append(order, g.shortL...)
+	order = append(order, short...)
 	var arena strings.Builder
 	for _, li := range order {
 		arena.WriteString(lits[li])
@@ -242,44 +278,54 @@ func rarity(k uint64, w int) float64 {
 	return math.Exp2(-float64(eighths) / 8)
 }
 
+// gramTable maps anchors of one width to the literals filed under them:
+// open addressing by hash, a slot per literal (key 0, which no folded
+// key is: empty), so that a look-up reads one run of slots.
+type gramTable struct {
+	slots []slot
+	mask  uint64
+}
+
+type slot struct {
+	key uint64
+	lit int32
+	off int32 // offset of the anchor in the literal
+}
+
 func newGramTable(as []anchor) *gramTable {
 	if len(as) == 0 {
 		return nil
 	}
-	byKey := map[uint64][]entry{}
-	var keys []uint64
+	n := 1 << bits.Len(uint(2*len(as)))
+	t := &gramTable{slots: make([]slot, n), mask: uint64(n - 1)}
 	for _, a := range as {
-		if _, ok := byKey[a.key]; !ok {
-			keys = append(keys, a.key)
-		}
-		byKey[a.key] = append(byKey[a.key], entry{a.lit, a.off})
-	}
-	t := &gramTable{filter: newBloom(len(keys))}
-	nslots := 1 << bits.Len(uint(2*len(keys)))
-	t.slots = make([]slot, nslots)
-	t.mask = uint64(nslots - 1)
-	for _, k := range keys {
-		t.filter.add(k)
-		i := hash(k) & t.mask
-		for t.slots[i].first != t.slots[i].last {
+		i := slotOf(hash(a.key), t.mask)
+		for t.slots[i].key != 0 {
 			i = (i + 1) & t.mask
 		}
-		first := int32(len(t.ents))
-		t.ents = append(t.ents, byKey[k]...)
-		t.slots[i] = slot{k, first, int32(len(t.ents))}
+		t.slots[i] = slot(a)
 	}
 	return t
 }
 
-// lookup returns the entries of anchor k.
-func (t *gramTable) lookup(k uint64) []entry {
-	for i := hash(k) & t.mask; ; i = (i + 1) & t.mask {
-		s := &t.slots[i]
-		if s.first == s.last {
-			return nil
+// slotOf is where the probe for a key of hash h starts: bits the filter
+// does not use.
+func slotOf(h, mask uint64) uint64 { return h >> 32 & mask }
+
+// find compares the literals filed under anchor k (of hash h), found at
+// text[i:], with the text there.
+func (t *gramTable) find(k, h uint64, g *grams, text []byte, i int, sc sink) {
+	for j := slotOf(h, t.mask); t.slots[j].key != 0; j = (j + 1) & t.mask {
+		s := &t.slots[j]
+		if s.key != k {
+			continue
 		}
-		if s.key == k {
-			return t.ents[s.first:s.last]
+		if !sc.want(int(s.lit)) {
+			continue
+		}
+		l := g.lits[s.lit]
+		if start := i - int(s.off); start >= 0 && start+len(l) <= len(text) && g.equal(text[start:start+len(l)], l) {
+			sc.seen(int(s.lit), start)
 		}
 	}
 }
@@ -295,21 +341,18 @@ type sink interface {
 // scan reports each occurrence of a literal in text to sc.
 func (g *grams) scan(text []byte, sc sink) {
 	n := len(text)
-	i := 0
-	for {
-		if i = g.first.next(text, i); i < 0 {
+	for i := 0; ; i++ {
+		if i = g.next(text, i); i < 0 {
 			break
 		}
 		g.second(binary.LittleEndian.Uint64(text[i:])|fold, text, i, sc)
-		i++
 	}
-	i = max(0, n-7)
-	// The last 7 positions: bytes past the end read as spaces, which only
-	// a failing comparison sees.
-	for ; i+4 <= n; i++ {
-		var buf [8]byte
-		copy(buf[:], text[i:])
-		g.second(binary.LittleEndian.Uint64(buf[:])|fold, text, i, sc)
+	// The last 7 positions, where no 8-byte anchor fits.
+	if g.t4 != nil {
+		for i := max(0, n-7); i+4 <= n; i++ {
+			k := uint64(binary.LittleEndian.Uint32(text[i:]) | fold&0xFFFFFFFF)
+			g.t4.find(k, hash(k), g, text, i, sc)
+		}
 	}
 	for _, li := range g.shortL {
 		l := g.lits[li]
@@ -321,29 +364,23 @@ func (g *grams) scan(text []byte, sc sink) {
 	}
 }
 
-// second tests the anchors that start with the 4 bytes at text[i:]; v
+// second looks up the anchors at text[i:], where the filter passed; v
 // holds the 8 bytes there, folded.
 func (g *grams) second(v uint64, text []byte, i int, sc sink) {
-	if t := g.t8; t != nil && t.filter.has(v) {
-		g.verify(t.lookup(v), text, i, sc)
-	}
-	if t := g.t4; t != nil && t.filter.has(v&0xFFFFFFFF) {
-		g.verify(t.lookup(v&0xFFFFFFFF), text, i, sc)
-	}
-}
-
-// verify compares the literals of an anchor found at text[i:] with the
-// text there.
-func (g *grams) verify(es []entry, text []byte, i int, sc sink) {
-	for _, e := range es {
-		l := g.lits[e.lit]
-		start := i - int(e.off)
-		if start < 0 || start+len(l) > len(text) || !sc.want(int(e.lit)) {
-			continue
+	h := hash(v)
+	w := uint32(h) >> g.shift
+	word := g.filter[w]
+	if word == ^uint64(0) {
+		if g.t4 != nil {
+			k := v & 0xFFFFFFFF
+			g.t4.find(k, hash(k), g, text, i, sc)
 		}
-		if g.equal(text[start:start+len(l)], l) {
-			sc.seen(int(e.lit), start)
+		if own, ok := g.own.get(w); ok {
+			word = own
 		}
+	}
+	if m := filterBits(h); word&m == m && g.t8 != nil {
+		g.t8.find(v, h, g, text, i, sc)
 	}
 }
 

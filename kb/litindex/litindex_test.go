@@ -75,15 +75,7 @@ func TestScanAgainstContains(t *testing.T) {
 			if round%2 == 0 {
 				l = strings.ToLower(l)
 			}
-			var ends []int
-			for off := 0; ; {
-				j := strings.Index(cmp[off:], l)
-				if j < 0 {
-					break
-				}
-				ends = append(ends, off+j+len(l))
-				off += j + 1
-			}
+			ends := endsOf(cmp, l)
 			if got := h.Ends(b.Literal(lits[i])); !slices.Equal(got, ends) {
 				t.Fatalf("round %d: text %q: Ends(%q) = %v, want %v", round, text, l, got, ends)
 			}
@@ -140,5 +132,91 @@ func TestJoint(t *testing.T) {
 	}
 	if _, err := Join(NewBuilder(true).Build(), NewBuilder(false).Build()); err == nil {
 		t.Error("Join accepted indexes that fold case differently")
+	}
+}
+
+// TestScanManyLiterals compares the index with strings.Contains and
+// strings.Index for thousands of literals of 4 to 12 bytes over a small
+// alphabet, planted in random text: the filter is large, 4- and 8-byte
+// anchors share words and many literals share an anchor.
+func TestScanManyLiterals(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	word := words(r, "abcdeAB<")
+	for round := range 4 {
+		b := NewBuilder(round%2 == 0)
+		var lits []string
+		for i := range 3000 {
+			l := word(MinLen + r.IntN(9))
+			lits = append(lits, l)
+			b.Add(i, []string{l})
+			if i%10 == 0 {
+				b.Where(l)
+			}
+		}
+		ix := b.Build()
+		// Random bytes with literals planted, some several times.
+		var tb strings.Builder
+		for tb.Len() < 40000 {
+			tb.WriteString(word(r.IntN(20)))
+			tb.WriteString(lits[r.IntN(len(lits)/2)])
+		}
+		text := tb.String()
+		h := ix.Scan([]byte(text))
+		cmp := text
+		if round%2 == 0 {
+			cmp = strings.ToLower(text)
+		}
+		found := 0
+		for _, l := range lits {
+			folded := l
+			if round%2 == 0 {
+				folded = strings.ToLower(l)
+			}
+			want := strings.Contains(cmp, folded)
+			if got := h.Has(b.Literal(l)); got != want {
+				t.Fatalf("round %d: Has(%q) = %v, want %v", round, l, got, want)
+			}
+			if want {
+				found++
+			}
+		}
+		for i := 0; i < len(lits); i += 10 {
+			l := lits[i]
+			if round%2 == 0 {
+				l = strings.ToLower(l)
+			}
+			ends := endsOf(cmp, l)
+			if got := h.Ends(b.Literal(lits[i])); !slices.Equal(got, ends) {
+				t.Fatalf("round %d: Ends(%q) = %v, want %v", round, l, got, ends)
+			}
+		}
+		if found == 0 || found == len(lits) {
+			t.Fatalf("round %d: %d of %d literals found: the check compared nothing", round, found, len(lits))
+		}
+	}
+}
+
+// TestCommon checks which literals count as markup most pages hold.
+func TestCommon(t *testing.T) {
+	for l, want := range map[string]bool{
+		"href": true, "</div>": true, "HTTPS://WWW.": true, "sys_master": false, "drupal.settings": false, "abc": false,
+	} {
+		if got := Common(l); got != want {
+			t.Errorf("Common(%q) = %v, want %v", l, got, want)
+		}
+	}
+}
+
+// endsOf returns the end offsets of the occurrences of l in text,
+// overlapping ones included.
+func endsOf(text, l string) []int {
+	var ends []int
+	for off := 0; ; {
+		j := strings.Index(text[off:], l)
+		if j < 0 {
+			return ends
+		}
+		ends = append(ends, off+j+len(l))
+		off += j + 1
 	}
 }

@@ -23,6 +23,22 @@ var byteRarity = [256]uint8{
 	125, 196, 196, 196, 196, 196, 196, 196, 196, 196, 196, 196, 175, 196, 196, 196,
 }
 
+// Common reports whether every 4 bytes of l (ASCII letters folded) are
+// among the most frequent 4-byte strings of web pages, as in "href",
+// "</div>" or "https://www.": a literal most pages hold, whose
+// occurrences a scan would stop at all over the page.
+func Common(l string) bool {
+	if len(l) < 4 {
+		return false
+	}
+	for o := 0; o+4 <= len(l); o++ {
+		if !commonGrams[keyAt(l, o, 4)] {
+			return false
+		}
+	}
+	return true
+}
+
 // commonGrams are the 512 most frequent 4-byte strings of web pages
 // (ASCII letters folded to lower case), from the same sample as
 // byteRarity: markup (clas, href, ps:/, </a>) and English (tion). An

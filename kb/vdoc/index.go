@@ -30,21 +30,8 @@ func (d *Doc) built() *index {
 		}
 		walk(d.Root)
 		ix.lower = LowerASCII(d.Body)
-		for _, e := range ix.elems["url"] {
-			if e.Parent == d.HTTP && e.FirstChild != nil {
-				ix.http = append(ix.http, LowerASCII([]byte(e.FirstChild.Data)))
-			}
-		}
-		for c := d.HTTP.FirstChild; c != nil; c = c.NextSibling {
-			if c.Data == "url" {
-				continue
-			}
-			for _, a := range c.Attr {
-				ix.http = append(ix.http, LowerASCII([]byte(a.Val)))
-			}
-			if c.FirstChild != nil {
-				ix.http = append(ix.http, LowerASCII([]byte(c.FirstChild.Data)))
-			}
+		for _, t := range d.HTTPTexts() {
+			ix.http = append(ix.http, LowerASCII(t))
 		}
 		d.index = ix
 	})
@@ -71,6 +58,30 @@ func (d *Doc) Elements(name string) []*html.Node {
 func (d *Doc) Lower() (markup []byte, http [][]byte) {
 	ix := d.built()
 	return ix.lower, ix.http
+}
+
+// HTTPTexts returns the texts of the <http> element as sent: the URL,
+// then header names and values, cookie names and values. Lower returns
+// them lower-cased.
+func (d *Doc) HTTPTexts() [][]byte {
+	var out [][]byte
+	for c := d.HTTP.FirstChild; c != nil; c = c.NextSibling {
+		if c.Data == "url" && c.FirstChild != nil {
+			out = append(out, []byte(c.FirstChild.Data))
+		}
+	}
+	for c := d.HTTP.FirstChild; c != nil; c = c.NextSibling {
+		if c.Data == "url" {
+			continue
+		}
+		for _, a := range c.Attr {
+			out = append(out, []byte(a.Val))
+		}
+		if c.FirstChild != nil {
+			out = append(out, []byte(c.FirstChild.Data))
+		}
+	}
+	return out
 }
 
 // LowerASCII returns a copy of b with its ASCII letters lower-cased. Byte
