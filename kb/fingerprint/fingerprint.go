@@ -103,6 +103,16 @@ type pattern struct {
 	stop   byteSet
 	narrow bool
 	stop1  int // the one stop byte, -1 if there are none or several
+	// head is the literal every match of an html regex starts with
+	// (lower-case), "" if there is none; atHead is the regex anchored,
+	// run only where head occurs: a (?i) regex has no literal prefix for
+	// package regexp to skip to, and would start a match at every byte.
+	head   string
+	atHead *regexp.Regexp
+	// gate holds the literal sets a match starting at head holds before
+	// the next '>' (opening): most occurrences of head are ruled out
+	// there without running the regex.
+	gate [][]string
 	// sets are all the literal sets of an html or scriptSrc pattern: a
 	// part of the page or a script source without a literal of each
 	// holds no match.
@@ -377,6 +387,9 @@ func (s *Set) index(pats []*pattern) {
 					return cmp.Compare(selectivity(b), selectivity(a))
 				})
 			}
+			if p.field == "html" && p.head != "" && !p.anchored && p.re != nil {
+				p.atHead = regexp.MustCompile(`(?i)^(?:` + strings.Split(p.src, `\;`)[0] + `)`)
+			}
 			if best < 0 {
 				// Evaluated on every page. A script source is still
 				// matched only when it holds one of a set's literals,
@@ -458,6 +471,7 @@ func literalSets(p *pattern) [][]string {
 	p.anchored = hasAnchor(t)
 	p.stop, p.narrow = stopBytes(t)
 	p.stop1 = p.stop.only()
+	p.head, p.gate = opening(t)
 	sets := conjuncts(t)
 	if all, ok := exact(t); ok && p.version == "" && !slices.Contains(all, "") && !p.anchored {
 		// The regex is a few strings: finding one is a match.
@@ -473,6 +487,70 @@ func literalSets(p *pattern) [][]string {
 		for i, l := range set {
 			set[i] = string(vdoc.LowerASCII([]byte(l)))
 		}
+	}
+	return sets
+}
+
+// opening returns the literal every match of t starts with (lower-cased),
+// "" if there is none or it has other case variants than ASCII ones; and
+// the literal sets every match holds between it and the next '>' (within
+// its tag, for <link[^>]* href=[^>]*?bootstrap). A 1-byte literal (<) is
+// returned only with a set of literals of 4 bytes or more: it would be
+// looked up at every tag.
+func opening(t *syntax.Regexp) (string, [][]string) {
+	for t.Op == syntax.OpCapture {
+		t = t.Sub[0]
+	}
+	subs := []*syntax.Regexp{t}
+	if t.Op == syntax.OpConcat {
+		subs = t.Sub
+	}
+	first := subs[0]
+	if first.Op != syntax.OpLiteral || !caseless(string(first.Rune)) {
+		return "", nil
+	}
+	gate := slices.DeleteFunc(beforeTag(subs[1:]), func(set []string) bool {
+		return slices.ContainsFunc(set, func(l string) bool { return l == "" || !caseless(l) })
+	})
+	if len(first.Rune) < 2 && !slices.ContainsFunc(gate, func(set []string) bool { return litindex.Shortest(set) >= 4 }) {
+		return "", nil
+	}
+	return literal(first), gate
+}
+
+// beforeTag returns literal sets every match of the concatenation subs
+// holds before its first '>'.
+func beforeTag(subs []*syntax.Regexp) [][]string {
+	var sets [][]string
+	for _, e := range subs {
+		for e.Op == syntax.OpCapture {
+			e = e.Sub[0]
+		}
+		var a byteSet
+		if !alphabet(e, &a) {
+			return sets
+		}
+		if !a.has('>') {
+			sets = append(sets, conjuncts(e)...)
+			continue
+		}
+		switch e.Op {
+		case syntax.OpConcat:
+			sets = append(sets, beforeTag(e.Sub)...)
+		case syntax.OpAlternate:
+			// Each branch holds one of its own sets before a '>'.
+			var any []string
+			for _, b := range e.Sub {
+				bs := beforeTag([]*syntax.Regexp{b})
+				best := bestSetOf(bs, 1)
+				if best < 0 {
+					return sets
+				}
+				any = append(any, bs[best]...)
+			}
+			sets = append(sets, any)
+		}
+		return sets
 	}
 	return sets
 }

@@ -221,3 +221,53 @@ func TestPrefilterAgainstBruteForce(t *testing.T) {
 	}
 	t.Logf("%d pages, %d technologies found, as by brute force", checked, found)
 }
+
+// TestOpening checks the literal an html regex's matches start with and
+// the sets they hold before the next '>', and that matching from that
+// literal on (findHead) gives what the regex gives on the whole text,
+// version included.
+func TestOpening(t *testing.T) {
+	cases := []struct {
+		re, head string
+		gate     [][]string
+	}{
+		{`<link[^>]* href=[^>]*?bootstrap(?:[^>]*?([\d.]+))?[^>-]*?\.css\;version:\1`, "<link", [][]string{{" href="}, {"bootstrap"}, {".css"}}},
+		{`<[^>]+/(?:sys_master|hybr|_ui/(?:.*responsive/)?(?:desktop|common))/`, "<", [][]string{{"/"}, {"sys_master", "hybr", "_ui/"}}},
+		{`<[^>]+/x`, "", nil},     // a bare < without a rare literal
+		{`(?:a|b)<link`, "", nil}, // no one opening literal
+		{`Ärger<link`, "", nil},   // a non-ASCII letter has case variants
+		{`<!--[^>]*HFCM\sby`, "<!--", [][]string{{"hfcm"}, {"by"}}},
+	}
+	pages := []string{
+		`<link rel=stylesheet><LINK media=all HREF=/css/bootstrap.min.css> <link href=/bootstrap-4.1.3.css>`,
+		`<img src=/a/b/_ui/x/desktop/ alt=x><a href=/hybr/>`,
+		`<!-- hfcm by x --><!-- HFCM by 99 -->`,
+	}
+	for _, c := range cases {
+		p, err := compile(0, "html", "", c.re)
+		if err != nil {
+			t.Fatal(err)
+		}
+		literalSets(p)
+		if p.head != c.head || !slices.EqualFunc(p.gate, c.gate, slices.Equal[[]string]) {
+			t.Errorf("%s: opening %q %q, want %q %q", c.re, p.head, p.gate, c.head, c.gate)
+		}
+		s := &Set{}
+		s.index([]*pattern{p})
+		matched := 0
+		for _, page := range pages {
+			html := []byte(page)
+			v, ok := findHead(p, html, vdoc.LowerASCII([]byte(page)))
+			wv, wok := find(p, html)
+			if v != wv || ok != wok {
+				t.Errorf("%s on %s: findHead %q %v, find %q %v", c.re, page, v, ok, wv, wok)
+			}
+			if ok {
+				matched++
+			}
+		}
+		if matched == 0 && c.head != "" {
+			t.Errorf("%s matches none of the pages", c.re)
+		}
+	}
+}

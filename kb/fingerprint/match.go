@@ -264,7 +264,7 @@ const window = 1024
 // occurrences (/wp-content/) the first tags usually decide.
 func findNear(p *pattern, html, lower []byte, hits *litindex.Hits) (string, bool) {
 	if len(p.litIDs) == 0 || p.anchored || !p.narrow && len(html) <= 4*window {
-		return find(p, html)
+		return findHead(p, html, lower)
 	}
 	sp := spans{p: p, html: html, ends: make([][]int, len(p.litIDs))}
 	for j, id := range p.litIDs {
@@ -284,11 +284,39 @@ func findNear(p *pattern, html, lower []byte, hits *litindex.Hits) (string, bool
 		if !holdsSets(lower[lo:hi], p.sets) {
 			continue
 		}
-		if v, ok := find(p, html[lo:hi]); ok {
+		if v, ok := findHead(p, html[lo:hi], lower[lo:hi]); ok {
 			return v, true
 		}
 	}
 	return "", false
+}
+
+// findHead is find on html (lower is html lower-cased) for a regex whose
+// matches start with a literal: its anchored form is tried where the
+// literal occurs, in order, which gives the leftmost match find would.
+func findHead(p *pattern, html, lower []byte) (string, bool) {
+	if p.atHead == nil {
+		return find(p, html)
+	}
+	for i := 0; ; i++ {
+		j := bytes.Index(lower[i:], []byte(p.head))
+		if j < 0 {
+			return "", false
+		}
+		i += j
+		if len(p.gate) > 0 {
+			run := lower[i+len(p.head):]
+			if k := bytes.IndexByte(run, '>'); k >= 0 {
+				run = run[:k]
+			}
+			if !holdsSets(run, p.gate) {
+				continue
+			}
+		}
+		if v, ok := findRE(p, p.atHead, html[i:]); ok {
+			return v, true
+		}
+	}
 }
 
 // spans makes the parts of html around the occurrences of a pattern's
@@ -404,14 +432,20 @@ func find(p *pattern, b []byte) (string, bool) {
 	if p.re == nil {
 		return "", true
 	}
+	return findRE(p, p.re, b)
+}
+
+// findRE matches re, p's regex or a form of it, on b and returns the
+// version it captured.
+func findRE(p *pattern, re *regexp.Regexp, b []byte) (string, bool) {
 	if p.version == "" {
-		return "", p.re.Match(b) // cheaper than finding submatches
+		return "", re.Match(b) // cheaper than finding submatches
 	}
-	m := p.re.FindSubmatchIndex(b)
+	m := re.FindSubmatchIndex(b)
 	if m == nil {
 		return "", false
 	}
-	return string(p.re.Expand(nil, []byte(backref.ReplaceAllString(p.version, "$${$1}")), b, m)), true
+	return string(re.Expand(nil, []byte(backref.ReplaceAllString(p.version, "$${$1}")), b, m)), true
 }
 
 // backref is a Wappalyzer back-reference (\1) in a version template.
