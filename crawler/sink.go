@@ -3,29 +3,36 @@ package crawler
 import (
 	"context"
 	"fmt"
+	"runtime/trace"
+	"sync/atomic"
 	"time"
 
 	"github.com/mneme-archive/mneme/crawler/crawlrdf"
-	"github.com/mneme-archive/mneme/crawler/frontier"
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
 // sink is the single RDF writer: it commits the captures of finished URLs
-// in batches, then schedules their links and completes them in the
-// frontier, so that a URL the frontier holds as done is described in the
-// store. It stops when its input is closed and drained.
+// in batches, then completes them in the frontier (their links were
+// scheduled as they were handed over, Crawl.hand), so that a URL the
+// frontier holds as done is described in the store. It stops when its input
+// is closed and drained.
 type sink struct {
 	c    *Crawl
 	in   chan []item
 	done chan struct{}
 	err  error
 	rdf  *graph.Batch // reused: it keeps its buffers from batch to batch
-	// captured maps the URLs of recently committed captures to their
-	// IRIs, so that a page's mneme:via is mostly found without a scan of
-	// the store; it is emptied when it reaches capturedMax entries.
+	// captured maps the URLs of recent captures (committed, or earlier in
+	// the batch) to their IRIs, so that a page's mneme:via is mostly found
+	// without a scan of the store; it is emptied between batches when it
+	// reaches capturedMax entries.
 	captured map[string]string
+	// handed counts the URLs handed over and not yet completed; now asks
+	// for the batch filling to be committed at once.
+	handed atomic.Int64
+	now    chan struct{}
 }
 
 // capturedMax bounds sink.captured (some 10 MB of URLs and IRIs): the
@@ -37,7 +44,7 @@ const capturedMax = 1 << 16
 // so that the workers go on fetching while the previous batch commits.
 func newSink(c *Crawl) *sink {
 	return &sink{c: c, in: make(chan []item, max(c.spec.Workers*2, c.spec.RDF.Batch)), done: make(chan struct{}),
-		captured: map[string]string{}}
+		captured: map[string]string{}, now: make(chan struct{}, 1)}
 }
 
 // maxWaits bounds how long a batch fills: maxWaits intervals after its
@@ -78,16 +85,43 @@ func (s *sink) run(fail func(error)) {
 				quiet.Reset(min(interval, time.Until(deadline)))
 			case <-quiet.C:
 				break fill
+			case <-s.now:
+				for urls < max { // what is there goes with this batch
+					select {
+					case more, ok := <-s.in:
+						if !ok {
+							break fill
+						}
+						batch = append(batch, more...)
+						urls += countURLs(more)
+					default:
+						break fill
+					}
+				}
 			}
 		}
 		quiet.Stop()
-		if err := s.commit(batch); err != nil {
+		var err error
+		trace.WithRegion(context.Background(), "rdf commit", func() { err = s.commit(batch) })
+		if err != nil {
 			s.err = err
 			fail(err)
 			for range s.in { // let the workers finish; nothing more is committed
 			}
 			return
 		}
+	}
+}
+
+// holdsAll says whether every URL in flight is with the writer: then no
+// fetch is under way, and without a URL to claim nothing more will come.
+func (s *sink) holdsAll() bool { return s.c.inFlightCount() == s.handed.Load() }
+
+// commitNow ends the filling of the current batch (or the next one).
+func (s *sink) commitNow() {
+	select {
+	case s.now <- struct{}{}:
+	default:
 	}
 }
 
@@ -126,7 +160,7 @@ func (c *Crawl) describe(items []item) {
 	}
 }
 
-// commit writes one batch: captures first, then frontier updates.
+// commit writes one batch: captures first, then frontier completions.
 func (s *sink) commit(batch []item) error {
 	c := s.c
 	ctx := context.Background() // a batch in hand is always finished, even when stopping
@@ -134,11 +168,9 @@ func (s *sink) commit(batch []item) error {
 		s.rdf = c.deps.Store.NewBatch()
 	}
 	b := s.rdf
-	n := 0
-	for _, it := range batch {
-		n += len(it.cands)
+	if len(s.captured) >= capturedMax {
+		clear(s.captured) // not within a batch, whose pages find their via here
 	}
-	cands := make([]frontier.Candidate, 0, n)
 	for _, it := range batch {
 		if it.rdf != nil {
 			b.AddBatch(it.rdf)
@@ -151,8 +183,10 @@ func (s *sink) commit(batch []item) error {
 					b.Add(crawlrdf.ViaQuad(c.id, it.capture.IRI, via))
 				}
 			}
+			// A page precedes the pages found on it (Crawl.hand), so
+			// those of this batch find its capture here.
+			s.captured[it.capture.URL] = it.capture.IRI
 		}
-		cands = append(cands, it.cands...)
 	}
 	// The batch names WARC records, and so do the digest index's new
 	// entries: one fsync makes every record written so far durable before
@@ -167,21 +201,18 @@ func (s *sink) commit(batch []item) error {
 	if _, err := b.Commit(ctx); err != nil {
 		return fmt.Errorf("committing %d captures: %w", len(batch), err)
 	}
-	for _, it := range batch {
-		if it.rdf != nil {
-			if len(s.captured) >= capturedMax {
-				clear(s.captured)
-			}
-			s.captured[it.capture.URL] = it.capture.IRI
-		}
-	}
-	if err := c.front.Schedule(cands); err != nil {
-		return err
-	}
 	if err := s.expedite(batch); err != nil {
 		return err
 	}
-	n = 0
+	for _, it := range batch {
+		if sch := it.scheduled; sch != nil {
+			sch.Wait() // long done, but for a worker descheduled mid-way
+			if sch.err != nil {
+				return fmt.Errorf("scheduling the links of %s: %w", it.url, sch.err)
+			}
+		}
+	}
+	n := 0
 	for _, it := range batch {
 		if it.url == "" {
 			continue
@@ -197,6 +228,11 @@ func (s *sink) commit(batch []item) error {
 	if err := c.front.Sync(); err != nil {
 		return err
 	}
+	select {
+	case <-s.now: // asked for before this batch was done: the dispatcher asks again if need be
+	default:
+	}
+	s.handed.Add(-int64(n))
 	c.doneInFlight(n)
 	return nil
 }

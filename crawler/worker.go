@@ -45,6 +45,9 @@ type item struct {
 	// completion, and embedded resources to revisit now.
 	queue  string
 	embeds []string
+	// scheduled, on the last item a worker hands over when any has
+	// links, is done once they are scheduled (Crawl.hand).
+	scheduled *scheduling
 }
 
 // process fetches one claimed URL and returns what the RDF writer must do
@@ -249,16 +252,40 @@ func (c *Crawl) analyze(res *fetch.Result, smp *sampler) Analysis {
 }
 
 // candidates turns the in-scope outlinks of a page into frontier candidates.
+// A page's links share a few hop paths and mostly one host: each hop path
+// and queue key is built once per page, not once per link.
 func (c *Crawl) candidates(links []extract.Outlink, cl *frontier.Claim, from canon.URL) []frontier.Candidate {
 	cands := make([]frontier.Candidate, 0, len(links))
 	sc := c.scope.Load()
+	var hopPaths [4]struct {
+		hop  extract.Hop
+		path string
+	}
+	known := 0
+	var host, port, key string
 	for _, l := range links {
-		hops := cl.Hops + string(rune(l.Hop))
-		if !sc.Decide(l.URL, hops).Accept {
+		hops := ""
+		for i := range known {
+			if hopPaths[i].hop == l.Hop {
+				hops = hopPaths[i].path
+				break
+			}
+		}
+		if hops == "" {
+			hops = cl.Hops + string(rune(l.Hop))
+			if known < len(hopPaths) {
+				hopPaths[known].hop, hopPaths[known].path = l.Hop, hops
+				known++
+			}
+		}
+		if !sc.Accepts(l.URL, hops) {
 			continue
 		}
+		if key == "" || l.URL.Host != host || l.URL.Port != port {
+			host, port, key = l.URL.Host, l.URL.Port, l.URL.HostKey()
+		}
 		cands = append(cands, frontier.Candidate{
-			URL: l.URL.Canonical, QueueKey: l.URL.HostKey(), Hops: hops, Via: from.Href, Update: c.update,
+			URL: l.URL.Canonical, QueueKey: key, Hops: hops, Via: from.Href, Update: c.update,
 		})
 	}
 	return cands
