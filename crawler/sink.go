@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/trace"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -139,7 +140,10 @@ func countURLs(items []item) (n int) {
 // which the sink adds once the page they were found on is committed), so
 // that workers do this in parallel rather than the single writer.
 func (c *Crawl) describe(items []item) {
-	var quads []rdf.Quad
+	qp := quadsPool.Get().(*[]rdf.Quad)
+	defer quadsPool.Put(qp)
+	quads := (*qp)[:0]
+	defer func() { *qp = quads[:0] }()
 	for i := range items {
 		it := &items[i]
 		if it.capture == nil {
@@ -159,6 +163,10 @@ func (c *Crawl) describe(items []item) {
 		}
 	}
 }
+
+// quadsPool recycles describe's statements, some 150 quads (24 KB) a
+// page that the batch copies as it encodes them.
+var quadsPool = sync.Pool{New: func() any { return new([]rdf.Quad) }}
 
 // commit writes one batch: captures first, then frontier completions.
 func (s *sink) commit(batch []item) error {

@@ -103,9 +103,10 @@ func (f *Frontier) Schedule(cands []Candidate) error {
 	}
 	// Hashing (SHA-256 of each URL) needs no lock: keep it out of the way
 	// of Next and of other callers.
-	hs := make([]urlHash, len(cands))
+	var small [128]urlHash // a page's links, mostly: no allocation
+	hs := small[:0]
 	for i := range cands {
-		hs[i] = hashURL(cands[i].URL)
+		hs = append(hs, hashURL(cands[i].URL))
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
