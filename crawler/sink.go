@@ -56,11 +56,11 @@ const maxWaits = 25
 // through fail and ends the sink (items left are fetched again on resume).
 //
 // A batch is committed when it holds rdf.batch URLs, when no URL came for
-// rdf.interval, or maxWaits intervals after its first URL. So a fast
-// crawl commits large batches, which the store writes as sorted files
-// (much cheaper per quad than small commits, and fewer tables to
-// compact), while a crawl whose workers wait for the links of the pages
-// in hand (a small frontier) commits them after one quiet interval.
+// rdf.interval, maxWaits intervals after its first URL, or at once when
+// the dispatcher finds every URL in flight with the writer (commitNow).
+// So a fast crawl commits large batches, which the store writes as sorted
+// files (much cheaper per quad than small commits, and fewer tables to
+// compact), while a crawl that has nothing more to fetch does not wait.
 func (s *sink) run(fail func(error)) {
 	defer close(s.done)
 	max, interval := s.c.spec.RDF.Batch, time.Duration(s.c.spec.RDF.Interval)
@@ -74,32 +74,33 @@ func (s *sink) run(fail func(error)) {
 		batch, urls = append(batch[:0], first...), countURLs(first)
 		deadline := time.Now().Add(maxWaits * interval)
 		quiet := time.NewTimer(interval)
+		hurry := false // commitNow: what is there already goes with this batch
 	fill:
 		for urls < max {
-			select {
-			case more, ok := <-s.in:
-				if !ok {
+			var more []item
+			ok := true
+			if hurry {
+				select {
+				case more, ok = <-s.in:
+				default:
 					break fill
 				}
-				batch = append(batch, more...)
-				urls += countURLs(more)
-				quiet.Reset(min(interval, time.Until(deadline)))
-			case <-quiet.C:
-				break fill
-			case <-s.now:
-				for urls < max { // what is there goes with this batch
-					select {
-					case more, ok := <-s.in:
-						if !ok {
-							break fill
-						}
-						batch = append(batch, more...)
-						urls += countURLs(more)
-					default:
-						break fill
-					}
+			} else {
+				select {
+				case more, ok = <-s.in:
+					quiet.Reset(min(interval, time.Until(deadline)))
+				case <-quiet.C:
+					break fill
+				case <-s.now:
+					hurry = true
+					continue
 				}
 			}
+			if !ok {
+				break fill
+			}
+			batch = append(batch, more...)
+			urls += countURLs(more)
 		}
 		quiet.Stop()
 		var err error
