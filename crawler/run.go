@@ -329,8 +329,9 @@ func (c *Crawl) isPaused() bool {
 	return c.paused
 }
 
-// Pause stops claiming URLs; fetches under way finish. When it returns,
-// Status().InFlight counts every URL claimed before.
+// Pause stops claiming URLs; fetches under way finish, and so do those of
+// the URLs claimed ahead for the workers (at most one a worker). When it
+// returns, Status().InFlight counts every URL claimed before.
 func (c *Crawl) Pause() { c.setPaused(true) }
 
 // Resume continues a paused crawl.
