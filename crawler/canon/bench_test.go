@@ -54,18 +54,31 @@ func BenchmarkResolve(b *testing.B) {
 // per iteration: navigation, articles, assets, other hosts, fragments and
 // the odd mailto: and javascript: link the fast path leaves to WHATWG.
 func BenchmarkResolvePage(b *testing.B) {
-	refs := []string{"/section/3/", "/news/2025/03/related-story-7.html?ref=inline&pos=3", "related-story-8.html",
-		"https://www.example.com/most-read/4", "//partner3.example.org/", "/img/photo5-480.jpg", "../2024/archive.html",
-		"#top", "/static/app.js", "mailto:desk@example.com", "javascript:void(0)", "/privacy"}
+	benchmarkResolveRefs(b, "https://www.example.com/news/2025/story.html", "/section/3/", "/news/2025/03/related-story-7.html?ref=inline&pos=3",
+		"related-story-8.html", "https://www.example.com/most-read/4", "//partner3.example.org/", "/img/photo5-480.jpg", "../2024/archive.html",
+		"#top", "/static/app.js", "mailto:desk@example.com", "javascript:void(0)", "/privacy")
+}
+
+// BenchmarkResolveSite resolves the references of a page of the crawl
+// benchmark's generated site: paths from the root, which take the direct
+// way.
+func BenchmarkResolveSite(b *testing.B) {
+	benchmarkResolveRefs(b, "http://127.0.0.1:8080/s/3/3141.html", "/s/12/12345.html", "/static/css/site-1.css", "/", "/s/0/7.html",
+		"/static/img/42.png", "/s/19/19999.html")
+}
+
+// benchmarkResolveRefs resolves refs against base in turn, one per
+// iteration.
+func benchmarkResolveRefs(b *testing.B, base string, refs ...string) {
 	c := New(Options{})
-	base, err := c.Parse("https://www.example.com/news/2025/story.html")
+	u, err := c.Parse(base)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		if _, err := c.Resolve(base, refs[i%len(refs)]); err != nil {
+		if _, err := c.Resolve(u, refs[i%len(refs)]); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -180,7 +180,7 @@ func (c *Canonicalizer) build(p *url.Url) URL {
 		}
 	}
 	u.Href = u.assemble(u.Userinfo, u.Host, u.Path, u.Query, u.HasQuery, "")
-	u.Canonical = c.canonical(u)
+	u.Canonical = c.canonical(&u)
 	return u
 }
 

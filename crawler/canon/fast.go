@@ -42,8 +42,7 @@ const (
 // userinfo, following the WHATWG relative states for references of the
 // common shape.
 func (c *Canonicalizer) fastResolve(base URL, ref string) (URL, resolution) {
-	if base.Scheme != "http" && base.Scheme != "https" || !base.Hierarchical() || base.Userinfo != "" ||
-		!strings.HasPrefix(base.wpath, "/") {
+	if !fastBase(&base) {
 		return URL{}, needBase
 	}
 	s := trimC0Space(ref)
@@ -61,6 +60,10 @@ func (c *Canonicalizer) fastResolve(base URL, ref string) (URL, resolution) {
 		}
 		return URL{}, absoluteOnly
 	}
+	var u URL
+	if directResolve(c, &u, &base, s) {
+		return u, resolved
+	}
 	if !plainASCII(s) {
 		return URL{}, needBase
 	}
@@ -77,11 +80,11 @@ func (c *Canonicalizer) fastResolve(base URL, ref string) (URL, resolution) {
 		if s != "" {
 			u.Fragment = encodeFragment(s[1:])
 		}
-		u.Canonical = c.canonical(u)
+		u.Canonical = c.canonical(&u)
 		return u, resolved
 	}
 	var scratch [256]byte
-	b := newHrefBuffer(scratch[:0], base.Href[:originLen(base)])
+	b := newHrefBuffer(scratch[:0], base.Href[:originLen(&base)])
 	switch s[0] {
 	case '/':
 		b = b.path(s[1:])
@@ -94,6 +97,14 @@ func (c *Canonicalizer) fastResolve(base URL, ref string) (URL, resolution) {
 		b = b.path(s)
 	}
 	return c.finish(base.Scheme, base.Port, b, fragmentOf(s)), resolved
+}
+
+// fastBase reports whether references can be resolved against base
+// without the WHATWG parser: an http(s) URL with a host, no userinfo and a
+// path.
+func fastBase(base *URL) bool {
+	return (base.Scheme == "http" || base.Scheme == "https") && base.Hierarchical() && base.Userinfo == "" &&
+		strings.HasPrefix(base.wpath, "/")
 }
 
 // fastAuthority parses "//host[:port][/path][?query][#fragment]", already
@@ -239,7 +250,7 @@ func (c *Canonicalizer) finish(scheme, port string, b hrefBuffer, fragment strin
 	} else {
 		u.Href = u.assemble("", u.Host, u.Path, u.Query, u.HasQuery, "")
 	}
-	u.Canonical = c.canonical(u)
+	u.Canonical = c.canonical(&u)
 	return u
 }
 
@@ -252,13 +263,13 @@ func portLen(port string) int {
 
 // originLen is the length of "scheme://host[:port]" at the start of the
 // Href of a URL without userinfo.
-func originLen(u URL) int {
+func originLen(u *URL) int {
 	return len(u.Scheme) + len("://") + len(u.Host) + portLen(u.Port)
 }
 
 // trimC0Space drops leading and trailing C0 controls and spaces, as the
 // WHATWG parser does first.
-func trimC0Space(s string) string {
+func trimC0Space[T string | []byte](s T) T {
 	i, j := 0, len(s)
 	for i < j && s[i] <= ' ' {
 		i++
@@ -272,7 +283,7 @@ func trimC0Space(s string) string {
 // plainASCII reports whether s is printable ASCII: no tabs or newlines
 // (which WHATWG deletes anywhere), no controls, no backslashes (read as '/'
 // in special URLs) and nothing needing UTF-8 percent-encoding or IDNA.
-func plainASCII(s string) bool {
+func plainASCII[T string | []byte](s T) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < ' ' || s[i] >= 0x7f || s[i] == '\\' {
 			return false
@@ -284,18 +295,26 @@ func plainASCII(s string) bool {
 // cutScheme splits "scheme:rest" following the WHATWG scheme state: an ASCII
 // letter, then letters, digits, '+', '-' or '.', then ':'.
 func cutScheme(s string) (scheme, rest string, ok bool) {
-	if s == "" || !isAlpha(s[0]) {
-		return "", "", false
+	if i := schemeLen(s); i > 0 {
+		return s[:i], s[i+1:], true
+	}
+	return "", "", false
+}
+
+// schemeLen is the length of the scheme s starts with, 0 for none.
+func schemeLen[T string | []byte](s T) int {
+	if len(s) == 0 || !isAlpha(s[0]) {
+		return 0
 	}
 	for i := 1; i < len(s); i++ {
 		switch c := s[i]; {
 		case c == ':':
-			return s[:i], s[i+1:], true
+			return i
 		case !isAlnum(c) && c != '+' && c != '-' && c != '.':
-			return "", "", false
+			return 0
 		}
 	}
-	return "", "", false
+	return 0
 }
 
 // httpScheme returns "http" or "https" for those schemes in any case; ok is

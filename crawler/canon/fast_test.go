@@ -125,8 +125,8 @@ func checkParse(t testing.TB, c *Canonicalizer, raw string) bool {
 	return fast
 }
 
-// checkResolve fails when Resolve and the WHATWG parser disagree on ref
-// against base and reports whether the fast path took it. The expected
+// checkResolve fails when Resolve or ResolveBytes and the WHATWG parser
+// disagree on ref against base and reports whether the fast path took it. The expected
 // result comes from a base made by the WHATWG parser; Resolve gets the base
 // as Parse makes it, so that fast-path bases are covered.
 func checkResolve(t testing.TB, c *Canonicalizer, base, ref string) bool {
@@ -139,6 +139,10 @@ func checkResolve(t testing.TB, c *Canonicalizer, base, ref string) bool {
 	got, gerr := c.Resolve(fbase, ref)
 	if !sameURL(got, want) || !sameErr(gerr, werr) {
 		t.Fatalf("Resolve(%q, %q):\n got %+v, %v\nwant %+v, %v", base, ref, got, gerr, want, werr)
+	}
+	got2 := URL{Href: "stale", Fragment: "stale", Query: "stale", HasQuery: true} // ResolveBytes must overwrite all of it
+	if gerr := c.ResolveBytes(&got2, &fbase, []byte(ref)); !sameURL(got2, want) || !sameErr(gerr, werr) {
+		t.Fatalf("ResolveBytes(%q, %q):\n got %+v, %v\nwant %+v, %v", base, ref, got2, gerr, want, werr)
 	}
 	_, how := c.fastResolve(fbase, ref)
 	return how == resolved
@@ -259,6 +263,97 @@ func FuzzFastPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, base, ref string) {
 		checkParse(t, c, base)
 		checkParse(t, c, ref)
+		checkResolve(t, c, base, ref)
+	})
+}
+
+// directPieces build references around each check directResolve makes:
+// the plain pieces first, then every class of printable ASCII, dot
+// segments whole and in part, escapes, tabs, controls and non-ASCII.
+var directPieces = []string{"a", "b0", "s", "3141.html", "/", "/", "/", "?", ".", "..", "...", ".a", "a.", "?", "?", "#", "%", "%2e", "%41", "'", "\"", " ", "\t", "\n",
+	"|", "^", "[", "]", "{", "}", "`", "<", ">", "\\", ":", ";", "=", "&", "@", "!", "$", "(", ")", "*", "+", ",", "~", "-", "_", "é", "\x00", "\x7f"}
+
+// directRef builds a random reference: a path from the root, a relative
+// path or a query, of pieces.
+func directRef(r *rand.Rand) string {
+	ref := []string{"/", "", "?", "./", "//"}[r.IntN(5)]
+	for range 1 + r.IntN(10) {
+		ref += pickPlain(r, directPieces, 8)
+	}
+	return ref
+}
+
+// TestDirectResolveMatchesWHATWG compares Resolve with the WHATWG parser on
+// 60,000 references built to sit on both sides of directResolve's checks,
+// against bases with and without escapes in their path, and checks that
+// the direct path took a good share of them.
+func TestDirectResolveMatchesWHATWG(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	bases := []string{"http://example.com/a/b/c.html?x#y", "https://H.org", "http://h:8080/d/", "http://127.0.0.1/x", "http://h/%7euser/x%2fy/z",
+		"http://h/a%2e%2eb/c?q", "https://www.example.com/news/2025/story.html", "http://h/a b/c", "http://h/(S(4hqa0555fwsecu455xqckv45))/a.aspx"}
+	for _, opts := range diffOptions {
+		c := New(opts)
+		direct, tried := 0, 0
+		for i := range 20000 {
+			base, ref := bases[i%len(bases)], directRef(r)
+			if i%4 == 0 {
+				ref = pickPlain(r, corpusSpace, 4) + ref + pickPlain(r, corpusSpace, 4)
+			}
+			checkResolve(t, c, base, ref)
+			fbase, err := c.Parse(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tried++
+			if directResolve(c, new(URL), &fbase, trimC0Space(ref)) {
+				direct++
+			}
+		}
+		t.Logf("options %+v: direct path took %d of %d resolutions", opts, direct, tried)
+		if direct < tried/10 || direct > tried*9/10 {
+			t.Errorf("direct path took %d of %d resolutions: the corpus misses one side of its checks", direct, tried)
+		}
+	}
+}
+
+// TestDirectResolveTakesCommonReferences pins down which references go the
+// direct way.
+func TestDirectResolveTakesCommonReferences(t *testing.T) {
+	c := New(Options{})
+	base, err := c.Parse("https://www.example.com/news/2025/story.html?q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{"/s/3/3141.html", "/", "related-story-7.html?ref=inline&pos=3", "?page=2", "/a/b?x=/y?z#top", "1a:b/c", "/wp-content/themes/x.css?ver=6.4.2",
+		"/index.php?title=Main_Page&action=edit", "/a;jsessionid=0123456789ABCDEF0123456789abcdef", "/a/.b/..c/..."} {
+		if !directResolve(c, new(URL), &base, ref) {
+			t.Errorf("directResolve(%q) declined", ref)
+		}
+	}
+	for _, ref := range []string{"", "#top", "//h/x", "/a/./b", "/a/../b", "..", ".", "a/..", "/%7e", "/a b", "/a\tb", "/é", "/a\\b", "?q='x'", "/a|b", "/a#b\tc", "a:b/c", "http:x"} {
+		if directResolve(c, new(URL), &base, ref) {
+			t.Errorf("directResolve(%q) accepted a reference it should leave to the general path", ref)
+		}
+	}
+	escaped, err := c.Parse("http://h/%7euser/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if directResolve(c, new(URL), &escaped, "y") {
+		t.Errorf("directResolve resolved a relative path against a base whose path Href normalised")
+	}
+}
+
+// FuzzDirectResolve compares Resolve with the WHATWG parser on references
+// of the direct kind and their near misses.
+func FuzzDirectResolve(f *testing.F) {
+	for _, ref := range []string{"/s/3/3141.html", "story.html?id=7#c", "?page=2", "/a/.b/..c", "/a/./b", "/a?b'c", "/%2e/x", "a:b/c"} {
+		f.Add("http://example.com/a/b/c.html?x#y", ref)
+	}
+	f.Add("http://h/%7euser/x", "y")
+	f.Add("http://h/a", "a:b/c")
+	c := New(Options{})
+	f.Fuzz(func(t *testing.T, base, ref string) {
 		checkResolve(t, c, base, ref)
 	})
 }

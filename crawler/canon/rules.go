@@ -6,7 +6,7 @@ import (
 )
 
 // canonical builds the Heritrix-style already-seen key from the fetch form.
-func (c *Canonicalizer) canonical(u URL) string {
+func (c *Canonicalizer) canonical(u *URL) string {
 	o := c.opts
 	userinfo, host, path, query := u.Userinfo, u.Host, u.Path, u.Query
 	if !o.KeepUserinfo {

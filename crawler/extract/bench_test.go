@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mneme-archive/mneme/crawler/canon"
 	"github.com/mneme-archive/mneme/crawler/fetch"
+	"github.com/mneme-archive/mneme/internal/synthweb"
 	"golang.org/x/net/html"
 )
 
@@ -99,6 +101,42 @@ func BenchmarkExtractHTML(b *testing.B) {
 			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
 		})
 	}
+}
+
+// BenchmarkExtractSite extracts, as the application-aware helper does (no
+// paragraphs), from pages of the crawl benchmark's generated site: 20–50 KB
+// of text paragraphs, then a list of 50–100 links to other pages.
+func BenchmarkExtractSite(b *testing.B) {
+	site := synthweb.NewBigSite(synthweb.BigOptions{})
+	type page struct {
+		base canon.URL
+		body []byte
+	}
+	pages := make([]page, 256)
+	size := 0
+	for k := range pages {
+		i := k * 78
+		rec := httptest.NewRecorder()
+		site.ServeHTTP(rec, httptest.NewRequest("GET", site.Path(i), nil))
+		pages[k] = page{mustURL(b, "http://127.0.0.1:8080"+site.Path(i)), rec.Body.Bytes()}
+		size += rec.Body.Len()
+	}
+	x := New(Options{MaxParagraph: -1})
+	b.SetBytes(int64(size / len(pages)))
+	b.ReportAllocs()
+	n, links := 0, 0
+	cpu := cpuTime()
+	for b.Loop() {
+		p := pages[n%len(pages)]
+		n++
+		out, err := x.Extract(Document{URL: p.base, MediaType: "text/html", Text: p.body})
+		if err != nil {
+			b.Fatal(err)
+		}
+		links += len(out)
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
+	b.ReportMetric(float64(links)/float64(b.N), "links/page")
 }
 
 // BenchmarkParseTree is the floor of a tree-based extractor such as

@@ -16,7 +16,11 @@
 // two token for token and link for link on saved pages of real
 // applications, the benchmark's generated site and fuzzed input. The
 // document is read into memory whole (crawler/fetch bounds a decoded body,
-// 32 MB by default).
+// 32 MB by default). References are resolved from the page's bytes
+// (canon.ResolveBytes) and deduplicated in open-addressed tables that
+// pooled collectors reuse from page to page; testdata/golden-links.txt
+// holds digests of the outlinks the extractor gave before that rewrite,
+// which it must still give.
 //
 // Hop types and contexts follow Heritrix 3's ExtractorHTML: frames and
 // iframes are embeds, <link> is an embed for icon, stylesheet,

@@ -1,8 +1,8 @@
 package extract
 
 import (
+	"bytes"
 	"io"
-	"strings"
 
 	"github.com/mneme-archive/mneme/crawler/canon"
 )
@@ -27,7 +27,8 @@ type Outlink struct {
 	Hop     Hop
 	Context string // where it was found, as Heritrix writes it: "a/@href", "img/@src", "meta" …
 	// Text is the anchor text of a link (alt text of images inside it
-	// included), whitespace collapsed, at most Options.MaxText bytes.
+	// included), whitespace collapsed, at most Options.MaxText bytes. The
+	// anchor texts of one document are slices of one string.
 	Text string
 	// Paragraph is the text of the block (p, li, td, div …) holding the link,
 	// whitespace collapsed, cut to Options.MaxParagraph bytes around the link.
@@ -90,7 +91,6 @@ func (s *Standard) Extract(doc Document) ([]Outlink, error) {
 	case IsHTML(doc.MediaType):
 		return s.html(doc)
 	case doc.MediaType == "text/css":
-		c := s.newCollector(doc.URL)
 		b := doc.Text
 		if b == nil {
 			var err error
@@ -98,8 +98,9 @@ func (s *Standard) Extract(doc Document) ([]Outlink, error) {
 				return nil, err
 			}
 		}
+		c := s.newCollector(doc.URL)
 		c.css(b)
-		return c.out, nil
+		return c.result(), nil
 	}
 	return nil, nil
 }
@@ -119,12 +120,17 @@ func crawlable(u canon.URL) bool {
 }
 
 // skipRef reports references that are not URLs to fetch.
-func skipRef(ref string) bool {
+func skipRef(ref []byte) bool {
 	if len(ref) < 5 {
-		return ref == ""
+		return len(ref) == 0
+	}
+	switch ref[0] | 0x20 { // the schemes' first letters: most references start otherwise
+	case 'j', 'd', 'm', 't', 'a', 'b':
+	default:
+		return false
 	}
 	for _, p := range [...]string{"javascript:", "data:", "mailto:", "tel:", "about:", "blob:"} {
-		if len(ref) >= len(p) && strings.EqualFold(ref[:len(p)], p) {
+		if len(ref) >= len(p) && bytes.EqualFold(ref[:len(p)], []byte(p)) {
 			return true
 		}
 	}

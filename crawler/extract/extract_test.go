@@ -2,8 +2,11 @@ package extract
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html/atom"
 
 	"github.com/mneme-archive/mneme/crawler/canon"
 )
@@ -254,6 +257,44 @@ func TestWindow(t *testing.T) {
 	} {
 		if got := window(s, c.at, c.size); got != c.want {
 			t.Errorf("window(%q, %d, %d) = %q, want %q", s, c.at, c.size, got, c.want)
+		}
+	}
+}
+
+// TestTextWriteShortcut compares write, which appends text that needs no
+// collapsing whole, with writeWords on random text and buffer states.
+func TestTextWriteShortcut(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{"word", "a", "é", " ", " ", "  ", "\t", "\n", "\r\n", "\f", "\x01", "long-word-of-many-bytes"}
+	for range 20000 {
+		max := 1 + r.IntN(40)
+		var fast, slow textBuf
+		fast.max, slow.max = max, max
+		for range 1 + r.IntN(4) {
+			var p []byte
+			for range r.IntN(8) {
+				p = append(p, pieces[r.IntN(len(pieces))]...)
+			}
+			if r.IntN(4) == 0 {
+				fast.separate()
+				slow.separate()
+			}
+			fast.write(p)
+			slow.writeWords(p)
+			if string(fast.b) != string(slow.b) || fast.space != slow.space {
+				t.Fatalf("after %q (max %d): write gives %q (space %v), writeWords %q (space %v)", p, max, fast.b, fast.space, slow.b, slow.space)
+			}
+		}
+	}
+}
+
+// TestTagAtom checks tagAtom against atom.Lookup on the names it knows,
+// names beside them and names of no element.
+func TestTagAtom(t *testing.T) {
+	for _, name := range []string{"a", "p", "b", "i", "q", "s", "u", "li", "td", "tr", "br", "ul", "em", "ol", "th", "h1", "div", "img", "nav", "dir", "ins",
+		"span", "link", "meta", "main", "body", "html", "head", "script", "x", "xx", "xyz", "abcd", ""} {
+		if got, want := tagAtom([]byte(name)), atom.Lookup([]byte(name)); got != want {
+			t.Errorf("tagAtom(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

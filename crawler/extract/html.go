@@ -33,6 +33,7 @@ type htmlState struct {
 	// tokenize makes the tokenizer of the document and of the markup in
 	// its <noscript> elements.
 	tokenize func([]byte) tokenizer
+	attrs    attrs // of the current start tag
 }
 
 type pending struct{ link, at int }
@@ -44,13 +45,6 @@ func (s *Standard) html(doc Document) ([]Outlink, error) {
 // htmlWith extracts with the tokenizers tokenize makes (the tests compare
 // the scanner with x/net/html's Tokenizer on the same documents).
 func (s *Standard) htmlWith(doc Document, tokenize func([]byte) tokenizer) ([]Outlink, error) {
-	h := &htmlState{
-		c:        s.newCollector(doc.URL),
-		anchor:   -1,
-		text:     textBuf{max: s.opts.MaxText},
-		block:    textBuf{max: maxBlock},
-		tokenize: tokenize,
-	}
 	body := doc.Text
 	if body == nil {
 		var err error
@@ -58,17 +52,29 @@ func (s *Standard) htmlWith(doc Document, tokenize func([]byte) tokenizer) ([]Ou
 			return nil, fmt.Errorf("extract: %s: %w", doc.URL.Href, err)
 		}
 	}
+	h := &htmlState{
+		c:        s.newCollector(doc.URL),
+		anchor:   -1,
+		text:     textBuf{max: s.opts.MaxText},
+		block:    textBuf{max: maxBlock},
+		tokenize: tokenize,
+	}
 	err := h.run(h.tokenize(body))
 	h.closeAnchor()
 	h.flushBlock()
 	if err != nil {
 		err = fmt.Errorf("extract: %s: %w", doc.URL.Href, err)
 	}
-	return h.c.out, err
+	return h.c.result(), err
 }
 
 func (h *htmlState) run(z tokenizer) error {
+	sc, _ := z.(*scanner)
 	for {
+		if sc != nil {
+			// The text the case below would ignore need not be a token.
+			sc.skipText = h.raw == 0 && !h.inA && h.c.opts.MaxParagraph <= 0
+		}
 		switch tt := z.Next(); tt {
 		case html.ErrorToken:
 			if err := z.Err(); err != io.EOF {
@@ -82,13 +88,65 @@ func (h *htmlState) run(z tokenizer) error {
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
-			h.startTag(z, atom.Lookup(name), hasAttr)
+			h.startTag(z, tagAtom(name), hasAttr)
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			h.raw = 0
-			h.endTag(atom.Lookup(name))
+			h.endTag(tagAtom(name))
 		}
 	}
+}
+
+// tagAtom is atom.Lookup, with the commonest tags of pages found by a
+// switch rather than by hashing.
+func tagAtom(name []byte) atom.Atom {
+	switch len(name) {
+	case 1:
+		switch name[0] {
+		case 'a':
+			return atom.A
+		case 'p':
+			return atom.P
+		case 'b':
+			return atom.B
+		case 'i':
+			return atom.I
+		}
+	case 2:
+		switch string(name) {
+		case "li":
+			return atom.Li
+		case "td":
+			return atom.Td
+		case "tr":
+			return atom.Tr
+		case "br":
+			return atom.Br
+		case "ul":
+			return atom.Ul
+		case "em":
+			return atom.Em
+		}
+	case 3:
+		switch string(name) {
+		case "div":
+			return atom.Div
+		case "img":
+			return atom.Img
+		case "nav":
+			return atom.Nav
+		}
+	case 4:
+		switch string(name) {
+		case "span":
+			return atom.Span
+		case "link":
+			return atom.Link
+		case "meta":
+			return atom.Meta
+		}
+	}
+	return atom.Lookup(name)
 }
 
 func (h *htmlState) textToken(t []byte) {
@@ -123,45 +181,78 @@ type attrs struct {
 	poster, background, alt, dataSrc, dataSrcset []byte
 }
 
-func readAttrs(z tokenizer, more bool) attrs {
-	var a attrs
+// readAttrs sets a to the tag's attributes that matter.
+func readAttrs(a *attrs, z tokenizer, more bool) {
+	*a = attrs{}
 	for more {
 		var k, v []byte
 		k, v, more = z.TagAttr()
-		switch string(k) {
-		case "href":
-			a.href = v
-		case "src":
-			a.src = v
-		case "srcset":
-			a.srcset = v
-		case "rel":
-			a.rel = v
-		case "style":
-			a.style = v
-		case "content":
-			a.content = v
-		case "http-equiv":
-			a.httpEquiv = v
-		case "method":
-			a.method = v
-		case "action":
-			a.action = v
-		case "data":
-			a.data = v
-		case "poster":
-			a.poster = v
-		case "background":
-			a.background = v
-		case "alt":
-			a.alt = v
-		case "data-src", "data-original", "data-lazy-src":
-			a.dataSrc = v
-		case "data-srcset":
-			a.dataSrcset = v
+		if p := a.field(k); p != nil {
+			*p = v
 		}
 	}
-	return a
+}
+
+// field returns the field of attribute k, nil for attributes that do not
+// matter (a switch on the length first: most attributes of a page, class,
+// id, title, are none of these).
+func (a *attrs) field(k []byte) *[]byte {
+	switch len(k) {
+	case 3:
+		if string(k) == "src" {
+			return &a.src
+		} else if string(k) == "rel" {
+			return &a.rel
+		} else if string(k) == "alt" {
+			return &a.alt
+		}
+	case 4:
+		if string(k) == "href" {
+			return &a.href
+		} else if string(k) == "data" {
+			return &a.data
+		}
+	case 5:
+		if string(k) == "style" {
+			return &a.style
+		}
+	case 6:
+		switch string(k) {
+		case "srcset":
+			return &a.srcset
+		case "method":
+			return &a.method
+		case "action":
+			return &a.action
+		case "poster":
+			return &a.poster
+		}
+	case 7:
+		if string(k) == "content" {
+			return &a.content
+		}
+	case 8:
+		if string(k) == "data-src" {
+			return &a.dataSrc
+		}
+	case 10:
+		switch string(k) {
+		case "http-equiv":
+			return &a.httpEquiv
+		case "background":
+			return &a.background
+		}
+	case 11:
+		if string(k) == "data-srcset" {
+			return &a.dataSrcset
+		}
+	case 13:
+		switch string(k) {
+		case "data-original", "data-lazy-src":
+			return &a.dataSrc
+		}
+	}
+	return nil
 }
 
 func (h *htmlState) startTag(z tokenizer, tag atom.Atom, hasAttr bool) {
@@ -186,12 +277,13 @@ func (h *htmlState) startTag(z tokenizer, tag atom.Atom, hasAttr bool) {
 		}
 		return
 	}
-	a := readAttrs(z, hasAttr)
+	a := &h.attrs
+	readAttrs(a, z, hasAttr)
 	c := h.c
-	if ctx, ok := srcContext[tag]; ok {
+	if ctx := srcContext(tag); ctx != "" {
 		h.embed(a.src, ctx)
 	}
-	if ctx, ok := backgroundContext[tag]; ok {
+	if ctx := backgroundContext(tag); ctx != "" {
 		h.embed(a.background, ctx)
 	}
 	switch tag {
@@ -250,18 +342,47 @@ var embedRel = map[string]string{
 	"prerender":     "link[rel='prerender']/@href",
 }
 
-// Embeds by attribute: the elements whose src or background attribute
-// names a resource, with the Heritrix context of each.
-var (
-	srcContext = map[atom.Atom]string{
-		atom.Img: "img/@src", atom.Script: "script/@src", atom.Iframe: "iframe/@src", atom.Frame: "frame/@src",
-		atom.Source: "source/@src", atom.Video: "video/@src", atom.Audio: "audio/@src", atom.Track: "track/@src",
-		atom.Embed: "embed/@src", atom.Input: "input/@src",
+// srcContext is the Heritrix context of the src attribute of the
+// elements where it names an embedded resource, "" for the others.
+func srcContext(tag atom.Atom) string {
+	switch tag {
+	case atom.Img:
+		return "img/@src"
+	case atom.Script:
+		return "script/@src"
+	case atom.Iframe:
+		return "iframe/@src"
+	case atom.Frame:
+		return "frame/@src"
+	case atom.Source:
+		return "source/@src"
+	case atom.Video:
+		return "video/@src"
+	case atom.Audio:
+		return "audio/@src"
+	case atom.Track:
+		return "track/@src"
+	case atom.Embed:
+		return "embed/@src"
+	case atom.Input:
+		return "input/@src"
 	}
-	backgroundContext = map[atom.Atom]string{
-		atom.Body: "body/@background", atom.Table: "table/@background", atom.Td: "td/@background",
+	return ""
+}
+
+// backgroundContext is the context of the background attribute of the
+// elements that have one.
+func backgroundContext(tag atom.Atom) string {
+	switch tag {
+	case atom.Body:
+		return "body/@background"
+	case atom.Table:
+		return "table/@background"
+	case atom.Td:
+		return "td/@background"
 	}
-)
+	return ""
+}
 
 func (h *htmlState) endTag(tag atom.Atom) {
 	if tag == atom.A {
@@ -282,7 +403,7 @@ func (h *htmlState) embed(v []byte, context string) {
 // relation makes an embed, pingback and missing relations nothing, resource
 // hints are ignored, and any other relation (canonical, alternate, next …)
 // makes a navigational link.
-func (h *htmlState) linkTag(a attrs) {
+func (h *htmlState) linkTag(a *attrs) {
 	if a.href == nil || a.rel == nil {
 		return
 	}
@@ -379,8 +500,8 @@ func (h *htmlState) inBlock(link int) {
 }
 
 func (h *htmlState) closeAnchor() {
-	if h.anchor >= 0 && h.c.out[h.anchor].Text == "" {
-		h.c.out[h.anchor].Text = h.text.string()
+	if h.anchor >= 0 {
+		h.c.setText(h.anchor, validPrefix(h.text.b))
 	}
 	h.anchor = -1
 	h.inA = false

@@ -45,6 +45,11 @@ type scanner struct {
 	keys            map[string]bool // the attributes' lower-cased names, in a tag with many
 	nAttr           int             // attributes returned so far
 	keyBuf, nameBuf []byte          // lower-cased copies of names with capitals
+	nameUpper       bool            // the tag name has capitals or NULs
+	// skipText, set by the reader between tokens, says that it would
+	// ignore the next text token: the scanner goes on to the tag after it
+	// (raw text, and text at the end of the document, still come).
+	skipText bool
 }
 
 func newScanner(b []byte, maxBuf int) *scanner {
@@ -53,10 +58,6 @@ func newScanner(b []byte, maxBuf int) *scanner {
 
 // Err returns io.EOF at the end of the document, or why it stopped.
 func (z *scanner) Err() error { return z.err }
-
-func isHTMLSpace(c byte) bool {
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f'
-}
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
@@ -112,8 +113,11 @@ func (z *scanner) next() nethtml.TokenType {
 			continue
 		}
 		if z.rawStart < lt {
-			z.pos, z.dataEnd = lt, lt
-			return nethtml.TextToken
+			if !z.skipText || z.maxBuf > 0 && lt-z.rawStart >= z.maxBuf {
+				z.pos, z.dataEnd = lt, lt
+				return nethtml.TextToken
+			}
+			z.rawStart = lt // the text is not wanted: the tag is the token
 		}
 		z.pos = lt + 2
 		switch tt {
@@ -181,14 +185,16 @@ func (z *scanner) afterLT() (byte, bool) {
 }
 
 func (z *scanner) skipWhiteSpace() bool {
-	for z.pos < len(z.b) {
-		if !isHTMLSpace(z.b[z.pos]) {
-			return true
-		}
-		z.pos++
+	i := z.pos
+	for i < len(z.b) && isSpace(z.b[i]) {
+		i++
 	}
-	z.err = io.EOF
-	return false
+	z.pos = i
+	if i == len(z.b) {
+		z.err = io.EOF
+		return false
+	}
+	return true
 }
 
 // readRawOrRCDATA reads up to the end tag of the raw-text element.
@@ -447,6 +453,9 @@ func (z *scanner) readStartTag() nethtml.TokenType {
 		return nethtml.ErrorToken
 	}
 	name := z.b[z.dataStart:z.dataEnd]
+	if len(name) < len("xmp") {
+		return nethtml.StartTagToken // p, a, li … the tags of most of a page
+	}
 	for _, r := range rawElements {
 		if len(name) == len(r) && equalFoldASCII(name, r) {
 			z.rawTag = r
@@ -562,23 +571,28 @@ func equalFoldBytes(a, b []byte) bool {
 
 func (z *scanner) readTagName() {
 	z.dataStart = z.pos - 1
-	for {
-		c, ok := z.readByte()
-		if !ok {
-			z.dataEnd = z.pos
+	z.nameUpper = isUpper(z.b[z.dataStart])
+	for i := z.pos; i < len(z.b); i++ {
+		c := z.b[i]
+		switch {
+		case c > '>':
+			z.nameUpper = z.nameUpper || isUpper(c)
+			continue
+		case isSpace(c):
+			z.pos, z.dataEnd = i+1, i
 			return
-		}
-		switch c {
-		case ' ', '\n', '\r', '\t', '\f':
-			z.dataEnd = z.pos - 1
+		case c == '/' || c == '>':
+			z.pos, z.dataEnd = i, i
 			return
-		case '/', '>':
-			z.pos--
-			z.dataEnd = z.pos
-			return
+		case c == 0:
+			z.nameUpper = true // lower replaces it
 		}
 	}
+	z.pos, z.dataEnd = len(z.b), len(z.b)
+	z.err = io.EOF
 }
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 
 func (z *scanner) readTagAttrKey() (start, end int) {
 	start = z.pos
@@ -698,7 +712,10 @@ func (z *scanner) TagName() ([]byte, bool) {
 	if z.dataStart >= z.dataEnd {
 		return nil, false
 	}
-	name := z.lower(&z.nameBuf, z.b[z.dataStart:z.dataEnd])
+	name := z.b[z.dataStart:z.dataEnd]
+	if z.nameUpper {
+		name = z.lower(&z.nameBuf, name)
+	}
 	z.dataStart = z.dataEnd // as the tokenizer: a second call returns nothing
 	return name, z.nAttr < len(z.attrs)
 }

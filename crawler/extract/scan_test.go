@@ -68,12 +68,16 @@ func sameAsTokenizer(t *testing.T, name string, doc []byte) {
 		}
 		t.Fatalf("%s: scanner gives %d tokens, tokenizer %d", name, len(got), len(want))
 	}
-	x := New(Options{})
-	d := Document{URL: mustURL(t, "http://example.com/dir/page.html"), MediaType: "text/html", Text: doc}
-	wantLinks, wantErr := x.htmlWith(d, netTokenizer)
-	gotLinks, gotErr := x.htmlWith(d, func(b []byte) tokenizer { return newScanner(b, maxToken) })
-	if !reflect.DeepEqual(gotLinks, wantLinks) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-		t.Fatalf("%s: scanner: %d links (%v), tokenizer: %d links (%v)", name, len(gotLinks), gotErr, len(wantLinks), wantErr)
+	// With paragraphs and without: without, the scanner skips the text
+	// outside links.
+	for _, opts := range []Options{{}, {MaxParagraph: -1}} {
+		x := New(opts)
+		d := Document{URL: mustURL(t, "http://example.com/dir/page.html"), MediaType: "text/html", Text: doc}
+		wantLinks, wantErr := x.htmlWith(d, netTokenizer)
+		gotLinks, gotErr := x.htmlWith(d, func(b []byte) tokenizer { return newScanner(b, maxToken) })
+		if !reflect.DeepEqual(gotLinks, wantLinks) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("%s: %+v: scanner: %d links (%v), tokenizer: %d links (%v)", name, opts, len(gotLinks), gotErr, len(wantLinks), wantErr)
+		}
 	}
 }
 
@@ -145,4 +149,32 @@ func FuzzScannerMatchesTokenizer(f *testing.F) {
 		}
 		sameAsTokenizer(t, "input", []byte(page))
 	})
+}
+
+// TestSkippedTextBufferLimit: text the scanner skips still counts against
+// its buffer limit, as the token it would have been. (The scanner is
+// compared with itself reading every token, hidden behind an interface:
+// at the limit it is one byte more lenient than x/net/html's Tokenizer,
+// which counts the '<' after a text.)
+func TestSkippedTextBufferLimit(t *testing.T) {
+	const limit = 64
+	every := func(b []byte) tokenizer { return struct{ tokenizer }{newScanner(b, limit)} }
+	skip := func(b []byte) tokenizer { return newScanner(b, limit) }
+	x := New(Options{MaxParagraph: -1})
+	for n := limit - 2; n <= limit+2; n++ {
+		for _, page := range []string{
+			`<a href=/a>a</a>` + strings.Repeat("t", n) + `<a href=/b>b</a>`,
+			`<p>` + strings.Repeat("t", n) + `<a href=/b>b</a>` + strings.Repeat("u", n),
+		} {
+			d := Document{URL: mustURL(t, "http://example.com/"), MediaType: "text/html", Text: []byte(page)}
+			want, wantErr := x.htmlWith(d, every)
+			got, gotErr := x.htmlWith(d, skip)
+			if !reflect.DeepEqual(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Errorf("%q: skipping text %s (%v), reading it %s (%v)", page, summary(got), gotErr, summary(want), wantErr)
+			}
+			if n >= limit && wantErr == nil {
+				t.Errorf("%q: no error past the limit", page)
+			}
+		}
+	}
 }

@@ -13,8 +13,22 @@ type textBuf struct {
 func (t *textBuf) reset() { t.b, t.space = t.b[:0], false }
 
 // write appends text, collapsing whitespace; what exceeds max is dropped.
-// It copies word by word, text being mostly words.
+// Text that needs no collapsing and fits is appended whole; other text is
+// copied word by word.
 func (t *textBuf) write(p []byte) {
+	if len(t.b)+1+len(p) <= t.max && collapsed(p) {
+		if t.space && len(t.b) > 0 {
+			t.b = append(t.b, ' ')
+		}
+		t.space = false
+		t.b = append(t.b, p...)
+		return
+	}
+	t.writeWords(p)
+}
+
+// writeWords is write word by word.
+func (t *textBuf) writeWords(p []byte) {
 	for len(p) > 0 {
 		i := 0
 		for i < len(p) && isSpace(p[i]) {
@@ -47,6 +61,23 @@ func (t *textBuf) write(p []byte) {
 		t.space = false
 		t.b = append(t.b, word[:min(len(word), room)]...)
 	}
+}
+
+// collapsed reports whether p is words separated by single spaces, with
+// no whitespace at either end: text that collapsing leaves as it is.
+func collapsed(p []byte) bool {
+	space := true // at the start, a space is one too many
+	for _, c := range p {
+		if c > ' ' {
+			space = false
+			continue
+		}
+		if c != ' ' && spaces[c] || c == ' ' && space {
+			return false
+		}
+		space = c == ' '
+	}
+	return !space
 }
 
 // separate makes the next text start a new word, as an element boundary does.

@@ -5,39 +5,50 @@ import (
 	stdgzip "compress/gzip"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"net/http/httptest"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/synthweb"
 )
 
-// benchExchanges builds exchanges of real pages (../shared/data/aah-pages)
-// cut to 45 KB, the size of a typical HTML page, so that compression sees
-// real markup rather than generated repetition. Each carries its payload
-// digest, as a fetcher hands it over.
+// benchPages is how many distinct generated pages the benchmarks cycle through.
+const benchPages = 500
+
+// benchExchanges builds exchanges as the crawler hands them over for a crawl
+// of internal/synthweb's generated site (the site of the crawl profiles in
+// docs/benchmarks.md): a 20–50 KB HTML page behind the server's response
+// head, the request as sent, the payload digest taken while reading, and a
+// metadata record listing the page's 50–100 links and its embeds.
 func benchExchanges(b *testing.B) []Exchange {
-	files, err := filepath.Glob(filepath.Join(shared.Path(b, "data", "aah-pages", "pages"), "*.html"))
-	if err != nil || len(files) == 0 {
-		b.Fatalf("no pages: %v", err)
-	}
+	site := synthweb.NewBigSite(synthweb.BigOptions{Pages: 20000})
 	var exs []Exchange
-	for i, f := range files {
-		body, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
+	for i := range benchPages {
+		page := 1 + i*37%(site.Options().Pages-1)
+		url := "http://127.0.0.1:8080" + site.Path(page)
+		rec := httptest.NewRecorder()
+		site.ServeHTTP(rec, httptest.NewRequest("GET", site.Path(page), nil))
+		body := rec.Body.Bytes()
+		var head bytes.Buffer
+		fmt.Fprintf(&head, "HTTP/1.1 200 OK\r\n")
+		rec.Result().Header.Write(&head)
+		fmt.Fprintf(&head, "Date: Tue, 04 Mar 2025 05:06:07 GMT\r\n\r\n")
+		meta := &Metadata{Via: "http://127.0.0.1:8080" + site.Path((page-1)/4), HopPath: "LLLLLL", FetchTime: 3 * time.Millisecond}
+		for _, t := range site.Links(page) {
+			meta.Outlinks = append(meta.Outlinks, Outlink{URL: "http://127.0.0.1:8080" + site.Path(t), Hop: "L", Context: "a/@href"})
 		}
-		body = body[:min(len(body), 45<<10)]
-		url := fmt.Sprintf("http://site%d.example.org/page/%d.html", i%20, i)
-		resp := fmt.Sprintf("HTTP/1.1 200 OK\r\nDate: Tue, 04 Mar 2025 05:06:07 GMT\r\nServer: nginx\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n\r\n", len(body))
+		for _, e := range []string{"/static/css/site-1.css", "/static/css/site-2.css", "/static/js/app.js", "/static/img/7.png", "/static/img/31.png", "/static/img/52.png"} {
+			meta.Outlinks = append(meta.Outlinks, Outlink{URL: "http://127.0.0.1:8080" + e, Hop: "E", Context: "img/@src"})
+		}
 		ex := Exchange{URL: url, IP: "127.0.0.1", Date: fetchTime,
-			Request:  bytes.NewReader([]byte("GET " + url + " HTTP/1.1\r\nHost: example.org\r\nUser-Agent: mneme-bench\r\nAccept-Encoding: gzip\r\n\r\n")),
-			Response: bytes.NewReader(append([]byte(resp), body...)),
+			Request:  wire("GET " + site.Path(page) + " HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: mneme/0.1 (+https://example.org/bot)\r\nAccept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8\r\nAccept-Encoding: gzip\r\n\r\n"),
+			Response: wire(head.String() + string(body)),
+			Metadata: meta,
 		}
+		var err error
 		if ex.PayloadDigest, err = PayloadDigest(ex.Response); err != nil {
 			b.Fatal(err)
 		}
@@ -46,41 +57,54 @@ func benchExchanges(b *testing.B) []Exchange {
 	return exs
 }
 
-// BenchmarkWriteExchange writes request/response pairs of 45 KB pages into
-// a temporary directory and reports CPU time, wall-clock rate and compressed
-// bytes per exchange: from one goroutine at two gzip levels, with the payload
-// digest computed here or given by the caller, and from 16 goroutines per
-// core as crawl workers call it. Run with -benchtime 10000x for the
-// 10,000-exchange figures in docs/benchmarks.md.
+// wireBytes holds bytes as crawler/fetch's Buffer does, exposing them to
+// the writer.
+type wireBytes struct {
+	*bytes.Reader
+	b []byte
+}
+
+func wire(s string) wireBytes             { return wireBytes{bytes.NewReader([]byte(s)), []byte(s)} }
+func (w wireBytes) Bytes() ([]byte, bool) { return w.b, true }
+
+// BenchmarkWriteExchange writes captures of generated 20–50 KB pages (a
+// response, its request and a metadata record each) into a temporary
+// directory, as the crawler does: GroupSync, with a Sync every 2,048
+// captures (the RDF writer's batch), from one goroutine and from 16 per
+// core. It reports CPU time, wall-clock rate and the compressed bytes of
+// the three records per capture. Close, which writes the CDXJ, is measured.
 func BenchmarkWriteExchange(b *testing.B) {
 	exs := benchExchanges(b)
 	for _, bc := range []struct {
 		name     string
 		level    int
-		given    bool
 		parallel bool
 	}{
-		{"serial/level1", 1, false, false},
-		{"serial/level6", 6, false, false},
-		{"serial/level1/given-digest", 1, true, false},
-		{"parallel/level1/given-digest", 1, true, true},
+		{"serial/level1", 1, false},
+		{"parallel/level1", 1, true},
+		{"parallel/level4", 4, true},
+		{"parallel/level6", 6, true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			w, err := NewWriter(Config{Dir: b.TempDir(), CrawlID: "bench", GzipLevel: bc.level, Info: Info{Software: "mneme-bench"}})
+			w, err := NewWriter(Config{Dir: b.TempDir(), CrawlID: "bench", GzipLevel: bc.level, GroupSync: true, Info: Info{Software: "mneme-bench"}})
 			if err != nil {
 				b.Fatal(err)
 			}
 			var next, written atomic.Int64
 			write := func() error {
-				ex := exs[(next.Add(1)-1)%int64(len(exs))]
-				if !bc.given {
-					ex.PayloadDigest = ""
+				n := next.Add(1)
+				c, err := w.WriteExchange(exs[(n-1)%int64(len(exs))])
+				written.Add(c.Response.Length + c.Request.Length + c.Metadata.Length)
+				if err == nil && n%2048 == 0 {
+					err = w.Sync()
 				}
-				c, err := w.WriteExchange(ex)
-				written.Add(c.Response.Length + c.Request.Length)
 				return err
 			}
-			b.SetBytes(exs[0].Response.Size())
+			var in int64
+			for _, ex := range exs {
+				in += ex.Response.Size()
+			}
+			b.SetBytes(in / int64(len(exs)))
 			b.ReportAllocs()
 			start, cpu := time.Now(), cpuTime()
 			if bc.parallel {
@@ -100,6 +124,9 @@ func BenchmarkWriteExchange(b *testing.B) {
 					}
 				}
 			}
+			if err := w.Sync(); err != nil {
+				b.Fatal(err)
+			}
 			if err := w.Close(); err != nil {
 				b.Fatal(err)
 			}
@@ -110,7 +137,7 @@ func BenchmarkWriteExchange(b *testing.B) {
 	}
 }
 
-// BenchmarkGzip compresses the benchmark's 45 KB pages one gzip member each,
+// BenchmarkGzip compresses the benchmark's responses one gzip member each,
 // as the writer does, with compress/gzip and klauspost/compress at levels 1
 // and 6 (each library's default): the comparison behind DefaultGzipLevel.
 func BenchmarkGzip(b *testing.B) {
@@ -131,7 +158,7 @@ func BenchmarkGzip(b *testing.B) {
 		{"stdlib", func(l int) (resetter, error) { return stdgzip.NewWriterLevel(nil, l) }},
 		{"klauspost", func(l int) (resetter, error) { return gzip.NewWriterLevel(nil, l) }},
 	} {
-		for _, level := range []int{1, 6} {
+		for _, level := range []int{1, 4, 6} {
 			b.Run(fmt.Sprintf("%s/level%d", bc.name, level), func(b *testing.B) {
 				gz, err := bc.new(level)
 				if err != nil {

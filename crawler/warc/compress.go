@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // maxBuffered is the largest record block compressed in memory, outside the
@@ -54,12 +56,25 @@ func (w *Writer) compressAll(members []*bytes.Buffer, recs []record, infoID stri
 	return nil
 }
 
+// compressor is a gzip writer at the writer's level, one that stores
+// (Config.StoreSmall), and the buffer record headers are rendered into, all
+// reused from record to record.
+type compressor struct {
+	gz, store *gzip.Writer
+	head      []byte
+}
+
 // compress writes one record as a gzip member to dst.
 func (w *Writer) compress(dst io.Writer, r record, infoID string) error {
-	gz := <-w.gzs
-	defer func() { w.gzs <- gz }()
+	c := <-w.gzs
+	defer func() { w.gzs <- c }()
+	c.head = r.appendHeader(c.head[:0], infoID)
+	gz := c.gz
+	if int64(len(c.head))+r.block.Size()+4 <= int64(w.cfg.StoreSmall) {
+		gz = c.store
+	}
 	gz.Reset(dst)
-	if _, err := gz.Write(r.headerBytes(infoID)); err != nil {
+	if _, err := gz.Write(c.head); err != nil {
 		return err
 	}
 	if err := copyContent(gz, r.block); err != nil {

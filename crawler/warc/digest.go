@@ -29,6 +29,25 @@ type inMemory interface {
 	Bytes() ([]byte, bool)
 }
 
+// memBlock is a block built in memory, read straight from its bytes.
+type memBlock []byte
+
+func (b memBlock) Size() int64           { return int64(len(b)) }
+func (b memBlock) Bytes() ([]byte, bool) { return b, true }
+func (b memBlock) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("warc: negative offset")
+	}
+	if off >= int64(len(b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
 // copyPool recycles the buffers copyContent reads through.
 var copyPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 

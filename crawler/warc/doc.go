@@ -2,7 +2,8 @@
 //
 // A Writer stores each fetch as gzip-per-record WARC 1.1 records (warcinfo at the
 // head of every file, request/response pairs, revisits of both profiles, metadata
-// with outlinks), rotates files by size under Heritrix-style names and reports for
+// with outlinks; records up to 1 KiB are stored in their gzip member, larger ones
+// compressed), rotates files by size under Heritrix-style names and reports for
 // every record the file, offset and compressed length. When a file is closed a
 // pywb-compatible CDXJ index is written beside it. Reader iterates the records of a
 // file, Repair cuts a file left open by a crash back to its last complete record,

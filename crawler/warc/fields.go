@@ -48,15 +48,23 @@ func (fs *Fields) addInt(name string, v int64) {
 
 // bytes renders the fields as "Name: value\r\n" lines. Values must not contain
 // CR or LF: callers pass values through clean first.
-func (fs Fields) bytes() []byte {
-	var b strings.Builder
+func (fs Fields) bytes() []byte { return fs.appendTo(make([]byte, 0, fs.size())) }
+
+// appendTo appends the fields to dst as bytes renders them.
+func (fs Fields) appendTo(dst []byte) []byte {
 	for _, f := range fs {
-		b.WriteString(f.Name)
-		b.WriteString(": ")
-		b.WriteString(f.Value)
-		b.WriteString("\r\n")
+		dst = append(append(append(append(dst, f.Name...), ": "...), f.Value...), "\r\n"...)
 	}
-	return []byte(b.String())
+	return dst
+}
+
+// size is the length of the fields as bytes renders them.
+func (fs Fields) size() int {
+	n := 0
+	for _, f := range fs {
+		n += len(f.Name) + len(f.Value) + 4
+	}
+	return n
 }
 
 // clean makes a value safe for a single header line: line breaks, which would

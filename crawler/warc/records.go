@@ -1,9 +1,9 @@
 package warc
 
 import (
-	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -136,7 +136,9 @@ func newRecord(typ, id, date, contentType string, block Content, payloadDigest s
 	if err != nil {
 		return record{}, err
 	}
-	h := Fields{{"WARC-Type", typ}, {"WARC-Record-ID", id}, {"WARC-Date", date}}
+	// room for the references capture adds after the first three fields
+	h := make(Fields, 3, len(extra)+9)
+	h[0], h[1], h[2] = Field{"WARC-Type", typ}, Field{"WARC-Record-ID", id}, Field{"WARC-Date", date}
 	for _, f := range extra {
 		h.add(f.Name, clean(f.Value))
 	}
@@ -190,7 +192,7 @@ func capture(head record, url, date string, req Content, meta *Metadata) ([]reco
 		recs = append(recs, r)
 		refs = append(refs, Field{"WARC-Concurrent-To", r.id})
 	}
-	recs[0].header = append(head.header[:3:3], append(refs, head.header[3:]...)...)
+	recs[0].header = slices.Insert(head.header, 3, refs...)
 	return recs, nil
 }
 
@@ -266,10 +268,11 @@ func (rv Revisit) records() ([]record, string, error) {
 }
 
 func (m Metadata) record() (record, error) {
-	// The block is written straight into one buffer: a page's outlinks
-	// are most of it, and a field list with a string per outlink made
+	// The block is written straight into one buffer of its final size
+	// (cleaning only shortens values): a page's outlinks are most of it,
+	// and a field list with a string per outlink, or a growing buffer, made
 	// this a noticeable share of a crawl's CPU time.
-	var body []byte
+	body := make([]byte, 0, m.blockSize())
 	field := func(name, v string) {
 		if v != "" {
 			body = appendClean(append(append(body, name...), ": "...), v)
@@ -298,8 +301,17 @@ func (m Metadata) record() (record, error) {
 		field(f.Name, f.Value)
 	}
 	return newRecord("metadata", newRecordID(), warcDate(m.Date), ctWarcFields,
-		bytes.NewReader(body), "",
+		memBlock(body), "",
 		Fields{{"WARC-Target-URI", m.URL}, {"WARC-Concurrent-To", m.ConcurrentTo}})
+}
+
+// blockSize bounds the length of the metadata block record writes.
+func (m Metadata) blockSize() int {
+	n := len("via: \r\nhopsFromSeed: \r\nfetchTimeMs: \r\n") + len(m.Via) + len(m.HopPath) + 20
+	for _, o := range m.Outlinks {
+		n += len("outlink:   \r\n") + len(o.URL) + len(o.Hop) + len(o.Context)
+	}
+	return n + m.Extra.size()
 }
 
 // warcinfoRecord describes the crawl at the head of the file called name.
@@ -318,14 +330,15 @@ func warcinfoRecord(name, crawlID string, info Info) (record, error) {
 		body.add(f.Name, clean(f.Value))
 	}
 	return newRecord("warcinfo", newRecordID(), warcDate(time.Time{}), ctWarcFields,
-		bytes.NewReader(body.bytes()), "", Fields{{"WARC-Filename", name}})
+		memBlock(body.bytes()), "", Fields{{"WARC-Filename", name}})
 }
 
-// header renders the full record header for a file whose warcinfo is infoID.
-func (r record) headerBytes(infoID string) []byte {
-	h := r.header
+// appendHeader appends the full record header, blank line included, for a
+// file whose warcinfo is infoID.
+func (r record) appendHeader(dst []byte, infoID string) []byte {
+	dst = r.header.appendTo(append(dst, "WARC/1.1\r\n"...))
 	if infoID != "" && r.typ != "warcinfo" {
-		h = append(h[:len(h):len(h)], Field{"WARC-Warcinfo-ID", infoID})
+		dst = append(append(append(dst, "WARC-Warcinfo-ID: "...), infoID...), "\r\n"...)
 	}
-	return append([]byte("WARC/1.1\r\n"), append(h.bytes(), '\r', '\n')...)
+	return append(dst, "\r\n"...)
 }

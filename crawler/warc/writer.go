@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -34,6 +35,14 @@ const DefaultMaxSize = 1 << 30
 // time of compress/gzip's default level for archives about 16 % larger.
 const DefaultGzipLevel = gzip.BestSpeed
 
+// DefaultStoreSmall is the size up to which records are stored rather than
+// compressed unless Config.StoreSmall says otherwise. Deflate builds its
+// Huffman tables anew for every gzip member, which costs about 20 µs
+// whatever the size: as much as compressing 4 KB of a page. A request
+// record (about 650 bytes) compressed to about 460; stored it takes about
+// 660 for almost no CPU time (docs/benchmarks.md, "WARC writer").
+const DefaultStoreSmall = 1024
+
 // Config sets up a Writer.
 type Config struct {
 	Dir     string // directory for WARC and CDXJ files; must exist
@@ -44,10 +53,17 @@ type Config struct {
 	// GzipLevel is the compression level of every record's gzip member, from
 	// 1 (fastest) to 9 (smallest); 0 means DefaultGzipLevel.
 	GzipLevel int
-	// GroupSync has writes return once their records are in the file but
-	// before they are durable; Sync then makes every record written so far
-	// durable with one fsync. A caller that commits in batches (the
-	// crawler's RDF writer) syncs once a batch instead of once a capture.
+	// StoreSmall is the size, WARC header included, up to which a record
+	// is stored in its gzip member without compression: 0 means
+	// DefaultStoreSmall, a negative value compresses every record.
+	StoreSmall int
+	// GroupSync has writes return before their records are durable, as
+	// soon as they are appended to the file's buffer (256 KB, written out
+	// when full); Sync then writes out the buffer and makes every record
+	// written so far durable with one fsync. A caller that commits in
+	// batches (the crawler's RDF writer) syncs once a batch instead of
+	// once a capture, and names only records synced before: a crash loses
+	// what was not, and Repair cuts back a record left halfway.
 	GroupSync bool
 }
 
@@ -76,13 +92,13 @@ type Capture struct {
 // disk is unknown; Repair or Recover cuts the file back before the next crawl.
 type Writer struct {
 	cfg     Config
-	gzs     chan *gzip.Writer // compressors at cfg.GzipLevel, one per CPU
+	gzs     chan *compressor // compressors at cfg.GzipLevel, one per CPU
 	mu      sync.Mutex
 	serial  int
 	closed  bool
 	failed  error         // a failed fsync or file close: the file's state is unknown, so nothing more is written
 	f       *os.File      // current file, nil between files
-	bw      *bufio.Writer // buffers f; flushed after every group
+	bw      *bufio.Writer // buffers f; flushed after every group, with GroupSync when full and by Sync
 	name    string        // final base name of the current file
 	size    int64         // bytes written to the current file
 	infoID  string        // WARC-Record-ID of the current file's warcinfo
@@ -112,6 +128,9 @@ func NewWriter(cfg Config) (*Writer, error) {
 	if cfg.MaxSize <= 0 {
 		cfg.MaxSize = DefaultMaxSize
 	}
+	if cfg.StoreSmall == 0 {
+		cfg.StoreSmall = DefaultStoreSmall
+	}
 	if cfg.GzipLevel == 0 {
 		cfg.GzipLevel = DefaultGzipLevel
 	}
@@ -129,10 +148,11 @@ func NewWriter(cfg Config) (*Writer, error) {
 	// Compressing is CPU-bound, so more compressors than CPUs would gain
 	// nothing; a fixed set also outlives garbage collections, which empty a
 	// sync.Pool and would have each write allocate the encoder's tables.
-	w := &Writer{cfg: cfg, serial: serial, index: make(chan indexJob, 16), gzs: make(chan *gzip.Writer, runtime.GOMAXPROCS(0))}
+	w := &Writer{cfg: cfg, serial: serial, index: make(chan indexJob, 16), gzs: make(chan *compressor, runtime.GOMAXPROCS(0))}
 	for range cap(w.gzs) {
 		gz, _ := gzip.NewWriterLevel(nil, cfg.GzipLevel) // the level was checked above
-		w.gzs <- gz
+		store, _ := gzip.NewWriterLevel(nil, gzip.NoCompression)
+		w.gzs <- &compressor{gz: gz, store: store}
 	}
 	w.indexed.Add(1)
 	go w.indexLoop()
@@ -265,20 +285,56 @@ func (w *Writer) appendGroup(recs []record, members []*bytes.Buffer, infoID stri
 			return nil, 0, fmt.Errorf("warc: %w", err)
 		}
 	}
-	start := w.size
+	// With GroupSync earlier groups may still wait in the buffer, and undo
+	// can only cut back a group when none do; a record compressed on the
+	// way can fail halfway, so they are written out first.
+	start, earlier := w.size, w.bw.Buffered() > 0
+	if earlier && slices.Contains(members, nil) {
+		if err := w.bw.Flush(); err != nil {
+			return nil, 0, w.fail(err)
+		}
+		earlier = false
+	}
 	locs := make([]Location, 0, len(recs))
 	for i, r := range recs {
 		loc, err := w.appendMember(r, members[i])
+		if err != nil && earlier {
+			return nil, 0, w.fail(err)
+		}
 		if err != nil {
 			return nil, 0, w.undo(start, err)
 		}
 		locs = append(locs, loc)
 	}
-	if err := w.bw.Flush(); err != nil {
-		return nil, 0, w.undo(start, err)
+	if !w.cfg.GroupSync {
+		if err := w.bw.Flush(); err != nil {
+			return nil, 0, w.undo(start, err)
+		}
 	}
 	w.groups++
 	return locs, w.groups, nil
+}
+
+// fail stops the writer for good after a write failed while groups that
+// calls had already returned for were still in the buffer: some of them may
+// be lost, which Sync then reports. The caller holds w.mu.
+func (w *Writer) fail(cause error) error {
+	w.failed = fmt.Errorf("warc: %s: %w (records not yet synced may be lost)", w.name, cause)
+	return w.failed
+}
+
+// flush writes out the records waiting in the buffer. The caller holds w.mu.
+func (w *Writer) flush() error {
+	if w.failed != nil {
+		return w.failed
+	}
+	if w.bw.Buffered() == 0 {
+		return nil
+	}
+	if err := w.bw.Flush(); err != nil {
+		return w.fail(err)
+	}
+	return nil
 }
 
 // waitDurable returns once group seq is on disk. The first caller to get here
@@ -292,9 +348,9 @@ func (w *Writer) waitDurable(seq int64) error {
 		w.mu.Unlock()
 		return nil
 	}
-	if w.failed != nil {
+	if err := w.flush(); err != nil {
 		w.mu.Unlock()
-		return w.failed
+		return err
 	}
 	f, name, target := w.f, w.name, w.groups
 	w.mu.Unlock()
@@ -324,6 +380,16 @@ func (w *Writer) undo(start int64, cause error) error {
 	return fmt.Errorf("warc: %s: %w", w.name, cause)
 }
 
+// bufferSize is the file buffer's size. With GroupSync groups gather in it
+// until Sync: a write system call per group of ~9 KB costs about three times
+// the CPU time per byte of one per 256 KB (docs/benchmarks.md, "WARC writer").
+func (w *Writer) bufferSize() int {
+	if w.cfg.GroupSync {
+		return 256 << 10
+	}
+	return 64 << 10
+}
+
 // startFile creates the next file, under its open name, and writes its warcinfo.
 func (w *Writer) startFile() error {
 	name := fileName(w.cfg.Prefix, w.cfg.CrawlID, time.Now(), w.serial, namePart(w.cfg.Info.Hostname))
@@ -334,7 +400,7 @@ func (w *Writer) startFile() error {
 	w.serial++
 	w.f, w.name, w.size, w.infoID = f, name, 0, ""
 	if w.bw == nil {
-		w.bw = bufio.NewWriterSize(f, 64<<10)
+		w.bw = bufio.NewWriterSize(f, w.bufferSize())
 	} else {
 		w.bw.Reset(f)
 	}
@@ -365,7 +431,10 @@ func (w *Writer) finishFile() error {
 	f := w.f
 	w.f = nil
 	path := filepath.Join(w.cfg.Dir, w.name)
-	err := f.Sync()
+	err := w.flush()
+	if err == nil {
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"crypto/sha1"
 	"encoding/base32"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -457,9 +459,9 @@ func TestGzipLevel(t *testing.T) {
 	}
 }
 
-// With GroupSync, writes leave their groups to Sync, which makes all of
-// them durable at once; the records are in the file (at their locations)
-// either way.
+// With GroupSync, writes leave their groups to Sync, which writes them out
+// and makes all of them durable at once, at the locations the writes
+// reported.
 func TestGroupSync(t *testing.T) {
 	dir := t.TempDir()
 	w, err := NewWriter(Config{Dir: dir, CrawlID: "crawl1", GroupSync: true, Info: Info{Hostname: "crawler.test"}})
@@ -478,16 +480,16 @@ func TestGroupSync(t *testing.T) {
 	if groups != 3 || durable != 0 {
 		t.Fatalf("before Sync: %d groups, %d durable; want 3 and 0", groups, durable)
 	}
+	if err := w.Sync(); err != nil {
+		t.Fatal(err)
+	}
 	st, err := os.Stat(open)
 	if err != nil {
 		t.Fatal(err)
 	}
 	last := caps[2].Request
 	if end := last.Offset + last.Length; st.Size() != end {
-		t.Errorf("file holds %d bytes before Sync, want the %d the writes reported", st.Size(), end)
-	}
-	if err := w.Sync(); err != nil {
-		t.Fatal(err)
+		t.Errorf("file holds %d bytes after Sync, want the %d the writes reported", st.Size(), end)
 	}
 	w.mu.Lock()
 	durable = w.durable
@@ -503,4 +505,133 @@ func TestGroupSync(t *testing.T) {
 		t.Fatalf("%d WARC files, want 1", len(files))
 	}
 	warcverify.Check(t, files...)
+}
+
+// blockType returns the type of the first deflate block of the gzip member
+// at loc: 0 stored, 1 fixed Huffman codes, 2 dynamic ones.
+func blockType(t *testing.T, dir string, loc Location) byte {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, loc.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	head := make([]byte, 11) // the 10-byte gzip header, then deflate
+	if _, err := f.ReadAt(head, loc.Offset); err != nil {
+		t.Fatal(err)
+	}
+	if head[0] != 0x1f || head[1] != 0x8b || head[3] != 0 {
+		t.Fatalf("member at %d does not begin with a plain gzip header: % x", loc.Offset, head)
+	}
+	return head[10] >> 1 & 3
+}
+
+// Records up to StoreSmall bytes are stored in their member, larger ones
+// compressed; a negative StoreSmall compresses all. Both read back whole.
+func TestStoreSmall(t *testing.T) {
+	body := strings.Repeat("a page long enough to be compressed. ", 100)
+	for _, tc := range []struct {
+		storeSmall  int
+		requestType byte
+	}{{0, 0}, {-1, 2}} {
+		dir := t.TempDir()
+		w, err := NewWriter(Config{Dir: dir, CrawlID: "c", StoreSmall: tc.storeSmall})
+		if err != nil {
+			t.Fatal(err)
+		}
+		url := "http://example.com/page"
+		c := mustWrite(t, w, Exchange{URL: url, Date: fetchTime, Request: request(url), Response: response("200 OK", "text/html", body)})
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if c.Request.Length >= DefaultStoreSmall+40 {
+			t.Fatalf("request member of %d bytes: not a small record", c.Request.Length)
+		}
+		if got := blockType(t, dir, c.Request); got != tc.requestType {
+			t.Errorf("StoreSmall %d: request's first block has type %d, want %d", tc.storeSmall, got, tc.requestType)
+		}
+		if got := blockType(t, dir, c.Response); got == 0 {
+			t.Errorf("StoreSmall %d: the %d-byte response is stored", tc.storeSmall, len(body))
+		}
+		recs, err := ReadFile(warcFiles(t, dir)[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(recs) != 3 || !bytes.HasSuffix(recs[1].Block, []byte(body)) || !bytes.HasPrefix(recs[2].Block, []byte("GET "+url)) {
+			t.Errorf("StoreSmall %d: records read back: %d", tc.storeSmall, len(recs))
+		}
+		warcverify.Check(t, warcFiles(t, dir)...)
+	}
+}
+
+// failingContent reads as its bytes until limit bytes were read in all,
+// then fails: a spill file lost between the digest and the writing.
+type failingContent struct {
+	b     []byte
+	limit int
+	read  int
+}
+
+func (c *failingContent) Size() int64 { return int64(len(c.b)) }
+
+func (c *failingContent) ReadAt(p []byte, off int64) (int, error) {
+	if c.read >= c.limit {
+		return 0, errors.New("spill file gone")
+	}
+	n := copy(p, c.b[off:])
+	c.read += n
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// With GroupSync, a large record that fails halfway through is cut back
+// without losing the groups written before it, which wait in the buffer
+// until Sync; later writes go on.
+func TestGroupSyncFailedRecord(t *testing.T) {
+	dir := t.TempDir()
+	w, err := NewWriter(Config{Dir: dir, CrawlID: "c", GroupSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(i int) Capture {
+		url := fmt.Sprintf("http://example.com/%d", i)
+		return mustWrite(t, w, Exchange{URL: url, Date: fetchTime, Request: request(url), Response: response("200 OK", "text/plain", url)})
+	}
+	write(0)
+	write(1)
+	var big strings.Builder
+	for i := 0; big.Len() <= maxBuffered; i++ {
+		fmt.Fprintf(&big, "line %d of a large text body\n", i)
+	}
+	raw, _ := io.ReadAll(response("200 OK", "text/plain", big.String()))
+	bad := &failingContent{b: raw, limit: len(raw) + len(raw)/2} // the digest reads it whole, the writing half
+	if _, err := w.WriteExchange(Exchange{URL: "http://example.com/big", Response: bad, PayloadDigest: sha1b32(big.String())}); err == nil || !strings.Contains(err.Error(), "spill file gone") {
+		t.Fatalf("writing the failing record: %v", err)
+	}
+	last := write(2)
+	if err := w.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadFile(warcFiles(t, dir)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for _, r := range recs[1:] {
+		if r.Type() == "response" {
+			uris = append(uris, r.Header.Get("WARC-Target-URI"))
+		}
+	}
+	if want := "http://example.com/0 http://example.com/1 http://example.com/2"; strings.Join(uris, " ") != want {
+		t.Errorf("responses %v, want %s", uris, want)
+	}
+	if end := recs[len(recs)-1]; end.Offset != last.Request.Offset {
+		t.Errorf("last record at %d, the write reported %d", end.Offset, last.Request.Offset)
+	}
+	warcverify.Check(t, warcFiles(t, dir)...)
 }
