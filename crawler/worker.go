@@ -233,8 +233,7 @@ func (c *Crawl) analyze(res *fetch.Result, smp *sampler) Analysis {
 		if err != nil {
 			fmt.Fprintf(c.deps.Log, "extracting links of %s: %v\n", res.URL.Href, err)
 		}
-		an.Links = append(an.Links, found...)
-		an.Follow = an.Links
+		an.Links, an.Follow = found, found // a 2xx response: no redirect target to put first
 		return an
 	}
 	body, err := res.TextBytes()
@@ -246,9 +245,7 @@ func (c *Crawl) analyze(res *fetch.Result, smp *sampler) Analysis {
 	if err != nil {
 		fmt.Fprintf(c.deps.Log, "analyzing %s: %v\n", res.URL.Href, err)
 	}
-	got.Links = append(an.Links, got.Links...)
-	got.Follow = append(an.Follow[:len(an.Follow):len(an.Follow)], got.Follow...)
-	return got
+	return got // a 2xx response: no redirect target to put first
 }
 
 // candidates turns the in-scope outlinks of a page into frontier candidates.
