@@ -3,6 +3,8 @@ package graph_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
@@ -63,7 +65,8 @@ func (c *crawlSite) quads(n int, dst []rdf.Quad) []rdf.Quad {
 // than wall time.
 func BenchmarkCommitBatch(b *testing.B) {
 	const perBatch, before = 2048, 4
-	s, err := graph.Open(b.TempDir(), graph.OpenOptions{})
+	dir := b.TempDir()
+	s, err := graph.Open(dir, graph.OpenOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -122,6 +125,7 @@ func BenchmarkCommitBatch(b *testing.B) {
 	b.ReportMetric(perQuad(committing), "commit-ns/quad")
 	b.ReportMetric(perQuad(filling+committing), "ns/quad")
 	b.ReportMetric(float64(quads)/float64(b.N), "quads/op")
+	b.ReportMetric(float64(dirSize(b, dir))/float64(quads+before*quads/b.N), "disk-B/quad")
 }
 
 // BenchmarkCommitCrawl commits the RDF of a crawl of 20,000 pages as the
@@ -165,6 +169,23 @@ func commitCrawl(b *testing.B, pages, perBatch int) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64((processCPU(b)-start).Nanoseconds())/float64(pages)/1e6, "cpu-ms/page")
+}
+
+// dirSize is the bytes of the files in dir.
+func dirSize(b *testing.B, dir string) int64 {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		n += info.Size()
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
 }
 
 // processCPU is the user and system time the process has used.
