@@ -38,9 +38,11 @@ func (s *Store) batchDelta(runs *sortedRuns, removed []IDQuad, isNew func(ID) bo
 		p := cp.prefix
 		var before, afterInStore bool
 		switch {
+		case isNew(p.q.S) || isNew(p.q.P) || isNew(p.q.O):
+			// Checked first: most prefixes of a crawl's commit name a
+			// new term, and this costs no map lookup.
 		case kept[p] || len(removed) == 0 && s.present.has(p):
 			before, afterInStore = true, true
-		case isNew(p.q.S) || isNew(p.q.P) || isNew(p.q.O):
 		default:
 			var err error
 			if before, afterInStore, err = pr.of(p, gone); err != nil {
@@ -88,7 +90,7 @@ type changedPrefix struct {
 // sorted apart (radix sorts of their keys) and merged, which groups the
 // quads sharing a prefix.
 func changedPrefixes(runs *sortedRuns, removed []IDQuad) []changedPrefix {
-	var out []changedPrefix
+	out := make([]changedPrefix, 0, 2*(len(runs.added)+len(removed)))
 	var rems []cols
 	group := func(o Order, ns ...int) {
 		adds := runs.of(o)
@@ -107,7 +109,7 @@ func changedPrefixes(runs *sortedRuns, removed []IDQuad) []changedPrefix {
 					first = c
 					var p cols
 					copy(p[:n], c[:n])
-					out = append(out, changedPrefix{prefix{o, n, unpermute(o, p)}, false})
+					out = append(out, changedPrefix{prefix{o, uint8(n), unpermute(o, p)}, false})
 				}
 				out[len(out)-1].added = out[len(out)-1].added || add
 			}
@@ -130,11 +132,11 @@ func samePrefix(a, b cols, n int) bool {
 // prefix is the first n columns of q in an ordering.
 type prefix struct {
 	order Order
-	n     int
+	n     uint8
 	q     IDQuad
 }
 
-func (p prefix) key() []byte { return appendIndexKey(nil, p.order, p.q)[:1+8*p.n] }
+func (p prefix) key() []byte { return appendIndexKey(nil, p.order, p.q)[:1+8*int(p.n)] }
 
 // presence reads whether prefixes are in the store, with one iterator per
 // ordering that seeks from prefix to prefix: creating an iterator costs
