@@ -32,7 +32,7 @@ type Batch struct {
 	// statements are about and the link target named twice in a row are
 	// the same strings again and again, and are then neither encoded nor
 	// hashed again.
-	recent [64]recentTerm
+	recent [256]recentTerm
 	err    error // the first invalid insertion, which Commit reports
 }
 
