@@ -11,8 +11,9 @@ import (
 // a prefix (s p o), (s p) or (p o) gains its first quad or loses its last:
 // presence before comes from the store, presence after from the store
 // minus the removed quads plus the added ones. A prefix naming a term new
-// to the store (isNew) cannot be in it, and a prefix extending one that
-// stays present keeps its shorter prefixes present: neither is read.
+// to the store (isNew) cannot be in it, a prefix extending one that
+// stays present keeps its shorter prefixes present, and an (s p o) prefix
+// whose (s p) the store lacks is absent too: none of these is read.
 func (s *Store) batchDelta(runs *sortedRuns, removed []IDQuad, isNew func(ID) bool) (*statDelta, error) {
 	added := runs.added
 	d := newStatDelta()
@@ -31,21 +32,26 @@ func (s *Store) batchDelta(runs *sortedRuns, removed []IDQuad, isNew func(ID) bo
 		d.pred(q.P)[0]--
 	}
 	prefixes := changedPrefixes(runs, removed)
-	kept := map[prefix]bool{}
+	// known[p] is true for a prefix that stays present (one it extends
+	// does), false for one the store lacks (its (s p) prefix is absent).
+	known := map[prefix]bool{}
 	pr := presence{r: s.kv}
 	defer pr.close()
 	for _, cp := range prefixes {
 		p := cp.prefix
 		var before, afterInStore bool
+		v, isKnown := known[p]
 		switch {
 		case isNew(p.q.S) || isNew(p.q.P) || isNew(p.q.O):
 			// Checked first: most prefixes of a crawl's commit name a
 			// new term, and this costs no map lookup.
-		case kept[p] || len(removed) == 0 && s.present.has(p):
+		case isKnown:
+			before, afterInStore = v, v
+		case len(removed) == 0 && s.present.has(p):
 			before, afterInStore = true, true
 		default:
 			var err error
-			if before, afterInStore, err = pr.of(p, gone); err != nil {
+			if before, afterInStore, err = pr.of(p, gone, known); err != nil {
 				return nil, err
 			}
 			if afterInStore {
@@ -53,8 +59,8 @@ func (s *Store) batchDelta(runs *sortedRuns, removed []IDQuad, isNew func(ID) bo
 			}
 		}
 		if p.n == 3 && afterInStore {
-			kept[prefix{SPOG, 2, IDQuad{S: p.q.S, P: p.q.P}}] = true
-			kept[prefix{POSG, 2, IDQuad{P: p.q.P, O: p.q.O}}] = true
+			known[prefix{SPOG, 2, IDQuad{S: p.q.S, P: p.q.P}}] = true
+			known[prefix{POSG, 2, IDQuad{P: p.q.P, O: p.q.O}}] = true
 		}
 		after := afterInStore || cp.added
 		if before == after {
@@ -147,8 +153,12 @@ type presence struct {
 }
 
 // of reports whether the store has a quad under p, and whether it still
-// has one once the quads in gone are deleted.
-func (pr *presence) of(p prefix, gone map[IDQuad]bool) (before, after bool, err error) {
+// has one once the quads in gone are deleted. For an (s p o) prefix it
+// seeks (s p) first: when the store lacks that, it lacks (s p o) too, and
+// known records what it found of (s p), so that the (s p) prefix is not
+// read again (a page's URL, named as a subject for the first time, costs
+// one read, not two).
+func (pr *presence) of(p prefix, gone map[IDQuad]bool, known map[prefix]bool) (before, after bool, err error) {
 	it := pr.its[p.order]
 	if it == nil {
 		tag := orders[p.order-1].tag
@@ -161,6 +171,16 @@ func (pr *presence) of(p prefix, gone map[IDQuad]bool) (before, after bool, err 
 		pr.its[p.order] = it
 	}
 	key := p.key()
+	if p.n == 3 && p.order == SPOG {
+		sp := prefix{SPOG, 2, IDQuad{S: p.q.S, P: p.q.P}}
+		if ok := it.SeekGE(key[:1+16]); !ok || !bytes.HasPrefix(it.Key(), key[:1+16]) {
+			known[sp] = false
+			return false, false, it.Err()
+		}
+		if len(gone) == 0 { // nothing deleted: (s p) stays present
+			known[sp] = true
+		}
+	}
 	for ok := it.SeekGE(key); ok && bytes.HasPrefix(it.Key(), key); ok = it.Next() {
 		before = true
 		if !gone[decodeIndexKey(p.order, it.Key())] {
