@@ -31,31 +31,20 @@ func (s *Store) batchDelta(runs *sortedRuns, removed []IDQuad, isNew func(ID) bo
 		d.graphs[q.G]--
 		d.pred(q.P)[0]--
 	}
-	prefixes := changedPrefixes(runs, removed)
 	// known[p] is true for a prefix that stays present (one it extends
 	// does), false for one the store lacks (its (s p) prefix is absent).
 	known := map[prefix]bool{}
 	pr := presence{r: s.kv}
 	defer pr.close()
-	for _, cp := range prefixes {
+	err := changedPrefixes(runs, removed, func(cp changedPrefix) error {
 		p := cp.prefix
 		var before, afterInStore bool
-		v, isKnown := known[p]
-		switch {
-		case isNew(p.q.S) || isNew(p.q.P) || isNew(p.q.O):
-			// Checked first: most prefixes of a crawl's commit name a
-			// new term, and this costs no map lookup.
-		case isKnown:
-			before, afterInStore = v, v
-		case len(removed) == 0 && s.present.has(p):
-			before, afterInStore = true, true
-		default:
+		if !isNew(p.q.S) && !isNew(p.q.P) && !isNew(p.q.O) {
+			// (Checked first: most prefixes of a crawl's commit name a
+			// new term, which costs no map lookup.)
 			var err error
-			if before, afterInStore, err = pr.of(p, gone, known); err != nil {
-				return nil, err
-			}
-			if afterInStore {
-				s.present.add(p)
+			if before, afterInStore, err = s.prefixPresence(p, len(removed) == 0, &pr, gone, known); err != nil {
+				return err
 			}
 		}
 		if p.n == 3 && afterInStore {
@@ -64,7 +53,7 @@ func (s *Store) batchDelta(runs *sortedRuns, removed []IDQuad, isNew func(ID) bo
 		}
 		after := afterInStore || cp.added
 		if before == after {
-			continue
+			return nil
 		}
 		sign := int64(1)
 		if before {
@@ -79,8 +68,29 @@ func (s *Store) batchDelta(runs *sortedRuns, removed []IDQuad, isNew func(ID) bo
 			d.triples += sign
 		}
 		d.pred(p.q.P)[col] += sign
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return d, nil
+}
+
+// prefixPresence tells whether the store has a quad under p before and
+// after the commit's deletions (gone), from what the commit learnt
+// (known), the writers' cache of present prefixes (when nothing is
+// deleted) or a read.
+func (s *Store) prefixPresence(p prefix, addsOnly bool, pr *presence, gone map[IDQuad]bool, known map[prefix]bool) (before, after bool, err error) {
+	if v, ok := known[p]; ok {
+		return v, v, nil
+	}
+	if addsOnly && s.present.has(p) {
+		return true, true, nil
+	}
+	if before, after, err = pr.of(p, gone, known); after && err == nil {
+		s.present.add(p)
+	}
+	return before, after, err
 }
 
 // changedPrefix is a prefix of the quads a commit adds or removes, and
@@ -90,19 +100,19 @@ type changedPrefix struct {
 	added bool
 }
 
-// changedPrefixes lists, each once, the prefixes (s p o), then (s p), then
-// (p o) of the quads added and removed, each kind in key order (so that
-// presence reads seek forward): the quads added and those removed are
-// sorted apart (radix sorts of their keys) and merged, which groups the
-// quads sharing a prefix.
-func changedPrefixes(runs *sortedRuns, removed []IDQuad) []changedPrefix {
-	out := make([]changedPrefix, 0, 2*(len(runs.added)+len(removed)))
+// changedPrefixes calls fn with each of the prefixes (s p o), then (s p),
+// then (p o) of the quads added and removed, once, each kind in key order
+// (so that presence reads seek forward): the quads added and those
+// removed are sorted apart (radix sorts of their keys) and merged, which
+// groups the quads sharing a prefix.
+func changedPrefixes(runs *sortedRuns, removed []IDQuad, fn func(changedPrefix) error) error {
 	var rems []cols
-	group := func(o Order, ns ...int) {
+	group := func(o Order, ns ...int) error {
 		adds := runs.of(o)
 		rems, runs.tmp = sortRun(o, removed, rems, runs.tmp)
 		for _, n := range ns {
 			var first cols // of the current group
+			var cur changedPrefix
 			for i, j := 0, 0; i < len(adds) || j < len(rems); {
 				var c cols
 				add := j == len(rems) || i < len(adds) && cmpCols(adds[i], rems[j]) <= 0
@@ -112,18 +122,30 @@ func changedPrefixes(runs *sortedRuns, removed []IDQuad) []changedPrefix {
 					c, j = rems[j], j+1
 				}
 				if i+j == 1 || !samePrefix(c, first, n) {
+					if i+j > 1 {
+						if err := fn(cur); err != nil {
+							return err
+						}
+					}
 					first = c
 					var p cols
 					copy(p[:n], c[:n])
-					out = append(out, changedPrefix{prefix{o, uint8(n), unpermute(o, p)}, false})
+					cur = changedPrefix{prefix{o, uint8(n), unpermute(o, p)}, false}
 				}
-				out[len(out)-1].added = out[len(out)-1].added || add
+				cur.added = cur.added || add
+			}
+			if len(adds)+len(rems) > 0 {
+				if err := fn(cur); err != nil {
+					return err
+				}
 			}
 		}
+		return nil
 	}
-	group(SPOG, 3, 2)
-	group(POSG, 2)
-	return out
+	if err := group(SPOG, 3, 2); err != nil {
+		return err
+	}
+	return group(POSG, 2)
 }
 
 func samePrefix(a, b cols, n int) bool {
