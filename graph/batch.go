@@ -27,11 +27,13 @@ type Batch struct {
 	terms []batchTerm // each distinct term once
 	ops   []batchOp
 	index termIndex
-	// recent maps the terms added lately, by the address of their value,
-	// to their index: a quad's predicate and graph, the capture a page's
-	// statements are about and the link target named twice in a row are
-	// the same strings again and again, and are then neither encoded nor
-	// hashed again.
+	// recent maps the IRIs and blank nodes added lately, by the address
+	// of their value, to their index: a quad's predicate and graph, the
+	// capture a page's statements are about and the link target named
+	// twice in a row are the same strings again and again, and are then
+	// neither encoded nor hashed again. (Literals are left out: a crawl's
+	// are nearly all new. The cache holds no pointer, so that the batches
+	// of a crawl's pages, each with its own, cost the collector nothing.)
 	recent [256]recentTerm
 	err    error // the first invalid insertion, which Commit reports
 }
@@ -42,9 +44,12 @@ type batchTerm struct {
 	h      uint64 // the store's hash of the encoding
 }
 
+// recentTerm is a slot of Batch.recent: the address of a term's value,
+// a hint that the term's encoding confirms, and the term's index plus one
+// (0: empty).
 type recentTerm struct {
-	t rdf.Term
-	i int32
+	addr uintptr
+	i    int32
 }
 
 // batchOp names its terms by index in the batch's terms; -1 is the
@@ -90,15 +95,23 @@ func (b *Batch) term(t rdf.Term) int32 {
 	if t.IsZero() {
 		return -1
 	}
+	var r *recentTerm
 	p := uintptr(unsafe.Pointer(unsafe.StringData(t.Value)))
-	r := &b.recent[(p>>3^p>>9^uintptr(len(t.Value)))%uintptr(len(b.recent))]
-	if r.t == t { // equal terms, whatever their address
-		return r.i
+	if t.Kind == rdf.KindIRI || t.Kind == rdf.KindBlank {
+		r = &b.recent[(p>>3^p>>9^uintptr(len(t.Value)))%uintptr(len(b.recent))]
+		if r.addr == p && r.i > 0 {
+			// An IRI's or blank node's encoding is its kind and value.
+			if enc := b.encoding(r.i - 1); len(enc) == 1+len(t.Value) && enc[0] == encodedKind(t.Kind) && string(enc[1:]) == t.Value {
+				return r.i - 1
+			}
+		}
 	}
 	off := len(b.enc)
 	b.enc = appendTerm(b.enc, t)
 	i := b.intern(b.enc[off:], b.s.hash(b.enc[off:]), off)
-	r.t, r.i = t, i
+	if r != nil && i >= 0 {
+		*r = recentTerm{p, i + 1}
+	}
 	return i
 }
 
