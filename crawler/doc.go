@@ -18,13 +18,13 @@
 //
 // # Pipeline and crash safety
 //
-// One dispatcher claims URLs from the frontier when a worker is free and a
-// queue is ready; workers fetch (robots.txt first, as a prerequisite),
-// extract links, write the WARC records and the crawl.log line,
-// then hand the capture to a single RDF writer, which makes the WARC records
-// of a batch durable with one fsync, stores their payload digests for
-// deduplication, commits captures and links and only then schedules the links found and completes
-// the URLs in the frontier (synced once per batch). So whatever the frontier
+// One dispatcher claims URLs from the frontier (a worker's worth ahead) when
+// a queue is ready; workers fetch (robots.txt first, as a prerequisite),
+// extract links, write the WARC records and the crawl.log line, schedule
+// the links found and hand the capture to a single RDF writer, which makes
+// the WARC records of a batch durable with one fsync, stores their payload
+// digests for deduplication, commits captures and links and only then
+// completes the URLs in the frontier (synced once per batch). So whatever the frontier
 // holds as done is in the WARC files and the store; after kill -9 the URLs
 // in flight or awaiting their batch (at most workers + 2 × rdf.batch) are
 // fetched again, and Open repairs the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/trace"
 	"sync"
 	"time"
 
@@ -42,8 +43,12 @@ func (c *Crawl) Run(ctx context.Context) error {
 	}
 	sk := newSink(c)
 	go sk.run(fail)
-	work := make(chan *frontier.Claim)
-	slots := make(chan struct{}, c.spec.Workers)
+	// The dispatcher claims up to a worker's worth of URLs ahead, so that a
+	// worker that finishes takes its next URL at once rather than waiting
+	// for the dispatcher to be scheduled (on a busy CPU, a wait as long as
+	// a fetch). Claims ahead count in flight like the others.
+	work := make(chan *frontier.Claim, c.spec.Workers)
+	slots := make(chan struct{}, 2*c.spec.Workers)
 	var wg sync.WaitGroup
 	for i := range c.spec.Workers {
 		wg.Add(1)
@@ -65,11 +70,13 @@ func (c *Crawl) Run(ctx context.Context) error {
 					}
 				}
 				c.describe(items)
-				sk.in <- items
+				if err := c.hand(sk, items); err != nil {
+					fail(fmt.Errorf("%s: %w", cl.URL, err))
+				}
 			}
 		}()
 	}
-	reason, err := c.dispatch(ctx, work, slots)
+	reason, err := c.dispatch(ctx, work, slots, sk)
 	if err != nil {
 		fail(err)
 	}
@@ -78,6 +85,47 @@ func (c *Crawl) Run(ctx context.Context) error {
 	close(sk.in)
 	<-sk.done
 	return c.end(reason, failed, context.Cause(ctx))
+}
+
+// hand passes a worker's items to the RDF writer, then schedules their
+// links. Links go to the frontier now rather than after their batch
+// commits, so that the workers do not run out of URLs while the writer
+// commits; the writer completes the items (after its commit) only once
+// their links are scheduled, as the frontier requires. Handing over first
+// keeps a page ahead of every page found on it in the writer's input, so
+// the capture a mneme:via names is in the same batch or an earlier one.
+func (c *Crawl) hand(sk *sink, items []item) error {
+	var sch *scheduling
+	n := 0
+	for i := range items {
+		n += len(items[i].cands)
+	}
+	if n > 0 {
+		sch = &scheduling{}
+		sch.Add(1)
+		items[len(items)-1].scheduled = sch
+	}
+	sk.handed.Add(int64(countURLs(items)))
+	sk.in <- items
+	defer c.wakeUp() // the dispatcher may have new URLs, or all in flight with the writer
+	if sch == nil {
+		return nil
+	}
+	defer sch.Done()
+	for i := range items {
+		if err := c.front.Schedule(items[i].cands); err != nil {
+			sch.err = err
+			return err
+		}
+	}
+	return nil
+}
+
+// scheduling is done when the links of a worker's items are scheduled;
+// err says why they could not be.
+type scheduling struct {
+	sync.WaitGroup
+	err error
 }
 
 // end records how the run ended and closes the crawl.
@@ -132,7 +180,7 @@ func (c *Crawl) elapsed() time.Duration {
 
 // dispatch claims URLs for free workers until the crawl is done (it
 // returns why), stopped (it returns "") or failing.
-func (c *Crawl) dispatch(ctx context.Context, work chan<- *frontier.Claim, slots chan struct{}) (string, error) {
+func (c *Crawl) dispatch(ctx context.Context, work chan<- *frontier.Claim, slots chan struct{}, sk *sink) (string, error) {
 	virtual, _ := c.clock.(*clock.Virtual)
 	for {
 		if ctx.Err() != nil {
@@ -146,6 +194,7 @@ func (c *Crawl) dispatch(ctx context.Context, work chan<- *frontier.Claim, slots
 			return why, nil
 		}
 		if c.inFlightCount() >= c.maxInFlight() {
+			trace.Log(ctx, "dispatch", "in-flight bound")
 			c.waitWake(ctx, time.Time{}) // a batch must commit first
 			continue
 		}
@@ -175,6 +224,10 @@ func (c *Crawl) dispatch(ctx context.Context, work chan<- *frontier.Claim, slots
 		case next.IsZero() && idle:
 			return "no more URLs to crawl", nil
 		case next.IsZero() || virtual != nil && !idle:
+			trace.Log(ctx, "dispatch", "nothing to claim")
+			if next.IsZero() && sk.holdsAll() {
+				sk.commitNow() // no fetch can bring more: why wait for a quiet interval?
+			}
 			c.waitWake(ctx, time.Time{})
 		case virtual != nil:
 			virtual.Set(next) // nothing in flight: jump to the next ready queue
@@ -276,8 +329,9 @@ func (c *Crawl) isPaused() bool {
 	return c.paused
 }
 
-// Pause stops claiming URLs; fetches under way finish. When it returns,
-// Status().InFlight counts every URL claimed before.
+// Pause stops claiming URLs; fetches under way finish, and so do those of
+// the URLs claimed ahead for the workers (at most one a worker). When it
+// returns, Status().InFlight counts every URL claimed before.
 func (c *Crawl) Pause() { c.setPaused(true) }
 
 // Resume continues a paused crawl.

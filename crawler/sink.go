@@ -3,29 +3,37 @@ package crawler
 import (
 	"context"
 	"fmt"
+	"runtime/trace"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mneme-archive/mneme/crawler/crawlrdf"
-	"github.com/mneme-archive/mneme/crawler/frontier"
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
 // sink is the single RDF writer: it commits the captures of finished URLs
-// in batches, then schedules their links and completes them in the
-// frontier, so that a URL the frontier holds as done is described in the
-// store. It stops when its input is closed and drained.
+// in batches, then completes them in the frontier (their links were
+// scheduled as they were handed over, Crawl.hand), so that a URL the
+// frontier holds as done is described in the store. It stops when its input
+// is closed and drained.
 type sink struct {
 	c    *Crawl
 	in   chan []item
 	done chan struct{}
 	err  error
 	rdf  *graph.Batch // reused: it keeps its buffers from batch to batch
-	// captured maps the URLs of recently committed captures to their
-	// IRIs, so that a page's mneme:via is mostly found without a scan of
-	// the store; it is emptied when it reaches capturedMax entries.
+	// captured maps the URLs of recent captures (committed, or earlier in
+	// the batch) to their IRIs, so that a page's mneme:via is mostly found
+	// without a scan of the store; it is emptied between batches when it
+	// reaches capturedMax entries.
 	captured map[string]string
+	// handed counts the URLs handed over and not yet completed; now asks
+	// for the batch filling to be committed at once.
+	handed atomic.Int64
+	now    chan struct{}
 }
 
 // capturedMax bounds sink.captured (some 10 MB of URLs and IRIs): the
@@ -37,7 +45,7 @@ const capturedMax = 1 << 16
 // so that the workers go on fetching while the previous batch commits.
 func newSink(c *Crawl) *sink {
 	return &sink{c: c, in: make(chan []item, max(c.spec.Workers*2, c.spec.RDF.Batch)), done: make(chan struct{}),
-		captured: map[string]string{}}
+		captured: map[string]string{}, now: make(chan struct{}, 1)}
 }
 
 // maxWaits bounds how long a batch fills: maxWaits intervals after its
@@ -48,11 +56,11 @@ const maxWaits = 25
 // through fail and ends the sink (items left are fetched again on resume).
 //
 // A batch is committed when it holds rdf.batch URLs, when no URL came for
-// rdf.interval, or maxWaits intervals after its first URL. So a fast
-// crawl commits large batches, which the store writes as sorted files
-// (much cheaper per quad than small commits, and fewer tables to
-// compact), while a crawl whose workers wait for the links of the pages
-// in hand (a small frontier) commits them after one quiet interval.
+// rdf.interval, maxWaits intervals after its first URL, or at once when
+// the dispatcher finds every URL in flight with the writer (commitNow).
+// So a fast crawl commits large batches, which the store writes as sorted
+// files (much cheaper per quad than small commits, and fewer tables to
+// compact), while a crawl that has nothing more to fetch does not wait.
 func (s *sink) run(fail func(error)) {
 	defer close(s.done)
 	max, interval := s.c.spec.RDF.Batch, time.Duration(s.c.spec.RDF.Interval)
@@ -66,28 +74,56 @@ func (s *sink) run(fail func(error)) {
 		batch, urls = append(batch[:0], first...), countURLs(first)
 		deadline := time.Now().Add(maxWaits * interval)
 		quiet := time.NewTimer(interval)
+		hurry := false // commitNow: what is there already goes with this batch
 	fill:
 		for urls < max {
-			select {
-			case more, ok := <-s.in:
-				if !ok {
+			var more []item
+			ok := true
+			if hurry {
+				select {
+				case more, ok = <-s.in:
+				default:
 					break fill
 				}
-				batch = append(batch, more...)
-				urls += countURLs(more)
-				quiet.Reset(min(interval, time.Until(deadline)))
-			case <-quiet.C:
+			} else {
+				select {
+				case more, ok = <-s.in:
+					quiet.Reset(min(interval, time.Until(deadline)))
+				case <-quiet.C:
+					break fill
+				case <-s.now:
+					hurry = true
+					continue
+				}
+			}
+			if !ok {
 				break fill
 			}
+			batch = append(batch, more...)
+			urls += countURLs(more)
 		}
 		quiet.Stop()
-		if err := s.commit(batch); err != nil {
+		var err error
+		trace.WithRegion(context.Background(), "rdf commit", func() { err = s.commit(batch) })
+		if err != nil {
 			s.err = err
 			fail(err)
 			for range s.in { // let the workers finish; nothing more is committed
 			}
 			return
 		}
+	}
+}
+
+// holdsAll says whether every URL in flight is with the writer: then no
+// fetch is under way, and without a URL to claim nothing more will come.
+func (s *sink) holdsAll() bool { return s.c.inFlightCount() == s.handed.Load() }
+
+// commitNow ends the filling of the current batch (or the next one).
+func (s *sink) commitNow() {
+	select {
+	case s.now <- struct{}{}:
+	default:
 	}
 }
 
@@ -105,7 +141,10 @@ func countURLs(items []item) (n int) {
 // which the sink adds once the page they were found on is committed), so
 // that workers do this in parallel rather than the single writer.
 func (c *Crawl) describe(items []item) {
-	var quads []rdf.Quad
+	qp := quadsPool.Get().(*[]rdf.Quad)
+	defer quadsPool.Put(qp)
+	quads := (*qp)[:0]
+	defer func() { *qp = quads[:0] }()
 	for i := range items {
 		it := &items[i]
 		if it.capture == nil {
@@ -126,7 +165,11 @@ func (c *Crawl) describe(items []item) {
 	}
 }
 
-// commit writes one batch: captures first, then frontier updates.
+// quadsPool recycles describe's statements, some 150 quads (24 KB) a
+// page that the batch copies as it encodes them.
+var quadsPool = sync.Pool{New: func() any { return new([]rdf.Quad) }}
+
+// commit writes one batch: captures first, then frontier completions.
 func (s *sink) commit(batch []item) error {
 	c := s.c
 	ctx := context.Background() // a batch in hand is always finished, even when stopping
@@ -134,11 +177,9 @@ func (s *sink) commit(batch []item) error {
 		s.rdf = c.deps.Store.NewBatch()
 	}
 	b := s.rdf
-	n := 0
-	for _, it := range batch {
-		n += len(it.cands)
+	if len(s.captured) >= capturedMax {
+		clear(s.captured) // not within a batch, whose pages find their via here
 	}
-	cands := make([]frontier.Candidate, 0, n)
 	for _, it := range batch {
 		if it.rdf != nil {
 			b.AddBatch(it.rdf)
@@ -151,8 +192,10 @@ func (s *sink) commit(batch []item) error {
 					b.Add(crawlrdf.ViaQuad(c.id, it.capture.IRI, via))
 				}
 			}
+			// A page precedes the pages found on it (Crawl.hand), so
+			// those of this batch find its capture here.
+			s.captured[it.capture.URL] = it.capture.IRI
 		}
-		cands = append(cands, it.cands...)
 	}
 	// The batch names WARC records, and so do the digest index's new
 	// entries: one fsync makes every record written so far durable before
@@ -167,21 +210,18 @@ func (s *sink) commit(batch []item) error {
 	if _, err := b.Commit(ctx); err != nil {
 		return fmt.Errorf("committing %d captures: %w", len(batch), err)
 	}
-	for _, it := range batch {
-		if it.rdf != nil {
-			if len(s.captured) >= capturedMax {
-				clear(s.captured)
-			}
-			s.captured[it.capture.URL] = it.capture.IRI
-		}
-	}
-	if err := c.front.Schedule(cands); err != nil {
-		return err
-	}
 	if err := s.expedite(batch); err != nil {
 		return err
 	}
-	n = 0
+	for _, it := range batch {
+		if sch := it.scheduled; sch != nil {
+			sch.Wait() // long done, but for a worker descheduled mid-way
+			if sch.err != nil {
+				return fmt.Errorf("scheduling the links of %s: %w", it.url, sch.err)
+			}
+		}
+	}
+	n := 0
 	for _, it := range batch {
 		if it.url == "" {
 			continue
@@ -197,6 +237,11 @@ func (s *sink) commit(batch []item) error {
 	if err := c.front.Sync(); err != nil {
 		return err
 	}
+	select {
+	case <-s.now: // asked for before this batch was done: the dispatcher asks again if need be
+	default:
+	}
+	s.handed.Add(-int64(n))
 	c.doneInFlight(n)
 	return nil
 }

@@ -45,6 +45,9 @@ type item struct {
 	// completion, and embedded resources to revisit now.
 	queue  string
 	embeds []string
+	// scheduled, on the last item a worker hands over when any has
+	// links, is done once they are scheduled (Crawl.hand).
+	scheduled *scheduling
 }
 
 // process fetches one claimed URL and returns what the RDF writer must do
@@ -230,8 +233,7 @@ func (c *Crawl) analyze(res *fetch.Result, smp *sampler) Analysis {
 		if err != nil {
 			fmt.Fprintf(c.deps.Log, "extracting links of %s: %v\n", res.URL.Href, err)
 		}
-		an.Links = append(an.Links, found...)
-		an.Follow = an.Links
+		an.Links, an.Follow = found, found // a 2xx response: no redirect target to put first
 		return an
 	}
 	body, err := res.TextBytes()
@@ -243,22 +245,44 @@ func (c *Crawl) analyze(res *fetch.Result, smp *sampler) Analysis {
 	if err != nil {
 		fmt.Fprintf(c.deps.Log, "analyzing %s: %v\n", res.URL.Href, err)
 	}
-	got.Links = append(an.Links, got.Links...)
-	got.Follow = append(an.Follow[:len(an.Follow):len(an.Follow)], got.Follow...)
-	return got
+	return got // a 2xx response: no redirect target to put first
 }
 
 // candidates turns the in-scope outlinks of a page into frontier candidates.
+// A page's links share a few hop paths and mostly one host: each hop path
+// and queue key is built once per page, not once per link.
 func (c *Crawl) candidates(links []extract.Outlink, cl *frontier.Claim, from canon.URL) []frontier.Candidate {
 	cands := make([]frontier.Candidate, 0, len(links))
 	sc := c.scope.Load()
+	var hopPaths [4]struct {
+		hop  extract.Hop
+		path string
+	}
+	known := 0
+	var host, port, key string
 	for _, l := range links {
-		hops := cl.Hops + string(rune(l.Hop))
-		if !sc.Decide(l.URL, hops).Accept {
+		hops := ""
+		for i := range known {
+			if hopPaths[i].hop == l.Hop {
+				hops = hopPaths[i].path
+				break
+			}
+		}
+		if hops == "" {
+			hops = cl.Hops + string(rune(l.Hop))
+			if known < len(hopPaths) {
+				hopPaths[known].hop, hopPaths[known].path = l.Hop, hops
+				known++
+			}
+		}
+		if !sc.Accepts(l.URL, hops) {
 			continue
 		}
+		if key == "" || l.URL.Host != host || l.URL.Port != port {
+			host, port, key = l.URL.Host, l.URL.Port, l.URL.HostKey()
+		}
 		cands = append(cands, frontier.Candidate{
-			URL: l.URL.Canonical, QueueKey: l.URL.HostKey(), Hops: hops, Via: from.Href, Update: c.update,
+			URL: l.URL.Canonical, QueueKey: key, Hops: hops, Via: from.Href, Update: c.update,
 		})
 	}
 	return cands

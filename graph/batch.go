@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unsafe"
 
+	"github.com/mneme-archive/mneme/graph/kv"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
@@ -21,16 +23,33 @@ import (
 // fills the batch and not under the store's write lock.
 type Batch struct {
 	s     *Store
-	enc   []byte // the term encodings, back to back
-	terms []batchTerm
+	enc   []byte      // the term encodings, back to back
+	terms []batchTerm // each distinct term once
 	ops   []batchOp
-	err   error // the first invalid insertion, which Commit reports
+	index termIndex
+	// recent maps the IRIs and blank nodes added lately, by the address
+	// of their value, to their index: a quad's predicate and graph, the
+	// capture a page's statements are about and the link target named
+	// twice in a row are the same strings again and again, and are then
+	// neither encoded nor hashed again. (Literals are left out: a crawl's
+	// are nearly all new. The cache holds no pointer, so that the batches
+	// of a crawl's pages, each with its own, cost the collector nothing.)
+	recent [256]recentTerm
+	err    error // the first invalid insertion, which Commit reports
 }
 
 // batchTerm is one encoded term of a batch.
 type batchTerm struct {
 	off, n int    // enc[off:off+n]
 	h      uint64 // the store's hash of the encoding
+}
+
+// recentTerm is a slot of Batch.recent: the address of a term's value,
+// a hint that the term's encoding confirms, and the term's index plus one
+// (0: empty).
+type recentTerm struct {
+	addr uintptr
+	i    int32
 }
 
 // batchOp names its terms by index in the batch's terms; -1 is the
@@ -67,47 +86,107 @@ func (b *Batch) TryAdd(q rdf.Quad) error {
 func (b *Batch) Delete(q rdf.Quad) { b.add(q, true) }
 
 func (b *Batch) add(q rdf.Quad, del bool) {
-	op := batchOp{del: del}
-	for pos, t := range [4]rdf.Term{q.S, q.P, q.O, q.G} {
-		op.t[pos] = b.term(pos, t)
-	}
-	b.ops = append(b.ops, op)
+	b.ops = append(b.ops, batchOp{t: [4]int32{b.term(q.S), b.term(q.P), b.term(q.O), b.term(q.G)}, del: del})
 }
 
-// term encodes t and returns its index; a term equal to the one in the
-// same position of the previous operation (a subject described by
-// several quads in a row, the graph of a batch) is stored once.
-func (b *Batch) term(pos int, t rdf.Term) int32 {
+// term returns the index of t, encoding and hashing it unless the batch
+// has it already.
+func (b *Batch) term(t rdf.Term) int32 {
 	if t.IsZero() {
 		return -1
 	}
-	off := len(b.enc)
-	b.enc = appendTerm(b.enc, t)
-	enc := b.enc[off:]
-	if n := len(b.ops); n > 0 {
-		if prev := b.ops[n-1].t[pos]; prev >= 0 && string(b.encoding(prev)) == string(enc) {
-			b.enc = b.enc[:off]
-			return prev
+	var r *recentTerm
+	p := uintptr(unsafe.Pointer(unsafe.StringData(t.Value)))
+	if t.Kind == rdf.KindIRI || t.Kind == rdf.KindBlank {
+		r = &b.recent[(p>>3^p>>9^uintptr(len(t.Value)))%uintptr(len(b.recent))]
+		if r.addr == p && r.i > 0 {
+			// An IRI's or blank node's encoding is its kind and value.
+			if enc := b.encoding(r.i - 1); len(enc) == 1+len(t.Value) && enc[0] == encodedKind(t.Kind) && string(enc[1:]) == t.Value {
+				return r.i - 1
+			}
 		}
 	}
-	if len(b.terms) == math.MaxInt32 { // never in practice: 2^31 terms take far more memory than a batch should
-		b.tooLarge()
-		return -1
+	off := len(b.enc)
+	b.enc = appendTerm(b.enc, t)
+	i := b.intern(b.enc[off:], b.s.hash(b.enc[off:]), off)
+	if r != nil && i >= 0 {
+		*r = recentTerm{p, i + 1}
 	}
-	b.terms = append(b.terms, batchTerm{off: off, n: len(enc), h: b.s.hash(enc)})
-	return int32(len(b.terms) - 1)
+	return i
 }
 
-// tooLarge fails the batch: its terms are indexed by int32.
-func (b *Batch) tooLarge() {
+// intern returns the index of the term encoded as enc with hash h, adding
+// it when the batch lacks it. The encoding is either new bytes at
+// b.enc[off:] (dropped when the term is there already) or, when off is
+// negative, another batch's, copied when added.
+func (b *Batch) intern(enc []byte, h uint64, off int) int32 {
+	if i, slot := b.index.find(b, enc, h); i >= 0 {
+		if off >= 0 {
+			b.enc = b.enc[:off]
+		}
+		return i
+	} else if len(b.terms) < math.MaxInt32 { // never otherwise in practice: 2^31 terms take far more memory than a batch should
+		if off < 0 {
+			off = len(b.enc)
+			b.enc = append(b.enc, enc...)
+		}
+		b.terms = append(b.terms, batchTerm{off: off, n: len(enc), h: h})
+		b.index.put(slot, int32(len(b.terms)-1), b.terms)
+		return int32(len(b.terms) - 1)
+	}
 	if b.err == nil {
 		b.err = fmt.Errorf("batch of more than %d terms: use a Loader", math.MaxInt32)
 	}
+	return -1
 }
 
 func (b *Batch) encoding(i int32) []byte {
 	t := b.terms[i]
 	return b.enc[t.off : t.off+t.n]
+}
+
+// termIndex finds a batch's terms by hash: an open-addressed table of
+// term indexes plus one (0 is a free slot), at most half full. The hash
+// is the one the term's ID comes from, computed once.
+type termIndex struct {
+	slots []int32
+	mask  uint64
+}
+
+// find returns the index of the term encoded as enc, or -1 and the free
+// slot where it goes.
+func (x *termIndex) find(b *Batch, enc []byte, h uint64) (i int32, slot uint64) {
+	if x.slots == nil {
+		return -1, 0
+	}
+	for slot = h & x.mask; x.slots[slot] != 0; slot = (slot + 1) & x.mask {
+		i := x.slots[slot] - 1
+		if b.terms[i].h == h && string(b.encoding(i)) == string(enc) {
+			return i, slot
+		}
+	}
+	return -1, slot
+}
+
+// put records term i in the free slot that find returned, growing the
+// table when it becomes half full.
+func (x *termIndex) put(slot uint64, i int32, terms []batchTerm) {
+	if 2*len(terms) <= len(x.slots) {
+		x.slots[slot] = i + 1
+		return
+	}
+	n := 1024
+	for n < 4*len(terms) {
+		n *= 2
+	}
+	x.slots, x.mask = make([]int32, n), uint64(n-1)
+	for j, t := range terms {
+		s := t.h & x.mask
+		for x.slots[s] != 0 {
+			s = (s + 1) & x.mask
+		}
+		x.slots[s] = int32(j) + 1
+	}
 }
 
 // AddBatch appends the operations of o, which is left unchanged; o must
@@ -116,20 +195,14 @@ func (b *Batch) AddBatch(o *Batch) {
 	if o.err != nil && b.err == nil {
 		b.err = fmt.Errorf("quad %d of batch: %w", len(b.ops)+1, o.err)
 	}
-	if len(b.terms)+len(o.terms) > math.MaxInt32 {
-		b.tooLarge()
-		return
-	}
-	base, off := int32(len(b.terms)), len(b.enc)
-	b.enc = append(b.enc, o.enc...)
-	for _, t := range o.terms {
-		t.off += off
-		b.terms = append(b.terms, t)
+	to := make([]int32, len(o.terms))
+	for i := range o.terms {
+		to[i] = b.intern(o.encoding(int32(i)), o.terms[i].h, -1)
 	}
 	for _, op := range o.ops {
 		for pos, t := range op.t {
 			if t >= 0 {
-				op.t[pos] = t + base
+				op.t[pos] = to[t]
 			}
 		}
 		b.ops = append(b.ops, op)
@@ -141,6 +214,8 @@ func (b *Batch) Len() int { return len(b.ops) }
 
 func (b *Batch) reset() {
 	b.enc, b.terms, b.ops, b.err = b.enc[:0], b.terms[:0], b.ops[:0], nil
+	clear(b.index.slots)
+	b.recent = [len(b.recent)]recentTerm{}
 }
 
 // CommitResult tells what a commit changed.
@@ -361,11 +436,11 @@ func appendCols(dst []byte, c cols) []byte {
 	return dst
 }
 
-// resolve maps the batch's terms to IDs: from the writers' cache of
-// recently used terms, else by probing the dictionary (in slot order, so
-// that the reads go forward), giving a term that is new a free slot
-// (recorded in pending) when an insertion names it. A term only deletions
-// name and the store lacks gets Any.
+// resolve maps the batch's terms (each distinct) to IDs: from the
+// writers' cache of recently used terms, else by probing the dictionary
+// (in slot order, so that the reads go forward), giving a term that is new
+// a free slot (recorded in pending) when an insertion names it. A term
+// only deletions name and the store lacks gets Any.
 func (b *Batch) resolve(pending *pendingTerms) ([]ID, error) {
 	s := b.s
 	ids := make([]ID, len(b.terms))
@@ -388,14 +463,14 @@ func (b *Batch) resolve(pending *pendingTerms) ([]ID, error) {
 		}
 	}
 	slices.SortFunc(misses, func(x, y int32) int { return cmp.Compare(firstSlot(b.terms[x].h), firstSlot(b.terms[y].h)) })
-	var absent []int32 // named by deletions only, so far
+	dict, err := newDictSeeker(s.kv)
+	if err != nil {
+		return nil, err
+	}
+	defer dict.close()
 	for _, i := range misses {
 		enc := b.encoding(i)
-		if id, ok := pending.byTerm[string(enc)]; ok {
-			ids[i] = id
-			continue
-		}
-		id, found, err := probe(s.kv, b.terms[i].h, enc, nil, pending)
+		id, found, err := probe(dict, b.terms[i].h, enc, nil, pending)
 		switch {
 		case err != nil:
 			return nil, err
@@ -404,16 +479,42 @@ func (b *Batch) resolve(pending *pendingTerms) ([]ID, error) {
 		case inserted[i]:
 			pending.add(string(enc), id)
 		default:
-			absent = append(absent, i)
+			id = Any
 		}
 		ids[i] = id
 	}
-	// The same term may be named by an insertion elsewhere in the batch.
-	for _, i := range absent {
-		ids[i] = Any
-		if id, ok := pending.byTerm[string(b.encoding(i))]; ok {
-			ids[i] = id
-		}
-	}
 	return ids, nil
 }
+
+// dictSeeker reads dictionary slots in ascending order with one iterator
+// seeking forward, which costs less than a point read each: a point read
+// consults every table of the first level, one per ingested commit, where
+// a forward seek mostly steps to the next key of each.
+type dictSeeker struct {
+	kv.Reader
+	it  kv.Iterator
+	val []byte
+}
+
+func newDictSeeker(r kv.Reader) (*dictSeeker, error) {
+	it, err := r.NewIter([]byte{tagDict}, []byte{tagDict + 1})
+	if err != nil {
+		return nil, err
+	}
+	return &dictSeeker{Reader: r, it: it}, nil
+}
+
+// Get returns the value of a dictionary key; it stays valid until the
+// next Get.
+func (d *dictSeeker) Get(key []byte) ([]byte, error) {
+	if !d.it.SeekGE(key) || string(d.it.Key()) != string(key) {
+		if err := d.it.Err(); err != nil {
+			return nil, err
+		}
+		return nil, kv.ErrNotFound
+	}
+	d.val = append(d.val[:0], d.it.Value()...)
+	return d.val, nil
+}
+
+func (d *dictSeeker) close() { _ = d.it.Close() }

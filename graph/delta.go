@@ -11,8 +11,9 @@ import (
 // a prefix (s p o), (s p) or (p o) gains its first quad or loses its last:
 // presence before comes from the store, presence after from the store
 // minus the removed quads plus the added ones. A prefix naming a term new
-// to the store (isNew) cannot be in it, and a prefix extending one that
-// stays present keeps its shorter prefixes present: neither is read.
+// to the store (isNew) cannot be in it, a prefix extending one that
+// stays present keeps its shorter prefixes present, and an (s p o) prefix
+// whose (s p) the store lacks is absent too: none of these is read.
 func (s *Store) batchDelta(runs *sortedRuns, removed []IDQuad, isNew func(ID) bool) (*statDelta, error) {
 	added := runs.added
 	d := newStatDelta()
@@ -30,33 +31,29 @@ func (s *Store) batchDelta(runs *sortedRuns, removed []IDQuad, isNew func(ID) bo
 		d.graphs[q.G]--
 		d.pred(q.P)[0]--
 	}
-	prefixes := changedPrefixes(runs, removed)
-	kept := map[prefix]bool{}
+	// known[p] is true for a prefix that stays present (one it extends
+	// does), false for one the store lacks (its (s p) prefix is absent).
+	known := map[prefix]bool{}
 	pr := presence{r: s.kv}
 	defer pr.close()
-	for _, cp := range prefixes {
+	err := changedPrefixes(runs, removed, func(cp changedPrefix) error {
 		p := cp.prefix
 		var before, afterInStore bool
-		switch {
-		case kept[p] || len(removed) == 0 && s.present.has(p):
-			before, afterInStore = true, true
-		case isNew(p.q.S) || isNew(p.q.P) || isNew(p.q.O):
-		default:
+		if !isNew(p.q.S) && !isNew(p.q.P) && !isNew(p.q.O) {
+			// (Checked first: most prefixes of a crawl's commit name a
+			// new term, which costs no map lookup.)
 			var err error
-			if before, afterInStore, err = pr.of(p, gone); err != nil {
-				return nil, err
-			}
-			if afterInStore {
-				s.present.add(p)
+			if before, afterInStore, err = s.prefixPresence(p, len(removed) == 0, &pr, gone, known); err != nil {
+				return err
 			}
 		}
 		if p.n == 3 && afterInStore {
-			kept[prefix{SPOG, 2, IDQuad{S: p.q.S, P: p.q.P}}] = true
-			kept[prefix{POSG, 2, IDQuad{P: p.q.P, O: p.q.O}}] = true
+			known[prefix{SPOG, 2, IDQuad{S: p.q.S, P: p.q.P}}] = true
+			known[prefix{POSG, 2, IDQuad{P: p.q.P, O: p.q.O}}] = true
 		}
 		after := afterInStore || cp.added
 		if before == after {
-			continue
+			return nil
 		}
 		sign := int64(1)
 		if before {
@@ -71,8 +68,29 @@ func (s *Store) batchDelta(runs *sortedRuns, removed []IDQuad, isNew func(ID) bo
 			d.triples += sign
 		}
 		d.pred(p.q.P)[col] += sign
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return d, nil
+}
+
+// prefixPresence tells whether the store has a quad under p before and
+// after the commit's deletions (gone), from what the commit learnt
+// (known), the writers' cache of present prefixes (when nothing is
+// deleted) or a read.
+func (s *Store) prefixPresence(p prefix, addsOnly bool, pr *presence, gone map[IDQuad]bool, known map[prefix]bool) (before, after bool, err error) {
+	if v, ok := known[p]; ok {
+		return v, v, nil
+	}
+	if addsOnly && s.present.has(p) {
+		return true, true, nil
+	}
+	if before, after, err = pr.of(p, gone, known); after && err == nil {
+		s.present.add(p)
+	}
+	return before, after, err
 }
 
 // changedPrefix is a prefix of the quads a commit adds or removes, and
@@ -82,19 +100,19 @@ type changedPrefix struct {
 	added bool
 }
 
-// changedPrefixes lists, each once, the prefixes (s p o), then (s p), then
-// (p o) of the quads added and removed, each kind in key order (so that
-// presence reads seek forward): the quads added and those removed are
-// sorted apart (radix sorts of their keys) and merged, which groups the
-// quads sharing a prefix.
-func changedPrefixes(runs *sortedRuns, removed []IDQuad) []changedPrefix {
-	var out []changedPrefix
+// changedPrefixes calls fn with each of the prefixes (s p o), then (s p),
+// then (p o) of the quads added and removed, once, each kind in key order
+// (so that presence reads seek forward): the quads added and those
+// removed are sorted apart (radix sorts of their keys) and merged, which
+// groups the quads sharing a prefix.
+func changedPrefixes(runs *sortedRuns, removed []IDQuad, fn func(changedPrefix) error) error {
 	var rems []cols
-	group := func(o Order, ns ...int) {
+	group := func(o Order, ns ...int) error {
 		adds := runs.of(o)
 		rems, runs.tmp = sortRun(o, removed, rems, runs.tmp)
 		for _, n := range ns {
 			var first cols // of the current group
+			var cur changedPrefix
 			for i, j := 0, 0; i < len(adds) || j < len(rems); {
 				var c cols
 				add := j == len(rems) || i < len(adds) && cmpCols(adds[i], rems[j]) <= 0
@@ -104,18 +122,30 @@ func changedPrefixes(runs *sortedRuns, removed []IDQuad) []changedPrefix {
 					c, j = rems[j], j+1
 				}
 				if i+j == 1 || !samePrefix(c, first, n) {
+					if i+j > 1 {
+						if err := fn(cur); err != nil {
+							return err
+						}
+					}
 					first = c
 					var p cols
 					copy(p[:n], c[:n])
-					out = append(out, changedPrefix{prefix{o, n, unpermute(o, p)}, false})
+					cur = changedPrefix{prefix{o, uint8(n), unpermute(o, p)}, false}
 				}
-				out[len(out)-1].added = out[len(out)-1].added || add
+				cur.added = cur.added || add
+			}
+			if len(adds)+len(rems) > 0 {
+				if err := fn(cur); err != nil {
+					return err
+				}
 			}
 		}
+		return nil
 	}
-	group(SPOG, 3, 2)
-	group(POSG, 2)
-	return out
+	if err := group(SPOG, 3, 2); err != nil {
+		return err
+	}
+	return group(POSG, 2)
 }
 
 func samePrefix(a, b cols, n int) bool {
@@ -130,11 +160,11 @@ func samePrefix(a, b cols, n int) bool {
 // prefix is the first n columns of q in an ordering.
 type prefix struct {
 	order Order
-	n     int
+	n     uint8
 	q     IDQuad
 }
 
-func (p prefix) key() []byte { return appendIndexKey(nil, p.order, p.q)[:1+8*p.n] }
+func (p prefix) key() []byte { return appendIndexKey(nil, p.order, p.q)[:1+8*int(p.n)] }
 
 // presence reads whether prefixes are in the store, with one iterator per
 // ordering that seeks from prefix to prefix: creating an iterator costs
@@ -145,8 +175,12 @@ type presence struct {
 }
 
 // of reports whether the store has a quad under p, and whether it still
-// has one once the quads in gone are deleted.
-func (pr *presence) of(p prefix, gone map[IDQuad]bool) (before, after bool, err error) {
+// has one once the quads in gone are deleted. For an (s p o) prefix it
+// seeks (s p) first: when the store lacks that, it lacks (s p o) too, and
+// known records what it found of (s p), so that the (s p) prefix is not
+// read again (a page's URL, named as a subject for the first time, costs
+// one read, not two).
+func (pr *presence) of(p prefix, gone map[IDQuad]bool, known map[prefix]bool) (before, after bool, err error) {
 	it := pr.its[p.order]
 	if it == nil {
 		tag := orders[p.order-1].tag
@@ -159,6 +193,16 @@ func (pr *presence) of(p prefix, gone map[IDQuad]bool) (before, after bool, err 
 		pr.its[p.order] = it
 	}
 	key := p.key()
+	if p.n == 3 && p.order == SPOG {
+		sp := prefix{SPOG, 2, IDQuad{S: p.q.S, P: p.q.P}}
+		if ok := it.SeekGE(key[:1+16]); !ok || !bytes.HasPrefix(it.Key(), key[:1+16]) {
+			known[sp] = false
+			return false, false, it.Err()
+		}
+		if len(gone) == 0 { // nothing deleted: (s p) stays present
+			known[sp] = true
+		}
+	}
 	for ok := it.SeekGE(key); ok && bytes.HasPrefix(it.Key(), key); ok = it.Next() {
 		before = true
 		if !gone[decodeIndexKey(p.order, it.Key())] {

@@ -70,14 +70,46 @@ type sortedRuns struct {
 	added []IDQuad
 	keys  [len(orders) + 1][]cols // by Order
 	tmp   []cols                  // scratch for sorting
+	// graphs is 1 when the added quads all share one graph, 2 when they
+	// do not, 0 until known.
+	graphs int
 }
 
-// of returns the added quads sorted in ordering o.
+// of returns the added quads sorted in ordering o. When they all share
+// one graph (a crawl's commit), a graph-first ordering is the graph-last
+// one with the same other columns, its last column moved first: no sort.
 func (r *sortedRuns) of(o Order) []cols {
-	if r.keys[o] == nil {
-		r.keys[o], r.tmp = sortRun(o, r.added, make([]cols, 0, len(r.added)), r.tmp)
+	if r.keys[o] != nil {
+		return r.keys[o]
 	}
+	if last := graphLast[o]; last != OrderAuto && r.oneGraph() {
+		src := r.of(last)
+		keys := make([]cols, len(src))
+		for i, c := range src {
+			keys[i] = cols{c[3], c[0], c[1], c[2]}
+		}
+		r.keys[o] = keys
+		return keys
+	}
+	r.keys[o], r.tmp = sortRun(o, r.added, make([]cols, 0, len(r.added)), r.tmp)
 	return r.keys[o]
+}
+
+// graphLast maps each graph-first ordering to the graph-last ordering of
+// its other three columns.
+var graphLast = [len(orders) + 1]Order{GSPO: SPOG, GPOS: POSG, GOSP: OSPG}
+
+func (r *sortedRuns) oneGraph() bool {
+	if r.graphs == 0 {
+		r.graphs = 1
+		for _, q := range r.added {
+			if q.G != r.added[0].G {
+				r.graphs = 2
+				break
+			}
+		}
+	}
+	return r.graphs == 1
 }
 
 // writeRun writes sorted keys to path, without duplicates.

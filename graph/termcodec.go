@@ -18,14 +18,20 @@ const (
 	encTyped  = 'T' // uvarint len(datatype), datatype, value
 )
 
+// encodedKind is the first byte of the encoding of an IRI or a blank node.
+func encodedKind(k rdf.Kind) byte {
+	if k == rdf.KindBlank {
+		return encBlank
+	}
+	return encIRI
+}
+
 // appendTerm appends the dictionary encoding of t; the encoding is what
 // the term's ID is hashed from, so equal terms encode equally.
 func appendTerm(dst []byte, t rdf.Term) []byte {
 	switch t.Kind {
-	case rdf.KindIRI:
-		dst = append(dst, encIRI)
-	case rdf.KindBlank:
-		dst = append(dst, encBlank)
+	case rdf.KindIRI, rdf.KindBlank:
+		dst = append(dst, encodedKind(t.Kind))
 	case rdf.KindLiteral:
 		switch {
 		case t.Lang != "":

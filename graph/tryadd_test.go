@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"testing"
+	"unsafe"
 
 	"github.com/mneme-archive/mneme/rdf"
 )
@@ -30,4 +31,33 @@ func TestTryAddSkipsInvalid(t *testing.T) {
 	if st.Quads != 1 {
 		t.Errorf("%d quads stored, want 1", st.Quads)
 	}
+}
+
+// A batch recognises terms it has seen by the address of their value, but
+// only as a hint: IRIs made over one reused buffer (as a parser may make
+// them) share an address with different values, and each must stay the
+// term it is, as must an IRI and a blank node of the same value.
+func TestBatchTermsOverReusedBuffer(t *testing.T) {
+	s := openTest(t, defaultHash)
+	b := s.NewBatch()
+	buf := []byte("http://example.org/a")
+	p := rdf.IRI("http://example.org/p")
+	var want []rdf.Quad
+	for _, c := range "abcab" {
+		buf[len(buf)-1] = byte(c)
+		subj := rdf.IRI(unsafe.String(&buf[0], len(buf)))
+		b.Add(rdf.Quad{S: subj, P: p, O: rdf.Blank(subj.Value)})
+		want = append(want, rdf.Quad{S: rdf.IRI(string(buf)), P: p, O: rdf.Blank(string(buf))})
+	}
+	if _, err := b.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m := model{}
+	for _, q := range want {
+		m[q] = true
+	}
+	if len(m) != 3 {
+		t.Fatalf("model of %d quads", len(m))
+	}
+	compareWithModel(t, s.View, m)
 }

@@ -33,6 +33,7 @@ type crawlOptions struct {
 	api        string
 	aah        aahOptions
 	cpuProfile string
+	trace      string
 }
 
 func newCrawlCmd() *cobra.Command {
@@ -81,6 +82,11 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 				return err
 			}
 			defer stop()
+			stopTrace, err := startTrace(o.trace)
+			if err != nil {
+				return err
+			}
+			defer stopTrace()
 			tuneCrawlGC()
 			st, err := crawler.Layout{Data: s.Output}.OpenStore()
 			if err != nil {
@@ -112,6 +118,8 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 	f.StringVar(&o.api, "api", "", "serve the URL injection API on this loopback address (e.g. 127.0.0.1:8411)")
 	o.aah.flags(f)
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the crawl to this file (go tool pprof reads it)")
+	f.StringVar(&o.trace, "trace", "", "write an execution trace of the crawl to this file (go tool trace reads it)")
+	_ = f.MarkHidden("trace") // a developer's tool for finding where the pipeline waits
 	cmd.AddCommand(newCrawlResumeCmd(), newCrawlStatusCmd())
 	return cmd
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -20,15 +21,24 @@ import (
 
 var summaryRE = regexp.MustCompile(`^crawl (\S+) (finished|stopped): (\d+) pages, (\d+) bytes, [0-9.]+ s, [0-9.]+ pages/s( \(\d+ pages in all runs\))?\n`)
 
-// TestCrawlCommand crawls a local site and checks the one-line summary;
-// resuming the finished crawl is refused.
+// TestCrawlCommand crawls a local site and checks the one-line summary
+// and the profile and trace it was asked for; resuming the finished crawl
+// is refused.
 func TestCrawlCommand(t *testing.T) {
 	srv := httptest.NewServer(&countingSite{n: 40, hits: map[string]int{}})
 	defer srv.Close()
 	data := t.TempDir()
-	code, out, errOut := mneme(t, "", "crawl", "--data", data, "--id", "cli", "--politeness", "off", srv.URL+"/p/0")
+	prof, tr := filepath.Join(t.TempDir(), "cpu.pprof"), filepath.Join(t.TempDir(), "crawl.trace")
+	code, out, errOut := mneme(t, "", "crawl", "--data", data, "--id", "cli", "--politeness", "off",
+		"--cpuprofile", prof, "--trace", tr, srv.URL+"/p/0")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if b, err := os.ReadFile(prof); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("--cpuprofile wrote no gzipped profile: %d bytes, %v", len(b), err)
+	}
+	if b, err := os.ReadFile(tr); err != nil || !bytes.HasPrefix(b, []byte("go 1.")) {
+		t.Errorf("--trace wrote no execution trace: %q…, %v", b[:min(len(b), 16)], err)
 	}
 	m := summaryRE.FindStringSubmatch(out)
 	if m == nil {

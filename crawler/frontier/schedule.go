@@ -101,13 +101,20 @@ func (f *Frontier) Schedule(cands []Candidate) error {
 			return fmt.Errorf("frontier: candidate %d (%q): %w", i, cands[i].URL, err)
 		}
 	}
+	// Hashing (SHA-256 of each URL) needs no lock: keep it out of the way
+	// of Next and of other callers.
+	var small [128]urlHash // a page's links, mostly: no allocation
+	hs := small[:0]
+	for i := range cands {
+		hs = append(hs, hashURL(cands[i].URL))
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.check(); err != nil || len(cands) == 0 {
 		return err
 	}
-	for _, c := range cands {
-		f.pending = append(f.pending, pendingCandidate{Candidate: c, hash: hashURL(c.URL)})
+	for i, c := range cands {
+		f.pending = append(f.pending, pendingCandidate{Candidate: c, hash: hs[i]})
 	}
 	if len(f.pending) >= f.opts.SeenBatch {
 		return f.flushLocked()

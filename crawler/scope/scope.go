@@ -127,65 +127,74 @@ func compile(kind string, exprs []string) ([]*regexp.Regexp, error) {
 // exclusions and URL length; the in-scope rules, else transclusion; then
 // the hop, depth and trap limits.
 func (s *Scope) Decide(u canon.URL, hopPath string) Decision {
+	return s.decide(u, hopPath, verdict{explain: true})
+}
+
+// Accepts is Decide's verdict without its Rule and Detail, which cost a
+// formatted string each: the crawler asks it of every link of every page.
+func (s *Scope) Accepts(u canon.URL, hopPath string) bool {
+	return s.decide(u, hopPath, verdict{}).Accept
+}
+
+func (s *Scope) decide(u canon.URL, hopPath string, v verdict) Decision {
 	if !s.schemes[u.Scheme] || !u.Hierarchical() {
-		return reject("scheme", "scheme %q is not crawled", u.Scheme)
+		return v.reject("scheme", func() string { return fmt.Sprintf("scheme %q is not crawled", u.Scheme) })
 	}
 	if strings.HasSuffix(hopPath, "P") {
-		return accept("prerequisite", "prerequisite of an in-scope URL")
+		return v.accept("prerequisite", func() string { return "prerequisite of an in-scope URL" })
 	}
 	if max := s.cfg.MaxURLLength; max > 0 && len(u.Href) > max {
-		return reject("max-url-length", "max-url-length %d exceeded (%d octets)", max, len(u.Href))
+		return v.reject("max-url-length", func() string {
+			return fmt.Sprintf("max-url-length %d exceeded (%d octets)", max, len(u.Href))
+		})
 	}
 	for _, re := range s.exclude {
 		if re.MatchString(u.Href) {
-			return reject("exclude", "matches exclude pattern %q", re.String())
+			return v.reject("exclude", func() string { return fmt.Sprintf("matches exclude pattern %q", re.String()) })
 		}
 	}
-	in := s.inScope(u)
+	in := s.inScope(u, v)
 	if !in.Accept {
-		if t := s.transclusion(hopPath); t.Accept {
+		if t := s.transclusion(hopPath, v); t.Accept {
 			in = t
 		} else if hopPath == "" {
-			in = accept("seed", "a seed") // seeds are in scope by definition
+			in = v.accept("seed", func() string { return "a seed" }) // seeds are in scope by definition
 		} else {
-			return Decision{Rule: in.Rule, Detail: in.Detail + "; " + t.Detail}
+			return v.reject(in.Rule, func() string { return in.Detail + "; " + t.Detail })
 		}
 	}
-	if d, bad := s.limits(u, hopPath); bad {
+	if d, bad := s.limits(u, hopPath, v); bad {
 		return d
 	}
 	return in
 }
 
 // inScope applies the accept rules that look at the URL alone.
-func (s *Scope) inScope(u canon.URL) Decision {
+func (s *Scope) inScope(u canon.URL, v verdict) Decision {
 	if s.cfg.SeedHosts && s.hosts[u.HostKey()] {
-		return accept("seed-host", "on seed host %s", u.HostKey())
+		return v.accept("seed-host", func() string { return "on seed host " + u.HostKey() })
 	}
 	if s.cfg.SeedDomains && s.domains[u.RegistrableDomain()] {
-		return accept("seed-domain", "in seed domain %s", u.RegistrableDomain())
+		return v.accept("seed-domain", func() string { return "in seed domain " + u.RegistrableDomain() })
 	}
-	if len(s.prefixes) > 0 {
-		surt := u.ScopeSURT()
-		for _, p := range s.prefixes {
-			if strings.HasPrefix(surt, p) {
-				return accept("surt-prefix", "under SURT prefix %s", p)
-			}
+	for _, p := range s.prefixes {
+		if hasSURTPrefix(u, p) {
+			return v.accept("surt-prefix", func() string { return "under SURT prefix " + p })
 		}
 	}
 	for _, re := range s.include {
 		if re.MatchString(u.Href) {
-			return accept("include", "matches include pattern %q", re.String())
+			return v.accept("include", func() string { return fmt.Sprintf("matches include pattern %q", re.String()) })
 		}
 	}
-	return reject("not-in-scope", "not under any seed, prefix or include pattern")
+	return v.reject("not-in-scope", func() string { return "not under any seed, prefix or include pattern" })
 }
 
 // transclusion is Heritrix's TransclusionDecideRule: a URL reached by a
 // few trailing non-link hops from an in-scope page (its images, scripts,
 // stylesheets, redirects, frames) is captured even off-site, so archived
 // pages render completely.
-func (s *Scope) transclusion(hopPath string) Decision {
+func (s *Scope) transclusion(hopPath string, v verdict) Decision {
 	trans, spec := 0, 0
 	for i := len(hopPath) - 1; i >= 0 && hopPath[i] != 'L'; i-- {
 		trans++
@@ -195,19 +204,38 @@ func (s *Scope) transclusion(hopPath string) Decision {
 	}
 	switch {
 	case trans == 0:
-		return reject("transclusion", "reached by a link")
+		return v.reject("transclusion", func() string { return "reached by a link" })
 	case trans > s.cfg.MaxTransHops:
-		return reject("transclusion", "max-trans-hops %d exceeded (%d trailing non-link hops)", s.cfg.MaxTransHops, trans)
+		return v.reject("transclusion", func() string {
+			return fmt.Sprintf("max-trans-hops %d exceeded (%d trailing non-link hops)", s.cfg.MaxTransHops, trans)
+		})
 	case spec > s.cfg.MaxSpeculativeHops:
-		return reject("transclusion", "max-speculative-hops %d exceeded (%d)", s.cfg.MaxSpeculativeHops, spec)
+		return v.reject("transclusion", func() string {
+			return fmt.Sprintf("max-speculative-hops %d exceeded (%d)", s.cfg.MaxSpeculativeHops, spec)
+		})
 	}
-	return accept("transclusion", "embedded in an in-scope page (%s)", hopPath[len(hopPath)-trans:])
+	return v.accept("transclusion", func() string {
+		return "embedded in an in-scope page (" + hopPath[len(hopPath)-trans:] + ")"
+	})
 }
 
-func accept(rule, format string, args ...any) Decision {
-	return Decision{Accept: true, Rule: rule, Detail: fmt.Sprintf(format, args...)}
+// verdict makes Decisions, with their Detail only when asked to explain:
+// the detail functions do not escape, so the hot path of Accepts neither
+// formats nor allocates.
+type verdict struct{ explain bool }
+
+func (v verdict) accept(rule string, detail func() string) Decision {
+	d := Decision{Accept: true, Rule: rule}
+	if v.explain {
+		d.Detail = detail()
+	}
+	return d
 }
 
-func reject(rule, format string, args ...any) Decision {
-	return Decision{Rule: rule, Detail: fmt.Sprintf(format, args...)}
+func (v verdict) reject(rule string, detail func() string) Decision {
+	d := Decision{Rule: rule}
+	if v.explain {
+		d.Detail = detail()
+	}
+	return d
 }

@@ -113,6 +113,9 @@ func TestDecide(t *testing.T) {
 		if d.Accept != tt.accept || d.Rule != tt.rule || d.Detail == "" {
 			t.Errorf("%s: Decide(%s, %q) = %s; want accept=%v rule %s", tt.name, tt.url, tt.hops, d, tt.accept, tt.rule)
 		}
+		if got := s.Accepts(u, tt.hops); got != tt.accept {
+			t.Errorf("%s: Accepts(%s, %q) = %v, want %v", tt.name, tt.url, tt.hops, got, tt.accept)
+		}
 	}
 }
 
@@ -157,8 +160,16 @@ func BenchmarkDecide(b *testing.B) {
 	in, _ := c.Parse("http://www.example.com/news/2024/05/story.html?page=2")
 	out, _ := c.Parse("http://cdn.other.net/img/logo.png")
 	b.ReportAllocs()
-	for b.Loop() {
-		s.Decide(in, "LLL")
-		s.Decide(out, "LLE")
-	}
+	b.Run("Decide", func(b *testing.B) {
+		for b.Loop() {
+			s.Decide(in, "LLL")
+			s.Decide(out, "LLE")
+		}
+	})
+	b.Run("Accepts", func(b *testing.B) {
+		for b.Loop() {
+			s.Accepts(in, "LLL")
+			s.Accepts(out, "LLE")
+		}
+	})
 }

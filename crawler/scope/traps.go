@@ -1,56 +1,92 @@
 package scope
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/mneme-archive/mneme/crawler/canon"
 )
 
 // limits applies the hop, depth and trap rules to an in-scope URL.
-func (s *Scope) limits(u canon.URL, hopPath string) (Decision, bool) {
+func (s *Scope) limits(u canon.URL, hopPath string, v verdict) (Decision, bool) {
 	c := s.cfg
 	if n := strings.Count(hopPath, "L"); c.MaxHops > 0 && n > c.MaxHops {
-		return reject("max-hops", "max-hops %d exceeded (%d link hops)", c.MaxHops, n), true
+		return v.reject("max-hops", func() string {
+			return fmt.Sprintf("max-hops %d exceeded (%d link hops)", c.MaxHops, n)
+		}), true
 	}
-	segs := segments(u.Path)
+	var buf [24]string
+	segs := segments(u.Path, buf[:0])
 	if c.MaxPathDepth > 0 && len(segs) > c.MaxPathDepth {
-		return reject("max-path-depth", "max-path-depth %d exceeded (%d segments)", c.MaxPathDepth, len(segs)), true
+		return v.reject("max-path-depth", func() string {
+			return fmt.Sprintf("max-path-depth %d exceeded (%d segments)", c.MaxPathDepth, len(segs))
+		}), true
 	}
 	if c.MaxRepeats > 0 {
 		if run, n := repeatedRun(segs, c.MaxRepeats); n > 0 {
-			return reject("repeated-segments", "path run %q repeats %d times back to back (max %d)", run, n, c.MaxRepeats), true
+			return v.reject("repeated-segments", func() string {
+				return fmt.Sprintf("path run %q repeats %d times back to back (max %d)", run, n, c.MaxRepeats)
+			}), true
 		}
 	}
 	if c.MaxSegmentCount > 0 && len(segs) > c.MaxSegmentCount {
-		count := make(map[string]int, len(segs))
-		for _, seg := range segs {
-			if count[seg]++; count[seg] > c.MaxSegmentCount {
-				return reject("segment-count", "path segment %q occurs more than %d times", seg, c.MaxSegmentCount), true
-			}
+		if seg, ok := overused(segs, c.MaxSegmentCount); ok {
+			return v.reject("segment-count", func() string {
+				return fmt.Sprintf("path segment %q occurs more than %d times", seg, c.MaxSegmentCount)
+			}), true
 		}
 	}
 	if c.MaxQueryParams > 0 && u.Query != "" {
 		if n := countParams(u.Query); n > c.MaxQueryParams {
-			return reject("max-query-params", "max-query-params %d exceeded (%d parameters)", c.MaxQueryParams, n), true
+			return v.reject("max-query-params", func() string {
+				return fmt.Sprintf("max-query-params %d exceeded (%d parameters)", c.MaxQueryParams, n)
+			}), true
 		}
 	}
 	if lo, hi := c.CalendarYears[0], c.CalendarYears[1]; lo > 0 && hi > 0 {
 		if y, ok := calendarYear(u.Path + "?" + u.Query); ok && (y < lo || y > hi) {
-			return reject("calendar-trap", "dated %d, outside the calendar years %d-%d", y, lo, hi), true
+			return v.reject("calendar-trap", func() string {
+				return fmt.Sprintf("dated %d, outside the calendar years %d-%d", y, lo, hi)
+			}), true
 		}
 	}
 	return Decision{}, false
 }
 
-// segments splits "/a/b/" into ["a", "b"]; inner empty segments ("a//b")
-// are kept, as repeating them is a trap of its own.
-func segments(path string) []string {
+// segments appends the segments of "/a/b/" (["a", "b"]) to dst; inner
+// empty segments ("a//b") are kept, as repeating them is a trap of its
+// own.
+func segments(path string, dst []string) []string {
 	path = strings.TrimPrefix(path, "/")
 	path = strings.TrimSuffix(path, "/")
 	if path == "" {
-		return nil
+		return dst
 	}
-	return strings.Split(path, "/")
+	for {
+		seg, rest, more := strings.Cut(path, "/")
+		dst = append(dst, seg)
+		if !more {
+			return dst
+		}
+		path = rest
+	}
+}
+
+// overused finds a segment occurring more than max times. Paths are short:
+// counting by comparison needs no map.
+func overused(segs []string, max int) (string, bool) {
+	for i, seg := range segs {
+		n := 1
+		for _, other := range segs[i+1:] {
+			if other == seg {
+				n++
+			}
+		}
+		if n > max {
+			return seg, true
+		}
+	}
+	return "", false
 }
 
 // repeatedRun finds a run of 1 to 3 segments occurring more than max times
@@ -81,12 +117,15 @@ func equalRun(segs []string, i, j, k int) bool {
 	return true
 }
 
+// countParams counts the non-empty "&"-separated parameters of q.
 func countParams(q string) int {
 	n := 0
-	for _, p := range strings.Split(q, "&") {
+	for q != "" {
+		p, rest, _ := strings.Cut(q, "&")
 		if p != "" {
 			n++
 		}
+		q = rest
 	}
 	return n
 }

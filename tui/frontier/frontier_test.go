@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mneme-archive/mneme/crawler/control"
 	"github.com/mneme-archive/mneme/tui"
 	"github.com/mneme-archive/mneme/tui/frontier"
 	"github.com/mneme-archive/mneme/tui/internal/fixture"
@@ -19,14 +20,19 @@ import (
 func TestInjectRescoreBlacklist(t *testing.T) {
 	ctl := fixture.NewControl(t, 3)
 	ctl.Run(t, "f1", "id: f1\nworkers: 1\npoliteness: {off: true}\nrdf: {interval: 5ms}\nseeds: ["+ctl.Site.URL("/p/0")+"]\n")
-	// One worker, held by the gate once /p/0 is fetched: nothing else is
-	// claimed, so what is injected stays queued.
+	// One worker, held by the gate once /p/0 is fetched, and the one URL
+	// the dispatcher claims ahead for it (/x/ahead, injected below): nothing
+	// else is claimed, so what is injected next stays queued.
 	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{Client: ctl.Client, Owned: false, Interval: 50 * time.Millisecond})
 	s := fixture.Start(t, app)
 	s.Wait(t, "f1")
 	s.Press("f")
 	s.Wait(t, "Frontier of f1")
-	waitLog(t, ctl, "/gate")
+	waitInFlight(t, ctl, 1)
+	if _, err := ctl.Client.Inject(context.Background(), "f1", []control.InjectItem{{URL: ctl.Site.URL("/x/ahead")}}); err != nil {
+		t.Fatal(err)
+	}
+	waitInFlight(t, ctl, 2)
 	s.Press("p") // not a frontier key: nothing happens
 	s.Press("a")
 	s.Wait(t, "inject: ")
@@ -77,10 +83,10 @@ func waitRow(t *testing.T, s *fixture.Session, pattern string) {
 	}
 }
 
-// waitLog waits until the crawl has claimed a URL ending in suffix (it
-// shows in the status's recent fetches only once done, so the log is
-// not it: the frontier's in-flight count is).
-func waitLog(t *testing.T, ctl *fixture.Control, suffix string) {
+// waitInFlight waits until the crawl holds n claimed URLs and none
+// queued (a claimed URL shows in the status's recent fetches only once
+// done, so the log is not it: the frontier's in-flight count is).
+func waitInFlight(t *testing.T, ctl *fixture.Control, n int64) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -88,11 +94,11 @@ func waitLog(t *testing.T, ctl *fixture.Control, suffix string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.InFlight == 1 && st.Queued == 0 && st.Fetched >= 2 {
+		if st.InFlight == n && st.Queued == 0 && st.Fetched >= 2 {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the crawl never waited on %s: %+v", suffix, st)
+			t.Fatalf("the crawl never held %d URLs in flight with none queued: %+v", n, st)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
