@@ -148,7 +148,7 @@ func (f *Frontier) flushLocked() error {
 			b.Delete(op.appendKey(kb[:0]), nil)
 		} else {
 			b.Set(op.appendKey(kb[:0]), nil, nil)
-			f.queues[op.qid].mayHold(op.itemPos)
+			f.mayHold(f.queues[op.qid], op.itemPos)
 		}
 	}
 	for i := range urls {
