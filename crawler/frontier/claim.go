@@ -73,6 +73,8 @@ func (f *Frontier) claim(q *queue, now int64) (*Claim, error) {
 	item := p.appendKey(nil)
 	rec.state = stateInFlight
 	b := f.db.NewBatch()
+	// Closing returns the batch to Pebble's pool for the next claim.
+	defer b.Close()
 	b.Delete(item, nil)
 	b.Set(inFlightKey(h), nil, nil)
 	b.Set(urlKey(h), rec.encode(nil), nil)
