@@ -46,11 +46,5 @@ func sortByHash(order, out []sortEntry, count []int) (sorted, spare []sortEntry,
 }
 
 func compareSortEntries(x, y sortEntry) int {
-	if c := cmp.Compare(x.hi, y.hi); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(x.lo, y.lo); c != 0 {
-		return c
-	}
-	return cmp.Compare(x.idx, y.idx)
+	return cmp.Or(cmp.Compare(x.hi, y.hi), cmp.Compare(x.lo, y.lo), cmp.Compare(x.idx, y.idx))
 }
