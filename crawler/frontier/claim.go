@@ -3,7 +3,6 @@ package frontier
 import (
 	"cmp"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -64,25 +63,18 @@ func (f *Frontier) claim(q *queue, now int64) (*Claim, error) {
 	if q.size == 0 {
 		return f.claimDue(q, now)
 	}
-	prefix := itemPrefix(q.id)
-	from := prefix
-	if q.headSet {
-		from = q.head.appendKey(nil)
-	}
-	item, _, err := f.headKeys(q, prefix, from, "URLs", q.size, false)
+	p, e, h, rec, err := f.nextItem(q)
 	if err != nil {
 		return nil, err
 	}
 	// Every other entry sorts after this one, and entries written later
 	// lower the hint (mayHold).
-	q.head = itemPos{q.id, binary.BigEndian.Uint64(item[len(prefix):]), binary.BigEndian.Uint64(item[len(item)-8:])}
-	q.headSet = true
-	e, h, rec, err := f.headEntry(q, item, binary.BigEndian.Uint64(item[len(item)-8:]), stateQueued)
-	if err != nil {
-		return nil, err
-	}
+	q.head, q.headSet = p, true
+	item := p.appendKey(nil)
 	rec.state = stateInFlight
 	b := f.db.NewBatch()
+	// Closing returns the batch to Pebble's pool for the next claim.
+	defer b.Close()
 	b.Delete(item, nil)
 	b.Set(inFlightKey(h), nil, nil)
 	b.Set(urlKey(h), rec.encode(nil), nil)
@@ -205,7 +197,7 @@ func (f *Frontier) complete(url string, o Outcome) (*pebble.Batch, error) {
 		rec.state = stateQueued
 		rec.retries++
 		b.Set(rec.item(), nil, nil)
-		q.mayHold(rec.pos())
+		f.mayHold(q, rec.pos())
 		q.size++
 		t.Queued++
 	case o.Status == Succeeded && !o.Due.IsZero():
@@ -293,7 +285,7 @@ func (f *Frontier) requeueInFlight() error {
 		} else {
 			rec.state = stateQueued
 			b.Set(rec.item(), nil, nil)
-			q.mayHold(rec.pos())
+			f.mayHold(q, rec.pos())
 			q.size++
 			f.meta.totals.Queued++
 		}

@@ -115,14 +115,17 @@ func (f *Frontier) headKeys(q *queue, prefix, from []byte, what string, n int64,
 }
 
 // headEntry reads the entry of insertion counter seq, found under key in
-// one of q's key spaces, and its URL record, which must be in state want.
-func (f *Frontier) headEntry(q *queue, key []byte, seq uint64, want urlState) (entry, urlHash, *urlRecord, error) {
-	v, err := f.get(dataKey(seq))
-	if err != nil {
-		return entry{}, urlHash{}, nil, err
+// one of q's key spaces, unless v already holds it, and its URL record,
+// which must be in state want.
+func (f *Frontier) headEntry(q *queue, key []byte, seq uint64, v []byte, want urlState) (entry, urlHash, *urlRecord, error) {
+	if v == nil {
+		var err error
+		if v, err = f.get(dataKey(seq)); err != nil {
+			return entry{}, urlHash{}, nil, err
+		}
 	}
 	if v == nil {
-		return entry{}, urlHash{}, nil, fmt.Errorf("frontier: entry %x in queue %q has no URL", key, q.key)
+		return entry{}, urlHash{}, nil, fmt.Errorf("%w: entry %x in queue %q has no URL", errStale, key, q.key)
 	}
 	e, err := decodeEntry(v)
 	if err != nil {
@@ -134,7 +137,7 @@ func (f *Frontier) headEntry(q *queue, key []byte, seq uint64, want urlState) (e
 		return entry{}, urlHash{}, nil, err
 	}
 	if rec == nil || rec.state != want || rec.seq != seq {
-		return entry{}, urlHash{}, nil, fmt.Errorf("frontier: entry %x (%s) in queue %q has no URL record in state %d", key, e.url, q.key, want)
+		return entry{}, urlHash{}, nil, fmt.Errorf("%w: entry %x (%s) in queue %q has no URL record in state %d", errStale, key, e.url, q.key, want)
 	}
 	return e, h, rec, nil
 }
@@ -152,7 +155,7 @@ func (f *Frontier) claimDue(q *queue, now int64) (*Claim, error) {
 		next = int64(binary.BigEndian.Uint64(after[len(prefix):]))
 	}
 	due := int64(binary.BigEndian.Uint64(key[len(prefix):]))
-	e, h, rec, err := f.headEntry(q, key, binary.BigEndian.Uint64(key[len(prefix)+8:]), stateWaiting)
+	e, h, rec, err := f.headEntry(q, key, binary.BigEndian.Uint64(key[len(prefix)+8:]), nil, stateWaiting)
 	if err != nil {
 		return nil, err
 	}

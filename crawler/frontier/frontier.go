@@ -94,7 +94,10 @@ type Frontier struct {
 	encoded     []byte // reused buffer for pending-log records
 	journal     queueJournal
 	touchMark   uint64 // mark of the last touchSet
-	scratch     seenScratch
+	// aheadHeld counts the positions read ahead in all queues (queue.ahead),
+	// kept under maxAheadHeld so that the cache stays small with many queues.
+	aheadHeld int
+	scratch   seenScratch
 	// broken is set when a batch failed after memory was updated: the
 	// in-memory state no longer matches the database, so every later call
 	// fails until the frontier is reopened.

@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -82,5 +83,35 @@ func TestCorruptRecords(t *testing.T) {
 	}
 	if _, err := decodeURLRecord([]byte{99, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}); err == nil || !strings.Contains(err.Error(), "unknown URL state") {
 		t.Errorf("unknown state: %v", err)
+	}
+}
+
+// TestSortByHash checks the bucket sort of the seen pass against a
+// comparison sort, with repeated hashes (a URL seen many times) and hashes
+// that share their top bits.
+func TestSortByHash(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var out []sortEntry
+	var count []int
+	for _, n := range []int{0, 1, 2, 3, 100, 5000} {
+		order := make([]sortEntry, n)
+		for i := range order {
+			switch {
+			case i > 0 && rng.IntN(4) == 0: // a repeated sighting
+				order[i] = order[rng.IntN(i)]
+			case rng.IntN(8) == 0: // same top bits, different low bits
+				order[i] = sortEntry{hi: rng.Uint64() >> 40, lo: rng.Uint64()}
+			default:
+				order[i] = sortEntry{hi: rng.Uint64(), lo: rng.Uint64()}
+			}
+			order[i].idx = uint32(i)
+		}
+		want := slices.Clone(order)
+		slices.SortFunc(want, compareSortEntries)
+		var got []sortEntry
+		got, out, count = sortByHash(slices.Clone(order), out, count)
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d: sortByHash order differs from a comparison sort", n)
+		}
 	}
 }

@@ -196,11 +196,11 @@ func (r *urlRecord) rescore(u UpdateFunc, s float64) {
 
 // moveItem moves the queue entry of rec from key old to its current
 // position (its score changed; its insertion counter stays).
-func moveItem(b *pebble.Batch, q *queue, old []byte, rec *urlRecord) {
+func (f *Frontier) moveItem(b *pebble.Batch, q *queue, old []byte, rec *urlRecord) {
 	if cur := rec.item(); !bytes.Equal(old, cur) {
 		b.Delete(old, nil)
 		b.Set(cur, nil, nil)
-		q.mayHold(rec.pos())
+		f.mayHold(q, rec.pos())
 	}
 }
 

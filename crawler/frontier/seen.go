@@ -23,6 +23,8 @@ type seenURL struct {
 // anew for every pass made garbage collection a large share of the work.
 type seenScratch struct {
 	order   []sortEntry
+	sorted  []sortEntry // order sorted (sortByHash's output)
+	count   []int       // sortByHash's bucket counts
 	parts   [2]seenPart
 	byIdx   []int32
 	items   []itemOp
@@ -148,7 +150,7 @@ func (f *Frontier) flushLocked() error {
 			b.Delete(op.appendKey(kb[:0]), nil)
 		} else {
 			b.Set(op.appendKey(kb[:0]), nil, nil)
-			f.queues[op.qid].mayHold(op.itemPos)
+			f.mayHold(f.queues[op.qid], op.itemPos)
 		}
 	}
 	for i := range urls {
@@ -239,16 +241,8 @@ func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
 		h := &f.pending[i].hash
 		order = append(order, sortEntry{hi: binary.BigEndian.Uint64(h[:8]), lo: binary.BigEndian.Uint64(h[8:]), idx: uint32(i)})
 	}
-	f.scratch.order = order
-	slices.SortFunc(order, func(x, y sortEntry) int {
-		if c := cmp.Compare(x.hi, y.hi); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.lo, y.lo); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.idx, y.idx)
-	})
+	order, f.scratch.order, f.scratch.count = sortByHash(order, f.scratch.sorted, f.scratch.count)
+	f.scratch.sorted = order
 	mid := len(order)
 	if len(order) >= f.opts.seenSplit {
 		// Split between two hashes, so that a URL's sightings stay together.

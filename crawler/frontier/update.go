@@ -53,7 +53,7 @@ func (f *Frontier) UpdatePriority(updates []Rescore) error {
 	b := f.db.NewBatch()
 	for h, rec := range recs {
 		if rec != nil && rec.state == stateQueued {
-			moveItem(b, f.queues[rec.qid], old[h], rec)
+			f.moveItem(b, f.queues[rec.qid], old[h], rec)
 		}
 	}
 	writeRecords(b, recs)
