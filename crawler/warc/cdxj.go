@@ -5,14 +5,17 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // CDXJ lines follow pywb's format, "urlkey timestamp14 {json}", and are exactly
@@ -133,13 +136,26 @@ func (x *indexer) emit(rec, req *cdxItem) {
 func (x *indexer) lines(file string) ([]string, error) {
 	x.emit(x.last, nil)
 	x.last = nil
-	lines := make([]string, 0, len(x.pairs))
-	for _, p := range x.pairs {
-		line, err := cdxLine(p[0], p[1], file)
-		if err != nil {
-			return nil, err
-		}
-		lines = append(lines, line)
+	// The lines of a file are rendered when it is finished, which for the
+	// last file is while the crawl waits to end: on every core.
+	lines := make([]string, len(x.pairs))
+	parts := min(runtime.GOMAXPROCS(0), 1+len(x.pairs)/1024)
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for part := range parts {
+		lo, hi := part*len(lines)/parts, (part+1)*len(lines)/parts
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				p := x.pairs[i]
+				if lines[i], errs[part] = cdxLine(p[0], p[1], file); errs[part] != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	sort.Strings(lines)
 	return lines, nil

@@ -2,7 +2,10 @@ package warc
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -123,4 +126,39 @@ func TestIndexUnfoundHead(t *testing.T) {
 	if len(want) != 2 || string(written) != strings.Join(want, "\n")+"\n" {
 		t.Errorf("written CDXJ:\n%s\nIndexFile:\n%s", written, strings.Join(want, "\n"))
 	}
+}
+
+// TestIndexLinesInParts checks that a file's lines rendered on several
+// cores are the lines rendered one by one, none lost or repeated at the
+// parts' edges.
+func TestIndexLinesInParts(t *testing.T) {
+	var x indexer
+	var want []string
+	for i := range 5000 {
+		rec := &cdxItem{typ: "response", uri: fmt.Sprintf("http://example.com/p/%d", i), date: "2026-11-21T16:00:00Z",
+			payloadDigest: "sha1:AAAA", status: "200", hasStatus: true, mime: "text/html", offset: int64(i) * 100, length: 100}
+		x.add(rec)
+		line, err := cdxLine(rec, nil, "f.warc.gz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, line)
+	}
+	got, err := x.lines("f.warc.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("%d lines, want %d; first difference at %d", len(got), len(want), firstDiff(got, want))
+	}
+}
+
+func firstDiff(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
