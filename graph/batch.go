@@ -19,12 +19,18 @@ import (
 // inserting a quad the store holds, or deleting one it lacks, changes
 // nothing. A Batch is not safe for concurrent use, but batches filled in
 // parallel can be joined with AddBatch: Add encodes and hashes the terms
-// and validates the quad at once, so that this work is done by whoever
-// fills the batch and not under the store's write lock.
+// and validates the quad (each distinct term's text once) at once, so that
+// this work is done by whoever fills the batch and not under the store's
+// write lock.
 type Batch struct {
 	s     *Store
 	enc   []byte      // the term encodings, back to back
 	terms []batchTerm // each distinct term once
+	// valid[i]: terms[i]'s text passed rdf.Term.Validate, which an
+	// insertion naming it again need not repeat (most of a crawl's
+	// statements name the same few IRIs). Apart from terms, whose
+	// lookups it would slow.
+	valid []bool
 	ops   []batchOp
 	index termIndex
 	// recent maps the IRIs and blank nodes added lately, by the address
@@ -65,28 +71,86 @@ func (s *Store) NewBatch() *Batch { return &Batch{s: s} }
 // Add records the insertion of q (its terms are copied). An invalid quad
 // makes Commit fail.
 func (b *Batch) Add(q rdf.Quad) {
-	if err := q.Validate(); err != nil && b.err == nil {
-		b.err = fmt.Errorf("quad %d of batch: %w", len(b.ops)+1, err)
+	if err := b.add(q, false); err != nil && b.err == nil {
+		b.err = fmt.Errorf("quad %d of batch: %w", len(b.ops), err)
 	}
-	b.add(q, false)
 }
 
 // TryAdd records the insertion of q when it is valid and otherwise returns
 // why, leaving the batch as it was: for a writer that skips a bad statement
 // rather than fail the commit, without validating it twice.
 func (b *Batch) TryAdd(q rdf.Quad) error {
-	if err := q.Validate(); err != nil {
+	if err := q.ValidateKinds(); err != nil { // before the batch changes
 		return err
 	}
-	b.add(q, false)
+	terms, enc := len(b.terms), len(b.enc)
+	if err := b.add(q, false); err != nil {
+		b.ops = b.ops[:len(b.ops)-1]
+		b.drop(terms, enc)
+		return err
+	}
 	return nil
 }
 
 // Delete records the deletion of q (its terms are copied).
-func (b *Batch) Delete(q rdf.Quad) { b.add(q, true) }
+func (b *Batch) Delete(q rdf.Quad) { _ = b.add(q, true) }
 
-func (b *Batch) add(q rdf.Quad, del bool) {
-	b.ops = append(b.ops, batchOp{t: [4]int32{b.term(q.S), b.term(q.P), b.term(q.O), b.term(q.G)}, del: del})
+// positions names the terms of a batchOp for validation errors.
+var positions = [4]string{"subject", "predicate", "object", "graph"}
+
+// add records an operation. For an insertion it returns what breaks the
+// rules of rdf.Quad.Validate, the operation recorded regardless; the text
+// of each term is checked the first time an insertion names it.
+func (b *Batch) add(q rdf.Quad, del bool) error {
+	op := batchOp{t: [4]int32{b.term(q.S), b.term(q.P), b.term(q.O), b.term(q.G)}, del: del}
+	b.ops = append(b.ops, op)
+	if del {
+		return nil
+	}
+	if err := q.ValidateKinds(); err != nil {
+		return err
+	}
+	for pos, i := range op.t {
+		if i >= 0 && !b.valid[i] {
+			if err := termAt(&q, pos).Validate(positions[pos]); err != nil {
+				return err
+			}
+			b.valid[i] = true
+		}
+	}
+	return nil
+}
+
+// termAt returns the term of q at a batchOp's position.
+func termAt(q *rdf.Quad, pos int) *rdf.Term {
+	switch pos {
+	case 0:
+		return &q.S
+	case 1:
+		return &q.P
+	case 2:
+		return &q.O
+	}
+	return &q.G
+}
+
+// drop removes the terms from index n on, whose encodings start at
+// enc[from]: the last ones added, so that freeing their slots in the
+// index, newest first, leaves every other term's probe sequence whole.
+func (b *Batch) drop(n, from int) {
+	for i := len(b.terms) - 1; i >= n; i-- {
+		s := b.terms[i].h & b.index.mask
+		for b.index.slots[s] != int32(i)+1 {
+			s = (s + 1) & b.index.mask
+		}
+		b.index.slots[s] = 0
+	}
+	for j := range b.recent {
+		if b.recent[j].i > int32(n) {
+			b.recent[j] = recentTerm{}
+		}
+	}
+	b.terms, b.valid, b.enc = b.terms[:n], b.valid[:n], b.enc[:from]
 }
 
 // term returns the index of t, encoding and hashing it unless the batch
@@ -131,6 +195,7 @@ func (b *Batch) intern(enc []byte, h uint64, off int) int32 {
 			b.enc = append(b.enc, enc...)
 		}
 		b.terms = append(b.terms, batchTerm{off: off, n: len(enc), h: h})
+		b.valid = append(b.valid, false)
 		b.index.put(slot, int32(len(b.terms)-1), b.terms)
 		return int32(len(b.terms) - 1)
 	}
@@ -198,6 +263,9 @@ func (b *Batch) AddBatch(o *Batch) {
 	to := make([]int32, len(o.terms))
 	for i := range o.terms {
 		to[i] = b.intern(o.encoding(int32(i)), o.terms[i].h, -1)
+		if to[i] >= 0 && o.valid[i] {
+			b.valid[to[i]] = true
+		}
 	}
 	for _, op := range o.ops {
 		for pos, t := range op.t {
@@ -213,7 +281,7 @@ func (b *Batch) AddBatch(o *Batch) {
 func (b *Batch) Len() int { return len(b.ops) }
 
 func (b *Batch) reset() {
-	b.enc, b.terms, b.ops, b.err = b.enc[:0], b.terms[:0], b.ops[:0], nil
+	b.enc, b.terms, b.valid, b.ops, b.err = b.enc[:0], b.terms[:0], b.valid[:0], b.ops[:0], nil
 	clear(b.index.slots)
 	b.recent = [len(b.recent)]recentTerm{}
 }

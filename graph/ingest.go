@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sync"
 
 	"github.com/mneme-archive/mneme/graph/kv"
 )
@@ -34,46 +35,39 @@ func addsOnly(stats []statWrite) bool {
 	return true
 }
 
-// ingest writes a commit that only adds quads as three sorted files with
-// disjoint key ranges, ingested atomically: the spog keys (with a filter
-// for the writers' point reads of whole quads), the five other orderings
-// (read by range only, so no filter), and the new dictionary entries with
-// the statistics (point reads of dictionary slots).
+// ingest writes a commit that only adds quads as sorted files with
+// disjoint key ranges, ingested atomically: one per index ordering (spog
+// with a filter for the writers' point reads of whole quads, the five
+// others read by range only, so without) and one of the new dictionary
+// entries with the statistics (point reads of dictionary slots). The
+// files are written at once, one goroutine each: the same work, but a
+// commit's wall time (the end of a crawl waits for its last) shrinks
+// with the cores free.
 func (s *Store) ingest(pending *pendingTerms, runs *sortedRuns, stats []statWrite) (err error) {
 	tmp, err := os.MkdirTemp(s.dir, loadTmpPrefix)
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
 	defer func() { err = errors.Join(err, os.RemoveAll(tmp)) }()
-	var paths []string
-	file := func(name string, o kv.FileOptions, fill func(f kv.SortedFile) error) error {
-		path := tmp + "/" + name
-		f, err := s.kv.NewSortedFile(path, o)
-		if err != nil {
-			return err
-		}
-		if err := fill(f); err != nil {
-			f.Abort()
-			return err
-		}
-		paths = append(paths, path)
-		return f.Finish()
+	type sortedFile struct {
+		name string
+		o    kv.FileOptions
+		fill func(f kv.SortedFile, key []byte) error
 	}
-	key := make([]byte, 0, keyWidth)
-	orderings := func(ords ...Order) func(kv.SortedFile) error {
-		return func(f kv.SortedFile) error {
-			for _, o := range ords {
-				tag := orders[o-1].tag
-				for _, c := range runs.of(o) {
-					if err := f.Add(appendCols(append(key[:0], tag), c), nil); err != nil {
-						return err
-					}
+	var files []sortedFile
+	for _, o := range Orders() {
+		// Sorted here: runs sorts with one scratch buffer.
+		tag, keys := orders[o-1].tag, runs.of(o)
+		files = append(files, sortedFile{o.String(), kv.FileOptions{RangeReadsOnly: o != SPOG}, func(f kv.SortedFile, key []byte) error {
+			for _, c := range keys {
+				if err := f.Add(appendCols(append(key[:0], tag), c), nil); err != nil {
+					return err
 				}
 			}
 			return nil
-		}
+		}})
 	}
-	terms := func(f kv.SortedFile) error {
+	files = append(files, sortedFile{"terms", kv.FileOptions{}, func(f kv.SortedFile, key []byte) error {
 		ids := make([]ID, 0, len(pending.byID))
 		for id := range pending.byID {
 			ids = append(ids, id)
@@ -90,14 +84,30 @@ func (s *Store) ingest(pending *pendingTerms, runs *sortedRuns, stats []statWrit
 			}
 		}
 		return nil
+	}})
+	paths := make([]string, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, file := range files {
+		paths[i] = tmp + "/" + file.name
+		wg.Go(func() {
+			f, err := s.kv.NewSortedFile(paths[i], file.o)
+			if err != nil {
+				errs[i] = fmt.Errorf("%s: %w", file.name, err)
+				return
+			}
+			if err := file.fill(f, make([]byte, 0, keyWidth)); err != nil {
+				f.Abort()
+				errs[i] = fmt.Errorf("%s: %w", file.name, err)
+				return
+			}
+			if err := f.Finish(); err != nil {
+				errs[i] = fmt.Errorf("%s: %w", file.name, err)
+			}
+		})
 	}
-	if err := file("spog", kv.FileOptions{}, orderings(SPOG)); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	if err := file("others", kv.FileOptions{RangeReadsOnly: true}, orderings(POSG, OSPG, GSPO, GPOS, GOSP)); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	if err := file("terms", kv.FileOptions{}, terms); err != nil {
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
 	if err := s.kv.Ingest(context.Background(), paths); err != nil {

@@ -61,3 +61,44 @@ func TestBatchTermsOverReusedBuffer(t *testing.T) {
 	}
 	compareWithModel(t, s.View, m)
 }
+
+// A refused quad leaves no trace: the new terms it named before the bad
+// one are dropped from the batch (and a later quad naming them adds them
+// afresh), and a term's text is checked by the first insertion naming it
+// even when a deletion brought it into the batch.
+func TestTryAddDropsTermsOfRefusedQuad(t *testing.T) {
+	s := openTest(t, defaultHash)
+	b := s.NewBatch()
+	p := rdf.IRI("http://example.org/p")
+	fresh := rdf.IRI("http://example.org/fresh")
+	badUTF8 := rdf.String("bad \xff text")
+	good := rdf.Quad{S: rdf.IRI("http://example.org/s"), P: p, O: rdf.String("ok")}
+	if err := b.TryAdd(good); err != nil {
+		t.Fatal(err)
+	}
+	terms := len(b.terms)
+	if err := b.TryAdd(rdf.Quad{S: fresh, P: p, O: badUTF8}); err == nil {
+		t.Fatal("invalid UTF-8 in an object was accepted")
+	}
+	if len(b.terms) != terms || b.Len() != 1 {
+		t.Fatalf("refused quad left %d terms (want %d) and %d operations (want 1)", len(b.terms), terms, b.Len())
+	}
+	again := rdf.Quad{S: fresh, P: p, O: rdf.String("again")}
+	if err := b.TryAdd(again); err != nil {
+		t.Fatal(err)
+	}
+	b.Delete(rdf.Quad{S: fresh, P: p, O: badUTF8})
+	if err := b.TryAdd(rdf.Quad{S: fresh, P: p, O: badUTF8}); err == nil {
+		t.Fatal("a term a deletion brought into the batch skipped validation")
+	}
+	if _, err := b.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	compareWithModel(t, s.View, model{good: true, again: true})
+
+	b.Add(good)
+	b.Add(rdf.Quad{S: fresh, P: p, O: badUTF8})
+	if _, err := b.Commit(context.Background()); err == nil {
+		t.Fatal("commit of a batch with an invalid quad succeeded")
+	}
+}

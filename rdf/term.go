@@ -259,8 +259,27 @@ func (q Quad) String() string { return string(q.Append(nil)) }
 // Validate checks the RDF 1.1 rules a quad must follow whatever syntax it
 // came from: subject IRI or blank node, predicate IRI, graph IRI, blank
 // node or default, literal datatypes consistent with language tags, and
-// valid UTF-8 everywhere.
+// valid UTF-8 everywhere. It is ValidateKinds plus each term's Validate.
 func (q Quad) Validate() error {
+	if err := q.ValidateKinds(); err != nil {
+		return err
+	}
+	for _, p := range [...]struct {
+		pos string
+		t   Term
+	}{{"subject", q.S}, {"predicate", q.P}, {"object", q.O}, {"graph", q.G}} {
+		if err := p.t.Validate(p.pos); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ValidateKinds checks the rules of Validate that depend on where a term
+// stands (which kinds each position takes) and not on the terms' text:
+// a writer that sees the same terms many times checks the text once each
+// with Term.Validate and this for every quad.
+func (q Quad) ValidateKinds() error {
 	if q.S.Kind != KindIRI && q.S.Kind != KindBlank {
 		return &TermError{Position: "subject", Term: q.S, Reason: "must be an IRI or a blank node"}
 	}
@@ -273,13 +292,15 @@ func (q Quad) Validate() error {
 	if q.G.Kind == KindLiteral {
 		return &TermError{Position: "graph", Term: q.G, Reason: "must be an IRI or a blank node"}
 	}
-	for _, p := range [...]struct {
-		pos string
-		t   Term
-	}{{"subject", q.S}, {"predicate", q.P}, {"object", q.O}, {"graph", q.G}} {
-		if err := p.t.validate(); err != "" {
-			return &TermError{Position: p.pos, Term: p.t, Reason: err}
-		}
+	return nil
+}
+
+// Validate checks the rules of Quad.Validate that a term meets or breaks
+// wherever it stands (valid UTF-8, a literal's datatype consistent with
+// its language tag); position names its place in the quad for the error.
+func (t Term) Validate(position string) error {
+	if err := t.validate(); err != "" {
+		return &TermError{Position: position, Term: t, Reason: err}
 	}
 	return nil
 }

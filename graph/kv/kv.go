@@ -67,7 +67,8 @@ type Batch interface {
 
 // SortedFile writes keys in strictly ascending order into a file that
 // Ingest can add to the store; this is how bulk loads avoid one write per
-// key.
+// key. One goroutine writes a file, but several files may be written at
+// once.
 type SortedFile interface {
 	Add(key, value []byte) error
 	// Finish completes and syncs the file.
