@@ -35,11 +35,11 @@ var errStale = errors.New("frontier: stale entry")
 // nextItem returns the first queued entry of q (q.size > 0) with its URL
 // and record. Opening an iterator, or a point read, costs more than the
 // claim's other work, so one read keeps the positions and entries of the
-// next URLs (q.ahead) and the following claims take them. A position read ahead is checked against its
-// URL's record, which the claim reads anyway: an entry claimed, rescored or
-// blacklisted since then fails the check, and the queue is read again.
-// Entries written since sort after the positions kept, or mayHold dropped
-// them.
+// next URLs (q.ahead) and the following claims take them. A position read
+// ahead is checked against its URL's record, which the claim reads anyway:
+// an entry claimed, rescored or blacklisted since then fails the check, and
+// the queue is read again. Entries written since sort after the positions
+// kept, or mayHold dropped them.
 func (f *Frontier) nextItem(q *queue) (itemPos, entry, urlHash, *urlRecord, error) {
 	for {
 		cached := len(q.ahead) > 0
