@@ -98,8 +98,9 @@ type pattern struct {
 	// contains it is a match. anchored: it has ^ or $, which a window
 	// cut from the page would falsely satisfy.
 	pure, anchored bool
-	// stop holds the bytes no match holds, when narrow: an html match
-	// lies within the run around its literal that has none of them.
+	// stop holds the bytes no match holds, when narrow (there are some,
+	// and no word-boundary assertion looks past the match): an html
+	// match lies within the run around its literal that has none of them.
 	stop   byteSet
 	narrow bool
 	stop1  int // the one stop byte, -1 if there are none or several
@@ -113,9 +114,9 @@ type pattern struct {
 	// the next '>' (opening): most occurrences of head are ruled out
 	// there without running the regex.
 	gate [][]string
-	// sets are all the literal sets of an html or scriptSrc pattern: a
-	// part of the page or a script source without a literal of each
-	// holds no match.
+	// sets are the literal sets of an html or scriptSrc pattern besides
+	// lits: a part of the page or a script source found by a literal of
+	// lits but without a literal of each of sets holds no match.
 	sets [][]string
 }
 
@@ -396,6 +397,7 @@ func (s *Set) index(pats []*pattern) {
 				// however short.
 				if short := bestSetOf(sets, 1); p.field == "scriptSrc" && short >= 0 {
 					p.lits = sets[short]
+					p.sets = without(p.sets, p.lits)
 				} else {
 					p.pure = false // the regex decides
 				}
@@ -404,6 +406,7 @@ func (s *Set) index(pats []*pattern) {
 				continue
 			}
 			p.lits = sets[best]
+			p.sets = without(p.sets, p.lits)
 			b.AddAny(id, p.lits)
 			if p.field == "html" {
 				p.litIDs = make([]int, len(p.lits))
@@ -441,6 +444,11 @@ func (s *Set) index(pats []*pattern) {
 	}
 }
 
+// without returns sets less those equal to set.
+func without(sets [][]string, set []string) [][]string {
+	return slices.DeleteFunc(sets, func(s []string) bool { return slices.Equal(s, set) })
+}
+
 // bestSet returns the index of the most selective of sets long enough to
 // be indexed, -1 if there is none.
 func bestSet(sets [][]string) int { return bestSetOf(sets, litindex.MinLen) }
@@ -470,6 +478,7 @@ func literalSets(p *pattern) [][]string {
 	t = t.Simplify()
 	p.anchored = hasAnchor(t)
 	p.stop, p.narrow = stopBytes(t)
+	p.narrow = p.narrow && p.stop != byteSet{} // else a cut would walk the window for nothing
 	p.stop1 = p.stop.only()
 	p.head, p.gate = opening(t)
 	sets := conjuncts(t)
