@@ -43,7 +43,13 @@ type Set struct {
 	techs  []*tech
 	byName map[string]int
 	pats   []*pattern
-	body   *litindex.Index // html, scriptSrc and url patterns
+	body   *litindex.Index // html and url patterns, on the markup and the URL
+	// src files the scriptSrc patterns, on the script sources: the
+	// markup holds them too, but each script source is a short text
+	// found by a tag-aware parse, and scanning it alone tells which
+	// source to match and keeps thousands of literals out of the markup
+	// scan.
+	src      *litindex.Index
 	// keyed files the patterns on the values of meta names, headers and
 	// cookies: field → lower-case key → the patterns, by their literals.
 	keyed    map[string]map[string]*litindex.Index
@@ -351,7 +357,8 @@ func (s *Set) index(pats []*pattern) {
 	keyed := map[string]map[string]*litindex.Builder{}
 	s.Stats = Stats{Technologies: s.Stats.Technologies, SkippedJS: s.Stats.SkippedJS, SkippedScripts: s.Stats.SkippedScripts,
 		SkippedOther: s.Stats.SkippedOther, SkippedRegex: s.Stats.SkippedRegex}
-	b := litindex.NewBuilder(false) // literals and pages are lower-cased here
+	// Literals and texts are lower-cased here.
+	b, sb := litindex.NewBuilder(false), litindex.NewBuilder(false)
 	for id, p := range pats {
 		switch {
 		case p.keyRE != nil:
@@ -377,6 +384,10 @@ func (s *Set) index(pats []*pattern) {
 			}
 			s.Stats.Indexed++
 		default:
+			ib := b
+			if p.field == "scriptSrc" {
+				ib = sb
+			}
 			sets := literalSets(p)
 			best := bestSet(sets)
 			p.need, p.lits, p.litIDs = nil, nil, nil
@@ -401,20 +412,23 @@ func (s *Set) index(pats []*pattern) {
 				} else {
 					p.pure = false // the regex decides
 				}
-				b.AddAny(id, nil)
+				ib.AddAny(id, nil)
 				s.Stats.Always++
 				continue
 			}
 			p.lits = sets[best]
 			p.sets = without(p.sets, p.lits)
-			b.AddAny(id, p.lits)
-			if p.field == "html" {
+			ib.AddAny(id, p.lits)
+			if p.field == "html" || p.field == "scriptSrc" {
 				p.litIDs = make([]int, len(p.lits))
 				for j, l := range p.lits {
-					p.litIDs[j] = b.Where(l)
+					p.litIDs[j] = ib.Where(l)
 				}
 			}
 			s.Stats.Indexed++
+			if p.field == "scriptSrc" {
+				continue // a source is checked for every set (sets)
+			}
 			for i, set := range sets {
 				// Sets of markup found on most pages would rule out
 				// little and cost a look-up at each occurrence; a
@@ -435,7 +449,7 @@ func (s *Set) index(pats []*pattern) {
 		}
 	}
 	s.Stats.Patterns = len(pats)
-	s.body = b.Build()
+	s.body, s.src = b.Build(), sb.Build()
 	for field, byKey := range keyed {
 		s.keyed[field] = map[string]*litindex.Index{}
 		for key, kb := range byKey {

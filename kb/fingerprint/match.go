@@ -104,6 +104,7 @@ func (s *Set) MatchScanned(d *vdoc.Doc, hits *litindex.Hits) []Match {
 			try(id)
 		}
 	}
+	s.matchSources(in, found)
 	for field, byKey := range map[string]map[string][]string{"meta": in.meta, "headers": in.headers} {
 		for key, vals := range byKey {
 			s.tryKeyed(field, key, vals, try)
@@ -222,8 +223,6 @@ func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 		return findNear(p, in.html, in.lower, in.hits)
 	case "url":
 		return find(p, []byte(in.url))
-	case "scriptSrc":
-		return findWith(p, in.scriptSrc, in.srcLower)
 	case "meta":
 		return findAny(p, in.meta[p.key])
 	case "headers":
@@ -394,29 +393,65 @@ func (p *pattern) runEnd(html []byte, i, hi int) int {
 	return i
 }
 
-// findWith matches p on the values that contain one of its literals
-// (every match contains one; lower holds the values lower-cased), or on
-// all when it has none; the regex runs only on a value that holds a
-// literal of each of its sets.
-func findWith(p *pattern, vals []string, lower [][]byte) (string, bool) {
-	if len(p.lits) == 0 {
-		return findAny(p, vals)
+// matchSources matches the scriptSrc patterns on the page's script
+// sources. One scan of the sources, joined by newlines, finds the
+// patterns whose literals they hold and where; a pattern is then matched
+// on the sources that hold its literal only.
+func (s *Set) matchSources(in *inputs, found map[int]*Match) {
+	if len(in.srcLower) == 0 {
+		return
 	}
-	for i, v := range vals {
-		if !slices.ContainsFunc(p.lits, func(l string) bool { return bytes.Contains(lower[i], []byte(l)) }) {
+	var joined []byte
+	starts := make([]int, len(in.srcLower))
+	for i, src := range in.srcLower {
+		starts[i] = len(joined)
+		joined = append(append(joined, src...), '\n')
+	}
+	hits := s.src.Scan(joined)
+	var which []int
+	for _, id := range hits.Candidates {
+		p := s.pats[id]
+		if found[p.tech] != nil {
 			continue
 		}
-		if p.pure {
-			return "", true
+		which = which[:0]
+		if len(p.litIDs) == 0 {
+			// Filed under no literal: every source.
+			for i := range in.srcLower {
+				which = append(which, i)
+			}
 		}
-		if !holdsSets(lower[i], p.sets) {
-			continue
+		for _, lit := range p.litIDs {
+			for _, end := range hits.Ends(lit) {
+				i, _ := slices.BinarySearch(starts, end)
+				which = append(which, i-1)
+			}
 		}
-		if ver, ok := find(p, []byte(v)); ok {
-			return ver, true
+		slices.Sort(which)
+		for _, i := range slices.Compact(which) {
+			if v, ok := findSource(p, in.scriptSrc[i], in.srcLower[i]); ok {
+				found[p.tech] = s.match(p, v)
+				break
+			}
 		}
 	}
-	return "", false
+}
+
+// findSource matches p on one script source (lower is it lower-cased),
+// which holds a literal of p.lits when p has an index entry: first the
+// literals, however short, then the regex.
+func findSource(p *pattern, src string, lower []byte) (string, bool) {
+	if len(p.litIDs) == 0 && len(p.lits) > 0 &&
+		!slices.ContainsFunc(p.lits, func(l string) bool { return bytes.Contains(lower, []byte(l)) }) {
+		return "", false
+	}
+	if p.pure {
+		return "", true
+	}
+	if !holdsSets(lower, p.sets) {
+		return "", false
+	}
+	return find(p, []byte(src))
 }
 
 func findAny(p *pattern, vals []string) (string, bool) {
