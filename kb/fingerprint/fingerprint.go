@@ -110,10 +110,14 @@ type pattern struct {
 	stop   byteSet
 	narrow bool
 	stop1  int // the one stop byte, -1 if there are none or several
+	// low is re for text whose ASCII letters are lower-cased (vdoc.LowerASCII),
+	// run on the lower-cased markup, script sources and URL: without
+	// (?i) on its ASCII literals, package regexp skips to a literal
+	// prefix, where the (?i) regex starts a match at every byte.
+	low *regexp.Regexp
 	// head is the literal every match of an html regex starts with
-	// (lower-case), "" if there is none; atHead is the regex anchored,
-	// run only where head occurs: a (?i) regex has no literal prefix for
-	// package regexp to skip to, and would start a match at every byte.
+	// (lower-case), "" if there is none; atHead is low anchored, run
+	// only where head occurs.
 	head   string
 	atHead *regexp.Regexp
 	// gate holds the literal sets a match starting at head holds before
@@ -399,8 +403,11 @@ func (s *Set) index(pats []*pattern) {
 					return cmp.Compare(selectivity(b), selectivity(a))
 				})
 			}
+			if p.re != nil {
+				p.low = lowered(p.re, "")
+			}
 			if p.field == "html" && p.head != "" && !p.anchored && p.re != nil {
-				p.atHead = regexp.MustCompile(`(?i)^(?:` + strings.Split(p.src, `\;`)[0] + `)`)
+				p.atHead = lowered(p.re, "^")
 			}
 			if best < 0 {
 				// Evaluated on every page. A script source is still
@@ -512,6 +519,32 @@ func literalSets(p *pattern) [][]string {
 		}
 	}
 	return sets
+}
+
+// lowered returns re (compiled with (?i)) for ASCII-lower-cased text,
+// prefixed by anchor: its case-folded literals of ASCII letters, and of
+// other characters without case variants, lower-cased and matched as
+// they are; literals with other letters keep (?i). Matching lower-cased
+// text, it finds what re finds in the text, at the same offsets, as long
+// as the text spells with ASCII letters the K and s that (?i) also
+// matches as U+212A and U+017F (as the literal index assumes too).
+func lowered(re *regexp.Regexp, anchor string) *regexp.Regexp {
+	t, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		panic(err) // re was compiled from this text with the same flags
+	}
+	lowerLiterals(t)
+	return regexp.MustCompile(anchor + "(?:" + t.String() + ")")
+}
+
+func lowerLiterals(t *syntax.Regexp) {
+	if t.Op == syntax.OpLiteral && t.Flags&syntax.FoldCase != 0 && caseless(string(t.Rune)) {
+		t.Rune = []rune(literal(t))
+		t.Flags &^= syntax.FoldCase
+	}
+	for _, sub := range t.Sub {
+		lowerLiterals(sub)
+	}
 }
 
 // opening returns the literal every match of t starts with (lower-cased),

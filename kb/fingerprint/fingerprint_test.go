@@ -271,3 +271,62 @@ func TestOpening(t *testing.T) {
 		}
 	}
 }
+
+// TestLowered runs every html and scriptSrc regex of the webappanalyzer
+// set as loaded (with (?i)) on saved pages or their script sources, and
+// its lowered form on the same texts lower-cased: the two must agree on
+// whether and where they match and on the version.
+func TestLowered(t *testing.T) {
+	s, err := Load(shared.Path(t, "data", "fingerprints", "webappanalyzer"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := filepath.Glob(filepath.Join(shared.Path(t, "data", "aah-pages"), "pages", "*.html"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no saved pages: %v", err)
+	}
+	// Upper-case variants, so that folding has something to do.
+	texts := map[string][][]byte{
+		"html":      {[]byte(`<LINK REL="STYLESHEET" HREF="/WP-CONTENT/THEMES/X/STYLE.CSS?VER=6.1"><META NAME="GENERATOR" CONTENT="WordPress 6.1">`)},
+		"scriptSrc": {[]byte(`/JS/JQUERY-3.6.0.MIN.JS`), []byte(`HTTPS://CDN.EXAMPLE.ORG/BOOTSTRAP/4.1.3/JS/BOOTSTRAP.MIN.JS`)},
+	}
+	for i := 0; i < len(pages); i += 40 {
+		body, err := os.ReadFile(pages[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := vdoc.New("https://example.org/", nil, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts["html"] = append(texts["html"], body)
+		for _, src := range gather(d).scriptSrc {
+			texts["scriptSrc"] = append(texts["scriptSrc"], []byte(src))
+		}
+	}
+	compared, matched := 0, 0
+	for _, p := range s.pats {
+		if p.low == nil {
+			continue
+		}
+		for _, text := range texts[p.field] {
+			lower := vdoc.LowerASCII(text)
+			if w, g := p.re.FindIndex(text), p.low.FindIndex(lower); !slices.Equal(w, g) {
+				t.Fatalf("%s on %.80q: match at %v, lowered at %v", p.src, text, w, g)
+			}
+			wv, wok := find(p, text)
+			gv, gok := findLow(p, p.low, text, lower)
+			if wv != gv || wok != gok {
+				t.Fatalf("%s on %.80q: version %q %v, lowered %q %v", p.src, text, wv, wok, gv, gok)
+			}
+			compared++
+			if wok {
+				matched++
+			}
+		}
+	}
+	t.Logf("%d regex runs compared, %d matches", compared, matched)
+	if matched == 0 {
+		t.Error("no regex matched: the comparison compared nothing")
+	}
+}

@@ -295,7 +295,7 @@ func findNear(p *pattern, html, lower []byte, hits *litindex.Hits) (string, bool
 // literal occurs, in order, which gives the leftmost match find would.
 func findHead(p *pattern, html, lower []byte) (string, bool) {
 	if p.atHead == nil {
-		return find(p, html)
+		return findLow(p, p.low, html, lower)
 	}
 	for i := 0; ; i++ {
 		j := bytes.Index(lower[i:], []byte(p.head))
@@ -312,7 +312,7 @@ func findHead(p *pattern, html, lower []byte) (string, bool) {
 				continue
 			}
 		}
-		if v, ok := findRE(p, p.atHead, html[i:]); ok {
+		if v, ok := findLow(p, p.atHead, html[i:], lower[i:]); ok {
 			return v, true
 		}
 	}
@@ -451,7 +451,7 @@ func findSource(p *pattern, src string, lower []byte) (string, bool) {
 	if !holdsSets(lower, p.sets) {
 		return "", false
 	}
-	return find(p, []byte(src))
+	return findLow(p, p.low, []byte(src), lower)
 }
 
 func findAny(p *pattern, vals []string) (string, bool) {
@@ -467,20 +467,30 @@ func find(p *pattern, b []byte) (string, bool) {
 	if p.re == nil {
 		return "", true
 	}
-	return findRE(p, p.re, b)
+	return findRE(p, p.re, b, b)
 }
 
-// findRE matches re, p's regex or a form of it, on b and returns the
-// version it captured.
-func findRE(p *pattern, re *regexp.Regexp, b []byte) (string, bool) {
-	if p.version == "" {
-		return "", re.Match(b) // cheaper than finding submatches
+// findLow is find on b by its lower-cased form lower, with p.low or a
+// form of it (re).
+func findLow(p *pattern, re *regexp.Regexp, b, lower []byte) (string, bool) {
+	if p.re == nil {
+		return "", true
 	}
-	m := re.FindSubmatchIndex(b)
+	return findRE(p, re, lower, b)
+}
+
+// findRE matches re, p's regex or a form of it, on text and returns the
+// version it captured, taken from orig: text itself, or the text it is
+// the lower-cased form of.
+func findRE(p *pattern, re *regexp.Regexp, text, orig []byte) (string, bool) {
+	if p.version == "" {
+		return "", re.Match(text) // cheaper than finding submatches
+	}
+	m := re.FindSubmatchIndex(text)
 	if m == nil {
 		return "", false
 	}
-	return string(re.Expand(nil, []byte(backref.ReplaceAllString(p.version, "$${$1}")), b, m)), true
+	return string(re.Expand(nil, []byte(backref.ReplaceAllString(p.version, "$${$1}")), orig, m)), true
 }
 
 // backref is a Wappalyzer back-reference (\1) in a version template.
