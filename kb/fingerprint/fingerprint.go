@@ -49,7 +49,7 @@ type Set struct {
 	// found by a tag-aware parse, and scanning it alone tells which
 	// source to match and keeps thousands of literals out of the markup
 	// scan.
-	src      *litindex.Index
+	src *litindex.Index
 	// keyed files the patterns on the values of meta names, headers and
 	// cookies: field → lower-case key → the patterns, by their literals.
 	keyed    map[string]map[string]*litindex.Index
