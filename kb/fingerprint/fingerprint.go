@@ -80,7 +80,9 @@ type tech struct {
 	slug        string
 	cats        []string
 	appCategory string
-	implies     []string
+	// implied are the technologies the file says it implies, by index
+	// (those the set lacks left out).
+	implied []int
 }
 
 type pattern struct {
@@ -92,6 +94,7 @@ type pattern struct {
 	src        string
 	version    string
 	confidence int
+	desc       string // what fired, for Match.Pattern: field[key]: regex
 	// lits is the most selective set of literals one of which occurs in
 	// every match (lower-case): the pattern's index entry, and where an
 	// html pattern is matched (near them). need holds, as literal ids,
@@ -268,7 +271,7 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 	var pats []*pattern
 	for ti, name := range names {
 		r := raw[name]
-		t := &tech{name: name, slug: Slug(name), implies: r.Implies}
+		t := &tech{name: name, slug: Slug(name)}
 		for _, c := range r.Cats {
 			t.cats = append(t.cats, cats[c])
 			if a, ok := appCategories[c]; ok && t.appCategory == "" {
@@ -319,6 +322,13 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 	for i, n := range names {
 		s.byName[n] = i
 	}
+	for ti, name := range names {
+		for _, im := range raw[name].Implies { // "PHP\;confidence:50"
+			if i, ok := s.byName[strings.Split(im, `\;`)[0]]; ok {
+				s.techs[ti].implied = append(s.techs[ti].implied, i)
+			}
+		}
+	}
 	s.index(pats)
 	return s, nil
 }
@@ -345,12 +355,17 @@ func compile(ti int, field, key, src string) (*pattern, error) {
 		}
 		p.keyRE = re
 	}
+	p.desc = field
+	if p.key != "" {
+		p.desc += "[" + p.key + "]"
+	}
 	if parts[0] != "" {
 		re, err := regexp.Compile("(?i)" + parts[0])
 		if err != nil {
 			return nil, err
 		}
 		p.re = re
+		p.desc += ": " + src
 	}
 	return p, nil
 }

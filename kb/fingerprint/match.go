@@ -105,10 +105,11 @@ func (s *Set) MatchScanned(d *vdoc.Doc, hits *litindex.Hits) []Match {
 		}
 	}
 	s.matchSources(in, found)
-	for field, byKey := range map[string]map[string][]string{"meta": in.meta, "headers": in.headers} {
-		for key, vals := range byKey {
-			s.tryKeyed(field, key, vals, try)
-		}
+	for key, vals := range in.meta {
+		s.tryKeyed("meta", key, vals, try)
+	}
+	for key, vals := range in.headers {
+		s.tryKeyed("headers", key, vals, try)
 	}
 	for key, v := range in.cookies {
 		s.tryKeyed("cookies", key, []string{v}, try)
@@ -151,7 +152,7 @@ func (s *Set) MatchExhaustive(d *vdoc.Doc) []Match {
 func (s *Set) match(p *pattern, v string) *Match {
 	t := s.techs[p.tech]
 	return &Match{Name: t.name, Slug: t.slug, Categories: t.cats, AppCategory: t.appCategory,
-		Version: v, Confidence: p.confidence, Pattern: describe(p)}
+		Version: v, Confidence: p.confidence, Pattern: p.desc}
 }
 
 // result lists the technologies found and those they imply, by name.
@@ -193,25 +194,23 @@ func hasAll(hits *litindex.Hits, need [][]int) bool {
 
 // implied follows the implies of found technologies, transitively.
 func (s *Set) implied(found map[int]*Match) []Match {
-	have := map[string]bool{}
-	var queue []string
+	var have, queue []int // a page has a few technologies: lists beat maps
 	for i := range found {
-		have[s.techs[i].name] = true
-		queue = append(queue, s.techs[i].implies...)
+		have = append(have, i)
+		queue = append(queue, s.techs[i].implied...)
 	}
 	var out []Match
 	for len(queue) > 0 {
-		name, _, _ := strings.Cut(queue[0], `\;`)
+		i := queue[0]
 		queue = queue[1:]
-		i, ok := s.byName[name]
-		if !ok || i >= len(s.techs) || have[name] {
+		if i >= len(s.techs) || slices.Contains(have, i) {
 			continue
 		}
-		have[name] = true
+		have = append(have, i)
 		t := s.techs[i]
 		out = append(out, Match{Name: t.name, Slug: t.slug, Categories: t.cats, AppCategory: t.appCategory,
 			Confidence: 100, Pattern: "implied", Implied: true})
-		queue = append(queue, t.implies...)
+		queue = append(queue, t.implied...)
 	}
 	return out
 }
@@ -495,15 +494,3 @@ func findRE(p *pattern, re *regexp.Regexp, text, orig []byte) (string, bool) {
 
 // backref is a Wappalyzer back-reference (\1) in a version template.
 var backref = regexp.MustCompile(`\\(\d)`)
-
-func describe(p *pattern) string {
-	var b bytes.Buffer
-	b.WriteString(p.field)
-	if p.key != "" {
-		b.WriteString("[" + p.key + "]")
-	}
-	if p.re != nil {
-		b.WriteString(": " + p.src)
-	}
-	return b.String()
-}
