@@ -414,16 +414,33 @@ func (s *Set) matchSources(in *inputs, found map[int]*Match) {
 			continue
 		}
 		which = which[:0]
-		if len(p.litIDs) == 0 {
-			// Filed under no literal: every source.
+		source := func(end int) { // of the literal occurrence ending at end
+			i, _ := slices.BinarySearch(starts, end)
+			which = append(which, i-1)
+		}
+		switch {
+		case len(p.litIDs) > 0:
+			for _, lit := range p.litIDs {
+				for _, end := range hits.Ends(lit) {
+					source(end)
+				}
+			}
+		case len(p.lits) > 0:
+			// Filed under no literal, as its literals are too short
+			// to index (c3, d3): the sources that hold one.
+			for _, l := range p.lits {
+				for off := 0; ; {
+					j := bytes.Index(joined[off:], []byte(l))
+					if j < 0 {
+						break
+					}
+					off += j + len(l)
+					source(off)
+				}
+			}
+		default:
 			for i := range in.srcLower {
 				which = append(which, i)
-			}
-		}
-		for _, lit := range p.litIDs {
-			for _, end := range hits.Ends(lit) {
-				i, _ := slices.BinarySearch(starts, end)
-				which = append(which, i-1)
 			}
 		}
 		slices.Sort(which)
@@ -436,14 +453,10 @@ func (s *Set) matchSources(in *inputs, found map[int]*Match) {
 	}
 }
 
-// findSource matches p on one script source (lower is it lower-cased),
-// which holds a literal of p.lits when p has an index entry: first the
-// literals, however short, then the regex.
+// findSource matches p on one script source (lower is it lower-cased)
+// that holds a literal of p.lits, if p has any: first its other literal
+// sets, then the regex.
 func findSource(p *pattern, src string, lower []byte) (string, bool) {
-	if len(p.litIDs) == 0 && len(p.lits) > 0 &&
-		!slices.ContainsFunc(p.lits, func(l string) bool { return bytes.Contains(lower, []byte(l)) }) {
-		return "", false
-	}
 	if p.pure {
 		return "", true
 	}
