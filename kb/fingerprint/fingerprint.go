@@ -92,7 +92,7 @@ type pattern struct {
 	keyRE      *regexp.Regexp
 	re         *regexp.Regexp // nil: the key's presence suffices
 	src        string
-	version    string
+	version    []byte // template for regexp.Expand (\1 made ${1}); nil: none
 	confidence int
 	desc       string // what fired, for Match.Pattern: field[key]: regex
 	// lits is the most selective set of literals one of which occurs in
@@ -341,7 +341,9 @@ func compile(ti int, field, key, src string) (*pattern, error) {
 		k, v, _ := strings.Cut(a, ":")
 		switch k {
 		case "version":
-			p.version = v
+			if v != "" {
+				p.version = []byte(backref.ReplaceAllString(v, "$${$1}"))
+			}
 		case "confidence":
 			if n, err := strconv.Atoi(v); err == nil {
 				p.confidence = n
@@ -518,7 +520,7 @@ func literalSets(p *pattern) [][]string {
 	p.stop1 = p.stop.only()
 	p.head, p.gate = opening(t)
 	sets := conjuncts(t)
-	if all, ok := exact(t); ok && p.version == "" && !slices.Contains(all, "") && !p.anchored {
+	if all, ok := exact(t); ok && p.version == nil && !slices.Contains(all, "") && !p.anchored {
 		// The regex is a few strings: finding one is a match.
 		p.pure = true
 		sets = [][]string{all}

@@ -495,14 +495,14 @@ func findLow(p *pattern, re *regexp.Regexp, b, lower []byte) (string, bool) {
 // version it captured, taken from orig: text itself, or the text it is
 // the lower-cased form of.
 func findRE(p *pattern, re *regexp.Regexp, text, orig []byte) (string, bool) {
-	if p.version == "" {
+	if p.version == nil {
 		return "", re.Match(text) // cheaper than finding submatches
 	}
 	m := re.FindSubmatchIndex(text)
 	if m == nil {
 		return "", false
 	}
-	return string(re.Expand(nil, []byte(backref.ReplaceAllString(p.version, "$${$1}")), orig, m)), true
+	return string(re.Expand(nil, p.version, orig, m)), true
 }
 
 // backref is a Wappalyzer back-reference (\1) in a version template.
