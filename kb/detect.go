@@ -133,14 +133,14 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 	var hits, fpHits *litindex.Hits
 	switch {
 	case d.joint != nil:
-		// The fingerprints look at the markup and the URL; the knowledge
-		// base at those and the rest of the <http> element.
-		texts := append([][]byte{markup, fingerprint.URLText(doc)}, http...)
-		hs := d.joint.Scan(texts, []int{len(texts), 2})
+		// The fingerprints' index looks at the markup; the knowledge
+		// base's at it and the <http> element.
+		texts := append([][]byte{markup}, http...)
+		hs := d.joint.Scan(texts, []int{len(texts), 1})
 		hits, fpHits = hs[0], hs[1]
 	case d.fp != nil:
 		hits = d.index.Scan(append([][]byte{markup}, http...)...)
-		fpHits = d.fp.Index().Scan(markup, fingerprint.URLText(doc))
+		fpHits = d.fp.Index().Scan(markup)
 	default:
 		hits = d.index.Scan(append([][]byte{markup}, http...)...)
 	}

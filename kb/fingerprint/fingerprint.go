@@ -43,7 +43,8 @@ type Set struct {
 	techs  []*tech
 	byName map[string]int
 	pats   []*pattern
-	body   *litindex.Index // html and url patterns, on the markup and the URL
+	body   *litindex.Index // html patterns, on the markup
+	url    *litindex.Index // url patterns, on the URL
 	// src files the scriptSrc patterns, on the script sources: the
 	// markup holds them too, but each script source is a short text
 	// found by a tag-aware parse, and scanning it alone tells which
@@ -379,7 +380,7 @@ func (s *Set) index(pats []*pattern) {
 	s.Stats = Stats{Technologies: s.Stats.Technologies, SkippedJS: s.Stats.SkippedJS, SkippedScripts: s.Stats.SkippedScripts,
 		SkippedOther: s.Stats.SkippedOther, SkippedRegex: s.Stats.SkippedRegex}
 	// Literals and texts are lower-cased here.
-	b, sb := litindex.NewBuilder(false), litindex.NewBuilder(false)
+	b, sb, ub := litindex.NewBuilder(false), litindex.NewBuilder(false), litindex.NewBuilder(false)
 	for id, p := range pats {
 		switch {
 		case p.keyRE != nil:
@@ -405,10 +406,7 @@ func (s *Set) index(pats []*pattern) {
 			}
 			s.Stats.Indexed++
 		default:
-			ib := b
-			if p.field == "scriptSrc" {
-				ib = sb
-			}
+			ib := map[string]*litindex.Builder{"html": b, "scriptSrc": sb, "url": ub}[p.field]
 			sets := literalSets(p)
 			best := bestSet(sets)
 			p.need, p.lits, p.litIDs = nil, nil, nil
@@ -450,8 +448,8 @@ func (s *Set) index(pats []*pattern) {
 				}
 			}
 			s.Stats.Indexed++
-			if p.field == "scriptSrc" {
-				continue // a source is checked for every set (sets)
+			if p.field != "html" {
+				continue // a script source is checked for every set (sets), a URL is short
 			}
 			for i, set := range sets {
 				// Sets of markup found on most pages would rule out
@@ -473,7 +471,7 @@ func (s *Set) index(pats []*pattern) {
 		}
 	}
 	s.Stats.Patterns = len(pats)
-	s.body, s.src = b.Build(), sb.Build()
+	s.body, s.src, s.url = b.Build(), sb.Build(), ub.Build()
 	for field, byKey := range keyed {
 		s.keyed[field] = map[string]*litindex.Index{}
 		for key, kb := range byKey {

@@ -68,20 +68,16 @@ func attr(n *html.Node, key string) string {
 // tried once one has), followed by the technologies they imply.
 func (s *Set) Match(d *vdoc.Doc) []Match {
 	lower, _ := d.Lower()
-	return s.MatchScanned(d, s.body.Scan(lower, URLText(d)))
+	return s.MatchScanned(d, s.body.Scan(lower))
 }
 
-// Index is the literal index of the patterns on the markup, script
-// sources and URL, for a caller that scans pages for other literals too
-// (litindex.Join): Match scans the lower-cased markup (vdoc.Doc.Lower)
-// and URLText.
+// Index is the literal index of the patterns on the markup, for a caller
+// that scans pages for other literals too (litindex.Join): Match scans
+// the lower-cased markup (vdoc.Doc.Lower).
 func (s *Set) Index() *litindex.Index { return s.body }
 
-// URLText is the page's URL as the index scans it: lower-cased.
-func URLText(d *vdoc.Doc) []byte { return vdoc.LowerASCII([]byte(d.URL.String())) }
-
 // MatchScanned is Match with the scan of d by Index done: hits must come
-// from the lower-cased markup and URLText, in that order.
+// from the lower-cased markup.
 func (s *Set) MatchScanned(d *vdoc.Doc, hits *litindex.Hits) []Match {
 	in := gather(d)
 	found := map[int]*Match{}
@@ -103,6 +99,9 @@ func (s *Set) MatchScanned(d *vdoc.Doc, hits *litindex.Hits) []Match {
 			}
 			try(id)
 		}
+	}
+	for _, id := range s.url.Scan(vdoc.LowerASCII([]byte(in.url))).Candidates {
+		try(id)
 	}
 	s.matchSources(in, found)
 	for key, vals := range in.meta {
