@@ -96,6 +96,9 @@ type pattern struct {
 	version    []byte // template for regexp.Expand (\1 made ${1}); nil: none
 	confidence int
 	desc       string // what fired, for Match.Pattern: field[key]: regex
+	// alt marks an alternative after the first of an html regex split
+	// into its alternatives (alternatives), which counts as one pattern.
+	alt bool
 	// lits is the most selective set of literals one of which occurs in
 	// every match (lower-case): the pattern's index entry, and where an
 	// html pattern is matched (near them). need holds, as literal ids,
@@ -297,7 +300,23 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 			pats = append(pats, p)
 		}
 		for _, v := range r.HTML {
-			add("html", "", v)
+			re, rest, _ := strings.Cut(v, `\;`)
+			alts := alternatives(re, strings.Contains(rest, "version:"))
+			if alts == nil {
+				add("html", "", v)
+				continue
+			}
+			n := len(pats)
+			for _, a := range alts {
+				if rest != "" {
+					a += `\;` + rest
+				}
+				add("html", "", a)
+			}
+			// One pattern as loaded, and as Match reports it.
+			for i, p := range pats[n:] {
+				p.alt, p.desc = i > 0, "html: "+v
+			}
 		}
 		s.Stats.SkippedScripts += len(r.Scripts)
 		for _, v := range r.ScriptSrc {
@@ -470,7 +489,12 @@ func (s *Set) index(pats []*pattern) {
 			}
 		}
 	}
-	s.Stats.Patterns = len(pats)
+	s.Stats.Patterns = 0
+	for _, p := range pats {
+		if !p.alt {
+			s.Stats.Patterns++
+		}
+	}
 	s.body, s.src, s.url = b.Build(), sb.Build(), ub.Build()
 	for field, byKey := range keyed {
 		s.keyed[field] = map[string]*litindex.Index{}
