@@ -21,7 +21,8 @@ import (
 // it, where an Aho-Corasick automaton over thousands of literals has a
 // transition table of megabytes that the scan reads at random.
 type grams struct {
-	lits   []string // by literal id, cut from one string in anchor order
+	arena  string   // the literals, in the order of their anchors
+	lits   []litRef // by literal id
 	fold   bool
 	filter []uint64 // a power of two of words
 	shift  uint     // 32 - log2(len(filter))
@@ -209,7 +210,7 @@ func newGrams(lits []string, foldCase bool) *grams {
 	}
 	g.filter, g.shift, g.own = newFilter(a8, a4)
 	g.t8, g.t4 = newGramTable(a8), newGramTable(a4)
-	g.lits = pack(lits, append(a8, a4...), g.shortL)
+	g.arena, g.lits = pack(lits, append(a8, a4...), g.shortL)
 	return g
 }
 
@@ -233,23 +234,30 @@ func docFrequency(lits []string, w int) map[uint64]int {
 }
 
 // pack copies the literals into one string in the order of their anchors,
-// so that literals compared at one anchor sit together in memory.
-func pack(lits []string, as []anchor, short []int) []string {
-	order := make([]int, 0, len(lits))
-	for _, a := range as {
-		order = append(order, int(a.lit))
-	}
-	order = append(order, short...)
+// so that literals compared at one anchor sit together in memory, and
+// returns where each is, with the offset of its anchor.
+func pack(lits []string, as []anchor, short []int) (string, []litRef) {
+	refs := make([]litRef, len(lits))
 	var arena strings.Builder
-	for _, li := range order {
+	for _, a := range as {
+		refs[a.lit] = litRef{uint32(arena.Len()), uint32(len(lits[a.lit])), uint32(a.off)}
+		arena.WriteString(lits[a.lit])
+	}
+	for _, li := range short {
+		refs[li] = litRef{uint32(arena.Len()), uint32(len(lits[li])), 0}
 		arena.WriteString(lits[li])
 	}
-	all := arena.String()
-	out := make([]string, len(lits))
-	for _, li := range order {
-		out[li], all = all[:len(lits[li])], all[len(lits[li]):]
-	}
-	return out
+	return arena.String(), refs
+}
+
+// litRef is where a literal sits in the arena, and the offset of its
+// anchor in it: all a look-up reads of a literal besides its bytes.
+type litRef struct{ pos, len, off uint32 }
+
+// lit returns the bytes of literal li.
+func (g *grams) lit(li int) string {
+	r := g.lits[li]
+	return g.arena[r.pos : r.pos+r.len]
 }
 
 type anchor struct {
@@ -279,17 +287,18 @@ func rarity(k uint64, w int) float64 {
 }
 
 // gramTable maps anchors of one width to the literals filed under them:
-// open addressing by hash, a slot per literal (key 0, which no folded
-// key is: empty), so that a look-up reads one run of slots.
+// open addressing by hash, a slot per literal, so that a look-up reads
+// one run of slots. A slot keeps 32 bits of the anchor's hash, not the
+// anchor: a literal is compared with the page anyway, which settles
+// the rare slot whose bits match another anchor's.
 type gramTable struct {
 	slots []slot
 	mask  uint64
 }
 
 type slot struct {
-	key uint64
-	lit int32
-	off int32 // offset of the anchor in the literal
+	tag uint32 // the top 32 bits of the anchor's hash
+	lit uint32 // literal id + 1; 0: empty
 }
 
 func newGramTable(as []anchor) *gramTable {
@@ -299,11 +308,12 @@ func newGramTable(as []anchor) *gramTable {
 	n := 1 << bits.Len(uint(2*len(as)))
 	t := &gramTable{slots: make([]slot, n), mask: uint64(n - 1)}
 	for _, a := range as {
-		i := slotOf(hash(a.key), t.mask)
-		for t.slots[i].key != 0 {
+		h := hash(a.key)
+		i := slotOf(h, t.mask)
+		for t.slots[i].lit != 0 {
 			i = (i + 1) & t.mask
 		}
-		t.slots[i] = slot(a)
+		t.slots[i] = slot{uint32(h >> 32), uint32(a.lit) + 1}
 	}
 	return t
 }
@@ -312,51 +322,55 @@ func newGramTable(as []anchor) *gramTable {
 // does not use.
 func slotOf(h, mask uint64) uint64 { return h >> 32 & mask }
 
-// find compares the literals filed under anchor k (of hash h), found at
-// text[i:], with the text there.
-func (t *gramTable) find(k, h uint64, g *grams, text []byte, i int, sc sink) {
-	for j := slotOf(h, t.mask); t.slots[j].key != 0; j = (j + 1) & t.mask {
-		s := &t.slots[j]
-		if s.key != k {
+// find compares the literals filed under the anchor of hash h, found at
+// text[i:], with the text there, but for those done.
+func (t *gramTable) find(h uint64, g *grams, text []byte, i int, sc sink, done []uint64) {
+	tag := uint32(h >> 32)
+	for j := slotOf(h, t.mask); t.slots[j].lit != 0; j = (j + 1) & t.mask {
+		s := t.slots[j]
+		if s.tag != tag {
 			continue
 		}
-		if !sc.want(int(s.lit)) {
+		lit := int(s.lit - 1)
+		if done[lit>>6]&(1<<(lit&63)) != 0 {
 			continue
 		}
-		l := g.lits[s.lit]
-		if start := i - int(s.off); start >= 0 && start+len(l) <= len(text) && g.equal(text[start:start+len(l)], l) {
-			sc.seen(int(s.lit), start)
+		r := g.lits[lit]
+		start := i - int(r.off)
+		if end := start + int(r.len); start >= 0 && end <= len(text) && g.equal(text[start:end], g.arena[r.pos:r.pos+r.len]) {
+			sc.seen(lit, start)
 		}
 	}
 }
 
-// sink is told what a scan finds: want reports whether the occurrences
-// of a literal still matter, seen records one at start. Occurrences of a
-// literal come in increasing order.
+// sink is told what a scan finds: seen records an occurrence of lit at
+// start, and marks lit in the scan's done set once its occurrences no
+// longer matter, which the scan then skips. Occurrences of a literal
+// come in increasing order.
 type sink interface {
-	want(lit int) bool
 	seen(lit, start int)
 }
 
-// scan reports each occurrence of a literal in text to sc.
-func (g *grams) scan(text []byte, sc sink) {
+// scan reports each occurrence in text of a literal not in done (a bit
+// set of literal ids) to sc.
+func (g *grams) scan(text []byte, sc sink, done []uint64) {
 	n := len(text)
 	for i := 0; ; i++ {
 		if i = g.next(text, i); i < 0 {
 			break
 		}
-		g.second(binary.LittleEndian.Uint64(text[i:])|fold, text, i, sc)
+		g.second(binary.LittleEndian.Uint64(text[i:])|fold, text, i, sc, done)
 	}
 	// The last 7 positions, where no 8-byte anchor fits.
 	if g.t4 != nil {
 		for i := max(0, n-7); i+4 <= n; i++ {
 			k := uint64(binary.LittleEndian.Uint32(text[i:]) | fold&0xFFFFFFFF)
-			g.t4.find(k, hash(k), g, text, i, sc)
+			g.t4.find(hash(k), g, text, i, sc, done)
 		}
 	}
 	for _, li := range g.shortL {
-		l := g.lits[li]
-		for off := 0; off+len(l) <= n && sc.want(li); off++ {
+		l := g.lit(li)
+		for off := 0; off+len(l) <= n && done[li>>6]&(1<<(li&63)) == 0; off++ {
 			if g.equal(text[off:off+len(l)], l) {
 				sc.seen(li, off)
 			}
@@ -366,21 +380,21 @@ func (g *grams) scan(text []byte, sc sink) {
 
 // second looks up the anchors at text[i:], where the filter passed; v
 // holds the 8 bytes there, folded.
-func (g *grams) second(v uint64, text []byte, i int, sc sink) {
+func (g *grams) second(v uint64, text []byte, i int, sc sink, done []uint64) {
 	h := hash(v)
 	w := uint32(h) >> g.shift
 	word := g.filter[w]
 	if word == ^uint64(0) {
 		if g.t4 != nil {
 			k := v & 0xFFFFFFFF
-			g.t4.find(k, hash(k), g, text, i, sc)
+			g.t4.find(hash(k), g, text, i, sc, done)
 		}
 		if own, ok := g.own.get(w); ok {
 			word = own
 		}
 	}
 	if m := filterBits(h); word&m == m && g.t8 != nil {
-		g.t8.find(v, h, g, text, i, sc)
+		g.t8.find(h, g, text, i, sc, done)
 	}
 }
 

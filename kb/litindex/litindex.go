@@ -12,6 +12,7 @@
 package litindex
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -147,12 +148,28 @@ type Hits struct {
 	// literal occurs in the page and of those filed under no literal.
 	Candidates []int
 	found      []uint64 // bit set of literal ids
-	ends       map[int][]int
+	// ends are the occurrences of where-literals in the first text, in
+	// the order found, then by literal (finish); endAt their end
+	// offsets in that order. A flat list, as a page holds a few dozen.
+	ends  []litEnd
+	endAt []int
 }
+
+type litEnd struct{ lit, end int }
 
 // Ends returns the end offsets of the occurrences of literal lit
 // (registered with Builder.Where) in the first text scanned.
-func (h *Hits) Ends(lit int) []int { return h.ends[lit] }
+func (h *Hits) Ends(lit int) []int {
+	lo, _ := slices.BinarySearchFunc(h.ends, lit, func(e litEnd, lit int) int { return e.lit - lit })
+	hi := lo
+	for hi < len(h.ends) && h.ends[hi].lit == lit {
+		hi++
+	}
+	if lo == hi {
+		return nil
+	}
+	return h.endAt[lo:hi:hi]
+}
 
 // Has reports whether the literal with id lit (Builder.Literal) occurs.
 func (h *Hits) Has(lit int) bool { return h.found[lit>>6]&(1<<(lit&63)) != 0 }
@@ -162,8 +179,9 @@ func (h *Hits) Has(lit int) bool { return h.found[lit>>6]&(1<<(lit&63)) != 0 }
 func (ix *Index) Scan(texts ...[]byte) *Hits {
 	h := ix.newHits()
 	if ix.g != nil {
+		done := make([]uint64, len(h.found))
 		for ti, text := range texts {
-			ix.g.scan(text, &scanner{ix, h, ti == 0})
+			ix.g.scan(text, &scanner{ix, h, ti == 0, done}, done)
 		}
 	}
 	h.finish()
@@ -177,33 +195,43 @@ func (ix *Index) newHits() *Hits {
 func (h *Hits) finish() {
 	slices.Sort(h.Candidates)
 	h.Candidates = slices.Compact(h.Candidates)
+	if len(h.ends) > 0 {
+		// A literal's ends come in increasing order: sorting by both
+		// keeps it.
+		slices.SortFunc(h.ends, func(a, b litEnd) int { return cmp.Or(a.lit-b.lit, a.end-b.end) })
+		h.endAt = make([]int, len(h.ends))
+		for i, e := range h.ends {
+			h.endAt[i] = e.end
+		}
+	}
+}
+
+// record notes an occurrence of literal lit of ix at start, in the first
+// text scanned or a later one.
+func (h *Hits) record(ix *Index, lit, start int, first bool) {
+	if !h.Has(lit) {
+		h.found[lit>>6] |= 1 << (lit & 63)
+		h.Candidates = append(h.Candidates, ix.ids[lit]...)
+	}
+	if first && ix.where[lit] {
+		h.ends = append(h.ends, litEnd{lit, start + len(ix.lits[lit])})
+	}
 }
 
 // scanner records what a scan finds in one text.
 type scanner struct {
 	ix    *Index
 	h     *Hits
-	first bool // the first text: where-literals' ends are recorded
+	first bool     // the first text: where-literals' ends are recorded
+	done  []uint64 // the literals whose further occurrences do not matter
 }
 
-// want reports whether an occurrence of lit still matters: its first, or
-// any of a where-literal in the first text.
-func (sc *scanner) want(lit int) bool {
-	return sc.first && sc.ix.where[lit] || !sc.h.Has(lit)
-}
-
-// seen records an occurrence of lit at start.
+// seen records an occurrence of lit at start: the first, or one of a
+// where-literal in the first text, which alone are not done.
 func (sc *scanner) seen(lit, start int) {
-	h := sc.h
-	if !h.Has(lit) {
-		h.found[lit>>6] |= 1 << (lit & 63)
-		h.Candidates = append(h.Candidates, sc.ix.ids[lit]...)
-	}
-	if sc.first && sc.ix.where[lit] {
-		if h.ends == nil {
-			h.ends = map[int][]int{}
-		}
-		h.ends[lit] = append(h.ends[lit], start+len(sc.ix.lits[lit]))
+	sc.h.record(sc.ix, lit, start, sc.first)
+	if !sc.first || !sc.ix.where[lit] {
+		sc.done[lit>>6] |= 1 << (lit & 63)
 	}
 }
 

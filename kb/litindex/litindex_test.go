@@ -220,3 +220,57 @@ func endsOf(text, l string) []int {
 		off += j + 1
 	}
 }
+
+// TestJointRepeatedWhere checks a joint scan against strings.Index for
+// where-literals that occur dozens of times in the first text and again
+// in later ones, interleaved with each other, shared by indexes of which
+// one looks at the first text only: every end, in order, and nothing
+// from a text an index does not look at.
+func TestJointRepeatedWhere(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	word := words(r, "abcd<")
+	for round := range 20 {
+		lits := []string{word(3), word(4), word(6), word(8), word(11)}
+		var ixs []*Index
+		for range 2 {
+			b := NewBuilder(round%2 == 0)
+			for i, l := range lits {
+				b.Where(l)
+				b.Add(i, []string{l})
+			}
+			ixs = append(ixs, b.Build())
+		}
+		j, err := Join(ixs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tb strings.Builder
+		for range 200 {
+			tb.WriteString(word(r.IntN(4)))
+			tb.WriteString(lits[r.IntN(len(lits))])
+		}
+		texts := [][]byte{[]byte(tb.String()), []byte(lits[4] + word(20) + lits[0])}
+		upto := []int{2, 1}
+		got := j.Scan(texts, upto)
+		for i := range ixs {
+			var seen []string
+			for _, text := range texts[:upto[i]] {
+				seen = append(seen, string(text))
+			}
+			for li, l := range lits {
+				want := endsOf(seen[0], l)
+				if g := got[i].Ends(li); !slices.Equal(g, want) {
+					t.Fatalf("round %d index %d: Ends(%q) = %v, want %v", round, i, l, g, want)
+				}
+				has := strings.Contains(strings.Join(seen, "\x00"), l)
+				if got[i].Has(li) != has || slices.Contains(got[i].Candidates, li) != has {
+					t.Fatalf("round %d index %d: %q found %v, candidate %v, want %v", round, i, l,
+						got[i].Has(li), slices.Contains(got[i].Candidates, li), has)
+				}
+			}
+			if len(endsOf(seen[0], lits[3])) < 10 {
+				t.Fatalf("round %d: %q occurs under 10 times: the test repeats too little", round, lits[3])
+			}
+		}
+	}
+}
