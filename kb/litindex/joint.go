@@ -60,9 +60,9 @@ func (j *Joint) Scan(texts [][]byte, upto []int) []*Hits {
 		hs[i] = ix.newHits()
 	}
 	if j.g != nil {
-		done := make([]uint64, (len(j.where)+63)/64)
+		st := newScanState(len(j.where))
 		for ti, text := range texts {
-			j.g.scan(text, &jointScanner{j, hs, upto, ti, done}, done)
+			j.g.scan(text, &jointScanner{j, hs, upto, ti, st}, st)
 		}
 	}
 	for _, h := range hs {
@@ -78,11 +78,11 @@ type jointScanner struct {
 	hs   []*Hits
 	upto []int
 	ti   int
-	// done marks the joint literals no owner wants any more: seen in a
-	// text after the first, or without where-owners. An owner that did
-	// not look at that text looks at no later one, so that holds for
-	// the rest of the scan.
-	done []uint64
+	// st marks done the joint literals no owner wants any more: seen
+	// in a text after the first, or without where-owners. An owner that
+	// did not look at that text looks at no later one, so that holds
+	// for the rest of the scan.
+	st *scanState
 }
 
 func (js *jointScanner) seen(lit, start int) {
@@ -93,6 +93,6 @@ func (js *jointScanner) seen(lit, start int) {
 		}
 	}
 	if js.ti > 0 || !j.where[lit] {
-		js.done[lit>>6] |= 1 << (lit & 63)
+		js.st.markDone(lit)
 	}
 }

@@ -12,7 +12,6 @@
 package litindex
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 )
@@ -148,21 +147,20 @@ type Hits struct {
 	// literal occurs in the page and of those filed under no literal.
 	Candidates []int
 	found      []uint64 // bit set of literal ids
-	// ends are the occurrences of where-literals in the first text, in
-	// the order found, then by literal (finish); endAt their end
-	// offsets in that order. A flat list, as a page holds a few dozen.
-	ends  []litEnd
+	// ends are the occurrences of where-literals in the first text,
+	// each literal id<<32 | end offset, in the order found, then sorted
+	// (finish); endAt their end offsets in that order. A flat list, as
+	// a page holds a few dozen.
+	ends  []uint64
 	endAt []int
 }
-
-type litEnd struct{ lit, end int }
 
 // Ends returns the end offsets of the occurrences of literal lit
 // (registered with Builder.Where) in the first text scanned.
 func (h *Hits) Ends(lit int) []int {
-	lo, _ := slices.BinarySearchFunc(h.ends, lit, func(e litEnd, lit int) int { return e.lit - lit })
+	lo, _ := slices.BinarySearch(h.ends, uint64(lit)<<32)
 	hi := lo
-	for hi < len(h.ends) && h.ends[hi].lit == lit {
+	for hi < len(h.ends) && h.ends[hi]>>32 == uint64(lit) {
 		hi++
 	}
 	if lo == hi {
@@ -179,9 +177,9 @@ func (h *Hits) Has(lit int) bool { return h.found[lit>>6]&(1<<(lit&63)) != 0 }
 func (ix *Index) Scan(texts ...[]byte) *Hits {
 	h := ix.newHits()
 	if ix.g != nil {
-		done := make([]uint64, len(h.found))
+		st := newScanState(len(ix.lits))
 		for ti, text := range texts {
-			ix.g.scan(text, &scanner{ix, h, ti == 0, done}, done)
+			ix.g.scan(text, &scanner{ix, h, ti == 0, st}, st)
 		}
 	}
 	h.finish()
@@ -198,10 +196,10 @@ func (h *Hits) finish() {
 	if len(h.ends) > 0 {
 		// A literal's ends come in increasing order: sorting by both
 		// keeps it.
-		slices.SortFunc(h.ends, func(a, b litEnd) int { return cmp.Or(a.lit-b.lit, a.end-b.end) })
+		slices.Sort(h.ends)
 		h.endAt = make([]int, len(h.ends))
 		for i, e := range h.ends {
-			h.endAt[i] = e.end
+			h.endAt[i] = int(uint32(e))
 		}
 	}
 }
@@ -214,7 +212,7 @@ func (h *Hits) record(ix *Index, lit, start int, first bool) {
 		h.Candidates = append(h.Candidates, ix.ids[lit]...)
 	}
 	if first && ix.where[lit] {
-		h.ends = append(h.ends, litEnd{lit, start + len(ix.lits[lit])})
+		h.ends = append(h.ends, uint64(lit)<<32|uint64(uint32(start+len(ix.lits[lit]))))
 	}
 }
 
@@ -222,8 +220,8 @@ func (h *Hits) record(ix *Index, lit, start int, first bool) {
 type scanner struct {
 	ix    *Index
 	h     *Hits
-	first bool     // the first text: where-literals' ends are recorded
-	done  []uint64 // the literals whose further occurrences do not matter
+	first bool // the first text: where-literals' ends are recorded
+	st    *scanState
 }
 
 // seen records an occurrence of lit at start: the first, or one of a
@@ -231,7 +229,7 @@ type scanner struct {
 func (sc *scanner) seen(lit, start int) {
 	sc.h.record(sc.ix, lit, start, sc.first)
 	if !sc.first || !sc.ix.where[lit] {
-		sc.done[lit>>6] |= 1 << (lit & 63)
+		sc.st.markDone(lit)
 	}
 }
 

@@ -1,6 +1,7 @@
 package litindex
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -271,6 +272,51 @@ func TestJointRepeatedWhere(t *testing.T) {
 			if len(endsOf(seen[0], lits[3])) < 10 {
 				t.Fatalf("round %d: %q occurs under 10 times: the test repeats too little", round, lits[3])
 			}
+		}
+	}
+}
+
+// TestCrowdedWord files 150 literals of 8 bytes under one filter word,
+// whose anchors' pairs fill it, and two of 4 bytes under another, and
+// checks that every literal planted in a text is found and no other.
+func TestCrowdedWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	word := words(r, "abcdefghijklmnopqrstuvwxyz")
+	const n8, n4 = 150, 2
+	words := 1 << bits.Len(uint(min(1000*n4+16*n8, 128*(n4+n8))-1))
+	inWord := func(w, wi int) string {
+		for {
+			l := word(w)
+			if uint32(hash(keyAt(l, 0, w)))>>wordShift&uint32(words-1) == uint32(wi) {
+				return l
+			}
+		}
+	}
+	var lits []string
+	b := NewBuilder(false)
+	for i := range n8 + n4 {
+		l := inWord(8, 0)
+		if i >= n8 {
+			l = inWord(4, 1)
+		}
+		lits = append(lits, l)
+		b.Add(i, []string{l})
+	}
+	ix := b.Build()
+	if len(ix.g.filter) != words || ix.g.filter[0] != 0 || ix.g.filter[1] != 0 {
+		t.Fatalf("filter of %d words, words 0 and 1 %#x %#x: the literals do not fill them", len(ix.g.filter), ix.g.filter[0], ix.g.filter[1])
+	}
+	var tb strings.Builder
+	for i := 0; i < len(lits); i += 3 {
+		tb.WriteString(word(r.IntN(10)))
+		tb.WriteString(lits[i])
+	}
+	tb.WriteString(lits[len(lits)-1])
+	text := tb.String()
+	h := ix.Scan([]byte(text))
+	for i, l := range lits {
+		if got, want := h.Has(i), strings.Contains(text, l); got != want {
+			t.Fatalf("Has(%q) = %v, want %v", l, got, want)
 		}
 	}
 }
