@@ -187,7 +187,8 @@ func (ix *Index) Scan(texts ...[]byte) *Hits {
 }
 
 func (ix *Index) newHits() *Hits {
-	return &Hits{Candidates: slices.Clone(ix.always), found: make([]uint64, (len(ix.lits)+63)/64)}
+	// Room for a few dozen candidates found, as a page has.
+	return &Hits{Candidates: append(make([]int, 0, len(ix.always)+min(64, len(ix.lits))), ix.always...), found: make([]uint64, (len(ix.lits)+63)/64)}
 }
 
 func (h *Hits) finish() {
