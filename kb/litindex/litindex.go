@@ -22,9 +22,10 @@ import (
 const MinLen = 4
 
 // Wide is the length from which a literal is found by all 8 bytes of its
-// anchor; a shorter one passes the filter wherever its first 4 bytes
-// hash to the word it shares, about once in 30,000 positions of any
-// page besides its own occurrences.
+// anchor; a shorter one stops the scan's inner loop wherever its first 4
+// bytes hash to the word it shares, about once in 30,000 positions of any
+// page besides its own occurrences (and is looked up where two bits its
+// 4 bytes pick are set too).
 const Wide = 8
 
 // Builder collects patterns and their literals.

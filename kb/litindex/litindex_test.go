@@ -283,11 +283,11 @@ func TestCrowdedWord(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	word := words(r, "abcdefghijklmnopqrstuvwxyz")
 	const n8, n4 = 150, 2
-	words := 1 << bits.Len(uint(min(1000*n4+16*n8, 128*(n4+n8))-1))
+	nWords := 1 << bits.Len(uint(min(1000*n4+16*n8, 128*(n4+n8))-1))
 	inWord := func(w, wi int) string {
 		for {
 			l := word(w)
-			if uint32(hash(keyAt(l, 0, w)))>>wordShift&uint32(words-1) == uint32(wi) {
+			if uint32(hash(keyAt(l, 0, w)))>>wordShift&uint32(nWords-1) == uint32(wi) {
 				return l
 			}
 		}
@@ -303,7 +303,7 @@ func TestCrowdedWord(t *testing.T) {
 		b.Add(i, []string{l})
 	}
 	ix := b.Build()
-	if len(ix.g.filter) != words || ix.g.filter[0] != 0 || ix.g.filter[1] != 0 {
+	if len(ix.g.filter) != nWords || ix.g.filter[0] != 0 || ix.g.filter[1] != 0 {
 		t.Fatalf("filter of %d words, words 0 and 1 %#x %#x: the literals do not fill them", len(ix.g.filter), ix.g.filter[0], ix.g.filter[1])
 	}
 	var tb strings.Builder
