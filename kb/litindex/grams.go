@@ -323,7 +323,8 @@ func pack(lits []string, as []anchor, short []int) (string, []litRef) {
 }
 
 // litRef is where a literal sits in the arena, and the offset of its
-// anchor in it: all a look-up reads of a literal besides its bytes.
+// anchor in it: all a look-up reads of a literal besides its bytes
+// (32 bits: an index's literals are kilobytes, not gigabytes).
 type litRef struct{ pos, len, off uint32 }
 
 // lit returns the bytes of literal li.

@@ -149,9 +149,9 @@ type Hits struct {
 	Candidates []int
 	found      []uint64 // bit set of literal ids
 	// ends are the occurrences of where-literals in the first text,
-	// each literal id<<32 | end offset, in the order found, then sorted
-	// (finish); endAt their end offsets in that order. A flat list, as
-	// a page holds a few dozen.
+	// each literal id<<32 | end offset (a page is far under 4 GB), in
+	// the order found, then sorted (finish); endAt their end offsets in
+	// that order. A flat list, as a page holds a few dozen.
 	ends  []uint64
 	endAt []int
 }
