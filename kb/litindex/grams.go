@@ -11,22 +11,25 @@ import (
 // grams finds literals by one anchor each: 8 bytes of the literal (4 for
 // a literal of 4 to 7 bytes), picked to be rare in web pages. At every
 // position of the page the scan tests a filter one multiplication away
-// from the 8 bytes there: a word picked by the first 4 and two bits of it
-// picked by all 8, so that a position passes where an 8-byte anchor is
-// (or hashes collide), not wherever the first 4 bytes of one are; the
-// word of a 4-byte anchor has all its bits set. Only where the filter
-// passes is the anchor looked up and the literals filed under it compared
-// with the page. The filter stays in the processor's second-level cache
-// whatever the number of literals, so the cost per byte hardly grows with
-// it, where an Aho-Corasick automaton over thousands of literals has a
-// transition table of megabytes that the scan reads at random.
+// from the 8 bytes there: a 32-bit word picked by the first 4 and a pair
+// of its bits picked by all 8, so that a position passes where an 8-byte
+// anchor is (or hashes collide), not wherever the first 4 bytes of one
+// are; the word of a 4-byte anchor has all its bits set. Only where the
+// filter passes is the anchor looked up and the literals filed under it
+// compared with the page. The filter stays in the processor's
+// second-level cache whatever the number of literals, so the cost per
+// byte hardly grows with it, where an Aho-Corasick automaton over
+// thousands of literals has a transition table of megabytes that the
+// scan reads at random.
 type grams struct {
-	lits   []string // by literal id, cut from one string in anchor order
-	fold   bool
-	filter []uint64 // a power of two of words
-	shift  uint     // 32 - log2(len(filter))
-	// own holds, for the words of 4-byte anchors, the bits 8-byte
-	// anchors set in them.
+	arena string   // the literals, in the order of their anchors
+	lits  []litRef // by literal id
+	fold  bool
+	// filter is a power of two of words, stored complemented: a clear
+	// bit is one an anchor sets, and the word of a 4-byte anchor is 0.
+	filter []uint32
+	// own holds, for the words of 4-byte anchors, the bits 8-byte and
+	// 4-byte anchors set in them.
 	own    wordTable
 	t8, t4 *gramTable // nil when no literal has such an anchor
 	shortL []int      // literals under 4 bytes: compared at every position
@@ -39,94 +42,156 @@ const fold = 0x2020202020202020
 
 // hash mixes a key. The low 32 bits of the product depend on the low 32
 // bits of the key alone, the first 4 bytes of a position: the filter
-// picks its word by them and its bit by the top bits, which depend on
+// picks its word by them and its bits by the top bits, which depend on
 // all 8.
 func hash(k uint64) uint64 { return k * 0x9E3779B97F4A7C15 }
 
 // Filter sizes: a position that holds no anchor passes where its word is
-// one of a 4-byte anchor or both its bits are set, so the filter takes 500
-// words per 4-byte anchor and 8 (two bits in 512) per 8-byte one, to pass
-// at about one position in 500 or fewer; at most 64 words per literal, as
-// an index of a few literals scans short texts (header values), and at
-// most maxWords, which stays in the second-level cache next to the page.
+// one of a 4-byte anchor or both bits of its pair are set, so the filter
+// takes 1,000 words per 4-byte anchor and 16 (a pair in 512 bits) per
+// 8-byte one, to pass at about one position in 1,000 or fewer; at most
+// 128 words per literal, as an index of a few literals scans short texts
+// (header values), and at most maxWords, 128 KB, which stays in the
+// second-level cache next to the page and the tables a pass reads (a
+// larger filter passes less often but misses the cache more).
 const (
-	minWords = 8
-	maxWords = 1 << 15 // 256 KB
+	minWords = 16
+	maxWords = 1 << 15
+	// wordShift picks a word by bits 17 and up of the low 32 bits of a
+	// hash, as many as the filter needs: a constant shift, cheaper in
+	// the inner loop than one by the filter's size.
+	wordShift = 32 - 15
 )
 
-func newFilter(a8, a4 []anchor) ([]uint64, uint, wordTable) {
-	n := max(minWords, min(500*len(a4)+8*len(a8), 64*(len(a4)+len(a8))))
+func newFilter(a8, a4 []anchor) ([]uint32, wordTable) {
+	n := max(minWords, min(1000*len(a4)+16*len(a8), 128*(len(a4)+len(a8))))
 	words := min(maxWords, 1<<bits.Len(uint(n-1)))
-	f := make([]uint64, words)
-	shift := uint(32 - bits.Len(uint(words-1)))
+	f := make([]uint32, words)
+	mask := uint32(words - 1)
 	for _, a := range a8 {
 		h := hash(a.key)
-		f[uint32(h)>>shift] |= filterBits(h)
+		f[uint32(h)>>wordShift&mask] |= pairOf(h)
 	}
-	// A 4-byte anchor's word passes whatever the next 4 bytes; the bits
-	// 8-byte anchors set in it are kept aside, so that a pass there
-	// looks them up only when theirs are set.
-	own := map[uint32]uint64{}
-	for _, a := range a4 {
-		w := uint32(hash(a.key)) >> shift
-		if f[w] != ^uint64(0) {
-			own[w] = f[w]
-			f[w] = ^uint64(0)
+	// A 4-byte anchor's word passes the first test whatever the next 4
+	// bytes; the bits 8-byte anchors set in it are kept aside with those
+	// the 4-byte anchors set by their 4 bytes, which the second test
+	// reads there.
+	own := map[uint32]wordBits{}
+	for w, x := range f {
+		if x == ^uint32(0) { // full of 8-byte anchors' bits
+			own[uint32(w)] = wordBits{b8: x}
 		}
 	}
-	return f, shift, newWordTable(own)
+	for _, a := range a4 {
+		h := hash(a.key)
+		w := uint32(h) >> wordShift & mask
+		o, ok := own[w]
+		if !ok {
+			o.b8 = f[w]
+			f[w] = ^uint32(0)
+		}
+		o.b4 |= bits4(h)
+		own[w] = o
+	}
+	for w := range f {
+		f[w] = ^f[w]
+	}
+	return f, newWordTable(own)
 }
 
 // next returns the first position from i on, 8 bytes before the end of
 // text at most, where the filter passes; -1 if there is none. It is the
-// scan's inner loop: rounds of four positions test one bit each, and
-// only a round where one is set tests its positions' second bits.
+// scan's inner loop: rounds of eight positions in two halves test the
+// pair of bits of each (with as few instructions as can be: the loop is
+// bound by them), and only a half where one passes looks at its
+// positions in turn.
 func (g *grams) next(text []byte, i int) int {
 	f := g.filter
-	mask, shift := uint(len(f)-1), g.shift&31
-	t := text[i:]
-	for len(t) >= 8 {
-		if len(t) >= 11 {
-			h0 := hash(binary.LittleEndian.Uint64(t) | fold)
-			h1 := hash(binary.LittleEndian.Uint64(t[1:]) | fold)
-			h2 := hash(binary.LittleEndian.Uint64(t[2:]) | fold)
-			h3 := hash(binary.LittleEndian.Uint64(t[3:]) | fold)
-			if f[uint(uint32(h0)>>shift)&mask]&(1<<(h0>>58)) == 0 &&
-				f[uint(uint32(h1)>>shift)&mask]&(1<<(h1>>58)) == 0 &&
-				f[uint(uint32(h2)>>shift)&mask]&(1<<(h2>>58)) == 0 &&
-				f[uint(uint32(h3)>>shift)&mask]&(1<<(h3>>58)) == 0 {
-				t = t[4:]
+	mask := uint(len(f) - 1)
+	for ; i+15 <= len(text); i += 8 {
+		t := text[i : i+15 : i+15]
+		h0 := hash(binary.LittleEndian.Uint64(t) | fold)
+		h1 := hash(binary.LittleEndian.Uint64(t[1:]) | fold)
+		h2 := hash(binary.LittleEndian.Uint64(t[2:]) | fold)
+		h3 := hash(binary.LittleEndian.Uint64(t[3:]) | fold)
+		k := 0
+		if f[uint(uint32(h0)>>wordShift)&mask]&pairs[h0>>54] != 0 &&
+			f[uint(uint32(h1)>>wordShift)&mask]&pairs[h1>>54] != 0 &&
+			f[uint(uint32(h2)>>wordShift)&mask]&pairs[h2>>54] != 0 &&
+			f[uint(uint32(h3)>>wordShift)&mask]&pairs[h3>>54] != 0 {
+			h4 := hash(binary.LittleEndian.Uint64(t[4:]) | fold)
+			h5 := hash(binary.LittleEndian.Uint64(t[5:]) | fold)
+			h6 := hash(binary.LittleEndian.Uint64(t[6:]) | fold)
+			h7 := hash(binary.LittleEndian.Uint64(t[7:]) | fold)
+			if f[uint(uint32(h4)>>wordShift)&mask]&pairs[h4>>54] != 0 &&
+				f[uint(uint32(h5)>>wordShift)&mask]&pairs[h5>>54] != 0 &&
+				f[uint(uint32(h6)>>wordShift)&mask]&pairs[h6>>54] != 0 &&
+				f[uint(uint32(h7)>>wordShift)&mask]&pairs[h7>>54] != 0 {
 				continue
 			}
+			k = 4
 		}
-		n := min(4, len(t)-7)
-		for k := range n {
-			h := hash(binary.LittleEndian.Uint64(t[k:]) | fold)
-			if w := f[uint(uint32(h)>>shift)&mask]; w&(1<<(h>>58)) != 0 && w&(1<<(h>>52&63)) != 0 {
-				return len(text) - len(t) + k
+		for ; k < 8; k++ {
+			if g.passes(text, i+k) {
+				return i + k
 			}
 		}
-		t = t[n:]
+	}
+	for ; i+8 <= len(text); i++ {
+		if g.passes(text, i) {
+			return i
+		}
 	}
 	return -1
 }
 
-// filterBits are the two bits of an 8-byte anchor of hash h in its word.
-func filterBits(h uint64) uint64 { return 1<<(h>>58) | 1<<(h>>52&63) }
-
-// wordTable maps filter words to bits: open addressing on the word's
-// index plus one (0: empty).
-type wordTable struct {
-	keys []uint32
-	vals []uint64
+// passes reports whether the filter passes position i of text: both bits
+// of its pair are set, and where its word is one of 4-byte anchors, so
+// are those of the pair among the bits kept aside.
+func (g *grams) passes(text []byte, i int) bool {
+	h := hash(binary.LittleEndian.Uint64(text[i:]) | fold)
+	w := uint(uint32(h)>>wordShift) & uint(len(g.filter)-1)
+	return g.filter[w]&pairs[h>>54] == 0 && (g.filter[w] != 0 || g.own.passes(uint32(w), h))
 }
 
-func newWordTable(m map[uint32]uint64) wordTable {
+// pairOf returns the pair of bits of an 8-byte anchor of hash h.
+func pairOf(h uint64) uint32 { return pairs[h>>54] }
+
+// pairs are the pairs of bits the top 10 bits of a hash pick: a table,
+// as a shift by a variable costs the inner loop more than a load.
+var pairs = func() (p [1024]uint32) {
+	for i := range p {
+		a, b := i>>5, i&31%31
+		p[i] = 1<<a | 1<<((a+1+b)&31)
+	}
+	return p
+}()
+
+// bits4 are the two bits a 4-byte anchor of hash h sets among those of
+// its word kept aside: picked by low bits of h, which depend on its 4
+// bytes alone (the first two, mostly), whatever bytes follow it.
+func bits4(h uint64) uint64 { return 1<<(h>>11&63) | 1<<(h>>5&63) }
+
+// wordBits are the bits kept aside for the word of 4-byte anchors: those
+// 8-byte anchors set (pairOf) and those 4-byte ones do (bits4).
+type wordBits struct {
+	b8 uint32
+	b4 uint64
+}
+
+// wordTable maps filter words to their bits kept aside: open addressing
+// on the word's index plus one (0: empty).
+type wordTable struct {
+	keys []uint32
+	vals []wordBits
+}
+
+func newWordTable(m map[uint32]wordBits) wordTable {
 	if len(m) == 0 {
 		return wordTable{}
 	}
 	n := 1 << bits.Len(uint(2*len(m)))
-	t := wordTable{make([]uint32, n), make([]uint64, n)}
+	t := wordTable{make([]uint32, n), make([]wordBits, n)}
 	for w, v := range m {
 		i := int(hash(uint64(w)) >> 32 & uint64(n-1))
 		for t.keys[i] != 0 {
@@ -137,18 +202,26 @@ func newWordTable(m map[uint32]uint64) wordTable {
 	return t
 }
 
-// get returns the bits of word w, ok false if it has none filed.
-func (t *wordTable) get(w uint32) (uint64, bool) {
+// get returns the bits kept aside for word w, ok false if it has none.
+func (t *wordTable) get(w uint32) (wordBits, bool) {
 	n := len(t.keys)
 	if n == 0 {
-		return 0, false
+		return wordBits{}, false
 	}
 	for i := int(hash(uint64(w)) >> 32 & uint64(n-1)); t.keys[i] != 0; i = (i + 1) & (n - 1) {
 		if t.keys[i] == w+1 {
 			return t.vals[i], true
 		}
 	}
-	return 0, false
+	return wordBits{}, false
+}
+
+// passes reports whether a position of hash h, whose word w holds
+// 4-byte anchors, may hold an anchor by the bits kept aside.
+func (t *wordTable) passes(w uint32, h uint64) bool {
+	b, _ := t.get(w)
+	m8, m4 := pairOf(h), bits4(h)
+	return b.b8&m8 == m8 || b.b4&m4 == m4
 }
 
 // keyAt reads w bytes of s at o as a key (little-endian, folded).
@@ -207,9 +280,9 @@ func newGrams(lits []string, foldCase bool) *grams {
 			a4 = append(a4, a)
 		}
 	}
-	g.filter, g.shift, g.own = newFilter(a8, a4)
+	g.filter, g.own = newFilter(a8, a4)
 	g.t8, g.t4 = newGramTable(a8), newGramTable(a4)
-	g.lits = pack(lits, append(a8, a4...), g.shortL)
+	g.arena, g.lits = pack(lits, append(a8, a4...), g.shortL)
 	return g
 }
 
@@ -233,23 +306,31 @@ func docFrequency(lits []string, w int) map[uint64]int {
 }
 
 // pack copies the literals into one string in the order of their anchors,
-// so that literals compared at one anchor sit together in memory.
-func pack(lits []string, as []anchor, short []int) []string {
-	order := make([]int, 0, len(lits))
-	for _, a := range as {
-		order = append(order, int(a.lit))
-	}
-	order = append(order, short...)
+// so that literals compared at one anchor sit together in memory, and
+// returns where each is, with the offset of its anchor.
+func pack(lits []string, as []anchor, short []int) (string, []litRef) {
+	refs := make([]litRef, len(lits))
 	var arena strings.Builder
-	for _, li := range order {
+	for _, a := range as {
+		refs[a.lit] = litRef{uint32(arena.Len()), uint32(len(lits[a.lit])), uint32(a.off)}
+		arena.WriteString(lits[a.lit])
+	}
+	for _, li := range short {
+		refs[li] = litRef{uint32(arena.Len()), uint32(len(lits[li])), 0}
 		arena.WriteString(lits[li])
 	}
-	all := arena.String()
-	out := make([]string, len(lits))
-	for _, li := range order {
-		out[li], all = all[:len(lits[li])], all[len(lits[li]):]
-	}
-	return out
+	return arena.String(), refs
+}
+
+// litRef is where a literal sits in the arena, and the offset of its
+// anchor in it: all a look-up reads of a literal besides its bytes
+// (32 bits: an index's literals are kilobytes, not gigabytes).
+type litRef struct{ pos, len, off uint32 }
+
+// lit returns the bytes of literal li.
+func (g *grams) lit(li int) string {
+	r := g.lits[li]
+	return g.arena[r.pos : r.pos+r.len]
 }
 
 type anchor struct {
@@ -279,17 +360,18 @@ func rarity(k uint64, w int) float64 {
 }
 
 // gramTable maps anchors of one width to the literals filed under them:
-// open addressing by hash, a slot per literal (key 0, which no folded
-// key is: empty), so that a look-up reads one run of slots.
+// open addressing by hash, a slot per literal, so that a look-up reads
+// one run of slots. A slot keeps 32 bits of the anchor's hash, not the
+// anchor: a literal is compared with the page anyway, which settles
+// the rare slot whose bits match another anchor's.
 type gramTable struct {
 	slots []slot
 	mask  uint64
 }
 
 type slot struct {
-	key uint64
-	lit int32
-	off int32 // offset of the anchor in the literal
+	tag uint32 // the top 32 bits of the anchor's hash
+	lit uint32 // literal id + 1; 0: empty
 }
 
 func newGramTable(as []anchor) *gramTable {
@@ -299,11 +381,12 @@ func newGramTable(as []anchor) *gramTable {
 	n := 1 << bits.Len(uint(2*len(as)))
 	t := &gramTable{slots: make([]slot, n), mask: uint64(n - 1)}
 	for _, a := range as {
-		i := slotOf(hash(a.key), t.mask)
-		for t.slots[i].key != 0 {
+		h := hash(a.key)
+		i := slotOf(h, t.mask)
+		for t.slots[i].lit != 0 {
 			i = (i + 1) & t.mask
 		}
-		t.slots[i] = slot(a)
+		t.slots[i] = slot{uint32(h >> 32), uint32(a.lit) + 1}
 	}
 	return t
 }
@@ -312,51 +395,123 @@ func newGramTable(as []anchor) *gramTable {
 // does not use.
 func slotOf(h, mask uint64) uint64 { return h >> 32 & mask }
 
-// find compares the literals filed under anchor k (of hash h), found at
-// text[i:], with the text there.
-func (t *gramTable) find(k, h uint64, g *grams, text []byte, i int, sc sink) {
-	for j := slotOf(h, t.mask); t.slots[j].key != 0; j = (j + 1) & t.mask {
-		s := &t.slots[j]
-		if s.key != k {
+// find compares the literals filed under the anchor of hash h, found at
+// text[i:], with the text there, but for those done; when all are done
+// after that, or none is filed there, the anchor is dead for the rest of
+// the scan.
+func (t *gramTable) find(h uint64, g *grams, text []byte, i int, sc sink, st *scanState) {
+	if st.dead.has(h) {
+		return
+	}
+	tag, live := uint32(h>>32), false
+	for j := slotOf(h, t.mask); t.slots[j].lit != 0; j = (j + 1) & t.mask {
+		s := t.slots[j]
+		if s.tag != tag {
 			continue
 		}
-		if !sc.want(int(s.lit)) {
+		lit := int(s.lit - 1)
+		if st.isDone(lit) {
 			continue
 		}
-		l := g.lits[s.lit]
-		if start := i - int(s.off); start >= 0 && start+len(l) <= len(text) && g.equal(text[start:start+len(l)], l) {
-			sc.seen(int(s.lit), start)
+		r := g.lits[lit]
+		start := i - int(r.off)
+		if end := start + int(r.len); start >= 0 && end <= len(text) && g.equal(text[start:end], g.arena[r.pos:r.pos+r.len]) {
+			sc.seen(lit, start)
 		}
+		live = live || !st.isDone(lit)
+	}
+	if !live {
+		st.dead.add(h)
 	}
 }
 
-// sink is told what a scan finds: want reports whether the occurrences
-// of a literal still matter, seen records one at start. Occurrences of a
-// literal come in increasing order.
+// scanState is what a scan of several texts keeps from one to the next.
+type scanState struct {
+	// done is a bit set of the literals whose further occurrences do
+	// not matter (sink.seen marks them).
+	done []uint64
+	// dead holds the hashes of anchors all of whose literals are done,
+	// which occur over and over in a page (com/, /wp-content/): a look
+	// here spares the look-up. A folded 8-byte key has no zero byte,
+	// a 4-byte one four, so the hash of one is never that of the
+	// other.
+	dead keySet
+}
+
+func newScanState(lits int) *scanState { return &scanState{done: make([]uint64, (lits+63)/64)} }
+
+func (st *scanState) isDone(lit int) bool { return st.done[lit>>6]&(1<<(lit&63)) != 0 }
+
+func (st *scanState) markDone(lit int) { st.done[lit>>6] |= 1 << (lit & 63) }
+
+// keySet is a set of non-zero hashes: open addressing, grown at half
+// full, from 512 slots (a page has a few hundred dead anchors).
+type keySet struct {
+	slots []uint64
+	n     int
+}
+
+func (s *keySet) has(h uint64) bool {
+	if s.n == 0 {
+		return false
+	}
+	m := uint64(len(s.slots) - 1)
+	for i := h >> 40 & m; s.slots[i] != 0; i = (i + 1) & m {
+		if s.slots[i] == h {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *keySet) add(h uint64) {
+	if 2*(s.n+1) > len(s.slots) {
+		old := s.slots
+		s.slots, s.n = make([]uint64, max(512, 2*len(old))), 0
+		for _, k := range old {
+			if k != 0 {
+				s.add(k)
+			}
+		}
+	}
+	m := uint64(len(s.slots) - 1)
+	i := h >> 40 & m
+	for ; s.slots[i] != 0; i = (i + 1) & m {
+		if s.slots[i] == h {
+			return
+		}
+	}
+	s.slots[i] = h
+	s.n++
+}
+
+// sink is told what a scan finds: seen records an occurrence of lit at
+// start, and marks lit done (scanState) once its occurrences no longer
+// matter, which the scan then skips. Occurrences of a literal
+// come in increasing order.
 type sink interface {
-	want(lit int) bool
 	seen(lit, start int)
 }
 
-// scan reports each occurrence of a literal in text to sc.
-func (g *grams) scan(text []byte, sc sink) {
+// scan reports each occurrence in text of a literal not done to sc.
+func (g *grams) scan(text []byte, sc sink, st *scanState) {
 	n := len(text)
 	for i := 0; ; i++ {
 		if i = g.next(text, i); i < 0 {
 			break
 		}
-		g.second(binary.LittleEndian.Uint64(text[i:])|fold, text, i, sc)
+		g.second(binary.LittleEndian.Uint64(text[i:])|fold, text, i, sc, st)
 	}
 	// The last 7 positions, where no 8-byte anchor fits.
 	if g.t4 != nil {
 		for i := max(0, n-7); i+4 <= n; i++ {
 			k := uint64(binary.LittleEndian.Uint32(text[i:]) | fold&0xFFFFFFFF)
-			g.t4.find(k, hash(k), g, text, i, sc)
+			g.t4.find(hash(k), g, text, i, sc, st)
 		}
 	}
 	for _, li := range g.shortL {
-		l := g.lits[li]
-		for off := 0; off+len(l) <= n && sc.want(li); off++ {
+		l := g.lit(li)
+		for off := 0; off+len(l) <= n && !st.isDone(li); off++ {
 			if g.equal(text[off:off+len(l)], l) {
 				sc.seen(li, off)
 			}
@@ -366,21 +521,21 @@ func (g *grams) scan(text []byte, sc sink) {
 
 // second looks up the anchors at text[i:], where the filter passed; v
 // holds the 8 bytes there, folded.
-func (g *grams) second(v uint64, text []byte, i int, sc sink) {
+func (g *grams) second(v uint64, text []byte, i int, sc sink, st *scanState) {
 	h := hash(v)
-	w := uint32(h) >> g.shift
-	word := g.filter[w]
-	if word == ^uint64(0) {
-		if g.t4 != nil {
-			k := v & 0xFFFFFFFF
-			g.t4.find(k, hash(k), g, text, i, sc)
-		}
+	w := uint32(h) >> wordShift & uint32(len(g.filter)-1)
+	word := ^g.filter[w]
+	if word == ^uint32(0) {
 		if own, ok := g.own.get(w); ok {
-			word = own
+			if m := bits4(h); own.b4&m == m && g.t4 != nil {
+				k := v & 0xFFFFFFFF
+				g.t4.find(hash(k), g, text, i, sc, st)
+			}
+			word = own.b8
 		}
 	}
-	if m := filterBits(h); word&m == m && g.t8 != nil {
-		g.t8.find(v, h, g, text, i, sc)
+	if m := pairOf(h); word&m == m && g.t8 != nil {
+		g.t8.find(h, g, text, i, sc, st)
 	}
 }
 

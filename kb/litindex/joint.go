@@ -6,19 +6,23 @@ import "fmt"
 // had scanned it: detection scans for the knowledge base's literals and
 // the fingerprints' in one pass. It is safe for concurrent use.
 type Joint struct {
-	ixs    []*Index
-	g      *grams
-	owners [][]owner // by joint literal id: the indexes' literals it is
-	where  []bool    // by joint literal id: some owner asks where it occurs
+	ixs []*Index
+	g   *grams
+	// owners[ownerAt[k]:ownerAt[k+1]] are the indexes' literals joint
+	// literal k is: one array, as most have one owner.
+	owners  []owner
+	ownerAt []int32
+	where   []bool // by joint literal id: some owner asks where it occurs
 }
 
-type owner struct{ ix, lit int }
+type owner struct{ ix, lit int32 }
 
 // Join builds a joint scan of indexes, which must fold case alike.
 func Join(ixs ...*Index) (*Joint, error) {
 	j := &Joint{ixs: ixs}
 	id := map[string]int{}
 	var lits []string
+	var owners [][]owner
 	for i, ix := range ixs {
 		if ix.fold != ixs[0].fold {
 			return nil, fmt.Errorf("litindex: index %d folds case (%v) unlike index 0 (%v)", i, ix.fold, ixs[0].fold)
@@ -29,13 +33,18 @@ func Join(ixs ...*Index) (*Joint, error) {
 				k = len(lits)
 				id[l] = k
 				lits = append(lits, l)
-				j.owners = append(j.owners, nil)
+				owners = append(owners, nil)
 				j.where = append(j.where, false)
 			}
 			j.where[k] = j.where[k] || ix.where[li]
-			j.owners[k] = append(j.owners[k], owner{i, li})
+			owners[k] = append(owners[k], owner{int32(i), int32(li)})
 		}
 	}
+	for _, os := range owners {
+		j.ownerAt = append(j.ownerAt, int32(len(j.owners)))
+		j.owners = append(j.owners, os...)
+	}
+	j.ownerAt = append(j.ownerAt, int32(len(j.owners)))
 	if len(lits) > 0 {
 		j.g = newGrams(lits, ixs[0].fold)
 	}
@@ -51,9 +60,9 @@ func (j *Joint) Scan(texts [][]byte, upto []int) []*Hits {
 		hs[i] = ix.newHits()
 	}
 	if j.g != nil {
-		done := make([]uint64, (len(j.owners)+63)/64)
+		st := newScanState(len(j.where))
 		for ti, text := range texts {
-			j.g.scan(text, &jointScanner{j, hs, upto, ti, done})
+			j.g.scan(text, &jointScanner{j, hs, upto, ti, st}, st)
 		}
 	}
 	for _, h := range hs {
@@ -62,47 +71,28 @@ func (j *Joint) Scan(texts [][]byte, upto []int) []*Hits {
 	return hs
 }
 
-// jointScanner hands what a joint scan of text ti finds to the scanners
-// of the indexes that look at that text.
+// jointScanner hands what a joint scan of text ti finds to the hits of
+// the indexes that look at that text.
 type jointScanner struct {
 	j    *Joint
 	hs   []*Hits
 	upto []int
 	ti   int
-	// done marks the joint literals no owner wants any more: seen in a
-	// text after the first, or without where-owners. An owner that did
-	// not look at that text looks at no later one, so that holds for
-	// the rest of the scan, and want answers at once for the markup a
-	// page repeats.
-	done []uint64
-}
-
-func (js *jointScanner) member(o owner) (*scanner, bool) {
-	if js.ti >= js.upto[o.ix] {
-		return nil, false
-	}
-	return &scanner{js.j.ixs[o.ix], js.hs[o.ix], js.ti == 0}, true
-}
-
-func (js *jointScanner) want(lit int) bool {
-	if js.done[lit>>6]&(1<<(lit&63)) != 0 {
-		return false
-	}
-	for _, o := range js.j.owners[lit] {
-		if sc, ok := js.member(o); ok && sc.want(o.lit) {
-			return true
-		}
-	}
-	return false
+	// st marks done the joint literals no owner wants any more: seen
+	// in a text after the first, or without where-owners. An owner that
+	// did not look at that text looks at no later one, so that holds
+	// for the rest of the scan.
+	st *scanState
 }
 
 func (js *jointScanner) seen(lit, start int) {
-	for _, o := range js.j.owners[lit] {
-		if sc, ok := js.member(o); ok && sc.want(o.lit) {
-			sc.seen(o.lit, start)
+	j := js.j
+	for _, o := range j.owners[j.ownerAt[lit]:j.ownerAt[lit+1]] {
+		if js.ti < js.upto[o.ix] {
+			js.hs[o.ix].record(j.ixs[o.ix], int(o.lit), start, js.ti == 0)
 		}
 	}
-	if js.ti > 0 || !js.j.where[lit] {
-		js.done[lit>>6] |= 1 << (lit & 63)
+	if js.ti > 0 || !j.where[lit] {
+		js.st.markDone(lit)
 	}
 }

@@ -22,9 +22,10 @@ import (
 const MinLen = 4
 
 // Wide is the length from which a literal is found by all 8 bytes of its
-// anchor; a shorter one passes the filter wherever its first 4 bytes
-// hash to the word it shares, about once in 30,000 positions of any
-// page besides its own occurrences.
+// anchor; a shorter one stops the scan's inner loop wherever its first 4
+// bytes hash to the word it shares, about once in 30,000 positions of any
+// page besides its own occurrences (and is looked up where two bits its
+// 4 bytes pick are set too).
 const Wide = 8
 
 // Builder collects patterns and their literals.
@@ -147,12 +148,27 @@ type Hits struct {
 	// literal occurs in the page and of those filed under no literal.
 	Candidates []int
 	found      []uint64 // bit set of literal ids
-	ends       map[int][]int
+	// ends are the occurrences of where-literals in the first text,
+	// each literal id<<32 | end offset (a page is far under 4 GB), in
+	// the order found, then sorted (finish); endAt their end offsets in
+	// that order. A flat list, as a page holds a few dozen.
+	ends  []uint64
+	endAt []int
 }
 
 // Ends returns the end offsets of the occurrences of literal lit
 // (registered with Builder.Where) in the first text scanned.
-func (h *Hits) Ends(lit int) []int { return h.ends[lit] }
+func (h *Hits) Ends(lit int) []int {
+	lo, _ := slices.BinarySearch(h.ends, uint64(lit)<<32)
+	hi := lo
+	for hi < len(h.ends) && h.ends[hi]>>32 == uint64(lit) {
+		hi++
+	}
+	if lo == hi {
+		return nil
+	}
+	return h.endAt[lo:hi:hi]
+}
 
 // Has reports whether the literal with id lit (Builder.Literal) occurs.
 func (h *Hits) Has(lit int) bool { return h.found[lit>>6]&(1<<(lit&63)) != 0 }
@@ -162,8 +178,9 @@ func (h *Hits) Has(lit int) bool { return h.found[lit>>6]&(1<<(lit&63)) != 0 }
 func (ix *Index) Scan(texts ...[]byte) *Hits {
 	h := ix.newHits()
 	if ix.g != nil {
+		st := newScanState(len(ix.lits))
 		for ti, text := range texts {
-			ix.g.scan(text, &scanner{ix, h, ti == 0})
+			ix.g.scan(text, &scanner{ix, h, ti == 0, st}, st)
 		}
 	}
 	h.finish()
@@ -171,12 +188,34 @@ func (ix *Index) Scan(texts ...[]byte) *Hits {
 }
 
 func (ix *Index) newHits() *Hits {
-	return &Hits{Candidates: slices.Clone(ix.always), found: make([]uint64, (len(ix.lits)+63)/64)}
+	// Room for a few dozen candidates found, as a page has.
+	return &Hits{Candidates: append(make([]int, 0, len(ix.always)+min(64, len(ix.lits))), ix.always...), found: make([]uint64, (len(ix.lits)+63)/64)}
 }
 
 func (h *Hits) finish() {
 	slices.Sort(h.Candidates)
 	h.Candidates = slices.Compact(h.Candidates)
+	if len(h.ends) > 0 {
+		// A literal's ends come in increasing order: sorting by both
+		// keeps it.
+		slices.Sort(h.ends)
+		h.endAt = make([]int, len(h.ends))
+		for i, e := range h.ends {
+			h.endAt[i] = int(uint32(e))
+		}
+	}
+}
+
+// record notes an occurrence of literal lit of ix at start, in the first
+// text scanned or a later one.
+func (h *Hits) record(ix *Index, lit, start int, first bool) {
+	if !h.Has(lit) {
+		h.found[lit>>6] |= 1 << (lit & 63)
+		h.Candidates = append(h.Candidates, ix.ids[lit]...)
+	}
+	if first && ix.where[lit] {
+		h.ends = append(h.ends, uint64(lit)<<32|uint64(uint32(start+len(ix.lits[lit]))))
+	}
 }
 
 // scanner records what a scan finds in one text.
@@ -184,26 +223,15 @@ type scanner struct {
 	ix    *Index
 	h     *Hits
 	first bool // the first text: where-literals' ends are recorded
+	st    *scanState
 }
 
-// want reports whether an occurrence of lit still matters: its first, or
-// any of a where-literal in the first text.
-func (sc *scanner) want(lit int) bool {
-	return sc.first && sc.ix.where[lit] || !sc.h.Has(lit)
-}
-
-// seen records an occurrence of lit at start.
+// seen records an occurrence of lit at start: the first, or one of a
+// where-literal in the first text, which alone are not done.
 func (sc *scanner) seen(lit, start int) {
-	h := sc.h
-	if !h.Has(lit) {
-		h.found[lit>>6] |= 1 << (lit & 63)
-		h.Candidates = append(h.Candidates, sc.ix.ids[lit]...)
-	}
-	if sc.first && sc.ix.where[lit] {
-		if h.ends == nil {
-			h.ends = map[int][]int{}
-		}
-		h.ends[lit] = append(h.ends[lit], start+len(sc.ix.lits[lit]))
+	sc.h.record(sc.ix, lit, start, sc.first)
+	if !sc.first || !sc.ix.where[lit] {
+		sc.st.markDone(lit)
 	}
 }
 

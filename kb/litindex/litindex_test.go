@@ -1,6 +1,7 @@
 package litindex
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -218,5 +219,104 @@ func endsOf(text, l string) []int {
 		}
 		ends = append(ends, off+j+len(l))
 		off += j + 1
+	}
+}
+
+// TestJointRepeatedWhere checks a joint scan against strings.Index for
+// where-literals that occur dozens of times in the first text and again
+// in later ones, interleaved with each other, shared by indexes of which
+// one looks at the first text only: every end, in order, and nothing
+// from a text an index does not look at.
+func TestJointRepeatedWhere(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	word := words(r, "abcd<")
+	for round := range 20 {
+		lits := []string{word(3), word(4), word(6), word(8), word(11)}
+		var ixs []*Index
+		for range 2 {
+			b := NewBuilder(round%2 == 0)
+			for i, l := range lits {
+				b.Where(l)
+				b.Add(i, []string{l})
+			}
+			ixs = append(ixs, b.Build())
+		}
+		j, err := Join(ixs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tb strings.Builder
+		for range 200 {
+			tb.WriteString(word(r.IntN(4)))
+			tb.WriteString(lits[r.IntN(len(lits))])
+		}
+		texts := [][]byte{[]byte(tb.String()), []byte(lits[4] + word(20) + lits[0])}
+		upto := []int{2, 1}
+		got := j.Scan(texts, upto)
+		for i := range ixs {
+			var seen []string
+			for _, text := range texts[:upto[i]] {
+				seen = append(seen, string(text))
+			}
+			for li, l := range lits {
+				want := endsOf(seen[0], l)
+				if g := got[i].Ends(li); !slices.Equal(g, want) {
+					t.Fatalf("round %d index %d: Ends(%q) = %v, want %v", round, i, l, g, want)
+				}
+				has := strings.Contains(strings.Join(seen, "\x00"), l)
+				if got[i].Has(li) != has || slices.Contains(got[i].Candidates, li) != has {
+					t.Fatalf("round %d index %d: %q found %v, candidate %v, want %v", round, i, l,
+						got[i].Has(li), slices.Contains(got[i].Candidates, li), has)
+				}
+			}
+			if len(endsOf(seen[0], lits[3])) < 10 {
+				t.Fatalf("round %d: %q occurs under 10 times: the test repeats too little", round, lits[3])
+			}
+		}
+	}
+}
+
+// TestCrowdedWord files 150 literals of 8 bytes under one filter word,
+// whose anchors' pairs fill it, and two of 4 bytes under another, and
+// checks that every literal planted in a text is found and no other.
+func TestCrowdedWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	word := words(r, "abcdefghijklmnopqrstuvwxyz")
+	const n8, n4 = 150, 2
+	nWords := 1 << bits.Len(uint(min(1000*n4+16*n8, 128*(n4+n8))-1))
+	inWord := func(w, wi int) string {
+		for {
+			l := word(w)
+			if uint32(hash(keyAt(l, 0, w)))>>wordShift&uint32(nWords-1) == uint32(wi) {
+				return l
+			}
+		}
+	}
+	var lits []string
+	b := NewBuilder(false)
+	for i := range n8 + n4 {
+		l := inWord(8, 0)
+		if i >= n8 {
+			l = inWord(4, 1)
+		}
+		lits = append(lits, l)
+		b.Add(i, []string{l})
+	}
+	ix := b.Build()
+	if len(ix.g.filter) != nWords || ix.g.filter[0] != 0 || ix.g.filter[1] != 0 {
+		t.Fatalf("filter of %d words, words 0 and 1 %#x %#x: the literals do not fill them", len(ix.g.filter), ix.g.filter[0], ix.g.filter[1])
+	}
+	var tb strings.Builder
+	for i := 0; i < len(lits); i += 3 {
+		tb.WriteString(word(r.IntN(10)))
+		tb.WriteString(lits[i])
+	}
+	tb.WriteString(lits[len(lits)-1])
+	text := tb.String()
+	h := ix.Scan([]byte(text))
+	for i, l := range lits {
+		if got, want := h.Has(i), strings.Contains(text, l); got != want {
+			t.Fatalf("Has(%q) = %v, want %v", l, got, want)
+		}
 	}
 }
