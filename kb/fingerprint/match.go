@@ -65,7 +65,9 @@ func attr(n *html.Node, key string) string {
 
 // Match returns the technologies found on d, by name, each with the first
 // of its patterns that matched (a technology's other patterns are not
-// tried once one has), followed by the technologies they imply.
+// tried once one has), followed by the technologies they imply. Patterns
+// are tried cheapest first: html literals alone, the URL, meta tags,
+// headers, cookies, script sources, then the regexes on the markup.
 func (s *Set) Match(d *vdoc.Doc) []Match {
 	lower, _ := d.Lower()
 	return s.MatchScanned(d, s.body.Scan(lower))
@@ -91,19 +93,17 @@ func (s *Set) MatchScanned(d *vdoc.Doc, hits *litindex.Hits) []Match {
 		}
 	}
 	in.hits = hits
+	// Cheap evidence first, so that a technology it names is not looked
+	// for with the markup's regexes: an html literal found, the URL,
+	// meta tags, headers, cookies and script sources.
 	for _, id := range hits.Candidates {
-		if p := s.pats[id]; found[p.tech] == nil && hasAll(hits, p.need) {
-			if p.pure && p.field == "html" {
-				found[p.tech] = s.match(p, "")
-				continue
-			}
-			try(id)
+		if p := s.pats[id]; p.pure && found[p.tech] == nil && hasAll(hits, p.need) {
+			found[p.tech] = s.match(p, "")
 		}
 	}
 	for _, id := range s.url.Scan(vdoc.LowerASCII([]byte(in.url))).Candidates {
 		try(id)
 	}
-	s.matchSources(in, found)
 	for key, vals := range in.meta {
 		s.tryKeyed("meta", key, vals, try)
 	}
@@ -115,6 +115,12 @@ func (s *Set) MatchScanned(d *vdoc.Doc, hits *litindex.Hits) []Match {
 	}
 	for _, id := range s.keyRegex {
 		try(id)
+	}
+	s.matchSources(in, found)
+	for _, id := range hits.Candidates {
+		if p := s.pats[id]; !p.pure && found[p.tech] == nil && hasAll(hits, p.need) {
+			try(id)
+		}
 	}
 	return s.result(found)
 }

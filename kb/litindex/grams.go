@@ -445,7 +445,9 @@ func (st *scanState) isDone(lit int) bool { return st.done[lit>>6]&(1<<(lit&63))
 func (st *scanState) markDone(lit int) { st.done[lit>>6] |= 1 << (lit & 63) }
 
 // keySet is a set of non-zero hashes: open addressing, grown at half
-// full, from 512 slots (a page has a few hundred dead anchors).
+// full, from 16 slots: a page has a few hundred dead anchors, but most
+// texts scanned (a meta value, a script source) none, and a large first
+// table would cost them more than their scan.
 type keySet struct {
 	slots []uint64
 	n     int
@@ -467,7 +469,7 @@ func (s *keySet) has(h uint64) bool {
 func (s *keySet) add(h uint64) {
 	if 2*(s.n+1) > len(s.slots) {
 		old := s.slots
-		s.slots, s.n = make([]uint64, max(512, 2*len(old))), 0
+		s.slots, s.n = make([]uint64, max(16, 2*len(old))), 0
 		for _, k := range old {
 			if k != 0 {
 				s.add(k)
