@@ -12,10 +12,13 @@
 // scripts they misfire) and js/dom/dns/css/xhr/robots/certIssuer rules,
 // which need a browser or other requests, are skipped and counted.
 //
-// Match evaluates only the patterns whose literals the page holds (one
-// scan with kb/litindex; a meta, header or cookie value is scanned for
-// the literals of the patterns on its name); MatchExhaustive tries every
-// pattern and is the reference Match is tested against.
+// Match evaluates only the patterns whose literals the page holds: one
+// kb/litindex scan of the markup for the html patterns, one of the URL,
+// one of the script sources, and one of each meta, header or cookie
+// value for the patterns on its name. Regexes run on lower-cased text
+// without (?i) on their ASCII literals, so that package regexp can skip
+// to a literal prefix. MatchExhaustive tries every pattern as loaded and
+// is the reference Match is tested against.
 package fingerprint
 
 import (
@@ -105,7 +108,7 @@ type pattern struct {
 	// the other such sets worth a look-up: each must have a literal in
 	// the page.
 	lits   []string
-	litIDs []int // of lits, for an html pattern: where they occur
+	litIDs []int // of lits, for an html or scriptSrc pattern: where they occur
 	need   [][]int
 	// pure: the regex is one literal with no version, so a page that
 	// contains it is a match. anchored: it has ^ or $, which a window
@@ -117,10 +120,11 @@ type pattern struct {
 	stop   byteSet
 	narrow bool
 	stop1  int // the one stop byte, -1 if there are none or several
-	// low is re for text whose ASCII letters are lower-cased (vdoc.LowerASCII),
-	// run on the lower-cased markup, script sources and URL: without
-	// (?i) on its ASCII literals, package regexp skips to a literal
-	// prefix, where the (?i) regex starts a match at every byte.
+	// low is re for text whose ASCII letters are lower-cased
+	// (vdoc.LowerASCII), run on the lower-cased markup and script
+	// sources: without (?i) on its ASCII literals, package regexp skips
+	// to a literal prefix, where the (?i) regex starts a match at every
+	// byte.
 	low *regexp.Regexp
 	// head is the literal every match of an html regex starts with
 	// (lower-case), "" if there is none; atHead is low anchored, run
