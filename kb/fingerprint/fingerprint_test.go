@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/mneme-archive/mneme/internal/shared"
@@ -175,15 +176,7 @@ func TestMatch(t *testing.T) {
 // windows) and compares with Match: the index may only skip patterns
 // that cannot match.
 func TestPrefilterAgainstBruteForce(t *testing.T) {
-	dir := shared.Path(t, "data", "fingerprints", "webappanalyzer")
-	pages, err := filepath.Glob(filepath.Join(shared.Path(t, "data", "aah-pages"), "pages", "*.html"))
-	if err != nil || len(pages) == 0 {
-		t.Fatalf("no saved pages: %v", err)
-	}
-	s, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, pages := loadShared(t)
 	// Every 20th page: the brute force tries all patterns on whole pages.
 	checked, found := 0, 0
 	for i := 0; i < len(pages); i += 20 {
@@ -281,14 +274,7 @@ func TestOpening(t *testing.T) {
 // (those it is matched on), an html regex on every 20th page if it holds
 // one.
 func TestLowered(t *testing.T) {
-	s, err := Load(shared.Path(t, "data", "fingerprints", "webappanalyzer"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, err := filepath.Glob(filepath.Join(shared.Path(t, "data", "aah-pages"), "pages", "*.html"))
-	if err != nil || len(pages) == 0 {
-		t.Fatalf("no saved pages: %v", err)
-	}
+	s, pages := loadShared(t)
 	// A text as sent and lower-cased.
 	type text struct{ raw, lower []byte }
 	mk := func(b []byte) text { return text{b, vdoc.LowerASCII(b)} }
@@ -342,4 +328,26 @@ func TestLowered(t *testing.T) {
 	if matched == 0 {
 		t.Error("no regex matched: the comparison compared nothing")
 	}
+}
+
+var (
+	sharedOnce sync.Once
+	sharedSet  *Set
+	sharedErr  error
+)
+
+// loadShared returns the webappanalyzer set of ../shared (loaded once for
+// the package's tests) and the paths of the saved pages.
+func loadShared(t *testing.T) (*Set, []string) {
+	t.Helper()
+	dir := shared.Path(t, "data", "fingerprints", "webappanalyzer")
+	pages, err := filepath.Glob(filepath.Join(shared.Path(t, "data", "aah-pages"), "pages", "*.html"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no saved pages: %v", err)
+	}
+	sharedOnce.Do(func() { sharedSet, sharedErr = Load(dir) })
+	if sharedErr != nil {
+		t.Fatal(sharedErr)
+	}
+	return sharedSet, pages
 }

@@ -2,14 +2,11 @@ package fingerprint
 
 import (
 	"os"
-	"path/filepath"
 	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/mneme-archive/mneme/internal/shared"
 )
 
 func TestAlternatives(t *testing.T) {
@@ -41,14 +38,7 @@ func TestAlternatives(t *testing.T) {
 // to match each branch, the whole matches where one of its alternatives
 // does.
 func TestAlternativesMatchAsWhole(t *testing.T) {
-	s, err := Load(shared.Path(t, "data", "fingerprints", "webappanalyzer"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, err := filepath.Glob(filepath.Join(shared.Path(t, "data", "aah-pages"), "pages", "*.html"))
-	if err != nil || len(pages) == 0 {
-		t.Fatalf("no saved pages: %v", err)
-	}
+	s, pages := loadShared(t)
 	var texts [][]byte
 	for i := 0; i < len(pages); i += 20 {
 		body, err := os.ReadFile(pages[i])
