@@ -24,18 +24,26 @@ const naiveEvery = 20
 // BenchmarkDetect measures Detect per page over the 260 saved pages with
 // the built-in KB plus the first N fingerprint technologies, N = 0, 1,
 // 100, 1,000 and all ("indexed"), and, on every 20th page, a naive peer
-// in the same run ("naive"): each type's patterns tried in turn until one
-// fires, with no literal index, and every fingerprint pattern on the whole
-// of its field (fingerprint.Set.MatchExhaustive). Pages are parsed
-// beforehand (parsing is the crawler's cost, shared with link and object
+// ("naive"): each type's patterns tried in turn until one fires, with no
+// literal index, and every fingerprint pattern on the whole of its field
+// (fingerprint.Set.MatchExhaustive). Pages are parsed beforehand
+// (parsing is the crawler's cost, shared with link and object
 // extraction) but each detection starts from a document without its
 // element index, so the walk that builds it and the lower-casing of the
-// markup are counted. Reported per page: the median and 90th percentile
-// of the CPU time of the benchmark's thread (what a loaded machine
-// inflates least), the median wall time, and for the indexed detector
-// also the median CPU time over the naive peer's pages. Results go to
-// docs/benchmarks.md, section "Application detection", by
-// scripts/bench-detect.sh.
+// markup are counted.
+//
+// The indexed detectors are measured in one sub-benchmark, each of its
+// iterations running every detector over all pages, in an order that
+// turns by one detector an iteration: this machine's speed drifts by a
+// quarter within minutes, which would tilt detectors measured one after
+// the other, and interleaving them puts each under the same drift.
+// Reported per detector (the unit names the types loaded): the median
+// and 90th percentile of the CPU time of the benchmark's thread over all
+// iterations' pages (what a loaded machine inflates least), the median
+// wall time, and the median CPU time over the naive peer's pages. The
+// naive peer, a thousand times slower, runs after, a sub-benchmark per
+// configuration. Results go to docs/benchmarks.md, section "Application
+// detection", by scripts/bench-detect.sh.
 func BenchmarkDetect(b *testing.B) {
 	dir, pages := loadLabels(b)
 	docs := make([]*vdoc.Doc, len(pages))
@@ -48,49 +56,74 @@ func BenchmarkDetect(b *testing.B) {
 	}
 	k := builtinKB(b)
 	full := loadFingerprints(b)
+	var sets []*fingerprint.Set // nil: the knowledge base alone
+	var dets []*Detector
 	for _, n := range []int{0, 1, 100, 1000, full.Stats.Technologies} {
 		var fp *fingerprint.Set
 		if n > 0 {
 			fp = full.Subset(n)
 		}
-		types := len(k.Types) + n
-		det := NewDetector(k, fp)
-		b.Run(fmt.Sprintf("indexed/types=%d", types), func(b *testing.B) {
-			cpu := perPage(b, docs, func(d *vdoc.Doc) { det.Detect(d) })
-			var sub []time.Duration
-			for i := 0; i < len(cpu); i += naiveEvery {
-				sub = append(sub, cpu[i])
+		sets = append(sets, fp)
+		dets = append(dets, NewDetector(k, fp))
+	}
+	types := func(i int) int {
+		if sets[i] == nil {
+			return len(k.Types)
+		}
+		return len(k.Types) + sets[i].Stats.Technologies
+	}
+	b.Run("indexed", func(b *testing.B) {
+		wall := make([][]time.Duration, len(dets))
+		cpu := make([][]time.Duration, len(dets))
+		round := 0
+		runtime.GC() // the detectors' construction is not theirs to pay
+		for b.Loop() {
+			for j := range dets {
+				i := (round + j) % len(dets)
+				w, c := perPage(docs, func(d *vdoc.Doc) { dets[i].Detect(d) })
+				wall[i], cpu[i] = append(wall[i], w...), append(cpu[i], c...)
 			}
-			b.ReportMetric(quantile(sub, 0.5).Seconds()*1e3, "median-cpu-ms/naive-page")
-		})
-		b.Run(fmt.Sprintf("naive/types=%d", types), func(b *testing.B) {
-			perPage(b, few, func(d *vdoc.Doc) { naiveDetect(k, fp, d) })
+			round++
+		}
+		for i := range dets {
+			var sub []time.Duration
+			for j := 0; j < len(cpu[i]); j += naiveEvery {
+				sub = append(sub, cpu[i][j])
+			}
+			unit := fmt.Sprintf("/page@types=%d", types(i))
+			b.ReportMetric(quantile(cpu[i], 0.5).Seconds()*1e3, "median-cpu-ms"+unit)
+			b.ReportMetric(quantile(cpu[i], 0.9).Seconds()*1e3, "p90-cpu-ms"+unit)
+			b.ReportMetric(quantile(wall[i], 0.5).Seconds()*1e3, "median-ms"+unit)
+			b.ReportMetric(quantile(sub, 0.5).Seconds()*1e3, "median-cpu-ms/naive-page@types="+fmt.Sprint(types(i)))
+		}
+	})
+	for i, fp := range sets {
+		b.Run(fmt.Sprintf("naive/types=%d", types(i)), func(b *testing.B) {
+			var wall, cpu []time.Duration
+			for b.Loop() {
+				wall, cpu = perPage(few, func(d *vdoc.Doc) { naiveDetect(k, fp, d) })
+			}
+			b.ReportMetric(quantile(cpu, 0.5).Seconds()*1e3, "median-cpu-ms/page")
+			b.ReportMetric(quantile(cpu, 0.9).Seconds()*1e3, "p90-cpu-ms/page")
+			b.ReportMetric(quantile(wall, 0.5).Seconds()*1e3, "median-ms/page")
 		})
 	}
 }
 
-// perPage runs detect on each of docs per iteration, each on a fresh
-// document, reports the per-page figures of the last iteration and
-// returns its CPU times.
-func perPage(b *testing.B, docs []*vdoc.Doc, detect func(*vdoc.Doc)) []time.Duration {
+// perPage runs detect on each of docs, each on a fresh document, and
+// returns the wall and CPU (of the calling thread) times of each.
+func perPage(docs []*vdoc.Doc, detect func(*vdoc.Doc)) (wall, cpu []time.Duration) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	var wall, cpu []time.Duration
-	for b.Loop() {
-		wall, cpu = wall[:0], cpu[:0]
-		for _, d := range docs {
-			fresh := &vdoc.Doc{URL: d.URL, Base: d.Base, Header: d.Header, Root: d.Root, HTTP: d.HTTP,
-				Cookies: d.Cookies, Body: d.Body}
-			c0, t0 := threadCPU(), time.Now()
-			detect(fresh)
-			wall = append(wall, time.Since(t0))
-			cpu = append(cpu, threadCPU()-c0)
-		}
+	for _, d := range docs {
+		fresh := &vdoc.Doc{URL: d.URL, Base: d.Base, Header: d.Header, Root: d.Root, HTTP: d.HTTP,
+			Cookies: d.Cookies, Body: d.Body}
+		c0, t0 := threadCPU(), time.Now()
+		detect(fresh)
+		wall = append(wall, time.Since(t0))
+		cpu = append(cpu, threadCPU()-c0)
 	}
-	b.ReportMetric(quantile(cpu, 0.5).Seconds()*1e3, "median-cpu-ms/page")
-	b.ReportMetric(quantile(cpu, 0.9).Seconds()*1e3, "p90-cpu-ms/page")
-	b.ReportMetric(quantile(wall, 0.5).Seconds()*1e3, "median-ms/page")
-	return cpu
+	return wall, cpu
 }
 
 // naiveDetect is detection without an index: every type's patterns in

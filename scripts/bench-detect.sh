@@ -7,12 +7,13 @@
 # section of docs/benchmarks.md (between the detection markers).
 #
 # Usage: scripts/bench-detect.sh [RUNS]   (benchmark runs, default 3; each
-# configuration's figure is the median over the runs, with their range)
+# configuration's figure is the median over the runs, with their range;
+# a run's indexed detectors are interleaved, 5 iterations each)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${1:-3}
-ITER=3x
+ITER=5x
 
 log() { echo "bench-detect: $*" >&2; }
 
@@ -37,10 +38,18 @@ table=$(awk '
 		if (n == 1) return sprintf("%.2f", med)
 		return sprintf("%.2f (%.2f–%.2f)", med, a[1], a[n])
 	}
-	/^BenchmarkDetect\// {
-		split($1, p, "/"); kind = p[2]; sub(/^types=/, "", p[3]); sub(/-[0-9]+$/, "", p[3]); n = p[3]
-		if (!(n in seen)) { seen[n] = 1; order[++rows] = n }
-		for (i = 3; i < NF; i += 2) v[kind, n, $(i + 1)] = v[kind, n, $(i + 1)] " " $i
+	/^BenchmarkDetect\/indexed/ {
+		# One line for all detectors: the unit of each metric ends in @types=N.
+		for (i = 3; i < NF; i += 2) {
+			if (split($(i + 1), q, "@types=") != 2) continue
+			n = q[2]
+			if (!(n in seen)) { seen[n] = 1; order[++rows] = n }
+			v["indexed", n, q[1]] = v["indexed", n, q[1]] " " $i
+		}
+	}
+	/^BenchmarkDetect\/naive\// {
+		split($1, p, "/"); n = p[3]; sub(/^types=/, "", n); sub(/-[0-9]+$/, "", n)
+		for (i = 3; i < NF; i += 2) v["naive", n, $(i + 1)] = v["naive", n, $(i + 1)] " " $i
 	}
 	END {
 		for (r = 1; r <= rows; r++) {
@@ -71,7 +80,10 @@ section=$(mktemp)
 	echo "and object extraction); every detection starts from a document without its element index, so"
 	echo "the walk that builds it and the lower-casing of the markup are counted, and every fingerprint"
 	echo "technology is matched on every page. CPU is the benchmark thread's (\`CLOCK_THREAD_CPUTIME_ID\`)."
-	echo "The naive peer, in the same run on every 20th page (13 pages: it tries every regex on every"
+	echo "The five indexed detectors are interleaved: each iteration runs every one of them over all pages,"
+	echo "starting one detector later each iteration, so that the machine's drift in speed (a quarter within"
+	echo "minutes on this VM) weighs on all alike; a detector's figures are over all its iterations' pages."
+	echo "The naive peer, in the same run after them, on every 20th page (13 pages: it tries every regex on every"
 	echo "page), tries each type's patterns in turn until one fires with no literal index, and every"
 	echo "fingerprint pattern on the whole of its field (\`fingerprint.Set.MatchExhaustive\`); the"
 	echo "indexed detector's median over those 13 pages is given beside it. Each figure is the median"
