@@ -52,6 +52,8 @@ table=$(awk '
 		for (i = 3; i < NF; i += 2) v["naive", n, $(i + 1)] = v["naive", n, $(i + 1)] " " $i
 	}
 	END {
+		# By number of types (go test lists the metrics by unit name).
+		for (i = 1; i <= rows; i++) for (j = i + 1; j <= rows; j++) if (order[j] + 0 < order[i] + 0) { t = order[i]; order[i] = order[j]; order[j] = t }
 		for (r = 1; r <= rows; r++) {
 			n = order[r]
 			printf "| %s | %s | %s | %s | %s | %s | %s |\n", n,
