@@ -577,7 +577,7 @@ func lowered(re *regexp.Regexp, anchor string) *regexp.Regexp {
 		panic(err) // re was compiled from this text with the same flags
 	}
 	lowerLiterals(t)
-	return regexp.MustCompile(anchor + "(?:" + t.String() + ")")
+	return regexp.MustCompile(anchor + "(?:" + printRegexp(t) + ")")
 }
 
 func lowerLiterals(t *syntax.Regexp) {

@@ -55,9 +55,9 @@ func alternatives(re string, version bool) []string {
 			// other parts are written bare, so that the literals
 			// around the branch join into its opening.
 			if part.Op == syntax.OpAlternate {
-				b.WriteString("(?:" + part.String() + ")")
+				b.WriteString("(?:" + printRegexp(part) + ")")
 			} else {
-				b.WriteString(part.String())
+				b.WriteString(printRegexp(part))
 			}
 		}
 		out[i] = b.String()
