@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -350,4 +351,42 @@ func loadShared(t *testing.T) (*Set, []string) {
 		t.Fatal(sharedErr)
 	}
 	return sharedSet, pages
+}
+
+// TestMatchDeterministic matches every saved page three times: the
+// technologies, and for each the rule that fired and the version it read,
+// must not change from one call to the next (Go's map order varies).
+func TestMatchDeterministic(t *testing.T) {
+	s, pages := loadShared(t)
+	varied := 0
+	for _, f := range pages {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := vdoc.New("https://example.org/", nil, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := s.Match(d)
+		for range 2 {
+			if again := s.Match(d); !slices.EqualFunc(first, again, func(a, b Match) bool { return a.Name == b.Name && a.Version == b.Version && a.Pattern == b.Pattern }) {
+				varied++
+				t.Errorf("%s: %s, then %s", filepath.Base(f), brief(first), brief(again))
+				break
+			}
+		}
+	}
+	if varied > 0 {
+		t.Errorf("%d of %d pages matched differently from one call to the next", varied, len(pages))
+	}
+}
+
+// brief lists matches as name=version (rule).
+func brief(ms []Match) string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Name+"="+m.Version+" ("+m.Pattern+")")
+	}
+	return strings.Join(out, ", ")
 }

@@ -2,6 +2,7 @@ package fingerprint
 
 import (
 	"bytes"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -104,14 +105,16 @@ func (s *Set) MatchScanned(d *vdoc.Doc, hits *litindex.Hits) []Match {
 	for _, id := range s.url.Scan(vdoc.LowerASCII([]byte(in.url))).Candidates {
 		try(id)
 	}
-	for key, vals := range in.meta {
-		s.tryKeyed("meta", key, vals, try)
+	// In key order, so that which of a technology's rules fires, and the
+	// version it reads, does not follow Go's map order.
+	for _, key := range slices.Sorted(maps.Keys(in.meta)) {
+		s.tryKeyed("meta", key, in.meta[key], try)
 	}
-	for key, vals := range in.headers {
-		s.tryKeyed("headers", key, vals, try)
+	for _, key := range slices.Sorted(maps.Keys(in.headers)) {
+		s.tryKeyed("headers", key, in.headers[key], try)
 	}
-	for key, v := range in.cookies {
-		s.tryKeyed("cookies", key, []string{v}, try)
+	for _, key := range slices.Sorted(maps.Keys(in.cookies)) {
+		s.tryKeyed("cookies", key, []string{in.cookies[key]}, try)
 	}
 	for _, id := range s.keyRegex {
 		try(id)
@@ -233,9 +236,9 @@ func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 		return findAny(p, in.headers[p.key])
 	case "cookies":
 		if p.keyRE != nil {
-			for k, v := range in.cookies {
+			for _, k := range slices.Sorted(maps.Keys(in.cookies)) {
 				if p.keyRE.MatchString(k) {
-					if ver, ok := find(p, []byte(v)); ok {
+					if ver, ok := find(p, []byte(in.cookies[k])); ok {
 						return ver, true
 					}
 				}
