@@ -404,6 +404,7 @@ func (s *Set) index(pats []*pattern) {
 		SkippedOther: s.Stats.SkippedOther, SkippedRegex: s.Stats.SkippedRegex}
 	// Literals and texts are lower-cased here.
 	b, sb, ub := litindex.NewBuilder(false), litindex.NewBuilder(false), litindex.NewBuilder(false)
+	byField := map[string]*litindex.Builder{"html": b, "scriptSrc": sb, "url": ub}
 	for id, p := range pats {
 		switch {
 		case p.keyRE != nil:
@@ -429,7 +430,7 @@ func (s *Set) index(pats []*pattern) {
 			}
 			s.Stats.Indexed++
 		default:
-			ib := map[string]*litindex.Builder{"html": b, "scriptSrc": sb, "url": ub}[p.field]
+			ib := byField[p.field]
 			sets := literalSets(p)
 			best := bestSet(sets)
 			p.need, p.lits, p.litIDs = nil, nil, nil

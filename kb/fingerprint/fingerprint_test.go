@@ -181,14 +181,7 @@ func TestPrefilterAgainstBruteForce(t *testing.T) {
 	// Every 20th page: the brute force tries all patterns on whole pages.
 	checked, found := 0, 0
 	for i := 0; i < len(pages); i += 20 {
-		body, err := os.ReadFile(pages[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := vdoc.New("https://example.org/", nil, body)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := savedDoc(t, pages[i])
 		brute := map[string]bool{}
 		for _, m := range s.MatchExhaustive(d) {
 			if !m.Implied {
@@ -283,16 +276,9 @@ func TestLowered(t *testing.T) {
 	html := []text{mk([]byte(`<LINK REL="STYLESHEET" HREF="/WP-CONTENT/THEMES/X/STYLE.CSS?VER=6.1"><META NAME="GENERATOR" CONTENT="WordPress 6.1">`))}
 	sources := []text{mk([]byte(`/JS/JQUERY-3.6.0.MIN.JS`)), mk([]byte(`HTTPS://CDN.EXAMPLE.ORG/BOOTSTRAP/4.1.3/JS/BOOTSTRAP.MIN.JS`))}
 	for i, f := range pages {
-		body, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := vdoc.New("https://example.org/", nil, body)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := savedDoc(t, f)
 		if i%20 == 0 {
-			html = append(html, mk(body))
+			html = append(html, mk(d.Body))
 		}
 		for _, src := range gather(d).scriptSrc {
 			sources = append(sources, mk([]byte(src)))
@@ -360,14 +346,7 @@ func TestMatchDeterministic(t *testing.T) {
 	s, pages := loadShared(t)
 	varied := 0
 	for _, f := range pages {
-		body, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := vdoc.New("https://example.org/", nil, body)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := savedDoc(t, f)
 		first := s.Match(d)
 		for range 2 {
 			if again := s.Match(d); !slices.EqualFunc(first, again, func(a, b Match) bool { return a.Name == b.Name && a.Version == b.Version && a.Pattern == b.Pattern }) {
@@ -389,4 +368,18 @@ func brief(ms []Match) string {
 		out = append(out, m.Name+"="+m.Version+" ("+m.Pattern+")")
 	}
 	return strings.Join(out, ", ")
+}
+
+// savedDoc reads the saved page at path as served from example.org.
+func savedDoc(t *testing.T, path string) *vdoc.Doc {
+	t.Helper()
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := vdoc.New("https://example.org/", nil, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -1,7 +1,6 @@
 package fingerprint
 
 import (
-	"os"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -41,11 +40,7 @@ func TestAlternativesMatchAsWhole(t *testing.T) {
 	s, pages := loadShared(t)
 	var texts [][]byte
 	for i := 0; i < len(pages); i += 20 {
-		body, err := os.ReadFile(pages[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		texts = append(texts, body)
+		texts = append(texts, savedDoc(t, pages[i]).Body)
 	}
 	byWhole := map[string][]*pattern{}
 	for _, p := range s.pats {
