@@ -83,14 +83,14 @@ func (s *Set) Index() *litindex.Index { return s.body }
 // from the lower-cased markup.
 func (s *Set) MatchScanned(d *vdoc.Doc, hits *litindex.Hits) []Match {
 	in := gather(d)
-	found := map[int]*Match{}
+	f := s.newFound()
 	try := func(id int) {
 		p := s.pats[id]
-		if found[p.tech] != nil {
+		if f.has(p.tech) {
 			return
 		}
 		if v, ok := s.test(p, in); ok {
-			found[p.tech] = s.match(p, v)
+			f.add(p, v)
 		}
 	}
 	in.hits = hits
@@ -98,8 +98,8 @@ func (s *Set) MatchScanned(d *vdoc.Doc, hits *litindex.Hits) []Match {
 	// for with the markup's regexes: an html literal found, the URL,
 	// meta tags, headers, cookies and script sources.
 	for _, id := range hits.Candidates {
-		if p := s.pats[id]; p.pure && found[p.tech] == nil && hasAll(hits, p.need) {
-			found[p.tech] = s.match(p, "")
+		if p := s.pats[id]; p.pure && !f.has(p.tech) && hasAll(hits, p.need) {
+			f.add(p, "")
 		}
 	}
 	for _, id := range s.url.Scan(vdoc.LowerASCII([]byte(in.url))).Candidates {
@@ -119,13 +119,13 @@ func (s *Set) MatchScanned(d *vdoc.Doc, hits *litindex.Hits) []Match {
 	for _, id := range s.keyRegex {
 		try(id)
 	}
-	s.matchSources(in, found)
+	s.matchSources(in, f)
 	for _, id := range hits.Candidates {
-		if p := s.pats[id]; !p.pure && found[p.tech] == nil && hasAll(hits, p.need) {
+		if p := s.pats[id]; !p.pure && !f.has(p.tech) && hasAll(hits, p.need) {
 			try(id)
 		}
 	}
-	return s.result(found)
+	return s.result(f)
 }
 
 // MatchExhaustive is Match without its shortcuts: every pattern tried on
@@ -134,9 +134,9 @@ func (s *Set) MatchScanned(d *vdoc.Doc, hits *litindex.Hits) []Match {
 // naive peer of the detection benchmark: every regex runs on every page.
 func (s *Set) MatchExhaustive(d *vdoc.Doc) []Match {
 	in := gather(d)
-	found := map[int]*Match{}
+	f := s.newFound()
 	for _, p := range s.pats {
-		if found[p.tech] != nil {
+		if f.has(p.tech) {
 			continue
 		}
 		var v string
@@ -150,27 +150,75 @@ func (s *Set) MatchExhaustive(d *vdoc.Doc) []Match {
 			v, ok = s.test(p, in)
 		}
 		if ok {
-			found[p.tech] = s.match(p, v)
+			f.add(p, v)
 		}
 	}
-	return s.result(found)
+	return s.result(f)
 }
 
-// match describes technology p.tech found by p, with version v.
-func (s *Set) match(p *pattern, v string) *Match {
-	t := s.techs[p.tech]
-	return &Match{Name: t.name, Slug: t.slug, Categories: t.cats, AppCategory: t.appCategory,
-		Version: v, Confidence: p.confidence, Pattern: p.desc}
+// found is what a match has found so far: a bit per technology, and the
+// pattern that found each with the version it read. A bit set, as a
+// page holds a few technologies of thousands and each candidate pattern
+// asks whether its technology is found already.
+type found struct {
+	bits []uint64
+	hits []hit
 }
 
-// result lists the technologies found and those they imply, by name.
-func (s *Set) result(found map[int]*Match) []Match {
-	var out []Match
-	for _, m := range found {
-		out = append(out, *m)
+type hit struct {
+	p       *pattern
+	version string
+}
+
+func (s *Set) newFound() *found { return &found{bits: make([]uint64, (len(s.techs)+63)/64)} }
+
+func (f *found) has(tech int) bool { return f.bits[tech>>6]&(1<<(tech&63)) != 0 }
+
+func (f *found) mark(tech int) { f.bits[tech>>6] |= 1 << (tech & 63) }
+
+// add notes technology p.tech found by p, with version v.
+func (f *found) add(p *pattern, v string) {
+	f.mark(p.tech)
+	f.hits = append(f.hits, hit{p, v})
+}
+
+// result lists the technologies found and those they imply, by name:
+// technologies are numbered in name order.
+func (s *Set) result(f *found) []Match {
+	type entry struct {
+		tech int
+		hit  *hit
 	}
-	out = append(out, s.implied(found)...)
-	slices.SortFunc(out, func(a, b Match) int { return strings.Compare(a.Name, b.Name) })
+	var all []entry
+	for i := range f.hits {
+		all = append(all, entry{f.hits[i].p.tech, &f.hits[i]})
+	}
+	// The implied, transitively; those found already are marked.
+	var queue []int
+	for _, h := range f.hits {
+		queue = append(queue, s.techs[h.p.tech].implied...)
+	}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		if i >= len(s.techs) || f.has(i) {
+			continue
+		}
+		f.mark(i)
+		all = append(all, entry{tech: i})
+		queue = append(queue, s.techs[i].implied...)
+	}
+	slices.SortFunc(all, func(a, b entry) int { return a.tech - b.tech })
+	out := make([]Match, len(all))
+	for i, e := range all {
+		t := s.techs[e.tech]
+		out[i] = Match{Name: t.name, Slug: t.slug, Categories: t.cats, AppCategory: t.appCategory}
+		if e.hit == nil {
+			out[i].Confidence, out[i].Pattern, out[i].Implied = 100, "implied", true
+			continue
+		}
+		out[i].Version, out[i].Confidence, out[i].Pattern = e.hit.version, e.hit.p.confidence, e.hit.p.desc
+	}
 	return out
 }
 
@@ -198,29 +246,6 @@ func hasAll(hits *litindex.Hits, need [][]int) bool {
 		}
 	}
 	return true
-}
-
-// implied follows the implies of found technologies, transitively.
-func (s *Set) implied(found map[int]*Match) []Match {
-	var have, queue []int // a page has a few technologies: lists beat maps
-	for i := range found {
-		have = append(have, i)
-		queue = append(queue, s.techs[i].implied...)
-	}
-	var out []Match
-	for len(queue) > 0 {
-		i := queue[0]
-		queue = queue[1:]
-		if i >= len(s.techs) || slices.Contains(have, i) {
-			continue
-		}
-		have = append(have, i)
-		t := s.techs[i]
-		out = append(out, Match{Name: t.name, Slug: t.slug, Categories: t.cats, AppCategory: t.appCategory,
-			Confidence: 100, Pattern: "implied", Implied: true})
-		queue = append(queue, t.implied...)
-	}
-	return out
 }
 
 // test matches one pattern and returns the version it captured.
@@ -404,7 +429,7 @@ func (p *pattern) runEnd(html []byte, i, hi int) int {
 // sources. One scan of the sources, joined by newlines, finds the
 // patterns whose literals they hold and where; a pattern is then matched
 // on the sources that hold its literal only.
-func (s *Set) matchSources(in *inputs, found map[int]*Match) {
+func (s *Set) matchSources(in *inputs, f *found) {
 	if len(in.srcLower) == 0 {
 		return
 	}
@@ -418,7 +443,7 @@ func (s *Set) matchSources(in *inputs, found map[int]*Match) {
 	var which []int
 	for _, id := range hits.Candidates {
 		p := s.pats[id]
-		if found[p.tech] != nil {
+		if f.has(p.tech) {
 			continue
 		}
 		which = which[:0]
@@ -454,7 +479,7 @@ func (s *Set) matchSources(in *inputs, found map[int]*Match) {
 		slices.Sort(which)
 		for _, i := range slices.Compact(which) {
 			if v, ok := findSource(p, in.scriptSrc[i], in.srcLower[i]); ok {
-				found[p.tech] = s.match(p, v)
+				f.add(p, v)
 				break
 			}
 		}
