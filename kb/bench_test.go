@@ -23,11 +23,16 @@ const naiveEvery = 20
 
 // BenchmarkDetect measures Detect per page over the 260 saved pages with
 // the built-in KB plus the first N fingerprint technologies, N = 0, 1,
-// 100, 1,000 and all ("indexed"), and, on every 20th page, a naive peer
-// ("naive"): each type's patterns tried in turn until one fires, with no
-// literal index, and every fingerprint pattern on the whole of its field
-// (fingerprint.Set.MatchExhaustive). Pages are parsed beforehand
-// (parsing is the crawler's cost, shared with link and object
+// 100, 1,000 and all ("indexed"; unit @types=N, N counting the KB's
+// types too), and plus the technologies the pages hold, alone and with
+// 1,000 they lack (@held-types=N). With more technologies loaded, more
+// are found on the pages, and matching what a page holds is work no
+// index spares; the second series keeps that work the same and shows
+// what the technologies a page lacks cost. On every 20th page, a naive
+// peer ("naive"): each type's patterns tried in turn until one fires,
+// with no literal index, and every fingerprint pattern on the whole of
+// its field (fingerprint.Set.MatchExhaustive). Pages are parsed
+// beforehand (parsing is the crawler's cost, shared with link and object
 // extraction) but each detection starts from a document without its
 // element index, so the walk that builds it and the lower-casing of the
 // markup are counted.
@@ -37,13 +42,13 @@ const naiveEvery = 20
 // turns by one detector an iteration: this machine's speed drifts by a
 // quarter within minutes, which would tilt detectors measured one after
 // the other, and interleaving them puts each under the same drift.
-// Reported per detector (the unit names the types loaded): the median
-// and 90th percentile of the CPU time of the benchmark's thread over all
-// iterations' pages (what a loaded machine inflates least), the median
-// wall time, and the median CPU time over the naive peer's pages. The
-// naive peer, a thousand times slower, runs after, a sub-benchmark per
-// configuration. Results go to docs/benchmarks.md, section "Application
-// detection", by scripts/bench-detect.sh.
+// Reported per detector: the median and 90th percentile of the CPU time
+// of the benchmark's thread over all iterations' pages (what a loaded
+// machine inflates least), the median wall time, and (first series) the
+// median CPU time over the naive peer's pages. The naive peer, a
+// thousand times slower, runs after, a sub-benchmark per configuration
+// of the first series. Results go to docs/benchmarks.md, section
+// "Application detection", by scripts/bench-detect.sh.
 func BenchmarkDetect(b *testing.B) {
 	dir, pages := loadLabels(b)
 	docs := make([]*vdoc.Doc, len(pages))
@@ -56,21 +61,56 @@ func BenchmarkDetect(b *testing.B) {
 	}
 	k := builtinKB(b)
 	full := loadFingerprints(b)
-	var sets []*fingerprint.Set // nil: the knowledge base alone
-	var dets []*Detector
+	// Two series of sets: the first N technologies by name, and the
+	// technologies the pages hold (found with all loaded) alone and with
+	// 1,000 of the others (all of them is the whole set again), which
+	// keeps the technologies found per page the same and varies only the
+	// number loaded that the pages lack.
+	type config struct {
+		label string // in the metrics' unit: types=N or held-types=N
+		fp    *fingerprint.Set
+	}
+	var configs []config
 	for _, n := range []int{0, 1, 100, 1000, full.Stats.Technologies} {
 		var fp *fingerprint.Set
-		if n > 0 {
-			fp = full.Subset(n)
+		switch {
+		case n == full.Stats.Technologies:
+			fp = full
+		case n > 0:
+			fp = full.Subset(fingerprint.First(n))
 		}
-		sets = append(sets, fp)
-		dets = append(dets, NewDetector(k, fp))
+		configs = append(configs, config{"types", fp})
+	}
+	held := map[string]bool{}
+	all := NewDetector(k, full)
+	for _, d := range docs {
+		for _, m := range all.Detect(fresh(d)).Technologies {
+			held[m.Name] = true
+		}
+	}
+	for _, others := range []int{0, 1000} {
+		fp := full.Subset(func(name string) bool {
+			if held[name] {
+				return true
+			}
+			others--
+			return others >= 0
+		})
+		configs = append(configs, config{"held-types", fp})
+	}
+	var dets []*Detector
+	for _, c := range configs {
+		if c.fp == full {
+			dets = append(dets, all)
+			continue
+		}
+		dets = append(dets, NewDetector(k, c.fp))
 	}
 	types := func(i int) int {
-		if sets[i] == nil {
+		if configs[i].fp == nil {
 			return len(k.Types)
 		}
-		return len(k.Types) + sets[i].Stats.Technologies
+		return len(k.Types) + configs[i].fp.Stats.Technologies
 	}
 	b.Run("indexed", func(b *testing.B) {
 		wall := make([][]time.Duration, len(dets))
@@ -90,14 +130,20 @@ func BenchmarkDetect(b *testing.B) {
 			for j := 0; j < len(cpu[i]); j += naiveEvery {
 				sub = append(sub, cpu[i][j])
 			}
-			unit := fmt.Sprintf("/page@types=%d", types(i))
-			b.ReportMetric(quantile(cpu[i], 0.5).Seconds()*1e3, "median-cpu-ms"+unit)
-			b.ReportMetric(quantile(cpu[i], 0.9).Seconds()*1e3, "p90-cpu-ms"+unit)
-			b.ReportMetric(quantile(wall[i], 0.5).Seconds()*1e3, "median-ms"+unit)
-			b.ReportMetric(quantile(sub, 0.5).Seconds()*1e3, "median-cpu-ms/naive-page@types="+fmt.Sprint(types(i)))
+			at := fmt.Sprintf("@%s=%d", configs[i].label, types(i))
+			b.ReportMetric(quantile(cpu[i], 0.5).Seconds()*1e3, "median-cpu-ms/page"+at)
+			b.ReportMetric(quantile(cpu[i], 0.9).Seconds()*1e3, "p90-cpu-ms/page"+at)
+			b.ReportMetric(quantile(wall[i], 0.5).Seconds()*1e3, "median-ms/page"+at)
+			if configs[i].label == "types" {
+				b.ReportMetric(quantile(sub, 0.5).Seconds()*1e3, "median-cpu-ms/naive-page"+at)
+			}
 		}
 	})
-	for i, fp := range sets {
+	for i, c := range configs {
+		if c.label != "types" {
+			continue
+		}
+		fp := c.fp
 		b.Run(fmt.Sprintf("naive/types=%d", types(i)), func(b *testing.B) {
 			var wall, cpu []time.Duration
 			for b.Loop() {
@@ -116,14 +162,19 @@ func perPage(docs []*vdoc.Doc, detect func(*vdoc.Doc)) (wall, cpu []time.Duratio
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	for _, d := range docs {
-		fresh := &vdoc.Doc{URL: d.URL, Base: d.Base, Header: d.Header, Root: d.Root, HTTP: d.HTTP,
-			Cookies: d.Cookies, Body: d.Body}
+		d = fresh(d)
 		c0, t0 := threadCPU(), time.Now()
-		detect(fresh)
+		detect(d)
 		wall = append(wall, time.Since(t0))
 		cpu = append(cpu, threadCPU()-c0)
 	}
 	return wall, cpu
+}
+
+// fresh returns a copy of d without its element index or lower-cased
+// markup, as a page is before its first detection.
+func fresh(d *vdoc.Doc) *vdoc.Doc {
+	return &vdoc.Doc{URL: d.URL, Base: d.Base, Header: d.Header, Root: d.Root, HTTP: d.HTTP, Cookies: d.Cookies, Body: d.Body}
 }
 
 // naiveDetect is detection without an index: every type's patterns in

@@ -43,11 +43,10 @@ var appCategories = map[int]string{1: "cms", 2: "forum", 8: "wiki", 11: "blog"}
 
 // Set is a loaded fingerprint collection, safe for concurrent use.
 type Set struct {
-	techs  []*tech
-	byName map[string]int
-	pats   []*pattern
-	body   *litindex.Index // html patterns, on the markup
-	url    *litindex.Index // url patterns, on the URL
+	techs []*tech
+	pats  []*pattern
+	body  *litindex.Index // html patterns, on the markup
+	url   *litindex.Index // url patterns, on the URL
 	// src files the scriptSrc patterns, on the script sources: the
 	// markup holds them too, but each script source is a short text
 	// found by a tag-aware parse, and scanning it alone tells which
@@ -195,22 +194,49 @@ func Load(dir string) (*Set, error) {
 	return build(names, raw, cats)
 }
 
-// Subset returns a set with only the first n technologies (in name
-// order), for measuring how detection time grows with the set's size.
-func (s *Set) Subset(n int) *Set {
-	if n >= len(s.techs) {
-		return s
+// Subset returns a set with only the technologies keep keeps (it is
+// called once for each, in name order), for measuring how detection time
+// grows with the set's size and with what the set holds. Implies of a
+// technology left out are dropped.
+func (s *Set) Subset(keep func(name string) bool) *Set {
+	sub := &Set{}
+	index := make([]int, len(s.techs)) // in sub, -1 when left out
+	for i, t := range s.techs {
+		index[i] = -1
+		if keep(t.name) {
+			index[i] = len(sub.techs)
+			sub.techs = append(sub.techs, t)
+		}
 	}
-	sub := &Set{techs: s.techs[:n], byName: s.byName, Stats: Stats{Technologies: n}}
+	for i, t := range sub.techs {
+		cp := *t
+		cp.implied = nil
+		for _, j := range t.implied {
+			if index[j] >= 0 {
+				cp.implied = append(cp.implied, index[j])
+			}
+		}
+		sub.techs[i] = &cp
+	}
+	sub.Stats.Technologies = len(sub.techs)
 	var pats []*pattern
 	for _, p := range s.pats {
-		if p.tech < n {
+		if index[p.tech] >= 0 {
 			cp := *p // index sets literal ids of its own
+			cp.tech = index[p.tech]
 			pats = append(pats, &cp)
 		}
 	}
 	sub.index(pats)
 	return sub
+}
+
+// First keeps the first n technologies (Subset).
+func First(n int) func(string) bool {
+	return func(string) bool {
+		n--
+		return n >= 0
+	}
 }
 
 func loadCategories(path string) (map[int]string, error) {
@@ -342,13 +368,13 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 		}
 	}
 	s.Stats.Technologies = len(s.techs)
-	s.byName = make(map[string]int, len(names))
+	byName := make(map[string]int, len(names))
 	for i, n := range names {
-		s.byName[n] = i
+		byName[n] = i
 	}
 	for ti, name := range names {
 		for _, im := range raw[name].Implies { // "PHP\;confidence:50"
-			if i, ok := s.byName[strings.Split(im, `\;`)[0]]; ok {
+			if i, ok := byName[strings.Split(im, `\;`)[0]]; ok {
 				s.techs[ti].implied = append(s.techs[ti].implied, i)
 			}
 		}

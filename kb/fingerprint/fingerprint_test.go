@@ -167,8 +167,15 @@ func TestMatch(t *testing.T) {
 		t.Errorf("found %d technologies, want %d: %v", len(got), len(want), got)
 	}
 	// A subset keeps the first technologies by name only.
-	if sub := s.Subset(2); len(sub.Match(d)) != 2 { // Acme CMS and Boxlib; PHP is not in it
+	if sub := s.Subset(First(2)); len(sub.Match(d)) != 2 { // Acme CMS and Boxlib; PHP is not in it
 		t.Errorf("subset of 2: %v", sub.Match(d))
+	}
+	// One by name keeps implies within it, renumbered: Served comes
+	// between Acme CMS and PHP in the whole set.
+	keep := map[string]bool{"Acme CMS": true, "PHP": true}
+	sub := s.Subset(func(name string) bool { return keep[name] })
+	if m := sub.Match(d); len(m) != 2 || m[0].Name != "Acme CMS" || m[1].Name != "PHP" || !m[1].Implied {
+		t.Errorf("subset of Acme CMS and PHP: %+v", m)
 	}
 }
 

@@ -201,7 +201,7 @@ func (s *Set) result(f *found) []Match {
 	for len(queue) > 0 {
 		i := queue[0]
 		queue = queue[1:]
-		if i >= len(s.techs) || f.has(i) {
+		if f.has(i) {
 			continue
 		}
 		f.mark(i)
