@@ -42,9 +42,15 @@ type Deps struct {
 	// OnFetch, when set, is called after every finished URL, from the
 	// worker that fetched it; it must be quick.
 	OnFetch func(Fetch)
-	Log     io.Writer    // warnings and recovery notes; default discarded
-	Version string       // software version, for warcinfo and the crawl's agent
-	Fetch   fetch.Config // fetcher settings; UserAgent comes from the spec
+	// BeforeClose, when set, is called once when Run has stopped crawling
+	// and committed its last batch, before it closes the crawl's files
+	// (frontier, digest index, WARC files, crawl.log): mneme crawl
+	// --memprofile writes its heap profile there, while all the crawl's
+	// structures are still live.
+	BeforeClose func()
+	Log         io.Writer    // warnings and recovery notes; default discarded
+	Version     string       // software version, for warcinfo and the crawl's agent
+	Fetch       fetch.Config // fetcher settings; UserAgent comes from the spec
 }
 
 // Crawl is one crawl, opened from its folder. Run it once, then it is closed.

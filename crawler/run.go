@@ -84,6 +84,9 @@ func (c *Crawl) Run(ctx context.Context) error {
 	wg.Wait()
 	close(sk.in)
 	<-sk.done
+	if c.deps.BeforeClose != nil {
+		c.deps.BeforeClose()
+	}
 	return c.end(reason, failed, context.Cause(ctx))
 }
 

@@ -33,6 +33,7 @@ type crawlOptions struct {
 	api        string
 	aah        aahOptions
 	cpuProfile string
+	memProfile string
 	trace      string
 }
 
@@ -87,6 +88,10 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 				return err
 			}
 			defer stopTrace()
+			heap, err := newHeapProfile(o.memProfile, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
 			tuneCrawlGC()
 			st, err := crawler.Layout{Data: s.Output}.OpenStore()
 			if err != nil {
@@ -94,16 +99,18 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 			}
 			defer st.Close()
 			d := crawlDeps(st, cmd.ErrOrStderr())
+			d.BeforeClose = heap.write
 			h, err := o.aah.helper(&d, cmd.ErrOrStderr(), s.Output)
 			if err != nil {
-				return err
+				return errors.Join(err, heap.close())
 			}
 			defer closeHelper(h, cmd.ErrOrStderr())
 			c, err := crawler.New(s, d)
 			if err != nil {
-				return err
+				return errors.Join(err, heap.close())
 			}
-			return runCrawl(cmd.Context(), c, h, s.Output, o.api, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			err = runCrawl(cmd.Context(), c, h, s.Output, o.api, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return errors.Join(err, heap.close())
 		},
 	}
 	f := cmd.Flags()
@@ -118,6 +125,7 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 	f.StringVar(&o.api, "api", "", "serve the URL injection API on this loopback address (e.g. 127.0.0.1:8411)")
 	o.aah.flags(f)
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the crawl to this file (go tool pprof reads it)")
+	f.StringVar(&o.memProfile, "memprofile", "", "write a heap profile to this file when the crawl ends, before its stores close (go tool pprof reads it)")
 	f.StringVar(&o.trace, "trace", "", "write an execution trace of the crawl to this file (go tool trace reads it)")
 	_ = f.MarkHidden("trace") // a developer's tool for finding where the pipeline waits
 	cmd.AddCommand(newCrawlResumeCmd(), newCrawlStatusCmd())

@@ -29,13 +29,20 @@ func TestCrawlCommand(t *testing.T) {
 	defer srv.Close()
 	data := t.TempDir()
 	prof, tr := filepath.Join(t.TempDir(), "cpu.pprof"), filepath.Join(t.TempDir(), "crawl.trace")
+	mem := filepath.Join(t.TempDir(), "mem.pprof")
 	code, out, errOut := mneme(t, "", "crawl", "--data", data, "--id", "cli", "--politeness", "off",
-		"--cpuprofile", prof, "--trace", tr, srv.URL+"/p/0")
+		"--cpuprofile", prof, "--memprofile", mem, "--trace", tr, srv.URL+"/p/0")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	if b, err := os.ReadFile(prof); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
 		t.Errorf("--cpuprofile wrote no gzipped profile: %d bytes, %v", len(b), err)
+	}
+	if b, err := os.ReadFile(mem); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("--memprofile wrote no gzipped profile: %d bytes, %v", len(b), err)
+	}
+	if !regexp.MustCompile(`(?m)^memory: live heap \d+ MB, Go runtime \d+ MB`).MatchString(errOut) {
+		t.Errorf("--memprofile printed no memory figures:\n%s", errOut)
 	}
 	if b, err := os.ReadFile(tr); err != nil || !bytes.HasPrefix(b, []byte("go 1.")) {
 		t.Errorf("--trace wrote no execution trace: %q…, %v", b[:min(len(b), 16)], err)

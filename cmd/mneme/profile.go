@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"runtime/trace"
+	"strings"
 )
 
 // startCPUProfile writes a CPU profile to path until the returned stop is
@@ -39,4 +42,75 @@ func startRecording(flag, path string, start func(io.Writer) error, end func()) 
 		end()
 		_ = f.Close()
 	}, nil
+}
+
+// heapProfile is a heap profile to be written to a file at one moment of
+// a command: mneme crawl --memprofile writes it when the crawl has ended,
+// before it closes its stores, so that it shows what the crawl holds in
+// memory at its largest.
+type heapProfile struct {
+	f   *os.File
+	log io.Writer // gets a line of memory figures with the profile
+	err error
+}
+
+// newHeapProfile creates the file at path (so that a bad path fails before
+// the work starts); with an empty path it returns nil, whose methods do
+// nothing.
+func newHeapProfile(path string, log io.Writer) (*heapProfile, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--memprofile: %w", err)
+	}
+	return &heapProfile{f: f, log: log}, nil
+}
+
+// write collects the garbage (a heap profile shows the heap as of the last
+// collection) and writes the profile; a second call does nothing.
+func (p *heapProfile) write() {
+	if p == nil || p.f == nil {
+		return
+	}
+	runtime.GC()
+	if err := pprof.Lookup("heap").WriteTo(p.f, 0); err != nil {
+		p.err = fmt.Errorf("--memprofile %s: %w", p.f.Name(), err)
+	}
+	if err := p.f.Close(); err != nil && p.err == nil {
+		p.err = fmt.Errorf("--memprofile %s: %w", p.f.Name(), err)
+	}
+	p.f = nil
+	fmt.Fprintln(p.log, memoryFigures())
+}
+
+// memoryFigures says how the process's memory divides: the live heap (what
+// the profile shows), what the Go runtime holds in all (heap with its
+// garbage and free spans, stacks, metadata), and the resident set, whose
+// excess over the runtime's share is memory allocated outside Go (Pebble's
+// block caches and memtables, with cgo).
+func memoryFigures() string {
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/total:bytes"}}
+	metrics.Read(samples)
+	mb := func(b uint64) float64 { return float64(b) / (1 << 20) }
+	s := fmt.Sprintf("memory: live heap %.0f MB, Go runtime %.0f MB", mb(samples[0].Value.Uint64()), mb(samples[1].Value.Uint64()))
+	if status, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(status), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && (k == "VmRSS" || k == "VmHWM") {
+				s += fmt.Sprintf(", %s %s", map[string]string{"VmRSS": "resident", "VmHWM": "peak resident"}[k], strings.TrimSpace(v))
+			}
+		}
+	}
+	return s
+}
+
+// close writes the profile if that was not done yet (the command failed
+// before its moment) and reports what went wrong.
+func (p *heapProfile) close() error {
+	if p == nil {
+		return nil
+	}
+	p.write()
+	return p.err
 }
