@@ -74,38 +74,50 @@ func indexHead(typ string, c Content) ([]byte, error) {
 // tsReplacer turns a WARC-Date into the digits of a CDXJ timestamp.
 var tsReplacer = strings.NewReplacer("-", "", ":", "", "T", "")
 
-// IndexFile returns the sorted CDXJ lines of the WARC file at path.
+// IndexFile returns the sorted CDXJ lines of the WARC file at path, all
+// in memory (WriteIndex writes them in bounded memory).
 func IndexFile(path string) ([]string, error) {
+	var x indexer
+	if err := readIndex(path, &x); err != nil {
+		return nil, err
+	}
+	return x.lines(filepath.Base(path))
+}
+
+// readIndex adds the records of the WARC file at path to x.
+func readIndex(path string, x *indexer) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("warc: %w", err)
+		return fmt.Errorf("warc: %w", err)
 	}
 	defer f.Close()
 	r := NewReader(f, path)
-	var x indexer
 	for {
 		rec, err := r.Next()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		it := summarize(rec.Header, rec.Block)
 		it.offset, it.length = rec.Offset, rec.Length
 		x.add(it)
 	}
-	return x.lines(filepath.Base(path))
 }
 
 // indexer pairs records in file order the way warcio.js does (a response
 // with the request before or after it for the same URI) and renders the
 // sorted CDXJ lines of the file at the end. The Writer feeds it as it
-// writes, which saves reading the file back.
+// writes, which saves reading the file back. With spill set, it hands
+// over its entries whenever chunk of them have gathered, so that it holds
+// no more than that.
 type indexer struct {
 	pairs  [][2]*cdxItem // an indexed record and its request, if any
 	last   *cdxItem      // the record waiting for its pair
 	reread bool          // a record could not be summarised as written: index the file by reading it
+	chunk  int
+	spill  func([][2]*cdxItem)
 }
 
 func (x *indexer) add(cur *cdxItem) {
@@ -129,24 +141,35 @@ func (x *indexer) add(cur *cdxItem) {
 func (x *indexer) emit(rec, req *cdxItem) {
 	if rec != nil && indexed(rec) {
 		x.pairs = append(x.pairs, [2]*cdxItem{rec, req})
+		if x.spill != nil && len(x.pairs) >= x.chunk {
+			x.spill(x.pairs)
+			x.pairs = nil
+		}
 	}
 }
 
-// lines renders the CDXJ lines of the records added, for the file called file.
+// lines renders the sorted CDXJ lines of the records added (but those
+// spilled), for the file called file.
 func (x *indexer) lines(file string) ([]string, error) {
 	x.emit(x.last, nil)
 	x.last = nil
-	// The lines of a file are rendered when it is finished, which for the
-	// last file is while the crawl waits to end: on every core.
-	lines := make([]string, len(x.pairs))
-	parts := min(runtime.GOMAXPROCS(0), 1+len(x.pairs)/1024)
+	return renderLines(x.pairs, file)
+}
+
+// renderLines renders the sorted CDXJ lines of pairs, for the file called
+// file.
+func renderLines(pairs [][2]*cdxItem, file string) ([]string, error) {
+	// The lines of a file's last entries are rendered when it is finished,
+	// which for the last file is while the crawl waits to end: on every core.
+	lines := make([]string, len(pairs))
+	parts := min(runtime.GOMAXPROCS(0), 1+len(pairs)/1024)
 	errs := make([]error, parts)
 	var wg sync.WaitGroup
 	for part := range parts {
 		lo, hi := part*len(lines)/parts, (part+1)*len(lines)/parts
 		wg.Go(func() {
 			for i := lo; i < hi; i++ {
-				p := x.pairs[i]
+				p := pairs[i]
 				if lines[i], errs[part] = cdxLine(p[0], p[1], file); errs[part] != nil {
 					return
 				}
@@ -162,28 +185,56 @@ func (x *indexer) lines(file string) ([]string, error) {
 }
 
 // WriteIndex writes the CDXJ of the WARC file at path beside it, as
-// name-without-.warc.gz + ".cdxj", replacing the old index atomically.
+// name-without-.warc.gz + ".cdxj", replacing the old index atomically. Its
+// memory is bounded: entries beyond a chunk wait in sorted run files.
 func WriteIndex(path string) error {
-	lines, err := IndexFile(path)
-	if err != nil {
-		return err
-	}
-	return writeIndexLines(path, lines)
+	return writeIndexChunked(path, defaultIndexChunk)
 }
 
-// writeIndexLines writes the CDXJ lines of the WARC file at path beside it.
-func writeIndexLines(path string, lines []string) error {
+func writeIndexChunked(path string, chunk int) error {
+	file := filepath.Base(path)
+	runs := &cdxRuns{path: path}
+	x := indexer{chunk: chunk, spill: func(pairs [][2]*cdxItem) {
+		if runs.err == nil {
+			runs.err = runs.add(pairs, file)
+		}
+	}}
+	err := readIndex(path, &x)
+	if err == nil {
+		err = runs.err
+	}
+	var lines []string
+	if err == nil {
+		lines, err = x.lines(file)
+	}
+	if err != nil {
+		runs.remove()
+		return err
+	}
+	return runs.write(lines)
+}
+
+// writeIndexFrom writes the CDXJ lines next returns, in order, as the
+// index of the WARC file at path.
+func writeIndexFrom(path string, next func() (string, bool, error)) error {
 	out := IndexPath(path)
 	tmp, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("warc: %w", err)
 	}
 	bw := bufio.NewWriter(tmp)
-	for _, l := range lines {
+	for {
+		l, ok, nerr := next()
+		if nerr != nil || !ok {
+			err = nerr
+			break
+		}
 		bw.WriteString(l)
 		bw.WriteByte('\n')
 	}
-	err = bw.Flush()
+	if err == nil {
+		err = bw.Flush()
+	}
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -230,18 +281,21 @@ func summarize(h Fields, block []byte) *cdxItem {
 	switch {
 	case it.typ == "response", it.typ == "request", it.typ == "revisit" && len(block) > 0:
 		line, h, body := splitHTTP(block)
+		// The index keeps its entries a while: copy what it takes of the
+		// head, which would keep the whole head in memory.
 		if it.typ == "request" {
 			it.method, _, _ = strings.Cut(line, " ")
+			it.method = strings.Clone(it.method)
 			if it.method != "GET" { // only other methods' bodies go into the key
 				it.reqBody = bytes.Clone(body[:min(len(body), reqBodyIndexed)])
 			}
-			it.reqMime = h.Get("Content-Type")
+			it.reqMime = strings.Clone(h.Get("Content-Type"))
 			return it
 		}
 		it.status, it.hasStatus = jsNumber(splitRemainder(line)), true
 		if ct := strings.Join(h.GetAll("Content-Type"), ", "); ct != "" {
 			ct, _, _ = strings.Cut(ct, ";")
-			it.mime = strings.TrimSpace(ct)
+			it.mime = strings.Clone(strings.TrimSpace(ct))
 		}
 	}
 	return it

@@ -86,8 +86,12 @@ func Repair(path string) (Repaired, error) {
 
 // Recover readies dir for a resumed crawl: every file a crash left open is
 // repaired and given its final name (or deleted when nothing complete is left),
-// and every WARC file without a CDXJ index gets one.
+// the runs of indexes a crash cut short are removed, and every WARC file
+// without a CDXJ index gets one.
 func Recover(dir string) ([]Repaired, error) {
+	if err := removeRuns(dir); err != nil {
+		return nil, err
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("warc: %w", err)

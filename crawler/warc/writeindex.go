@@ -23,26 +23,50 @@ func (w *Writer) index1(it *cdxItem, loc Location) {
 	w.idx.add(it)
 }
 
-// indexJob is a finished file and the index entries gathered while writing it.
+// indexJob is a chunk of a file's index entries (idx nil), to be written
+// as a run, or a finished file and the index entries gathered since its
+// last chunk.
 type indexJob struct {
-	path string
-	idx  *indexer
+	path  string
+	idx   *indexer
+	runs  *cdxRuns
+	pairs [][2]*cdxItem
 }
 
-// indexLoop writes the CDXJ of each finished file, off the writing path.
+// newIndexer starts the index of the file that will be called name once
+// finished; its chunks go to the index goroutine.
+func (w *Writer) newIndexer(name string) (*indexer, *cdxRuns) {
+	runs := &cdxRuns{path: filepath.Join(w.cfg.Dir, name)}
+	return &indexer{chunk: w.indexChunk, spill: func(pairs [][2]*cdxItem) {
+		w.index <- indexJob{runs: runs, pairs: pairs}
+	}}, runs
+}
+
+// indexLoop writes the CDXJ of each finished file, off the writing path,
+// and the runs of its chunks as they come.
 func (w *Writer) indexLoop() {
 	defer w.indexed.Done()
 	for job := range w.index {
-		var err error
-		if job.idx.reread {
+		r := job.runs
+		if job.idx == nil {
+			if r.err == nil {
+				r.err = r.add(job.pairs, filepath.Base(r.path))
+			}
+			continue
+		}
+		err := r.err
+		switch {
+		case job.idx.reread:
+			r.remove()
 			err = WriteIndex(job.path)
-		} else {
+		case err == nil:
 			var lines []string
 			if lines, err = job.idx.lines(filepath.Base(job.path)); err == nil {
-				err = writeIndexLines(job.path, lines)
+				err = r.write(lines)
 			}
 		}
 		if err != nil {
+			r.remove()
 			w.errMu.Lock()
 			w.errs = append(w.errs, err)
 			w.errMu.Unlock()

@@ -107,11 +107,15 @@ type Writer struct {
 
 	syncMu sync.Mutex // held by the caller that syncs for all waiting ones
 
-	idx     *indexer      // CDXJ entries of the current file
-	index   chan indexJob // finished files waiting for their CDXJ
-	indexed sync.WaitGroup
-	errMu   sync.Mutex
-	errs    []error // indexing failures, reported by Close
+	idx   *indexer      // CDXJ entries of the current file
+	runs  *cdxRuns      // and its chunks written so far
+	index chan indexJob // chunks and finished files waiting for their CDXJ
+	// indexChunk is how many index entries the current file keeps in
+	// memory (defaultIndexChunk; tests lower it).
+	indexChunk int
+	indexed    sync.WaitGroup
+	errMu      sync.Mutex
+	errs       []error // indexing failures, reported by Close
 }
 
 // NewWriter prepares a writer; the first file is created by the first write.
@@ -148,7 +152,8 @@ func NewWriter(cfg Config) (*Writer, error) {
 	// Compressing is CPU-bound, so more compressors than CPUs would gain
 	// nothing; a fixed set also outlives garbage collections, which empty a
 	// sync.Pool and would have each write allocate the encoder's tables.
-	w := &Writer{cfg: cfg, serial: serial, index: make(chan indexJob, 16), gzs: make(chan *compressor, runtime.GOMAXPROCS(0))}
+	w := &Writer{cfg: cfg, serial: serial, index: make(chan indexJob, 16), gzs: make(chan *compressor, runtime.GOMAXPROCS(0)),
+		indexChunk: defaultIndexChunk}
 	for range cap(w.gzs) {
 		gz, _ := gzip.NewWriterLevel(nil, cfg.GzipLevel) // the level was checked above
 		store, _ := gzip.NewWriterLevel(nil, gzip.NoCompression)
@@ -419,7 +424,7 @@ func (w *Writer) startFile() error {
 		return fmt.Errorf("warc: %s: warcinfo: %w", name, err)
 	}
 	w.infoID = info.id
-	w.idx = &indexer{}
+	w.idx, w.runs = w.newIndexer(name)
 	w.index1(summarizeRecord(info), loc)
 	return nil
 }
@@ -449,7 +454,7 @@ func (w *Writer) finishFile() error {
 		return w.failed
 	}
 	w.durable = w.groups
-	w.index <- indexJob{path, w.idx}
+	w.index <- indexJob{path: path, idx: w.idx, runs: w.runs}
 	return nil
 }
 
