@@ -5,7 +5,10 @@
 // with outlinks; records up to 1 KiB are stored in their gzip member, larger ones
 // compressed), rotates files by size under Heritrix-style names and reports for
 // every record the file, offset and compressed length. When a file is closed a
-// pywb-compatible CDXJ index is written beside it. Reader iterates the records of a
+// pywb-compatible CDXJ index is written beside it; the entries it gathers while
+// the file grows are kept in memory 8,192 at a time, the others in sorted run
+// files beside the index, merged at the end (a 1 GB file may hold a million
+// records). Reader iterates the records of a
 // file, Repair cuts a file left open by a crash back to its last complete record,
 // and Recover does that for a whole directory before a crawl resumes.
 //
