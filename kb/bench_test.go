@@ -61,11 +61,12 @@ func BenchmarkDetect(b *testing.B) {
 	}
 	k := builtinKB(b)
 	full := loadFingerprints(b)
-	// Two series of sets: the first N technologies by name, and the
-	// technologies the pages hold (found with all loaded) alone and with
-	// 1,000 of the others (all of them is the whole set again), which
-	// keeps the technologies found per page the same and varies only the
-	// number loaded that the pages lack.
+	// Two series of sets: the first N technologies by name, and (built
+	// for the indexed detectors only) the technologies the pages hold,
+	// found with all loaded, alone and with 1,000 of the others (all of
+	// them is the whole set again), which keeps the technologies found
+	// per page the same and varies only the number loaded that the pages
+	// lack.
 	type config struct {
 		label string // in the metrics' unit: types=N or held-types=N
 		fp    *fingerprint.Set
@@ -81,38 +82,39 @@ func BenchmarkDetect(b *testing.B) {
 		}
 		configs = append(configs, config{"types", fp})
 	}
-	held := map[string]bool{}
-	all := NewDetector(k, full)
-	for _, d := range docs {
-		for _, m := range all.Detect(fresh(d)).Technologies {
-			held[m.Name] = true
-		}
-	}
-	for _, others := range []int{0, 1000} {
-		fp := full.Subset(func(name string) bool {
-			if held[name] {
-				return true
-			}
-			others--
-			return others >= 0
-		})
-		configs = append(configs, config{"held-types", fp})
-	}
-	var dets []*Detector
-	for _, c := range configs {
-		if c.fp == full {
-			dets = append(dets, all)
-			continue
-		}
-		dets = append(dets, NewDetector(k, c.fp))
-	}
-	types := func(i int) int {
-		if configs[i].fp == nil {
+	types := func(c config) int {
+		if c.fp == nil {
 			return len(k.Types)
 		}
-		return len(k.Types) + configs[i].fp.Stats.Technologies
+		return len(k.Types) + c.fp.Stats.Technologies
 	}
 	b.Run("indexed", func(b *testing.B) {
+		configs := slices.Clip(configs) // the held series is appended here only
+		held := map[string]bool{}
+		all := NewDetector(k, full)
+		for _, d := range docs {
+			for _, m := range all.Detect(fresh(d)).Technologies {
+				held[m.Name] = true
+			}
+		}
+		for _, others := range []int{0, 1000} {
+			fp := full.Subset(func(name string) bool {
+				if held[name] {
+					return true
+				}
+				others--
+				return others >= 0
+			})
+			configs = append(configs, config{"held-types", fp})
+		}
+		var dets []*Detector
+		for _, c := range configs {
+			if c.fp == full {
+				dets = append(dets, all)
+				continue
+			}
+			dets = append(dets, NewDetector(k, c.fp))
+		}
 		wall := make([][]time.Duration, len(dets))
 		cpu := make([][]time.Duration, len(dets))
 		round := 0
@@ -125,26 +127,23 @@ func BenchmarkDetect(b *testing.B) {
 			}
 			round++
 		}
-		for i := range dets {
+		for i, c := range configs {
 			var sub []time.Duration
 			for j := 0; j < len(cpu[i]); j += naiveEvery {
 				sub = append(sub, cpu[i][j])
 			}
-			at := fmt.Sprintf("@%s=%d", configs[i].label, types(i))
+			at := fmt.Sprintf("@%s=%d", c.label, types(c))
 			b.ReportMetric(quantile(cpu[i], 0.5).Seconds()*1e3, "median-cpu-ms/page"+at)
 			b.ReportMetric(quantile(cpu[i], 0.9).Seconds()*1e3, "p90-cpu-ms/page"+at)
 			b.ReportMetric(quantile(wall[i], 0.5).Seconds()*1e3, "median-ms/page"+at)
-			if configs[i].label == "types" {
+			if c.label == "types" {
 				b.ReportMetric(quantile(sub, 0.5).Seconds()*1e3, "median-cpu-ms/naive-page"+at)
 			}
 		}
 	})
-	for i, c := range configs {
-		if c.label != "types" {
-			continue
-		}
+	for _, c := range configs {
 		fp := c.fp
-		b.Run(fmt.Sprintf("naive/types=%d", types(i)), func(b *testing.B) {
+		b.Run(fmt.Sprintf("naive/types=%d", types(c)), func(b *testing.B) {
 			var wall, cpu []time.Duration
 			for b.Loop() {
 				wall, cpu = perPage(few, func(d *vdoc.Doc) { naiveDetect(k, fp, d) })

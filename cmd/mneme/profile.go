@@ -95,10 +95,11 @@ func memoryFigures() string {
 	metrics.Read(samples)
 	mb := func(b uint64) float64 { return float64(b) / (1 << 20) }
 	s := fmt.Sprintf("memory: live heap %.0f MB, Go runtime %.0f MB", mb(samples[0].Value.Uint64()), mb(samples[1].Value.Uint64()))
+	names := map[string]string{"VmRSS": "resident", "VmHWM": "peak resident"}
 	if status, err := os.ReadFile("/proc/self/status"); err == nil {
-		for _, line := range strings.Split(string(status), "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && (k == "VmRSS" || k == "VmHWM") {
-				s += fmt.Sprintf(", %s %s", map[string]string{"VmRSS": "resident", "VmHWM": "peak resident"}[k], strings.TrimSpace(v))
+		for line := range strings.Lines(string(status)) {
+			if k, v, ok := strings.Cut(line, ":"); ok && names[k] != "" {
+				s += fmt.Sprintf(", %s %s", names[k], strings.TrimSpace(v))
 			}
 		}
 	}

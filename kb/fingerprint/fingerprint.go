@@ -200,11 +200,11 @@ func Load(dir string) (*Set, error) {
 // technology left out are dropped.
 func (s *Set) Subset(keep func(name string) bool) *Set {
 	sub := &Set{}
-	index := make([]int, len(s.techs)) // in sub, -1 when left out
+	number := make([]int, len(s.techs)) // in sub, -1 when left out
 	for i, t := range s.techs {
-		index[i] = -1
+		number[i] = -1
 		if keep(t.name) {
-			index[i] = len(sub.techs)
+			number[i] = len(sub.techs)
 			sub.techs = append(sub.techs, t)
 		}
 	}
@@ -212,8 +212,8 @@ func (s *Set) Subset(keep func(name string) bool) *Set {
 		cp := *t
 		cp.implied = nil
 		for _, j := range t.implied {
-			if index[j] >= 0 {
-				cp.implied = append(cp.implied, index[j])
+			if number[j] >= 0 {
+				cp.implied = append(cp.implied, number[j])
 			}
 		}
 		sub.techs[i] = &cp
@@ -221,9 +221,9 @@ func (s *Set) Subset(keep func(name string) bool) *Set {
 	sub.Stats.Technologies = len(sub.techs)
 	var pats []*pattern
 	for _, p := range s.pats {
-		if index[p.tech] >= 0 {
+		if number[p.tech] >= 0 {
 			cp := *p // index sets literal ids of its own
-			cp.tech = index[p.tech]
+			cp.tech = number[p.tech]
 			pats = append(pats, &cp)
 		}
 	}
