@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/kb/vdoc"
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/rdf"
@@ -22,9 +22,9 @@ import (
 // tests: .ci/install-cms.sh). Each test skips, saying so, when its site
 // does not answer.
 const (
-	wpBase = shared.WordPress
-	mwBase = shared.MediaWiki
-	dwBase = shared.DokuWiki
+	wpBase = testenv.WordPress
+	mwBase = testenv.MediaWiki
+	dwBase = testenv.DokuWiki
 )
 
 var client = &http.Client{Timeout: 20 * time.Second}
@@ -106,9 +106,9 @@ func linksTo(links []Link, target string) []string {
 // date, text, reply_of threading, over every comment page) must agree
 // with the database.
 func TestWordPressLive(t *testing.T) {
-	shared.CMS(t, wpBase, "")
+	testenv.CMS(t, wpBase, "")
 	det := NewDetector(builtinKB(t), nil)
-	perPage, _ := strconv.Atoi(shared.WordPressQuery(t, "SELECT option_value FROM wp_options WHERE option_name='posts_per_page'")[0][0])
+	perPage, _ := strconv.Atoi(testenv.WordPressQuery(t, "SELECT option_value FROM wp_options WHERE option_name='posts_per_page'")[0][0])
 
 	idx, d := detectAt(t, det, wpBase+"/", "wordpress", "list")
 	links, fails := d.Type.Navigate(d.Level, idx)
@@ -140,7 +140,7 @@ func TestWordPressLive(t *testing.T) {
 	// The newest posts, and the posts with the most comments (threaded,
 	// over several comment pages).
 	sample := posts
-	for _, r := range shared.WordPressQuery(t, "SELECT ID FROM wp_posts WHERE post_type='post' AND post_status='publish' ORDER BY comment_count DESC, ID LIMIT 2") {
+	for _, r := range testenv.WordPressQuery(t, "SELECT ID FROM wp_posts WHERE post_type='post' AND post_status='publish' ORDER BY comment_count DESC, ID LIMIT 2") {
 		sample = append(sample, wpBase+"/?p="+r[0])
 	}
 	for _, u := range sample {
@@ -157,7 +157,7 @@ func checkWordPressPost(t *testing.T, det *Detector, u string) {
 		t.Fatalf("%s: no postid- body class", u)
 	}
 	id := m[1]
-	row := shared.WordPressQuery(t, "SELECT p.post_title, u.display_name, p.post_date_gmt, p.post_content FROM wp_posts p "+
+	row := testenv.WordPressQuery(t, "SELECT p.post_title, u.display_name, p.post_date_gmt, p.post_content FROM wp_posts p "+
 		"JOIN wp_users u ON u.ID = p.post_author WHERE p.ID = "+id)[0]
 	objs, fails := d.Type.Extract(d.Level, doc)
 	for _, f := range fails {
@@ -183,7 +183,7 @@ func checkWordPressPost(t *testing.T, det *Detector, u string) {
 	}
 	terms := func(tax string) []string {
 		var out []string
-		for _, r := range shared.WordPressQuery(t, "SELECT t.name FROM wp_terms t JOIN wp_term_taxonomy x ON x.term_id = t.term_id "+
+		for _, r := range testenv.WordPressQuery(t, "SELECT t.name FROM wp_terms t JOIN wp_term_taxonomy x ON x.term_id = t.term_id "+
 			"JOIN wp_term_relationships r ON r.term_taxonomy_id = x.term_taxonomy_id WHERE r.object_id = "+id+
 			" AND x.taxonomy = '"+tax+"'") {
 			out = append(out, html.UnescapeString(r[0]))
@@ -203,7 +203,7 @@ func checkWordPressPost(t *testing.T, det *Detector, u string) {
 
 	type dbComment struct{ parent, author, date, content string }
 	want := map[string]dbComment{}
-	for _, r := range shared.WordPressQuery(t, "SELECT comment_ID, comment_parent, comment_author, comment_date_gmt, comment_content "+
+	for _, r := range testenv.WordPressQuery(t, "SELECT comment_ID, comment_parent, comment_author, comment_date_gmt, comment_content "+
 		"FROM wp_comments WHERE comment_approved = '1' AND comment_post_ID = "+id) {
 		want["comment-"+r[0]] = dbComment{r[1], r[2], r[3], r[4]}
 	}
@@ -279,9 +279,9 @@ func stripTags(s string) string {
 // TestWordPressQuads maps a real post with threaded comments to RDF and
 // checks the ontology terms and the reply_of links.
 func TestWordPressQuads(t *testing.T) {
-	shared.CMS(t, wpBase, "")
+	testenv.CMS(t, wpBase, "")
 	det := NewDetector(builtinKB(t), nil)
-	id := shared.WordPressQuery(t, "SELECT comment_post_ID FROM wp_comments WHERE comment_parent <> 0 AND comment_approved = '1' ORDER BY comment_ID LIMIT 1")[0][0]
+	id := testenv.WordPressQuery(t, "SELECT comment_post_ID FROM wp_comments WHERE comment_parent <> 0 AND comment_approved = '1' ORDER BY comment_ID LIMIT 1")[0][0]
 	doc, d := detectAt(t, det, wpBase+"/?p="+id, "wordpress", "post")
 	objs, _ := d.Type.Extract(d.Level, doc)
 	g := rdf.IRI("urn:test:graph")
@@ -328,14 +328,14 @@ func TestWordPressQuads(t *testing.T) {
 // diff, edit, login or special links) and article extraction against the
 // wiki's API.
 func TestMediaWikiLive(t *testing.T) {
-	shared.CMS(t, mwBase, "")
+	testenv.CMS(t, mwBase, "")
 	det := NewDetector(builtinKB(t), nil)
 	var api struct {
 		Query struct {
 			AllPages []struct{ Title string } `json:"allpages"`
 		} `json:"query"`
 	}
-	shared.GetJSON(t, mwBase+"/api.php?action=query&list=allpages&apnamespace=0&aplimit=8&format=json", &api)
+	testenv.GetJSON(t, mwBase+"/api.php?action=query&list=allpages&apnamespace=0&aplimit=8&format=json", &api)
 	if len(api.Query.AllPages) == 0 {
 		t.Fatal("the wiki has no articles")
 	}
@@ -355,11 +355,11 @@ func TestMediaWikiLive(t *testing.T) {
 		if a.Title != p.Title {
 			t.Errorf("%s: title %q, want %q", u, a.Title, p.Title)
 		}
-		pg := shared.MediaWikiPage(t, mwBase, p.Title)
+		pg := testenv.MediaWikiPage(t, mwBase, p.Title)
 		if !a.Modified.Equal(pg.Modified.Truncate(time.Minute)) {
 			t.Errorf("%s: modified %s, want %s (last revision, to the minute)", u, a.Modified, pg.Modified)
 		}
-		if f := f1(a.Content, shared.WikiText(pg.Wikitext)); f < 0.8 {
+		if f := f1(a.Content, testenv.WikiText(pg.Wikitext)); f < 0.8 {
 			t.Errorf("%s: content F1 %.2f against the wikitext", u, f)
 		}
 		if got := slices.Sorted(slices.Values(a.Categories)); !slices.Equal(got, pg.Categories) {
@@ -371,7 +371,7 @@ func TestMediaWikiLive(t *testing.T) {
 // TestDokuWikiLive checks DokuWiki detection, navigation and page
 // extraction on the real wiki.
 func TestDokuWikiLive(t *testing.T) {
-	shared.CMS(t, dwBase, "")
+	testenv.CMS(t, dwBase, "")
 	det := NewDetector(builtinKB(t), nil)
 	doc := fetch(t, dwBase+"/doku.php")
 	d := det.Detect(doc)

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/kb/fingerprint"
 	"github.com/mneme-archive/mneme/kb/vdoc"
 )
@@ -21,7 +21,7 @@ type labelledPage struct {
 
 func loadLabels(tb testing.TB) (string, []labelledPage) {
 	tb.Helper()
-	dir := shared.Path(tb, "data", "aah-pages")
+	dir := testenv.Path(tb, "data", "aah-pages")
 	f, err := os.Open(filepath.Join(dir, "labels.tsv"))
 	if err != nil {
 		tb.Fatal(err)
@@ -70,7 +70,7 @@ var (
 
 func loadFingerprints(tb testing.TB) *fingerprint.Set {
 	tb.Helper()
-	dir := shared.Path(tb, "data", "fingerprints", "webappanalyzer")
+	dir := testenv.Path(tb, "data", "fingerprints", "webappanalyzer")
 	fpOnce.Do(func() { fpSet, fpErr = fingerprint.Load(dir) })
 	if fpErr != nil {
 		tb.Fatal(fpErr)

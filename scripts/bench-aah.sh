@@ -41,7 +41,7 @@ for site in MediaWiki=http://127.0.0.1:8082/wiki/Main_Page DokuWiki=http://127.0
 	dir=$(mktemp -d)
 	log "wget --recursive on $name for at most $WGET_LIMIT s"
 	code=0
-	# Under the lock the CMS tests take (internal/shared.CMS), so that no
+	# Under the lock the CMS tests take (internal/testenv.CMS), so that no
 	# theme switch happens meanwhile; timed once the lock is held.
 	(cd "$dir" && flock "${TMPDIR:-/tmp}/mneme-cms.lock" bash -c '
 		t0=$(date +%s.%N) code=0

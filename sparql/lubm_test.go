@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mneme-archive/mneme/graph"
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/sparql"
 )
 
@@ -25,7 +25,7 @@ func TestLUBM(t *testing.T) {
 	if dir == "" {
 		t.Skip("MNEME_LUBM_STORE is not set (a store loaded with lubm-univ8-seed0.nt.gz)")
 	}
-	lubm := shared.Path(t, "data", "bench", "lubm")
+	lubm := testenv.Path(t, "data", "bench", "lubm")
 	expected, err := os.ReadFile(filepath.Join(lubm, "EXPECTED.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +105,7 @@ func BenchmarkLUBM(b *testing.B) {
 	if dir == "" {
 		b.Skip("MNEME_LUBM_STORE is not set (a store loaded with lubm-univ8-seed0.nt.gz)")
 	}
-	lubm := shared.Path(b, "data", "bench", "lubm")
+	lubm := testenv.Path(b, "data", "bench", "lubm")
 	s, err := graph.Open(dir, graph.OpenOptions{ReadOnly: true})
 	if err != nil {
 		b.Fatal(err)

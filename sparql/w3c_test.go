@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/mneme-archive/mneme/graph"
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/internal/w3c"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/rdf/rdfio"
@@ -72,7 +72,7 @@ func TestW3C(t *testing.T) { runW3C(t, 0) }
 func TestW3CSpilling(t *testing.T) { runW3C(t, 1) }
 
 func runW3C(t *testing.T, maxRows int) {
-	root := shared.Path(t, "data", "rdf-tests", "sparql")
+	root := testenv.Path(t, "data", "rdf-tests", "sparql")
 	suites := []struct{ name, manifest string }{
 		{"sparql10", "sparql10/manifest-evaluation.ttl"},
 		{"sparql10", "sparql10/manifest-syntax.ttl"},

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 )
 
 func TestKBCheckBuiltin(t *testing.T) {
@@ -129,7 +129,7 @@ func TestKBDetectJSON(t *testing.T) {
 }
 
 func TestKBDetectFingerprints(t *testing.T) {
-	dir := shared.Path(t, "data", "fingerprints", "webappanalyzer")
+	dir := testenv.Path(t, "data", "fingerprints", "webappanalyzer")
 	page := writeFile(t, "typo3.html", `<html><head><meta name="generator" content="TYPO3 CMS"></head><body><p>x</p></body></html>`)
 	code, out, errOut := mneme(t, "", "kb", "detect", "--json", "--fingerprints", dir, page)
 	if code != 0 {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/rdf/rdfio"
 )
@@ -136,7 +136,7 @@ func TestValidateLUBM8(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads 1M triples")
 	}
-	path := shared.Path(t, "data", "bench", "lubm", "lubm-univ8-seed0.nt.gz")
+	path := testenv.Path(t, "data", "bench", "lubm", "lubm-univ8-seed0.nt.gz")
 	code, out, errOut := mneme(t, "", "rdf", "validate", path)
 	if code != 0 || !strings.Contains(out, ": 1000426 triples, 0 errors") {
 		t.Fatalf("LUBM(8): exit %d, out %q, err %q", code, out, errOut)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/internal/synthweb"
 )
 
@@ -75,9 +75,9 @@ func outlinkDigest(out []Outlink, err error) string {
 // applications with those of the extractor before its rewrite.
 func TestGoldenLinks(t *testing.T) {
 	pages := goldenPages()
-	// The saved pages when the shared folder has them (shared.Path would
+	// The saved pages when the shared folder has them (testenv.Path would
 	// skip the whole test without them).
-	if d := shared.Locate(); d != "" {
+	if d := testenv.Locate(); d != "" {
 		files, err := filepath.Glob(filepath.Join(d, "data", "aah-pages", "pages", "*"))
 		if err != nil {
 			t.Fatal(err)

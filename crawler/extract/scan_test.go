@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/internal/synthweb"
 )
 
@@ -119,7 +119,7 @@ func TestScannerOnGeneratedSite(t *testing.T) {
 // TestScannerOnSavedPages compares them on the saved pages of real
 // applications (../shared/data/aah-pages).
 func TestScannerOnSavedPages(t *testing.T) {
-	dir := shared.Path(t, "data", "aah-pages", "pages")
+	dir := testenv.Path(t, "data", "aah-pages", "pages")
 	files, err := filepath.Glob(filepath.Join(dir, "*"))
 	if err != nil {
 		t.Fatal(err)

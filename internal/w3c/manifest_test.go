@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 )
 
 // TestLoadTurtleSuite reads the RDF 1.1 Turtle manifest: entries, types,
 // files and the assumed test base.
 func TestLoadTurtleSuite(t *testing.T) {
-	path := shared.Path(t, "data", "rdf-tests", "rdf", "rdf11", "rdf-turtle", "manifest.ttl")
+	path := testenv.Path(t, "data", "rdf-tests", "rdf", "rdf11", "rdf-turtle", "manifest.ttl")
 	m, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestLoadTurtleSuite(t *testing.T) {
 // TestLoadSPARQLIncludes follows mf:include through the SPARQL 1.1
 // manifests and reads the structured actions of query and update tests.
 func TestLoadSPARQLIncludes(t *testing.T) {
-	path := shared.Path(t, "data", "rdf-tests", "sparql", "sparql11", "manifest-sparql11-query.ttl")
+	path := testenv.Path(t, "data", "rdf-tests", "sparql", "sparql11", "manifest-sparql11-query.ttl")
 	m, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +74,7 @@ func TestLoadSPARQLIncludes(t *testing.T) {
 		t.Errorf("agg01: type %s, query %v, data %v, result %v", agg01.Type, agg01.Action.Get(QT+"query").Term, agg01.Action.Get(QT+"data").Term, agg01.Result.Term)
 	}
 
-	up, err := Load(shared.Path(t, "data", "rdf-tests", "sparql", "sparql11", "add", "manifest.ttl"))
+	up, err := Load(testenv.Path(t, "data", "rdf-tests", "sparql", "sparql11", "add", "manifest.ttl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestLoadSPARQLIncludes(t *testing.T) {
 // TestLoadBlankManifest reads a SPARQL 1.0 manifest whose manifest
 // resource is a blank node rather than the document.
 func TestLoadBlankManifest(t *testing.T) {
-	m, err := Load(shared.Path(t, "data", "rdf-tests", "sparql", "sparql10", "construct", "manifest.ttl"))
+	m, err := Load(testenv.Path(t, "data", "rdf-tests", "sparql", "sparql10", "construct", "manifest.ttl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,14 +12,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/ontology"
 )
 
 // get returns the body of a 200 response to u.
 func get(t *testing.T, u string) []byte {
 	t.Helper()
-	body, _ := shared.Get(t, u)
+	body, _ := testenv.Get(t, u)
 	return body
 }
 
@@ -73,8 +73,8 @@ func storedArticles(t *testing.T, c *aahCrawl) map[string]string {
 // the 2-grams of the articles as the wiki's API renders them, and stores
 // every article as an object with its title.
 func TestMediaWikiAAH(t *testing.T) {
-	base := shared.MediaWiki
-	shared.CMS(t, base, "")
+	base := testenv.MediaWiki
+	testenv.CMS(t, base, "")
 	var list struct {
 		Query struct {
 			AllPages []struct{ Title string } `json:"allpages"`
@@ -121,8 +121,8 @@ func TestMediaWikiAAH(t *testing.T) {
 // them (do=export_xhtmlbody) and stores every page as an object. The
 // pages are those of its data directory.
 func TestDokuWikiAAH(t *testing.T) {
-	base := shared.DokuWiki
-	shared.CMS(t, base, "")
+	base := testenv.DokuWiki
+	testenv.CMS(t, base, "")
 	const dir = "/var/lib/dokuwiki/data/pages"
 	var ids []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {

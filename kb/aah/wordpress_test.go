@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/ontology"
 )
 
@@ -90,11 +90,11 @@ func runWget(t *testing.T, base string) *wget {
 // every post and comment exactly as the database has them, threading
 // included.
 func TestWordPressAAH(t *testing.T) {
-	base := shared.WordPress
-	shared.CMS(t, base, "")
-	wpPosts := shared.WordPressQuery(t, "SELECT p.ID, p.post_title, u.display_name, p.post_date_gmt, p.post_content, p.post_name, p.post_date "+
+	base := testenv.WordPress
+	testenv.CMS(t, base, "")
+	wpPosts := testenv.WordPressQuery(t, "SELECT p.ID, p.post_title, u.display_name, p.post_date_gmt, p.post_content, p.post_name, p.post_date "+
 		"FROM wp_posts p JOIN wp_users u ON u.ID = p.post_author WHERE p.post_type = 'post' AND p.post_status = 'publish'")
-	wpComments := shared.WordPressQuery(t, "SELECT comment_ID, comment_parent, comment_post_ID, comment_author, comment_date_gmt, comment_content "+
+	wpComments := testenv.WordPressQuery(t, "SELECT comment_ID, comment_parent, comment_post_ID, comment_author, comment_date_gmt, comment_content "+
 		"FROM wp_comments WHERE comment_approved = '1'")
 
 	w := runWget(t, base)
@@ -143,7 +143,7 @@ func TestWordPressAAH(t *testing.T) {
 // how many posts and comments were exact in every respect.
 func checkWordPressObjects(t *testing.T, c *aahCrawl, base string, posts, comments [][]string) (exactPosts, exactComments int) {
 	g := readGraph(t, c.store, c.id)
-	perm := shared.WordPressQuery(t, "SELECT option_value FROM wp_options WHERE option_name = 'permalink_structure'")[0][0]
+	perm := testenv.WordPressQuery(t, "SELECT option_value FROM wp_options WHERE option_name = 'permalink_structure'")[0][0]
 	postIRI := map[string]string{} // post ID → permalink
 	for _, p := range posts {
 		d, err := time.Parse(time.DateTime, p[6])

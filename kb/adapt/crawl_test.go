@@ -11,7 +11,7 @@ import (
 	"github.com/mneme-archive/mneme/crawler/crawlrdf"
 	"github.com/mneme-archive/mneme/crawler/spec"
 	"github.com/mneme-archive/mneme/graph"
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/kb"
 	"github.com/mneme-archive/mneme/kb/aah"
 	"github.com/mneme-archive/mneme/kb/vdoc"
@@ -76,7 +76,7 @@ func openStore(t *testing.T, data string) *graph.Store {
 // title, author, date and text of the blog post whose IRI is the post's
 // permalink.
 func wpStored(t *testing.T, objs map[string][]kb.Object) (right int, wrong []string) {
-	rows := shared.WordPressQuery(t, "SELECT p.post_name, p.post_title, u.display_name, p.post_date_gmt, p.post_content FROM wp_posts p "+
+	rows := testenv.WordPressQuery(t, "SELECT p.post_name, p.post_title, u.display_name, p.post_date_gmt, p.post_content FROM wp_posts p "+
 		"JOIN wp_users u ON u.ID = p.post_author WHERE p.post_type = 'post' AND p.post_status = 'publish'")
 	byName := map[string]kb.Object{}
 	for _, list := range objs {
@@ -121,7 +121,7 @@ func wpStored(t *testing.T, objs map[string][]kb.Object) (right int, wrong []str
 // must store at least 95 % of the posts right; the pages seen before
 // enough failing pages were gathered keep the KB's failed extraction.
 func TestWordPressCrawlAdapt(t *testing.T) {
-	base := shared.CMS(t, shared.WordPress, "")
+	base := testenv.CMS(t, testenv.WordPress, "")
 	k := restrict(t, builtin(t), "wordpress", crawl(t, builtin(t), base+"/", 200))
 	data := t.TempDir()
 	st := openStore(t, data)
@@ -132,7 +132,7 @@ func TestWordPressCrawlAdapt(t *testing.T) {
 		t.Fatalf("the first crawl stored %d posts right: %q", right, wrong)
 	}
 
-	shared.SwitchTheme(t, base, "twentytwentythree")
+	testenv.SwitchTheme(t, base, "twentytwentythree")
 	learned, err := OpenLearned(LearnedPath(data))
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +183,7 @@ func mwStored(objs map[string][]kb.Object, api map[string]mwArticle) (right int,
 // TestMediaWikiCrawlAdapt is TestWordPressCrawlAdapt on the real
 // MediaWiki, vector → monobook.
 func TestMediaWikiCrawlAdapt(t *testing.T) {
-	base := shared.CMS(t, shared.MediaWiki, "")
+	base := testenv.CMS(t, testenv.MediaWiki, "")
 	api := mwArticles(t, base)
 	k := restrict(t, builtin(t), "mediawiki", map[string]map[string]*vdoc.Doc{"article": mwCrawl(t, builtin(t), base)})
 	data := t.TempDir()
@@ -195,7 +195,7 @@ func TestMediaWikiCrawlAdapt(t *testing.T) {
 		t.Fatalf("the first crawl stored %d/%d articles right: %q", right, len(api), wrong)
 	}
 
-	shared.SwitchTheme(t, base, "monobook")
+	testenv.SwitchTheme(t, base, "monobook")
 	plain := crawlAAH(t, t.TempDir(), "plain", openStore(t, t.TempDir()), k, base+"/wiki/Main_Page", nil)
 	noAdapt, _ := mwStored(plain, api)
 	learned, err := OpenLearned(LearnedPath(data))

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/kb"
 	"github.com/mneme-archive/mneme/kb/vdoc"
 )
@@ -28,11 +28,11 @@ func mwArticles(t *testing.T, base string) map[string]mwArticle {
 			AllPages []struct{ Title string } `json:"allpages"`
 		} `json:"query"`
 	}
-	shared.GetJSON(t, base+"/api.php?action=query&list=allpages&apnamespace=0&aplimit=500&format=json", &all)
+	testenv.GetJSON(t, base+"/api.php?action=query&list=allpages&apnamespace=0&aplimit=500&format=json", &all)
 	out := map[string]mwArticle{}
 	for _, p := range all.Query.AllPages {
-		pg := shared.MediaWikiPage(t, base, p.Title)
-		out[p.Title] = mwArticle{pg.Modified, shared.WikiText(pg.Wikitext)}
+		pg := testenv.MediaWikiPage(t, base, p.Title)
+		out[p.Title] = mwArticle{pg.Modified, testenv.WikiText(pg.Wikitext)}
 	}
 	return out
 }
@@ -85,7 +85,7 @@ func mwCrawl(t *testing.T, k *kb.KB, base string) map[string]*vdoc.Doc {
 // least 95 % of the articles must then be right (title, text, last
 // modification).
 func TestMediaWikiRecrawl(t *testing.T) {
-	base := shared.CMS(t, shared.MediaWiki, "")
+	base := testenv.CMS(t, testenv.MediaWiki, "")
 	api := mwArticles(t, base)
 	old := mwCrawl(t, builtin(t), base)
 	if len(old)*100 < len(api)*95 {
@@ -99,7 +99,7 @@ func TestMediaWikiRecrawl(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	shared.SwitchTheme(t, base, "monobook")
+	testenv.SwitchTheme(t, base, "monobook")
 	pages := map[string]*vdoc.Doc{}
 	var samples []Page
 	for u := range old {
@@ -124,10 +124,10 @@ func TestMediaWikiRecrawl(t *testing.T) {
 // monobook, with no earlier crawl; relaxation must bring at least 95 % of
 // the articles right.
 func TestMediaWikiColdStart(t *testing.T) {
-	base := shared.CMS(t, shared.MediaWiki, "")
+	base := testenv.CMS(t, testenv.MediaWiki, "")
 	api := mwArticles(t, base)
 	k := restrict(t, builtin(t), "mediawiki", map[string]map[string]*vdoc.Doc{"article": mwCrawl(t, builtin(t), base)})
-	shared.SwitchTheme(t, base, "monobook")
+	testenv.SwitchTheme(t, base, "monobook")
 	pages := mwCrawl(t, k, base)
 	if len(pages)*100 < len(api)*95 {
 		t.Fatalf("crawl on monobook reached %d of %d articles", len(pages), len(api))

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mneme-archive/mneme/graph"
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/kb"
 	"github.com/mneme-archive/mneme/kb/vdoc"
 	"github.com/mneme-archive/mneme/ontology"
@@ -25,7 +25,7 @@ type wpPost struct{ title, author, date, content string }
 
 func wpPosts(tb testing.TB) map[string]wpPost {
 	out := map[string]wpPost{}
-	for _, r := range shared.WordPressQuery(tb, "SELECT p.ID, p.post_title, u.display_name, p.post_date_gmt, p.post_content FROM wp_posts p "+
+	for _, r := range testenv.WordPressQuery(tb, "SELECT p.ID, p.post_title, u.display_name, p.post_date_gmt, p.post_content FROM wp_posts p "+
 		"JOIN wp_users u ON u.ID = p.post_author WHERE p.post_type = 'post' AND p.post_status = 'publish'") {
 		out[r[0]] = wpPost{html.UnescapeString(r[1]), r[2], r[3], stripTags(r[4])}
 	}
@@ -135,7 +135,7 @@ func storeObjects(t *testing.T, k *kb.KB, pages map[string]map[string]*vdoc.Doc,
 // patterns at least 95 % of the posts are extracted right (title,
 // author, date, text against the database).
 func TestWordPressRecrawl(t *testing.T) {
-	base := shared.CMS(t, shared.WordPress, "")
+	base := testenv.CMS(t, testenv.WordPress, "")
 	db := wpPosts(t)
 	old := crawl(t, builtin(t), base+"/", 200)
 	if len(old["post"]) < len(db) {
@@ -149,7 +149,7 @@ func TestWordPressRecrawl(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	shared.SwitchTheme(t, base, "twentytwentythree")
+	testenv.SwitchTheme(t, base, "twentytwentythree")
 	det := kb.NewDetector(k, nil)
 	posts := map[string]*vdoc.Doc{}
 	var pages []Page
@@ -188,10 +188,10 @@ func TestWordPressRecrawl(t *testing.T) {
 // finds the navigation from the index to the posts and the post fields
 // again, and at least 95 % of the posts are extracted right.
 func TestWordPressColdStart(t *testing.T) {
-	base := shared.CMS(t, shared.WordPress, "")
+	base := testenv.CMS(t, testenv.WordPress, "")
 	db := wpPosts(t)
 	k := restrict(t, builtin(t), "wordpress", crawl(t, builtin(t), base+"/", 200))
-	shared.SwitchTheme(t, base, "twentytwentythree")
+	testenv.SwitchTheme(t, base, "twentytwentythree")
 
 	site := "127.0.0.1:8081"
 	learned, err := OpenLearned(LearnedPath(t.TempDir()))
@@ -239,7 +239,7 @@ func TestWordPressColdStart(t *testing.T) {
 // post pages of twentytwentythree, which have none: the relaxed pattern
 // must recognise the post pages and none of the index pages.
 func TestWordPressLevelRelax(t *testing.T) {
-	base := shared.CMS(t, shared.WordPress, "twentytwentythree")
+	base := testenv.CMS(t, testenv.WordPress, "twentytwentythree")
 	k := builtin(t)
 	pages := crawl(t, k, base+"/", 40)
 	posts, lists := slices.Collect(maps.Values(pages["post"])), slices.Collect(maps.Values(pages["list"]))

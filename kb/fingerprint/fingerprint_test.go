@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/kb/vdoc"
 )
 
@@ -334,8 +334,8 @@ var (
 // the package's tests) and the paths of the saved pages.
 func loadShared(t *testing.T) (*Set, []string) {
 	t.Helper()
-	dir := shared.Path(t, "data", "fingerprints", "webappanalyzer")
-	pages, err := filepath.Glob(filepath.Join(shared.Path(t, "data", "aah-pages"), "pages", "*.html"))
+	dir := testenv.Path(t, "data", "fingerprints", "webappanalyzer")
+	pages, err := filepath.Glob(filepath.Join(testenv.Path(t, "data", "aah-pages"), "pages", "*.html"))
 	if err != nil || len(pages) == 0 {
 		t.Fatalf("no saved pages: %v", err)
 	}

@@ -4,7 +4,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/internal/w3c"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/rdf/ntriples"
@@ -36,7 +36,7 @@ func (d *dropLast) Next() (rdf.Quad, error) {
 // a faulty writer and checks that the harness reports them, so that the
 // passing counts of TestRDF11Suites mean something.
 func TestHarnessCatchesFaults(t *testing.T) {
-	m, err := w3c.Load(shared.Path(t, "data", "rdf-tests", "rdf", "rdf11", "rdf-turtle", "manifest.ttl"))
+	m, err := w3c.Load(testenv.Path(t, "data", "rdf-tests", "rdf", "rdf11", "rdf-turtle", "manifest.ttl"))
 	if err != nil {
 		t.Fatal(err)
 	}

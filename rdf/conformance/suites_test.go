@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/internal/w3c"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/rdf/ntriples"
@@ -79,7 +79,7 @@ func (c tally) String() string {
 }
 
 func TestRDF11Suites(t *testing.T) {
-	root := shared.Path(t, "data", "rdf-tests", "rdf", "rdf11")
+	root := testenv.Path(t, "data", "rdf-tests", "rdf", "rdf11")
 	for _, s := range suites {
 		t.Run(s.dir, func(t *testing.T) {
 			m, err := w3c.Load(root + "/" + s.dir + "/manifest.ttl")

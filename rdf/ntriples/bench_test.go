@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
@@ -22,7 +22,7 @@ const lubm8Triples = 1000426
 // memory without I/O, from the gzipped file) and with raptor's rapper on
 // the same uncompressed file, in triples/s.
 func BenchmarkLUBM8(b *testing.B) {
-	gz := shared.Path(b, "data", "bench", "lubm", "lubm-univ8-seed0.nt.gz")
+	gz := testenv.Path(b, "data", "bench", "lubm", "lubm-univ8-seed0.nt.gz")
 	plain := filepath.Join(b.TempDir(), "lubm-univ8-seed0.nt")
 	size := decompress(b, gz, plain)
 

@@ -14,7 +14,8 @@ import (
 type Op interface{ op() }
 
 // BGP is a basic graph pattern: triple patterns without paths. Blank
-// nodes of the query have become internal variables (see IsInternal).
+// nodes of the query have become internal variables: names starting with
+// '?' or '.', which no query can write, and which are never projected.
 type BGP struct{ Triples []syntax.Triple }
 
 // Path matches a property path that is not a simple link, inverse or
@@ -235,11 +236,6 @@ func (e *Exists) AppendSSE(dst []byte) []byte {
 	}
 	return append(append(dst, strings.Join(strings.Fields(String(e.Op)), " ")...), ')')
 }
-
-// IsInternal reports whether a variable was made by the translation
-// (from a blank node, a path step, an aggregate or a grouping expression)
-// rather than written by the user; such variables are never projected.
-func IsInternal(v string) bool { return v != "" && (v[0] == '?' || v[0] == '.') }
 
 // Query is a translated query.
 type Query struct {

@@ -6,13 +6,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 )
 
 // Every expected-results file of the W3C SPARQL suites must parse, and
 // survive a write and read in its own format unchanged.
 func TestW3CResultFiles(t *testing.T) {
-	root := shared.Path(t, "data", "rdf-tests", "sparql")
+	root := testenv.Path(t, "data", "rdf-tests", "sparql")
 	counts := map[Format]int{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -59,7 +59,7 @@ func TestW3CResultFiles(t *testing.T) {
 // terms are reduced to what CSV keeps. (csvtsv03 is left out: its two
 // files disagree on a lexical form, 1.0e6 against 1.0E6.)
 func TestW3CCSVMatchesTSV(t *testing.T) {
-	dir := shared.Path(t, "data", "rdf-tests", "sparql", "sparql11", "csv-tsv-res")
+	dir := testenv.Path(t, "data", "rdf-tests", "sparql", "sparql11", "csv-tsv-res")
 	for _, name := range []string{"csvtsv01", "csvtsv02"} {
 		read := func(f Format, ext string) *Results {
 			file, err := os.Open(filepath.Join(dir, name+ext))

@@ -111,13 +111,6 @@ func inScope(pt Pattern, set map[string]bool) {
 	visitVars(pt, func(v string) { set[v] = true })
 }
 
-// InScope returns the variables in scope of a group pattern (§18.2.1).
-func InScope(g *Group) map[string]bool {
-	set := map[string]bool{}
-	inScope(g, set)
-	return set
-}
-
 // ProjectedVars returns the variables a SELECT query returns, in order:
 // the SELECT list, or for SELECT * the in-scope variables of WHERE in
 // order of first appearance.

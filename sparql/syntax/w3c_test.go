@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/internal/w3c"
 	"github.com/mneme-archive/mneme/sparql/algebra"
 	"github.com/mneme-archive/mneme/sparql/syntax"
@@ -17,7 +17,7 @@ import (
 // and translate, negative ones must be rejected) and parses the query of
 // every query-evaluation test, printing the counts per category.
 func TestW3CSyntax(t *testing.T) {
-	root := shared.Path(t, "data", "rdf-tests", "sparql")
+	root := testenv.Path(t, "data", "rdf-tests", "sparql")
 	categories := []struct{ name, manifest string }{
 		{"sparql10 syntax", "sparql10/manifest-syntax.ttl"},
 		{"sparql10 evaluation queries", "sparql10/manifest-evaluation.ttl"},

@@ -1,7 +1,9 @@
-// Package shared finds the ../shared folder of test material (W3C suites,
-// benchmark data, saved pages) that sits beside the repository, so tests
-// can use it and skip cleanly where it is absent.
-package shared
+// Package testenv tells tests what their environment provides, and skips
+// them cleanly where it does not: the ../shared folder of test material
+// (W3C suites, benchmark data, saved pages) beside the repository, and
+// the real CMSs (WordPress, MediaWiki, DokuWiki) served on loopback, which
+// it holds for one test at a time.
+package testenv
 
 import (
 	"os"
