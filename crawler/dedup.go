@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/mneme-archive/mneme/internal/pebblelog"
 )
 
 // digests is the URL-agnostic payload digest index: for each payload
@@ -38,7 +40,7 @@ type original struct {
 }
 
 func openDigests(dir string, log io.Writer) (*digests, error) {
-	db, err := pebble.Open(dir, &pebble.Options{Logger: pebbleLog{log}})
+	db, err := pebble.Open(dir, &pebble.Options{Logger: pebblelog.Logger{W: log, Name: "digest index"}})
 	if err != nil {
 		return nil, fmt.Errorf("digest index %s: %w", dir, err)
 	}
@@ -110,16 +112,3 @@ func (d *digests) persist(entries map[string]original) error {
 }
 
 func (d *digests) close() error { return d.db.Close() }
-
-// pebbleLog sends Pebble's errors to the crawl's log and drops its chatter.
-type pebbleLog struct{ w io.Writer }
-
-func (pebbleLog) Infof(string, ...any) {}
-
-func (l pebbleLog) Errorf(format string, args ...any) {
-	fmt.Fprintf(l.w, "digest index: "+format+"\n", args...)
-}
-
-func (pebbleLog) Fatalf(format string, args ...any) {
-	panic(fmt.Sprintf("digest index: "+format, args...))
-}

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/internal/synthweb"
+	"github.com/mneme-archive/mneme/internal/testenv"
 )
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden-links.txt from the current extractor")

@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/internal/synthweb"
+	"github.com/mneme-archive/mneme/internal/testenv"
 )
 
 // netTokenizer is x/net/html's Tokenizer as the extractor sets it up: the

@@ -6,19 +6,13 @@ import (
 	"fmt"
 	"log"
 	"sync"
-	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 
+	"github.com/mneme-archive/mneme/crawler/clock"
 	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/internal/pebblelog"
 )
-
-// Clock tells the time; tests inject a fake one.
-type Clock interface{ Now() time.Time }
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
 
 // QueuePolicy is what a queue is allowed: how many of its URLs may be in
 // flight at once, and how many claims it may make in total (0: no limit).
@@ -29,7 +23,7 @@ type QueuePolicy struct {
 
 // Options configure a Frontier. Zero values take the defaults noted.
 type Options struct {
-	Clock Clock // default: the system clock
+	Clock clock.Clock // default: the system clock
 	// SeenBatch is how many candidates are buffered before the seen-set
 	// pass (default 65536); 1 applies every Schedule at once.
 	SeenBatch int
@@ -80,7 +74,7 @@ type Frontier struct {
 	dir    string
 	po     *pebble.Options
 	opts   Options
-	clock  Clock
+	clock  clock.Clock
 	meta   meta
 	queues []*queue          // by queue id
 	byKey  map[string]*queue // by politeness key
@@ -111,7 +105,7 @@ var ErrClosed = errors.New("frontier: closed")
 // were in flight when it was last used go back to their queues.
 func Open(dir string, opts Options) (*Frontier, error) {
 	if opts.Clock == nil {
-		opts.Clock = systemClock{}
+		opts.Clock = clock.System{}
 	}
 	if opts.SeenBatch <= 0 {
 		opts.SeenBatch = defaultSeenBatch
@@ -143,7 +137,7 @@ func Open(dir string, opts Options) (*Frontier, error) {
 		L0CompactionThreshold: 16,
 		L0StopWritesThreshold: 32,
 		LBaseMaxBytes:         512 << 20,
-		Logger:                quietLogger{},
+		Logger:                pebblelog.Logger{W: log.Writer(), Name: "frontier: pebble"},
 	}
 	// The frontier is CPU-bound on small machines and its data is
 	// short-lived: disk is cheaper than compressing every compaction.
@@ -171,18 +165,6 @@ func splitByPrefix(start []byte) (pebble.SpanPolicy, []byte, error) {
 		return pebble.SpanPolicy{}, nil, nil
 	}
 	return pebble.SpanPolicy{}, []byte{start[0] + 1}, nil
-}
-
-// quietLogger keeps Pebble's informational messages off the crawler's
-// output; errors are still logged and fatal errors stop the process.
-type quietLogger struct{}
-
-func (quietLogger) Infof(string, ...any) {}
-func (quietLogger) Errorf(format string, args ...any) {
-	log.Printf("frontier: pebble: "+format, args...)
-}
-func (quietLogger) Fatalf(format string, args ...any) {
-	panic(fmt.Sprintf("frontier: pebble: "+format, args...))
 }
 
 // load rebuilds the in-memory queue table and pending buffer from the

@@ -4,10 +4,9 @@ import (
 	"container/list"
 	"sync"
 	"time"
-)
 
-// Clock tells the time; tests inject a manual one.
-type Clock interface{ Now() time.Time }
+	"github.com/mneme-archive/mneme/crawler/clock"
+)
 
 // CacheConfig bounds and times a Cache. Zero fields take the defaults.
 type CacheConfig struct {
@@ -40,7 +39,7 @@ func (c CacheConfig) withDefaults() CacheConfig {
 type Cache struct {
 	token string
 	cfg   CacheConfig
-	clock Clock
+	clock clock.Clock
 
 	mu    sync.Mutex
 	items map[string]*list.Element
@@ -56,8 +55,8 @@ type entry struct {
 }
 
 // NewCache returns a cache for the crawler named token.
-func NewCache(token string, cfg CacheConfig, clock Clock) *Cache {
-	return &Cache{token: token, cfg: cfg.withDefaults(), clock: clock, items: map[string]*list.Element{}}
+func NewCache(token string, cfg CacheConfig, clk clock.Clock) *Cache {
+	return &Cache{token: token, cfg: cfg.withDefaults(), clock: clk, items: map[string]*list.Element{}}
 }
 
 // Get returns the rules in force for site. ok is false when the site has

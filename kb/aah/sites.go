@@ -12,6 +12,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 
+	"github.com/mneme-archive/mneme/internal/pebblelog"
 	"github.com/mneme-archive/mneme/kb"
 )
 
@@ -104,7 +105,7 @@ func (t *siteTable) evict(e *list.Element) error {
 		if err != nil {
 			return fmt.Errorf("aah: spilling sites: %w", err)
 		}
-		db, err := pebble.Open(dir, &pebble.Options{Logger: spillLog{t.log}})
+		db, err := pebble.Open(dir, &pebble.Options{Logger: pebblelog.Logger{W: t.log, Name: "aah: site spill"}})
 		if err != nil {
 			os.RemoveAll(dir)
 			return fmt.Errorf("aah: spilling sites to %s: %w", dir, err)
@@ -174,16 +175,4 @@ func (t *siteTable) close() error {
 	}
 	t.db, t.spill = nil, ""
 	return err
-}
-
-// spillLog drops Pebble's informational messages and writes its errors
-// to the helper's log.
-type spillLog struct{ w io.Writer }
-
-func (spillLog) Infof(string, ...any) {}
-func (l spillLog) Errorf(format string, args ...any) {
-	fmt.Fprintf(l.w, "aah: site spill: "+format+"\n", args...)
-}
-func (spillLog) Fatalf(format string, args ...any) {
-	panic(fmt.Sprintf("aah: site spill: "+format, args...))
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/mneme-archive/mneme/graph/kv"
+	"github.com/mneme-archive/mneme/internal/pebblelog"
 )
 
 // Options tune a Pebble store.
@@ -61,7 +62,7 @@ func Open(dir string, o Options) (*DB, error) {
 		LBaseMaxBytes:         512 << 20,
 		// Pebble logs compactions to stderr by default; a store is a
 		// library and keeps quiet.
-		Logger: quietLogger{},
+		Logger: pebblelog.Logger{Name: "pebble"},
 	}
 	// Bloom filters make the dictionary's "is this id free?" probes and
 	// the writers' existence checks cheap.
@@ -217,15 +218,4 @@ func (s *sortedFile) Finish() error { return s.w.Close() }
 func (s *sortedFile) Abort() {
 	_ = s.w.Close()
 	_ = os.Remove(s.path)
-}
-
-type quietLogger struct{}
-
-func (quietLogger) Infof(string, ...interface{}) {}
-func (quietLogger) Errorf(format string, args ...interface{}) {
-	fmt.Fprintf(os.Stderr, "pebble: "+format+"\n", args...)
-}
-func (quietLogger) Fatalf(format string, args ...interface{}) {
-	fmt.Fprintf(os.Stderr, "pebble: "+format+"\n", args...)
-	os.Exit(2)
 }
