@@ -1,8 +1,9 @@
 // Package tui is mneme's terminal user interface: a shell of screens
 // (crawls, crawl detail, frontier, review of learned patterns, the SPARQL
-// console, the archive browser) over a query backend (a store opened in
-// this process or a `mneme serve` reached over HTTP) and the control API
-// client of the crawl screens.
+// console, the archive browser) over a `mneme serve` reached over HTTP:
+// its SPARQL endpoint (package tui/backend) and its control API (the
+// client of package control/api). The TUI never opens a store or runs a
+// crawl itself (internal/layers tests it).
 // The shell switches screens (tab, number keys), shows each screen's
 // keys (? or F1), filters (/), keeps a status bar, and asks before
 // quitting when quitting would interrupt work. Screens live in
