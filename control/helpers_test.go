@@ -7,10 +7,10 @@ import (
 
 	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/crawler"
-	"github.com/mneme-archive/mneme/internal/testsite"
+	"github.com/mneme-archive/mneme/internal/sitetest"
 )
 
-func newSite(t *testing.T, n int) *testsite.Site { return testsite.New(t, n) }
+func newSite(t *testing.T, n int) *sitetest.Site { return sitetest.New(t, n) }
 
 // server is a control API over a fresh data folder.
 type server struct {
@@ -22,7 +22,7 @@ type server struct {
 
 func newServer(t *testing.T) *server {
 	t.Helper()
-	data, st, tok := testsite.DataFolder(t)
+	data, st, tok := sitetest.DataFolder(t)
 	m := NewManager(data, crawler.Deps{Store: st}, "mneme-test/1.0 (+https://example.org/contact)")
 	srv := httptest.NewServer(NewHandler(m, tok, 0))
 	t.Cleanup(func() {

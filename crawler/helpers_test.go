@@ -18,7 +18,7 @@ import (
 	"github.com/mneme-archive/mneme/crawler/crawllog"
 	"github.com/mneme-archive/mneme/crawler/crawlrdf"
 	"github.com/mneme-archive/mneme/crawler/spec"
-	"github.com/mneme-archive/mneme/crawler/warcverify"
+	"github.com/mneme-archive/mneme/crawler/warc/warctest"
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/rdf"
@@ -244,5 +244,5 @@ func warcFiles(t *testing.T, data, id string) []string {
 // verifyWARCs runs the independent verifier on every WARC file of a crawl.
 func verifyWARCs(t *testing.T, data, id string) {
 	t.Helper()
-	warcverify.Check(t, warcFiles(t, data, id)...)
+	warctest.Check(t, warcFiles(t, data, id)...)
 }

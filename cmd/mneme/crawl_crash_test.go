@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/mneme-archive/mneme/crawler"
-	"github.com/mneme-archive/mneme/crawler/warcverify"
+	"github.com/mneme-archive/mneme/crawler/warc/warctest"
 	"github.com/mneme-archive/mneme/graph"
 )
 
@@ -103,7 +103,7 @@ func TestCrawlSurvivesKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	warcverify.Check(t, files...)
+	warctest.Check(t, files...)
 }
 
 // startMneme starts the test binary as the mneme command with args; its

@@ -16,7 +16,7 @@ import (
 
 	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/crawler/frontier"
-	"github.com/mneme-archive/mneme/crawler/warcverify"
+	"github.com/mneme-archive/mneme/crawler/warc/warctest"
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/sparql"
 )
@@ -163,5 +163,5 @@ incremental:
 	if err != nil {
 		t.Fatal(err)
 	}
-	warcverify.Check(t, files...)
+	warctest.Check(t, files...)
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mneme-archive/mneme/crawler/warcverify"
+	"github.com/mneme-archive/mneme/crawler/warc/warctest"
 )
 
 // URLs that exercise warcio.js's key: www prefixes, case, default and other
@@ -76,7 +76,7 @@ func TestCDXJMatchesWarcio(t *testing.T) {
 	if want := len(keyURLs) + 8; len(ours) != want {
 		t.Errorf("%d CDXJ lines, want %d", len(ours), want)
 	}
-	theirs := warcverify.Index(t, path)
+	theirs := warctest.Index(t, path)
 	if strings.Join(ours, "\n") != strings.Join(theirs, "\n") {
 		for i := 0; i < max(len(ours), len(theirs)); i++ {
 			var o, th string
@@ -99,7 +99,7 @@ func TestCDXJMatchesWarcio(t *testing.T) {
 	if string(written) != strings.Join(ours, "\n")+"\n" {
 		t.Errorf("written CDXJ differs from IndexFile:\n%s", written)
 	}
-	warcverify.Check(t, path)
+	warctest.Check(t, path)
 }
 
 // TestIndexUnfoundHead writes a response whose HTTP head does not end within

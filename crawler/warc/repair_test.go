@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mneme-archive/mneme/crawler/warcverify"
+	"github.com/mneme-archive/mneme/crawler/warc/warctest"
 )
 
 // smallWARC writes a file with one record of every kind and returns its path.
@@ -91,7 +91,7 @@ func TestRepairAtEveryOffset(t *testing.T) {
 	if len(paths) != 3 {
 		t.Fatalf("repairs kept %d distinct record counts, want 3", len(paths))
 	}
-	warcverify.Check(t, paths...)
+	warctest.Check(t, paths...)
 }
 
 // TestReaderAndVerifierRejectTampering changes one byte of a block inside a
@@ -126,7 +126,7 @@ func TestReaderAndVerifierRejectTampering(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("offset %d", resp.Offset)) {
 		t.Errorf("reader error %v, want one naming offset %d", err, resp.Offset)
 	}
-	v := warcverify.Verdicts(t, badPath)[0]
+	v := warctest.Verdicts(t, badPath)[0]
 	if v.Valid || !strings.Contains(strings.Join(v.Errors, ";"), "WARC-Block-Digest") {
 		t.Errorf("verifier verdict %+v, want a block digest error", v)
 	}
@@ -136,7 +136,7 @@ func TestReaderAndVerifierRejectTampering(t *testing.T) {
 	if _, err := ReadFile(badPath); err == nil {
 		t.Error("reader accepted a file with bytes missing")
 	}
-	if v := warcverify.Verdicts(t, badPath)[0]; v.Valid {
+	if v := warctest.Verdicts(t, badPath)[0]; v.Valid {
 		t.Errorf("verifier accepted a file with bytes missing: %+v", v)
 	}
 }
@@ -227,7 +227,7 @@ func TestKillAndRecover(t *testing.T) {
 	if !strings.Contains(c.Response.File, "-00001-") {
 		t.Errorf("writer after recovery wrote %s, want serial 00001", c.Response.File)
 	}
-	warcverify.Check(t, warcFiles(t, dir)...)
+	warctest.Check(t, warcFiles(t, dir)...)
 }
 
 func TestRecoverRemovesEmptyAndIndexesUnindexed(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mneme-archive/mneme/crawler/warcverify"
+	"github.com/mneme-archive/mneme/crawler/warc/warctest"
 )
 
 var fetchTime = time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
@@ -139,7 +139,7 @@ func TestExchangeRoundTrip(t *testing.T) {
 			t.Errorf("location %+v, reader saw offset %d length %d", pair.loc, pair.rec.Offset, pair.rec.Length)
 		}
 	}
-	warcverify.Check(t, files...)
+	warctest.Check(t, files...)
 }
 
 type check struct{ got, want string }
@@ -186,7 +186,7 @@ func TestChunkedAndTruncatedPayloads(t *testing.T) {
 	if last.Header.Get("WARC-Truncated") != "length" || last.Header.Get("WARC-Payload-Digest") != "" {
 		t.Errorf("truncated record header:\n%v", last.Header)
 	}
-	warcverify.Check(t, warcFiles(t, dir)...)
+	warctest.Check(t, warcFiles(t, dir)...)
 }
 
 func TestRevisitProfiles(t *testing.T) {
@@ -245,7 +245,7 @@ func TestRevisitProfiles(t *testing.T) {
 		{string(n.Block), "HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n"},
 	}
 	expectAll(t, checks)
-	warcverify.Check(t, warcFiles(t, dir)...)
+	warctest.Check(t, warcFiles(t, dir)...)
 }
 
 func TestRotationKeepsPairsTogether(t *testing.T) {
@@ -277,7 +277,7 @@ func TestRotationKeepsPairsTogether(t *testing.T) {
 			t.Errorf("pair split or apart: %+v", c)
 		}
 	}
-	warcverify.Check(t, files...)
+	warctest.Check(t, files...)
 
 	// A writer in the same directory continues the serials.
 	w2 := newTestWriter(t, dir, 0)
@@ -339,7 +339,7 @@ func TestConcurrentWriters(t *testing.T) {
 	if n != 6*15*2 {
 		t.Errorf("%d records, want %d", n, 6*15*2)
 	}
-	warcverify.Check(t, warcFiles(t, dir)...)
+	warctest.Check(t, warcFiles(t, dir)...)
 }
 
 // TestGivenPayloadDigest checks that a digest from the caller replaces the
@@ -392,7 +392,7 @@ func TestDisconnectVerifies(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	warcverify.Check(t, warcFiles(t, dir)...)
+	warctest.Check(t, warcFiles(t, dir)...)
 }
 
 // TestLargeRecordStreamed writes a record above maxBuffered, which is
@@ -427,7 +427,7 @@ func TestLargeRecordStreamed(t *testing.T) {
 			t.Errorf("response %d: location %+v, reader saw offset %d length %d", i, caps[i].Response, rs.Offset, rs.Length)
 		}
 	}
-	warcverify.Check(t, warcFiles(t, dir)...)
+	warctest.Check(t, warcFiles(t, dir)...)
 }
 
 func TestGzipLevel(t *testing.T) {
@@ -504,7 +504,7 @@ func TestGroupSync(t *testing.T) {
 	if len(files) != 1 {
 		t.Fatalf("%d WARC files, want 1", len(files))
 	}
-	warcverify.Check(t, files...)
+	warctest.Check(t, files...)
 }
 
 // blockType returns the type of the first deflate block of the gzip member
@@ -560,7 +560,7 @@ func TestStoreSmall(t *testing.T) {
 		if len(recs) != 3 || !bytes.HasSuffix(recs[1].Block, []byte(body)) || !bytes.HasPrefix(recs[2].Block, []byte("GET "+url)) {
 			t.Errorf("StoreSmall %d: records read back: %d", tc.storeSmall, len(recs))
 		}
-		warcverify.Check(t, warcFiles(t, dir)...)
+		warctest.Check(t, warcFiles(t, dir)...)
 	}
 }
 
@@ -633,5 +633,5 @@ func TestGroupSyncFailedRecord(t *testing.T) {
 	if end := recs[len(recs)-1]; end.Offset != last.Request.Offset {
 		t.Errorf("last record at %d, the write reported %d", end.Offset, last.Request.Offset)
 	}
-	warcverify.Check(t, warcFiles(t, dir)...)
+	warctest.Check(t, warcFiles(t, dir)...)
 }

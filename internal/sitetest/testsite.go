@@ -1,9 +1,9 @@
-// Package testsite is the small site on 127.0.0.1 that the tests of the
+// Package sitetest is the small site on 127.0.0.1 that the tests of the
 // control API and of the TUI's crawl screens crawl: a binary tree of
 // pages, a gate page that holds a crawl running until the test lets it
 // answer, and a blog post whose template the knowledge base no longer
 // matches.
-package testsite
+package sitetest
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package testsite
+package sitetest
 
 import (
 	"testing"

@@ -1,8 +1,8 @@
-// Package warcverify lets tests outside crawler/warc run the independent
+// Package warctest lets tests outside crawler/warc run the independent
 // WARC verifier that crawler/warc's tests use: Node's warcio.js driven by
 // crawler/warc/testdata/verify-warc.mjs, which shares no code with the Go
 // writer. Tests that write WARC files call Check on them.
-package warcverify
+package warctest
 
 import (
 	"bufio"
@@ -39,7 +39,7 @@ func toolsDir() string {
 // script is the verifier, found beside this source file.
 func script() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "warc", "testdata", "verify-warc.mjs")
+	return filepath.Join(filepath.Dir(file), "..", "testdata", "verify-warc.mjs")
 }
 
 // ErrUnavailable says node or warcio.js is not installed.
