@@ -16,6 +16,7 @@ import (
 	"github.com/mneme-archive/mneme/rdf/rdfio"
 	"github.com/mneme-archive/mneme/sparql"
 	"github.com/mneme-archive/mneme/sparql/results"
+	"github.com/mneme-archive/mneme/sparql/results/resultstest"
 	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
@@ -283,7 +284,7 @@ func compare(tc *w3c.Test, q *sparql.Query, sq *syntax.Query, res *sparql.Result
 	if f == results.CSV {
 		got = results.CSVTerms(got)
 	}
-	err = results.Equivalent(exp, got, results.CompareOptions{Ordered: len(sq.OrderBy) > 0, ValueLiterals: true})
+	err = resultstest.Equivalent(exp, got, resultstest.CompareOptions{Ordered: len(sq.OrderBy) > 0, ValueLiterals: true})
 	if err != nil && os.Getenv("W3C_DEBUG") == tc.Name {
 		var b strings.Builder
 		_ = results.Write(&b, results.TSV, exp)

@@ -21,6 +21,7 @@ import (
 	"github.com/mneme-archive/mneme/rdf/jsonld"
 	"github.com/mneme-archive/mneme/rdf/ntriples"
 	"github.com/mneme-archive/mneme/sparql/results"
+	"github.com/mneme-archive/mneme/sparql/results/resultstest"
 )
 
 // queryData has the term kinds a client must get right: language tags,
@@ -224,7 +225,7 @@ func compareResults(t *testing.T, name, cli string, got clientAnswer) {
 	if !want.Ask && len(want.Rows) == 0 {
 		t.Fatalf("%s: mneme query found nothing; the test data must give each query answers", name)
 	}
-	if err := results.Equivalent(want, res, results.CompareOptions{ValueLiterals: true}); err != nil {
+	if err := resultstest.Equivalent(want, res, resultstest.CompareOptions{ValueLiterals: true}); err != nil {
 		t.Errorf("%s: %v", name, err)
 	}
 }

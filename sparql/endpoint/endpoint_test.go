@@ -20,6 +20,7 @@ import (
 	"github.com/mneme-archive/mneme/rdf/rdfio"
 	"github.com/mneme-archive/mneme/sparql"
 	"github.com/mneme-archive/mneme/sparql/results"
+	"github.com/mneme-archive/mneme/sparql/results/resultstest"
 	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
@@ -176,7 +177,7 @@ func TestSelectEveryFormatAndMethod(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := results.Equivalent(w, got, results.CompareOptions{}); err != nil {
+			if err := resultstest.Equivalent(w, got, resultstest.CompareOptions{}); err != nil {
 				t.Errorf("%s %s: %v", name, f, err)
 			}
 		}

@@ -1,4 +1,4 @@
-package results
+package results_test
 
 import (
 	"io/fs"
@@ -7,30 +7,32 @@ import (
 	"testing"
 
 	"github.com/mneme-archive/mneme/internal/testenv"
+	"github.com/mneme-archive/mneme/sparql/results"
+	"github.com/mneme-archive/mneme/sparql/results/resultstest"
 )
 
 // Every expected-results file of the W3C SPARQL suites must parse, and
 // survive a write and read in its own format unchanged.
 func TestW3CResultFiles(t *testing.T) {
 	root := testenv.Path(t, "data", "rdf-tests", "sparql")
-	counts := map[Format]int{}
+	counts := map[results.Format]int{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		f, err := ParseFormat(filepath.Ext(path))
+		f, err := results.ParseFormat(filepath.Ext(path))
 		if err != nil {
 			return nil
 		}
-		if f == XML && filepath.Ext(path) == ".xml" || f == JSON && filepath.Ext(path) == ".json" {
-			return nil // other XML and JSON files (manifests, protocol data)
+		if f == results.XML && filepath.Ext(path) == ".xml" || f == results.JSON && filepath.Ext(path) == ".json" {
+			return nil // other results.XML and results.JSON files (manifests, protocol data)
 		}
 		file, err := os.Open(path)
 		if err != nil {
 			return err
 		}
 		defer file.Close()
-		r, err := Read(file, f, path)
+		r, err := results.Read(file, f, path)
 		if err != nil {
 			t.Errorf("%v", err)
 			return nil
@@ -38,10 +40,10 @@ func TestW3CResultFiles(t *testing.T) {
 		counts[f]++
 		back := roundTrip(t, f, r)
 		want := r
-		if f == CSV {
-			want = CSVTerms(r)
+		if f == results.CSV {
+			want = results.CSVTerms(r)
 		}
-		if err := Equivalent(want, back, CompareOptions{Ordered: true}); err != nil {
+		if err := resultstest.Equivalent(want, back, resultstest.CompareOptions{Ordered: true}); err != nil {
 			t.Errorf("%s: write and read back: %v", path, err)
 		}
 		return nil
@@ -49,32 +51,32 @@ func TestW3CResultFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("parsed %d .srx, %d .srj, %d .tsv, %d .csv", counts[XML], counts[JSON], counts[TSV], counts[CSV])
-	if counts[XML] < 400 || counts[JSON] < 5 || counts[TSV] < 3 || counts[CSV] < 3 {
+	t.Logf("parsed %d .srx, %d .srj, %d .tsv, %d .csv", counts[results.XML], counts[results.JSON], counts[results.TSV], counts[results.CSV])
+	if counts[results.XML] < 400 || counts[results.JSON] < 5 || counts[results.TSV] < 3 || counts[results.CSV] < 3 {
 		t.Errorf("found too few result files: %v", counts)
 	}
 }
 
-// The W3C CSV and TSV expected results of one query agree once the TSV
-// terms are reduced to what CSV keeps. (csvtsv03 is left out: its two
+// The W3C results.CSV and results.TSV expected results of one query agree once the results.TSV
+// terms are reduced to what results.CSV keeps. (csvtsv03 is left out: its two
 // files disagree on a lexical form, 1.0e6 against 1.0E6.)
 func TestW3CCSVMatchesTSV(t *testing.T) {
 	dir := testenv.Path(t, "data", "rdf-tests", "sparql", "sparql11", "csv-tsv-res")
 	for _, name := range []string{"csvtsv01", "csvtsv02"} {
-		read := func(f Format, ext string) *Results {
+		read := func(f results.Format, ext string) *results.Results {
 			file, err := os.Open(filepath.Join(dir, name+ext))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer file.Close()
-			r, err := Read(file, f, name+ext)
+			r, err := results.Read(file, f, name+ext)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return r
 		}
-		tsv, csv := read(TSV, ".tsv"), read(CSV, ".csv")
-		if err := Equivalent(CSVTerms(tsv), csv, CompareOptions{}); err != nil {
+		tsv, csv := read(results.TSV, ".tsv"), read(results.CSV, ".csv")
+		if err := resultstest.Equivalent(results.CSVTerms(tsv), csv, resultstest.CompareOptions{}); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

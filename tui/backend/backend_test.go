@@ -18,6 +18,7 @@ import (
 	"github.com/mneme-archive/mneme/sparql/endpoint"
 	"github.com/mneme-archive/mneme/sparql/parse"
 	"github.com/mneme-archive/mneme/sparql/results"
+	"github.com/mneme-archive/mneme/sparql/results/resultstest"
 	"github.com/mneme-archive/mneme/tui/backend"
 )
 
@@ -144,7 +145,7 @@ func TestHTTPMatchesEmbedded(t *testing.T) {
 		if want.Ask != got.Ask || want.Boolean != got.Boolean {
 			t.Errorf("%s: ASK %v/%v over HTTP, %v/%v locally", q, got.Ask, got.Boolean, want.Ask, want.Boolean)
 		}
-		if err := results.Equivalent(want, got, results.CompareOptions{Ordered: true}); err != nil {
+		if err := resultstest.Equivalent(want, got, resultstest.CompareOptions{Ordered: true}); err != nil {
 			t.Errorf("%s over HTTP: %v", q, err)
 		}
 	}

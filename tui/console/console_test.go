@@ -10,6 +10,7 @@ import (
 	"github.com/mneme-archive/mneme/internal/tuitest"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql/results"
+	"github.com/mneme-archive/mneme/sparql/results/resultstest"
 	"github.com/mneme-archive/mneme/tui"
 	"github.com/mneme-archive/mneme/tui/backend"
 	"github.com/mneme-archive/mneme/tui/console"
@@ -227,7 +228,7 @@ func TestExport(t *testing.T) {
 		if f == results.CSV {
 			want = results.CSVTerms(want)
 		}
-		if err := results.Equivalent(want, got, results.CompareOptions{Ordered: true}); err != nil {
+		if err := resultstest.Equivalent(want, got, resultstest.CompareOptions{Ordered: true}); err != nil {
 			t.Errorf("%s differs from the query's answer: %v", name, err)
 		}
 	}

@@ -1,23 +1,24 @@
-package results
+package resultstest
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/sparql/results"
 )
 
 func TestEquivalent(t *testing.T) {
 	iri := func(s string) rdf.Term { return rdf.IRI("http://e/" + s) }
 	b := rdf.Blank
 	num := func(s string) rdf.Term { return rdf.Literal(s, rdf.XSDDouble) }
-	rs := func(vars string, rows ...[]rdf.Term) *Results {
-		return &Results{Vars: strings.Fields(vars), Rows: rows}
+	rs := func(vars string, rows ...[]rdf.Term) *results.Results {
+		return &results.Results{Vars: strings.Fields(vars), Rows: rows}
 	}
 	row := func(ts ...rdf.Term) []rdf.Term { return ts }
 	cases := []struct {
 		name      string
-		want, got *Results
+		want, got *results.Results
 		opts      CompareOptions
 		err       string // "" when equivalent
 	}{
@@ -43,8 +44,8 @@ func TestEquivalent(t *testing.T) {
 			CompareOptions{ValueLiterals: true}, "not found"},
 		{"variables differ", rs("x", row(iri("a"))), rs("y", row(iri("a"))), CompareOptions{}, "want variables [x], got [y]"},
 		{"row count", rs("x", row(iri("a"))), rs("x"), CompareOptions{}, "want 1 rows, got 0"},
-		{"ask", &Results{Ask: true, Boolean: true}, &Results{Ask: true, Boolean: false}, CompareOptions{}, "want true, got false"},
-		{"ask vs select", &Results{Ask: true}, rs("x"), CompareOptions{}, "want an ASK result"},
+		{"ask", &results.Results{Ask: true, Boolean: true}, &results.Results{Ask: true, Boolean: false}, CompareOptions{}, "want true, got false"},
+		{"ask vs select", &results.Results{Ask: true}, rs("x"), CompareOptions{}, "want an ASK result"},
 	}
 	for _, c := range cases {
 		err := Equivalent(c.want, c.got, c.opts)

@@ -1,4 +1,7 @@
-package results
+// Package resultstest compares SPARQL results for tests: Equivalent
+// tells whether two result tables are the same up to blank node labels,
+// row order (unless ordered) and, optionally, literal values.
+package resultstest
 
 import (
 	"fmt"
@@ -8,6 +11,7 @@ import (
 
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql/expr"
+	"github.com/mneme-archive/mneme/sparql/results"
 )
 
 // CompareOptions tune Equivalent.
@@ -29,7 +33,7 @@ const maxSearchSteps = 1_000_000
 // same variables (in any order), and rows that match one to one under a
 // single bijection between their blank nodes. The error describes the
 // first difference found. Language tags match case-insensitively.
-func Equivalent(want, got *Results, opts CompareOptions) error {
+func Equivalent(want, got *results.Results, opts CompareOptions) error {
 	if want.Ask || got.Ask {
 		if want.Ask != got.Ask {
 			return fmt.Errorf("want an ASK result: %v, got a SELECT result: %v", want.Ask, got.Ask)
