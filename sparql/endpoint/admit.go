@@ -22,6 +22,7 @@ const (
 type admission struct {
 	mu        sync.Mutex
 	free      [2]int
+	slots     [2]int
 	queue     [2][]*ticket
 	maxQueue  int
 	perClient int                  // queries one client may have waiting
@@ -36,7 +37,7 @@ type ticket struct {
 }
 
 func newAdmission(cheapSlots, expensiveSlots, maxQueue, perClient int) *admission {
-	return &admission{free: [2]int{cheapSlots, expensiveSlots}, maxQueue: maxQueue, perClient: perClient,
+	return &admission{free: [2]int{cheapSlots, expensiveSlots}, slots: [2]int{cheapSlots, expensiveSlots}, maxQueue: maxQueue, perClient: perClient,
 		waiting: map[string]int{}, served: map[string]time.Time{}}
 }
 
@@ -137,4 +138,15 @@ func (a *admission) unwait(client string) {
 	if a.waiting[client]--; a.waiting[client] <= 0 {
 		delete(a.waiting, client)
 	}
+}
+
+// load is the number of queries running and waiting.
+func (a *admission) load() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n := len(a.queue[cheap]) + len(a.queue[expensive])
+	for c := range a.free {
+		n += a.slots[c] - a.free[c]
+	}
+	return n
 }
