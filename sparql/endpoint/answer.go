@@ -1,12 +1,12 @@
 package endpoint
 
 import (
-	"net"
-	"os"
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 
