@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql"
@@ -87,8 +88,10 @@ func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, r *http.Req
 	}
 	defer res.Close()
 
+	// Writes may outlast the deadline by a moment, so that a query the
+	// deadline stops while the client reads can still say so (out.fail).
 	end, _ := ctx.Deadline()
-	out := newStream(w, f.contentType, end, h.cfg.WriteStall)
+	out := newStream(w, f.contentType, end.Add(writeGrace), h.cfg.WriteStall)
 	if h.cfg.MaxRows > 0 {
 		w.Header().Set("X-SPARQL-MaxRows", strconv.Itoa(h.cfg.MaxRows))
 	}
@@ -115,6 +118,9 @@ func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, r *http.Req
 		h.cfg.Log.Warn("sparql: result cut at the row limit", "max_rows", h.cfg.MaxRows)
 	}
 }
+
+// writeGrace is how long after its deadline a query's writes may go on.
+const writeGrace = 50 * time.Millisecond
 
 // clientOf is the key a client's queries are scheduled by: its address
 // without the port.
