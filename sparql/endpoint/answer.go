@@ -29,6 +29,14 @@ const flushRows = 256
 // without the end of the chunked body, so that no client takes a cut
 // result for a whole one (see the package doc).
 func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, r *http.Request, req *request) {
+	// Parsing and planning take CPU too: they run in a cheap slot, and a
+	// query found expensive then moves to an expensive one.
+	client := clientOf(r)
+	release, ok := h.acquire(ctx, w, req, cheap, client)
+	if !ok {
+		return
+	}
+	defer func() { release() }()
 	opts := h.cfg.Query
 	opts.From, opts.FromNamed = req.from, req.fromNamed
 	q, err := sparql.Prepare(req.query, opts)
@@ -65,22 +73,13 @@ func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, r *http.Req
 		writeError(w, h.execError(err, req))
 		return
 	}
-	class := cheap
 	if cost >= h.cfg.ExpensiveCost {
-		class = expensive
+		release()
+		if release, ok = h.acquire(ctx, w, req, expensive, client); !ok {
+			release = func() {}
+			return
+		}
 	}
-	release, err := h.admit.acquire(ctx, class, clientOf(r))
-	var busy errBusy
-	switch {
-	case errors.As(err, &busy):
-		writeError(w, &httpError{status: http.StatusServiceUnavailable, busy: true,
-			msg: fmt.Sprintf("%d queries are already waiting, the most this endpoint queues: retry later", busy.waiting)})
-		return
-	case err != nil:
-		writeError(w, h.execError(err, req))
-		return
-	}
-	defer release()
 	res, err := planned.Exec()
 	if err != nil {
 		writeError(w, h.execError(err, req))
@@ -117,6 +116,23 @@ func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, r *http.Req
 	case truncated:
 		h.cfg.Log.Warn("sparql: result cut at the row limit", "max_rows", h.cfg.MaxRows)
 	}
+}
+
+// acquire waits for a slot of class, or answers the request with why
+// there is none.
+func (h *Handler) acquire(ctx context.Context, w http.ResponseWriter, req *request, class int, client string) (func(), bool) {
+	release, err := h.admit.acquire(ctx, class, client)
+	var busy errBusy
+	switch {
+	case errors.As(err, &busy):
+		writeError(w, &httpError{status: http.StatusServiceUnavailable, busy: true,
+			msg: fmt.Sprintf("%d queries are already waiting, the most this endpoint queues: retry later", busy.waiting)})
+		return nil, false
+	case err != nil:
+		writeError(w, h.execError(err, req))
+		return nil, false
+	}
+	return release, true
 }
 
 // writeGrace is how long after its deadline a query's writes may go on.

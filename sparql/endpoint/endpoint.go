@@ -55,7 +55,7 @@ type Config struct {
 	ExpensiveCost float64
 	// MaxQueued bounds the queries waiting for a slot; one client may
 	// have up to MaxConcurrent of them. Beyond, a query is refused at
-	// once with 503 and Retry-After. 0 means 16×MaxConcurrent.
+	// once with 503 and Retry-After. 0 means 64×MaxConcurrent.
 	MaxQueued int
 	// MaxQuery and MaxPatterns bound a query's text (bytes) and its
 	// triple patterns and property paths; a larger query gets 400. 0
@@ -107,7 +107,7 @@ func New(store Store, cfg Config) *Handler {
 		cfg.ExpensiveCost = DefaultExpensiveCost
 	}
 	if cfg.MaxQueued <= 0 {
-		cfg.MaxQueued = 16 * cfg.MaxConcurrent
+		cfg.MaxQueued = 64 * cfg.MaxConcurrent
 	}
 	if cfg.MaxQuery <= 0 {
 		cfg.MaxQuery = DefaultMaxQuery
