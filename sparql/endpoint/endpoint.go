@@ -25,8 +25,9 @@ const (
 	DefaultMaxRows     = 1_000_000
 	DefaultMaxQuery    = 256 << 10
 	DefaultMaxPatterns = 256
-	// DefaultExpensiveCost is about 0.1 s of quad reads.
-	DefaultExpensiveCost = 1e6
+	// DefaultExpensiveCost is about 10 ms of quad reads: a lookup costs
+	// tens to thousands, a scan of a large store millions.
+	DefaultExpensiveCost = 1e5
 	DefaultWriteStall    = 5 * time.Second
 	DefaultReadTimeout   = 10 * time.Second
 	// DefaultMemoryRows is the rows one query holds in memory (about
