@@ -427,7 +427,11 @@ func (o *orderNode) writeRun(ex *Exec, items []*sortItem) (*spillFile, error) {
 		return nil, err
 	}
 	for _, it := range items {
-		if err := f.write(it.seq, it.row, it.keys); err != nil {
+		err := ex.tick()
+		if err == nil {
+			err = f.write(it.seq, it.row, it.keys)
+		}
+		if err != nil {
 			f.close()
 			return nil, err
 		}

@@ -202,7 +202,7 @@ func (s *stats) report(timeout time.Duration) {
 	slices.Sort(kinds)
 	for _, k := range kinds {
 		os := s.by[k]
-		statuses := map[int]int{}
+		statuses, overBy := map[int]int{}, map[int]int{}
 		over := 0
 		var took []time.Duration
 		for _, o := range os {
@@ -210,11 +210,12 @@ func (s *stats) report(timeout time.Duration) {
 			took = append(took, o.took)
 			if o.took > timeout+200*time.Millisecond {
 				over++
+				overBy[o.status]++
 			}
 		}
 		slices.Sort(took)
-		fmt.Printf("%s: %d queries, statuses %v, median %v, p99 %v, max %v, %d over timeout+200ms\n", k, len(os), statuses,
-			took[len(took)/2].Round(time.Millisecond), took[len(took)*99/100].Round(time.Millisecond), took[len(took)-1].Round(time.Millisecond), over)
+		fmt.Printf("%s: %d queries, statuses %v, median %v, p99 %v, max %v, %d over timeout+200ms (statuses %v)\n", k, len(os), statuses,
+			took[len(took)/2].Round(time.Millisecond), took[len(took)*99/100].Round(time.Millisecond), took[len(took)-1].Round(time.Millisecond), over, overBy)
 	}
 	for e, n := range s.errs {
 		fmt.Printf("  %dx %s\n", n, e)
