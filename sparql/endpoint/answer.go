@@ -13,9 +13,7 @@ import (
 
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql"
-	"github.com/mneme-archive/mneme/sparql/eval"
 	"github.com/mneme-archive/mneme/sparql/results"
-	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
 // flushRows is how many rows go by between checks whether buffered
@@ -49,7 +47,7 @@ func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, r *http.Req
 		return
 	}
 	offers := solutionFormats
-	if form := q.Form(); form == syntax.Construct || form == syntax.Describe {
+	if form := q.Form(); form.IsGraph() {
 		offers = graphFormats
 	}
 	f := byName(offers, req.formats)
@@ -149,7 +147,7 @@ func clientOf(r *http.Request) string {
 
 func (h *Handler) writeSolutions(out *stream, res *sparql.Result, f *format) (int, bool, error) {
 	rw := results.NewWriter(out, f.results)
-	if res.Form == syntax.Ask {
+	if res.Form == sparql.Ask {
 		if err := rw.Boolean(res.Boolean()); err != nil {
 			return 0, false, err
 		}
@@ -206,7 +204,7 @@ func (h *Handler) pump(out *stream, res *sparql.Result, put func() error, flush 
 // prepareError answers a query that does not parse: the parser's
 // line:column message.
 func prepareError(err error) *httpError {
-	var se *syntax.Error
+	var se *sparql.SyntaxError
 	if errors.As(err, &se) {
 		return errorf(http.StatusBadRequest, "syntax error at line %d, column %d: %s", se.Line, se.Col, se.Msg)
 	}
@@ -221,7 +219,7 @@ func (h *Handler) execError(err error, req *request) *httpError {
 		return errorf(http.StatusServiceUnavailable, "the client read nothing for %v", h.cfg.WriteStall)
 	case errors.Is(err, context.Canceled):
 		return errorf(http.StatusServiceUnavailable, "query cancelled")
-	case errors.Is(err, eval.ErrFederation):
+	case errors.Is(err, sparql.ErrFederation):
 		return errorf(http.StatusNotImplemented, "%v: this endpoint answers from its own store only", err)
 	}
 	h.cfg.Log.Error("sparql: query failed", "err", err)
