@@ -31,6 +31,7 @@ type serveOptions struct {
 	maxExpensive  int
 	maxRows       int
 	hosts         []string         // names besides addresses and localhost the server answers to
+	publicReads   bool             // control API reads without the token
 	knowledge     knowledgeOptions // of the control API's crawls (--data)
 }
 
@@ -48,7 +49,8 @@ A plain HTML page with a query box is at /.
 With --data DIR instead of --store, the store of the data folder is opened
 read-write and shared with the crawls the control API runs in this process
 (/api/crawls…, POST /crawls/ID/urls; see package control); every
-write needs the bearer token in DIR/token. Those crawls detect applications
+request needs the bearer token in DIR/token, reads too unless
+--public-reads. Those crawls detect applications
 with the built-in knowledge base, or with the files of --kb and the
 Wappalyzer-format fingerprints of --fingerprints DIR, as mneme crawl does.
 
@@ -83,6 +85,9 @@ exits within 5 s.`,
 			if (o.store == "") == (o.data == "") {
 				return usagef("serve needs --store DIR or --data DIR (not both)")
 			}
+			if o.publicReads && o.data == "" {
+				return usagef("--public-reads is for the control API of --data DIR")
+			}
 			if o.knowledge.given() && o.data == "" {
 				return usagef("--kb and --fingerprints are for the crawls of --data DIR")
 			}
@@ -102,6 +107,7 @@ exits within 5 s.`,
 	cmd.Flags().DurationVar(&o.timeout, "timeout", endpoint.DefaultTimeout, "longest time a query may run")
 	cmd.Flags().IntVar(&o.maxConcurrent, "max-concurrent", 0, "cheap queries running at once (default 2×GOMAXPROCS)")
 	cmd.Flags().IntVar(&o.maxExpensive, "max-expensive", 0, "expensive queries running at once (default half of --max-concurrent)")
+	cmd.Flags().BoolVar(&o.publicReads, "public-reads", false, "let the control API's reads (GET) through without the token (writes still need it)")
 	cmd.Flags().StringSliceVar(&o.hosts, "host", nil, "a host name the server answers to besides its addresses and localhost (repeatable; e.g. behind a reverse proxy)")
 	cmd.Flags().IntVar(&o.maxRows, "max-rows", endpoint.DefaultMaxRows, "rows or triples a result is cut at (negative: no limit)")
 	o.knowledge.flags(cmd.Flags())
@@ -262,5 +268,7 @@ func openServed(o serveOptions, log io.Writer) (*graph.Store, served, error) {
 		m.SetKnowledge(k)
 	}
 	fmt.Fprintf(log, "mneme: control API at /api/crawls (token in %s)\n", crawler.Layout{Data: o.data}.Token())
-	return s, served{h: control.NewHandler(m, tok, 0), m: m}, nil
+	h := control.NewHandler(m, tok, 0)
+	h.SetPublicReads(o.publicReads)
+	return s, served{h: h, m: m}, nil
 }
