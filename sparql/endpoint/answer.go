@@ -109,7 +109,7 @@ func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, r *http.Req
 		if !errors.Is(err, context.Canceled) {
 			h.cfg.Log.Warn("sparql: query failed while streaming its result; connection aborted", "err", err, "sent", n)
 		}
-		out.fail(h.execError(err, req).msg)
+		out.fail(err, h.execError(err, req).msg)
 		panic(http.ErrAbortHandler)
 	case truncated:
 		h.cfg.Log.Warn("sparql: result cut at the row limit", "max_rows", h.cfg.MaxRows)

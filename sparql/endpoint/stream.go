@@ -124,10 +124,13 @@ func (s *stream) finish() error {
 // fail ends a committed response that cannot be completed: an error
 // line after what was sent (which makes a JSON or XML document invalid
 // and is a visible last line of CSV and TSV), pushed to the client if
-// it still reads, for 100 ms at most; the caller then aborts the
+// it still reads, for 50 ms at most; the caller then aborts the
 // connection, so the chunked body never ends properly either.
-func (s *stream) fail(msg string) {
-	_ = s.rc.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+func (s *stream) fail(err error, msg string) {
+	if errors.Is(err, errStalled) || errors.Is(err, os.ErrDeadlineExceeded) {
+		return // the client does not read: nothing more can reach it
+	}
+	_ = s.rc.SetWriteDeadline(time.Now().Add(50 * time.Millisecond))
 	_, _ = s.w.Write([]byte(ErrorLinePrefix + msg + "; the result above is incomplete\n"))
 	_ = s.rc.Flush()
 }
