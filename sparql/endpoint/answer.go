@@ -88,7 +88,7 @@ func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, r *http.Req
 	// Writes may outlast the deadline by a moment, so that a query the
 	// deadline stops while the client reads can still say so (out.fail).
 	end, _ := ctx.Deadline()
-	out := newStream(w, f.contentType, end.Add(writeGrace), h.cfg.WriteStall)
+	out := newStream(ctx, w, f.contentType, end.Add(writeGrace), h.cfg.WriteStall)
 	if h.cfg.MaxRows > 0 {
 		w.Header().Set("X-SPARQL-MaxRows", strconv.Itoa(h.cfg.MaxRows))
 	}
@@ -134,7 +134,7 @@ func (h *Handler) acquire(ctx context.Context, w http.ResponseWriter, req *reque
 }
 
 // writeGrace is how long after its deadline a query's writes may go on.
-const writeGrace = 50 * time.Millisecond
+const writeGrace = 150 * time.Millisecond
 
 // clientOf is the key a client's queries are scheduled by: its address
 // without the port.
@@ -182,6 +182,12 @@ func (h *Handler) pump(out *stream, res *sparql.Result, put func() error, flush 
 	for res.Next() {
 		if h.cfg.MaxRows > 0 && n == h.cfg.MaxRows {
 			return n, true, nil
+		}
+		// The operators look at the context every few hundred rows;
+		// here every row, so that the deadline stops the output before
+		// the write deadline, a moment later, fails a write.
+		if err := out.ctx.Err(); err != nil {
+			return n, false, err
 		}
 		if err := put(); err != nil {
 			return n, false, err

@@ -1,6 +1,7 @@
 package endpoint
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"os"
@@ -28,6 +29,7 @@ var errStalled = errors.New("the client stopped reading")
 // end: a client that does not read cannot hold a query (and its slot)
 // longer.
 type stream struct {
+	ctx         context.Context // the query's
 	w           http.ResponseWriter
 	rc          *http.ResponseController
 	contentType string
@@ -40,8 +42,8 @@ type stream struct {
 	stallAt     time.Time // the write deadline set for a stall, not end
 }
 
-func newStream(w http.ResponseWriter, contentType string, end time.Time, stall time.Duration) *stream {
-	return &stream{w: w, rc: http.NewResponseController(w), contentType: contentType, last: time.Now(), end: end, stall: stall}
+func newStream(ctx context.Context, w http.ResponseWriter, contentType string, end time.Time, stall time.Duration) *stream {
+	return &stream{ctx: ctx, w: w, rc: http.NewResponseController(w), contentType: contentType, last: time.Now(), end: end, stall: stall}
 }
 
 // deadline moves the connection's write deadline to a stall from now,
