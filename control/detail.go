@@ -34,7 +34,7 @@ func (h *Handler) frontier(w http.ResponseWriter, r *http.Request) {
 	}
 	top, err := h.m.Top(r.PathValue("id"), limit)
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	out := api.Frontier{URLs: make([]api.Queued, 0, len(top))}
@@ -52,7 +52,7 @@ func (h *Handler) log(w http.ResponseWriter, r *http.Request) {
 	}
 	lines, err := h.m.LogTail(r.PathValue("id"), n)
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	if lines == nil {
@@ -65,7 +65,7 @@ func (h *Handler) log(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) warcs(w http.ResponseWriter, r *http.Request) {
 	files, err := h.m.WARCs(r.PathValue("id"))
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, api.WARCs{Files: files})

@@ -10,8 +10,9 @@ import (
 	"github.com/mneme-archive/mneme/control/api"
 )
 
-// TestAuthAndBadInput checks every write for 401 without a token and 403
-// with a wrong one, and the precise JSON errors of bad requests.
+// TestAuthAndBadInput checks every request for 401 without a token and
+// 403 with a wrong one (reads too, unless made public), and the precise
+// JSON errors of bad requests.
 func TestAuthAndBadInput(t *testing.T) {
 	a := newSite(t, 3)
 	s := newServer(t)
@@ -23,6 +24,12 @@ func TestAuthAndBadInput(t *testing.T) {
 		{"POST", "/api/crawls/c1/resume"}, {"POST", "/api/crawls/c1/stop"}, {"POST", "/api/crawls/c1/seeds"},
 		{"PATCH", "/api/crawls/c1/scope"}, {"POST", "/crawls/c1/urls"},
 	}
+	reads := []struct{ method, path string }{
+		{"GET", "/api/crawls"}, {"GET", "/api/crawls/c1"}, {"GET", "/api/crawls/c1/status"}, {"GET", "/api/crawls/c1/queues"},
+		{"GET", "/api/crawls/c1/frontier"}, {"GET", "/api/crawls/c1/log"}, {"GET", "/api/crawls/c1/warcs"},
+		{"GET", "/api/learned"},
+	}
+	writes = append(writes, reads...)
 	for _, w := range writes {
 		for _, c := range []struct {
 			auth string
@@ -35,6 +42,16 @@ func TestAuthAndBadInput(t *testing.T) {
 			}
 		}
 	}
+	s.h.SetPublicReads(true)
+	for _, r := range reads {
+		if code, msg := call(t, s, r.method, r.path, "", ""); code != http.StatusOK {
+			t.Errorf("public reads: %s %s without a token: %d %q", r.method, r.path, code, msg)
+		}
+	}
+	if code, _ := call(t, s, "POST", "/api/crawls/c1/start", "", ""); code != http.StatusUnauthorized {
+		t.Errorf("public reads: a write without a token: %d, want 401", code)
+	}
+	s.h.SetPublicReads(false)
 	tok := "Bearer " + s.token
 	for _, c := range []struct {
 		method, path, body string

@@ -27,30 +27,32 @@ type Handler struct {
 	token    string
 	interval time.Duration
 	mux      *http.ServeMux
+	public   bool // reads without the token
 }
 
-// NewHandler serves m; every write needs the bearer token. Event streams
-// send a status every interval (default one second).
+// NewHandler serves m; every request needs the bearer token (reads too,
+// unless SetPublicReads: a page in a local browser must not read crawls).
+// Event streams send a status every interval (default one second).
 func NewHandler(m *Manager, token string, interval time.Duration) *Handler {
 	if interval <= 0 {
 		interval = time.Second
 	}
 	h := &Handler{m: m, token: token, interval: interval, mux: http.NewServeMux()}
 	mux := h.mux
-	mux.HandleFunc("GET /api/crawls", h.list)
+	mux.HandleFunc("GET /api/crawls", h.read(h.list))
 	mux.HandleFunc("POST /api/crawls", h.write(h.create))
-	mux.HandleFunc("GET /api/crawls/{id}", h.get)
-	mux.HandleFunc("GET /api/crawls/{id}/status", h.status)
+	mux.HandleFunc("GET /api/crawls/{id}", h.read(h.get))
+	mux.HandleFunc("GET /api/crawls/{id}/status", h.read(h.status))
 	mux.HandleFunc("POST /api/crawls/{id}/{action}", h.write(h.action))
-	mux.HandleFunc("GET /api/crawls/{id}/events", h.events)
-	mux.HandleFunc("GET /api/crawls/{id}/queues", h.queues)
-	mux.HandleFunc("GET /api/crawls/{id}/frontier", h.frontier)
-	mux.HandleFunc("GET /api/crawls/{id}/log", h.log)
-	mux.HandleFunc("GET /api/crawls/{id}/warcs", h.warcs)
+	mux.HandleFunc("GET /api/crawls/{id}/events", h.read(h.events))
+	mux.HandleFunc("GET /api/crawls/{id}/queues", h.read(h.queues))
+	mux.HandleFunc("GET /api/crawls/{id}/frontier", h.read(h.frontier))
+	mux.HandleFunc("GET /api/crawls/{id}/log", h.read(h.log))
+	mux.HandleFunc("GET /api/crawls/{id}/warcs", h.read(h.warcs))
 	mux.HandleFunc("POST /api/crawls/{id}/seeds", h.write(h.seeds))
 	mux.HandleFunc("PATCH /api/crawls/{id}/scope", h.write(h.scope))
-	mux.HandleFunc("GET /api/learned", h.learned)
-	mux.HandleFunc("GET /api/learned/{id}/preview", h.preview)
+	mux.HandleFunc("GET /api/learned", h.read(h.learned))
+	mux.HandleFunc("GET /api/learned/{id}/preview", h.read(h.preview))
 	mux.HandleFunc("POST /api/learned/{id}/{action}", h.write(h.review))
 	inj := &inject.Handler{Token: token, Lookup: m.target}
 	mux.Handle("POST /crawls/{id}/urls", h.write(inj.ServeHTTP))
@@ -61,6 +63,22 @@ func NewHandler(m *Manager, token string, interval time.Duration) *Handler {
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+// SetPublicReads lets reads (GET) through without the token, for a
+// server whose operator chose so; writes still need it.
+func (h *Handler) SetPublicReads(public bool) { h.public = public }
+
+// read admits reads: with the token, or without when reads are public.
+func (h *Handler) read(next http.HandlerFunc) http.HandlerFunc {
+	guarded := h.write(next)
+	return func(w http.ResponseWriter, r *http.Request) {
+		if h.public {
+			next(w, r)
+			return
+		}
+		guarded(w, r)
+	}
+}
 
 // write admits requests carrying the bearer token: 401 without one, 403
 // with a wrong one.
@@ -88,20 +106,23 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// fail answers a Manager error with its status code.
-func fail(w http.ResponseWriter, err error) {
+// fail answers a Manager error with its status code. The message names
+// files relative to the data folder: where the folder lies on the
+// server's disk is not the client's business.
+func (h *Handler) fail(w http.ResponseWriter, err error) {
+	msg := h.m.relative(err.Error())
 	var in *InputError
 	switch {
 	case errors.As(err, &in):
-		writeError(w, http.StatusBadRequest, err.Error(), nil)
+		writeError(w, http.StatusBadRequest, msg, nil)
 	case errors.Is(err, ErrUnknown):
-		writeError(w, http.StatusNotFound, err.Error(), nil)
+		writeError(w, http.StatusNotFound, msg, nil)
 	case errors.Is(err, ErrConflict):
-		writeError(w, http.StatusConflict, err.Error(), nil)
+		writeError(w, http.StatusConflict, msg, nil)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		writeError(w, http.StatusServiceUnavailable, err.Error(), nil)
+		writeError(w, http.StatusServiceUnavailable, msg, nil)
 	default:
-		writeError(w, http.StatusInternalServerError, err.Error(), nil)
+		writeError(w, http.StatusInternalServerError, msg, nil)
 	}
 }
 
@@ -127,7 +148,7 @@ func body(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 	all, err := h.m.List()
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	out := make([]api.Status, 0, len(all))
@@ -145,7 +166,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 	}
 	s, err := h.m.Create(b)
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	w.Header().Set("Location", "/api/crawls/"+s.ID)
@@ -156,17 +177,17 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	s, live, err := h.m.Status(id)
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	sp, err := h.m.Spec(id)
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	y, err := sp.Marshal()
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, api.Crawl{Status: toStatus(s, live), Spec: string(y)})
@@ -175,7 +196,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) status(w http.ResponseWriter, r *http.Request) {
 	s, live, err := h.m.Status(r.PathValue("id"))
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, toStatus(s, live))
@@ -199,7 +220,7 @@ func (h *Handler) action(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, toStatus(s, true))
@@ -211,7 +232,7 @@ func (h *Handler) action(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if _, _, err := h.m.Status(id); err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	rc := http.NewResponseController(w)
@@ -251,7 +272,7 @@ func (h *Handler) queues(w http.ResponseWriter, r *http.Request) {
 	}
 	qs, n, err := h.m.Queues(r.PathValue("id"), limit)
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	out := api.Queues{Total: n, Queues: make([]api.Queue, 0, len(qs))}
@@ -305,12 +326,12 @@ func (h *Handler) scope(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) edit(w http.ResponseWriter, r *http.Request, change func(*spec.Spec) error) {
 	s, err := h.m.Edit(r.PathValue("id"), change)
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	y, err := s.Marshal()
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, api.Spec{Spec: string(y)})

@@ -17,6 +17,7 @@ type server struct {
 	data  string
 	token string
 	m     *Manager
+	h     *Handler
 	srv   *httptest.Server
 }
 
@@ -24,14 +25,15 @@ func newServer(t *testing.T) *server {
 	t.Helper()
 	data, st, tok := sitetest.DataFolder(t)
 	m := NewManager(data, crawler.Deps{Store: st}, "mneme-test/1.0 (+https://example.org/contact)")
-	srv := httptest.NewServer(NewHandler(m, tok, 0))
+	h := NewHandler(m, tok, 0)
+	srv := httptest.NewServer(h)
 	t.Cleanup(func() {
 		srv.Close()
 		if err := m.Close(); err != nil {
 			t.Error(err)
 		}
 	})
-	return &server{data: data, token: tok, m: m, srv: srv}
+	return &server{data: data, token: tok, m: m, h: h, srv: srv}
 }
 
 func (s *server) client() *api.Client { return &api.Client{Base: s.srv.URL, Token: s.token} }

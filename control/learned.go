@@ -29,13 +29,33 @@ func (m *Manager) learned() (*adapt.Learned, error) {
 }
 
 // Learned lists the patterns learned in the data folder and the file
-// they are kept in.
+// they are kept in, relative to the data folder.
 func (m *Manager) Learned() ([]adapt.Proposal, string, error) {
 	l, err := m.learned()
 	if err != nil {
 		return nil, "", err
 	}
-	return l.List(), l.Path(), nil
+	return l.List(), m.relative(l.Path()), nil
+}
+
+// relative rewrites the paths in s under the data folder relative to it
+// ("crawls/ID/…" rather than an absolute path on the server).
+func (m *Manager) relative(s string) string {
+	for _, dir := range m.dataDirs() {
+		s = strings.ReplaceAll(s, dir+string(filepath.Separator), "")
+		s = strings.ReplaceAll(s, dir, ".")
+	}
+	return s
+}
+
+// dataDirs are the spellings of the data folder's path: as given and
+// absolute.
+func (m *Manager) dataDirs() []string {
+	dirs := []string{filepath.Clean(m.data)}
+	if abs, err := filepath.Abs(m.data); err == nil && abs != dirs[0] {
+		dirs = append([]string{abs}, dirs...)
+	}
+	return dirs
 }
 
 // Review accepts (accept true) or rejects a learned pattern.

@@ -11,7 +11,7 @@ import (
 func (h *Handler) learned(w http.ResponseWriter, r *http.Request) {
 	ps, file, err := h.m.Learned()
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	out := api.Learned{File: file, Patterns: make([]api.Proposal, len(ps))}
@@ -25,7 +25,7 @@ func (h *Handler) learned(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) preview(w http.ResponseWriter, r *http.Request) {
 	pv, page, err := h.m.Preview(r.Context(), r.PathValue("id"), r.URL.Query().Get("url"))
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, api.Preview{URL: page, Preview: toExtractions(*pv)})
@@ -44,7 +44,7 @@ func (h *Handler) review(w http.ResponseWriter, r *http.Request) {
 	}
 	p, err := h.m.Review(r.PathValue("id"), accept)
 	if err != nil {
-		fail(w, err)
+		h.fail(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, toProposal(p))

@@ -84,6 +84,10 @@ func (q *Query) Prefixes() map[string]string {
 	return out
 }
 
+// Patterns is the number of triple patterns and property paths in the
+// query (outside EXISTS).
+func (q *Query) Patterns() int { return algebra.Patterns(q.q.Op) }
+
 // Algebra returns the optimized algebra the query runs.
 func (q *Query) Algebra() algebra.Op { return q.op }
 
@@ -169,10 +173,36 @@ func (q *Query) compile(ctx context.Context, v *graph.View) (*prepared, error) {
 // reading the Result included: when it is done, Next returns false and
 // Err the context's error. Close the Result.
 func (q *Query) Exec(ctx context.Context, v *graph.View) (*Result, error) {
+	p, err := q.Plan(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	return p.Exec()
+}
+
+// Planned is a query planned for one view, not yet run: its estimated
+// cost can decide whether and when to run it.
+type Planned struct {
+	q *Query
+	p *prepared
+}
+
+// Plan plans the query for v under ctx, which also bounds the run.
+func (q *Query) Plan(ctx context.Context, v *graph.View) (*Planned, error) {
 	p, err := q.compile(ctx, v)
 	if err != nil {
 		return nil, err
 	}
+	return &Planned{q: q, p: p}, nil
+}
+
+// Cost is the planner's estimate of the work of the query, in units of
+// about one quad read.
+func (pl *Planned) Cost() (float64, error) { return pl.p.plan.Cost() }
+
+// Exec runs the planned query, once.
+func (pl *Planned) Exec() (*Result, error) {
+	q, p := pl.q, pl.p
 	rows, err := p.plan.Open()
 	if err != nil {
 		return nil, err

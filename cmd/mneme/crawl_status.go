@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -72,7 +73,10 @@ func heldCrawlReport(cmd *cobra.Command, dir, id string, queues bool, err error)
 	}
 	base := strings.TrimSuffix(endpoint, "/sparql")
 	fmt.Fprintf(cmd.ErrOrStderr(), "mneme: crawl %s is held by mneme serve; asking its control API at %s\n", id, base)
-	r, rerr := remoteReport(cmd.Context(), &api.Client{Base: base}, id, queues, cmd.ErrOrStderr())
+	// The control API wants its token for reads too; it is the data
+	// folder's, which this process can read.
+	tok, _ := os.ReadFile(crawler.Layout{Data: dir}.Token())
+	r, rerr := remoteReport(cmd.Context(), &api.Client{Base: base, Token: strings.TrimSpace(string(tok))}, id, queues, cmd.ErrOrStderr())
 	if rerr != nil {
 		return crawler.Report{}, fmt.Errorf("%w; control API %s: %w", err, base, rerr)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/crawler/inject"
 	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/internal/hostguard"
 	"github.com/mneme-archive/mneme/kb/aah/setup"
 	"github.com/mneme-archive/mneme/sparql/endpoint"
 )
@@ -27,7 +28,10 @@ type serveOptions struct {
 	allowRemote   bool
 	timeout       time.Duration
 	maxConcurrent int
+	maxExpensive  int
 	maxRows       int
+	hosts         []string         // names besides addresses and localhost the server answers to
+	publicReads   bool             // control API reads without the token
 	knowledge     knowledgeOptions // of the control API's crawls (--data)
 }
 
@@ -45,18 +49,34 @@ A plain HTML page with a query box is at /.
 With --data DIR instead of --store, the store of the data folder is opened
 read-write and shared with the crawls the control API runs in this process
 (/api/crawls…, POST /crawls/ID/urls; see package control); every
-write needs the bearer token in DIR/token. Those crawls detect applications
+request needs the bearer token in DIR/token, reads too unless
+--public-reads. Those crawls detect applications
 with the built-in knowledge base, or with the files of --kb and the
 Wappalyzer-format fingerprints of --fingerprints DIR, as mneme crawl does.
 
-Each query reads one snapshot and runs for at most --timeout (a client's
-timeout parameter, in seconds, can shorten it); a query that overruns gets
-503. At most --max-concurrent queries run at once, more get 503 with
-Retry-After; results stop after --max-rows rows. A client that disconnects
-cancels its query. Updates are refused.
+Each query reads one snapshot and runs for at most --timeout from its
+arrival, waiting included (a client's timeout parameter, in seconds, can
+shorten it); a query that overruns before its result starts gets 503. Queries
+are admitted by the planner's cost estimate: cheap ones run in
+--max-concurrent slots of their own, expensive ones in --max-expensive, so
+that cheap queries never wait behind expensive ones. A query finding no free
+slot waits in a bounded queue, where a freed slot goes to the client (IP
+address) served least recently; when the queue is full, 503 with
+Retry-After. Queries longer than 256 KiB or with more than 256 triple
+patterns get 400. Results stop after --max-rows rows. A client that
+disconnects cancels its query, as does one that reads nothing for 5 s.
 
-The server listens on loopback only unless --allow-remote is given. It
-stops cleanly on SIGINT or SIGTERM.`,
+A query that fails after its result has started (a timeout while streaming)
+cannot change the status any more: the body then ends with a line
+"#mneme-error: MESSAGE; the result above is incomplete" and the connection
+is closed without ending the chunked body, so HTTP clients report an
+incomplete transfer and JSON or XML parsers an invalid document.
+
+The server listens on loopback only unless --allow-remote is given, and
+answers only requests whose Host header is an IP address, localhost, or a
+name given with --host (against DNS rebinding). On SIGINT or SIGTERM it
+stops taking queries, lets running ones finish for 2 s, cancels the rest and
+exits within 5 s.`,
 		Example: `  mneme serve --store kb
   mneme serve --store kb --addr 127.0.0.1:8080 --timeout 10s
   curl -H 'Accept: text/csv' --data-urlencode 'query=SELECT * { ?s ?p ?o } LIMIT 5' http://127.0.0.1:7878/sparql`,
@@ -64,6 +84,9 @@ stops cleanly on SIGINT or SIGTERM.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if (o.store == "") == (o.data == "") {
 				return usagef("serve needs --store DIR or --data DIR (not both)")
+			}
+			if o.publicReads && o.data == "" {
+				return usagef("--public-reads is for the control API of --data DIR")
 			}
 			if o.knowledge.given() && o.data == "" {
 				return usagef("--kb and --fingerprints are for the crawls of --data DIR")
@@ -82,7 +105,10 @@ stops cleanly on SIGINT or SIGTERM.`,
 	cmd.Flags().StringVar(&o.addr, "addr", "127.0.0.1:7878", "address to listen on")
 	cmd.Flags().BoolVar(&o.allowRemote, "allow-remote", false, "allow an --addr that is not a loopback address")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", endpoint.DefaultTimeout, "longest time a query may run")
-	cmd.Flags().IntVar(&o.maxConcurrent, "max-concurrent", 0, "queries running at once (default 2×GOMAXPROCS)")
+	cmd.Flags().IntVar(&o.maxConcurrent, "max-concurrent", 0, "cheap queries running at once (default 2×GOMAXPROCS)")
+	cmd.Flags().IntVar(&o.maxExpensive, "max-expensive", 0, "expensive queries running at once (default half of --max-concurrent)")
+	cmd.Flags().BoolVar(&o.publicReads, "public-reads", false, "let the control API's reads (GET) through without the token (writes still need it)")
+	cmd.Flags().StringSliceVar(&o.hosts, "host", nil, "a host name the server answers to besides its addresses and localhost (repeatable; e.g. behind a reverse proxy)")
 	cmd.Flags().IntVar(&o.maxRows, "max-rows", endpoint.DefaultMaxRows, "rows or triples a result is cut at (negative: no limit)")
 	o.knowledge.flags(cmd.Flags())
 	return cmd
@@ -111,6 +137,7 @@ func serveMux(s *graph.Store, o serveOptions) *http.ServeMux {
 	mux.Handle("/sparql", endpoint.New(s, endpoint.Config{
 		Timeout:       o.timeout,
 		MaxConcurrent: o.maxConcurrent,
+		MaxExpensive:  o.maxExpensive,
 		MaxRows:       o.maxRows,
 	}))
 	mux.Handle("/{$}", endpoint.Page("/sparql"))
@@ -136,15 +163,22 @@ func runServe(cmd *cobra.Command, o serveOptions) error {
 		mux.Handle("/api/", ctl.h)
 		mux.Handle("/crawls/", ctl.h)
 	}
+	// Cancelled when shutdown's grace ends: every request's context
+	// derives from it, so queries still running then stop at once.
+	base, cancelAll := context.WithCancel(context.Background())
+	defer cancelAll()
+	guard := hostguard.New(o.hosts...)
 	srv := &http.Server{
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		Handler: guard.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			inflight.Add(1)
 			defer inflight.Done()
 			mux.ServeHTTP(w, r)
-		}),
+		})),
+		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: 10 * time.Second,
-		// No write timeout: results stream for as long as the query's
-		// own timeout allows.
+		// No server-wide write timeout: the endpoint sets each
+		// response's write deadline from its query's timeout and moves
+		// it while the client reads.
 		IdleTimeout: 2 * time.Minute,
 	}
 	storeDir := o.store
@@ -159,15 +193,7 @@ func runServe(cmd *cobra.Command, o serveOptions) error {
 	stopped := make(chan error, 1)
 	go func() {
 		<-ctx.Done()
-		// Running queries get a moment to finish, then their connections
-		// close, which cancels them.
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		err := srv.Shutdown(sctx)
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = srv.Close()
-		}
-		stopped <- err
+		stopped <- shutdown(srv, cancelAll)
 	}()
 	err = srv.Serve(ln)
 	if !errors.Is(err, http.ErrServerClosed) {
@@ -176,6 +202,25 @@ func runServe(cmd *cobra.Command, o serveOptions) error {
 	err = <-stopped
 	inflight.Wait()
 	return errors.Join(err, ctl.close()) // the crawls stop before the store closes
+}
+
+// shutdownGrace is how long running requests may finish after a stop
+// signal before they are cancelled; cancelled queries end within
+// milliseconds, so the process exits well within 5 s.
+const shutdownGrace = 2 * time.Second
+
+// shutdown stops srv: no new connections, running requests get
+// shutdownGrace, then cancel cancels their contexts and the connections
+// close.
+func shutdown(srv *http.Server, cancel context.CancelFunc) error {
+	sctx, stop := context.WithTimeout(context.Background(), shutdownGrace)
+	defer stop()
+	err := srv.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		cancel()
+		err = srv.Close()
+	}
+	return err
 }
 
 // served is the control API of a served data folder, if any.
@@ -223,5 +268,7 @@ func openServed(o serveOptions, log io.Writer) (*graph.Store, served, error) {
 		m.SetKnowledge(k)
 	}
 	fmt.Fprintf(log, "mneme: control API at /api/crawls (token in %s)\n", crawler.Layout{Data: o.data}.Token())
-	return s, served{h: control.NewHandler(m, tok, 0), m: m}, nil
+	h := control.NewHandler(m, tok, 0)
+	h.SetPublicReads(o.publicReads)
+	return s, served{h: h, m: m}, nil
 }

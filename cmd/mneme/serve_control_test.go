@@ -36,6 +36,9 @@ func TestServeControlAPI(t *testing.T) {
 	if _, err := anon.Create(context.Background(), []byte("seeds: ["+site.URL+"/a]")); !errors.As(err, &ae) || ae.Code != 401 {
 		t.Fatalf("create without a token: %v, want 401", err)
 	}
+	if _, err := anon.List(context.Background()); !errors.As(err, &ae) || ae.Code != 401 {
+		t.Fatalf("list without a token: %v, want 401 (reads need the token unless --public-reads)", err)
+	}
 	if last := controlCrawl(t, sparql, data, site.URL+"/a"); last.Fetched < 2 {
 		t.Fatalf("crawl ended %+v", last)
 	}

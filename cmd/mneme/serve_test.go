@@ -360,3 +360,37 @@ func TestQueryErrors(t *testing.T) {
 		}
 	}
 }
+
+// Stopping the server (SIGTERM cancels the command's context) while an
+// ORDER BY over millions of rows sorts, and a client waits for it,
+// cancels the query after the grace period and exits 0: startServe's
+// cleanup fails on another exit code, hangs if the query ignored the
+// cancellation and panics if it left Pebble iterators open. A request
+// naming the server by a foreign host (DNS rebinding) is refused.
+func TestServeStopsRunningQueriesAndChecksHost(t *testing.T) {
+	store := loadStore(t, writeSyntheticNTText(3000))
+	endpoint := startServe(t, store, "--timeout", "1m")
+	req, _ := http.NewRequest(http.MethodGet, endpoint+"?query="+url.QueryEscape("ASK {}"), nil)
+	req.Host = "rebind.attacker.example"
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMisdirectedRequest {
+		t.Errorf("foreign Host: %s %q, want 421", resp.Status, body)
+	}
+	started := make(chan struct{})
+	go func() {
+		q := `SELECT ?a ?c { ?a ?p ?b . ?c ?q ?d } ORDER BY ?b ?d`
+		req, _ := http.NewRequest(http.MethodGet, endpoint+"?query="+url.QueryEscape(q), nil)
+		close(started)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	<-started
+	time.Sleep(300 * time.Millisecond) // the query is sorting when the server stops
+}

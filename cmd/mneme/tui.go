@@ -16,6 +16,7 @@ import (
 
 	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/crawler"
+	"github.com/mneme-archive/mneme/internal/hostguard"
 	"github.com/mneme-archive/mneme/sparql/endpoint"
 	"github.com/mneme-archive/mneme/tui"
 	"github.com/mneme-archive/mneme/tui/backend"
@@ -133,16 +134,14 @@ func startTUIServer(data string, k knowledgeOptions) (*tuiServer, error) {
 	mux := serveMux(s, o)
 	mux.Handle("/api/", ctl.h)
 	mux.Handle("/crawls/", ctl.h)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	base, cancelAll := context.WithCancel(context.Background())
+	srv := &http.Server{Handler: hostguard.New().Handler(mux), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return base }}
 	go srv.Serve(ln)
 	t := &tuiServer{url: "http://" + ln.Addr().String() + "/sparql"}
 	t.close = func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		err := srv.Shutdown(ctx)
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = srv.Close()
-		}
+		err := shutdown(srv, cancelAll)
+		cancelAll()
 		// The crawls stop, then the store closes under them.
 		return errors.Join(err, ctl.close(), s.Close(), logf.Close())
 	}

@@ -137,7 +137,8 @@ type WARCs struct {
 
 // Learned is the answer of GET /api/learned: the patterns learned when
 // sites' templates no longer matched the knowledge base (package
-// kb/adapt), and the file they are kept in.
+// kb/adapt), and the file they are kept in (relative to the data
+// folder).
 type Learned struct {
 	File     string     `json:"file"`
 	Patterns []Proposal `json:"patterns"`

@@ -282,8 +282,8 @@ func (s *Spec) Check(c *canon.Canonicalizer) ([]canon.URL, error) {
 	if s.WARC.MaxSize < 1<<10 {
 		bad("warc.max-size: %d bytes is too small (at least 1024)", s.WARC.MaxSize)
 	}
-	if s.WARC.Prefix == "" {
-		bad("warc.prefix: empty")
+	if !validPrefix(s.WARC.Prefix) {
+		bad("warc.prefix: %q: want 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit (it begins file names)", s.WARC.Prefix)
 	}
 	if s.RDF.Batch < 1 {
 		bad("rdf.batch: %d: at least 1", s.RDF.Batch)
@@ -368,4 +368,22 @@ func IsLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// validPrefix reports whether p can begin a WARC file name safely: no
+// path separator, no leading dot (a hidden file, or ".." climbing out of
+// the WARC folder), nothing a shell or another system would mangle.
+func validPrefix(p string) bool {
+	if p == "" || len(p) > 64 {
+		return false
+	}
+	for i, c := range p {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case i > 0 && (c == '.' || c == '_' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
 }

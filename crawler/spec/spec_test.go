@@ -112,6 +112,9 @@ func TestErrors(t *testing.T) {
 		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\npoliteness:\n  min-delay: 40s\n", "min-delay 40s exceeds max-delay 30s"},
 		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\npoliteness:\n  hosts: [{pattern: '[', valence: 2}]\n", `politeness.hosts[0]: bad pattern "["`},
 		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\npoliteness:\n  hosts: [{pattern: 'a', valence: 0}]\n", "politeness.hosts[0]: valence 0"},
+		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\nwarc: {prefix: ..hidden, max-size: 1000000}\n", `warc.prefix: "..hidden"`},
+		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\nwarc: {prefix: a/../../b, max-size: 1000000}\n", `warc.prefix: "a/../../b"`},
+		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\nwarc: {prefix: '', max-size: 1000000}\n", `warc.prefix: ""`},
 		{"seeds: [http://127.0.0.1/, 'http://[::1]:8080/', http://localhost/, http://10.0.0.1/]\nuser-agent: 'x/1 (+https://a/)'\npoliteness: {off: true}\n",
 			"politeness off is only allowed when every seed is on a loopback address; seeds[3] is on 10.0.0.1"},
 	} {

@@ -1,6 +1,7 @@
 package endpoint
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,26 +21,59 @@ import (
 
 // Defaults for the zero Config.
 const (
-	DefaultTimeout = 30 * time.Second
-	DefaultMaxRows = 1_000_000
-	// maxQueryBytes bounds a request body: a query, not a data upload.
-	maxQueryBytes = 4 << 20
+	DefaultTimeout     = 30 * time.Second
+	DefaultMaxRows     = 1_000_000
+	DefaultMaxQuery    = 256 << 10
+	DefaultMaxPatterns = 256
+	// DefaultExpensiveCost is about 10 ms of quad reads: a lookup costs
+	// tens to thousands, a scan of a large store millions.
+	DefaultExpensiveCost = 1e5
+	DefaultWriteStall    = 5 * time.Second
+	DefaultReadTimeout   = 10 * time.Second
+	// DefaultMemoryRows is the rows one query holds in memory (about
+	// 16 MiB) before it spills to temporary files.
+	DefaultMemoryRows = 1 << 19
+	// maxBodyBytes bounds a request body: a query, not a data upload.
+	maxBodyBytes = 4 << 20
 )
 
 // Config sets the endpoint's limits.
 type Config struct {
 	// Timeout is both the default and the longest time a query may run,
-	// reading its results included; a client's timeout parameter can only
-	// shorten it. 0 means DefaultTimeout.
+	// from its arrival (waiting for a slot included) to the last byte
+	// of its result; a client's timeout parameter can only shorten it.
+	// 0 means DefaultTimeout.
 	Timeout time.Duration
-	// MaxConcurrent bounds the queries running at once; a query beyond it
-	// is refused at once with 503 and Retry-After. 0 means 2×GOMAXPROCS.
+	// MaxConcurrent bounds the cheap queries running at once. 0 means
+	// 2×GOMAXPROCS.
 	MaxConcurrent int
+	// MaxExpensive bounds the expensive queries running at once, in
+	// slots of their own. 0 means MaxConcurrent/2, at least 1.
+	MaxExpensive int
+	// ExpensiveCost is the planner's cost estimate (about one unit per
+	// quad read) from which a query is expensive. 0 means
+	// DefaultExpensiveCost.
+	ExpensiveCost float64
+	// MaxQueued bounds the queries waiting for a slot; one client may
+	// have up to MaxConcurrent of them. Beyond, a query is refused at
+	// once with 503 and Retry-After. 0 means 64×MaxConcurrent.
+	MaxQueued int
+	// MaxQuery and MaxPatterns bound a query's text (bytes) and its
+	// triple patterns and property paths; a larger query gets 400. 0
+	// means DefaultMaxQuery and DefaultMaxPatterns.
+	MaxQuery, MaxPatterns int
+	// WriteStall is how long a response may wait for a client that does
+	// not read before the query is aborted. 0 means DefaultWriteStall.
+	WriteStall time.Duration
+	// ReadTimeout bounds reading a request's body. 0 means
+	// DefaultReadTimeout.
+	ReadTimeout time.Duration
 	// MaxRows cuts a result after this many solutions or triples (the
 	// X-SPARQL-MaxRows response header says so). 0 means DefaultMaxRows,
 	// negative means no limit.
 	MaxRows int
-	// Query configures how queries are prepared (default graph, base).
+	// Query configures how queries are prepared (default graph, base,
+	// the rows held in memory: 0 there means DefaultMemoryRows).
 	Query sparql.Options
 	// Log receives one line per failed or truncated query; nil means
 	// slog.Default().
@@ -56,7 +90,7 @@ type Store interface {
 type Handler struct {
 	store Store
 	cfg   Config
-	slots chan struct{} // one token per running query
+	admit *admission
 }
 
 // New returns a handler over store with cfg's limits.
@@ -67,13 +101,38 @@ func New(store Store, cfg Config) *Handler {
 	if cfg.MaxConcurrent <= 0 {
 		cfg.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
 	}
+	if cfg.MaxExpensive <= 0 {
+		cfg.MaxExpensive = max(1, cfg.MaxConcurrent/2)
+	}
+	if cfg.ExpensiveCost <= 0 {
+		cfg.ExpensiveCost = DefaultExpensiveCost
+	}
+	if cfg.MaxQueued <= 0 {
+		cfg.MaxQueued = 64 * cfg.MaxConcurrent
+	}
+	if cfg.MaxQuery <= 0 {
+		cfg.MaxQuery = DefaultMaxQuery
+	}
+	if cfg.MaxPatterns <= 0 {
+		cfg.MaxPatterns = DefaultMaxPatterns
+	}
+	if cfg.WriteStall <= 0 {
+		cfg.WriteStall = DefaultWriteStall
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = DefaultReadTimeout
+	}
 	if cfg.MaxRows == 0 {
 		cfg.MaxRows = DefaultMaxRows
+	}
+	if cfg.Query.MaxRows == 0 {
+		cfg.Query.MaxRows = DefaultMemoryRows
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Handler{store: store, cfg: cfg, slots: make(chan struct{}, cfg.MaxConcurrent)}
+	return &Handler{store: store, cfg: cfg,
+		admit: newAdmission(cfg.MaxConcurrent, cfg.MaxExpensive, cfg.MaxQueued, cfg.MaxConcurrent)}
 }
 
 // request is a protocol request once its parameters are read.
@@ -102,13 +161,27 @@ func errorf(status int, format string, args ...any) *httpError {
 }
 
 // ServeHTTP implements the query operation of the SPARQL 1.1 Protocol.
+// The query's timeout runs from here; the body must arrive within
+// ReadTimeout.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(start.Add(h.cfg.ReadTimeout))
 	req, err := h.parse(w, r)
+	// No deadline while the query runs: the server's read of the idle
+	// connection is what notices a client that goes away.
+	_ = rc.SetReadDeadline(time.Time{})
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	h.answer(w, r, req)
+	if len(req.query) > h.cfg.MaxQuery {
+		writeError(w, errorf(http.StatusBadRequest, "the query is %d bytes, more than the %d this endpoint accepts", len(req.query), h.cfg.MaxQuery))
+		return
+	}
+	ctx, cancel := context.WithDeadline(r.Context(), start.Add(req.timeout))
+	defer cancel()
+	h.answer(ctx, w, r, req)
 }
 
 // parse reads the query and its parameters from a GET, a URL-encoded
@@ -123,7 +196,7 @@ func (h *Handler) parse(w http.ResponseWriter, r *http.Request) (*request, *http
 		if err != nil {
 			return nil, errorf(http.StatusUnsupportedMediaType, "POST needs a Content-Type: application/x-www-form-urlencoded or application/sparql-query")
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, maxQueryBytes)
+		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 		switch ct {
 		case "application/x-www-form-urlencoded":
 			if err := r.ParseForm(); err != nil {

@@ -278,7 +278,9 @@ func TestErrors(t *testing.T) {
 		{method: "GET", params: url.Values{"update": {"CLEAR ALL"}}, status: 403, msg: "read-only"},
 		{method: "POST", ctype: "application/sparql-update", body: "CLEAR ALL", status: 403, msg: "read-only"},
 		{method: "POST", ctype: "text/plain", body: "ASK {}", status: 415, msg: "Content-Type"},
-		{method: "POST", ctype: "application/sparql-query", body: strings.Repeat("#", maxQueryBytes+1), status: 400, msg: "too large"},
+		{method: "POST", ctype: "application/sparql-query", body: strings.Repeat("#", maxBodyBytes+1), status: 400, msg: "too large"},
+		{method: "POST", ctype: "application/sparql-query", body: "ASK {}" + strings.Repeat("#", DefaultMaxQuery), status: 400, msg: "bytes, more than the 262144 this endpoint accepts"},
+		{method: "POST", ctype: "application/sparql-query", body: chain(DefaultMaxPatterns + 1), status: 400, msg: "has 257 triple patterns and paths, more than the 256"},
 		{method: "POST", ctype: "application/sparql-query", body: "ASK {}", params: url.Values{"query": {"ASK {}"}}, status: 400, msg: "another in the URL"},
 		{method: "PUT", params: url.Values{"query": {"ASK {}"}}, status: 405, msg: "GET or POST"},
 		{method: "GET", params: url.Values{"query": {"SELECT * { SERVICE <http://example.org/sparql> { ?s ?p ?o } }"}}, status: 501, msg: "SERVICE"},
@@ -328,9 +330,9 @@ func TestMaxRows(t *testing.T) {
 // bound: a query that never lets go leaks its goroutine and snapshot.
 func waitIdle(t *testing.T, h *Handler) {
 	t.Helper()
-	for i := 0; len(h.slots) > 0; i++ {
+	for i := 0; h.admit.load() > 0; i++ {
 		if i > 500 {
-			t.Fatalf("%d queries still running", len(h.slots))
+			t.Fatalf("%d queries still running or waiting", h.admit.load())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -349,35 +351,59 @@ func TestTimeout(t *testing.T) {
 	waitIdle(t, h)
 }
 
-func TestConcurrencyLimitAndClientGone(t *testing.T) {
+// An expensive query holding the only expensive slot does not delay a
+// cheap one, which has slots of its own; a second expensive query waits,
+// a third finds the queue full and is refused with 503 and Retry-After.
+// Clients that go away cancel their queries, running or waiting, and
+// free everything.
+func TestAdmissionAndClientGone(t *testing.T) {
 	s := newStore(t)
-	h, srv := serve(t, s, Config{MaxConcurrent: 1, Timeout: time.Minute})
+	h, srv := serve(t, s, Config{MaxConcurrent: 1, MaxExpensive: 1, MaxQueued: 1, Timeout: time.Minute})
 	before := runtime.NumGoroutine()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/sparql?query="+url.QueryEscape(slowQuery), nil)
-		resp, err := http.DefaultClient.Do(req)
-		if err == nil {
-			resp.Body.Close()
+	start := func(ctx context.Context) chan error {
+		done := make(chan error, 1)
+		go func() {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/sparql?query="+url.QueryEscape(slowQuery), nil)
+			resp, err := http.DefaultClient.Do(req)
+			if err == nil {
+				resp.Body.Close()
+			}
+			done <- err
+		}()
+		return done
+	}
+	waitLoad := func(n int) {
+		for i := 0; h.admit.load() != n; i++ {
+			if i > 1000 {
+				t.Fatalf("%d queries running or waiting, want %d", h.admit.load(), n)
+			}
+			time.Sleep(5 * time.Millisecond)
 		}
-		done <- err
-	}()
-	for len(h.slots) == 0 {
-		time.Sleep(5 * time.Millisecond)
 	}
-	resp, body := get(t, srv, url.Values{"query": {"ASK {}"}}, "")
+	ctx1, cancel1 := context.WithCancel(context.Background())
+	done1 := start(ctx1)
+	waitLoad(1)
+	if resp, body := get(t, srv, url.Values{"query": {"ASK { ?s <http://example.org/knows> ?o }"}}, ""); resp.StatusCode != http.StatusOK {
+		t.Errorf("cheap query beside an expensive one: %s %q, want 200", resp.Status, body)
+	}
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	done2 := start(ctx2)
+	waitLoad(2)
+	resp, body := get(t, srv, url.Values{"query": {slowQuery}}, "")
 	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(body, "retry later") {
-		t.Errorf("second query: got %s %q (Retry-After %q), want 503 with Retry-After", resp.Status, body, resp.Header.Get("Retry-After"))
+		t.Errorf("third expensive query: got %s %q (Retry-After %q), want 503 with Retry-After", resp.Status, body, resp.Header.Get("Retry-After"))
 	}
-	cancel() // the client goes away: the query must stop and free its slot
-	if err := <-done; err == nil {
-		t.Error("cancelled request returned no error")
+	cancel1() // the clients go away: the queries must stop and free their slots
+	cancel2()
+	for _, done := range []chan error{done1, done2} {
+		if err := <-done; err == nil {
+			t.Error("cancelled request returned no error")
+		}
 	}
 	waitIdle(t, h)
 	resp, body = get(t, srv, url.Values{"query": {"ASK {}"}}, "")
 	if resp.StatusCode != http.StatusOK {
-		t.Errorf("after the cancelled query: %s %q", resp.Status, body)
+		t.Errorf("after the cancelled queries: %s %q", resp.Status, body)
 	}
 	http.DefaultClient.CloseIdleConnections()
 	for i := 0; runtime.NumGoroutine() > before+2; i++ {
@@ -418,4 +444,14 @@ func TestNegotiate(t *testing.T) {
 	if f := byName(solutionFormats, []string{"rdf"}); f != nil {
 		t.Errorf("format=rdf for solutions: got %v, want none", f)
 	}
+}
+
+// chain is a SELECT of n triple patterns.
+func chain(n int) string {
+	var b strings.Builder
+	b.WriteString("SELECT * {")
+	for i := range n {
+		fmt.Fprintf(&b, " ?x%d <http://example.org/knows> ?x%d .", i, i+1)
+	}
+	return b.String() + " }"
 }

@@ -115,11 +115,18 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 		return n, nil
 	}
 	n.planned = pats
-	n.setSteps(c, plan.OrderFrom(pats, bound, inRows), bound, true)
+	steps, err := plan.OrderFrom(c.ex.Ctx, pats, bound, inRows)
+	if err != nil {
+		return nil, err
+	}
+	n.setSteps(c, steps, bound, true)
 	if len(n.steps) > 0 && n.steps[0].Join == plan.Leapfrog {
 		n.compileLeapfrog()
 		n.alt = &bgpNode{pats: n.pats, sortPos: n.sortPos}
-		n.alt.setSteps(c, plan.LeftDeep(pats, bound, inRows), bound, false)
+		if steps, err = plan.LeftDeep(c.ex.Ctx, pats, bound, inRows); err != nil {
+			return nil, err
+		}
+		n.alt.setSteps(c, steps, bound, false)
 	}
 	return n, nil
 }

@@ -72,10 +72,33 @@ type Rows struct {
 	it iter
 }
 
+// Cost is the planner's estimate of the work the plan does, in the
+// units of plan.Step.Cost (about one quad read each): the sum over its
+// basic graph patterns, plus a read of the whole store for each property
+// path, whose work the planner does not estimate.
+func (p *Plan) Cost() (float64, error) {
+	var cost float64
+	for _, bn := range p.bgps {
+		c, _ := bn.estimate()
+		cost += c
+	}
+	if paths := algebra.Paths(p.op); paths > 0 {
+		st, err := p.ex.View.Stats()
+		if err != nil {
+			return 0, err
+		}
+		cost += float64(paths) * float64(st.Quads)
+	}
+	return cost, nil
+}
+
 // Open starts the plan in the dataset's default graph.
 func (p *Plan) Open() (*Rows, error) {
 	it, err := p.root.open(p.ex, env{graph: p.ex.Data.defaultGraph()})
 	if err != nil {
+		// A failed open (a cancelled ORDER BY, say) may leave scans
+		// kept for reuse: they hold the store's iterators.
+		p.ex.closeIdle()
 		return nil, err
 	}
 	return &Rows{ex: p.ex, it: it}, nil

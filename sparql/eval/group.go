@@ -328,12 +328,9 @@ func (o *orderNode) open(ex *Exec, e env) (iter, error) {
 		items = append(items, item)
 		ex.memRows++
 	}
-	slices.SortFunc(items, func(a, b *sortItem) int {
-		if o.less(a, b) {
-			return -1
-		}
-		return 1
-	})
+	if err := o.sort(ex, items); err != nil {
+		return fail(err)
+	}
 	if len(runs) == 0 {
 		rows := make([][]ID, len(items))
 		for i, it := range items {
@@ -367,6 +364,9 @@ func (o *orderNode) open(ex *Exec, e env) (iter, error) {
 				break
 			}
 			if err == nil {
+				err = ex.tick()
+			}
+			if err == nil {
 				err = merged.write(item.seq, item.row, item.keys)
 			}
 			if err != nil {
@@ -385,23 +385,53 @@ func (o *orderNode) open(ex *Exec, e env) (iter, error) {
 	return m, nil
 }
 
-// maxMergeWidth is the most sorted runs merged at once.
-const maxMergeWidth = 64
+// sortStopped is what a sort panics with to stop when the context is
+// done; sort recovers it.
+type sortStopped struct{}
 
-// writeRun sorts items and writes them to a new spill file.
-func (o *orderNode) writeRun(ex *Exec, items []*sortItem) (*spillFile, error) {
+// sort sorts items by o.less. Sorting a couple of million rows by
+// decoded terms takes seconds, so it checks the context every
+// checkEvery comparisons and stops with its error.
+func (o *orderNode) sort(ex *Exec, items []*sortItem) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(sortStopped); !ok {
+				panic(r)
+			}
+			err = ex.Ctx.Err()
+		}
+	}()
+	n := 0
 	slices.SortFunc(items, func(a, b *sortItem) int {
+		if n++; n%checkEvery == 0 && ex.Ctx.Err() != nil {
+			panic(sortStopped{})
+		}
 		if o.less(a, b) {
 			return -1
 		}
 		return 1
 	})
+	return nil
+}
+
+// maxMergeWidth is the most sorted runs merged at once.
+const maxMergeWidth = 64
+
+// writeRun sorts items and writes them to a new spill file.
+func (o *orderNode) writeRun(ex *Exec, items []*sortItem) (*spillFile, error) {
+	if err := o.sort(ex, items); err != nil {
+		return nil, err
+	}
 	f, err := ex.newSpill()
 	if err != nil {
 		return nil, err
 	}
 	for _, it := range items {
-		if err := f.write(it.seq, it.row, it.keys); err != nil {
+		err := ex.tick()
+		if err == nil {
+			err = f.write(it.seq, it.row, it.keys)
+		}
+		if err != nil {
 			f.close()
 			return nil, err
 		}

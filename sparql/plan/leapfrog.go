@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"math"
 	"slices"
 )
@@ -191,19 +192,19 @@ func posOf(p *Pattern, v int) int {
 // leapfrog plans pats with the cycle joined by a leapfrog triejoin first,
 // the remaining patterns after it, or returns nil when there is no cycle
 // or its variables are bound before the first step.
-func leapfrog(pats []Pattern, start *state) *state {
+func leapfrog(ctx context.Context, pats []Pattern, start *state) (*state, error) {
 	core := Cycle(pats)
 	if len(core) < 2 || start.rows > 1 {
-		return nil
+		return nil, nil
 	}
 	for _, i := range core {
 		if connected(&pats[i], start.bound) {
-			return nil
+			return nil, nil
 		}
 	}
 	vars, cost, rows := LeapfrogVars(pats, core)
 	if vars == nil {
-		return nil
+		return nil, nil
 	}
 	st := &state{cost: start.cost + cost, rows: rows, outer: true}
 	st.bound = slices.Clone(start.bound)
@@ -226,13 +227,16 @@ func leapfrog(pats []Pattern, start *state) *state {
 		}
 	}
 	if len(rest) == 0 {
-		return st
+		return st, nil
 	}
 	var tail []Step
 	if len(rest) <= exhaustiveLimit {
 		tail = exhaustive(rest, st)
 	} else {
-		tail = greedy(rest, st)
+		var err error
+		if tail, err = greedy(ctx, rest, st); err != nil {
+			return nil, err
+		}
 	}
 	// The tail's steps start with the cycle's (carried in st).
 	tail = tail[len(core):]
@@ -242,5 +246,5 @@ func leapfrog(pats []Pattern, start *state) *state {
 	}
 	last := st.steps[len(st.steps)-1]
 	st.cost, st.rows = last.Cost, last.Rows
-	return st
+	return st, nil
 }

@@ -11,6 +11,7 @@
 package plan
 
 import (
+	"context"
 	"math"
 	"math/bits"
 )
@@ -106,35 +107,44 @@ const (
 // the variables bound before the first step (bound[v] for variable v; it
 // may be shorter than the variable count). Cartesian products are only
 // taken when no remaining pattern shares a variable with the bound ones.
-func Order(pats []Pattern, bound []bool) []Step { return OrderFrom(pats, bound, 1) }
+func Order(pats []Pattern, bound []bool) []Step {
+	steps, _ := OrderFrom(context.Background(), pats, bound, 1)
+	return steps
+}
 
 // OrderFrom is Order for a pattern run once per input row, rows times in
 // all: a table built for a hash join then serves every run, so that
 // plans with many input rows hash where one input row would seek.
-func OrderFrom(pats []Pattern, bound []bool, rows float64) []Step {
+// Planning a large pattern takes time, so it stops with the context's
+// error when ctx is done.
+func OrderFrom(ctx context.Context, pats []Pattern, bound []bool, rows float64) ([]Step, error) {
 	if len(pats) == 0 {
-		return nil
+		return nil, nil
 	}
-	steps := LeftDeep(pats, bound, rows)
-	if len(steps) == 0 {
-		return nil
+	steps, err := LeftDeep(ctx, pats, bound, rows)
+	if err != nil || len(steps) == 0 {
+		return nil, err
 	}
-	if lf := leapfrog(pats, &state{rows: math.Max(rows, 1), bound: bound}); lf != nil && lf.cost < steps[len(steps)-1].Cost {
-		return lf.steps
+	lf, err := leapfrog(ctx, pats, &state{rows: math.Max(rows, 1), bound: bound})
+	if err != nil {
+		return nil, err
 	}
-	return steps
+	if lf != nil && lf.cost < steps[len(steps)-1].Cost {
+		return lf.steps, nil
+	}
+	return steps, nil
 }
 
 // LeftDeep is OrderFrom without the leapfrog triejoin.
-func LeftDeep(pats []Pattern, bound []bool, rows float64) []Step {
+func LeftDeep(ctx context.Context, pats []Pattern, bound []bool, rows float64) ([]Step, error) {
 	if len(pats) == 0 {
-		return nil
+		return nil, nil
 	}
 	start := &state{rows: math.Max(rows, 1), bound: bound}
 	if len(pats) <= exhaustiveLimit {
-		return exhaustive(pats, start)
+		return exhaustive(pats, start), nil
 	}
-	return greedy(pats, start)
+	return greedy(ctx, pats, start)
 }
 
 // state is a set of patterns already joined.
@@ -160,6 +170,23 @@ func connected(p *Pattern, bound []bool) bool {
 // extend joins pattern i to st, choosing the cheaper physical join.
 func extend(st *state, pats []Pattern, i int) *state {
 	p := &pats[i]
+	join, cost, rows := score(st, pats, i)
+	nb := make([]bool, max(len(st.bound), maxVar(p)+1))
+	copy(nb, st.bound)
+	for _, v := range p.Vars {
+		if v >= 0 {
+			nb[v] = true
+		}
+	}
+	steps := append(append([]Step(nil), st.steps...), Step{Pattern: i, Join: join, Rows: rows, Cost: st.cost + cost})
+	joinVars := connected(p, st.bound)
+	return &state{cost: st.cost + cost, rows: rows, steps: steps, bound: nb, outer: st.outer || joinVars && len(st.steps) == 0}
+}
+
+// score is the cheaper physical join of pattern i with st, its cost and
+// the rows after it, without building the extended state.
+func score(st *state, pats []Pattern, i int) (join Join, cost, rows float64) {
+	p := &pats[i]
 	sel := 1.0
 	joinVars := false
 	keyMask := 0
@@ -170,8 +197,8 @@ func extend(st *state, pats []Pattern, i int) *state {
 			keyMask |= 1 << pos
 		}
 	}
-	rows := math.Max(st.rows*p.Card*sel, 0)
-	join, cost := Bind, st.rows*seekCost+rows
+	rows = math.Max(st.rows*p.Card*sel, 0)
+	join, cost = Bind, st.rows*seekCost+rows
 	if joinVars && st.rows > 1 {
 		build := seekCost + p.Card*hashBuildFactor
 		if p.Hashed&(1<<keyMask) != 0 {
@@ -186,15 +213,7 @@ func extend(st *state, pats []Pattern, i int) *state {
 			}
 		}
 	}
-	nb := make([]bool, max(len(st.bound), maxVar(p)+1))
-	copy(nb, st.bound)
-	for _, v := range p.Vars {
-		if v >= 0 {
-			nb[v] = true
-		}
-	}
-	steps := append(append([]Step(nil), st.steps...), Step{Pattern: i, Join: join, Rows: rows, Cost: st.cost + cost})
-	return &state{cost: st.cost + cost, rows: rows, steps: steps, bound: nb, outer: st.outer || joinVars && len(st.steps) == 0}
+	return join, cost, rows
 }
 
 // mergeable reports whether pattern i can be merge-joined as the second
@@ -264,28 +283,35 @@ func exhaustive(pats []Pattern, start *state) []Step {
 	return best[1<<n-1].steps
 }
 
-func greedy(pats []Pattern, start *state) []Step {
+// greedy takes, at each step, the connected pattern giving the fewest
+// rows (then the lowest cost). It is quadratic in the pattern count, so
+// it checks ctx as it goes.
+func greedy(ctx context.Context, pats []Pattern, start *state) ([]Step, error) {
 	st := start
 	used := make([]bool, len(pats))
 	for range pats {
-		var pick *state
-		var pi int
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		pi := -1
+		var pickCost, pickRows float64
+		anyConnected := hasConnected(pats, used, st.bound)
 		for i := range pats {
 			if used[i] {
 				continue
 			}
-			if !connected(&pats[i], st.bound) && hasConnected(pats, used, st.bound) {
+			if anyConnected && !connected(&pats[i], st.bound) {
 				continue
 			}
-			next := extend(st, pats, i)
-			if pick == nil || next.rows < pick.rows || next.rows == pick.rows && next.cost < pick.cost {
-				pick, pi = next, i
+			_, cost, rows := score(st, pats, i)
+			if pi < 0 || rows < pickRows || rows == pickRows && cost < pickCost {
+				pi, pickCost, pickRows = i, cost, rows
 			}
 		}
-		st = pick
+		st = extend(st, pats, pi)
 		used[pi] = true
 	}
-	return st.steps
+	return st.steps, nil
 }
 
 func hasConnected(pats []Pattern, used []bool, bound []bool) bool {

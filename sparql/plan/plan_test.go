@@ -1,6 +1,10 @@
 package plan
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"testing"
+)
 
 // pat builds a pattern over variables s and o (-1 for constants) with a
 // predicate constant.
@@ -134,8 +138,8 @@ func TestPrebuiltHashTable(t *testing.T) {
 func TestOrderFromInputRows(t *testing.T) {
 	pats := []Pattern{pat(0, -1, 5000, 5000, 1)}
 	bound := []bool{true}
-	one := OrderFrom(pats, bound, 1)
-	many := OrderFrom(pats, bound, 100000)
+	one, _ := OrderFrom(context.Background(), pats, bound, 1)
+	many, _ := OrderFrom(context.Background(), pats, bound, 100000)
 	if one[0].Join != Bind || many[0].Join != Hash {
 		t.Fatalf("joins %v for one row, %v for 100000; want bind, hash", one[0].Join, many[0].Join)
 	}
@@ -144,5 +148,24 @@ func TestOrderFromInputRows(t *testing.T) {
 	}
 	if got := Order(pats, bound); got[0] != one[0] {
 		t.Errorf("Order %+v, OrderFrom with one row %+v", got[0], one[0])
+	}
+}
+
+// TestOrderStopsWhenCancelled plans a chain of patterns too long for the
+// exhaustive search under a cancelled context: the planner gives up with
+// the context's error rather than finishing the greedy search.
+func TestOrderStopsWhenCancelled(t *testing.T) {
+	var pats []Pattern
+	for i := range 200 {
+		pats = append(pats, pat(i, i+1, 1000, 100, 100))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if steps, err := OrderFrom(ctx, pats, nil, 1); !errors.Is(err, context.Canceled) || steps != nil {
+		t.Fatalf("cancelled planning returned %d steps, err %v; want none and context.Canceled", len(steps), err)
+	}
+	steps, err := OrderFrom(context.Background(), pats, nil, 1)
+	if err != nil || len(steps) != len(pats) {
+		t.Fatalf("planning returned %d steps, err %v; want %d", len(steps), err, len(pats))
 	}
 }

@@ -230,7 +230,9 @@ func (p *xmlReader) read() error {
 	if !sawSparql || !sawBody {
 		return &Error{Name: p.name, Msg: "not a SPARQL results document (no <sparql> with <results> or <boolean>)"}
 	}
-	return nil
+	// A <binding> may name a variable the head did not declare; such names
+	// must be as valid as declared ones.
+	return checkVars(p.out, p.name)
 }
 
 // term reads the text of a <uri>, <bnode> or <literal> element.
