@@ -118,19 +118,29 @@ type idSet struct {
 
 // newIDSet holds the IDs of the pending terms.
 func newIDSet(p *pendingTerms) *idSet {
-	n := 16
-	for n < 2*len(p.byID) {
-		n *= 2
-	}
-	s := &idSet{slots: make([]ID, n), mask: uint64(n - 1)}
+	s := makeIDSet(len(p.byID))
 	for id := range p.byID {
-		i := uint64(id) & s.mask
-		for s.slots[i] != Any {
-			i = (i + 1) & s.mask
-		}
-		s.slots[i] = id
+		s.add(id)
 	}
 	return s
+}
+
+// makeIDSet returns an empty set with room for n IDs.
+func makeIDSet(n int) *idSet {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	return &idSet{slots: make([]ID, size), mask: uint64(size - 1)}
+}
+
+// add puts id in the set; the set must have room for it.
+func (s *idSet) add(id ID) {
+	i := uint64(id) & s.mask
+	for s.slots[i] != Any && s.slots[i] != id {
+		i = (i + 1) & s.mask
+	}
+	s.slots[i] = id
 }
 
 func (s *idSet) has(id ID) bool {

@@ -60,7 +60,7 @@ type Loader struct {
 	mu      sync.Mutex
 	buf     []IDQuad
 	done    bool
-	jobs    chan []IDQuad
+	jobs    chan sealedRun
 	flushed chan []IDQuad // buffers coming back from the flusher
 	wg      sync.WaitGroup
 
@@ -119,7 +119,7 @@ func (s *Store) NewLoader(ctx context.Context, opts LoadOptions) (*Loader, error
 	}
 	s.wmu.Lock()
 	l := &Loader{s: s, ctx: ctx, opts: opts, tmp: tmp,
-		jobs: make(chan []IDQuad), flushed: make(chan []IDQuad, 1)}
+		jobs: make(chan sealedRun), flushed: make(chan []IDQuad, 1)}
 	for i := range l.shards {
 		l.shards[i].active = newPendingTerms()
 	}
@@ -260,17 +260,28 @@ func (l *Loader) push(quads []IDQuad) error {
 	return nil
 }
 
+// sealedRun is a run handed to the flusher: its quads and the terms that
+// got their IDs while it was filled. A quad of the run naming one of them
+// cannot be in the store, nor can any key prefix naming one: the term was
+// absent from the dictionary until then, and every quad that names it
+// comes in this run or a later one.
+type sealedRun struct {
+	quads []IDQuad
+	isNew func(ID) bool
+}
+
 // sealRun makes the terms of the current run durable and hands its quads
 // to the flusher. Called with l.mu held.
 func (l *Loader) sealRun() error {
-	if err := l.writeTerms(); err != nil {
+	fresh, err := l.writeTerms()
+	if err != nil {
 		return l.fail(err)
 	}
 	if len(l.buf) == 0 {
 		return nil
 	}
 	select {
-	case l.jobs <- l.buf:
+	case l.jobs <- sealedRun{l.buf, fresh.has}:
 	case <-l.ctx.Done():
 		return l.ctx.Err()
 	}
@@ -284,8 +295,9 @@ func (l *Loader) sealRun() error {
 }
 
 // writeTerms freezes the pending terms, ingests them as one sorted file
-// and then forgets them: from then on lookups find them in the store.
-func (l *Loader) writeTerms() error {
+// and then forgets them: from then on lookups find them in the store. It
+// returns the set of their IDs.
+func (l *Loader) writeTerms() (*idSet, error) {
 	var entries []dictEntry
 	for i := range l.shards {
 		sh := &l.shards[i]
@@ -309,21 +321,25 @@ func (l *Loader) writeTerms() error {
 		path := l.nextFile("dict")
 		f, err := l.s.kv.NewSortedFile(path, kv.FileOptions{})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, e := range entries {
 			if err := f.Add(dictKey(e.id), []byte(e.enc)); err != nil {
 				f.Abort()
-				return err
+				return nil, err
 			}
 		}
 		if err := f.Finish(); err != nil {
-			return err
+			return nil, err
 		}
 		if err := l.s.kv.Ingest(l.ctx, []string{path}); err != nil {
-			return fmt.Errorf("load: ingest terms: %w", err)
+			return nil, fmt.Errorf("load: ingest terms: %w", err)
 		}
 		l.terms.Add(uint64(len(entries)))
+	}
+	fresh := makeIDSet(len(entries))
+	for _, e := range entries {
+		fresh.add(e.id)
 	}
 	for i := range l.shards {
 		sh := &l.shards[i]
@@ -331,7 +347,7 @@ func (l *Loader) writeTerms() error {
 		sh.frozen = nil
 		sh.mu.Unlock()
 	}
-	return nil
+	return fresh, nil
 }
 
 type dictEntry struct {
@@ -347,14 +363,19 @@ func (l *Loader) nextFile(kind string) string {
 func (l *Loader) flusher() {
 	defer l.wg.Done()
 	var keys, tmp []cols
-	for quads := range l.jobs {
+	for run := range l.jobs {
+		quads := run.quads
 		if l.err() == nil {
 			var paths [len(orders)]string
 			var err error
 			for i, o := range Orders() {
 				paths[i] = l.nextFile("run-" + o.String())
 				keys, tmp = sortRun(o, quads, keys, tmp)
-				if err = writeRun(paths[i], keys); err != nil {
+				var isNew func(ID) bool
+				if o == SPOG || o == POSG { // the orderings the statistics read
+					isNew = run.isNew
+				}
+				if err = writeRun(paths[i], keys, isNew); err != nil {
 					l.fail(fmt.Errorf("load: write run: %w", err))
 					break
 				}
@@ -365,7 +386,7 @@ func (l *Loader) flusher() {
 			full := l.segQuads >= l.opts.SegmentQuads
 			l.fmu.Unlock()
 			if full && err == nil {
-				if err := l.commitSegment(nil); err != nil {
+				if err := l.commitSegment(nil, nil); err != nil {
 					l.fail(err)
 				}
 			}
@@ -387,8 +408,9 @@ func (l *Loader) Commit() (LoadResult, error) {
 	// The last run is not written out: it is sorted in memory and merged
 	// with the run files of its segment.
 	err := l.err()
+	var fresh *idSet
 	if err == nil {
-		err = l.writeTerms()
+		fresh, err = l.writeTerms()
 	}
 	last := l.buf
 	l.done = true
@@ -400,7 +422,7 @@ func (l *Loader) Commit() (LoadResult, error) {
 		err = l.err()
 	}
 	if err == nil {
-		err = l.commitSegment(last)
+		err = l.commitSegment(last, fresh.has)
 	}
 	l.release()
 	return LoadResult{Read: l.read.Load(), Added: l.added.Load(), Terms: l.terms.Load()}, err
