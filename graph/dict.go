@@ -67,12 +67,17 @@ func (p *pendingTerms) add(enc string, id ID) {
 // state it can never be written in.
 var errCorruptDictionary = errors.New("corrupt dictionary")
 
+// getter reads one key: a kv.Reader, or a loader's kv.Prober.
+type getter interface {
+	Get(key []byte) ([]byte, error)
+}
+
 // probe finds the ID of the term encoded as enc: the slot holding it, or
 // (found=false) the first free slot of its probe sequence, which is where
 // it goes if added. Slots are looked up in the pending tables first, then
 // in the store — unless storeFree (when not nil) says the store cannot
 // hold that slot.
-func probe(r kv.Reader, h uint64, enc []byte, storeFree func(ID) bool, pending ...*pendingTerms) (id ID, found bool, err error) {
+func probe(r getter, h uint64, enc []byte, storeFree func(ID) bool, pending ...*pendingTerms) (id ID, found bool, err error) {
 	id = firstSlot(h)
 	for range 1 << 16 {
 		occupied := false

@@ -72,6 +72,12 @@ type Loader struct {
 	emu      sync.Mutex
 	firstErr error
 
+	wmu     sync.Mutex
+	workers []*LoadWorker
+	// dictWrites counts the dictionary writes, after which the workers
+	// read the dictionary anew.
+	dictWrites atomic.Uint64
+
 	closed  atomic.Bool // set by Commit and Close; Add refuses work after
 	fileSeq atomic.Int64
 	read    atomic.Uint64
@@ -146,6 +152,9 @@ type LoadWorker struct {
 	enc   []byte
 	out   []IDQuad
 	read  uint64 // quads added since the last hand-over, for Loader.Read
+	// dict reads the dictionary as of dictWrites writes of the loader.
+	dict       kv.Prober
+	dictWrites uint64
 }
 
 const (
@@ -153,9 +162,14 @@ const (
 	workerFlushQuads = 1 << 13 // quads a worker buffers before handing them on
 )
 
-// NewWorker returns a worker for one goroutine.
+// NewWorker returns a worker for one goroutine. Its work must be done
+// (Flush returned) before Commit or Close, which release what it holds.
 func (l *Loader) NewWorker() *LoadWorker {
-	return &LoadWorker{l: l, cache: newTermIDs(workerCacheTerms)}
+	w := &LoadWorker{l: l, cache: newTermIDs(workerCacheTerms)}
+	l.wmu.Lock()
+	l.workers = append(l.workers, w)
+	l.wmu.Unlock()
+	return w
 }
 
 // Add validates and loads quads; they may be reused after Add returns.
@@ -203,7 +217,7 @@ func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
 	if id, ok := w.cache.lookup(w.enc); ok {
 		return id, nil
 	}
-	id, err := w.l.assign(w.enc)
+	id, err := w.l.assign(w, w.enc)
 	if err != nil {
 		return 0, err
 	}
@@ -211,9 +225,45 @@ func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
 	return id, nil
 }
 
+// prober returns the worker's reader of dictionary slots, made anew when
+// the loader has written terms since: the pending tables forget the terms
+// they wrote, which only a reader made after the write sees. Called with
+// a shard's lock held: a writer clears the shards' frozen terms after
+// counting the write in dictWrites.
+func (w *LoadWorker) prober() (kv.Prober, error) {
+	n := w.l.dictWrites.Load()
+	if w.dict != nil && w.dictWrites == n {
+		return w.dict, nil
+	}
+	if w.dict != nil {
+		if err := w.dict.Close(); err != nil {
+			return nil, err
+		}
+		w.dict = nil
+	}
+	p, err := w.l.s.kv.NewProber()
+	if err != nil {
+		return nil, err
+	}
+	w.dict, w.dictWrites = p, n
+	return p, nil
+}
+
+// closeProber releases the worker's dictionary reader.
+func (w *LoadWorker) closeProber() error {
+	if w.dict == nil {
+		return nil
+	}
+	err := w.dict.Close()
+	w.dict = nil
+	return err
+}
+
 // assign returns the ID of the encoded term, giving it a new one if the
-// store and the pending tables do not know it.
-func (l *Loader) assign(enc []byte) (ID, error) {
+// store and the pending tables do not know it. The dictionary's free
+// slots are read through the worker's prober: most terms a worker's cache
+// misses are new to the store.
+func (l *Loader) assign(w *LoadWorker, enc []byte) (ID, error) {
 	h := l.s.hash(enc)
 	sh := &l.shards[shardOf(firstSlot(h))]
 	sh.mu.Lock()
@@ -225,7 +275,11 @@ func (l *Loader) assign(enc []byte) (ID, error) {
 	if l.filled != nil {
 		storeFree = func(id ID) bool { return !l.filled.mayContain(id) }
 	}
-	id, found, err := probe(l.s.kv, h, enc, storeFree, sh.active, sh.frozen)
+	dict, err := w.prober()
+	if err != nil {
+		return 0, err
+	}
+	id, found, err := probe(dict, h, enc, storeFree, sh.active, sh.frozen)
 	if err != nil || found {
 		return id, err
 	}
@@ -335,6 +389,7 @@ func (l *Loader) writeTerms() (*idSet, error) {
 		if err := l.s.kv.Ingest(l.ctx, []string{path}); err != nil {
 			return nil, fmt.Errorf("load: ingest terms: %w", err)
 		}
+		l.dictWrites.Add(1)
 		l.terms.Add(uint64(len(entries)))
 	}
 	fresh := makeIDSet(len(entries))
@@ -444,6 +499,12 @@ func (l *Loader) Close() {
 }
 
 func (l *Loader) release() {
+	l.wmu.Lock()
+	for _, w := range l.workers {
+		_ = w.closeProber()
+	}
+	l.workers = nil
+	l.wmu.Unlock()
 	_ = os.RemoveAll(l.tmp)
 	l.s.wmu.Unlock()
 }
