@@ -89,6 +89,7 @@ into_full() {
 					"$work/mneme-$v" store stats "$work/store" >"$work/stats-$v.out"
 				fi
 				rows+=("$r $v $into $secs $(calc "$user + $sys") $((rss / 1024)) $la")
+				log "round $r: $v into $into: ${secs}s wall, $(calc "$user + $sys")s CPU"
 			done
 		done
 	done
