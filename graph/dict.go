@@ -67,12 +67,17 @@ func (p *pendingTerms) add(enc string, id ID) {
 // state it can never be written in.
 var errCorruptDictionary = errors.New("corrupt dictionary")
 
+// getter reads one key: a kv.Reader, or a loader's kv.Prober.
+type getter interface {
+	Get(key []byte) ([]byte, error)
+}
+
 // probe finds the ID of the term encoded as enc: the slot holding it, or
 // (found=false) the first free slot of its probe sequence, which is where
 // it goes if added. Slots are looked up in the pending tables first, then
 // in the store — unless storeFree (when not nil) says the store cannot
 // hold that slot.
-func probe(r kv.Reader, h uint64, enc []byte, storeFree func(ID) bool, pending ...*pendingTerms) (id ID, found bool, err error) {
+func probe(r getter, h uint64, enc []byte, storeFree func(ID) bool, pending ...*pendingTerms) (id ID, found bool, err error) {
 	id = firstSlot(h)
 	for range 1 << 16 {
 		occupied := false
@@ -118,19 +123,29 @@ type idSet struct {
 
 // newIDSet holds the IDs of the pending terms.
 func newIDSet(p *pendingTerms) *idSet {
-	n := 16
-	for n < 2*len(p.byID) {
-		n *= 2
-	}
-	s := &idSet{slots: make([]ID, n), mask: uint64(n - 1)}
+	s := makeIDSet(len(p.byID))
 	for id := range p.byID {
-		i := uint64(id) & s.mask
-		for s.slots[i] != Any {
-			i = (i + 1) & s.mask
-		}
-		s.slots[i] = id
+		s.add(id)
 	}
 	return s
+}
+
+// makeIDSet returns an empty set with room for n IDs.
+func makeIDSet(n int) *idSet {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	return &idSet{slots: make([]ID, size), mask: uint64(size - 1)}
+}
+
+// add puts id in the set; the set must have room for it.
+func (s *idSet) add(id ID) {
+	i := uint64(id) & s.mask
+	for s.slots[i] != Any && s.slots[i] != id {
+		i = (i + 1) & s.mask
+	}
+	s.slots[i] = id
 }
 
 func (s *idSet) has(id ID) bool {

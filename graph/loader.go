@@ -60,7 +60,7 @@ type Loader struct {
 	mu      sync.Mutex
 	buf     []IDQuad
 	done    bool
-	jobs    chan []IDQuad
+	jobs    chan sealedRun
 	flushed chan []IDQuad // buffers coming back from the flusher
 	wg      sync.WaitGroup
 
@@ -71,6 +71,12 @@ type Loader struct {
 
 	emu      sync.Mutex
 	firstErr error
+
+	wmu     sync.Mutex
+	workers []*LoadWorker
+	// dictWrites counts the dictionary writes, after which the workers
+	// read the dictionary anew.
+	dictWrites atomic.Uint64
 
 	closed  atomic.Bool // set by Commit and Close; Add refuses work after
 	fileSeq atomic.Int64
@@ -119,7 +125,7 @@ func (s *Store) NewLoader(ctx context.Context, opts LoadOptions) (*Loader, error
 	}
 	s.wmu.Lock()
 	l := &Loader{s: s, ctx: ctx, opts: opts, tmp: tmp,
-		jobs: make(chan []IDQuad), flushed: make(chan []IDQuad, 1)}
+		jobs: make(chan sealedRun), flushed: make(chan []IDQuad, 1)}
 	for i := range l.shards {
 		l.shards[i].active = newPendingTerms()
 	}
@@ -146,6 +152,9 @@ type LoadWorker struct {
 	enc   []byte
 	out   []IDQuad
 	read  uint64 // quads added since the last hand-over, for Loader.Read
+	// dict reads the dictionary as of dictWrites writes of the loader.
+	dict       kv.Prober
+	dictWrites uint64
 }
 
 const (
@@ -153,9 +162,14 @@ const (
 	workerFlushQuads = 1 << 13 // quads a worker buffers before handing them on
 )
 
-// NewWorker returns a worker for one goroutine.
+// NewWorker returns a worker for one goroutine. Its work must be done
+// (Flush returned) before Commit or Close, which release what it holds.
 func (l *Loader) NewWorker() *LoadWorker {
-	return &LoadWorker{l: l, cache: newTermIDs(workerCacheTerms)}
+	w := &LoadWorker{l: l, cache: newTermIDs(workerCacheTerms)}
+	l.wmu.Lock()
+	l.workers = append(l.workers, w)
+	l.wmu.Unlock()
+	return w
 }
 
 // Add validates and loads quads; they may be reused after Add returns.
@@ -203,7 +217,7 @@ func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
 	if id, ok := w.cache.lookup(w.enc); ok {
 		return id, nil
 	}
-	id, err := w.l.assign(w.enc)
+	id, err := w.l.assign(w, w.enc)
 	if err != nil {
 		return 0, err
 	}
@@ -211,9 +225,45 @@ func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
 	return id, nil
 }
 
+// prober returns the worker's reader of dictionary slots, made anew when
+// the loader has written terms since: the pending tables forget the terms
+// they wrote, which only a reader made after the write sees. Called with
+// a shard's lock held: a writer clears the shards' frozen terms after
+// counting the write in dictWrites.
+func (w *LoadWorker) prober() (kv.Prober, error) {
+	n := w.l.dictWrites.Load()
+	if w.dict != nil && w.dictWrites == n {
+		return w.dict, nil
+	}
+	if w.dict != nil {
+		if err := w.dict.Close(); err != nil {
+			return nil, err
+		}
+		w.dict = nil
+	}
+	p, err := w.l.s.kv.NewProber()
+	if err != nil {
+		return nil, err
+	}
+	w.dict, w.dictWrites = p, n
+	return p, nil
+}
+
+// closeProber releases the worker's dictionary reader.
+func (w *LoadWorker) closeProber() error {
+	if w.dict == nil {
+		return nil
+	}
+	err := w.dict.Close()
+	w.dict = nil
+	return err
+}
+
 // assign returns the ID of the encoded term, giving it a new one if the
-// store and the pending tables do not know it.
-func (l *Loader) assign(enc []byte) (ID, error) {
+// store and the pending tables do not know it. The dictionary's free
+// slots are read through the worker's prober: most terms a worker's cache
+// misses are new to the store.
+func (l *Loader) assign(w *LoadWorker, enc []byte) (ID, error) {
 	h := l.s.hash(enc)
 	sh := &l.shards[shardOf(firstSlot(h))]
 	sh.mu.Lock()
@@ -225,7 +275,11 @@ func (l *Loader) assign(enc []byte) (ID, error) {
 	if l.filled != nil {
 		storeFree = func(id ID) bool { return !l.filled.mayContain(id) }
 	}
-	id, found, err := probe(l.s.kv, h, enc, storeFree, sh.active, sh.frozen)
+	dict, err := w.prober()
+	if err != nil {
+		return 0, err
+	}
+	id, found, err := probe(dict, h, enc, storeFree, sh.active, sh.frozen)
 	if err != nil || found {
 		return id, err
 	}
@@ -260,17 +314,28 @@ func (l *Loader) push(quads []IDQuad) error {
 	return nil
 }
 
+// sealedRun is a run handed to the flusher: its quads and the terms that
+// got their IDs while it was filled. A quad of the run naming one of them
+// cannot be in the store, nor can any key prefix naming one: the term was
+// absent from the dictionary until then, and every quad that names it
+// comes in this run or a later one.
+type sealedRun struct {
+	quads []IDQuad
+	isNew func(ID) bool
+}
+
 // sealRun makes the terms of the current run durable and hands its quads
 // to the flusher. Called with l.mu held.
 func (l *Loader) sealRun() error {
-	if err := l.writeTerms(); err != nil {
+	fresh, err := l.writeTerms()
+	if err != nil {
 		return l.fail(err)
 	}
 	if len(l.buf) == 0 {
 		return nil
 	}
 	select {
-	case l.jobs <- l.buf:
+	case l.jobs <- sealedRun{l.buf, fresh.has}:
 	case <-l.ctx.Done():
 		return l.ctx.Err()
 	}
@@ -284,8 +349,9 @@ func (l *Loader) sealRun() error {
 }
 
 // writeTerms freezes the pending terms, ingests them as one sorted file
-// and then forgets them: from then on lookups find them in the store.
-func (l *Loader) writeTerms() error {
+// and then forgets them: from then on lookups find them in the store. It
+// returns the set of their IDs.
+func (l *Loader) writeTerms() (*idSet, error) {
 	var entries []dictEntry
 	for i := range l.shards {
 		sh := &l.shards[i]
@@ -309,21 +375,26 @@ func (l *Loader) writeTerms() error {
 		path := l.nextFile("dict")
 		f, err := l.s.kv.NewSortedFile(path, kv.FileOptions{})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, e := range entries {
 			if err := f.Add(dictKey(e.id), []byte(e.enc)); err != nil {
 				f.Abort()
-				return err
+				return nil, err
 			}
 		}
 		if err := f.Finish(); err != nil {
-			return err
+			return nil, err
 		}
 		if err := l.s.kv.Ingest(l.ctx, []string{path}); err != nil {
-			return fmt.Errorf("load: ingest terms: %w", err)
+			return nil, fmt.Errorf("load: ingest terms: %w", err)
 		}
+		l.dictWrites.Add(1)
 		l.terms.Add(uint64(len(entries)))
+	}
+	fresh := makeIDSet(len(entries))
+	for _, e := range entries {
+		fresh.add(e.id)
 	}
 	for i := range l.shards {
 		sh := &l.shards[i]
@@ -331,7 +402,7 @@ func (l *Loader) writeTerms() error {
 		sh.frozen = nil
 		sh.mu.Unlock()
 	}
-	return nil
+	return fresh, nil
 }
 
 type dictEntry struct {
@@ -347,14 +418,19 @@ func (l *Loader) nextFile(kind string) string {
 func (l *Loader) flusher() {
 	defer l.wg.Done()
 	var keys, tmp []cols
-	for quads := range l.jobs {
+	for run := range l.jobs {
+		quads := run.quads
 		if l.err() == nil {
 			var paths [len(orders)]string
 			var err error
 			for i, o := range Orders() {
 				paths[i] = l.nextFile("run-" + o.String())
 				keys, tmp = sortRun(o, quads, keys, tmp)
-				if err = writeRun(paths[i], keys); err != nil {
+				var isNew func(ID) bool
+				if o == SPOG || o == POSG { // the orderings the statistics read
+					isNew = run.isNew
+				}
+				if err = writeRun(paths[i], keys, isNew); err != nil {
 					l.fail(fmt.Errorf("load: write run: %w", err))
 					break
 				}
@@ -365,7 +441,7 @@ func (l *Loader) flusher() {
 			full := l.segQuads >= l.opts.SegmentQuads
 			l.fmu.Unlock()
 			if full && err == nil {
-				if err := l.commitSegment(nil); err != nil {
+				if err := l.commitSegment(nil, nil); err != nil {
 					l.fail(err)
 				}
 			}
@@ -387,8 +463,9 @@ func (l *Loader) Commit() (LoadResult, error) {
 	// The last run is not written out: it is sorted in memory and merged
 	// with the run files of its segment.
 	err := l.err()
+	var fresh *idSet
 	if err == nil {
-		err = l.writeTerms()
+		fresh, err = l.writeTerms()
 	}
 	last := l.buf
 	l.done = true
@@ -400,7 +477,7 @@ func (l *Loader) Commit() (LoadResult, error) {
 		err = l.err()
 	}
 	if err == nil {
-		err = l.commitSegment(last)
+		err = l.commitSegment(last, fresh.has)
 	}
 	l.release()
 	return LoadResult{Read: l.read.Load(), Added: l.added.Load(), Terms: l.terms.Load()}, err
@@ -422,6 +499,12 @@ func (l *Loader) Close() {
 }
 
 func (l *Loader) release() {
+	l.wmu.Lock()
+	for _, w := range l.workers {
+		_ = w.closeProber()
+	}
+	l.workers = nil
+	l.wmu.Unlock()
 	_ = os.RemoveAll(l.tmp)
 	l.s.wmu.Unlock()
 }

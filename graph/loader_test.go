@@ -142,3 +142,43 @@ func TestLoaderRejectsInvalidQuad(t *testing.T) {
 		t.Fatal("a literal subject was loaded")
 	}
 }
+
+// A worker that read the dictionary before another worker's terms were
+// written must see them afterwards: with all terms on a few slots, a
+// worker blind to them would give its new terms their slots.
+func TestLoaderWorkerSeesTermsWrittenSinceItsLastRead(t *testing.T) {
+	s := openTest(t, collidingHash)
+	m := model{}
+	b := s.NewBatch()
+	q0 := rdf.Quad{S: rdf.IRI("http://e.org/s0"), P: rdf.IRI("http://e.org/p"), O: rdf.String("o0")}
+	b.Add(q0)
+	m[q0] = true
+	if _, err := b.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l, err := s.NewLoader(context.Background(), LoadOptions{RunQuads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, w := l.NewWorker(), l.NewWorker()
+	add := func(lw *LoadWorker, name string) {
+		t.Helper()
+		q := rdf.Quad{S: rdf.IRI("http://e.org/" + name), P: rdf.IRI("http://e.org/p"), O: rdf.String(name)}
+		m[q] = true
+		if err := lw.Add([]rdf.Quad{q}); err != nil {
+			t.Fatal(err)
+		}
+		// One quad a run: each hand-over writes the run's new terms.
+		if err := lw.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(w, "w1") // w reads the dictionary
+	add(a, "a1") // a's terms are written
+	add(a, "a2")
+	add(w, "w2") // w must find a's terms on their slots
+	if _, err := l.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	compareWithModel(t, s.View, m)
+}

@@ -14,9 +14,11 @@ import (
 // once per ordering, to a run file: the keys as 32-byte records, the four
 // IDs in the ordering's column order, big-endian (so bytewise order is key
 // order), sorted and without duplicates. Each record is stored as one byte
-// saying how many leading bytes it shares with the previous record, then
-// the rest: sorted keys share their leading columns, so this roughly
-// halves the temporary I/O. Runs are merged at commit.
+// saying how many leading bytes it shares with the previous record (low
+// five bits) and how many leading columns name no term new to the store
+// (high three bits, see oldCols), then the rest: sorted keys share their
+// leading columns, so this roughly halves the temporary I/O. Runs are
+// merged at commit.
 
 // cols is a quad's IDs in the column order of one ordering.
 type cols [4]uint64
@@ -112,8 +114,24 @@ func (r *sortedRuns) oneGraph() bool {
 	return r.graphs == 1
 }
 
-// writeRun writes sorted keys to path, without duplicates.
-func writeRun(path string, keys []cols) error {
+// oldCols is how many leading columns of c name terms that isNew does not
+// know as new to the store (4 when none is new, or isNew is nil): a key
+// prefix of more columns names a new term, so the store cannot hold it.
+func oldCols(c cols, isNew func(ID) bool) int {
+	if isNew == nil {
+		return len(c)
+	}
+	for i, v := range c {
+		if isNew(ID(v)) {
+			return i
+		}
+	}
+	return len(c)
+}
+
+// writeRun writes sorted keys to path, without duplicates, each with its
+// oldCols under isNew.
+func writeRun(path string, keys []cols, isNew func(ID) bool) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -133,7 +151,7 @@ func writeRun(path string, keys []cols) error {
 				shared++
 			}
 		}
-		_ = w.WriteByte(byte(shared))
+		_ = w.WriteByte(byte(shared | oldCols(c, isNew)<<5))
 		if _, err := w.Write(rec[shared:]); err != nil {
 			_ = f.Close()
 			return err
@@ -144,13 +162,15 @@ func writeRun(path string, keys []cols) error {
 }
 
 // runSource is one sorted input of a merge: a run file, or sorted keys
-// still in memory.
+// still in memory (with the set of their terms new to the store).
 type runSource struct {
-	f   *os.File
-	r   *bufio.Reader
-	mem []cols
-	rec [32]byte // the previous record, whose prefix the next one shares
-	cur cols
+	f     *os.File
+	r     *bufio.Reader
+	mem   []cols
+	isNew func(ID) bool
+	rec   [32]byte // the previous record, whose prefix the next one shares
+	cur   cols
+	old   int // oldCols of cur
 }
 
 func (r *runSource) next() (bool, error) {
@@ -159,14 +179,16 @@ func (r *runSource) next() (bool, error) {
 			return false, nil
 		}
 		r.cur, r.mem = r.mem[0], r.mem[1:]
+		r.old = oldCols(r.cur, r.isNew)
 		return true, nil
 	}
-	shared, err := r.r.ReadByte()
+	head, err := r.r.ReadByte()
 	if errors.Is(err, io.EOF) {
 		return false, nil
 	}
-	if err == nil && shared >= 32 {
-		err = fmt.Errorf("run file %s: bad record prefix %d", r.f.Name(), shared)
+	shared := head & 31
+	if r.old = int(head >> 5); err == nil && r.old > len(r.cur) {
+		err = fmt.Errorf("run file %s: bad record header %d", r.f.Name(), head)
 	}
 	if err == nil {
 		_, err = io.ReadFull(r.r, r.rec[shared:])
@@ -200,15 +222,16 @@ func (h *runHeap) Pop() any {
 }
 
 // mergeRuns calls fn with every distinct key of the run files and of the
-// sorted in-memory keys, in order.
-func mergeRuns(paths []string, mem []cols, fn func(cols) error) error {
+// sorted in-memory keys (whose new terms memNew tells), in order, with its
+// oldCols: the least of its copies'.
+func mergeRuns(paths []string, mem []cols, memNew func(ID) bool, fn func(c cols, old int) error) error {
 	h := runHeap{}
 	defer func() {
 		for _, r := range h {
 			r.close()
 		}
 	}()
-	sources := []*runSource{{mem: mem}}
+	sources := []*runSource{{mem: mem, isNew: memNew}}
 	for _, p := range paths {
 		f, err := os.Open(p)
 		if err != nil {
@@ -231,15 +254,21 @@ func mergeRuns(paths []string, mem []cols, fn func(cols) error) error {
 		h = append(h, r)
 	}
 	heap.Init(&h)
+	// A key is passed on once its last copy has been seen.
 	var last cols
-	first := true
+	lastOld, have := 0, false
 	for len(h) > 0 {
 		r := h[0]
-		if first || r.cur != last {
-			if err := fn(r.cur); err != nil {
-				return err
+		switch {
+		case have && r.cur == last:
+			lastOld = min(lastOld, r.old)
+		default:
+			if have {
+				if err := fn(last, lastOld); err != nil {
+					return err
+				}
 			}
-			last, first = r.cur, false
+			last, lastOld, have = r.cur, r.old, true
 		}
 		ok, err := r.next()
 		if err != nil {
@@ -251,6 +280,9 @@ func mergeRuns(paths []string, mem []cols, fn func(cols) error) error {
 			r.close()
 			heap.Pop(&h)
 		}
+	}
+	if have {
+		return fn(last, lastOld)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -18,7 +19,7 @@ const keysPerFile = 4 << 20
 // of last (a run not written out), into sorted files, one set per
 // ordering, computes how the statistics change, and ingests indexes and
 // statistics in one atomic step.
-func (l *Loader) commitSegment(last []IDQuad) error {
+func (l *Loader) commitSegment(last []IDQuad, lastNew func(ID) bool) error {
 	l.fmu.Lock()
 	runs := l.segRuns
 	l.segRuns, l.segQuads = nil, 0
@@ -66,7 +67,11 @@ func (l *Loader) commitSegment(last []IDQuad) error {
 					d = posg
 				}
 				keys, tmp = sortRun(o, last, keys, tmp)
-				out, err := l.mergeOrder(o, paths, keys, d, fresh)
+				var memNew func(ID) bool
+				if d != nil {
+					memNew = lastNew
+				}
+				out, err := l.mergeOrder(o, paths, keys, memNew, d, fresh)
 				mu.Lock()
 				files = append(files, out...)
 				if err != nil {
@@ -105,8 +110,10 @@ func (l *Loader) commitSegment(last []IDQuad) error {
 // mergeOrder merges the run files of ordering o into sorted files. For
 // SPOG and POSG it also counts into d what the new quads add to the
 // statistics; unless the store was empty (fresh), a quad or prefix is new
-// only if the store does not hold it yet.
-func (l *Loader) mergeOrder(o Order, runs []string, mem []cols, d *statDelta, fresh bool) (files []string, err error) {
+// only if the store does not hold it yet, which is read unless the prefix
+// names a term new to the store (memNew tells those of mem; run files
+// carry the count of leading columns that name none).
+func (l *Loader) mergeOrder(o Order, runs []string, mem []cols, memNew func(ID) bool, d *statDelta, fresh bool) (files []string, err error) {
 	var f kv.SortedFile
 	n := 0
 	finish := func() error {
@@ -132,7 +139,7 @@ func (l *Loader) mergeOrder(o Order, runs []string, mem []cols, d *statDelta, fr
 	var lastNew IDQuad
 	haveNew := false
 	key := make([]byte, 0, keyWidth)
-	err = mergeRuns(runs, mem, func(c cols) error {
+	err = mergeRuns(runs, mem, memNew, func(c cols, old int) error {
 		if f == nil || n == keysPerFile {
 			if err := finish(); err != nil {
 				return err
@@ -161,7 +168,7 @@ func (l *Loader) mergeOrder(o Order, runs []string, mem []cols, d *statDelta, fr
 		}
 		q := unpermute(o, c)
 		var err error
-		if haveNew, lastNew, err = countNew(d, o, q, lastNew, haveNew, st, key); err != nil {
+		if haveNew, lastNew, err = countNew(d, o, q, lastNew, haveNew, st, key, old); err != nil {
 			return err
 		}
 		return l.ctx.Err()
@@ -173,29 +180,36 @@ func (l *Loader) mergeOrder(o Order, runs []string, mem []cols, d *statDelta, fr
 }
 
 // countNew adds quad q (merged in order o) to the statistics if it is new;
-// lastNew is the previous new quad, if haveNew.
-func countNew(d *statDelta, o Order, q, lastNew IDQuad, haveNew bool, st *storeProbe, key []byte) (bool, IDQuad, error) {
+// lastNew is the previous new quad, if haveNew. Only prefixes of at most
+// old columns (the others name a term new to the store) are looked up in
+// the store, and none past a shorter one the store lacks.
+func countNew(d *statDelta, o Order, q, lastNew IDQuad, haveNew bool, st *storeProbe, key []byte, old int) (bool, IDQuad, error) {
 	sameSPO := haveNew && lastNew.S == q.S && lastNew.P == q.P && lastNew.O == q.O
 	sameSP := haveNew && lastNew.S == q.S && lastNew.P == q.P
 	samePO := haveNew && lastNew.P == q.P && lastNew.O == q.O
 	if st != nil {
 		// Prefixes first, then the key: the probe's seeks only go forward.
+		// in2: (s p) in spog, (p o) in posg; in3: (s p o) in spog.
+		var in2, in3, in4 bool
 		var err error
-		var inStore [3]bool // prefix of 2 columns, of 3, the key itself
-		for i, n := range []int{1 + 16, 1 + 24, keyWidth} {
-			if o == POSG && n == 1+24 {
-				continue
-			}
-			if inStore[i], err = st.has(key[:n]); err != nil {
-				return haveNew, lastNew, err
-			}
+		if old >= 2 {
+			in2, err = st.has(key[:1+16])
 		}
-		if inStore[2] {
+		if err == nil && o == SPOG && in2 && old >= 3 {
+			in3, err = st.has(key[:1+24])
+		}
+		if err == nil && (in3 || o == POSG && in2) && old >= 4 {
+			in4, err = st.has(key)
+		}
+		if err != nil {
+			return haveNew, lastNew, err
+		}
+		if in4 {
 			return haveNew, lastNew, nil
 		}
-		sameSP = sameSP || o == SPOG && inStore[0]
-		sameSPO = sameSPO || inStore[1]
-		samePO = samePO || o == POSG && inStore[0]
+		sameSP = sameSP || o == SPOG && in2
+		sameSPO = sameSPO || in3
+		samePO = samePO || o == POSG && in2
 	}
 	c := d.pred(q.P)
 	if o == POSG {
@@ -218,8 +232,21 @@ func countNew(d *statDelta, o Order, q, lastNew IDQuad, haveNew bool, st *storeP
 }
 
 // storeProbe answers "does the store hold a key with this prefix?" for
-// prefixes given in ascending order, with forward seeks on one iterator.
-type storeProbe struct{ it kv.Iterator }
+// the prefixes of keys given in ascending order, with forward seeks on one
+// iterator. It remembers the last answer for each prefix length, so that
+// the keys sharing a prefix read it once, and the prefixes it does read
+// ascend: a seek is needed only when the target passes the key the
+// iterator rests on (the first key at or after the previous target).
+type storeProbe struct {
+	it     kv.Iterator
+	placed bool // the iterator rests on the first key at or after last
+	ended  bool // no key at or after last
+	last   []byte
+	memo   [keyWidth + 1]struct {
+		prefix []byte
+		has    bool
+	}
+}
 
 func newStoreProbe(r kv.Reader, o Order) (*storeProbe, error) {
 	tag := orders[o-1].tag
@@ -227,15 +254,39 @@ func newStoreProbe(r kv.Reader, o Order) (*storeProbe, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &storeProbe{it}, nil
+	return &storeProbe{it: it}, nil
 }
 
 func (p *storeProbe) has(prefix []byte) (bool, error) {
-	if !p.it.SeekGE(prefix) {
-		return false, p.it.Err()
+	m := &p.memo[len(prefix)]
+	if m.prefix != nil && bytes.Equal(m.prefix, prefix) {
+		return m.has, nil
 	}
-	k := p.it.Key()
-	return len(k) >= len(prefix) && string(k[:len(prefix)]) == string(prefix), nil
+	has, err := p.find(prefix)
+	if err != nil {
+		return false, err
+	}
+	m.prefix, m.has = append(m.prefix[:0], prefix...), has
+	return has, nil
+}
+
+func (p *storeProbe) find(prefix []byte) (bool, error) {
+	ahead := p.last != nil && bytes.Compare(prefix, p.last) >= 0
+	switch {
+	case ahead && p.ended:
+		return false, nil
+	case ahead && p.placed && bytes.Compare(p.it.Key(), prefix) >= 0:
+		// The iterator's key is the first at or after prefix too.
+	default:
+		p.placed = p.it.SeekGE(prefix)
+		if err := p.it.Err(); err != nil {
+			p.placed, p.last = false, nil
+			return false, err
+		}
+		p.ended = !p.placed
+	}
+	p.last = append(p.last[:0], prefix...)
+	return p.placed && bytes.HasPrefix(p.it.Key(), prefix), nil
 }
 
 func (p *storeProbe) close() { _ = p.it.Close() }

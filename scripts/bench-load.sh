@@ -5,6 +5,15 @@
 # "Loading" section of docs/benchmarks.md (between the loading markers).
 #
 # Usage: scripts/bench-load.sh [SIZE...]   (LUBM sizes, default: 8 80)
+#        scripts/bench-load.sh --into-full [ROUNDS] [BEFORE]
+#
+# --into-full measures loading into a store that already holds data: LUBM(80)
+# is split by university (the subject's), universities 0-71 and BSBM 1M
+# make a base store of 10.6M quads, universities 72-79 (1.1M quads, new
+# entities, shared vocabulary) are the slice. Each round loads the slice
+# into an empty store and into a copy of the base store, with mneme built
+# at HEAD and at BEFORE (default main), interleaved, and writes the
+# "Loading into a full store" section (between the load-full markers).
 # Needs ../shared/data/bench/lubm beside the repository; installs
 # virtuoso-opensource-7 (apt) and oxigraph (npm) when missing. Work files
 # go to $BENCH_DIR (default /tmp/mneme-bench-load) and are deleted at the
@@ -22,6 +31,117 @@ VHTTP=18891
 log() { echo "bench-load: $*" >&2; }
 
 [ -d "$DATA" ] || { log "no benchmark data in $DATA"; exit 1; }
+
+# --- loading into a full store ------------------------------------------
+# replace_section NAME FILE: puts FILE between NAME's markers in
+# docs/benchmarks.md (appended when the markers are missing).
+replace_section() {
+	local doc=$ROOT/docs/benchmarks.md
+	if grep -q "<!-- $1:begin" "$doc"; then
+		awk -v f="$2" -v b="<!-- $1:begin" -v e="<!-- $1:end -->" '
+			index($0, b) == 1 { while ((getline l < f) > 0) print l; skip = 1; next }
+			index($0, e) == 1 { skip = 0; next }
+			!skip { print }' "$doc" >"$doc.new" && mv "$doc.new" "$doc"
+	else
+		{ echo; cat "$2"; } >>"$doc"
+	fi
+}
+
+into_full() {
+	local rounds=${1:-2} before=${2:-main}
+	local work=${BENCH_DIR:-/tmp/mneme-bench-load-full}
+	mkdir -p "$work"
+	trap 'rm -rf "$work"' EXIT
+	local after_rev before_rev
+	after_rev=$(git -C "$ROOT" rev-parse --short HEAD)
+	before_rev=$(git -C "$ROOT" rev-parse --short "$before")
+	log "building mneme at $after_rev (HEAD) and $before_rev ($before)"
+	(cd "$ROOT" && go build -o "$work/mneme-after" ./cmd/mneme)
+	mkdir -p "$work/src-before"
+	git -C "$ROOT" archive "$before_rev" | tar -x -C "$work/src-before"
+	(cd "$work/src-before" && go build -o "$work/mneme-before" ./cmd/mneme)
+	rm -rf "$work/src-before"
+
+	log "splitting LUBM(80) by university"
+	zcat "$DATA/lubm-univ80-seed0.nt.gz" | awk -v base="$work/base.nt" -v slice="$work/slice.nt" '{
+		u = $1; sub(/^.*University/, "", u); sub(/\.edu.*/, "", u)
+		print > (u + 0 < 72 ? base : slice) }'
+	zcat "$DATA/../bsbm/bsbm1m.nt.gz" >>"$work/base.nt"
+	local nbase nslice
+	nbase=$(wc -l <"$work/base.nt") nslice=$(wc -l <"$work/slice.nt")
+	log "base store: $nbase quads"
+	"$work/mneme-after" load --store "$work/base" --graph http://bench.example/base "$work/base.nt" >/dev/null 2>&1
+	rm -f "$work/base.nt"
+
+	local rows=() bin store secs user sys rss la
+	for r in $(seq "$rounds"); do
+		for v in before after; do
+			for into in empty full; do
+				rm -rf "$work/store"
+				[ "$into" = full ] && cp -a "$work/base" "$work/store"
+				la=$(cut -d' ' -f1 /proc/loadavg)
+				log "round $r: $v into $into store (load average $la)"
+				/usr/bin/time -f "%e %U %S %M" -o "$work/time.out" \
+					"$work/mneme-$v" load --store "$work/store" --graph http://bench.example/slice "$work/slice.nt" >/dev/null 2>&1
+				read -r secs user sys rss <"$work/time.out"
+				if [ "$r" = 1 ] && [ "$into" = full ]; then
+					"$work/mneme-$v" store check "$work/store" >/dev/null
+					"$work/mneme-$v" store stats "$work/store" >"$work/stats-$v.out"
+				fi
+				rows+=("$r $v $into $secs $(calc "$user + $sys") $((rss / 1024)) $la")
+				log "round $r: $v into $into: ${secs}s wall, $(calc "$user + $sys")s CPU"
+			done
+		done
+	done
+	local stats_note="the two builds' full stores have different \`store stats\`"
+	cmp -s "$work/stats-before.out" "$work/stats-after.out" && stats_note="both builds' full stores pass \`store check\` and have identical \`store stats\`"
+
+	local section
+	section=$(mktemp)
+	{
+		echo "<!-- load-full:begin (written by scripts/bench-load.sh --into-full) -->"
+		echo "### Loading into a full store"
+		echo
+		echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') on $MACHINE; command \`scripts/bench-load.sh --into-full $rounds $before\`;"
+		echo "mneme at $after_rev (after) and $before_rev (before). The slice (LUBM(80) universities 72-79, $nslice quads,"
+		echo "graph \`http://bench.example/slice\`) is loaded into an empty store and into a copy of a store of $nbase quads"
+		echo "(universities 0-71 and BSBM 1M), the four loads of a round one after the other; $stats_note."
+		echo "CPU s is user + system time: with other work on the machine (see the load average, 2 cores)"
+		echo "wall-clock figures vary from one load to the next, CPU time much less."
+		echo
+		echo "| round | mneme | into | load avg | wall s | quads/s | CPU s | quads per CPU s | peak RSS MB |"
+		echo "|---|---|---|---|---|---|---|---|---|"
+		local row
+		for row in "${rows[@]}"; do
+			set -- $row
+			printf '| %s | %s | %s | %s | %.1f | %.0f | %.1f | %.0f | %s |\n' "$1" "$2" "$3" "$7" "$4" "$(calc "$nslice / $4")" "$5" "$(calc "$nslice / $5")" "$6"
+		done
+		echo
+		echo "Full-store rate as a share of the empty-store rate (same build, same round; wall, then CPU):"
+		for v in before after; do
+			local line="$v:"
+			for r in $(seq "$rounds"); do
+				local e f
+				e=$(printf '%s\n' "${rows[@]}" | awk -v r="$r" -v v="$v" '$1 == r && $2 == v && $3 == "empty" {print $4, $5}')
+				f=$(printf '%s\n' "${rows[@]}" | awk -v r="$r" -v v="$v" '$1 == r && $2 == v && $3 == "full" {print $4, $5}')
+				line+=" round $r $(calc "100 * ${e% *} / ${f% *}" | xargs printf '%.0f')% wall, $(calc "100 * ${e#* } / ${f#* }" | xargs printf '%.0f')% CPU;"
+			done
+			echo "- ${line%;}"
+		done
+		echo "<!-- load-full:end -->"
+	} >"$section"
+	replace_section load-full "$section"
+	rm -f "$section"
+	log "wrote $ROOT/docs/benchmarks.md"
+}
+
+if [ "${1:-}" = --into-full ]; then
+	now() { date +%s.%N; }
+	calc() { awk "BEGIN { print $* }"; }
+	MACHINE="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/Mem:/ {print $2}') GiB RAM"
+	into_full "${2:-}" "${3:-}"
+	exit 0
+fi
 mkdir -p "$WORK"
 on_exit() {
 	local status=$?

@@ -47,6 +47,8 @@ segment, so a killed load leaves the store as it was before the segment.`,
 	cmd.Flags().BoolVar(&o.skipInvalid, "skip-invalid", false, "skip invalid statements, report how many and where")
 	cmd.Flags().IntVar(&o.runQuads, "run-quads", 0, "quads sorted in memory at once (default 2Mi; memory grows with it)")
 	cmd.Flags().IntVar(&o.segmentQuads, "segment-quads", 0, "quads committed in one atomic step (default 64Mi)")
+	cmd.Flags().StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the load to this file (go tool pprof reads it)")
+	cmd.Flags().StringVar(&o.blockProfile, "blockprofile", "", "write a profile of where goroutines waited (blocking and lock contention) to this file")
 	return cmd
 }
 
@@ -55,6 +57,8 @@ type loadOptions struct {
 	skipInvalid  bool
 	runQuads     int
 	segmentQuads int
+	cpuProfile   string
+	blockProfile string
 }
 
 // maxListedErrors is how many skipped statements are listed one by one.
@@ -95,6 +99,16 @@ func runLoad(cmd *cobra.Command, o loadOptions, files []string) error {
 		return err
 	}
 	defer s.Close()
+	stopCPU, err := startCPUProfile(o.cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer stopCPU()
+	stopBlock, err := startBlockProfile(o.blockProfile)
+	if err != nil {
+		return err
+	}
+	defer stopBlock()
 	ctx, cancel := context.WithCancel(cmd.Context())
 	defer cancel()
 	loader, err := s.NewLoader(ctx, graph.LoadOptions{RunQuads: o.runQuads, SegmentQuads: o.segmentQuads})

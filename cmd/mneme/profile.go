@@ -17,6 +17,26 @@ func startCPUProfile(path string) (stop func(), err error) {
 	return startRecording("--cpuprofile", path, pprof.StartCPUProfile, pprof.StopCPUProfile)
 }
 
+// startBlockProfile records where goroutines block (channel waits,
+// mutex contention, each event 1 µs or longer) and writes the profile to
+// path when the returned stop is called; with an empty path it does
+// nothing.
+func startBlockProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--blockprofile: %w", err)
+	}
+	runtime.SetBlockProfileRate(1000)
+	return func() {
+		_ = pprof.Lookup("block").WriteTo(f, 0)
+		runtime.SetBlockProfileRate(0)
+		_ = f.Close()
+	}, nil
+}
+
 // startTrace writes an execution trace (go tool trace reads it) to path
 // until the returned stop is called; with an empty path it does nothing.
 // It shows where the crawl's goroutines wait, which a CPU profile cannot.

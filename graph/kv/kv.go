@@ -84,6 +84,17 @@ type FileOptions struct {
 	RangeReadsOnly bool
 }
 
+// Prober looks up single keys that are most likely absent (free
+// dictionary slots) in the store as it was when the prober was made: the
+// backend may consult a point-lookup filter of every table that could hold
+// a key before reading any block, and keep its tables open from one lookup
+// to the next. One goroutine uses a Prober; Close releases it.
+type Prober interface {
+	// Get returns a copy of the value of key, or ErrNotFound.
+	Get(key []byte) ([]byte, error)
+	Close() error
+}
+
 // Store is an ordered key-value store.
 type Store interface {
 	Reader
@@ -96,6 +107,8 @@ type Store interface {
 	// crash either every key of every file is visible or none is. Keys of
 	// the files replace existing equal keys. The files are consumed.
 	Ingest(ctx context.Context, paths []string) error
+	// NewProber returns a Prober of the store as it is now.
+	NewProber() (Prober, error)
 	// ReadOnly reports whether writes are refused.
 	ReadOnly() bool
 	Close() error
