@@ -72,6 +72,7 @@ type Crawl struct {
 	fetcher *fetch.Fetcher
 	warcs   *warc.Writer
 	dedup   *digests
+	earlier *earlier // nil when the data folder holds no earlier crawl
 	logFile *os.File
 	log     *crawllog.Writer
 	robots  *robots.Cache
@@ -358,6 +359,9 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 		c.inc = newIncremental(rc, c.front, s)
 	}
 	if c.dedup, err = openDigests(l.Digests(s.ID), d.Log); err != nil {
+		return nil, err
+	}
+	if c.earlier, err = newEarlier(l, s.ID, d.Store); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(l.WARCs(s.ID), 0o755); err != nil {

@@ -53,4 +53,12 @@
 // comes from the 304 or the content's digest, an unchanged capture is a
 // WARC revisit record and every capture points to the previous one of its
 // URL in RDF. Schedules run on the crawl's clock.
+//
+// # Crawls across time
+//
+// A crawl that captures a URL an earlier crawl
+// of the folder captured revises that capture (found in the store, see
+// earlier.go): prov:wasRevisionOf, a change status from the payload
+// digests, and a WARC revisit record of the earlier record when the
+// payload is unchanged.
 package crawler

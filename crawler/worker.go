@@ -18,6 +18,7 @@ import (
 	"github.com/mneme-archive/mneme/crawler/spec"
 	"github.com/mneme-archive/mneme/crawler/warc"
 	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
@@ -314,10 +315,24 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 		dedupable := res.Status >= 200 && res.Status < 300 && res.Truncated == "" && res.Digest != "" && res.ContentLength > 0
 		var orig original
 		var err error
-		if dedupable {
+		var prev previous
+		hasPrev := false
+		if v == nil && c.earlier != nil && res.Status > 0 {
+			// An incremental crawl's URL history does this within the crawl.
+			if prev, hasPrev, err = c.earlier.find(context.Background(), res.URL.Href); err != nil {
+				return nil, false, fmt.Errorf("earlier captures of %s: %w", res.URL.Href, err)
+			}
+		}
+		switch {
+		case dedupable && hasPrev && prev.Digest == res.Digest:
+			orig, revisit = prev.Stored, true
+		case dedupable:
 			if orig, revisit, err = c.dedup.get(res.Digest); err != nil {
 				return nil, false, err
 			}
+		}
+		if hasPrev {
+			capt.Previous, capt.Change = prev.IRI, changeStatus(prev.Digest, res.Digest)
 		}
 		var w warc.Capture
 		switch {
@@ -336,6 +351,13 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 			}
 			revisit = true
 		case revisit:
+			if orig.URL == res.URL.Href {
+				// The same bytes at the same URL have the same outlinks,
+				// which the metadata record of the capture referred to
+				// lists (and the store holds for this one): a revisit of
+				// an unchanged page costs headers only.
+				meta.Outlinks = nil
+			}
 			w, err = c.warcs.WriteRevisit(warc.Revisit{
 				Profile: warc.IdenticalPayloadDigest, URL: res.URL.Href, Date: res.Start, IP: res.IP,
 				Request: req, Response: res.Response, RefersToURI: orig.URL, RefersToDate: orig.Date,
@@ -386,6 +408,18 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 		Annotations: append(annotations, res.Annotations()...),
 	})
 	return capt, revisit, nil
+}
+
+// changeStatus is the mneme:changeStatus of a capture whose payload digest
+// is now against its previous capture's was.
+func changeStatus(was, now string) string {
+	switch {
+	case now == "":
+		return ontology.StatusUnknown
+	case now == was:
+		return ontology.StatusUnchanged
+	}
+	return ontology.StatusChanged
 }
 
 // recordIRI is the IRI in a WARC-Record-ID ("<urn:uuid:…>").
