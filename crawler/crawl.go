@@ -72,6 +72,7 @@ type Crawl struct {
 	fetcher *fetch.Fetcher
 	warcs   *warc.Writer
 	dedup   *digests
+	seedw   *seedWatch
 	earlier *earlier // nil when the data folder holds no earlier crawl
 	logFile *os.File
 	log     *crawllog.Writer
@@ -334,6 +335,7 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 		update: s.UpdateFunc(), token: spec.ProductToken(s.UserAgent), st: st,
 		extract:     extract.New(extract.Options{Canonicalizer: cn, MaxParagraph: -1}), // nothing reads paragraphs
 		robotsCalls: map[string]*robotsCall{}, wake: make(chan struct{}, 1),
+		seedw: newSeedWatch(seeds, d.Log),
 	}
 	c.scope.Store(sc)
 	defer func() {

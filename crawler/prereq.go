@@ -78,7 +78,7 @@ func (c *Crawl) fetchRobots(ctx context.Context, worker int, site, hops, via str
 		}
 		items = append(items, item{capture: capt, viaURL: via})
 		c.finish(Fetch{URL: u.Href, Queue: u.HostKey(), Hops: hops, Via: via, Worker: worker, Claimed: c.clock.Now(),
-			Status: res.Status, Duration: res.Duration, Size: res.ContentLength, MimeType: res.MediaType, Outcome: "prerequisite"})
+			Status: res.Status, Duration: res.Duration, Size: res.ContentLength, MimeType: res.MediaType, Outcome: "prerequisite", Error: errText(res.Err)})
 		if res.Status >= 300 && res.Status < 400 && res.Location.Href != "" && redirects < robots.MaxRedirects {
 			via, u = u.Href, res.Location
 			res.Close()
@@ -102,4 +102,12 @@ func (c *Crawl) fetchRobots(ctx context.Context, worker int, site, hops, via str
 		}
 		return items, robots.FromResponse(status, body, fetchErr), nil
 	}
+}
+
+// errText is err's message, "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }

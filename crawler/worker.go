@@ -121,6 +121,9 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 		return nil, err
 	}
 	ev.Status, ev.Duration, ev.Size, ev.MimeType, ev.Revisit, ev.Links = res.Status, res.Duration, res.ContentLength, res.MediaType, revisit, len(an.Links)
+	if res.Err != nil && res.Status < 0 {
+		ev.Error = res.Err.Error()
+	}
 	done.capture, done.viaURL = capt, cl.Via
 	if an.Quads != nil {
 		done.objects = an.Quads(rdf.IRI(capt.IRI), rdf.IRI(crawlrdf.CrawlIRI(c.id)))
@@ -168,6 +171,7 @@ func abandoned(ctx context.Context, res *fetch.Result) bool {
 // finish counts a finished URL and reports it.
 func (c *Crawl) finish(ev Fetch) {
 	c.counters.record(ev, errorKind(ev.Status))
+	c.seedw.observe(ev, c.clock.Now())
 	if c.deps.OnFetch != nil {
 		c.deps.OnFetch(ev)
 	}
