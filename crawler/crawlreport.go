@@ -165,8 +165,8 @@ func (r *CrawlReport) WriteText(w io.Writer, rows int) error {
 	var b strings.Builder
 	st := r.Status
 	fmt.Fprintf(&b, "Crawl %s: %s", st.ID, st.State)
-	if st.Reason != "" {
-		fmt.Fprintf(&b, " (%s)", st.Reason)
+	if why := strings.TrimPrefix(st.Reason, st.State+": "); why != "" && why != st.State {
+		fmt.Fprintf(&b, " (%s)", why)
 	}
 	fmt.Fprintf(&b, "\nStarted %s, ran %s; %d URLs, %d bytes\n", st.Started.UTC().Format("2006-01-02 15:04:05Z"), st.Elapsed.Round(1e6), r.URLs, r.Bytes)
 	b.WriteString("\nSeeds\n")

@@ -98,9 +98,10 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 				return err
 			}
 			defer st.Close()
-			d := crawlDeps(st, cmd.ErrOrStderr())
+			pr := newCrawlProgress(cmd.ErrOrStderr())
+			d := crawlDeps(st, pr)
 			d.BeforeClose = heap.write
-			h, err := o.aah.helper(&d, cmd.ErrOrStderr(), s.Output)
+			h, err := o.aah.helper(&d, pr, s.Output)
 			if err != nil {
 				return errors.Join(err, heap.close())
 			}
@@ -109,7 +110,7 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 			if err != nil {
 				return errors.Join(err, heap.close())
 			}
-			err = runCrawl(cmd.Context(), c, h, s.Output, o.api, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			err = runCrawl(cmd.Context(), c, h, s.Output, o.api, cmd.OutOrStdout(), pr)
 			return errors.Join(err, heap.close())
 		},
 	}
@@ -155,8 +156,9 @@ URLs that were in flight are fetched again.`,
 			if s, err := spec.Load(crawler.Layout{Data: data}.Spec(args[0])); err == nil && !s.AAH {
 				ao.off = true // crawler.Open reports a spec it cannot read
 			}
-			d := crawlDeps(st, cmd.ErrOrStderr())
-			h, err := ao.helper(&d, cmd.ErrOrStderr(), data)
+			pr := newCrawlProgress(cmd.ErrOrStderr())
+			d := crawlDeps(st, pr)
+			h, err := ao.helper(&d, pr, data)
 			if err != nil {
 				return err
 			}
@@ -165,7 +167,7 @@ URLs that were in flight are fetched again.`,
 			if err != nil {
 				return err
 			}
-			return runCrawl(cmd.Context(), c, h, data, api, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runCrawl(cmd.Context(), c, h, data, api, cmd.OutOrStdout(), pr)
 		},
 	}
 	cmd.Flags().StringVar(&data, "data", "", "data folder (default: $MNEME_DATA, else ./mneme-data)")
@@ -263,9 +265,10 @@ func crawlVersion() string {
 	return "dev"
 }
 
-// runCrawl runs c, serving the injection API when asked, and prints the
-// summary, with the application found on each site when h is set.
-func runCrawl(ctx context.Context, c *crawler.Crawl, h *aah.Helper, data, api string, stdout, stderr io.Writer) error {
+// runCrawl runs c, serving the injection API when asked, with its progress
+// on stderr, and prints the summary, with the application found on each
+// site when h is set, and the crawl's report.
+func runCrawl(ctx context.Context, c *crawler.Crawl, h *aah.Helper, data, api string, stdout io.Writer, stderr *crawlProgress) error {
 	if api != "" {
 		stop, err := serveInjection(c, data, api, stderr)
 		if err != nil {
@@ -277,7 +280,9 @@ func runCrawl(ctx context.Context, c *crawler.Crawl, h *aah.Helper, data, api st
 	fmt.Fprintf(stderr, "crawl %s: %s\n", c.ID(), c.Dir())
 	before := c.Status()
 	start := time.Now()
+	stderr.start(c)
 	err := c.Run(ctx)
+	stderr.stop()
 	s := c.Status()
 	secs := time.Since(start).Seconds()
 	pages := s.Fetched - before.Fetched
@@ -289,6 +294,14 @@ func runCrawl(ctx context.Context, c *crawler.Crawl, h *aah.Helper, data, api st
 	fmt.Fprintln(stdout)
 	if perr := printSites(stdout, h); err == nil {
 		err = perr
+	}
+	if r, rerr := crawler.ReadCrawlReport(data, c.ID()); rerr == nil {
+		fmt.Fprintln(stdout)
+		r.WriteText(stdout, 10)
+		fmt.Fprintf(stdout, "(report in %s)\n", crawler.Layout{Data: data}.Report(c.ID()))
+	}
+	if errors.Is(err, crawler.ErrSeedsFailed) {
+		err = fmt.Errorf("crawl %s: %w; it is stopped: 'mneme crawl resume %s' tries the seeds again", c.ID(), err, c.ID())
 	}
 	return err
 }
