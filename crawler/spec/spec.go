@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -48,6 +49,11 @@ type Spec struct {
 	// Incremental, when present, makes the crawl continuous: URLs are
 	// revisited as their policy says (see Incremental).
 	Incremental *Incremental `yaml:"incremental,omitempty"`
+
+	// source and lines locate the fields of a parsed file, so that Check
+	// reports a problem at its line.
+	source string
+	lines  map[string]int
 }
 
 // Scope mirrors scope.Config (see there for each rule).
@@ -177,19 +183,77 @@ func Default() *Spec {
 // Unknown keys are errors, so a misspelt option is never silently ignored.
 func Parse(data []byte, name string) (*Spec, error) {
 	s := Default()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(s); err != nil && !errors.Is(err, errEOF) {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	s.source, s.lines = name, map[string]int{}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		// yaml's syntax errors read "yaml: line 3: …".
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if doc.Kind == 0 {
+		return s, nil // an empty file: every default
+	}
+	var errs []error
+	checkFields(&doc, reflect.TypeFor[Spec](), "", s.lines, &errs)
+	if len(errs) == 0 {
+		if err := doc.Decode(s); err != nil {
+			var te *yaml.TypeError
+			if errors.As(err, &te) {
+				for _, e := range te.Errors {
+					errs = append(errs, errors.New(e))
+				}
+			} else {
+				errs = append(errs, err) // a value's own check, e.g. Duration's
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, s.located(errs)
 	}
 	return s, nil
 }
 
-// errEOF is what the decoder returns for an empty document.
-var errEOF = func() error {
-	var v struct{}
-	return yaml.NewDecoder(bytes.NewReader(nil)).Decode(&v)
-}()
+// located prefixes each error with the file and, where it names a field
+// the file sets, the field's line: "spec.yaml:7: workers: …".
+func (s *Spec) located(errs []error) error {
+	out := make([]error, len(errs))
+	for i, err := range errs {
+		var fe fieldError
+		switch {
+		case errors.As(err, &fe):
+			out[i] = fmt.Errorf("%s:%d: %s: %s", s.source, fe.line, fe.field, fe.msg)
+		case s.source == "":
+			out[i] = err
+		default:
+			line, msg := 0, err.Error()
+			if _, err := fmt.Sscanf(msg, "line %d:", &line); err == nil {
+				_, msg, _ = strings.Cut(msg, ": ")
+				field := ""
+				for f, l := range s.lines {
+					if l == line && len(f) > len(field) {
+						field = f
+					}
+				}
+				if field != "" {
+					msg = field + ": " + msg
+				}
+			} else {
+				best := ""
+				for f := range s.lines {
+					if len(f) > len(best) && strings.HasPrefix(msg, f) && len(msg) > len(f) && (msg[len(f)] == ':' || msg[len(f)] == ' ') {
+						best = f
+					}
+				}
+				line = s.lines[best]
+			}
+			if line > 0 {
+				out[i] = fmt.Errorf("%s:%d: %s", s.source, line, msg)
+			} else {
+				out[i] = fmt.Errorf("%s: %s", s.source, msg)
+			}
+		}
+	}
+	return errors.Join(out...)
+}
 
 // Load reads the specification file at path.
 func Load(path string) (*Spec, error) {
@@ -294,8 +358,8 @@ func (s *Spec) Check(c *canon.Canonicalizer) ([]canon.URL, error) {
 	if _, _, err := s.RevisitConfig(); err != nil {
 		bad("%v", err)
 	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
+	if len(errs) > 0 {
+		return nil, s.located(errs)
 	}
 	return seeds, nil
 }
