@@ -129,7 +129,7 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 	f.StringVar(&o.memProfile, "memprofile", "", "write a heap profile to this file when the crawl ends, before its stores close (go tool pprof reads it)")
 	f.StringVar(&o.trace, "trace", "", "write an execution trace of the crawl to this file (go tool trace reads it)")
 	_ = f.MarkHidden("trace") // a developer's tool for finding where the pipeline waits
-	cmd.AddCommand(newCrawlResumeCmd(), newCrawlStatusCmd())
+	cmd.AddCommand(newCrawlResumeCmd(), newCrawlStatusCmd(), newCrawlListCmd())
 	return cmd
 }
 

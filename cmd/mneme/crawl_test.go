@@ -235,6 +235,11 @@ func TestCrawlSeedsFail(t *testing.T) {
 			t.Errorf("stderr lacks %q", want)
 		}
 	}
+	code, list, errOut := mneme(t, "", "crawl", "list", "--data", data)
+	row := regexp.MustCompile(`(?m)^bad\s+stopped \(every seed failed \(http://\S+…\)\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+0s\s+2\s+\d+ bytes\s+` + regexp.QuoteMeta(down+" "+missing) + `$`)
+	if code != 0 || !row.MatchString(list) {
+		t.Errorf("crawl list: exit %d, %s\n%s", code, errOut, list)
+	}
 	report, err := os.ReadFile(filepath.Join(data, "crawls", "bad", "report.txt"))
 	if err != nil {
 		t.Fatal(err)
