@@ -73,6 +73,7 @@ type Crawl struct {
 	warcs   *warc.Writer
 	dedup   *digests
 	seedw   *seedWatch
+	http    *session // the spec's headers, cookies and login; nil without
 	earlier *earlier // nil when the data folder holds no earlier crawl
 	logFile *os.File
 	log     *crawllog.Writer
@@ -364,6 +365,9 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 		return nil, err
 	}
 	if c.earlier, err = newEarlier(l, s.ID, d.Store); err != nil {
+		return nil, err
+	}
+	if c.http, err = newSession(s.HTTP); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(l.WARCs(s.ID), 0o755); err != nil {

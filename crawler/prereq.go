@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/mneme-archive/mneme/crawler/canon"
-	"github.com/mneme-archive/mneme/crawler/fetch"
 	"github.com/mneme-archive/mneme/crawler/frontier"
 	"github.com/mneme-archive/mneme/crawler/robots"
 )
@@ -66,7 +65,7 @@ func (c *Crawl) fetchRobots(ctx context.Context, worker int, site, hops, via str
 	}
 	var items []item
 	for redirects := 0; ; redirects++ {
-		res := c.fetcher.Fetch(ctx, fetch.Request{URL: u, Via: via})
+		res := c.fetcher.Fetch(ctx, c.http.request(u, via))
 		if abandoned(ctx, res) {
 			res.Close()
 			return nil, robots.Result{}, ctx.Err()

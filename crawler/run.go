@@ -37,6 +37,9 @@ func (c *Crawl) Run(ctx context.Context) error {
 		c.Close()
 		return err
 	}
+	if err := c.http.logIn(ctx, c.spec.UserAgent, c.deps.Log); err != nil {
+		return c.end("", err, nil)
+	}
 	var failed error
 	var failOnce sync.Once
 	fail := func(err error) {

@@ -86,7 +86,7 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 		crawlDelay, _ = agent.CrawlDelay(hp.MaxCrawlDelay)
 	}
 
-	req := fetch.Request{URL: u, Via: cl.Via}
+	req := c.http.request(u, cl.Via)
 	var vis *visit
 	if c.inc != nil {
 		if vis, err = c.inc.begin(cl); err != nil {
@@ -314,7 +314,10 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 		}
 		var req warc.Content
 		if res.Request != nil {
-			req = res.Request
+			var err error
+			if req, err = c.http.archived(res.Request); err != nil {
+				return nil, false, fmt.Errorf("%s: %w", res.URL.Href, err)
+			}
 		}
 		dedupable := res.Status >= 200 && res.Status < 300 && res.Truncated == "" && res.Digest != "" && res.ContentLength > 0
 		var orig original

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path"
 	"reflect"
@@ -49,6 +50,7 @@ type Spec struct {
 	// Incremental, when present, makes the crawl continuous: URLs are
 	// revisited as their policy says (see Incremental).
 	Incremental *Incremental `yaml:"incremental,omitempty"`
+	HTTP        HTTP         `yaml:"http,omitempty"`
 
 	// source and lines locate the fields of a parsed file, so that Check
 	// reports a problem at its line.
@@ -106,6 +108,85 @@ type HostRule struct {
 	RetryDelay    *Duration `yaml:"retry-delay,omitempty"`
 	MaxRetries    *int      `yaml:"max-retries,omitempty"`
 	Valence       *int      `yaml:"valence,omitempty"`
+}
+
+// HTTP is what the crawl's requests carry besides the crawler's own
+// fields. Secret values are never in the specification: it names the
+// environment variable holding each, so that the stored spec.yaml, the
+// WARC request records (which show "[secret]") and the logs never hold
+// them.
+type HTTP struct {
+	Headers       map[string]string `yaml:"headers,omitempty"`        // sent with every request
+	SecretHeaders map[string]string `yaml:"secret-headers,omitempty"` // header → environment variable
+	Cookies       []Cookie          `yaml:"cookies,omitempty"`
+	Login         *Login            `yaml:"login,omitempty"`
+}
+
+// Cookie is sent to Host and its subdomains; its value is Value, or that
+// of the environment variable Secret.
+type Cookie struct {
+	Name   string `yaml:"name"`
+	Value  string `yaml:"value,omitempty"`
+	Secret string `yaml:"secret,omitempty"`
+	Host   string `yaml:"host"`
+}
+
+// Login is a form POSTed before the crawl, whose cookies are then sent to
+// its host. SecretFields map form fields to environment variables.
+type Login struct {
+	URL          string            `yaml:"url"`
+	Fields       map[string]string `yaml:"fields,omitempty"`
+	SecretFields map[string]string `yaml:"secret-fields,omitempty"`
+}
+
+// Secret returns the value of the environment variable env, or an error
+// naming it.
+func Secret(env string) (string, error) {
+	v, ok := os.LookupEnv(env)
+	if !ok || v == "" {
+		return "", fmt.Errorf("environment variable %s is not set (it holds a secret value)", env)
+	}
+	return v, nil
+}
+
+func checkHTTP(h HTTP, bad func(string, ...any)) {
+	token := regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+	for name := range h.Headers {
+		if !token.MatchString(name) {
+			bad("http.headers.%s: not a header name", name)
+		}
+	}
+	for name, env := range h.SecretHeaders {
+		if !token.MatchString(name) {
+			bad("http.secret-headers.%s: not a header name", name)
+		}
+		if _, err := Secret(env); err != nil {
+			bad("http.secret-headers.%s: %v", name, err)
+		}
+	}
+	for i, c := range h.Cookies {
+		where := fmt.Sprintf("http.cookies[%d]", i)
+		if c.Name == "" || c.Host == "" {
+			bad("%s: a cookie needs a name and a host", where)
+		}
+		if (c.Value == "") == (c.Secret == "") {
+			bad("%s: give either a value or a secret (an environment variable)", where)
+		} else if c.Secret != "" {
+			if _, err := Secret(c.Secret); err != nil {
+				bad("%s: %v", where, err)
+			}
+		}
+	}
+	if l := h.Login; l != nil {
+		if u, err := url.Parse(l.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("http.login.url %q: want an http or https URL", l.URL)
+		}
+		for field, env := range l.SecretFields {
+			if _, err := Secret(env); err != nil {
+				bad("http.login.secret-fields.%s: %v", field, err)
+			}
+		}
+	}
 }
 
 // Limits end a crawl or a queue early; zero means no limit.
@@ -358,6 +439,7 @@ func (s *Spec) Check(c *canon.Canonicalizer) ([]canon.URL, error) {
 	if _, _, err := s.RevisitConfig(); err != nil {
 		bad("%v", err)
 	}
+	checkHTTP(s.HTTP, bad)
 	if len(errs) > 0 {
 		return nil, s.located(errs)
 	}

@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -102,7 +104,7 @@ func TestRoundTrip(t *testing.T) {
 func TestErrors(t *testing.T) {
 	c := canon.New(canon.Options{})
 	for _, tc := range []struct{ yaml, want string }{
-		{"seeds: [http://a/]\nuser-agnet: x\n", "spec.yaml:2: user-agnet: unknown field (did you mean user-agent?); the fields of the top level are aah, id,"},
+		{"seeds: [http://a/]\nuser-agnet: x\n", "spec.yaml:2: user-agnet: unknown field (did you mean user-agent?); the fields of the top level are aah, http, id,"},
 		{"seeds: [http://a/]\npoliteness:\n  min-dealy: 1s\n", "spec.yaml:3: politeness.min-dealy: unknown field (did you mean min-delay?); the fields of politeness are delay-factor,"},
 		{"politeness:\n  min-delay: soon\n", `spec.yaml:2: politeness.min-delay: bad duration "soon"`},
 		{"workers: many\n", `spec.yaml:1: workers: want a whole number, got "many"`},
@@ -159,4 +161,37 @@ func TestProductToken(t *testing.T) {
 			t.Errorf("ProductToken(%q) = %q, want %q", ua, got, want)
 		}
 	}
+}
+
+// TestDocsNameEveryField: docs/crawl-spec.md documents every field a
+// specification can hold.
+func TestDocsNameEveryField(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/crawl-spec.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(reflect.Type, string)
+	walk = func(rt reflect.Type, at string) {
+		for rt.Kind() == reflect.Pointer || rt.Kind() == reflect.Slice || rt.Kind() == reflect.Map {
+			rt = rt.Elem()
+		}
+		if rt.Kind() != reflect.Struct || rt == durationType {
+			return
+		}
+		for name, ft := range yamlFields(rt) {
+			// As `name`, `parent.name` or `name.child` in a table, or as
+			// a key of a {name, …} list item.
+			named := strings.Contains(string(doc), "{"+name) || strings.Contains(string(doc), ", "+name)
+			parts := strings.Split(at+name, ".")
+			for i := range parts {
+				suffix := "`" + strings.Join(parts[i:], ".")
+				named = named || strings.Contains(string(doc), suffix+"`") || strings.Contains(string(doc), suffix+".")
+			}
+			if !named {
+				t.Errorf("docs/crawl-spec.md does not name %s%s", at, name)
+			}
+			walk(ft, at+name+".")
+		}
+	}
+	walk(reflect.TypeFor[Spec](), "")
 }
