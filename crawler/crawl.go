@@ -160,6 +160,13 @@ func (c *Crawl) start() error {
 	for i, u := range c.seeds {
 		cands[i] = frontier.Candidate{URL: u.Canonical, QueueKey: u.HostKey(), Score: 1}
 	}
+	sites := map[string]bool{}
+	for _, u := range c.seeds {
+		if site := siteOf(u); !sites[site] {
+			sites[site] = true
+			cands = append(cands, c.sitemapCandidates(site, nil, u.Href)...)
+		}
+	}
 	if err := c.front.Schedule(cands); err != nil {
 		return err
 	}

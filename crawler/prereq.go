@@ -21,10 +21,7 @@ type robotsCall struct {
 // P) of u: archived, logged and described like any capture, and returned
 // as items for the RDF writer.
 func (c *Crawl) robotsFor(ctx context.Context, worker int, u canon.URL, cl *frontier.Claim) (*robots.Agent, []item, error) {
-	site := u.Scheme + "://" + u.Host
-	if u.Port != "" {
-		site += ":" + u.Port
-	}
+	site := siteOf(u)
 	if a, ok := c.robots.Get(site); ok {
 		return a, nil, nil
 	}
@@ -53,6 +50,10 @@ func (c *Crawl) robotsFor(ctx context.Context, worker int, u canon.URL, cl *fron
 		return nil, nil, err
 	}
 	call.agent = c.robots.Put(site, result)
+	if result.Robots != nil && len(result.Robots.Sitemaps) > 0 && c.seedSite(u) != "" && len(items) > 0 {
+		last := &items[len(items)-1]
+		last.cands = append(last.cands, c.sitemapCandidates(site, result.Robots.Sitemaps, u.Href)...)
+	}
 	return call.agent, items, nil
 }
 

@@ -108,7 +108,7 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 	if c.deps.Analyzer != nil {
 		smp = &sampler{c: c, ctx: ctx, worker: worker, cl: cl, hp: hp, crawlDelay: crawlDelay, last: res.Duration}
 	}
-	an := c.analyze(res, smp)
+	an := c.analyze(res, cl.Hops, smp)
 	if smp != nil {
 		items = append(items, smp.items...)
 	}
@@ -224,7 +224,7 @@ func pathQuery(u canon.URL) string {
 // analyze finds the links of a fetched page, the redirect target
 // included, with the Analyzer when the crawl has one, which may fetch
 // more pages through smp (nil without an Analyzer).
-func (c *Crawl) analyze(res *fetch.Result, smp *sampler) Analysis {
+func (c *Crawl) analyze(res *fetch.Result, hops string, smp *sampler) Analysis {
 	var an Analysis
 	if res.Status >= 300 && res.Status < 400 && res.Location.Href != "" {
 		an.Links = append(an.Links, extract.Outlink{URL: res.Location, Hop: extract.Redirect, Context: "location"})
@@ -232,6 +232,12 @@ func (c *Crawl) analyze(res *fetch.Result, smp *sampler) Analysis {
 	an.Follow = an.Links
 	if res.Status < 200 || res.Status >= 300 || res.Body == nil || res.Body.Size() == 0 {
 		return an
+	}
+	if strings.HasSuffix(hops, string(extract.Inferred)) {
+		if links, ok := c.sitemapLinks(res); ok {
+			an.Links, an.Follow = links, links
+			return an
+		}
 	}
 	if c.deps.Analyzer == nil {
 		found, err := c.extract.Extract(extract.Document{URL: res.URL, MediaType: res.MediaType, Body: res.Text()})

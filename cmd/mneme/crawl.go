@@ -30,6 +30,7 @@ type crawlOptions struct {
 	maxPages   int64
 	userAgent  string
 	robots     string
+	sitemaps   bool
 	api        string
 	aah        aahOptions
 	cpuProfile string
@@ -48,7 +49,8 @@ DATA/store the RDF of every crawl (each in its own named graph). The crawl ends
 with a one-line summary; interrupt it with Ctrl-C and continue it with
 'mneme crawl resume ID'.
 
-Flags override the spec file. --politeness off (no delays, for benchmarks and
+Flags override the spec file, which docs/crawl-spec.md describes field by
+field. --politeness off (no delays, for benchmarks and
 tests) is refused unless every seed is on a loopback address. --api ADDR
 serves the URL injection API (POST /crawls/ID/urls) on a loopback address,
 authenticated by the bearer token in DATA/token (created 0600 on first use).
@@ -123,6 +125,7 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 	f.Int64Var(&o.maxPages, "max-pages", 0, "stop after this many responses")
 	f.StringVar(&o.userAgent, "user-agent", "", "User-Agent with a contact URL, e.g. \"mybot/1.0 (+https://example.org/bot)\"")
 	f.StringVar(&o.robots, "robots", "", "obey or ignore robots.txt")
+	f.BoolVar(&o.sitemaps, "sitemaps", false, "crawl the URLs of each seed site's sitemaps (/sitemap.xml and those robots.txt declares)")
 	f.StringVar(&o.api, "api", "", "serve the URL injection API on this loopback address (e.g. 127.0.0.1:8411)")
 	o.aah.flags(f)
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the crawl to this file (go tool pprof reads it)")
@@ -216,6 +219,9 @@ func (o *crawlOptions) spec(cmd *cobra.Command, urls []string) (*spec.Spec, erro
 	}
 	if o.robots != "" {
 		s.Robots = o.robots
+	}
+	if o.sitemaps {
+		s.Sitemaps = true
 	}
 	if o.aah.off {
 		s.AAH = false

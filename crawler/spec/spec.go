@@ -39,6 +39,10 @@ type Spec struct {
 	// offers it (mneme crawl, the control API); false gives the generic
 	// link extractor. Default true.
 	AAH bool `yaml:"aah"`
+	// Sitemaps makes sitemaps a seed source: each seed site's /sitemap.xml
+	// and the sitemaps its robots.txt declares are fetched, and the URLs
+	// they list crawled (within the scope). Default false.
+	Sitemaps bool `yaml:"sitemaps"`
 	// Update combines a new score of an already queued URL with its old
 	// one (FIRST, LAST, MAX, SUM, AVG), for injected and rediscovered URLs.
 	Update     string     `yaml:"update"`
