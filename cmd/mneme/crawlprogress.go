@@ -71,9 +71,6 @@ func (p *crawlProgress) line(s crawler.Status) string {
 	// as pages are found, and no estimate would hold.
 	if p.limit > 0 && rate > 0 {
 		left := max(p.limit-s.Fetched, 0)
-		if s.Queued+s.InFlight < left && s.Queued+s.InFlight > 0 {
-			left = s.Queued + s.InFlight // fewer URLs known than the limit allows
-		}
 		frac := min(float64(s.Fetched)/float64(p.limit), 1)
 		line += fmt.Sprintf("  %s %3.0f%%  ETA %s", bar(frac, 16), 100*frac,
 			(time.Duration(float64(left)/rate) * time.Second).Round(time.Second))
