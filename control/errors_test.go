@@ -58,8 +58,8 @@ func TestAuthAndBadInput(t *testing.T) {
 		code               int
 		msg                string
 	}{
-		{"POST", "/api/crawls", "seeds: [", 400, "spec: yaml"},
-		{"POST", "/api/crawls", "seedz: [http://x/]", 400, "field seedz not found"},
+		{"POST", "/api/crawls", "seeds: [", 400, "spec: line 1: did not find expected"},
+		{"POST", "/api/crawls", "seedz: [http://x/]", 400, "spec:1: seedz: unknown field (did you mean seeds?)"},
 		{"POST", "/api/crawls", "id: c2\nseeds: [ftp://x/]", 400, "seeds[0]"},
 		{"POST", "/api/crawls", "id: c2\noutput: /elsewhere\nseeds: [http://127.0.0.1/]", 400, "output"},
 		{"POST", "/api/crawls", "", 400, "empty body"},

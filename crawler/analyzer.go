@@ -9,7 +9,6 @@ import (
 
 	"github.com/mneme-archive/mneme/crawler/canon"
 	"github.com/mneme-archive/mneme/crawler/extract"
-	"github.com/mneme-archive/mneme/crawler/fetch"
 	"github.com/mneme-archive/mneme/crawler/frontier"
 	"github.com/mneme-archive/mneme/crawler/spec"
 	"github.com/mneme-archive/mneme/rdf"
@@ -112,7 +111,7 @@ func (s *sampler) fetch(raw string) (Page, error) {
 		}
 	}
 	start := c.clock.Now()
-	res := c.fetcher.Fetch(s.ctx, fetch.Request{URL: u, Via: s.cl.URL})
+	res := c.fetcher.Fetch(s.ctx, c.http.request(u, s.cl.URL))
 	defer res.Close()
 	res.Start = start
 	if abandoned(s.ctx, res) {

@@ -72,6 +72,9 @@ type Crawl struct {
 	fetcher *fetch.Fetcher
 	warcs   *warc.Writer
 	dedup   *digests
+	seedw   *seedWatch
+	http    *session // the spec's headers, cookies and login; nil without
+	earlier *earlier // nil when the data folder holds no earlier crawl
 	logFile *os.File
 	log     *crawllog.Writer
 	robots  *robots.Cache
@@ -156,6 +159,13 @@ func (c *Crawl) start() error {
 	cands := make([]frontier.Candidate, len(c.seeds))
 	for i, u := range c.seeds {
 		cands[i] = frontier.Candidate{URL: u.Canonical, QueueKey: u.HostKey(), Score: 1}
+	}
+	sites := map[string]bool{}
+	for _, u := range c.seeds {
+		if site := siteOf(u); !sites[site] {
+			sites[site] = true
+			cands = append(cands, c.sitemapCandidates(site, nil, u.Href)...)
+		}
 	}
 	if err := c.front.Schedule(cands); err != nil {
 		return err
@@ -333,6 +343,7 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 		update: s.UpdateFunc(), token: spec.ProductToken(s.UserAgent), st: st,
 		extract:     extract.New(extract.Options{Canonicalizer: cn, MaxParagraph: -1}), // nothing reads paragraphs
 		robotsCalls: map[string]*robotsCall{}, wake: make(chan struct{}, 1),
+		seedw: newSeedWatch(seeds, d.Log),
 	}
 	c.scope.Store(sc)
 	defer func() {
@@ -358,6 +369,12 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 		c.inc = newIncremental(rc, c.front, s)
 	}
 	if c.dedup, err = openDigests(l.Digests(s.ID), d.Log); err != nil {
+		return nil, err
+	}
+	if c.earlier, err = newEarlier(l, s.ID, d.Store); err != nil {
+		return nil, err
+	}
+	if c.http, err = newSession(s.HTTP); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(l.WARCs(s.ID), 0o755); err != nil {

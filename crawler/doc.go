@@ -15,6 +15,7 @@
 //	DATA/crawls/ID/warcs/      WARC files and their CDXJ indexes
 //	DATA/crawls/ID/crawl.log   one line per finished URL (Heritrix layout)
 //	DATA/crawls/ID/state       JSON: running, stopped or finished; times
+//	DATA/crawls/ID/report.txt  seeds' fate, hosts, status codes, MIME types (each run's end)
 //
 // # Pipeline and crash safety
 //
@@ -53,4 +54,11 @@
 // comes from the 304 or the content's digest, an unchanged capture is a
 // WARC revisit record and every capture points to the previous one of its
 // URL in RDF. Schedules run on the crawl's clock.
+//
+// # Crawls across time
+//
+// A crawl that captures a URL an earlier crawl of the data folder
+// captured revises that capture (found in the store, see earlier.go):
+// prov:wasRevisionOf, a change status from the payload digests, and a
+// WARC revisit record of the earlier record when the payload is unchanged.
 package crawler

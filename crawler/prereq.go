@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/mneme-archive/mneme/crawler/canon"
-	"github.com/mneme-archive/mneme/crawler/fetch"
 	"github.com/mneme-archive/mneme/crawler/frontier"
 	"github.com/mneme-archive/mneme/crawler/robots"
 )
@@ -22,10 +21,7 @@ type robotsCall struct {
 // P) of u: archived, logged and described like any capture, and returned
 // as items for the RDF writer.
 func (c *Crawl) robotsFor(ctx context.Context, worker int, u canon.URL, cl *frontier.Claim) (*robots.Agent, []item, error) {
-	site := u.Scheme + "://" + u.Host
-	if u.Port != "" {
-		site += ":" + u.Port
-	}
+	site := siteOf(u)
 	if a, ok := c.robots.Get(site); ok {
 		return a, nil, nil
 	}
@@ -54,6 +50,10 @@ func (c *Crawl) robotsFor(ctx context.Context, worker int, u canon.URL, cl *fron
 		return nil, nil, err
 	}
 	call.agent = c.robots.Put(site, result)
+	if result.Robots != nil && len(result.Robots.Sitemaps) > 0 && c.seedSite(u) != "" && len(items) > 0 {
+		last := &items[len(items)-1]
+		last.cands = append(last.cands, c.sitemapCandidates(site, result.Robots.Sitemaps, u.Href)...)
+	}
 	return call.agent, items, nil
 }
 
@@ -66,7 +66,7 @@ func (c *Crawl) fetchRobots(ctx context.Context, worker int, site, hops, via str
 	}
 	var items []item
 	for redirects := 0; ; redirects++ {
-		res := c.fetcher.Fetch(ctx, fetch.Request{URL: u, Via: via})
+		res := c.fetcher.Fetch(ctx, c.http.request(u, via))
 		if abandoned(ctx, res) {
 			res.Close()
 			return nil, robots.Result{}, ctx.Err()
@@ -78,7 +78,7 @@ func (c *Crawl) fetchRobots(ctx context.Context, worker int, site, hops, via str
 		}
 		items = append(items, item{capture: capt, viaURL: via})
 		c.finish(Fetch{URL: u.Href, Queue: u.HostKey(), Hops: hops, Via: via, Worker: worker, Claimed: c.clock.Now(),
-			Status: res.Status, Duration: res.Duration, Size: res.ContentLength, MimeType: res.MediaType, Outcome: "prerequisite"})
+			Status: res.Status, Duration: res.Duration, Size: res.ContentLength, MimeType: res.MediaType, Outcome: "prerequisite", Error: errText(res.Err)})
 		if res.Status >= 300 && res.Status < 400 && res.Location.Href != "" && redirects < robots.MaxRedirects {
 			via, u = u.Href, res.Location
 			res.Close()
@@ -102,4 +102,12 @@ func (c *Crawl) fetchRobots(ctx context.Context, worker int, site, hops, via str
 		}
 		return items, robots.FromResponse(status, body, fetchErr), nil
 	}
+}
+
+// errText is err's message, "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }

@@ -16,8 +16,9 @@ import (
 // Run crawls until nothing is left, a limit is reached, Stop is called or
 // ctx is cancelled, then closes the crawl. It returns nil in all those
 // cases (Status tells finished from stopped) and an error only when the
-// crawl failed (a WARC file or the store could not be written); a stopped or
-// failed crawl can be resumed with Open.
+// crawl failed (a WARC file or the store could not be written) or every
+// seed failed (ErrSeedsFailed); a stopped or failed crawl can be resumed
+// with Open.
 func (c *Crawl) Run(ctx context.Context) error {
 	c.mu.Lock()
 	if c.running || c.closed {
@@ -31,9 +32,13 @@ func (c *Crawl) Run(ctx context.Context) error {
 	defer cancel(nil)
 
 	c.runStart = time.Now()
+	c.seedw.start(cancel)
 	if err := c.setState(StateRunning, ""); err != nil {
 		c.Close()
 		return err
+	}
+	if err := c.http.logIn(ctx, c.spec.UserAgent, c.deps.Log); err != nil {
+		return c.end("", err, nil)
 	}
 	var failed error
 	var failOnce sync.Once
@@ -149,9 +154,17 @@ func (c *Crawl) end(finished string, failed, cause error) error {
 		if cause != nil && !errors.Is(cause, errStopped) {
 			why = "stopped: " + cause.Error()
 		}
+		if errors.Is(cause, ErrSeedsFailed) {
+			errs = append(errs, cause)
+		}
 		errs = append(errs, c.setState(StateStopped, why))
 	}
 	errs = append(errs, c.Close())
+	// The report is a reading aid, made from the closed crawl.log: a
+	// failure to write it is reported, not the crawl's.
+	if err := c.writeReport(); err != nil {
+		fmt.Fprintln(c.deps.Log, err)
+	}
 	return errors.Join(errs...)
 }
 
@@ -374,6 +387,7 @@ func (c *Crawl) Status() Status {
 	s.InFlight = c.inFlight
 	c.mu.Unlock()
 	c.counters.snapshot(&s)
+	s.Seeds = c.seedw.fates()
 	// The frontier's counts and queues are kept in memory: they stay
 	// readable, as they were last, after Run closed the crawl.
 	t := c.front.Totals()

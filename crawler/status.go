@@ -24,8 +24,9 @@ type Fetch struct {
 	// Wait is the pause imposed on the queue after this fetch: the politeness
 	// delay, or for a retry the delay until it.
 	Wait    time.Duration
-	Revisit bool // the payload was a duplicate, stored as a revisit record
-	Links   int  // outlinks found
+	Revisit bool   // the payload was a duplicate, stored as a revisit record
+	Links   int    // outlinks found
+	Error   string // why the fetch failed, when it did without a status
 }
 
 // Status is a snapshot of a running or ended crawl.
@@ -52,6 +53,8 @@ type Status struct {
 	Queues     int64 // queues (hosts) known
 	QueueState map[frontier.QueueState]int64
 	Recent     []Fetch // the last fetches, newest last
+	// Seeds is how each seed fared in the current run (none before Run).
+	Seeds []SeedFate
 }
 
 // recentSize is how many fetches Status keeps.

@@ -18,6 +18,7 @@ import (
 	"github.com/mneme-archive/mneme/crawler/spec"
 	"github.com/mneme-archive/mneme/crawler/warc"
 	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
@@ -85,7 +86,7 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 		crawlDelay, _ = agent.CrawlDelay(hp.MaxCrawlDelay)
 	}
 
-	req := fetch.Request{URL: u, Via: cl.Via}
+	req := c.http.request(u, cl.Via)
 	var vis *visit
 	if c.inc != nil {
 		if vis, err = c.inc.begin(cl); err != nil {
@@ -107,7 +108,7 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 	if c.deps.Analyzer != nil {
 		smp = &sampler{c: c, ctx: ctx, worker: worker, cl: cl, hp: hp, crawlDelay: crawlDelay, last: res.Duration}
 	}
-	an := c.analyze(res, smp)
+	an := c.analyze(res, cl.Hops, smp)
 	if smp != nil {
 		items = append(items, smp.items...)
 	}
@@ -120,6 +121,9 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 		return nil, err
 	}
 	ev.Status, ev.Duration, ev.Size, ev.MimeType, ev.Revisit, ev.Links = res.Status, res.Duration, res.ContentLength, res.MediaType, revisit, len(an.Links)
+	if res.Err != nil && res.Status < 0 {
+		ev.Error = res.Err.Error()
+	}
 	done.capture, done.viaURL = capt, cl.Via
 	if an.Quads != nil {
 		done.objects = an.Quads(rdf.IRI(capt.IRI), rdf.IRI(crawlrdf.CrawlIRI(c.id)))
@@ -167,6 +171,7 @@ func abandoned(ctx context.Context, res *fetch.Result) bool {
 // finish counts a finished URL and reports it.
 func (c *Crawl) finish(ev Fetch) {
 	c.counters.record(ev, errorKind(ev.Status))
+	c.seedw.observe(ev, c.clock.Now())
 	if c.deps.OnFetch != nil {
 		c.deps.OnFetch(ev)
 	}
@@ -219,7 +224,7 @@ func pathQuery(u canon.URL) string {
 // analyze finds the links of a fetched page, the redirect target
 // included, with the Analyzer when the crawl has one, which may fetch
 // more pages through smp (nil without an Analyzer).
-func (c *Crawl) analyze(res *fetch.Result, smp *sampler) Analysis {
+func (c *Crawl) analyze(res *fetch.Result, hops string, smp *sampler) Analysis {
 	var an Analysis
 	if res.Status >= 300 && res.Status < 400 && res.Location.Href != "" {
 		an.Links = append(an.Links, extract.Outlink{URL: res.Location, Hop: extract.Redirect, Context: "location"})
@@ -227,6 +232,12 @@ func (c *Crawl) analyze(res *fetch.Result, smp *sampler) Analysis {
 	an.Follow = an.Links
 	if res.Status < 200 || res.Status >= 300 || res.Body == nil || res.Body.Size() == 0 {
 		return an
+	}
+	if strings.HasSuffix(hops, string(extract.Inferred)) {
+		if links, ok := c.sitemapLinks(res); ok {
+			an.Links, an.Follow = links, links
+			return an
+		}
 	}
 	if c.deps.Analyzer == nil {
 		found, err := c.extract.Extract(extract.Document{URL: res.URL, MediaType: res.MediaType, Body: res.Text()})
@@ -309,15 +320,32 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 		}
 		var req warc.Content
 		if res.Request != nil {
-			req = res.Request
+			var err error
+			if req, err = c.http.archived(res.Request); err != nil {
+				return nil, false, fmt.Errorf("%s: %w", res.URL.Href, err)
+			}
 		}
 		dedupable := res.Status >= 200 && res.Status < 300 && res.Truncated == "" && res.Digest != "" && res.ContentLength > 0
 		var orig original
 		var err error
-		if dedupable {
+		var prev previous
+		hasPrev := false
+		if v == nil && c.earlier != nil && res.Status > 0 {
+			// An incremental crawl's URL history does this within the crawl.
+			if prev, hasPrev, err = c.earlier.find(context.Background(), res.URL.Href); err != nil {
+				return nil, false, fmt.Errorf("earlier captures of %s: %w", res.URL.Href, err)
+			}
+		}
+		switch {
+		case dedupable && hasPrev && prev.Digest == res.Digest:
+			orig, revisit = prev.Stored, true
+		case dedupable:
 			if orig, revisit, err = c.dedup.get(res.Digest); err != nil {
 				return nil, false, err
 			}
+		}
+		if hasPrev {
+			capt.Previous, capt.Change = prev.IRI, changeStatus(prev.Digest, res.Digest)
 		}
 		var w warc.Capture
 		switch {
@@ -336,6 +364,13 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 			}
 			revisit = true
 		case revisit:
+			if orig.URL == res.URL.Href {
+				// The same bytes at the same URL have the same outlinks,
+				// which the metadata record of the capture referred to
+				// lists (and the store holds for this one): a revisit of
+				// an unchanged page costs headers only.
+				meta.Outlinks = nil
+			}
 			w, err = c.warcs.WriteRevisit(warc.Revisit{
 				Profile: warc.IdenticalPayloadDigest, URL: res.URL.Href, Date: res.Start, IP: res.IP,
 				Request: req, Response: res.Response, RefersToURI: orig.URL, RefersToDate: orig.Date,
@@ -386,6 +421,18 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 		Annotations: append(annotations, res.Annotations()...),
 	})
 	return capt, revisit, nil
+}
+
+// changeStatus is the mneme:changeStatus of a capture whose payload digest
+// is now against its previous capture's was.
+func changeStatus(was, now string) string {
+	switch {
+	case now == "":
+		return ontology.StatusUnknown
+	case now == was:
+		return ontology.StatusUnchanged
+	}
+	return ontology.StatusChanged
 }
 
 // recordIRI is the IRI in a WARC-Record-ID ("<urn:uuid:…>").

@@ -30,6 +30,7 @@ type crawlOptions struct {
 	maxPages   int64
 	userAgent  string
 	robots     string
+	sitemaps   bool
 	api        string
 	aah        aahOptions
 	cpuProfile string
@@ -48,7 +49,8 @@ DATA/store the RDF of every crawl (each in its own named graph). The crawl ends
 with a one-line summary; interrupt it with Ctrl-C and continue it with
 'mneme crawl resume ID'.
 
-Flags override the spec file. --politeness off (no delays, for benchmarks and
+Flags override the spec file, which docs/crawl-spec.md describes field by
+field. --politeness off (no delays, for benchmarks and
 tests) is refused unless every seed is on a loopback address. --api ADDR
 serves the URL injection API (POST /crawls/ID/urls) on a loopback address,
 authenticated by the bearer token in DATA/token (created 0600 on first use).
@@ -98,9 +100,10 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 				return err
 			}
 			defer st.Close()
-			d := crawlDeps(st, cmd.ErrOrStderr())
+			pr := newCrawlProgress(cmd.ErrOrStderr())
+			d := crawlDeps(st, pr)
 			d.BeforeClose = heap.write
-			h, err := o.aah.helper(&d, cmd.ErrOrStderr(), s.Output)
+			h, err := o.aah.helper(&d, pr, s.Output)
 			if err != nil {
 				return errors.Join(err, heap.close())
 			}
@@ -109,7 +112,7 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 			if err != nil {
 				return errors.Join(err, heap.close())
 			}
-			err = runCrawl(cmd.Context(), c, h, s.Output, o.api, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			err = runCrawl(cmd.Context(), c, h, s.Output, o.api, cmd.OutOrStdout(), pr)
 			return errors.Join(err, heap.close())
 		},
 	}
@@ -122,13 +125,14 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 	f.Int64Var(&o.maxPages, "max-pages", 0, "stop after this many responses")
 	f.StringVar(&o.userAgent, "user-agent", "", "User-Agent with a contact URL, e.g. \"mybot/1.0 (+https://example.org/bot)\"")
 	f.StringVar(&o.robots, "robots", "", "obey or ignore robots.txt")
+	f.BoolVar(&o.sitemaps, "sitemaps", false, "crawl the URLs of each seed site's sitemaps (/sitemap.xml and those robots.txt declares)")
 	f.StringVar(&o.api, "api", "", "serve the URL injection API on this loopback address (e.g. 127.0.0.1:8411)")
 	o.aah.flags(f)
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the crawl to this file (go tool pprof reads it)")
 	f.StringVar(&o.memProfile, "memprofile", "", "write a heap profile to this file when the crawl ends, before its stores close (go tool pprof reads it)")
 	f.StringVar(&o.trace, "trace", "", "write an execution trace of the crawl to this file (go tool trace reads it)")
 	_ = f.MarkHidden("trace") // a developer's tool for finding where the pipeline waits
-	cmd.AddCommand(newCrawlResumeCmd(), newCrawlStatusCmd())
+	cmd.AddCommand(newCrawlResumeCmd(), newCrawlStatusCmd(), newCrawlListCmd())
 	return cmd
 }
 
@@ -155,8 +159,9 @@ URLs that were in flight are fetched again.`,
 			if s, err := spec.Load(crawler.Layout{Data: data}.Spec(args[0])); err == nil && !s.AAH {
 				ao.off = true // crawler.Open reports a spec it cannot read
 			}
-			d := crawlDeps(st, cmd.ErrOrStderr())
-			h, err := ao.helper(&d, cmd.ErrOrStderr(), data)
+			pr := newCrawlProgress(cmd.ErrOrStderr())
+			d := crawlDeps(st, pr)
+			h, err := ao.helper(&d, pr, data)
 			if err != nil {
 				return err
 			}
@@ -165,7 +170,7 @@ URLs that were in flight are fetched again.`,
 			if err != nil {
 				return err
 			}
-			return runCrawl(cmd.Context(), c, h, data, api, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runCrawl(cmd.Context(), c, h, data, api, cmd.OutOrStdout(), pr)
 		},
 	}
 	cmd.Flags().StringVar(&data, "data", "", "data folder (default: $MNEME_DATA, else ./mneme-data)")
@@ -215,6 +220,9 @@ func (o *crawlOptions) spec(cmd *cobra.Command, urls []string) (*spec.Spec, erro
 	if o.robots != "" {
 		s.Robots = o.robots
 	}
+	if o.sitemaps {
+		s.Sitemaps = true
+	}
 	if o.aah.off {
 		s.AAH = false
 	}
@@ -263,9 +271,10 @@ func crawlVersion() string {
 	return "dev"
 }
 
-// runCrawl runs c, serving the injection API when asked, and prints the
-// summary, with the application found on each site when h is set.
-func runCrawl(ctx context.Context, c *crawler.Crawl, h *aah.Helper, data, api string, stdout, stderr io.Writer) error {
+// runCrawl runs c, serving the injection API when asked, with its progress
+// on stderr, and prints the summary, with the application found on each
+// site when h is set, and the crawl's report.
+func runCrawl(ctx context.Context, c *crawler.Crawl, h *aah.Helper, data, api string, stdout io.Writer, stderr *crawlProgress) error {
 	if api != "" {
 		stop, err := serveInjection(c, data, api, stderr)
 		if err != nil {
@@ -277,7 +286,9 @@ func runCrawl(ctx context.Context, c *crawler.Crawl, h *aah.Helper, data, api st
 	fmt.Fprintf(stderr, "crawl %s: %s\n", c.ID(), c.Dir())
 	before := c.Status()
 	start := time.Now()
+	stderr.start(c)
 	err := c.Run(ctx)
+	stderr.stop()
 	s := c.Status()
 	secs := time.Since(start).Seconds()
 	pages := s.Fetched - before.Fetched
@@ -289,6 +300,14 @@ func runCrawl(ctx context.Context, c *crawler.Crawl, h *aah.Helper, data, api st
 	fmt.Fprintln(stdout)
 	if perr := printSites(stdout, h); err == nil {
 		err = perr
+	}
+	if r, rerr := crawler.ReadCrawlReport(data, c.ID()); rerr == nil {
+		fmt.Fprintln(stdout)
+		r.WriteText(stdout, 10)
+		fmt.Fprintf(stdout, "(report in %s)\n", crawler.Layout{Data: data}.Report(c.ID()))
+	}
+	if errors.Is(err, crawler.ErrSeedsFailed) {
+		err = fmt.Errorf("crawl %s: %w; it is stopped: 'mneme crawl resume %s' tries the seeds again", c.ID(), err, c.ID())
 	}
 	return err
 }

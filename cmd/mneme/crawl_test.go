@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mneme-archive/mneme/internal/synthweb"
 )
@@ -55,8 +57,15 @@ func TestCrawlCommand(t *testing.T) {
 	if m[1] != "cli" || m[2] != "finished" || m[3] != "41" {
 		t.Errorf("summary %q: want crawl cli finished with 41 pages", out)
 	}
-	if want := "  " + srv.URL + "/: no known application (40 pages, generic links)\n"; out[len(m[0]):] != want {
-		t.Errorf("summary's sites %q, want %q", out[len(m[0]):], want)
+	sites, report, _ := strings.Cut(out[len(m[0]):], "\n\n")
+	if want := "  " + srv.URL + "/: no known application (40 pages, generic links)"; sites != want {
+		t.Errorf("summary's sites %q, want %q", sites, want)
+	}
+	// The report: the seed's fate and the status codes (40 pages, robots.txt).
+	for _, want := range []string{"Crawl cli: finished", "\n  " + srv.URL + "/p/0  200 OK\n", "\n        40 ", "  200 OK\n", "\n         1 ", "  404 Not Found\n", "(report in " + filepath.Join(data, "crawls", "cli", "report.txt") + ")"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q:\n%s", want, report)
+		}
 	}
 	code, _, errOut = mneme(t, "", "crawl", "resume", "--data", data, "cli")
 	if code != 1 || !strings.Contains(errOut, "already finished") {
@@ -94,7 +103,7 @@ func TestCrawlAAH(t *testing.T) {
 			t.Fatalf("summary %q does not match %s", out, summaryRE)
 		}
 		pages[aah], _ = strconv.Atoi(m[3])
-		sites := out[len(m[0]):]
+		sites, _, _ := strings.Cut(out[len(m[0]):], "\nCrawl ") // the report follows
 		switch {
 		case aah && !strings.HasPrefix(sites, "  "+base+"/: WordPress, "):
 			t.Errorf("summary's sites %q: want %s/ named WordPress", sites, base)
@@ -191,5 +200,53 @@ func TestCrawlAPILoopbackOnly(t *testing.T) {
 	code, _, errOut := mneme(t, "", "crawl", "--data", t.TempDir(), "--politeness", "off", "--api", "0.0.0.0:0", "http://127.0.0.1:1/")
 	if code != 2 || !strings.Contains(errOut, "loopback addresses only") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestCrawlSeedsFail crawls a seed nobody listens on and one that is not
+// found: each failure is reported as it happens, with the retry plan, and
+// the crawl ends at once with exit 1, naming the seeds and their errors;
+// the report says the same.
+func TestCrawlSeedsFail(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := "http://" + ln.Addr().String() + "/"
+	ln.Close()
+	srv := httptest.NewServer(&countingSite{n: 3, hits: map[string]int{}})
+	defer srv.Close()
+	missing := srv.URL + "/typo"
+	data := t.TempDir()
+	start := time.Now()
+	code, out, errOut := mneme(t, "", "crawl", "--data", data, "--id", "bad", down, missing)
+	took := time.Since(start)
+	t.Logf("exit %d after %s\n%s%s", code, took.Round(time.Millisecond), errOut, out)
+	if code != 1 || took > time.Minute {
+		t.Errorf("exit %d after %s, want 1 within a minute", code, took)
+	}
+	for _, want := range []string{
+		"seed " + down + " failed: robots.txt: ", "connection refused; retry 1 at ",
+		"seed " + missing + " failed: HTTP 404 Not Found; not retried\n",
+		"mneme: crawl bad: every seed failed (", down + ": robots.txt: ", missing + ": HTTP 404 Not Found",
+		"'mneme crawl resume bad' tries the seeds again",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q", want)
+		}
+	}
+	code, list, errOut := mneme(t, "", "crawl", "list", "--data", data)
+	row := regexp.MustCompile(`(?m)^bad\s+stopped \(every seed failed \(http://\S+…\)\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+0s\s+2\s+\d+ bytes\s+` + regexp.QuoteMeta(down+" "+missing) + `$`)
+	if code != 0 || !row.MatchString(list) {
+		t.Errorf("crawl list: exit %d, %s\n%s", code, errOut, list)
+	}
+	report, err := os.ReadFile(filepath.Join(data, "crawls", "bad", "report.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"  " + down + "  -61 robots.txt unreachable (robots.txt -2 connect failed)\n", "  " + missing + "  404 Not Found\n"} {
+		if !strings.Contains(string(report), want) || !strings.Contains(out, want) {
+			t.Errorf("report (file and stdout) lacks %q:\n%s", want, report)
+		}
 	}
 }

@@ -17,6 +17,7 @@ const (
 	Redirect     Hop = 'R' // HTTP redirect or meta refresh
 	Speculative  Hop = 'X' // URL-like string found in code
 	Prerequisite Hop = 'P' // DNS or robots.txt needed before a fetch
+	Inferred     Hop = 'I' // inferred, not linked: a site's sitemap
 )
 
 func (h Hop) String() string { return string(h) }

@@ -10,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -37,6 +39,10 @@ type Spec struct {
 	// offers it (mneme crawl, the control API); false gives the generic
 	// link extractor. Default true.
 	AAH bool `yaml:"aah"`
+	// Sitemaps makes sitemaps a seed source: each seed site's /sitemap.xml
+	// and the sitemaps its robots.txt declares are fetched, and the URLs
+	// they list crawled (within the scope). Default false.
+	Sitemaps bool `yaml:"sitemaps"`
 	// Update combines a new score of an already queued URL with its old
 	// one (FIRST, LAST, MAX, SUM, AVG), for injected and rediscovered URLs.
 	Update     string     `yaml:"update"`
@@ -48,6 +54,12 @@ type Spec struct {
 	// Incremental, when present, makes the crawl continuous: URLs are
 	// revisited as their policy says (see Incremental).
 	Incremental *Incremental `yaml:"incremental,omitempty"`
+	HTTP        HTTP         `yaml:"http,omitempty"`
+
+	// source and lines locate the fields of a parsed file, so that Check
+	// reports a problem at its line.
+	source string
+	lines  map[string]int
 }
 
 // Scope mirrors scope.Config (see there for each rule).
@@ -100,6 +112,85 @@ type HostRule struct {
 	RetryDelay    *Duration `yaml:"retry-delay,omitempty"`
 	MaxRetries    *int      `yaml:"max-retries,omitempty"`
 	Valence       *int      `yaml:"valence,omitempty"`
+}
+
+// HTTP is what the crawl's requests carry besides the crawler's own
+// fields. Secret values are never in the specification: it names the
+// environment variable holding each, so that the stored spec.yaml, the
+// WARC request records (which show "[secret]") and the logs never hold
+// them.
+type HTTP struct {
+	Headers       map[string]string `yaml:"headers,omitempty"`        // sent with every request
+	SecretHeaders map[string]string `yaml:"secret-headers,omitempty"` // header → environment variable
+	Cookies       []Cookie          `yaml:"cookies,omitempty"`
+	Login         *Login            `yaml:"login,omitempty"`
+}
+
+// Cookie is sent to Host and its subdomains; its value is Value, or that
+// of the environment variable Secret.
+type Cookie struct {
+	Name   string `yaml:"name"`
+	Value  string `yaml:"value,omitempty"`
+	Secret string `yaml:"secret,omitempty"`
+	Host   string `yaml:"host"`
+}
+
+// Login is a form POSTed before the crawl, whose cookies are then sent to
+// its host. SecretFields map form fields to environment variables.
+type Login struct {
+	URL          string            `yaml:"url"`
+	Fields       map[string]string `yaml:"fields,omitempty"`
+	SecretFields map[string]string `yaml:"secret-fields,omitempty"`
+}
+
+// Secret returns the value of the environment variable env, or an error
+// naming it.
+func Secret(env string) (string, error) {
+	v, ok := os.LookupEnv(env)
+	if !ok || v == "" {
+		return "", fmt.Errorf("environment variable %s is not set (it holds a secret value)", env)
+	}
+	return v, nil
+}
+
+func checkHTTP(h HTTP, bad func(string, ...any)) {
+	token := regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+	for name := range h.Headers {
+		if !token.MatchString(name) {
+			bad("http.headers.%s: not a header name", name)
+		}
+	}
+	for name, env := range h.SecretHeaders {
+		if !token.MatchString(name) {
+			bad("http.secret-headers.%s: not a header name", name)
+		}
+		if _, err := Secret(env); err != nil {
+			bad("http.secret-headers.%s: %v", name, err)
+		}
+	}
+	for i, c := range h.Cookies {
+		where := fmt.Sprintf("http.cookies[%d]", i)
+		if c.Name == "" || c.Host == "" {
+			bad("%s: a cookie needs a name and a host", where)
+		}
+		if (c.Value == "") == (c.Secret == "") {
+			bad("%s: give either a value or a secret (an environment variable)", where)
+		} else if c.Secret != "" {
+			if _, err := Secret(c.Secret); err != nil {
+				bad("%s: %v", where, err)
+			}
+		}
+	}
+	if l := h.Login; l != nil {
+		if u, err := url.Parse(l.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("http.login.url %q: want an http or https URL", l.URL)
+		}
+		for field, env := range l.SecretFields {
+			if _, err := Secret(env); err != nil {
+				bad("http.login.secret-fields.%s: %v", field, err)
+			}
+		}
+	}
 }
 
 // Limits end a crawl or a queue early; zero means no limit.
@@ -177,19 +268,77 @@ func Default() *Spec {
 // Unknown keys are errors, so a misspelt option is never silently ignored.
 func Parse(data []byte, name string) (*Spec, error) {
 	s := Default()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(s); err != nil && !errors.Is(err, errEOF) {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	s.source, s.lines = name, map[string]int{}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		// yaml's syntax errors read "yaml: line 3: …".
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if doc.Kind == 0 {
+		return s, nil // an empty file: every default
+	}
+	var errs []error
+	checkFields(&doc, reflect.TypeFor[Spec](), "", s.lines, &errs)
+	if len(errs) == 0 {
+		if err := doc.Decode(s); err != nil {
+			var te *yaml.TypeError
+			if errors.As(err, &te) {
+				for _, e := range te.Errors {
+					errs = append(errs, errors.New(e))
+				}
+			} else {
+				errs = append(errs, err) // a value's own check, e.g. Duration's
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, s.located(errs)
 	}
 	return s, nil
 }
 
-// errEOF is what the decoder returns for an empty document.
-var errEOF = func() error {
-	var v struct{}
-	return yaml.NewDecoder(bytes.NewReader(nil)).Decode(&v)
-}()
+// located prefixes each error with the file and, where it names a field
+// the file sets, the field's line: "spec.yaml:7: workers: …".
+func (s *Spec) located(errs []error) error {
+	out := make([]error, len(errs))
+	for i, err := range errs {
+		var fe fieldError
+		switch {
+		case errors.As(err, &fe):
+			out[i] = fmt.Errorf("%s:%d: %s: %s", s.source, fe.line, fe.field, fe.msg)
+		case s.source == "":
+			out[i] = err
+		default:
+			line, msg := 0, err.Error()
+			if _, err := fmt.Sscanf(msg, "line %d:", &line); err == nil {
+				_, msg, _ = strings.Cut(msg, ": ")
+				field := ""
+				for f, l := range s.lines {
+					if l == line && len(f) > len(field) {
+						field = f
+					}
+				}
+				if field != "" {
+					msg = field + ": " + msg
+				}
+			} else {
+				best := ""
+				for f := range s.lines {
+					if len(f) > len(best) && strings.HasPrefix(msg, f) && len(msg) > len(f) && (msg[len(f)] == ':' || msg[len(f)] == ' ') {
+						best = f
+					}
+				}
+				line = s.lines[best]
+			}
+			if line > 0 {
+				out[i] = fmt.Errorf("%s:%d: %s", s.source, line, msg)
+			} else {
+				out[i] = fmt.Errorf("%s: %s", s.source, msg)
+			}
+		}
+	}
+	return errors.Join(out...)
+}
 
 // Load reads the specification file at path.
 func Load(path string) (*Spec, error) {
@@ -294,8 +443,9 @@ func (s *Spec) Check(c *canon.Canonicalizer) ([]canon.URL, error) {
 	if _, _, err := s.RevisitConfig(); err != nil {
 		bad("%v", err)
 	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
+	checkHTTP(s.HTTP, bad)
+	if len(errs) > 0 {
+		return nil, s.located(errs)
 	}
 	return seeds, nil
 }

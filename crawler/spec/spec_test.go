@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -102,10 +104,17 @@ func TestRoundTrip(t *testing.T) {
 func TestErrors(t *testing.T) {
 	c := canon.New(canon.Options{})
 	for _, tc := range []struct{ yaml, want string }{
-		{"seeds: [http://a/]\nuser-agnet: x\n", "line 2: field user-agnet not found"},
-		{"politeness:\n  min-delay: soon\n", `line 2: bad duration "soon"`},
-		{"seeds: [http://a/]\n", `user-agent "": must carry a contact URL`},
-		{"seeds: [ftp://a/]\nuser-agent: 'x/1 (+https://a/)'\n", "seeds[0]: \"ftp://a/\": only http and https"},
+		{"seeds: [http://a/]\nuser-agnet: x\n", "spec.yaml:2: user-agnet: unknown field (did you mean user-agent?); the fields of the top level are aah, http, id,"},
+		{"seeds: [http://a/]\npoliteness:\n  min-dealy: 1s\n", "spec.yaml:3: politeness.min-dealy: unknown field (did you mean min-delay?); the fields of politeness are delay-factor,"},
+		{"politeness:\n  min-delay: soon\n", `spec.yaml:2: politeness.min-delay: bad duration "soon"`},
+		{"workers: many\n", `spec.yaml:1: workers: want a whole number, got "many"`},
+		{"seeds: http://a/\n", `spec.yaml:1: seeds: want a list ([a, b] or "- a" lines), got "http://a/"`},
+		{"scope:\n  seed-hosts: yes please\n", `spec.yaml:2: scope.seed-hosts: want true or false, got "yes please"`},
+		{"limits: 5\n", `spec.yaml:1: limits: want a section of "key: value" lines, got 5`},
+		{"seeds: [http://a/\n", "spec.yaml: line 1: did not find expected ',' or ']'"},
+		{"seeds: [http://a/]\n", `spec.yaml: user-agent "": must carry a contact URL`},
+		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\nworkers: 0\n", "spec.yaml:3: workers: 0: at least 1"},
+		{"seeds: [ftp://a/]\nuser-agent: 'x/1 (+https://a/)'\n", "spec.yaml:1: seeds[0]: \"ftp://a/\": only http and https"},
 		{"user-agent: 'x/1 (+https://a/)'\n", "seeds: at least one seed URL is required"},
 		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\nupdate: MEDIAN\n", "update:"},
 		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\nid: ../etc\n", `id "../etc"`},
@@ -124,6 +133,10 @@ func TestErrors(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want one containing %q", tc.yaml, err, tc.want)
+		}
+		// The file's words, not the program's: no Go type names.
+		if err != nil && (strings.Contains(err.Error(), "spec.Spec") || strings.Contains(err.Error(), "into ") || strings.Contains(err.Error(), "!!")) {
+			t.Errorf("%q: error %q speaks of Go types", tc.yaml, err)
 		}
 	}
 }
@@ -151,4 +164,37 @@ func TestProductToken(t *testing.T) {
 			t.Errorf("ProductToken(%q) = %q, want %q", ua, got, want)
 		}
 	}
+}
+
+// TestDocsNameEveryField: docs/crawl-spec.md documents every field a
+// specification can hold.
+func TestDocsNameEveryField(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/crawl-spec.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(reflect.Type, string)
+	walk = func(rt reflect.Type, at string) {
+		for rt.Kind() == reflect.Pointer || rt.Kind() == reflect.Slice || rt.Kind() == reflect.Map {
+			rt = rt.Elem()
+		}
+		if rt.Kind() != reflect.Struct || rt == durationType {
+			return
+		}
+		for name, ft := range yamlFields(rt) {
+			// As `name`, `parent.name` or `name.child` in a table, or as
+			// a key of a {name, …} list item.
+			named := strings.Contains(string(doc), "{"+name) || strings.Contains(string(doc), ", "+name)
+			parts := strings.Split(at+name, ".")
+			for i := range parts {
+				suffix := "`" + strings.Join(parts[i:], ".")
+				named = named || strings.Contains(string(doc), suffix+"`") || strings.Contains(string(doc), suffix+".")
+			}
+			if !named {
+				t.Errorf("docs/crawl-spec.md does not name %s%s", at, name)
+			}
+			walk(ft, at+name+".")
+		}
+	}
+	walk(reflect.TypeFor[Spec](), "")
 }
