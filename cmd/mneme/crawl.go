@@ -109,7 +109,7 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 			if err != nil {
 				return errors.Join(err, heap.close())
 			}
-			err = runCrawl(cmd.Context(), c, h, s.Output, o.api, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			err = runCrawl(cmd.Context(), c, st, h, s.Output, o.api, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return errors.Join(err, heap.close())
 		},
 	}
@@ -165,7 +165,7 @@ URLs that were in flight are fetched again.`,
 			if err != nil {
 				return err
 			}
-			return runCrawl(cmd.Context(), c, h, data, api, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runCrawl(cmd.Context(), c, st, h, data, api, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	cmd.Flags().StringVar(&data, "data", "", "data folder (default: $MNEME_DATA, else ./mneme-data)")
@@ -263,9 +263,10 @@ func crawlVersion() string {
 	return "dev"
 }
 
-// runCrawl runs c, serving the injection API when asked, and prints the
+// runCrawl runs c, serving its store st and its control API while it
+// runs (serveCrawl) and the injection API when asked, and prints the
 // summary, with the application found on each site when h is set.
-func runCrawl(ctx context.Context, c *crawler.Crawl, h *aah.Helper, data, api string, stdout, stderr io.Writer) error {
+func runCrawl(ctx context.Context, c *crawler.Crawl, st *graph.Store, h *aah.Helper, data, api string, stdout, stderr io.Writer) error {
 	if api != "" {
 		stop, err := serveInjection(c, data, api, stderr)
 		if err != nil {
@@ -277,7 +278,9 @@ func runCrawl(ctx context.Context, c *crawler.Crawl, h *aah.Helper, data, api st
 	fmt.Fprintf(stderr, "crawl %s: %s\n", c.ID(), c.Dir())
 	before := c.Status()
 	start := time.Now()
+	stopServing := serveCrawl(st, c, data, stderr)
 	err := c.Run(ctx)
+	stopServing()
 	s := c.Status()
 	secs := time.Since(start).Seconds()
 	pages := s.Fetched - before.Fetched
