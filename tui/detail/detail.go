@@ -298,7 +298,7 @@ func (m *Model) View() string {
 	case m.ask.Asking():
 		b.WriteString(m.ask.View())
 	case m.err != nil:
-		b.WriteString(screen.Error.Render("✗ " + m.err.Error()))
+		b.WriteString(screen.Error.Render("✗ " + crawlkit.Words(m.err)))
 	case !m.loaded:
 		b.WriteString(screen.Accent.Render("loading…"))
 	default:

@@ -151,7 +151,7 @@ func (m *Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		}
 	case injectedMsg:
 		if msg.err != nil {
-			return m, screen.Status(msg.what+": "+msg.err.Error(), true)
+			return m, screen.Status(msg.what+": "+crawlkit.Words(msg.err), true)
 		}
 		return m, tea.Batch(screen.Status(msg.what, false), m.poll(0))
 	case tea.KeyPressMsg:
@@ -277,7 +277,7 @@ func (m *Model) View() string {
 	case m.prompt != noPrompt:
 		info = m.input.View()
 	case m.err != nil:
-		info = screen.Error.Render("✗ " + m.err.Error())
+		info = screen.Error.Render("✗ " + crawlkit.Words(m.err))
 	case !m.loaded:
 		info = screen.Accent.Render("loading…")
 	default:

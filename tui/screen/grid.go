@@ -107,6 +107,19 @@ func (g *Grid) SelectedIndex() (int, bool) {
 	return g.visible[g.cursor], true
 }
 
+// Select moves the cursor to row (an index among all rows) if the filter
+// shows it, and reports whether it did.
+func (g *Grid) Select(row int) bool {
+	for i, r := range g.visible {
+		if r == row {
+			g.cursor = i
+			g.clamp()
+			return true
+		}
+	}
+	return false
+}
+
 // SetSize sets the grid's area: a header line and height-1 rows.
 func (g *Grid) SetSize(width, height int) {
 	g.width, g.height = width, max(height, 2)
