@@ -18,7 +18,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mneme-archive/mneme/crawler/control"
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/tui/screen"
 )
 
@@ -44,7 +44,7 @@ func LifecycleHelp() []key.Binding {
 // ActionMsg is the answer to a lifecycle action.
 type ActionMsg struct {
 	ID, Action string
-	Status     control.Status
+	Status     api.Status
 	Err        error
 }
 
@@ -59,7 +59,7 @@ func Call(do func(ctx context.Context) tea.Msg) tea.Cmd {
 }
 
 // Action runs start, pause, resume or stop on a crawl.
-func Action(c *control.Client, id, action string) tea.Cmd {
+func Action(c *api.Client, id, action string) tea.Cmd {
 	return Call(func(ctx context.Context) tea.Msg {
 		s, err := c.Do(ctx, id, action)
 		return ActionMsg{ID: id, Action: action, Status: s, Err: err}
@@ -70,23 +70,18 @@ func Action(c *control.Client, id, action string) tea.Cmd {
 // not as an HTTP exchange: the server's own message without its status
 // code, or what a failed connection means.
 func Words(err error) string {
-	var api *control.APIError
+	var ae *api.APIError
 	var op *net.OpError
 	switch {
-	case errors.As(err, &api):
-		msg := strings.TrimSpace(api.Message)
-		// The manager's sentinel errors end the message; they repeat
-		// what the status code said.
-		for _, tail := range []string{": " + control.ErrConflict.Error(), ": " + control.ErrUnknown.Error()} {
-			msg = strings.TrimSuffix(msg, tail)
-		}
+	case errors.As(err, &ae):
+		msg := strings.TrimSpace(ae.Message)
 		switch {
-		case api.Code == http.StatusUnauthorized || api.Code == http.StatusForbidden:
+		case ae.Code == http.StatusUnauthorized || ae.Code == http.StatusForbidden:
 			return "the server refused the token (give the right one with --token, or see DATA/token)"
 		case msg != "":
 			return msg
 		}
-		return "the server failed (" + strings.ToLower(http.StatusText(api.Code)) + ")"
+		return "the server failed (" + strings.ToLower(http.StatusText(ae.Code)) + ")"
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Sprintf("the server did not answer within %v", Timeout)
 	case errors.Is(err, syscall.ECONNREFUSED):
@@ -108,7 +103,7 @@ func Report(msg ActionMsg) tea.Cmd {
 // Lifecycle maps a key to its action on crawl id: start, pause and
 // resume at once, stop after a question (set in ask). It reports whether
 // the key was a lifecycle one.
-func Lifecycle(msg tea.KeyPressMsg, c *control.Client, id string, ask *Question) (tea.Cmd, bool) {
+func Lifecycle(msg tea.KeyPressMsg, c *api.Client, id string, ask *Question) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, Keys.Start):
 		return Action(c, id, "start"), true
