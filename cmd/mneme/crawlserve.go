@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/control"
+	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/crawler/inject"
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/sparql/endpoint"
