@@ -166,7 +166,7 @@ func abandoned(ctx context.Context, res *fetch.Result) bool {
 
 // finish counts a finished URL and reports it.
 func (c *Crawl) finish(ev Fetch) {
-	c.counters.record(ev, errorKind(ev.Status))
+	c.counters.record(ev, fetchErrorKind(ev.URL, ev.Status))
 	if c.deps.OnFetch != nil {
 		c.deps.OnFetch(ev)
 	}
