@@ -215,6 +215,7 @@ func (m *Model) render() {
 		lrows = append(lrows, logRow(m.logs.Lines[i], e))
 	}
 	m.grids[logPane].SetTable([]string{"time", "status", "size", "mime", "URL"}, lrows)
+	m.grids[logPane].SetFull(4)
 
 	var wrows [][]string
 	for _, w := range m.warcs {

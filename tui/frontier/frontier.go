@@ -263,6 +263,7 @@ func (m *Model) render() {
 		rows[i] = []string{strconv.FormatFloat(u.Score, 'f', 3, 64), u.Queue, u.Hops, u.URL}
 	}
 	m.grid.SetTable([]string{"score", "queue", "hops", "URL"}, rows)
+	m.grid.SetFull(3)
 	m.grid.SetSize(m.width, m.height-2)
 }
 
