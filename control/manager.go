@@ -277,6 +277,19 @@ func (m *Manager) Start(id string) (crawler.Status, error) {
 	return e.status(), nil
 }
 
+// Adopt makes a crawl that the caller runs itself (mneme crawl) one of
+// the manager's running crawls: its status, queues, frontier, crawl.log
+// and WARC files are served, and it can be paused, resumed and stopped.
+// The caller calls ended once its Run has returned, and only then closes
+// the manager.
+func (m *Manager) Adopt(c *crawler.Crawl) (ended func()) {
+	e := &entry{c: c, done: make(chan struct{})}
+	m.mu.Lock()
+	m.open[c.ID()] = e
+	m.mu.Unlock()
+	return sync.OnceFunc(func() { close(e.done) })
+}
+
 // running returns a crawl whose run is under way.
 func (m *Manager) running(id string) (*entry, error) {
 	m.mu.Lock()

@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"net/url"
 	"strconv"
 
 	"github.com/mneme-archive/mneme/crawler/fetch"
@@ -19,6 +20,18 @@ var statusNames = map[int]string{
 	fetch.StatusRobotsPrecluded:  "robots.txt disallows",
 	fetch.StatusOutOfScope:       "out of scope",
 	fetch.StatusBlockedByUser:    "blacklisted",
+}
+
+// fetchErrorKind is errorKind for a fetch of rawURL: a robots.txt
+// answered with a 4xx status is no error but a site without rules (RFC
+// 9309 §2.3.1.3: robots.txt unavailable, crawling allowed).
+func fetchErrorKind(rawURL string, status int) string {
+	if status >= 400 && status < 500 {
+		if u, err := url.Parse(rawURL); err == nil && u.Path == "/robots.txt" {
+			return ""
+		}
+	}
+	return errorKind(status)
 }
 
 // errorKind classifies a status for Status.Errors; "" is no error.

@@ -27,7 +27,7 @@ func (c *counters) loadLog(path string) error {
 		if err != nil {
 			return err
 		}
-		c.record(Fetch{URL: e.URI, Status: e.Status, Size: max(e.Size, 0), Revisit: isRevisit(e.Annotations)}, errorKind(e.Status))
+		c.record(Fetch{URL: e.URI, Status: e.Status, Size: max(e.Size, 0), Revisit: isRevisit(e.Annotations)}, fetchErrorKind(e.URI, e.Status))
 	}
 }
 

@@ -170,7 +170,7 @@ func abandoned(ctx context.Context, res *fetch.Result) bool {
 
 // finish counts a finished URL and reports it.
 func (c *Crawl) finish(ev Fetch) {
-	c.counters.record(ev, errorKind(ev.Status))
+	c.counters.record(ev, fetchErrorKind(ev.URL, ev.Status))
 	c.seedw.observe(ev, c.clock.Now())
 	if c.deps.OnFetch != nil {
 		c.deps.OnFetch(ev)

@@ -1,10 +1,14 @@
 package kb
 
 import (
+	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // ParseDate reads the dates forum and blog templates show: RFC 3339 and
@@ -15,7 +19,13 @@ import (
 // (22.02.2019) unless the second number cannot be a month (02/22/2019). A
 // date without a zone is taken as UTC; relative dates ("yesterday") and
 // dates without a year are not read.
-func ParseDate(s string) (time.Time, bool) {
+func ParseDate(s string) (time.Time, bool) { return ParseDateIn(s, "") }
+
+// ParseDateIn is ParseDate for text in language lang (a BCP 47 tag such
+// as "de" or "fr-CA", as a page's lang attribute gives it): month words
+// are read in that language, or in any of the languages read when lang
+// is "" or another language.
+func ParseDateIn(s, lang string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return time.Time{}, false
@@ -29,7 +39,7 @@ func ParseDate(s string) (time.Time, bool) {
 		n, _ := strconv.ParseInt(s, 10, 64)
 		return time.Unix(n, 0).UTC(), true
 	}
-	return parseHuman(strings.ToLower(s))
+	return parseHuman(strings.ToLower(s), monthsOf(lang))
 }
 
 var isoLayouts = []string{
@@ -43,36 +53,83 @@ var (
 	timeRE  = regexp.MustCompile(`(\d{1,2})\s*[:h]\s*(\d{2})(?:\s*:\s*(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?`)
 )
 
-// months maps month names and their usual abbreviations, in the languages
-// read, to month numbers; a token matches by its first three letters
-// except where the languages clash.
-var months = map[string]int{
-	"jan": 1, "ene": 1, "jän": 1, "janv": 1, "janvier": 1, "enero": 1, "januari": 1, "januar": 1, "january": 1,
-	"feb": 2, "fév": 2, "fev": 2, "février": 2, "febrero": 2, "februar": 2, "februari": 2, "february": 2,
-	"mar": 3, "mär": 3, "mars": 3, "märz": 3, "marzo": 3, "maart": 3, "march": 3,
-	"apr": 4, "avr": 4, "abr": 4, "avril": 4, "abril": 4, "april": 4,
-	"may": 5, "mai": 5, "mayo": 5, "mei": 5,
-	"jun": 6, "juin": 6, "junio": 6, "juni": 6, "june": 6,
-	"jul": 7, "juil": 7, "juillet": 7, "julio": 7, "juli": 7, "july": 7,
-	"aug": 8, "août": 8, "aout": 8, "ago": 8, "agosto": 8, "august": 8, "augustus": 8,
-	"sep": 9, "sept": 9, "septembre": 9, "septiembre": 9, "september": 9,
-	"oct": 10, "okt": 10, "octobre": 10, "octubre": 10, "oktober": 10, "october": 10,
-	"nov": 11, "novembre": 11, "noviembre": 11, "november": 11,
-	"dec": 12, "dez": 12, "déc": 12, "dic": 12, "décembre": 12, "diciembre": 12, "dezember": 12, "december": 12,
+// monthNames lists, per language (ISO 639-1), the month names and their
+// usual abbreviations, January first. A word is a month only when it is
+// one of these words whole (a trailing dot dropped): "market" or
+// "modified" are not March or May.
+var monthNames = map[string][12][]string{
+	"en": {{"january", "jan"}, {"february", "feb"}, {"march", "mar"}, {"april", "apr"}, {"may"}, {"june", "jun"},
+		{"july", "jul"}, {"august", "aug"}, {"september", "sep", "sept"}, {"october", "oct"}, {"november", "nov"}, {"december", "dec"}},
+	"de": {{"januar", "jan", "jän", "jänner"}, {"februar", "feb"}, {"märz", "mär", "mrz"}, {"april", "apr"}, {"mai"}, {"juni", "jun"},
+		{"juli", "jul"}, {"august", "aug"}, {"september", "sep", "sept"}, {"oktober", "okt"}, {"november", "nov"}, {"dezember", "dez"}},
+	"fr": {{"janvier", "janv", "jan"}, {"février", "fevrier", "févr", "fevr", "fév", "fev"}, {"mars", "mar"}, {"avril", "avr"}, {"mai"}, {"juin"},
+		{"juillet", "juil"}, {"août", "aout"}, {"septembre", "sept", "sep"}, {"octobre", "oct"}, {"novembre", "nov"}, {"décembre", "decembre", "déc", "dec"}},
+	"es": {{"enero", "ene"}, {"febrero", "feb"}, {"marzo", "mar"}, {"abril", "abr"}, {"mayo", "may"}, {"junio", "jun"},
+		{"julio", "jul"}, {"agosto", "ago"}, {"septiembre", "setiembre", "sep", "sept"}, {"octubre", "oct"}, {"noviembre", "nov"}, {"diciembre", "dic"}},
+	"nl": {{"januari", "jan"}, {"februari", "feb"}, {"maart", "mrt", "mar"}, {"april", "apr"}, {"mei"}, {"juni", "jun"},
+		{"juli", "jul"}, {"augustus", "aug"}, {"september", "sep", "sept"}, {"oktober", "okt"}, {"november", "nov"}, {"december", "dec"}},
 }
 
-func monthOf(tok string) int {
-	if m, ok := months[tok]; ok {
+// monthWords maps each language's month words to month numbers; under ""
+// are the words of every language, for text whose language is unknown.
+var monthWords = func() map[string]map[string]int {
+	all := map[string]int{}
+	m := map[string]map[string]int{"": all}
+	for lang, names := range monthNames {
+		words := map[string]int{}
+		for i, ws := range names {
+			for _, w := range ws {
+				words[w] = i + 1
+				all[w] = i + 1
+			}
+		}
+		m[lang] = words
+	}
+	return m
+}()
+
+// monthsOf returns the month words of a language tag ("de-AT" reads as
+// "de"); a language whose month names are not known gets every
+// language's.
+func monthsOf(lang string) map[string]int {
+	lang, _, _ = strings.Cut(strings.ToLower(strings.TrimSpace(lang)), "-")
+	lang, _, _ = strings.Cut(lang, "_")
+	if m, ok := monthWords[lang]; ok {
 		return m
 	}
-	r := []rune(tok)
-	if len(r) > 3 {
-		return months[string(r[:3])]
-	}
-	return 0
+	return monthWords[""]
 }
 
-func parseHuman(s string) (time.Time, bool) {
+// DocLang is a page's language as it declares it: the lang attribute of
+// its <html> element, else its Content-Language header; "" if neither.
+func DocLang(root *html.Node, header http.Header) string {
+	var find func(n *html.Node) string
+	find = func(n *html.Node) string {
+		for ; n != nil; n = n.NextSibling {
+			if n.Type == html.ElementNode && n.DataAtom == atom.Html {
+				for _, a := range n.Attr {
+					if a.Key == "lang" || a.Key == "xml:lang" || a.Namespace == "xml" && a.Key == "lang" {
+						return a.Val
+					}
+				}
+				return ""
+			}
+			if l := find(n.FirstChild); l != "" {
+				return l
+			}
+		}
+		return ""
+	}
+	if root != nil {
+		if l := find(root.FirstChild); l != "" {
+			return l
+		}
+	}
+	l, _, _ := strings.Cut(header.Get("Content-Language"), ",")
+	return strings.TrimSpace(l)
+}
+
+func parseHuman(s string, months map[string]int) (time.Time, bool) {
 	hour, min, sec := 0, 0, 0
 	if m := timeRE.FindStringSubmatchIndex(s); m != nil {
 		hour, _ = strconv.Atoi(s[m[2]:m[3]])
@@ -99,7 +156,7 @@ func parseHuman(s string) (time.Time, bool) {
 			continue
 		}
 		if month == 0 {
-			month = monthOf(tok)
+			month = months[tok]
 		}
 	}
 	year, day := 0, 0

@@ -199,8 +199,9 @@ func ExtractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc
 			}
 			return true
 		case FieldDate, FieldModified:
+			lang := DocLang(doc.Root, doc.Header)
 			for _, it := range items {
-				tm, text, ok := itemDate(it)
+				tm, text, ok := itemDate(it, lang)
 				if !ok {
 					continue
 				}
@@ -260,13 +261,14 @@ func ExtractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc
 }
 
 // itemDate reads a date from a selected node: machine-readable attributes
-// first (datetime, content, data-time, title), then the text.
-func itemDate(it xpath.Item) (time.Time, string, bool) {
+// first (datetime, content, data-time, title), then the text, its month
+// words in the page's language lang.
+func itemDate(it xpath.Item, lang string) (time.Time, string, bool) {
 	text := xpath.Collapse(it.Text())
 	if it.Attr == "" && it.Node.Type == html.ElementNode {
 		for _, a := range []string{"datetime", "content", "data-time", "data-timestamp", "title"} {
 			if v := attr(it.Node, a); v != "" {
-				if tm, ok := ParseDate(v); ok {
+				if tm, ok := ParseDateIn(v, lang); ok {
 					if text == "" {
 						text = v
 					}
@@ -275,7 +277,7 @@ func itemDate(it xpath.Item) (time.Time, string, bool) {
 			}
 		}
 	}
-	tm, ok := ParseDate(text)
+	tm, ok := ParseDateIn(text, lang)
 	return tm, text, ok
 }
 

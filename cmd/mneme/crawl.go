@@ -112,7 +112,7 @@ stored in the new pages; what it learns is kept in DATA/kb/learned.yaml
 			if err != nil {
 				return errors.Join(err, heap.close())
 			}
-			err = runCrawl(cmd.Context(), c, h, s.Output, o.api, cmd.OutOrStdout(), pr)
+			err = runCrawl(cmd.Context(), c, st, h, s.Output, o.api, cmd.OutOrStdout(), pr)
 			return errors.Join(err, heap.close())
 		},
 	}
@@ -170,7 +170,7 @@ URLs that were in flight are fetched again.`,
 			if err != nil {
 				return err
 			}
-			return runCrawl(cmd.Context(), c, h, data, api, cmd.OutOrStdout(), pr)
+			return runCrawl(cmd.Context(), c, st, h, data, api, cmd.OutOrStdout(), pr)
 		},
 	}
 	cmd.Flags().StringVar(&data, "data", "", "data folder (default: $MNEME_DATA, else ./mneme-data)")
@@ -271,10 +271,11 @@ func crawlVersion() string {
 	return "dev"
 }
 
-// runCrawl runs c, serving the injection API when asked, with its progress
+// runCrawl runs c, serving its store st and its control API while it
+// runs (serveCrawl) and the injection API when asked, with its progress
 // on stderr, and prints the summary, with the application found on each
 // site when h is set, and the crawl's report.
-func runCrawl(ctx context.Context, c *crawler.Crawl, h *aah.Helper, data, api string, stdout io.Writer, stderr *crawlProgress) error {
+func runCrawl(ctx context.Context, c *crawler.Crawl, st *graph.Store, h *aah.Helper, data, api string, stdout io.Writer, stderr *crawlProgress) error {
 	if api != "" {
 		stop, err := serveInjection(c, data, api, stderr)
 		if err != nil {
@@ -287,7 +288,9 @@ func runCrawl(ctx context.Context, c *crawler.Crawl, h *aah.Helper, data, api st
 	before := c.Status()
 	start := time.Now()
 	stderr.start(c)
+	stopServing := serveCrawl(st, c, data, stderr)
 	err := c.Run(ctx)
+	stopServing()
 	stderr.stop()
 	s := c.Status()
 	secs := time.Since(start).Seconds()

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/mneme-archive/mneme/crawler"
-	"github.com/mneme-archive/mneme/crawler/warcverify"
-	"github.com/mneme-archive/mneme/internal/shared"
+	"github.com/mneme-archive/mneme/crawler/warc/warctest"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/sparql"
 )
@@ -20,7 +20,7 @@ import (
 // each of its captures revises the first crawl's capture of its URL, as
 // docs/data-model.md's two-crawl diff query shows.
 func TestRecrawlWordPressRevisits(t *testing.T) {
-	base := shared.CMS(t, shared.WordPress, "")
+	base := testenv.CMS(t, testenv.WordPress, "")
 	data := t.TempDir()
 	for _, id := range []string{"first", "second"} {
 		if code, _, errOut := mneme(t, "", "crawl", "--data", data, "--id", id, "--politeness", "off", base+"/"); code != 0 {
@@ -48,7 +48,7 @@ func TestRecrawlWordPressRevisits(t *testing.T) {
 	if size["second"]*5 > size["first"] {
 		t.Errorf("the second crawl wrote %d WARC bytes, more than a fifth of the first's %d", size["second"], size["first"])
 	}
-	warcverify.Check(t, files...)
+	warctest.Check(t, files...)
 
 	st, _ := checkArchive(t, data, "second")
 	doc, err := os.ReadFile("../../docs/data-model.md")

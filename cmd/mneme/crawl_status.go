@@ -31,10 +31,10 @@ exhausted), URLs queued and waiting, when its next URL is due and when it can
 next be served, and for incremental crawls how often the host's ETag and
 Last-Modified predicted a change correctly.
 
-A running crawl holds its frontier. When mneme serve holds the data folder
-(it notes its address there), the report comes live from its control API,
-with a note on stderr: there pending URLs count as queued, and blacklisted
-URLs and header trust are not reported.`,
+A running crawl holds its frontier. When a mneme crawl, serve or tui holds
+the data folder (each notes its address in the store directory), the report
+comes live from its control API, with a note on stderr: there pending URLs
+count as queued, and blacklisted URLs and header trust are not reported.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, id := dataDir(data, ""), args[0]
@@ -64,15 +64,15 @@ URLs and header trust are not reported.`,
 }
 
 // heldCrawlReport reads the report of a crawl whose frontier could not be
-// opened (err) from the control API of the mneme serve that holds the
-// data folder, if one noted its address there.
+// opened (err) from the control API of the mneme crawl, serve or tui that
+// holds the data folder, if one noted its address there.
 func heldCrawlReport(cmd *cobra.Command, dir, id string, queues bool, err error) (crawler.Report, error) {
 	endpoint, ok := servedURL(crawler.Layout{Data: dir}.Store())
 	if _, serr := crawler.ReadStatus(dir, id); !ok || serr != nil {
 		return crawler.Report{}, err // no server, or no such crawl
 	}
 	base := strings.TrimSuffix(endpoint, "/sparql")
-	fmt.Fprintf(cmd.ErrOrStderr(), "mneme: crawl %s is held by mneme serve; asking its control API at %s\n", id, base)
+	fmt.Fprintf(cmd.ErrOrStderr(), "mneme: crawl %s is held by another mneme process; asking its control API at %s\n", id, base)
 	// The control API wants its token for reads too; it is the data
 	// folder's, which this process can read.
 	tok, _ := os.ReadFile(crawler.Layout{Data: dir}.Token())

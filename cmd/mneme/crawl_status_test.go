@@ -75,7 +75,7 @@ incremental:
 	}
 
 	code, out, errOut := mneme(t, "", "crawl", "status", "--data", data, "--queues", "inc")
-	if code != 0 || !strings.Contains(errOut, "held by mneme serve") || !strings.Contains(errOut, c.Base) {
+	if code != 0 || !strings.Contains(errOut, "held by another mneme process") || !strings.Contains(errOut, c.Base) {
 		t.Fatalf("crawl status of a held crawl: exit %d, stderr %q", code, errOut)
 	}
 	host := strings.TrimPrefix(site.URL, "http://")
@@ -96,7 +96,7 @@ incremental:
 	}
 
 	// A crawl that does not exist is not asked about.
-	if code, _, errOut := mneme(t, "", "crawl", "status", "--data", data, "nosuch"); code != 1 || strings.Contains(errOut, "held by mneme serve") {
+	if code, _, errOut := mneme(t, "", "crawl", "status", "--data", data, "nosuch"); code != 1 || strings.Contains(errOut, "held by another mneme process") {
 		t.Errorf("unknown crawl: exit %d, %q", code, errOut)
 	}
 	// Without the note, the frontier's lock is all there is to say.

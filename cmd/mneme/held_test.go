@@ -32,7 +32,7 @@ func TestQueryHeldStore(t *testing.T) {
 		t.Fatalf("note %q (%v), want %s", got, err, endpoint)
 	}
 	code, out, errOut := mneme(t, "", "query", "--store", store, "--format", "csv", bobName)
-	if code != 0 || out != wantCSV || !strings.Contains(errOut, "held by mneme serve") || !strings.Contains(errOut, endpoint) {
+	if code != 0 || out != wantCSV || !strings.Contains(errOut, "held by another mneme process") || !strings.Contains(errOut, endpoint) {
 		t.Errorf("held store, csv: exit %d, %q, stderr %q", code, out, errOut)
 	}
 	if out := mustRun(t, "query", "--store", store, "--format", "table", bobName); out != local {
@@ -47,7 +47,7 @@ func TestQueryHeldStore(t *testing.T) {
 	if out := mustRun(t, "query", "--endpoint", endpoint, "--format", "table", "ASK { ?s ?p ?o }"); out != "true\n" {
 		t.Errorf("--endpoint ASK: %q", out)
 	}
-	if code, _, errOut := mneme(t, "", "query", "--store", store, "--explain", bobName); code != 1 || !strings.Contains(errOut, "stop the server") {
+	if code, _, errOut := mneme(t, "", "query", "--store", store, "--explain", bobName); code != 1 || !strings.Contains(errOut, "query without --explain") {
 		t.Errorf("held store, --explain: exit %d, %q", code, errOut)
 	}
 	if code, _, errOut := mneme(t, "", "query", "--endpoint", endpoint, "SELECT * { ?s ?p }"); code != 1 || !strings.Contains(errOut, "query:1:") {

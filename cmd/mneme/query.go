@@ -46,9 +46,9 @@ order chosen for each basic graph pattern, with the planner's estimated rows
 A query running longer than --timeout is stopped with exit code 1; syntax
 errors are reported as FILE:LINE:COLUMN.
 
-A store is open in one process at a time. While mneme serve holds DIR, the
-query goes to that server's endpoint (it notes its URL in DIR), with a
-note on stderr; --endpoint URL queries any SPARQL endpoint instead of a
+A store is open in one process at a time. While a mneme serve, crawl or
+tui holds DIR, the query goes to that process's endpoint (it notes its URL
+in DIR), with a note on stderr; --endpoint URL queries any SPARQL endpoint instead of a
 store. Through an endpoint, the answer is the server's (cut at its
 --max-rows) and --explain is not available.`,
 		Example: `  mneme query --store kb 'SELECT ?s WHERE { ?s a <http://schema.org/Person> } LIMIT 10'
@@ -144,17 +144,17 @@ func runQuery(cmd *cobra.Command, o queryOptions, arg string) error {
 }
 
 // heldStore answers a query on a store another process holds: through
-// the endpoint of the mneme serve that holds it, or with an error that
-// says what to do.
+// the endpoint of the mneme serve, crawl or tui that holds it, or with an
+// error that says what to do.
 func heldStore(cmd *cobra.Command, o queryOptions, text string, form sparql.Form) error {
 	u, ok := servedURL(o.store)
 	switch {
 	case !ok:
 		return fmt.Errorf("store %s is in use by another process (a mneme serve, crawl or load holds it, and a store opens in one process at a time): query a running server with --endpoint URL, or wait for the other process to end", o.store)
 	case o.explain:
-		return fmt.Errorf("store %s is held by mneme serve at %s: --explain runs the plan in this process, so stop the server first (or query it without --explain)", o.store, u)
+		return fmt.Errorf("store %s is held by another mneme process serving it at %s: --explain runs the plan in this process, so wait for that process to end (or query without --explain)", o.store, u)
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "mneme: %s is held by mneme serve; querying its endpoint %s\n", o.store, u)
+	fmt.Fprintf(cmd.ErrOrStderr(), "mneme: %s is held by another mneme process; querying its endpoint %s\n", o.store, u)
 	out := cmd.OutOrStdout()
 	return remoteQuery(cmd.Context(), u, text, form, o.format, isTerminal(out), o.timeout, out)
 }

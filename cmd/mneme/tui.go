@@ -16,6 +16,7 @@ import (
 
 	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/crawler"
+	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/internal/hostguard"
 	"github.com/mneme-archive/mneme/sparql/endpoint"
 	"github.com/mneme-archive/mneme/tui"
@@ -45,7 +46,9 @@ SPARQL endpoint and control API); writes take the bearer token given with
 DIR itself, as 'mneme serve --data DIR' would, on a loopback port for as
 long as it runs: the crawls started from it stop when it quits (it asks
 first); --kb and --fingerprints then say what its crawls detect
-applications with, as for mneme crawl. Its server log goes to DIR/tui/serve.log, the query history and
+applications with, as for mneme crawl. When another mneme process holds
+DIR (a mneme crawl or serve, which note their address in DIR/store), it
+attaches to that process's server instead. Its server log goes to DIR/tui/serve.log, the query history and
 saved queries to DIR/tui. Press ? or F1 for the keys.`,
 		Example: `  mneme demo && mneme tui
   mneme tui --data ./mneme-data
@@ -70,11 +73,24 @@ func runTUI(cmd *cobra.Command, o tuiOptions) error {
 	base, source, owned := o.connect, o.connect, false
 	if o.connect == "" {
 		srv, err := startTUIServer(o.data, o.knowledge)
-		if err != nil {
+		switch {
+		case errors.Is(err, graph.ErrLocked):
+			// Another mneme process (a crawl, a serve) holds the data
+			// folder: attach to the server it noted, if it runs one.
+			u, ok := servedURL(crawler.Layout{Data: o.data}.Store())
+			if !ok {
+				return fmt.Errorf("%w (is a 'mneme serve --data %s' running? attach to it with --connect URL)", err, o.data)
+			}
+			if o.knowledge.given() {
+				return usagef("--kb and --fingerprints are for the crawls of the TUI's own server, but %s is held by the mneme process serving %s", o.data, u)
+			}
+			base, source = u, u
+		case err != nil:
 			return err
+		default:
+			defer srv.close()
+			base, source, owned = srv.url, "data "+o.data, true
 		}
-		defer srv.close()
-		base, source, owned = srv.url, "data "+o.data, true
 	}
 	u, err := url.Parse(base)
 	if err != nil || u.Host == "" {
@@ -119,9 +135,6 @@ func startTUIServer(data string, k knowledgeOptions) (*tuiServer, error) {
 	s, ctl, err := openServed(o, logf)
 	if err != nil {
 		logf.Close()
-		if strings.Contains(err.Error(), "lock") {
-			err = fmt.Errorf("%w (is a 'mneme serve --data %s' running? attach to it with --connect URL)", err, data)
-		}
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -139,7 +152,11 @@ func startTUIServer(data string, k knowledgeOptions) (*tuiServer, error) {
 		BaseContext: func(net.Listener) context.Context { return base }}
 	go srv.Serve(ln)
 	t := &tuiServer{url: "http://" + ln.Addr().String() + "/sparql"}
+	// mneme query --store and crawl status find the server here while
+	// this process holds the store.
+	unnote := noteServedURL(crawler.Layout{Data: data}.Store(), ln.Addr())
 	t.close = func() error {
+		unnote()
 		err := shutdown(srv, cancelAll)
 		cancelAll()
 		// The crawls stop, then the store closes under them.

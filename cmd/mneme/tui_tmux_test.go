@@ -99,8 +99,10 @@ func (x *tmux) wait(pattern string) []string {
 // TestTUIInTmux drives the real binary in tmux on the data of mneme
 // demo: creates a crawl from a spec file and starts it, watches its
 // pages go up, pauses and resumes it, opens its detail, runs a query in
-// the SPARQL console and cancels a slow one, opens the help overlay and
-// quits, confirming that the running crawl stops.
+// the SPARQL console and cancels a slow one, opens the help overlay,
+// creates a crawl from a URL longer than the screen and reads that URL
+// whole in its frontier, and quits, confirming that the running crawl
+// stops.
 func TestTUIInTmux(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "mneme-data")
 	x := newTmux(t, "sleep 600") // skips early when tmux is absent
@@ -130,7 +132,8 @@ func TestTUIInTmux(t *testing.T) {
 	x.text(specFile)
 	x.keys("Enter")
 	x.wait("created crawl e2e")
-	x.keys("j", "s")
+	x.keys("s") // the cursor is on the crawl just created
+
 	pages := func(state string) int {
 		n, _ := strconv.Atoi(x.wait(`e2e +` + state + ` +\S* *\d+% +(\d+) `)[1])
 		return n
@@ -167,8 +170,24 @@ func TestTUIInTmux(t *testing.T) {
 	x.wait(`SPARQL keys`)
 	x.wait(`q/ctrl\+c +quit`)
 	x.keys("Escape")
+
+	// A crawl from a URL, with the default spec, started at once (the
+	// cursor is on it); its crawl.log shows the seed, longer than the
+	// screen is wide, whole under the rows.
+	long := site.URL + "/archive/" + strings.Repeat("a-rather-long-path-segment/", 4) + "last-page.html"
+	x.keys("1", "n")
+	x.wait("seed URLs or spec file:")
+	x.text(long)
+	x.keys("Enter")
+	x.wait(`created crawl crawl-\S+ from http`)
+	x.keys("s")
+	x.wait(`start crawl-\S+: running`)
+	x.keys("Enter")
+	x.wait(`crawl crawl-\S+ · `)
+	x.wait(`(?m)^› ` + regexp.QuoteMeta(long[:78]) + `\n` + regexp.QuoteMeta(long[78:]) + `$`)
+
 	x.keys("q")
-	x.wait(`Quit\? a crawl is running and would stop \(y/n\)`)
+	x.wait(`Quit\? (a crawl is|\d+ crawls are) running and would stop \(y/n\)`)
 	x.keys("y")
 	deadline := time.Now().Add(60 * time.Second)
 	for {

@@ -108,7 +108,7 @@ func TestDemoSites(t *testing.T) {
 	if replies == 0 {
 		t.Error("no comment has sioc:reply_of")
 	}
-	if got := g.one(d.Blog+"/", ontology.Application); got != aah.AppIRI("wordpress") {
+	if got := g.one(aah.SiteIRI(d.Blog+"/"), ontology.Application); got != aah.AppIRI("wordpress") {
 		t.Errorf("site %s/: mneme:application %q, want %s", d.Blog, got, aah.AppIRI("wordpress"))
 	}
 }
@@ -208,7 +208,8 @@ func TestRedetect(t *testing.T) {
 		o    rdf.Term
 		what string
 	}{
-		{rdf.IRI("http://blog.test/"), ontology.Application, rdf.IRI(aah.AppIRI("mediawiki")), "the site's application"},
+		{rdf.IRI(aah.SiteIRI("http://blog.test/")), ontology.Application, rdf.IRI(aah.AppIRI("mediawiki")), "the site's application"},
+		{rdf.IRI(aah.SiteIRI("http://blog.test/")), rdf.RDFType, rdf.IRI(ontology.SIOCSite), "the site's type"},
 		{capture, ontology.Application, rdf.IRI(aah.AppIRI("mediawiki")), "the capture's application"},
 		{capture, ontology.PageLevel, rdf.String("article"), "the capture's level"},
 		{rdf.IRI("http://blog.test/wiki/Main_Page"), ontology.ProvWasDerivedFrom, capture, "the article's capture"},
@@ -217,6 +218,18 @@ func TestRedetect(t *testing.T) {
 	} {
 		if !has(c.s, c.p, c.o) {
 			t.Errorf("no statement of %s: %s %s %s", c.what, c.s, c.p, c.o)
+		}
+	}
+	// The site is typed apart from every page and object.
+	types := map[rdf.Term][]string{}
+	for _, q := range quads {
+		if q.P.Value == rdf.RDFType {
+			types[q.S] = append(types[q.S], q.O.Value)
+		}
+	}
+	for s, ts := range types {
+		if slices.Contains(ts, ontology.SIOCSite) && len(ts) > 1 {
+			t.Errorf("%s is typed %q: a site and something else", s, ts)
 		}
 	}
 }

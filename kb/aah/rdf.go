@@ -10,6 +10,10 @@ import (
 // schema:WebApplication) by its type ID.
 func AppIRI(id string) string { return "urn:mneme:app:" + id }
 
+// SiteIRI names a site: its root URL with the fragment "site", apart from
+// the root's page (often an article or the blog's home, typed as such).
+func SiteIRI(root string) string { return root + "#site" }
+
 // ContainerIRI is the container of a site's posts or pages: the site's
 // root with the application's category as fragment ("…/#blog", "…/#wiki").
 func ContainerIRI(root, category string) string { return root + "#" + category }
@@ -24,7 +28,7 @@ func describe(root string, res *Result) func(capture, g rdf.Term) []rdf.Quad {
 	return func(capture, g rdf.Term) []rdf.Quad {
 		var out []rdf.Quad
 		add := func(s rdf.Term, p string, o rdf.Term) { out = append(out, rdf.Quad{S: s, P: rdf.IRI(p), O: o, G: g}) }
-		app, s := rdf.IRI(AppIRI(typ.ID)), rdf.IRI(root)
+		app, s := rdf.IRI(AppIRI(typ.ID)), rdf.IRI(SiteIRI(root))
 		add(s, rdf.RDFType, rdf.IRI(ontology.SIOCSite))
 		add(s, ontology.Application, app)
 		add(app, rdf.RDFType, rdf.IRI(ontology.SchemaWebApplication))

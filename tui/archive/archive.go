@@ -122,6 +122,14 @@ func (m *Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		l := m.top()
 		l.loading, l.err = false, msg.err
 		l.grid.SetData(msg.vars, msg.rows)
+		// What a row is named by is shown whole when the row cuts it:
+		// the URL, the object's title.
+		switch l.kind {
+		case urls:
+			l.grid.SetFull(0)
+		case objects:
+			l.grid.SetFull(2)
+		}
 		l.grid.SetSize(m.width, m.gridHeight())
 		l.grid.SetFilter(l.filter)
 	case tea.KeyPressMsg:

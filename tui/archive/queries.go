@@ -34,15 +34,18 @@ ORDER BY ?time
 `)
 }
 
+// objectsQuery lists the objects extracted from a capture, one row per
+// object: its types by local name, and a title.
 func objectsQuery(capture string) string {
-	return screen.WithPrefixes(`SELECT ?object ?type ?title WHERE {
+	return screen.WithPrefixes(`SELECT ?object (GROUP_CONCAT(DISTINCT REPLACE(STR(?type), "^.*[/#]", ""); separator=" ") AS ?types) (SAMPLE(?t) AS ?title) WHERE {
   GRAPH ?crawl {
     ?object prov:wasDerivedFrom ` + rdf.IRI(capture).String() + ` .
     OPTIONAL { ?object a ?type }
-    OPTIONAL { ?object dcterms:title ?title }
+    OPTIONAL { ?object dcterms:title ?t }
   }
 }
-ORDER BY ?object ?type
+GROUP BY ?object
+ORDER BY ?object
 `)
 }
 

@@ -65,6 +65,7 @@ type Model struct {
 	savedGrid screen.Grid
 
 	history []string
+	histErr error  // reading the history file
 	histPos int    // index into history while browsing; len(history) when not
 	draft   string // the editor's text before browsing began
 
@@ -86,16 +87,26 @@ type Model struct {
 }
 
 // New returns the console, the editor not yet focused so the shell's
-// keys work at once; its Init loads the history.
+// keys work at once. It reads the history here, and a query run is added
+// to the history file before it starts, not by a background command: a
+// quit right after cannot lose either (the file is short, at most
+// maxHistory queries).
 func New(opts Options) *Model {
 	m := &Model{opts: opts, editor: newEditor(), input: textinput.New(), focus: focusResults}
 	m.info = "e edits the query · ctrl+r runs it · esc leaves the editor · ? help"
+	m.history, m.histErr = loadHistory(opts.HistoryFile)
+	m.histPos = len(m.history)
 	return m
 }
 
 func (m *Model) Title() string { return "SPARQL" }
 
-func (m *Model) Init() tea.Cmd { return loadHistoryCmd(m.opts.HistoryFile) }
+func (m *Model) Init() tea.Cmd {
+	if m.histErr != nil {
+		return screen.Status("history: "+m.histErr.Error(), true)
+	}
+	return nil
+}
 
 func (m *Model) Keys() []key.Binding { return append(keyHelp(), screen.GridHelp()...) }
 
@@ -147,12 +158,6 @@ func (m *Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		m.setFocus(focusEditor)
 		if msg.Run {
 			return m, m.run()
-		}
-	case historyMsg:
-		m.history = append(msg.queries, m.history...)
-		m.histPos = len(m.history)
-		if msg.err != nil {
-			return m, screen.Status("history: "+msg.err.Error(), true)
 		}
 	case savedMsg:
 		return m, m.openSaved(msg)
@@ -295,12 +300,10 @@ func (m *Model) run() tea.Cmd {
 	var save tea.Cmd
 	if len(m.history) == 0 || m.history[len(m.history)-1] != q {
 		m.history = append(m.history, q)
-		path := m.opts.HistoryFile
-		save = func() tea.Msg {
+		if path := m.opts.HistoryFile; path != "" {
 			if err := appendHistory(path, q); err != nil {
-				return screen.StatusMsg{Text: "history: " + err.Error(), Err: true}
+				save = screen.Status("history: "+err.Error(), true)
 			}
-			return nil
 		}
 	}
 	m.histPos = len(m.history)

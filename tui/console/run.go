@@ -40,12 +40,6 @@ type exportDoneMsg struct {
 	err     error
 }
 
-// historyMsg carries the history read at start.
-type historyMsg struct {
-	queries []string
-	err     error
-}
-
 // savedMsg carries the saved queries, for the picker.
 type savedMsg struct {
 	queries []savedQuery
@@ -137,13 +131,6 @@ func writeRows(w results.Writer, rows backend.Rows) (int, error) {
 		return n, err
 	}
 	return n, w.Close()
-}
-
-func loadHistoryCmd(path string) tea.Cmd {
-	return func() tea.Msg {
-		q, err := loadHistory(path)
-		return historyMsg{q, err}
-	}
 }
 
 func listSavedCmd(dir string) tea.Cmd {

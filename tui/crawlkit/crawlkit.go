@@ -7,7 +7,12 @@ package crawlkit
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -61,10 +66,36 @@ func Action(c *api.Client, id, action string) tea.Cmd {
 	})
 }
 
+// Words says what went wrong in a call of the control API for a reader,
+// not as an HTTP exchange: the server's own message without its status
+// code, or what a failed connection means.
+func Words(err error) string {
+	var ae *api.APIError
+	var op *net.OpError
+	switch {
+	case errors.As(err, &ae):
+		msg := strings.TrimSpace(ae.Message)
+		switch {
+		case ae.Code == http.StatusUnauthorized || ae.Code == http.StatusForbidden:
+			return "the server refused the token (give the right one with --token, or see DATA/token)"
+		case msg != "":
+			return msg
+		}
+		return "the server failed (" + strings.ToLower(http.StatusText(ae.Code)) + ")"
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("the server did not answer within %v", Timeout)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "the server is not running (connection refused)"
+	case errors.As(err, &op):
+		return "the server cannot be reached: " + op.Err.Error()
+	}
+	return err.Error()
+}
+
 // Report puts the outcome of an action in the status bar.
 func Report(msg ActionMsg) tea.Cmd {
 	if msg.Err != nil {
-		return screen.Status(fmt.Sprintf("%s %s: %v", msg.Action, msg.ID, msg.Err), true)
+		return screen.Status(fmt.Sprintf("%s %s: %s", msg.Action, msg.ID, Words(msg.Err)), true)
 	}
 	return screen.Status(fmt.Sprintf("%s %s: %s", msg.Action, msg.ID, msg.Status.State), false)
 }

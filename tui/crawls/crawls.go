@@ -2,14 +2,19 @@
 // from the control API every poll: state, a progress bar (snapshot
 // crawls) or an activity sparkline (incremental ones), pages, pages/s,
 // queued URLs and errors; keys start, pause, resume and stop the selected
-// crawl, create one from a spec file, and open its detail or frontier.
+// crawl, create one from seed URLs or a spec file, and open its detail
+// or frontier.
 package crawls
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -30,7 +35,7 @@ var keys = struct {
 }{
 	Detail:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "the crawl's detail: queues, crawl.log, WARC files")),
 	Frontier: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "the crawl's frontier")),
-	New:      key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new crawl from a spec file (YAML)")),
+	New:      key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new crawl: seed URLs (default spec) or a spec file (YAML)")),
 }
 
 // Options configure the screen.
@@ -53,9 +58,9 @@ type listMsg struct {
 
 type tickMsg struct{ gen int }
 
-// createdMsg answers a creation from a spec file.
+// createdMsg answers a creation from seed URLs or a spec file.
 type createdMsg struct {
-	file   string
+	from   string // the URLs or the file
 	status api.Status
 	err    error
 }
@@ -74,6 +79,11 @@ type Model struct {
 	ask    crawlkit.Question
 	input  textinput.Model
 	typing bool
+	// follow is the crawl the cursor goes to at the next render (one just
+	// created); otherwise it stays on the crawl it was on, wherever a
+	// new crawl moves that crawl's row.
+	follow string
+	shown  []string // the ids of the grid's rows
 
 	width, height int
 }
@@ -84,7 +94,7 @@ func New(o Options) *Model {
 		o.Interval = time.Second
 	}
 	in := textinput.New()
-	in.Prompt = "spec file: "
+	in.Prompt = "new crawl, seed URLs or spec file: "
 	return &Model{opts: o, spark: map[string][]float64{}, last: map[string]int64{}, input: in, gen: 1}
 }
 
@@ -164,9 +174,11 @@ func (m *Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		return m, tea.Batch(crawlkit.Report(msg), m.poll(0))
 	case createdMsg:
 		if msg.err != nil {
-			return m, screen.Status(fmt.Sprintf("new crawl from %s: %v", msg.file, msg.err), true)
+			return m, screen.Status(fmt.Sprintf("new crawl from %s: %s", msg.from, crawlkit.Words(msg.err)), true)
 		}
-		return m, tea.Batch(screen.Status(fmt.Sprintf("created crawl %s from %s: s starts it", msg.status.ID, msg.file), false), m.poll(0))
+		// The cursor goes to the new crawl, so that s starts it.
+		m.follow = msg.status.ID
+		return m, tea.Batch(screen.Status(fmt.Sprintf("created crawl %s from %s: s starts it", msg.status.ID, msg.from), false), m.poll(0))
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	}
@@ -233,17 +245,46 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// create reads a spec file and creates its crawl, in the background.
-func (m *Model) create(file string) tea.Cmd {
+// create creates a crawl in the background: of the seed URLs typed, with
+// the default spec, or from the spec file named.
+func (m *Model) create(input string) tea.Cmd {
 	c := m.opts.Client
+	input = strings.TrimSpace(input)
+	if input == "" {
+		return nil
+	}
 	return crawlkit.Call(func(ctx context.Context) tea.Msg {
-		y, err := os.ReadFile(file)
+		y, err := specOf(input)
 		if err != nil {
-			return createdMsg{file: file, err: err}
+			return createdMsg{from: input, err: err}
 		}
 		s, err := c.Create(ctx, y)
-		return createdMsg{file: file, status: s, err: err}
+		return createdMsg{from: input, status: s, err: err}
 	})
+}
+
+// specOf is the spec a crawl is created from: seeds only when input is
+// URLs (the server's defaults for the rest), else the file input names.
+func specOf(input string) ([]byte, error) {
+	fields := strings.Fields(input)
+	urls := 0
+	for _, f := range fields {
+		if u, err := url.Parse(f); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+			urls++
+		}
+	}
+	switch {
+	case urls == len(fields):
+		seeds, err := json.Marshal(fields) // JSON is YAML
+		return []byte("seeds: " + string(seeds) + "\n"), err
+	case urls > 0:
+		return nil, fmt.Errorf("%q mixes URLs with something else: give seed URLs (http or https) or one spec file", input)
+	}
+	y, err := os.ReadFile(input)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("no spec file %s (seeds are http:// or https:// URLs)", input)
+	}
+	return y, err
 }
 
 // progressWidth is the width of the progress column.
@@ -271,7 +312,20 @@ func (m *Model) render() {
 		rows[i] = []string{s.ID, crawlkit.State(s.State), prog, strconv.FormatInt(s.Fetched, 10),
 			crawlkit.Rate(s.PagesPerSecond), strconv.FormatInt(s.Queued, 10), errs}
 	}
+	keep := m.follow
+	if keep == "" && m.grid.Len() > 0 {
+		if i, ok := m.grid.SelectedIndex(); ok && i < len(m.shown) {
+			keep = m.shown[i]
+		}
+	}
 	m.grid.SetTable([]string{"crawl", "state", "progress", "pages", "pages/s", "queued", "errors"}, rows)
+	m.shown = m.shown[:0]
+	for i, s := range m.list {
+		m.shown = append(m.shown, s.ID)
+		if s.ID == keep && m.grid.Select(i) {
+			m.follow = ""
+		}
+	}
 	m.grid.SetSize(m.width, m.height-2)
 }
 
@@ -283,11 +337,11 @@ func (m *Model) View() string {
 	case m.typing:
 		info = m.input.View()
 	case m.err != nil:
-		info = screen.Error.Render("✗ " + m.err.Error())
+		info = screen.Error.Render("✗ " + crawlkit.Words(m.err))
 	case !m.loaded:
 		info = screen.Accent.Render("loading…")
 	case len(m.list) == 0:
-		info = screen.Faint.Render("no crawls yet · n creates one from a spec file")
+		info = screen.Faint.Render("no crawls yet · n creates one from seed URLs or a spec file")
 	default:
 		info = screen.Faint.Render(fmt.Sprintf("%d crawls · enter detail · f frontier · s/p/r/x start/pause/resume/stop · n new", len(m.list)))
 	}

@@ -40,7 +40,7 @@ func TestLifecycle(t *testing.T) {
 	s.Wait(t, "no crawls yet")
 	s.Press("?")
 	s.Wait(t, "Crawls keys")
-	for _, want := range []string{"new crawl from a spec file", "start (a stopped crawl resumes)", "stop (asks first)", "next/previous screen"} {
+	for _, want := range []string{"new crawl: seed URLs (default spec) or a spec file", "start (a stopped crawl resumes)", "stop (asks first)", "next/previous screen"} {
 		if !strings.Contains(s.Screen(), want) {
 			t.Errorf("crawls help lacks %q:\n%s", want, s.Screen())
 		}
@@ -89,7 +89,7 @@ func TestBadSpecAndOpenDetail(t *testing.T) {
 	s.Press("n")
 	s.Type("/nonexistent/spec.yaml")
 	s.Press("enter")
-	s.Wait(t, "open /nonexistent/spec.yaml: no such")
+	s.Wait(t, "no spec file /nonexistent/spec.yaml")
 	s.Press("n")
 	s.Type(ctl.Spec(t, "c2"))
 	s.Press("enter")

@@ -215,6 +215,7 @@ func (m *Model) render() {
 		lrows = append(lrows, logRow(m.logs.Lines[i], e))
 	}
 	m.grids[logPane].SetTable([]string{"time", "status", "size", "mime", "URL"}, lrows)
+	m.grids[logPane].SetFull(4)
 
 	var wrows [][]string
 	for _, w := range m.warcs {
@@ -301,7 +302,7 @@ func (m *Model) View() string {
 	case m.ask.Asking():
 		b.WriteString(m.ask.View())
 	case m.err != nil:
-		b.WriteString(screen.Error.Render("✗ " + m.err.Error()))
+		b.WriteString(screen.Error.Render("✗ " + crawlkit.Words(m.err)))
 	case !m.loaded:
 		b.WriteString(screen.Accent.Render("loading…"))
 	default:

@@ -151,7 +151,7 @@ func (m *Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		}
 	case injectedMsg:
 		if msg.err != nil {
-			return m, screen.Status(msg.what+": "+msg.err.Error(), true)
+			return m, screen.Status(msg.what+": "+crawlkit.Words(msg.err), true)
 		}
 		return m, tea.Batch(screen.Status(msg.what, false), m.poll(0))
 	case tea.KeyPressMsg:
@@ -263,6 +263,7 @@ func (m *Model) render() {
 		rows[i] = []string{strconv.FormatFloat(u.Score, 'f', 3, 64), u.Queue, u.Hops, u.URL}
 	}
 	m.grid.SetTable([]string{"score", "queue", "hops", "URL"}, rows)
+	m.grid.SetFull(3)
 	m.grid.SetSize(m.width, m.height-2)
 }
 
@@ -277,7 +278,7 @@ func (m *Model) View() string {
 	case m.prompt != noPrompt:
 		info = m.input.View()
 	case m.err != nil:
-		info = screen.Error.Render("✗ " + m.err.Error())
+		info = screen.Error.Render("✗ " + crawlkit.Words(m.err))
 	case !m.loaded:
 		info = screen.Accent.Render("loading…")
 	default:

@@ -120,7 +120,7 @@ func (m *Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		}
 	case reviewedMsg:
 		if msg.err != nil {
-			return m, screen.Status("review: "+msg.err.Error(), true)
+			return m, screen.Status("review: "+crawlkit.Words(msg.err), true)
 		}
 		return m, tea.Batch(screen.Status(fmt.Sprintf("%s %s", msg.p.Status, msg.p.ID), false), m.load())
 	case tea.KeyPressMsg:
@@ -196,7 +196,7 @@ func (m *Model) View() string {
 	case m.ask.Asking():
 		info = m.ask.View()
 	case m.err != nil:
-		info = screen.Error.Render("✗ " + m.err.Error())
+		info = screen.Error.Render("✗ " + crawlkit.Words(m.err))
 	case !m.loaded:
 		info = screen.Accent.Render("loading…")
 	case len(m.learned.Patterns) == 0:
@@ -224,7 +224,7 @@ func (m *Model) detail(p api.Proposal) []string {
 	case m.loading:
 		return append(lines, screen.Accent.Render("extracting the archived page…"))
 	case m.pverr != nil:
-		return append(lines, screen.Error.Render("✗ "+m.pverr.Error()))
+		return append(lines, screen.Error.Render("✗ "+crawlkit.Words(m.pverr)))
 	}
 	pv := m.preview.Preview
 	w := max((m.width-3)/2, 10)

@@ -51,6 +51,38 @@ type Grid struct {
 	col      int // first column on screen
 	width    int
 	height   int
+	// full is 1 + the column whose cell, in the selected row, is shown
+	// whole under the rows when the row cuts it (SetFull); 0 for none.
+	full int
+}
+
+// fullMaxLines bounds the lines of a cell shown whole.
+const fullMaxLines = 3
+
+// SetFull shows the selected row's cell of column col (a URL, say) whole
+// under the rows, wrapped, whenever the row on screen cuts it.
+func (g *Grid) SetFull(col int) { g.full = col + 1 }
+
+// fullLines are the lines of the selected row's cell shown whole, none
+// when the row shows it all.
+func (g *Grid) fullLines() []string {
+	if g.full == 0 || len(g.visible) == 0 || g.width <= 2 {
+		return nil
+	}
+	cells := g.cells[g.visible[g.cursor]]
+	if g.full > len(cells) {
+		return nil
+	}
+	v := ansi.Strip(cells[g.full-1])
+	if v == "" || strings.Contains(ansi.Strip(g.line(cells)), v) {
+		return nil
+	}
+	lines := strings.Split(ansi.Hardwrap("› "+v, g.width, true), "\n")
+	if len(lines) > fullMaxLines {
+		lines = lines[:fullMaxLines]
+		lines[fullMaxLines-1] = ansi.Truncate(lines[fullMaxLines-1], g.width-1, "") + "…"
+	}
+	return lines
 }
 
 // SetData replaces the table; the cursor goes to the first row.
@@ -107,6 +139,19 @@ func (g *Grid) SelectedIndex() (int, bool) {
 	return g.visible[g.cursor], true
 }
 
+// Select moves the cursor to row (an index among all rows) if the filter
+// shows it, and reports whether it did.
+func (g *Grid) Select(row int) bool {
+	for i, r := range g.visible {
+		if r == row {
+			g.cursor = i
+			g.clamp()
+			return true
+		}
+	}
+	return false
+}
+
 // SetSize sets the grid's area: a header line and height-1 rows.
 func (g *Grid) SetSize(width, height int) {
 	g.width, g.height = width, max(height, 2)
@@ -160,7 +205,7 @@ func (g *Grid) Selected() ([]rdf.Term, bool) {
 	return g.rows[g.visible[g.cursor]], true
 }
 
-func (g *Grid) pageRows() int { return max(g.height-1, 1) }
+func (g *Grid) pageRows() int { return max(g.height-1-len(g.fullLines()), 1) }
 
 func (g *Grid) clamp() {
 	g.cursor = max(min(g.cursor, len(g.visible)-1), 0)
@@ -220,6 +265,9 @@ func (g *Grid) View() string {
 			line = Selected.Render(ansi.Truncate(line+strings.Repeat(" ", g.width), g.width, ""))
 		}
 		b.WriteString(line)
+	}
+	for _, l := range g.fullLines() {
+		b.WriteString("\n" + Faint.Render(l))
 	}
 	return b.String()
 }

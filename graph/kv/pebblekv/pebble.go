@@ -34,6 +34,7 @@ type DB struct {
 	db   *pebble.DB
 	opts *pebble.Options
 	ro   bool
+	lock *pebble.Lock // the shared lock of a store on read-only media, else nil
 }
 
 var _ kv.Store = (*DB)(nil)
@@ -77,10 +78,23 @@ func Open(dir string, o Options) (*DB, error) {
 	// that NewSortedFile writes tables exactly as the database would.
 	opts.EnsureDefaults()
 	db, err := pebble.Open(dir, opts)
+	var lock *pebble.Lock
+	if err != nil && o.ReadOnly && unwritable(err) {
+		// Read-only media (a read-only mount, a directory this user may
+		// not write to): the lock file cannot be created there, so the
+		// store opens under a shared lock on the existing file instead
+		// (readLockFS), writing nothing.
+		if lock, err = pebble.LockDirectory(dir, readLockFS{opts.FS}); err == nil {
+			opts.Lock = lock
+			if db, err = pebble.Open(dir, opts); err != nil {
+				_ = lock.Close()
+			}
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
-	return &DB{db: db, opts: opts, ro: o.ReadOnly}, nil
+	return &DB{db: db, opts: opts, ro: o.ReadOnly, lock: lock}, nil
 }
 
 // Get implements kv.Reader.
@@ -134,7 +148,13 @@ func (d *DB) NewBatch() kv.Batch { return &batch{b: d.db.NewBatch(), ro: d.ro} }
 func (d *DB) ReadOnly() bool { return d.ro }
 
 // Close implements kv.Store.
-func (d *DB) Close() error { return d.db.Close() }
+func (d *DB) Close() error {
+	err := d.db.Close()
+	if d.lock != nil {
+		err = errors.Join(err, d.lock.Close())
+	}
+	return err
+}
 
 // NewSortedFile implements kv.Store: a Pebble sstable written with the
 // options the database itself uses for its bottom level.
