@@ -68,11 +68,11 @@ func (s *quadScanner) Next(ctx context.Context) bool {
 	return true
 }
 
-func (s *quadScanner) Result() cgraph.Ref                   { return s.cur }
-func (s *quadScanner) NextPath(ctx context.Context) bool    { return false }
-func (s *quadScanner) TagResults(map[string]cgraph.Ref)     {}
-func (s *quadScanner) Err() error                           { return s.err }
-func (s *quadScanner) String() string                       { return "MnemeQuadsNext" }
+func (s *quadScanner) Result() cgraph.Ref                { return s.cur }
+func (s *quadScanner) NextPath(ctx context.Context) bool { return false }
+func (s *quadScanner) TagResults(map[string]cgraph.Ref)  {}
+func (s *quadScanner) Err() error                        { return s.err }
+func (s *quadScanner) String() string                    { return "MnemeQuadsNext" }
 func (s *quadScanner) Close() error {
 	s.done = true
 	if s.it != nil {
@@ -133,10 +133,10 @@ type nodes struct{ qs *QuadStore }
 
 var _ iterator.Shape = (*nodes)(nil)
 
-func (it *nodes) String() string                  { return "MnemeNodes" }
-func (it *nodes) Iterate() iterator.Scanner       { return newNodeScanner(it.qs) }
-func (it *nodes) Lookup() iterator.Index          { return &nodeIndex{qs: it.qs} }
-func (it *nodes) SubIterators() []iterator.Shape  { return nil }
+func (it *nodes) String() string                                      { return "MnemeNodes" }
+func (it *nodes) Iterate() iterator.Scanner                           { return newNodeScanner(it.qs) }
+func (it *nodes) Lookup() iterator.Index                              { return &nodeIndex{qs: it.qs} }
+func (it *nodes) SubIterators() []iterator.Shape                      { return nil }
 func (it *nodes) Optimize(ctx context.Context) (iterator.Shape, bool) { return it, false }
 
 func (it *nodes) Stats(ctx context.Context) (iterator.Costs, error) {
