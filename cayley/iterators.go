@@ -43,7 +43,7 @@ func (it *quads) SubIterators() []iterator.Shape { return nil }
 type quadScanner struct {
 	qs   *QuadStore
 	pat  graph.Pattern
-	it   *graph.QuadIter
+	it   *iter
 	cur  cgraph.Ref
 	err  error
 	done bool
@@ -162,7 +162,7 @@ func newNodeScanner(qs *QuadStore) *nodeScanner { return &nodeScanner{qs: qs} }
 
 // distinct walks the distinct values of an ordering's first column.
 type distinct struct {
-	it  *graph.QuadIter
+	it  *iter
 	pos int // 0 s, 1 p, 2 o, 3 g
 	cur graph.ID
 	ok  bool

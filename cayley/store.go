@@ -32,9 +32,8 @@ func (q quadRef) Key() any { return q }
 
 // QuadStore is a Cayley graph.QuadStore over a mneme store or snapshot.
 type QuadStore struct {
-	v     *graph.View
-	s     *graph.Store // nil: read-only
-	close func() error
+	v *view
+	s *graph.Store // nil: read-only
 }
 
 var (
@@ -46,7 +45,7 @@ var (
 // New returns a QuadStore over the live state of s, writable unless s is
 // read-only. Closing it leaves s open.
 func New(s *graph.Store) *QuadStore {
-	qs := &QuadStore{v: s.View}
+	qs := &QuadStore{v: &view{v: s.View}}
 	if !s.ReadOnly() {
 		qs.s = s
 	}
@@ -58,16 +57,12 @@ func New(s *graph.Store) *QuadStore {
 // iterators read the same state.
 func NewSnapshot(s *graph.Store) *QuadStore {
 	v := s.Snapshot()
-	return &QuadStore{v: v, close: v.Close}
+	return &QuadStore{v: &view{v: v, release: v.Close}}
 }
 
-// Close releases the snapshot, if the QuadStore has one.
-func (qs *QuadStore) Close() error {
-	if qs.close != nil {
-		return qs.close()
-	}
-	return nil
-}
+// Close releases the snapshot, if the QuadStore has one, once its open
+// scans are closed; reads after Close fail.
+func (qs *QuadStore) Close() error { return qs.v.close() }
 
 // ValueOf returns the reference of a value that some quad uses, nil
 // otherwise (a term the dictionary keeps after its last quad went is not
