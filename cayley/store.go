@@ -71,7 +71,7 @@ func (qs *QuadStore) ValueOf(v quad.Value) (cgraph.Ref, error) {
 	if v == nil {
 		return nil, nil
 	}
-	t, err := termOf(v)
+	t, err := ToTerm(v)
 	if err != nil {
 		return nil, nil // no term, so in no quad
 	}
@@ -98,7 +98,7 @@ func (qs *QuadStore) NameOf(r cgraph.Ref) (quad.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return valueOf(t), nil
+		return ToValue(t), nil
 	case refs.PreFetchedValue:
 		return r.NameOf(), nil
 	}
@@ -129,7 +129,7 @@ func (qs *QuadStore) ValuesOf(ctx context.Context, rs []cgraph.Ref) ([]quad.Valu
 	}
 	for i, id := range ids {
 		if id != graph.Any {
-			out[i] = valueOf(terms[i])
+			out[i] = ToValue(terms[i])
 		}
 	}
 	return out, nil
@@ -179,7 +179,7 @@ func (qs *QuadStore) Quad(r cgraph.Ref) (quad.Quad, error) {
 	if err != nil {
 		return quad.Quad{}, err
 	}
-	return quad.Quad{Subject: valueOf(terms[0]), Predicate: valueOf(terms[1]), Object: valueOf(terms[2]), Label: valueOf(terms[3])}, nil
+	return quad.Quad{Subject: ToValue(terms[0]), Predicate: ToValue(terms[1]), Object: ToValue(terms[2]), Label: ToValue(terms[3])}, nil
 }
 
 // QuadDirection is the node of a quad in one direction, read from the

@@ -12,11 +12,11 @@ import (
 // xsdDateTime is the datatype of quad.Time values.
 const xsdDateTime = "http://www.w3.org/2001/XMLSchema#dateTime"
 
-// termOf maps a Cayley value to the RDF term the store holds for it; nil
+// ToTerm maps a Cayley value to the RDF term the store holds for it; nil
 // is the default graph (the zero Term). Native values (Int, Float, Bool,
 // Time) become typed literals in Cayley's canonical form, times with their
 // nanoseconds, so that they come back equal.
-func termOf(v quad.Value) (rdf.Term, error) {
+func ToTerm(v quad.Value) (rdf.Term, error) {
 	switch v := v.(type) {
 	case nil:
 		return rdf.Term{}, nil
@@ -39,12 +39,12 @@ func termOf(v quad.Value) (rdf.Term, error) {
 	return rdf.Term{}, fmt.Errorf("cayley: value %v of type %T has no RDF term", v, v)
 }
 
-// valueOf maps a stored term back to a Cayley value: IRIs, blank nodes,
+// ToValue maps a stored term back to a Cayley value: IRIs, blank nodes,
 // plain, language-tagged and typed literals as themselves. A typed literal
 // becomes Cayley's native value (Int, Float, Bool, Time) only when that
 // value maps back to the very same term, so that no lexical form is lost
 // ("010"^^xsd:integer stays a TypedString).
-func valueOf(t rdf.Term) quad.Value {
+func ToValue(t rdf.Term) quad.Value {
 	switch t.Kind {
 	case rdf.KindNone:
 		return nil
@@ -62,7 +62,7 @@ func valueOf(t rdf.Term) quad.Value {
 	ts := quad.TypedString{Value: quad.String(t.Value), Type: quad.IRI(t.Datatype)}
 	if nv, err := ts.ParseValue(); err == nil && nv != nil {
 		if _, same := nv.(quad.TypedString); !same {
-			if back, err := termOf(nv); err == nil && back == t {
+			if back, err := ToTerm(nv); err == nil && back == t {
 				return nv
 			}
 		}

@@ -28,7 +28,7 @@ func rdfQuad(q quad.Quad) (rdf.Quad, error) {
 		t *rdf.Term
 		v quad.Value
 	}{{&out.S, q.Subject}, {&out.P, q.Predicate}, {&out.O, q.Object}, {&out.G, q.Label}} {
-		if *p.t, err = termOf(p.v); err != nil {
+		if *p.t, err = ToTerm(p.v); err != nil {
 			return rdf.Quad{}, err
 		}
 	}

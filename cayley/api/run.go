@@ -15,6 +15,7 @@ import (
 	"github.com/cayleygraph/cayley/query"
 	_ "github.com/cayleygraph/cayley/query/gizmo"   // registers "gizmo"
 	_ "github.com/cayleygraph/cayley/query/graphql" // registers "graphql"
+	"github.com/cayleygraph/quad"
 	"github.com/dop251/goja"
 
 	"github.com/mneme-archive/mneme/cayley"
@@ -90,7 +91,11 @@ func Run(ctx context.Context, qs *cayley.QuadStore, lang, text string, limit int
 		if limit > 0 && n == limit {
 			return true, nil
 		}
-		if err := emit(it.Result()); err != nil {
+		r := it.Result()
+		if lang == "graphql" {
+			r = jsonReady(r)
+		}
+		if err := emit(r); err != nil {
 			return false, err
 		}
 		n++
@@ -102,4 +107,42 @@ func Run(ctx context.Context, qs *cayley.QuadStore, lang, text string, limit int
 		return false, syntaxError(lang, err)
 	}
 	return false, nil
+}
+
+// jsonReady turns the values of a GraphQL answer into JSON: IRIs as
+// plain strings (GraphQL's convention), blank nodes as _:label, literals
+// as Gizmo writes them (their native value: string, number, boolean,
+// time) — left alone, a time would be written {}.
+func jsonReady(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			v[k] = jsonReady(x)
+		}
+	case []map[string]any:
+		for _, x := range v {
+			jsonReady(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = jsonReady(x)
+		}
+	case []quad.Value:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = jsonReady(x)
+		}
+		return out
+	case quad.IRI:
+		return string(v)
+	case quad.BNode:
+		return v.String()
+	case quad.Value:
+		out := v.Native()
+		if nv, ok := out.(quad.Value); ok && nv == v {
+			return quad.StringOf(v)
+		}
+		return out
+	}
+	return v
 }
