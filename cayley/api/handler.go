@@ -215,7 +215,7 @@ func (h *Handler) query(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	io.WriteString(w, "]}\n")
-	if truncated {
+	if truncated && limit == h.cfg.MaxRows {
 		h.cfg.Log.Warn("cayley: result cut at the row limit", "lang", lang, "max_rows", limit)
 	}
 }

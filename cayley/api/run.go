@@ -42,12 +42,20 @@ func (e *SyntaxError) Error() string {
 // "Syntax Error GraphQL (2:3) ...".
 var graphqlPos = regexp.MustCompile(`^Syntax Error GraphQL(?: request)? \((\d+):(\d+)\) ?`)
 
+// gizmoPos finds the position in goja's message:
+// "(anonymous): Line 2:14 Unexpected token )".
+var gizmoPos = regexp.MustCompile(`Line (\d+):(\d+) (.*)$`)
+
 // syntaxError recognises the parsers' errors.
 func syntaxError(lang string, err error) error {
 	var ce *goja.CompilerSyntaxError
 	if errors.As(err, &ce) {
 		e := &SyntaxError{Lang: lang, Msg: ce.Message}
-		if ce.File != nil {
+		if m := gizmoPos.FindStringSubmatch(ce.Message); m != nil {
+			e.Line, _ = strconv.Atoi(m[1])
+			e.Col, _ = strconv.Atoi(m[2])
+			e.Msg = m[3]
+		} else if ce.File != nil {
 			p := ce.File.Position(ce.Offset)
 			e.Line, e.Col = p.Line, p.Column
 		}
