@@ -15,6 +15,9 @@ import (
 type quads struct {
 	qs  *QuadStore
 	pat graph.Pattern
+	// size is the estimate, taken once: Cayley's optimiser asks a shape
+	// for its costs again and again.
+	size *refs.Size
 }
 
 var _ iterator.Shape = (*quads)(nil)
@@ -26,12 +29,18 @@ func (it *quads) Iterate() iterator.Scanner { return &quadScanner{qs: it.qs, pat
 func (it *quads) Lookup() iterator.Index { return &quadIndex{qs: it.qs, pat: it.pat} }
 
 func (it *quads) Stats(ctx context.Context) (iterator.Costs, error) {
-	sz, err := it.qs.size(ctx, it.pat)
+	if it.size == nil {
+		sz, err := it.qs.size(ctx, it.pat)
+		if err != nil {
+			return iterator.Costs{}, err
+		}
+		it.size = &sz
+	}
 	cost := int64(1)
 	if it.pat == (graph.Pattern{}) {
 		cost = 2 // a point read
 	}
-	return iterator.Costs{ContainsCost: cost, NextCost: 1, Size: sz}, err
+	return iterator.Costs{ContainsCost: cost, NextCost: 1, Size: *it.size}, nil
 }
 
 func (it *quads) Optimize(ctx context.Context) (iterator.Shape, bool) { return it, false }
@@ -129,7 +138,10 @@ func (c *quadIndex) Close() error                      { return nil }
 func (c *quadIndex) String() string                    { return "MnemeQuadsContains" }
 
 // nodes is the shape of all nodes.
-type nodes struct{ qs *QuadStore }
+type nodes struct {
+	qs   *QuadStore
+	size *refs.Size // taken once, as quads.size
+}
 
 var _ iterator.Shape = (*nodes)(nil)
 
@@ -140,11 +152,14 @@ func (it *nodes) SubIterators() []iterator.Shape                      { return n
 func (it *nodes) Optimize(ctx context.Context) (iterator.Shape, bool) { return it, false }
 
 func (it *nodes) Stats(ctx context.Context) (iterator.Costs, error) {
-	st, err := it.qs.v.Stats()
-	if err != nil {
-		return iterator.Costs{}, err
+	if it.size == nil {
+		st, err := it.qs.v.Stats()
+		if err != nil {
+			return iterator.Costs{}, err
+		}
+		it.size = &refs.Size{Value: nodeBound(st)}
 	}
-	return iterator.Costs{ContainsCost: 4, NextCost: 4, Size: refs.Size{Value: nodeBound(st)}}, nil
+	return iterator.Costs{ContainsCost: 4, NextCost: 4, Size: *it.size}, nil
 }
 
 // nodeScanner lists the distinct terms of each position — the first

@@ -1,0 +1,203 @@
+// Command cayleybench compares mneme's store under Cayley (package
+// cayley) with Cayley's own bolt backend: it loads the same N-Triples
+// into both through Cayley's quad writer, timing each load, then runs the
+// same Gizmo queries on both, interleaved (one run on each in turn), and
+// prints a Markdown table of median times with the ratio. Both stores
+// must give the same number of results for a query, or it stops.
+//
+// Usage: cayleybench -data lubm-univ8-seed0.nt.gz -dir WORKDIR [-runs 5]
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	cgraph "github.com/cayleygraph/cayley/graph"
+	_ "github.com/cayleygraph/cayley/graph/kv/bolt" // Cayley's bolt backend, the peer
+	"github.com/cayleygraph/cayley/query"
+	_ "github.com/cayleygraph/cayley/query/gizmo"
+	"github.com/cayleygraph/quad"
+	"github.com/cayleygraph/quad/nquads"
+
+	"github.com/mneme-archive/mneme/cayley"
+	"github.com/mneme-archive/mneme/graph"
+)
+
+const (
+	rdfType = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
+	ub      = "http://www.lehigh.edu/~zhp2/2004/0401/univ-bench.owl#"
+)
+
+// queries are Gizmo forms of LUBM questions: lookups from a constant,
+// multi-hop traversals and whole-class scans.
+var queries = []struct{ name, gizmo string }{
+	{"Q1 graduate students taking a course", `g.V("<http://www.Department0.University0.edu/GraduateCourse0>").In("<ub:takesCourse>").Has("` + rdfType + `", "<ub:GraduateStudent>").All()`},
+	{"Q3 publications of a professor", `g.V("<http://www.Department0.University0.edu/AssistantProfessor0>").In("<ub:publicationAuthor>").Has("` + rdfType + `", "<ub:Publication>").All()`},
+	{"Q4 people of a department, names", `g.V("<http://www.Department0.University0.edu>").In("<ub:worksFor>").Tag("p").Out("<ub:name>").All()`},
+	{"Q7 students of a professor's courses", `g.V("<http://www.Department0.University0.edu/AssociateProfessor0>").Out("<ub:teacherOf>").In("<ub:takesCourse>").All()`},
+	{"advisors of a department's members", `g.V("<http://www.Department0.University0.edu>").In("<ub:memberOf>").Out("<ub:advisor>").All()`},
+	{"Q14 undergraduates (count)", `g.emit(g.V().Has("` + rdfType + `", "<ub:UndergraduateStudent>").Count())`},
+	{"graduate students' departments (count)", `g.emit(g.V().Has("` + rdfType + `", "<ub:GraduateStudent>").Out("<ub:memberOf>").Count())`},
+}
+
+func main() {
+	data := flag.String("data", "", "N-Triples file (.gz allowed)")
+	dir := flag.String("dir", "", "work directory (emptied)")
+	runs := flag.Int("runs", 5, "timed runs per query and store")
+	flag.Parse()
+	if *data == "" || *dir == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := run(*data, *dir, *runs); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// readQuads reads the whole file: both loads then time the writers only.
+func readQuads(path string) ([]quad.Quad, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = bufio.NewReaderSize(f, 1<<20)
+	if strings.HasSuffix(path, ".gz") {
+		if r, err = gzip.NewReader(r); err != nil {
+			return nil, err
+		}
+	}
+	return quad.ReadAll(nquads.NewReader(r, false))
+}
+
+// load writes the quads through the store's Cayley quad writer.
+func load(qs cgraph.QuadStore, quads []quad.Quad) (time.Duration, error) {
+	start := time.Now()
+	w, err := qs.NewQuadWriter()
+	if err != nil {
+		return 0, err
+	}
+	for i := 0; i < len(quads); i += 10000 {
+		if _, err := w.WriteQuads(quads[i:min(i+10000, len(quads))]); err != nil {
+			return 0, err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return 0, err
+	}
+	return time.Since(start), nil
+}
+
+// runQuery runs one Gizmo query in a new session, as a server does per
+// request, and counts its results.
+func runQuery(qs cgraph.QuadStore, text string) (int, time.Duration, error) {
+	ctx := context.Background()
+	start := time.Now()
+	it, err := query.Execute(ctx, qs, "gizmo", text, query.Options{Collation: query.JSON})
+	if err != nil {
+		return 0, 0, err
+	}
+	n := 0
+	for it.Next(ctx) {
+		if v, ok := it.Result().(int64); ok { // an emitted count
+			n += int(v)
+			continue
+		}
+		n++
+	}
+	err = it.Err()
+	it.Close()
+	return n, time.Since(start), err
+}
+
+func median(d []time.Duration) time.Duration {
+	slices.Sort(d)
+	return d[len(d)/2]
+}
+
+func run(data, dir string, runs int) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	quads, err := readQuads(data)
+	if err != nil {
+		return err
+	}
+	log.Printf("read %d quads", len(quads))
+
+	ms, err := graph.Open(filepath.Join(dir, "mneme"), graph.OpenOptions{})
+	if err != nil {
+		return err
+	}
+	defer ms.Close()
+	mqs := cayley.New(ms)
+	mload, err := load(mqs, quads)
+	if err != nil {
+		return fmt.Errorf("mneme load: %w", err)
+	}
+	log.Printf("mneme: loaded in %v", mload)
+
+	bdir := filepath.Join(dir, "bolt")
+	if err := cgraph.InitQuadStore("bolt", bdir, nil); err != nil {
+		return err
+	}
+	bqs, err := cgraph.NewQuadStore("bolt", bdir, nil)
+	if err != nil {
+		return err
+	}
+	defer bqs.Close()
+	bload, err := load(bqs, quads)
+	if err != nil {
+		return fmt.Errorf("bolt load: %w", err)
+	}
+	log.Printf("bolt: loaded in %v", bload)
+	quads = nil
+
+	stores := []cgraph.QuadStore{mqs, bqs}
+	fmt.Printf("| load through Cayley's quad writer | mneme | bolt |\n|---|---|---|\n")
+	fmt.Printf("| %d triples | %.1f s (%.0f k quads/s) | %.1f s (%.0f k quads/s) |\n\n",
+		mustStats(mqs), mload.Seconds(), float64(mustStats(mqs))/mload.Seconds()/1000,
+		bload.Seconds(), float64(mustStats(mqs))/bload.Seconds()/1000)
+	fmt.Printf("| Gizmo query | results | mneme | bolt | bolt / mneme |\n|---|---|---|---|---|\n")
+	for _, q := range queries {
+		text := strings.ReplaceAll(q.gizmo, "<ub:", "<"+ub)
+		times := make([][]time.Duration, len(stores))
+		counts := make([]int, len(stores))
+		for r := -1; r < runs; r++ { // run -1 warms up
+			for i, s := range stores {
+				n, d, err := runQuery(s, text)
+				if err != nil {
+					return fmt.Errorf("%s: %w", q.name, err)
+				}
+				if r >= 0 {
+					times[i] = append(times[i], d)
+				}
+				counts[i] = n
+			}
+		}
+		if counts[0] != counts[1] {
+			return fmt.Errorf("%s: mneme %d results, bolt %d", q.name, counts[0], counts[1])
+		}
+		m, b := median(times[0]), median(times[1])
+		fmt.Printf("| %s | %d | %v | %v | %.1f× |\n", q.name, counts[0], m.Round(time.Microsecond), b.Round(time.Microsecond), float64(b)/float64(m))
+	}
+	return nil
+}
+
+func mustStats(qs cgraph.QuadStore) int64 {
+	st, err := qs.Stats(context.Background(), false)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return st.Quads.Value
+}
