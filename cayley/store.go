@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	cgraph "github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/cayley/graph/iterator"
@@ -32,8 +33,13 @@ func (q quadRef) Key() any { return q }
 
 // QuadStore is a Cayley graph.QuadStore over a mneme store or snapshot.
 type QuadStore struct {
-	v *view
-	s *graph.Store // nil: read-only
+	v      *view
+	s      *graph.Store // nil: read-only
+	frozen bool         // a snapshot: its statistics do not change
+
+	statsOnce sync.Once
+	st        *graph.Stats
+	stErr     error
 }
 
 var (
@@ -57,7 +63,7 @@ func New(s *graph.Store) *QuadStore {
 // iterators read the same state.
 func NewSnapshot(s *graph.Store) *QuadStore {
 	v := s.Snapshot()
-	return &QuadStore{v: &view{v: v, release: v.Close}}
+	return &QuadStore{v: &view{v: v, release: v.Close}, frozen: true}
 }
 
 // Close releases the snapshot, if the QuadStore has one, once its open
@@ -240,6 +246,15 @@ func (qs *QuadStore) QuadIterator(d quad.Direction, r cgraph.Ref) iterator.Shape
 	return &quads{qs: qs, pat: p}
 }
 
+// stats reads the statistics, once for a snapshot.
+func (qs *QuadStore) stats() (*graph.Stats, error) {
+	if !qs.frozen {
+		return qs.v.Stats()
+	}
+	qs.statsOnce.Do(func() { qs.st, qs.stErr = qs.v.Stats() })
+	return qs.st, qs.stErr
+}
+
 // QuadIteratorSize estimates QuadIterator's size from the statistics.
 func (qs *QuadStore) QuadIteratorSize(ctx context.Context, d quad.Direction, r cgraph.Ref) (refs.Size, error) {
 	n, ok := r.(node)
@@ -253,7 +268,27 @@ func (qs *QuadStore) QuadIteratorSize(ctx context.Context, d quad.Direction, r c
 	return qs.size(ctx, p)
 }
 
+// size estimates the quads matching p. A predicate with a subject or an
+// object takes the predicate's average from the statistics (quads per
+// distinct subject or object), which costs no scan: graph.View.Estimate
+// would count up to a thousand keys, and the optimiser only compares
+// sizes. The other shapes are estimated by the store.
 func (qs *QuadStore) size(ctx context.Context, p graph.Pattern) (refs.Size, error) {
+	if p.P != graph.Any && p.G == graph.Any && (p.S == graph.Any) != (p.O == graph.Any) {
+		st, err := qs.stats()
+		if err != nil {
+			return refs.Size{}, err
+		}
+		ps, ok := st.Predicates[p.P]
+		if !ok {
+			return refs.Size{Exact: true}, nil
+		}
+		per := ps.Subjects
+		if p.O != graph.Any {
+			per = ps.Objects
+		}
+		return refs.Size{Value: int64((ps.Quads + per - 1) / max(per, 1))}, nil
+	}
 	e, err := qs.v.Estimate(ctx, p)
 	if err != nil {
 		return refs.Size{}, err
