@@ -56,14 +56,26 @@ type quadScanner struct {
 	cur  cgraph.Ref
 	err  error
 	done bool
+	n    int
 }
+
+// checkEvery is how many results go by between checks of the context
+// (a reused scan does not carry it).
+const checkEvery = 256
 
 func (s *quadScanner) Next(ctx context.Context) bool {
 	if s.done {
 		return false
 	}
+	if s.n%checkEvery == 0 {
+		if err := ctx.Err(); err != nil {
+			s.err, s.cur, s.done = err, nil, true
+			return false
+		}
+	}
+	s.n++
 	if s.it == nil {
-		s.it, s.err = s.qs.v.Scan(ctx, s.pat, graph.ScanOptions{})
+		s.it, s.err = s.qs.scan(ctx, s.pat)
 		if s.err != nil {
 			s.done = true
 			return false
@@ -85,7 +97,7 @@ func (s *quadScanner) String() string                    { return "MnemeQuadsNex
 func (s *quadScanner) Close() error {
 	s.done = true
 	if s.it != nil {
-		err := s.it.Close()
+		err := s.qs.done(s.it)
 		s.it = nil
 		return err
 	}

@@ -40,6 +40,63 @@ type QuadStore struct {
 	statsOnce sync.Once
 	st        *graph.Stats
 	stErr     error
+
+	// idle keeps closed scans of a snapshot, per ordering, for the next
+	// scan of that ordering to reuse with a seek (QuadIter.Reset): a
+	// traversal opens one scan per node it steps from, and opening a
+	// Pebble iterator costs several times the seek.
+	mu     sync.Mutex
+	idle   map[graph.Order][]*iter
+	closed bool
+}
+
+// maxIdle bounds the scans kept per ordering.
+const maxIdle = 4
+
+// scan opens a scan of the quads matching p in the ordering of its bound
+// positions, reusing an idle one on a snapshot.
+func (qs *QuadStore) scan(ctx context.Context, p graph.Pattern) (*iter, error) {
+	if !qs.frozen {
+		return qs.v.Scan(ctx, p, graph.ScanOptions{})
+	}
+	o := graph.AutoOrder(p, false)
+	qs.mu.Lock()
+	var it *iter
+	if n := len(qs.idle[o]); n > 0 {
+		it = qs.idle[o][n-1]
+		qs.idle[o] = qs.idle[o][:n-1]
+	}
+	qs.mu.Unlock()
+	if it == nil {
+		// Not ctx: the scan outlives it (Gizmo gives each ForEach a
+		// context of its own); quadScanner checks the caller's.
+		var err error
+		if it, err = qs.v.Scan(context.Background(), graph.Pattern{}, graph.ScanOptions{Order: o}); err != nil {
+			return nil, err
+		}
+	}
+	if err := it.Reset(p); err != nil {
+		it.Close()
+		return nil, err
+	}
+	return it, nil
+}
+
+// done closes a scan of qs.scan, or keeps it for reuse.
+func (qs *QuadStore) done(it *iter) error {
+	if qs.frozen && it.Err() == nil {
+		qs.mu.Lock()
+		if o := it.Order(); !qs.closed && len(qs.idle[o]) < maxIdle {
+			if qs.idle == nil {
+				qs.idle = make(map[graph.Order][]*iter)
+			}
+			qs.idle[o] = append(qs.idle[o], it)
+			qs.mu.Unlock()
+			return nil
+		}
+		qs.mu.Unlock()
+	}
+	return it.Close()
 }
 
 var (
@@ -68,7 +125,19 @@ func NewSnapshot(s *graph.Store) *QuadStore {
 
 // Close releases the snapshot, if the QuadStore has one, once its open
 // scans are closed; reads after Close fail.
-func (qs *QuadStore) Close() error { return qs.v.close() }
+func (qs *QuadStore) Close() error {
+	qs.mu.Lock()
+	qs.closed = true
+	idle := qs.idle
+	qs.idle = nil
+	qs.mu.Unlock()
+	for _, its := range idle {
+		for _, it := range its {
+			it.Close()
+		}
+	}
+	return qs.v.close()
+}
 
 // ValueOf returns the reference of a value the store knows, nil
 // otherwise. It answers from the dictionary alone: a term whose last quad
