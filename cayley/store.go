@@ -36,6 +36,7 @@ type QuadStore struct {
 	v      *view
 	s      *graph.Store // nil: read-only
 	frozen bool         // a snapshot: its statistics do not change
+	ro     *graph.Store // the store of a snapshot, when opened read-only
 
 	statsOnce sync.Once
 	st        *graph.Stats
@@ -120,7 +121,11 @@ func New(s *graph.Store) *QuadStore {
 // iterators read the same state.
 func NewSnapshot(s *graph.Store) *QuadStore {
 	v := s.Snapshot()
-	return &QuadStore{v: &view{v: v, release: v.Close}, frozen: true}
+	qs := &QuadStore{v: &view{v: v, release: v.Close}, frozen: true}
+	if s.ReadOnly() {
+		qs.ro = s
+	}
+	return qs
 }
 
 // Close releases the snapshot, if the QuadStore has one, once its open
@@ -315,12 +320,28 @@ func (qs *QuadStore) QuadIterator(d quad.Direction, r cgraph.Ref) iterator.Shape
 	return &quads{qs: qs, pat: p}
 }
 
-// stats reads the statistics, once for a snapshot.
+// readOnlyStats keeps the statistics of stores opened read-only, which
+// never change, so that each query's snapshot does not read them again:
+// one entry per store a process opens.
+var readOnlyStats sync.Map // *graph.Store -> *graph.Stats
+
+// stats reads the statistics, once for a snapshot, once for all the
+// snapshots of a read-only store.
 func (qs *QuadStore) stats() (*graph.Stats, error) {
 	if !qs.frozen {
 		return qs.v.Stats()
 	}
-	qs.statsOnce.Do(func() { qs.st, qs.stErr = qs.v.Stats() })
+	qs.statsOnce.Do(func() {
+		if qs.ro != nil {
+			if st, ok := readOnlyStats.Load(qs.ro); ok {
+				qs.st = st.(*graph.Stats)
+				return
+			}
+		}
+		if qs.st, qs.stErr = qs.v.Stats(); qs.stErr == nil && qs.ro != nil {
+			readOnlyStats.Store(qs.ro, qs.st)
+		}
+	})
 	return qs.st, qs.stErr
 }
 
