@@ -11,6 +11,7 @@ import (
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/cayley/query/shape"
 	"github.com/cayleygraph/quad"
+	"github.com/maypok86/otter/v2"
 
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/rdf"
@@ -34,9 +35,10 @@ func (q quadRef) Key() any { return q }
 // QuadStore is a Cayley graph.QuadStore over a mneme store or snapshot.
 type QuadStore struct {
 	v      *view
-	s      *graph.Store // nil: read-only
-	frozen bool         // a snapshot: its statistics do not change
-	ro     *graph.Store // the store of a snapshot, when opened read-only
+	s      *graph.Store                     // nil: read-only
+	frozen bool                             // a snapshot: its statistics do not change
+	ro     *graph.Store                     // the store of a snapshot, when opened read-only
+	ids    *otter.Cache[rdf.Term, graph.ID] // of its Source; nil: none
 
 	statsOnce sync.Once
 	st        *graph.Stats
@@ -157,9 +159,17 @@ func (qs *QuadStore) ValueOf(v quad.Value) (cgraph.Ref, error) {
 	if err != nil {
 		return nil, nil // no term, so in no quad
 	}
+	if qs.ids != nil {
+		if id, ok := qs.ids.GetIfPresent(t); ok {
+			return node(id), nil
+		}
+	}
 	id, found, err := qs.v.Lookup(t)
 	if err != nil || !found {
-		return nil, err
+		return nil, err // absent now, perhaps not later: not cached
+	}
+	if qs.ids != nil {
+		qs.ids.Set(t, id)
 	}
 	return node(id), nil
 }

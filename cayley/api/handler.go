@@ -58,6 +58,7 @@ type Config struct {
 // /api/v2/write and /api/v2/delete with N-Quads bodies.
 type Handler struct {
 	s     *graph.Store
+	src   *cayley.Source
 	cfg   Config
 	slots chan struct{}
 	mux   *http.ServeMux
@@ -77,7 +78,7 @@ func New(s *graph.Store, cfg Config) *Handler {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	h := &Handler{s: s, cfg: cfg, slots: make(chan struct{}, cfg.MaxConcurrent), mux: http.NewServeMux()}
+	h := &Handler{s: s, src: cayley.NewSource(s), cfg: cfg, slots: make(chan struct{}, cfg.MaxConcurrent), mux: http.NewServeMux()}
 	h.mux.HandleFunc("/api/v2/query", h.query)
 	h.mux.HandleFunc("/api/v2/write", func(w http.ResponseWriter, r *http.Request) { h.write(w, r, false) })
 	h.mux.HandleFunc("/api/v2/delete", func(w http.ResponseWriter, r *http.Request) { h.write(w, r, true) })
@@ -167,7 +168,7 @@ func (h *Handler) query(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
-	qs := cayley.NewSnapshot(h.s)
+	qs := h.src.Snapshot()
 	defer qs.Close()
 
 	// The first result commits the answer: before it, a failure gets its

@@ -55,12 +55,13 @@ func main() {
 	data := flag.String("data", "", "N-Triples file (.gz allowed)")
 	dir := flag.String("dir", "", "work directory (emptied)")
 	runs := flag.Int("runs", 5, "timed runs per query and store")
+	reuse := flag.Bool("reuse", false, "query the stores a previous run left in -dir, without loading")
 	flag.Parse()
 	if *data == "" || *dir == "" {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*data, *dir, *runs); err != nil {
+	if err := run(*data, *dir, *runs, *reuse); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -103,13 +104,13 @@ func load(qs cgraph.QuadStore, quads []quad.Quad) (time.Duration, error) {
 // The session (a JavaScript runtime with Gizmo's environment, which takes
 // about half a millisecond to build whatever the store) is made off the
 // clock, so that the times are those of the query. On mneme (ms not nil)
-// each run reads a snapshot of its own, taken on the clock, as mneme serve
-// and mneme query do.
-func runQuery(qs cgraph.QuadStore, ms *graph.Store, text string) (int, time.Duration, error) {
+// each run reads a snapshot of its own, taken on the clock, from a Source
+// as mneme serve does.
+func runQuery(qs cgraph.QuadStore, ms *cayley.Source, text string) (int, time.Duration, error) {
 	ctx := context.Background()
 	start := time.Now()
 	if ms != nil {
-		snap := cayley.NewSnapshot(ms)
+		snap := ms.Snapshot()
 		defer snap.Close()
 		qs = snap
 	}
@@ -138,58 +139,67 @@ func median(d []time.Duration) time.Duration {
 	return d[len(d)/2]
 }
 
-func run(data, dir string, runs int) error {
-	if err := os.RemoveAll(dir); err != nil {
-		return err
+func run(data, dir string, runs int, reuse bool) error {
+	var quads []quad.Quad
+	var mload, bload time.Duration
+	if !reuse {
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+		var err error
+		if quads, err = readQuads(data); err != nil {
+			return err
+		}
+		log.Printf("read %d quads", len(quads))
+		ws, err := graph.Open(filepath.Join(dir, "mneme"), graph.OpenOptions{})
+		if err != nil {
+			return err
+		}
+		mload, err = load(cayley.New(ws), quads)
+		if err != nil {
+			ws.Close()
+			return fmt.Errorf("mneme load: %w", err)
+		}
+		log.Printf("mneme: loaded in %v", mload)
+		if err := ws.Close(); err != nil {
+			return err
+		}
 	}
-	quads, err := readQuads(data)
-	if err != nil {
-		return err
-	}
-	log.Printf("read %d quads", len(quads))
-
-	ws, err := graph.Open(filepath.Join(dir, "mneme"), graph.OpenOptions{})
-	if err != nil {
-		return err
-	}
-	mload, err := load(cayley.New(ws), quads)
-	if err != nil {
-		ws.Close()
-		return fmt.Errorf("mneme load: %w", err)
-	}
-	log.Printf("mneme: loaded in %v", mload)
 	// Queried read-only, as mneme serve --store and mneme query open it.
-	if err := ws.Close(); err != nil {
-		return err
-	}
 	ms, err := graph.Open(filepath.Join(dir, "mneme"), graph.OpenOptions{ReadOnly: true})
 	if err != nil {
 		return err
 	}
 	defer ms.Close()
 	mqs := cayley.New(ms)
+	src := cayley.NewSource(ms) // as mneme serve's Cayley API
 
 	bdir := filepath.Join(dir, "bolt")
-	if err := cgraph.InitQuadStore("bolt", bdir, nil); err != nil {
-		return err
+	if !reuse {
+		if err := cgraph.InitQuadStore("bolt", bdir, nil); err != nil {
+			return err
+		}
 	}
 	bqs, err := cgraph.NewQuadStore("bolt", bdir, nil)
 	if err != nil {
 		return err
 	}
 	defer bqs.Close()
-	bload, err := load(bqs, quads)
-	if err != nil {
-		return fmt.Errorf("bolt load: %w", err)
+	if !reuse {
+		if bload, err = load(bqs, quads); err != nil {
+			return fmt.Errorf("bolt load: %w", err)
+		}
+		log.Printf("bolt: loaded in %v", bload)
+		quads = nil
 	}
-	log.Printf("bolt: loaded in %v", bload)
-	quads = nil
 
 	stores := []cgraph.QuadStore{mqs, bqs}
-	fmt.Printf("| load through Cayley's quad writer | mneme | bolt |\n|---|---|---|\n")
-	fmt.Printf("| %d triples | %.1f s (%.0f k quads/s) | %.1f s (%.0f k quads/s) |\n\n",
-		mustStats(mqs), mload.Seconds(), float64(mustStats(mqs))/mload.Seconds()/1000,
-		bload.Seconds(), float64(mustStats(mqs))/bload.Seconds()/1000)
+	if !reuse {
+		fmt.Printf("| load through Cayley's quad writer | mneme | bolt |\n|---|---|---|\n")
+		fmt.Printf("| %d triples | %.1f s (%.0f k quads/s) | %.1f s (%.0f k quads/s) |\n\n",
+			mustStats(mqs), mload.Seconds(), float64(mustStats(mqs))/mload.Seconds()/1000,
+			bload.Seconds(), float64(mustStats(mqs))/bload.Seconds()/1000)
+	}
 	fmt.Printf("| Gizmo query | results | mneme | bolt | bolt / mneme | above the empty query |\n|---|---|---|---|---|---|\n")
 	var floor [2]time.Duration
 	for _, q := range queries {
@@ -198,9 +208,9 @@ func run(data, dir string, runs int) error {
 		counts := make([]int, len(stores))
 		for r := -1; r < runs; r++ { // run -1 warms up
 			for i, s := range stores {
-				var snapOf *graph.Store
+				var snapOf *cayley.Source
 				if i == 0 {
-					snapOf = ms
+					snapOf = src
 				}
 				n, d, err := runQuery(s, snapOf, text)
 				if err != nil {
