@@ -42,6 +42,8 @@ type Batch struct {
 	// of a crawl's pages, each with its own, cost the collector nothing.)
 	recent [256]recentTerm
 	err    error // the first invalid insertion, which Commit reports
+	// generalised: any kind of term in any position (NewGeneralisedBatch).
+	generalised bool
 }
 
 // batchTerm is one encoded term of a batch.
@@ -68,6 +70,27 @@ type batchOp struct {
 // NewBatch starts a batch.
 func (s *Store) NewBatch() *Batch { return &Batch{s: s} }
 
+// NewGeneralisedBatch starts a batch that also takes generalised quads
+// (RDF 1.1 §7): a literal as subject, predicate or graph, a blank node as
+// predicate. It is for writers of a wider graph model than RDF — Cayley's,
+// where any value stands in any position; the indexes and the dictionary
+// do not care about kinds, and queries read such quads like any other.
+// Terms must still be valid, and subject, predicate and object present.
+func (s *Store) NewGeneralisedBatch() *Batch { return &Batch{s: s, generalised: true} }
+
+// validateKinds checks the positions' kinds as the batch requires.
+func (b *Batch) validateKinds(q *rdf.Quad) error {
+	if !b.generalised {
+		return q.ValidateKinds()
+	}
+	for pos, t := range [3]rdf.Term{q.S, q.P, q.O} {
+		if t.Kind == rdf.KindNone {
+			return &rdf.TermError{Position: positions[pos], Term: t, Reason: "is missing"}
+		}
+	}
+	return nil
+}
+
 // Add records the insertion of q (its terms are copied). An invalid quad
 // makes Commit fail.
 func (b *Batch) Add(q rdf.Quad) {
@@ -80,7 +103,7 @@ func (b *Batch) Add(q rdf.Quad) {
 // why, leaving the batch as it was: for a writer that skips a bad statement
 // rather than fail the commit, without validating it twice.
 func (b *Batch) TryAdd(q rdf.Quad) error {
-	if err := q.ValidateKinds(); err != nil { // before the batch changes
+	if err := b.validateKinds(&q); err != nil { // before the batch changes
 		return err
 	}
 	terms, enc := len(b.terms), len(b.enc)
@@ -107,7 +130,7 @@ func (b *Batch) add(q rdf.Quad, del bool) error {
 	if del {
 		return nil
 	}
-	if err := q.ValidateKinds(); err != nil {
+	if err := b.validateKinds(&q); err != nil {
 		return err
 	}
 	for pos, i := range op.t {

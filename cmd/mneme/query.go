@@ -20,6 +20,7 @@ import (
 
 type queryOptions struct {
 	store, format string
+	lang          string // sparql, gizmo or graphql
 	endpoint      string
 	timeout       time.Duration
 	explain       bool
@@ -29,7 +30,7 @@ func newQueryCmd() *cobra.Command {
 	var o queryOptions
 	cmd := &cobra.Command{
 		Use:   "query (--store DIR | --endpoint URL) [flags] QUERY|@FILE|-",
-		Short: "Run a SPARQL query against a store",
+		Short: "Run a SPARQL (or Gizmo, GraphQL) query against a store",
 		Long: `Run one SPARQL 1.1 query against the store in DIR (opened read-only, one
 snapshot for the whole query). The query is the argument, @FILE reads it from
 a file and "-" from standard input. Without FROM, the default graph is the
@@ -50,12 +51,20 @@ A store is open in one process at a time. While a mneme serve, crawl or
 tui holds DIR, the query goes to that process's endpoint (it notes its URL
 in DIR), with a note on stderr; --endpoint URL queries any SPARQL endpoint instead of a
 store. Through an endpoint, the answer is the server's (cut at its
---max-rows) and --explain is not available.`,
+--max-rows) and --explain is not available.
+
+--lang gizmo or --lang graphql runs Cayley's query languages instead
+(docs/cayley.md): a Gizmo path such as g.V("<IRI>").In("<pred>").All(), or
+a GraphQL query; each result is written as one JSON value per line. The
+store's named graphs are Cayley labels. Through a server (--endpoint, or a
+store held by mneme serve) the query goes to its Cayley API at
+/api/v2/query.`,
 		Example: `  mneme query --store kb 'SELECT ?s WHERE { ?s a <http://schema.org/Person> } LIMIT 10'
   mneme query --store kb --format csv @q2.rq > q2.csv
   mneme query --store kb --explain --timeout 5s @q2.rq
   echo 'ASK { ?s ?p ?o }' | mneme query --store kb -
-  mneme query --endpoint http://127.0.0.1:7878/sparql 'ASK { ?s ?p ?o }'`,
+  mneme query --endpoint http://127.0.0.1:7878/sparql 'ASK { ?s ?p ?o }'
+  mneme query --store kb --lang gizmo 'g.V("<https://example.org/>").In("<https://w3id.org/mneme#url>").All()'`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if (o.store == "") == (o.endpoint == "") {
@@ -67,6 +76,13 @@ store. Through an endpoint, the answer is the server's (cut at its
 			if o.timeout <= 0 {
 				return usagef("--timeout must be positive")
 			}
+			switch o.lang {
+			case "sparql":
+			case "gizmo", "graphql":
+				return runCayleyQuery(cmd, o, args[0])
+			default:
+				return usagef("--lang %q: want sparql, gizmo or graphql", o.lang)
+			}
 			return runQuery(cmd, o, args[0])
 		},
 	}
@@ -74,6 +90,7 @@ store. Through an endpoint, the answer is the server's (cut at its
 	cmd.Flags().StringVar(&o.endpoint, "endpoint", "", "SPARQL endpoint URL to query instead of a store")
 	cmd.Flags().StringVar(&o.format, "format", "", "table, json, xml, csv, tsv; turtle, ntriples or jsonld for CONSTRUCT/DESCRIBE")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 30*time.Second, "stop the query after this long")
+	cmd.Flags().StringVar(&o.lang, "lang", "sparql", "query language: sparql, gizmo or graphql (Cayley's)")
 	cmd.Flags().BoolVar(&o.explain, "explain", false, "print the plan with estimated and actual rows instead of the answer")
 	return cmd
 }

@@ -33,6 +33,7 @@ type serveOptions struct {
 	hosts         []string         // names besides addresses and localhost the server answers to
 	publicReads   bool             // control API reads without the token
 	knowledge     knowledgeOptions // of the control API's crawls (--data)
+	token         string           // of the data folder: writes through Cayley's API
 }
 
 func newServeCmd() *cobra.Command {
@@ -44,7 +45,10 @@ func newServeCmd() *cobra.Command {
 at /sparql: GET, POST with a URL-encoded form or an application/sparql-query
 body; results as SPARQL JSON, XML, CSV or TSV (Turtle or N-Triples for
 CONSTRUCT and DESCRIBE), chosen by the Accept header or a format parameter.
-A plain HTML page with a query box is at /.
+A plain HTML page with a query box is at /. Cayley's HTTP API answers Gizmo
+and GraphQL queries at /api/v2/query?lang=gizmo|graphql with the same
+limits (docs/cayley.md); with --data, /api/v2/write and /api/v2/delete take
+N-Quads from the bearer of the token.
 
 With --data DIR instead of --store, the store of the data folder is opened
 read-write and shared with the crawls the control API runs in this process
@@ -141,6 +145,7 @@ func serveMux(s *graph.Store, o serveOptions) *http.ServeMux {
 		MaxRows:       o.maxRows,
 	}))
 	mux.Handle("/{$}", endpoint.Page("/sparql"))
+	mux.Handle("/api/v2/", cayleyAPI(s, o))
 	return mux
 }
 
@@ -158,6 +163,7 @@ func runServe(cmd *cobra.Command, o serveOptions) error {
 	// The store closes only after the last handler returns: a query still
 	// reading a snapshot must not outlive it.
 	var inflight sync.WaitGroup
+	o.token = ctl.token
 	mux := serveMux(s, o)
 	if ctl.h != nil {
 		mux.Handle("/api/", ctl.h)
@@ -225,8 +231,9 @@ func shutdown(srv *http.Server, cancel context.CancelFunc) error {
 
 // served is the control API of a served data folder, if any.
 type served struct {
-	h *control.Handler
-	m *control.Manager
+	h     *control.Handler
+	m     *control.Manager
+	token string
 }
 
 func (c served) close() error {
@@ -270,5 +277,5 @@ func openServed(o serveOptions, log io.Writer) (*graph.Store, served, error) {
 	fmt.Fprintf(log, "mneme: control API at /api/crawls (token in %s)\n", crawler.Layout{Data: o.data}.Token())
 	h := control.NewHandler(m, tok, 0)
 	h.SetPublicReads(o.publicReads)
-	return s, served{h: h, m: m}, nil
+	return s, served{h: h, m: m, token: tok}, nil
 }
