@@ -60,6 +60,7 @@ type Scope struct {
 	Exclude            []string `yaml:"exclude,omitempty"`
 	Schemes            []string `yaml:"schemes,omitempty"`
 	MaxHops            int      `yaml:"max-hops"`
+	MaxRedirects       int      `yaml:"max-redirects"`
 	MaxTransHops       int      `yaml:"max-trans-hops"`
 	MaxSpeculativeHops int      `yaml:"max-speculative-hops"`
 	MaxPathDepth       int      `yaml:"max-path-depth"`
@@ -159,7 +160,7 @@ func Default() *Spec {
 		Update:  "MAX",
 		Scope: Scope{
 			SeedSURTs: sc.SeedSURTs, SeedHosts: sc.SeedHosts, SeedDomains: sc.SeedDomains,
-			MaxHops: sc.MaxHops, MaxTransHops: sc.MaxTransHops, MaxSpeculativeHops: sc.MaxSpeculativeHops,
+			MaxHops: sc.MaxHops, MaxRedirects: sc.MaxRedirects, MaxTransHops: sc.MaxTransHops, MaxSpeculativeHops: sc.MaxSpeculativeHops,
 			MaxPathDepth: sc.MaxPathDepth, MaxURLLength: sc.MaxURLLength, MaxRepeats: sc.MaxRepeats,
 			MaxSegmentCount: sc.MaxSegmentCount, MaxQueryParams: sc.MaxQueryParams,
 		},
@@ -330,7 +331,7 @@ func (s *Spec) ScopeConfig() scope.Config {
 	cfg := scope.Config{
 		SeedSURTs: sc.SeedSURTs, SeedHosts: sc.SeedHosts, SeedDomains: sc.SeedDomains,
 		SURTPrefixes: sc.SURTPrefixes, Include: sc.Include, Exclude: sc.Exclude, Schemes: sc.Schemes,
-		MaxHops: sc.MaxHops, MaxTransHops: sc.MaxTransHops, MaxSpeculativeHops: sc.MaxSpeculativeHops,
+		MaxHops: sc.MaxHops, MaxRedirects: sc.MaxRedirects, MaxTransHops: sc.MaxTransHops, MaxSpeculativeHops: sc.MaxSpeculativeHops,
 		MaxPathDepth: sc.MaxPathDepth, MaxURLLength: sc.MaxURLLength, MaxRepeats: sc.MaxRepeats,
 		MaxSegmentCount: sc.MaxSegmentCount, MaxQueryParams: sc.MaxQueryParams,
 	}
