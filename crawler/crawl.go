@@ -381,6 +381,13 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 	c.log = crawllog.NewWriter(c.logFile)
 	fc := d.Fetch
 	fc.UserAgent = s.UserAgent
+	// The spec's fetch bounds, unless the program set its own.
+	if fc.TotalTimeout == 0 {
+		fc.TotalTimeout = time.Duration(s.Fetch.TotalTimeout)
+	}
+	if fc.MinRate == 0 {
+		fc.MinRate, fc.MinRateWindow = s.Fetch.MinRate, time.Duration(s.Fetch.MinRateWindow)
+	}
 	if fc.MaxIdleConnsPerHost == 0 {
 		// Without politeness every worker may fetch from one host at once:
 		// keep a connection for each rather than dial anew.

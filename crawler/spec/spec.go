@@ -20,6 +20,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mneme-archive/mneme/crawler/canon"
+	"github.com/mneme-archive/mneme/crawler/fetch"
 	"github.com/mneme-archive/mneme/crawler/frontier"
 	"github.com/mneme-archive/mneme/crawler/scope"
 )
@@ -43,6 +44,7 @@ type Spec struct {
 	Scope      Scope      `yaml:"scope"`
 	Politeness Politeness `yaml:"politeness"`
 	Limits     Limits     `yaml:"limits"`
+	Fetch      Fetch      `yaml:"fetch"`
 	WARC       WARC       `yaml:"warc"`
 	RDF        RDF        `yaml:"rdf"`
 	// Incremental, when present, makes the crawl continuous: URLs are
@@ -111,6 +113,20 @@ type Limits struct {
 	HostPages int64    `yaml:"host-pages,omitempty"` // URLs claimed per queue
 }
 
+// Fetch bounds each fetch, so that a server sending slowly cannot hold a
+// worker (and, with politeness, its host) for long.
+type Fetch struct {
+	// TotalTimeout cuts a fetch, body included ("time" truncation), after
+	// this long. Default 20m, Heritrix's timeout-seconds.
+	TotalTimeout Duration `yaml:"total-timeout"`
+	// MinRate is the slowest a body may arrive, in bytes a second averaged
+	// over each MinRateWindow; a body trickling in more slowly is cut
+	// ("time" truncation). 0 turns the check off. Default 1000 bytes/s
+	// over 30s, as curl's --speed-limit and --speed-time are often set.
+	MinRate       float64  `yaml:"min-rate"`
+	MinRateWindow Duration `yaml:"min-rate-window"`
+}
+
 // WARC configures the archive files.
 type WARC struct {
 	Prefix  string `yaml:"prefix"`
@@ -169,7 +185,8 @@ func Default() *Spec {
 			MaxCrawlDelay: Duration(p.MaxCrawlDelay), RetryDelay: Duration(p.RetryDelay),
 			MaxRetries: p.MaxRetries, Valence: 1,
 		},
-		WARC: WARC{Prefix: "MNEME", MaxSize: 1 << 30},
+		Fetch: Fetch{TotalTimeout: Duration(fetch.DefaultTotalTimeout), MinRate: 1000, MinRateWindow: Duration(fetch.DefaultMinRateWindow)},
+		WARC:  WARC{Prefix: "MNEME", MaxSize: 1 << 30},
 		RDF:  RDF{Batch: 2048, Interval: Duration(200 * time.Millisecond)},
 	}
 }
@@ -279,6 +296,12 @@ func (s *Spec) Check(c *canon.Canonicalizer) ([]canon.URL, error) {
 	}
 	if s.Limits.Pages < 0 || s.Limits.Bytes < 0 || s.Limits.Duration < 0 || s.Limits.HostPages < 0 {
 		bad("limits: negative values are not allowed")
+	}
+	if s.Fetch.TotalTimeout <= 0 {
+		bad("fetch.total-timeout: must be positive")
+	}
+	if s.Fetch.MinRate < 0 || s.Fetch.MinRateWindow < 0 {
+		bad("fetch: negative values are not allowed")
 	}
 	if s.WARC.MaxSize < 1<<10 {
 		bad("warc.max-size: %d bytes is too small (at least 1024)", s.WARC.MaxSize)
