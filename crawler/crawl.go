@@ -77,6 +77,8 @@ type Crawl struct {
 	robots  *robots.Cache
 	extract *extract.Standard
 
+	failing failures // retriable errors in a row per queue
+
 	robotsMu    sync.Mutex
 	robotsCalls map[string]*robotsCall // sites whose robots.txt is being fetched
 
@@ -396,7 +398,11 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 	if c.fetcher, err = fetch.New(fc); err != nil {
 		return nil, err
 	}
-	c.robots = robots.NewCache(c.token, robots.CacheConfig{RetryAfter: time.Duration(s.Politeness.RetryDelay)}, d.Clock)
+	robotsRetry := time.Duration(s.Politeness.RetryDelay)
+	if s.Politeness.Off {
+		robotsRetry = min(robotsRetry, spec.OffRetryDelay) // loopback servers: retry soon
+	}
+	c.robots = robots.NewCache(c.token, robots.CacheConfig{RetryAfter: robotsRetry}, d.Clock)
 	return c, nil
 }
 

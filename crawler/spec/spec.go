@@ -77,13 +77,22 @@ type Scope struct {
 type Politeness struct {
 	// Off removes every delay and lets each queue use all workers; it is
 	// meant for benchmarks and tests and is refused unless every seed host is
-	// a loopback address (and then applies to loopback hosts only).
+	// a loopback address (and then applies to loopback hosts only, whose
+	// retries then wait at most OffRetryDelay, OffMaxRetryDelay with a
+	// Retry-After). URLs injected into a crawl with politeness off must be
+	// on a loopback host too.
 	Off           bool     `yaml:"off,omitempty"`
 	DelayFactor   float64  `yaml:"delay-factor"`    // wait = factor × last fetch duration…
 	MinDelay      Duration `yaml:"min-delay"`       // …clamped to [min-delay, max-delay]
 	MaxDelay      Duration `yaml:"max-delay"`       //
 	MaxCrawlDelay Duration `yaml:"max-crawl-delay"` // robots.txt Crawl-delay is honoured up to this
-	RetryDelay    Duration `yaml:"retry-delay"`     // wait before retrying a retriable error
+	// RetryDelay is the wait before retrying a retriable error (a
+	// connection failure, a timeout, 429 or 503). Only the URL waits,
+	// unless its host is failing: nothing answers (DNS, connection
+	// refused), robots.txt cannot be had, or hostFailures retriable
+	// errors came in a row from it; then the whole queue waits.
+	RetryDelay    Duration `yaml:"retry-delay"`
+	MaxRetryDelay Duration `yaml:"max-retry-delay"` // caps the retry wait, a server's Retry-After included; default 1h
 	MaxRetries    int      `yaml:"max-retries"`     // retries before giving up
 	Valence       int      `yaml:"valence"`         // parallel fetches per queue
 	// Hosts override the values above for queues whose key (host, or
@@ -101,6 +110,7 @@ type HostRule struct {
 	MaxDelay      *Duration `yaml:"max-delay,omitempty"`
 	MaxCrawlDelay *Duration `yaml:"max-crawl-delay,omitempty"`
 	RetryDelay    *Duration `yaml:"retry-delay,omitempty"`
+	MaxRetryDelay *Duration `yaml:"max-retry-delay,omitempty"`
 	MaxRetries    *int      `yaml:"max-retries,omitempty"`
 	Valence       *int      `yaml:"valence,omitempty"`
 }
@@ -182,7 +192,7 @@ func Default() *Spec {
 		},
 		Politeness: Politeness{
 			DelayFactor: p.DelayFactor, MinDelay: Duration(p.MinDelay), MaxDelay: Duration(p.MaxDelay),
-			MaxCrawlDelay: Duration(p.MaxCrawlDelay), RetryDelay: Duration(p.RetryDelay),
+			MaxCrawlDelay: Duration(p.MaxCrawlDelay), RetryDelay: Duration(p.RetryDelay), MaxRetryDelay: Duration(p.MaxRetryDelay),
 			MaxRetries: p.MaxRetries, Valence: 1,
 		},
 		Fetch: Fetch{TotalTimeout: Duration(fetch.DefaultTotalTimeout), MinRate: 1000, MinRateWindow: Duration(fetch.DefaultMinRateWindow)},
@@ -326,7 +336,7 @@ func (s *Spec) Check(c *canon.Canonicalizer) ([]canon.URL, error) {
 
 func checkPoliteness(p Politeness, bad func(string, ...any)) {
 	check := func(where string, r frontier.Politeness, valence int) {
-		if r.DelayFactor < 0 || r.MinDelay < 0 || r.MaxDelay < 0 || r.MaxCrawlDelay < 0 || r.RetryDelay < 0 || r.MaxRetries < 0 {
+		if r.DelayFactor < 0 || r.MinDelay < 0 || r.MaxDelay < 0 || r.MaxCrawlDelay < 0 || r.RetryDelay < 0 || r.MaxRetryDelay < 0 || r.MaxRetries < 0 {
 			bad("%s: negative values are not allowed", where)
 		}
 		if r.MinDelay > r.MaxDelay {
