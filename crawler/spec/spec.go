@@ -197,7 +197,7 @@ func Default() *Spec {
 		},
 		Fetch: Fetch{TotalTimeout: Duration(fetch.DefaultTotalTimeout), MinRate: 1000, MinRateWindow: Duration(fetch.DefaultMinRateWindow)},
 		WARC:  WARC{Prefix: "MNEME", MaxSize: 1 << 30},
-		RDF:  RDF{Batch: 2048, Interval: Duration(200 * time.Millisecond)},
+		RDF:   RDF{Batch: 2048, Interval: Duration(200 * time.Millisecond)},
 	}
 }
 
