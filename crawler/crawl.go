@@ -78,6 +78,12 @@ type Crawl struct {
 	extract *extract.Standard
 
 	failing failures // retriable errors in a row per queue
+	// wlogs holds, per worker, the crawl.log lines of the URL it is
+	// processing, which go with its items to the RDF writer and are
+	// written once their records are durable and their captures committed.
+	wlogs         [][]crawllog.Entry
+	pending       uncommitted // captures written to WARC files, not yet committed
+	committedMark string      // the committed mark last written (durable.go)
 
 	robotsMu    sync.Mutex
 	robotsCalls map[string]*robotsCall // sites whose robots.txt is being fetched
@@ -224,24 +230,36 @@ func Open(data, id string, d Deps) (*Crawl, error) {
 		return nil, err
 	}
 	s.Output, s.ID = data, id
-	if err := recoverFiles(l, id, d); err != nil {
+	orphans, err := recoverFiles(l, id, d)
+	if err != nil {
 		return nil, err
 	}
-	return open(s, d, st)
+	c, err := open(s, d, st)
+	if err != nil {
+		return nil, err
+	}
+	if len(orphans) > 0 {
+		if err := c.abandon(orphans); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("marking the WARC records a crash left uncommitted: %w", err)
+		}
+	}
+	return c, nil
 }
 
-// recoverFiles readies the crawl's files after a crash.
-func recoverFiles(l Layout, id string, d Deps) error {
+// recoverFiles readies the crawl's files after a crash and returns the
+// WARC records no capture names (durable.go).
+func recoverFiles(l Layout, id string, d Deps) ([]orphan, error) {
 	logw := d.Log
 	if logw == nil {
 		logw = io.Discard
 	}
 	if err := os.MkdirAll(l.WARCs(id), 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	repaired, err := warc.Recover(l.WARCs(id))
 	if err != nil {
-		return fmt.Errorf("repairing WARC files: %w", err)
+		return nil, fmt.Errorf("repairing WARC files: %w", err)
 	}
 	var cuts []crawlrdf.Cut
 	for _, r := range repaired {
@@ -256,12 +274,15 @@ func recoverFiles(l Layout, id string, d Deps) error {
 	}
 	n, err := crawlrdf.Reconcile(context.Background(), d.Store, id, cuts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if n > 0 {
 		fmt.Fprintf(logw, "dropped %d captures whose WARC records were cut off\n", n)
 	}
-	return cutPartialLine(l.CrawlLog(id))
+	if err := cutPartialLine(l.CrawlLog(id)); err != nil {
+		return nil, err
+	}
+	return findOrphans(context.Background(), l, id, d.Store)
 }
 
 func baseName(path string) string {
@@ -335,6 +356,7 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 		update: s.UpdateFunc(), token: spec.ProductToken(s.UserAgent), st: st,
 		extract:     extract.New(extract.Options{Canonicalizer: cn, MaxParagraph: -1}), // nothing reads paragraphs
 		robotsCalls: map[string]*robotsCall{}, wake: make(chan struct{}, 1),
+		wlogs: make([][]crawllog.Entry, s.Workers+1),
 	}
 	c.scope.Store(sc)
 	defer func() {

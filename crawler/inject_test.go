@@ -177,6 +177,7 @@ func TestPriorityUpdates(t *testing.T) {
 			}
 			seedSite := newSite(t, "127.0.0.2", 1)
 			s := testSpec(t, seedSite.url("/p/0"))
+			s.Scope.SURTPrefixes = []string{site.url("/")} // the injected URLs' site
 			s.Update = fn
 			s.Workers = 1
 			var ev events

@@ -40,7 +40,8 @@ type item struct {
 	objects []rdf.Quad        // what the Analyzer found in the page
 	viaURL  string            // the page the URL was found on, for mneme:via
 	cands   []frontier.Candidate
-	url     string // frontier URL to complete; "" for a prerequisite
+	url     string           // frontier URL to complete; "" for a prerequisite
+	logs    []crawllog.Entry // crawl.log lines, written once committed
 	outcome frontier.Outcome
 	// Incremental crawls: the queue whose revisit state goes with the
 	// completion, and embedded resources to revisit now.
@@ -420,6 +421,7 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 		if err != nil {
 			return nil, false, err
 		}
+		c.pending.add(w.Response.File)
 		if dedupable && !revisit && w.PayloadDigest == res.Digest {
 			c.dedup.put(res.Digest, original{RecordID: w.Response.RecordID, URL: res.URL.Href, Date: res.Start})
 		}
@@ -453,11 +455,13 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 // recordIRI is the IRI in a WARC-Record-ID ("<urn:uuid:…>").
 func recordIRI(id string) string { return strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">") }
 
-// logLine writes a crawl.log line; a failure is reported, not fatal (the
-// WARC files and the store are the archive).
+// logLine keeps a crawl.log line of the URL worker is processing; the RDF
+// writer writes it once the URL's records are durable and its capture
+// committed (sink.commit), so that every line has its WARC record.
 func (c *Crawl) logLine(worker int, e crawllog.Entry) {
 	e.Thread = worker
-	if err := c.log.Write(e); err != nil {
-		fmt.Fprintf(c.deps.Log, "crawl.log: %v\n", err)
+	if e.Time.IsZero() {
+		e.Time = time.Now()
 	}
+	c.wlogs[worker] = append(c.wlogs[worker], e)
 }

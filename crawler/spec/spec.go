@@ -143,10 +143,20 @@ type WARC struct {
 	MaxSize int64  `yaml:"max-size"` // bytes at which a file is closed and the next begun
 }
 
-// RDF configures the batched writes to the store.
+// RDF configures the batched writes to the store, which are also what a
+// crash can lose: see CommitWithin.
 type RDF struct {
 	Batch    int      `yaml:"batch"`    // fetches per committed batch at most
-	Interval Duration `yaml:"interval"` // a batch is committed when no fetch came for this long (and at the latest 25 intervals after its first)
+	Interval Duration `yaml:"interval"` // a batch is committed when no fetch came for this long…
+	// CommitWithin is the longest a finished fetch waits for its batch to
+	// commit (default 1s). It bounds what a crash (kill -9, power loss)
+	// loses: the fetches finished in the last CommitWithin, plus the
+	// commit under way and those in progress, so at most workers +
+	// 2 × batch URLs, and in time about CommitWithin plus one commit of
+	// work. Those URLs are fetched again on resume; their WARC records
+	// are kept but marked abandoned and left out of the index, and
+	// crawl.log names only committed captures.
+	CommitWithin Duration `yaml:"commit-within"`
 }
 
 // Duration is a time.Duration written as in Go ("3s", "1m30s"); a bare
@@ -197,7 +207,7 @@ func Default() *Spec {
 		},
 		Fetch: Fetch{TotalTimeout: Duration(fetch.DefaultTotalTimeout), MinRate: 1000, MinRateWindow: Duration(fetch.DefaultMinRateWindow)},
 		WARC:  WARC{Prefix: "MNEME", MaxSize: 1 << 30},
-		RDF:   RDF{Batch: 2048, Interval: Duration(200 * time.Millisecond)},
+		RDF:   RDF{Batch: 2048, Interval: Duration(200 * time.Millisecond), CommitWithin: Duration(time.Second)},
 	}
 }
 
@@ -324,6 +334,9 @@ func (s *Spec) Check(c *canon.Canonicalizer) ([]canon.URL, error) {
 	}
 	if s.RDF.Interval <= 0 {
 		bad("rdf.interval: must be positive")
+	}
+	if s.RDF.CommitWithin <= 0 {
+		bad("rdf.commit-within: must be positive")
 	}
 	if _, _, err := s.RevisitConfig(); err != nil {
 		bad("%v", err)
