@@ -1,8 +1,6 @@
 package crawler
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -128,11 +126,8 @@ func findOrphans(ctx context.Context, l Layout, id string, st *graph.Store) ([]o
 						date: h.Get("WARC-Date"), digest: h.Get("WARC-Payload-Digest")})
 				}
 			case "metadata":
-				sc := bufio.NewScanner(bytes.NewReader(r.Block))
-				for sc.Scan() {
-					if v, ok := strings.CutPrefix(sc.Text(), abandonedField+": "); ok {
-						marked[strings.TrimSpace(v)] = true
-					}
+				for _, id := range abandonedIDs(r.Block) {
+					marked[id] = true
 				}
 			}
 		}); err != nil {
