@@ -61,8 +61,8 @@ type Scope struct {
 	Include            []string `yaml:"include,omitempty"`
 	Exclude            []string `yaml:"exclude,omitempty"`
 	Schemes            []string `yaml:"schemes,omitempty"`
-	MaxHops            int      `yaml:"max-hops"`
-	MaxRedirects       int      `yaml:"max-redirects"`
+	MaxHops            int      `yaml:"max-hops"`      // link and redirect hops from a seed (Heritrix counts both); default 20
+	MaxRedirects       int      `yaml:"max-redirects"` // redirects in a row from one URL; default 20, as browsers and wget
 	MaxTransHops       int      `yaml:"max-trans-hops"`
 	MaxSpeculativeHops int      `yaml:"max-speculative-hops"`
 	MaxPathDepth       int      `yaml:"max-path-depth"`
