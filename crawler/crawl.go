@@ -230,7 +230,10 @@ func Open(data, id string, d Deps) (*Crawl, error) {
 		return nil, err
 	}
 	s.Output, s.ID = data, id
-	orphans, err := recoverFiles(l, id, d)
+	// A run that ended cleanly committed every record it wrote; one that
+	// died (its state still says running) or failed may not have.
+	crashed := st.State == StateRunning || st.State == StatePaused || strings.HasPrefix(st.Reason, "failed")
+	orphans, err := recoverFiles(l, id, d, crashed)
 	if err != nil {
 		return nil, err
 	}
@@ -247,9 +250,9 @@ func Open(data, id string, d Deps) (*Crawl, error) {
 	return c, nil
 }
 
-// recoverFiles readies the crawl's files after a crash and returns the
-// WARC records no capture names (durable.go).
-func recoverFiles(l Layout, id string, d Deps) ([]orphan, error) {
+// recoverFiles readies the crawl's files after a crash and, when the last
+// run crashed, returns the WARC records no capture names (durable.go).
+func recoverFiles(l Layout, id string, d Deps, crashed bool) ([]orphan, error) {
 	logw := d.Log
 	if logw == nil {
 		logw = io.Discard
@@ -281,6 +284,9 @@ func recoverFiles(l Layout, id string, d Deps) ([]orphan, error) {
 	}
 	if err := cutPartialLine(l.CrawlLog(id)); err != nil {
 		return nil, err
+	}
+	if !crashed {
+		return nil, nil
 	}
 	return findOrphans(context.Background(), l, id, d.Store)
 }

@@ -214,14 +214,14 @@ func checkArchive(t *testing.T, data, id string) (*graph.Store, *crawler.Archive
 // kill (workers + 2 RDF batches); every crawl.log line of a fetch has its
 // WARC record; every response or revisit record has a capture or is
 // marked abandoned and left out of the CDXJ index; and the independent
-// verifier passes every file. The site answers each page after 40 ms, so
+// verifier passes every file. The site answers each page after 50 ms, so
 // that ten runs of up to 5 s cannot finish the crawl.
 func TestCrawlKilledAtRandomTimes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills a crawl 10 times (about 40 s)")
 	}
 	const pages, kills, workers, batch = 5000, 10, 8, 64
-	site := &countingSite{n: pages, hits: map[string]int{}, delay: 40 * time.Millisecond}
+	site := &countingSite{n: pages, hits: map[string]int{}, delay: 50 * time.Millisecond}
 	srv := httptest.NewServer(site)
 	defer srv.Close()
 	data := t.TempDir()
