@@ -38,9 +38,11 @@ func newServer(t *testing.T) *server {
 
 func (s *server) client() *api.Client { return &api.Client{Base: s.srv.URL, Token: s.token} }
 
-// specYAML is a spec crawling seeds without politeness delays.
+// specYAML is a spec crawling seeds without politeness delays, whose
+// scope takes in every loopback URL (the tests inject URLs of other test
+// sites).
 func specYAML(id string, seeds ...string) []byte {
-	y := fmt.Sprintf("id: %s\nworkers: 2\npoliteness: {off: true}\nrdf: {interval: 5ms}\nseeds:\n", id)
+	y := fmt.Sprintf("id: %s\nworkers: 2\npoliteness: {off: true}\nrdf: {interval: 5ms}\nscope: {include: ['^http://127\\.0\\.0\\.1:']}\nseeds:\n", id)
 	for _, s := range seeds {
 		y += "  - " + s + "\n"
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/mneme-archive/mneme/crawler/crawlrdf"
 	"github.com/mneme-archive/mneme/crawler/warc"
@@ -20,13 +21,20 @@ type ArchiveReport struct {
 	URLs     map[string]int // captures per URL
 	Records  int            // response and revisit records in the WARC files
 	Problems []string       // captures whose record is missing or different
+	// Abandoned maps the records that a crash left uncommitted and a
+	// resume marked abandoned (file, offset) to their record ids.
+	Abandoned map[string]string
+	// Orphans are the response and revisit records that no capture names
+	// and no abandonment mark either ("file:offset id URL").
+	Orphans []string
 }
 
 // CheckArchive verifies that the RDF of crawl id agrees with its WARC
 // files: every capture that names a WARC file and offset finds there a
-// response or revisit record with its record id and URL. (The converse
-// need not hold: a URL fetched when a crash struck has records but no
-// capture.) It reads every WARC file of the crawl.
+// response or revisit record with its record id and URL. Conversely, a
+// record that no capture names (fetched when a crash struck) must be
+// marked abandoned; those that are not are Orphans. It reads every WARC
+// file of the crawl.
 func CheckArchive(ctx context.Context, data, id string, st *graph.Store) (*ArchiveReport, error) {
 	l := Layout{Data: data}
 	if _, err := os.Stat(l.Crawl(id)); err != nil {
@@ -36,7 +44,8 @@ func CheckArchive(ctx context.Context, data, id string, st *graph.Store) (*Archi
 	if err != nil {
 		return nil, err
 	}
-	rep := &ArchiveReport{URLs: map[string]int{}}
+	rep := &ArchiveReport{URLs: map[string]int{}, Abandoned: map[string]string{}}
+	marked := map[string]bool{}
 	type key struct {
 		file string
 		off  int64
@@ -48,12 +57,18 @@ func CheckArchive(ctx context.Context, data, id string, st *graph.Store) (*Archi
 			return nil, err
 		}
 		for _, r := range recs {
-			if t := r.Type(); t == "response" || t == "revisit" {
+			switch r.Type() {
+			case "response", "revisit":
 				records[key{filepath.Base(p), r.Offset}] = r.Header
 				rep.Records++
+			case "metadata":
+				for _, id := range abandonedIDs(r.Block) {
+					marked[id] = true
+				}
 			}
 		}
 	}
+	named := map[key]bool{}
 	props := []string{ontology.WARCFile, ontology.WARCOffset, ontology.URL}
 	vals := make([]map[string]string, len(props))
 	for i, p := range props {
@@ -70,6 +85,7 @@ func CheckArchive(ctx context.Context, data, id string, st *graph.Store) (*Archi
 			continue
 		}
 		h, ok := records[key{file, off}]
+		named[key{file, off}] = true
 		switch {
 		case !ok:
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: no record at %s:%d", capt, file, off))
@@ -78,7 +94,29 @@ func CheckArchive(ctx context.Context, data, id string, st *graph.Store) (*Archi
 				h.Get("WARC-Record-ID"), h.Get("WARC-Target-URI")))
 		}
 	}
+	for k, h := range records {
+		if named[k] {
+			continue
+		}
+		id := h.Get("WARC-Record-ID")
+		if marked[id] {
+			rep.Abandoned[k.file+":"+strconv.FormatInt(k.off, 10)] = id
+		} else {
+			rep.Orphans = append(rep.Orphans, fmt.Sprintf("%s:%d %s %s", k.file, k.off, id, h.Get("WARC-Target-URI")))
+		}
+	}
 	return rep, nil
+}
+
+// abandonedIDs returns the record ids a metadata block marks abandoned.
+func abandonedIDs(block []byte) []string {
+	var ids []string
+	for _, line := range strings.Split(string(block), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), abandonedField+": "); ok {
+			ids = append(ids, strings.TrimSpace(v))
+		}
+	}
+	return ids
 }
 
 // objectsOf maps each subject of predicate p in the crawl's graph to one

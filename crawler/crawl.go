@@ -80,6 +80,14 @@ type Crawl struct {
 	robots  *robots.Cache
 	extract *extract.Standard
 
+	failing failures // retriable errors in a row per queue
+	// wlogs holds, per worker, the crawl.log lines of the URL it is
+	// processing, which go with its items to the RDF writer and are
+	// written once their records are durable and their captures committed.
+	wlogs         [][]crawllog.Entry
+	pending       uncommitted // captures written to WARC files, not yet committed
+	committedMark string      // the committed mark last written (durable.go)
+
 	robotsMu    sync.Mutex
 	robotsCalls map[string]*robotsCall // sites whose robots.txt is being fetched
 
@@ -232,24 +240,39 @@ func Open(data, id string, d Deps) (*Crawl, error) {
 		return nil, err
 	}
 	s.Output, s.ID = data, id
-	if err := recoverFiles(l, id, d); err != nil {
+	// A run that ended cleanly committed every record it wrote; one that
+	// died (its state still says running) or failed may not have.
+	crashed := st.State == StateRunning || st.State == StatePaused || strings.HasPrefix(st.Reason, "failed")
+	orphans, err := recoverFiles(l, id, d, crashed)
+	if err != nil {
 		return nil, err
 	}
-	return open(s, d, st)
+	c, err := open(s, d, st)
+	if err != nil {
+		return nil, err
+	}
+	if len(orphans) > 0 {
+		if err := c.abandon(orphans); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("marking the WARC records a crash left uncommitted: %w", err)
+		}
+	}
+	return c, nil
 }
 
-// recoverFiles readies the crawl's files after a crash.
-func recoverFiles(l Layout, id string, d Deps) error {
+// recoverFiles readies the crawl's files after a crash and, when the last
+// run crashed, returns the WARC records no capture names (durable.go).
+func recoverFiles(l Layout, id string, d Deps, crashed bool) ([]orphan, error) {
 	logw := d.Log
 	if logw == nil {
 		logw = io.Discard
 	}
 	if err := os.MkdirAll(l.WARCs(id), 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	repaired, err := warc.Recover(l.WARCs(id))
 	if err != nil {
-		return fmt.Errorf("repairing WARC files: %w", err)
+		return nil, fmt.Errorf("repairing WARC files: %w", err)
 	}
 	var cuts []crawlrdf.Cut
 	for _, r := range repaired {
@@ -264,12 +287,18 @@ func recoverFiles(l Layout, id string, d Deps) error {
 	}
 	n, err := crawlrdf.Reconcile(context.Background(), d.Store, id, cuts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if n > 0 {
 		fmt.Fprintf(logw, "dropped %d captures whose WARC records were cut off\n", n)
 	}
-	return cutPartialLine(l.CrawlLog(id))
+	if err := cutPartialLine(l.CrawlLog(id)); err != nil {
+		return nil, err
+	}
+	if !crashed {
+		return nil, nil
+	}
+	return findOrphans(context.Background(), l, id, d.Store)
 }
 
 func baseName(path string) string {
@@ -344,6 +373,7 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 		extract:     extract.New(extract.Options{Canonicalizer: cn, MaxParagraph: -1}), // nothing reads paragraphs
 		robotsCalls: map[string]*robotsCall{}, wake: make(chan struct{}, 1),
 		seedw: newSeedWatch(seeds, d.Log),
+		wlogs: make([][]crawllog.Entry, s.Workers+1),
 	}
 	c.scope.Store(sc)
 	defer func() {
@@ -398,6 +428,13 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 	c.log = crawllog.NewWriter(c.logFile)
 	fc := d.Fetch
 	fc.UserAgent = s.UserAgent
+	// The spec's fetch bounds, unless the program set its own.
+	if fc.TotalTimeout == 0 {
+		fc.TotalTimeout = time.Duration(s.Fetch.TotalTimeout)
+	}
+	if fc.MinRate == 0 {
+		fc.MinRate, fc.MinRateWindow = s.Fetch.MinRate, time.Duration(s.Fetch.MinRateWindow)
+	}
 	if fc.MaxIdleConnsPerHost == 0 {
 		// Without politeness every worker may fetch from one host at once:
 		// keep a connection for each rather than dial anew.
@@ -406,7 +443,11 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 	if c.fetcher, err = fetch.New(fc); err != nil {
 		return nil, err
 	}
-	c.robots = robots.NewCache(c.token, robots.CacheConfig{RetryAfter: time.Duration(s.Politeness.RetryDelay)}, d.Clock)
+	robotsRetry := time.Duration(s.Politeness.RetryDelay)
+	if s.Politeness.Off {
+		robotsRetry = min(robotsRetry, spec.OffRetryDelay) // loopback servers: retry soon
+	}
+	c.robots = robots.NewCache(c.token, robots.CacheConfig{RetryAfter: robotsRetry}, d.Clock)
 	return c, nil
 }
 

@@ -111,4 +111,17 @@ func (d *digests) persist(entries map[string]original) error {
 	return nil
 }
 
+// forget drops the entry of digest if it names record id (a record a
+// crash left uncommitted).
+func (d *digests) forget(digest, id string) error {
+	o, ok, err := d.get(digest)
+	if err != nil || !ok || o.RecordID != id {
+		return err
+	}
+	d.mu.Lock()
+	delete(d.pending, digest)
+	d.mu.Unlock()
+	return d.db.Delete([]byte(digest), pebble.NoSync)
+}
+
 func (d *digests) close() error { return d.db.Close() }

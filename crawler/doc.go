@@ -21,16 +21,38 @@
 //
 // One dispatcher claims URLs from the frontier (a worker's worth ahead) when
 // a queue is ready; workers fetch (robots.txt first, as a prerequisite),
-// extract links, write the WARC records and the crawl.log line, schedule
-// the links found and hand the capture to a single RDF writer, which makes
-// the WARC records of a batch durable with one fsync, stores their payload
-// digests for deduplication, commits captures and links and only then
-// completes the URLs in the frontier (synced once per batch). So whatever the frontier
-// holds as done is in the WARC files and the store; after kill -9 the URLs
-// in flight or awaiting their batch (at most workers + 2 × rdf.batch) are
-// fetched again, and Open repairs the
-// WARC files, drops captures pointing into a cut-off part, and cuts a
-// half-written crawl.log line.
+// extract links, write the WARC records, schedule the links found and hand
+// the capture and its crawl.log line to a single RDF writer, which makes the
+// WARC records of a batch durable with one fsync, stores their payload
+// digests for deduplication, commits captures and links, writes and syncs
+// the batch's crawl.log lines and only then completes the URLs in the
+// frontier (synced once per batch). A batch commits at the latest
+// rdf.commit-within (default 1 s) after its first URL.
+//
+// The crash contract (kill -9, power loss): whatever the frontier holds as
+// done is in the WARC files, the store and crawl.log, and every crawl.log
+// line names a durable record with a committed capture. A crash loses the
+// URLs in flight or awaiting their batch: at most workers + 2 × rdf.batch
+// URLs, in time the fetches of the last rdf.commit-within plus the commit
+// under way; they are fetched again on resume. Open repairs the WARC files,
+// drops captures pointing into a cut-off part, cuts a half-written
+// crawl.log line, and marks the WARC records that no capture names (written
+// before the crash, never committed) abandoned: a metadata record naming
+// each (abandonedRecord) in the new run's file, the record left out of its
+// file's CDXJ index and its digest out of the digest index (durable.go).
+//
+// # Hostile servers
+//
+// Every fetch is bounded (spec sections fetch, politeness and scope):
+// bodies by size (cut "length") and by time, total and minimum rate (cut
+// "time"); decoded bodies for analysis by size (gzip bombs); redirects
+// count as hops against max-hops and end after max-redirects in a row;
+// crawl.log shows at most the last 50 hops of a path; a retriable error
+// (connection failure, timeout, 429, 503) delays its URL only, unless
+// the host is failing (nothing answers, no robots.txt, 3 errors in a row),
+// and no retry waits longer than max-retry-delay, whatever Retry-After
+// says. URLs injected into a running crawl pass its scope and, with
+// politeness off, the loopback rule (Inject).
 //
 // # Analyzers
 //

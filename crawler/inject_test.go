@@ -101,6 +101,45 @@ func TestInjectionAPI(t *testing.T) {
 	}
 }
 
+// TestInjectionAdmission: injected URLs go through the scope and, with
+// politeness off, the loopback rule; a refusal is a 400 naming the item
+// and why, and applies nothing; an operator may override the scope (not
+// the loopback rule), and the override is logged.
+func TestInjectionAdmission(t *testing.T) {
+	site, other := newSite(t, "", 3), newSite(t, "", 3)
+	s := testSpec(t, site.url("/p/0"))
+	s.Politeness.Off = true
+	var log strings.Builder
+	c, err := New(s, Deps{Store: openStore(t, s.Output), Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := injectionAPI(t, c)
+	for _, tc := range []struct{ body, msg string }{
+		{`[{"url": "` + site.url("/p/1") + `"}, {"url": "` + other.url("/p/1") + `"}]`, `item 2: url \"` + other.url("/p/1") + `\" refused: out of scope (not-in-scope)`},
+		{`[{"url": "http://example.org/"}]`, "politeness is off in this crawl, so only URLs on loopback hosts can be injected; example.org is not one"},
+		{`[{"url": "http://192.0.2.1/", "override-scope": true}]`, "only URLs on loopback hosts"},
+		{`[{"url": "` + site.url("/p/a/a/a/a/a/a") + `"}]`, "out of scope (repeated-segments)"},
+	} {
+		if code, body := post(t, api, testToken, tc.body); code != http.StatusBadRequest || !strings.Contains(body, tc.msg) {
+			t.Errorf("POST %s: %d %s; want 400 with %q", tc.body, code, body, tc.msg)
+		}
+	}
+	if q := c.Status().Queued; q != 1 {
+		t.Fatalf("%d queued after refused injections, want only the seed", q)
+	}
+	code, body := post(t, api, testToken, `[{"url": "`+other.url("/p/1")+`", "override-scope": true}]`)
+	if code != 200 || c.Status().Queued != 2 {
+		t.Fatalf("override: %d %s, %d queued", code, body, c.Status().Queued)
+	}
+	if !strings.Contains(log.String(), "injected by operator override despite the scope: "+other.url("/p/1")) {
+		t.Errorf("override not logged: %q", log.String())
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestPriorityUpdates injects scores over HTTP in three requests and
 // checks that each update function orders the queue as it defines: FIRST
 // keeps the first score, LAST the newest, MAX the highest, SUM their sum,
@@ -138,6 +177,7 @@ func TestPriorityUpdates(t *testing.T) {
 			}
 			seedSite := newSite(t, "127.0.0.2", 1)
 			s := testSpec(t, seedSite.url("/p/0"))
+			s.Scope.SURTPrefixes = []string{site.url("/")} // the injected URLs' site
 			s.Update = fn
 			s.Workers = 1
 			var ev events

@@ -35,6 +35,10 @@ func (l Layout) WARCs(id string) string { return filepath.Join(l.Crawl(id), "war
 // CrawlLog is the crawl's crawl.log.
 func (l Layout) CrawlLog(id string) string { return filepath.Join(l.Crawl(id), "crawl.log") }
 
+// Committed holds the name of the crawl's oldest WARC file that may hold
+// records not yet committed (see durable.go).
+func (l Layout) Committed(id string) string { return filepath.Join(l.Crawl(id), "committed") }
+
 // State is the crawl's state file.
 func (l Layout) State(id string) string { return filepath.Join(l.Crawl(id), "state") }
 

@@ -136,3 +136,59 @@ func TestValence(t *testing.T) {
 		}
 	}
 }
+
+// TestRetryDelaysTheURLNotItsHost: on a polite crawl (virtual clock), a
+// 503 of one page with a Retry-After of 30 days has that page retried
+// after the retry delay capped by max-retry-delay, while the other pages
+// of its host go on at the politeness pace.
+func TestRetryDelaysTheURLNotItsHost(t *testing.T) {
+	a := newSite(t, "127.0.0.1", 15) // /p/0 links /p/1 and /p/2, /p/2 the pages under it
+	served := false
+	var mu sync.Mutex
+	a.override["/p/1"] = func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		first := !served
+		served = true
+		mu.Unlock()
+		if first {
+			w.Header().Set("Retry-After", strconv.Itoa(30*24*3600))
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("done"))
+	}
+	s := testSpec(t, a.url("/p/0"))
+	s.Politeness.RetryDelay = spec.Duration(10 * time.Minute)
+	s.Politeness.MaxRetryDelay = spec.Duration(20 * time.Minute)
+	var ev events
+	vc := clock.NewVirtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if st := crawl(t, s, Deps{Clock: vc, OnFetch: ev.add}); st.State != StateFinished {
+		t.Fatalf("state %s: %s", st.State, st.Reason)
+	}
+	var failed time.Time
+	var retried, others []Fetch
+	for _, f := range ev.byQueue(queueKey(a)) {
+		switch {
+		case f.URL == a.url("/p/1") && f.Outcome == "retry":
+			failed = f.Claimed // the virtual clock stands still during a fetch
+			if f.Wait != 20*time.Minute {
+				t.Errorf("retry wait %v, want the 20m max-retry-delay", f.Wait)
+			}
+		case f.URL == a.url("/p/1"):
+			retried = append(retried, f)
+		case !failed.IsZero():
+			others = append(others, f)
+		}
+	}
+	if failed.IsZero() || len(retried) != 1 || len(others) < 6 { // /p/2's subtree but one at least
+		t.Fatalf("failure at %v, %d retries, %d other fetches after it", failed, len(retried), len(others))
+	}
+	if retried[0].Claimed.Before(failed.Add(20 * time.Minute)) {
+		t.Errorf("/p/1 retried %v after its failure, before its 20m delay", retried[0].Claimed.Sub(failed))
+	}
+	// Before the fix the host waited too: every other page came after the retry.
+	if last := others[len(others)-1]; !last.Claimed.Before(failed.Add(10 * time.Minute)) {
+		t.Errorf("the host's other pages waited for /p/1's retry: the last one claimed %v after the failure", last.Claimed.Sub(failed))
+	}
+}

@@ -62,6 +62,8 @@ func (c *Crawl) Run(ctx context.Context) error {
 			for cl := range work {
 				items, err := c.process(ctx, i+1, cl)
 				<-slots
+				logs := c.wlogs[i+1]
+				c.wlogs[i+1] = nil
 				if err != nil {
 					if ctx.Err() == nil {
 						fail(fmt.Errorf("%s: %w", cl.URL, err))
@@ -75,6 +77,7 @@ func (c *Crawl) Run(ctx context.Context) error {
 					}
 				}
 				c.describe(items)
+				items[len(items)-1].logs = logs
 				if err := c.hand(sk, items); err != nil {
 					fail(fmt.Errorf("%s: %w", cl.URL, err))
 				}

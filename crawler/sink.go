@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mneme-archive/mneme/crawler/crawllog"
 	"github.com/mneme-archive/mneme/crawler/crawlrdf"
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/ontology"
@@ -34,6 +35,7 @@ type sink struct {
 	// for the batch filling to be committed at once.
 	handed atomic.Int64
 	now    chan struct{}
+	logs   []crawllog.Entry // reused by writeLog
 }
 
 // capturedMax bounds sink.captured (some 10 MB of URLs and IRIs): the
@@ -48,15 +50,11 @@ func newSink(c *Crawl) *sink {
 		captured: map[string]string{}, now: make(chan struct{}, 1)}
 }
 
-// maxWaits bounds how long a batch fills: maxWaits intervals after its
-// first URL it is committed, however steadily more arrive.
-const maxWaits = 25
-
 // run commits batches until in is closed; a failure cancels the crawl
 // through fail and ends the sink (items left are fetched again on resume).
 //
 // A batch is committed when it holds rdf.batch URLs, when no URL came for
-// rdf.interval, maxWaits intervals after its first URL, or at once when
+// rdf.interval, rdf.commit-within after its first URL, or at once when
 // the dispatcher finds every URL in flight with the writer (commitNow).
 // So a fast crawl commits large batches, which the store writes as sorted
 // files (much cheaper per quad than small commits, and fewer tables to
@@ -72,7 +70,7 @@ func (s *sink) run(fail func(error)) {
 			return
 		}
 		batch, urls = append(batch[:0], first...), countURLs(first)
-		deadline := time.Now().Add(maxWaits * interval)
+		deadline := time.Now().Add(time.Duration(s.c.spec.RDF.CommitWithin))
 		quiet := time.NewTimer(interval)
 		hurry := false // commitNow: what is there already goes with this batch
 	fill:
@@ -210,6 +208,7 @@ func (s *sink) commit(batch []item) error {
 	if _, err := b.Commit(ctx); err != nil {
 		return fmt.Errorf("committing %d captures: %w", len(batch), err)
 	}
+	s.writeLog(batch)
 	if err := s.expedite(batch); err != nil {
 		return err
 	}
@@ -237,6 +236,14 @@ func (s *sink) commit(batch []item) error {
 	if err := c.front.Sync(); err != nil {
 		return err
 	}
+	for _, it := range batch {
+		if it.capture != nil && it.capture.WARCFile != "" {
+			c.pending.done(it.capture.WARCFile)
+		}
+	}
+	if err := c.markCommitted(); err != nil {
+		return fmt.Errorf("writing the committed mark: %w", err)
+	}
 	select {
 	case <-s.now: // asked for before this batch was done: the dispatcher asks again if need be
 	default:
@@ -244,6 +251,29 @@ func (s *sink) commit(batch []item) error {
 	s.handed.Add(-int64(n))
 	c.doneInFlight(n)
 	return nil
+}
+
+// writeLog writes the crawl.log lines of a committed batch and syncs
+// them, so that the log never names a record a crash lost and seldom
+// misses one it kept. A failure is reported, not fatal: the WARC files
+// and the store are the archive.
+func (s *sink) writeLog(batch []item) {
+	c := s.c
+	s.logs = s.logs[:0]
+	for _, it := range batch {
+		s.logs = append(s.logs, it.logs...)
+	}
+	if len(s.logs) == 0 {
+		return
+	}
+	err := c.log.WriteAll(s.logs)
+	if err == nil {
+		err = c.logFile.Sync()
+	}
+	if err != nil {
+		fmt.Fprintf(c.deps.Log, "crawl.log: %v\n", err)
+	}
+	clear(s.logs) // let the entries' strings go
 }
 
 // captureOf returns the IRI of a capture of url in this crawl's graph, or

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -40,7 +41,8 @@ type item struct {
 	objects []rdf.Quad        // what the Analyzer found in the page
 	viaURL  string            // the page the URL was found on, for mneme:via
 	cands   []frontier.Candidate
-	url     string // frontier URL to complete; "" for a prerequisite
+	url     string           // frontier URL to complete; "" for a prerequisite
+	logs    []crawllog.Entry // crawl.log lines, written once committed
 	outcome frontier.Outcome
 	// Incremental crawls: the queue whose revisit state goes with the
 	// completion, and embedded resources to revisit now.
@@ -134,6 +136,7 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 		if res.HasRetryAfter {
 			after = res.RetryAfter
 		}
+		c.failing.failed(cl.QueueKey)
 		it := c.retry(worker, cl, ev, hp, res.Status, after, "")
 		it.capture, it.viaURL = capt, cl.Via
 		return append(items, it), nil
@@ -144,6 +147,7 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 		c.finish(ev)
 		return append(items, done), nil
 	}
+	c.failing.answered(cl.QueueKey)
 	now := c.clock.Now()
 	wait := time.Duration(0)
 	if !hp.Off {
@@ -187,7 +191,9 @@ func (c *Crawl) skip(worker int, cl *frontier.Claim, ev Fetch, status int, st fr
 }
 
 // retry sends a URL back to its queue after a retriable failure, or gives
-// it up when its retries are spent. A fetch that happened was already logged.
+// it up when its retries are spent. A fetch that happened was already
+// logged. Only the URL waits for its retry, unless its host is failing
+// (hostFailing): then the whole queue does.
 func (c *Crawl) retry(worker int, cl *frontier.Claim, ev Fetch, hp spec.HostPoliteness, status int, after time.Duration, why string) item {
 	now := c.clock.Now()
 	ev.Status = status
@@ -203,7 +209,64 @@ func (c *Crawl) retry(worker int, cl *frontier.Claim, ev Fetch, hp spec.HostPoli
 	}
 	ev.Outcome, ev.Wait = "retry", at.Sub(now)
 	c.finish(ev)
-	return item{url: cl.URL, outcome: frontier.Outcome{Status: frontier.RetryLater, FetchDuration: ev.Duration, RetryAt: at}}
+	o := frontier.Outcome{Status: frontier.RetryLater, FetchDuration: ev.Duration}
+	if c.hostFailing(cl.QueueKey, status) {
+		o.RetryAt = at
+	} else {
+		o.RetryURLAt = at
+		if !hp.Off {
+			o.SnoozeUntil = now.Add(hp.Wait(ev.Duration, 0))
+		}
+	}
+	return item{url: cl.URL, outcome: o}
+}
+
+// hostFailures is how many retriable errors in a row from a host, with no
+// answer between, make it failing.
+const hostFailures = 3
+
+// hostFailing says whether a retriable error with status means the host
+// itself is failing rather than one of its URLs: nothing answers there,
+// its robots.txt cannot be had, or the last hostFailures fetches from it
+// all failed.
+func (c *Crawl) hostFailing(queue string, status int) bool {
+	switch status {
+	case fetch.StatusDomainUnresolved, fetch.StatusConnectFailed, fetch.StatusRobotsPrereq:
+		return true
+	}
+	return c.failing.count(queue) >= hostFailures
+}
+
+// failures counts the retriable errors in a row of the hosts that have
+// some; it forgets them all when it holds failuresMax hosts (a crawl
+// failing on that many hosts at once has bigger troubles than retry
+// delays).
+type failures struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+const failuresMax = 1 << 14
+
+func (f *failures) failed(queue string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n == nil || len(f.n) >= failuresMax {
+		f.n = map[string]int{}
+	}
+	f.n[queue]++
+}
+
+func (f *failures) answered(queue string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.n, queue)
+}
+
+func (f *failures) count(queue string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.n[queue]
 }
 
 func retryAnnotations(retries int) []string {
@@ -393,6 +456,7 @@ func (c *Crawl) record(worker int, res *fetch.Result, hops, via string, links []
 		if err != nil {
 			return nil, false, err
 		}
+		c.pending.add(w.Response.File)
 		if dedupable && !revisit && w.PayloadDigest == res.Digest {
 			c.dedup.put(res.Digest, original{RecordID: w.Response.RecordID, URL: res.URL.Href, Date: res.Start})
 		}
@@ -438,11 +502,13 @@ func changeStatus(was, now string) string {
 // recordIRI is the IRI in a WARC-Record-ID ("<urn:uuid:…>").
 func recordIRI(id string) string { return strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">") }
 
-// logLine writes a crawl.log line; a failure is reported, not fatal (the
-// WARC files and the store are the archive).
+// logLine keeps a crawl.log line of the URL worker is processing; the RDF
+// writer writes it once the URL's records are durable and its capture
+// committed (sink.commit), so that every line has its WARC record.
 func (c *Crawl) logLine(worker int, e crawllog.Entry) {
 	e.Thread = worker
-	if err := c.log.Write(e); err != nil {
-		fmt.Fprintf(c.deps.Log, "crawl.log: %v\n", err)
+	if e.Time.IsZero() {
+		e.Time = time.Now()
 	}
+	c.wlogs[worker] = append(c.wlogs[worker], e)
 }

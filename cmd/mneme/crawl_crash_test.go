@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -18,21 +20,25 @@ import (
 
 	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/crawler/warc/warctest"
+	"github.com/mneme-archive/mneme/crawler/crawllog"
+	"github.com/mneme-archive/mneme/crawler/warc"
 	"github.com/mneme-archive/mneme/graph"
 )
 
 // countingSite serves a tree of n pages (page i links to 2i+1, 2i+2) and
 // counts the requests per path.
 type countingSite struct {
-	n    int
-	mu   sync.Mutex
-	hits map[string]int
+	n     int
+	delay time.Duration // before each page
+	mu    sync.Mutex
+	hits  map[string]int
 }
 
 func (s *countingSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.hits[r.URL.Path]++
 	s.mu.Unlock()
+	time.Sleep(s.delay)
 	var i int
 	if _, err := fmt.Sscanf(r.URL.Path, "/p/%d", &i); err != nil || i < 0 || i >= s.n || r.URL.Path != fmt.Sprintf("/p/%d", i) {
 		http.NotFound(w, r)
@@ -198,4 +204,145 @@ func checkArchive(t *testing.T, data, id string) (*graph.Store, *crawler.Archive
 		t.Error(p)
 	}
 	return st, rep
+}
+
+// TestCrawlKilledAtRandomTimes is the crash contract of package crawler
+// (spec.RDF.CommitWithin) at its defaults but the batch: a 5,000-page
+// crawl with 8 workers is SIGKILLed 10 times, each at a random moment up
+// to 5 s into its run, and resumed each time. Then every page is
+// captured; no page was fetched again beyond what can be in flight at a
+// kill (workers + 2 RDF batches); every crawl.log line of a fetch has its
+// WARC record; every response or revisit record has a capture or is
+// marked abandoned and left out of the CDXJ index; and the independent
+// verifier passes every file. The site answers each page after 50 ms, so
+// that ten runs of up to 5 s cannot finish the crawl.
+func TestCrawlKilledAtRandomTimes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills a crawl 10 times (about 40 s)")
+	}
+	const pages, kills, workers, batch = 5000, 10, 8, 64
+	site := &countingSite{n: pages, hits: map[string]int{}, delay: 50 * time.Millisecond}
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	data := t.TempDir()
+	const id = "kills"
+	specFile := filepath.Join(t.TempDir(), "spec.yaml")
+	spec := fmt.Sprintf("workers: %d\nrdf:\n  batch: %d\nwarc:\n  max-size: 500000\n", workers, batch)
+	if err := os.WriteFile(specFile, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("random seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	args := []string{"crawl", "--spec", specFile, "--data", data, "--id", id, "--politeness", "off", srv.URL + "/p/0"}
+	for k := range kills {
+		cmd, out := startMneme(t, args...)
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		at := time.Duration(1+rng.IntN(5000)) * time.Millisecond
+		select {
+		case <-exited:
+			t.Fatalf("run %d ended before its kill at %v: %s", k+1, at, out)
+		case <-time.After(at):
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		<-exited
+		t.Logf("run %d killed after %v", k+1, at)
+		args = []string{"crawl", "resume", "--data", data, id}
+	}
+	cmd, out := startMneme(t, args...)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("final run: %v\n%s", err, out)
+	}
+	if !strings.Contains(out.String(), "crawl "+id+" finished:") {
+		t.Fatalf("final run did not finish the crawl:\n%s", out)
+	}
+
+	extra := 0
+	for i := range pages {
+		n := site.hits[fmt.Sprintf("/p/%d", i)]
+		if n == 0 {
+			t.Errorf("/p/%d never fetched", i)
+		}
+		extra += max(n-1, 0)
+	}
+	if bound := kills * (workers + 2*batch); extra > bound {
+		t.Errorf("%d pages fetched again, more than the %d that can be in flight over %d kills", extra, bound, kills)
+	}
+	_, rep := checkArchive(t, data, id)
+	for i := range pages {
+		if u := fmt.Sprintf("%s/p/%d", srv.URL, i); rep.URLs[u] == 0 {
+			t.Errorf("%s has no capture in RDF", u)
+		}
+	}
+	for _, o := range rep.Orphans {
+		t.Errorf("WARC record without a capture or an abandonment mark: %s", o)
+	}
+	l := crawler.Layout{Data: data}
+	files, err := filepath.Glob(filepath.Join(l.WARCs(id), "*.warc.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Abandoned records are out of the index; every crawl.log line of a
+	// fetch has a record of its URL that is not abandoned.
+	records := map[string]int{}
+	for _, f := range files {
+		recs, err := warc.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			typ := r.Type()
+			if (typ == "response" || typ == "revisit") && rep.Abandoned[fmt.Sprintf("%s:%d", filepath.Base(f), r.Offset)] == "" {
+				records[r.Header.Get("WARC-Target-URI")]++
+			}
+		}
+		idx, err := os.ReadFile(warc.IndexPath(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(idx)), "\n") {
+			if line == "" {
+				continue // a file of only its warcinfo
+			}
+			var e struct {
+				Offset string `json:"offset"`
+			}
+			if i := strings.IndexByte(line, '{'); i < 0 || json.Unmarshal([]byte(line[i:]), &e) != nil {
+				t.Fatalf("%s: bad CDXJ line %q", warc.IndexPath(f), line)
+			}
+			if id := rep.Abandoned[filepath.Base(f)+":"+e.Offset]; id != "" {
+				t.Errorf("abandoned record %s is in the index: %s", id, line)
+			}
+		}
+	}
+	lf, err := os.Open(l.CrawlLog(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lf.Close()
+	lines := map[string]int{}
+	r := crawllog.NewReader(lf, l.CrawlLog(id))
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Status > 0 {
+			lines[e.URI]++
+		}
+	}
+	for u, n := range lines {
+		if records[u] < n {
+			t.Errorf("%s: %d crawl.log lines, %d WARC records", u, n, records[u])
+		}
+	}
+	t.Logf("%d kills: %d pages fetched again (bound %d), %d records abandoned, %d crawl.log lines of fetches, robots.txt fetched %d times",
+		kills, extra, kills*(workers+2*batch), len(rep.Abandoned), len(lines), site.hits["/robots.txt"])
+	warctest.Check(t, files...)
 }

@@ -139,6 +139,9 @@ type InjectItem struct {
 	URL         string   `json:"url"`
 	Score       *float64 `json:"score,omitempty"`
 	Blacklisted bool     `json:"blacklisted,omitempty"`
+	// OverrideScope schedules a URL outside the crawl's scope, as an
+	// explicit operator decision that the crawl logs (package inject).
+	OverrideScope bool `json:"override-scope,omitempty"`
 }
 
 // Inject schedules, rescores or blacklists URLs of a running crawl.

@@ -148,3 +148,18 @@ func BenchmarkAppend(b *testing.B) {
 		buf = Append(buf[:0], e)
 	}
 }
+
+func TestBoundHopPath(t *testing.T) {
+	long := strings.Repeat("L", 10) + strings.Repeat("R", 100)
+	got := BoundHopPath(long)
+	if want := "60+" + strings.Repeat("R", MaxHopPath); got != want {
+		t.Errorf("BoundHopPath = %q, want %q", got, want)
+	}
+	if got := BoundHopPath("LLE"); got != "LLE" {
+		t.Errorf("BoundHopPath(LLE) = %q", got)
+	}
+	line := Append(nil, Entry{Status: 302, URI: "http://a/", HopPath: long, Size: -1})
+	if len(line) > 200 {
+		t.Errorf("a line with a 110-hop path is %d bytes: %s", len(line), line)
+	}
+}

@@ -33,6 +33,21 @@ const (
 	noType    = "no-type"
 )
 
+// MaxHopPath is the longest hop path a line shows in full.
+const MaxHopPath = 50
+
+// BoundHopPath is the hop path as a line shows it: a path longer than
+// MaxHopPath hops keeps its last MaxHopPath letters after the number of
+// hops left out and a '+' ("1234+RRRR…"), so that a long chain of
+// redirects or embeds cannot make the log grow with the square of its
+// length.
+func BoundHopPath(hops string) string {
+	if len(hops) <= MaxHopPath {
+		return hops
+	}
+	return strconv.Itoa(len(hops)-MaxHopPath) + "+" + hops[len(hops)-MaxHopPath:]
+}
+
 // Append renders e as a crawl.log line, newline included, onto dst.
 func Append(dst []byte, e Entry) []byte {
 	dst = e.Time.UTC().AppendFormat(dst, logTime)
@@ -48,7 +63,7 @@ func Append(dst []byte, e Entry) []byte {
 	dst = append(dst, ' ')
 	dst = appendField(dst, e.URI)
 	dst = append(dst, ' ')
-	dst = appendField(dst, e.HopPath)
+	dst = appendField(dst, BoundHopPath(e.HopPath))
 	dst = append(dst, ' ')
 	dst = appendField(dst, e.Via)
 	dst = append(dst, ' ')

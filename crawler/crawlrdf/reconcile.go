@@ -131,3 +131,34 @@ func deleteSubject(ctx context.Context, s *graph.Store, b *graph.Batch, subj, gI
 	}
 	return it.Err()
 }
+
+// CaptureOffsets returns the offsets of the records that the crawl's
+// captures name in WARC file file (a base name): what a record there
+// needs to be part of the archive.
+func CaptureOffsets(ctx context.Context, s *graph.Store, crawlID, file string) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	ids, err := s.LookupTerms([]rdf.Term{rdf.IRI(CrawlIRI(crawlID)), iri(ontology.WARCFile), iri(ontology.WARCOffset)})
+	if err != nil {
+		return nil, err
+	}
+	gID, fileP, offP := ids[0], ids[1], ids[2]
+	if gID == graph.Any || fileP == graph.Any || offP == graph.Any {
+		return out, nil
+	}
+	fileID, found, err := s.Lookup(rdf.String(file))
+	if err != nil || !found {
+		return out, err
+	}
+	caps, err := collect(ctx, s, graph.Pattern{P: fileP, O: fileID, G: gID}, func(q graph.IDQuad) graph.ID { return q.S })
+	if err != nil {
+		return nil, err
+	}
+	for _, capID := range caps {
+		off, err := offset(ctx, s, capID, offP, gID)
+		if err != nil {
+			return nil, err
+		}
+		out[off] = true
+	}
+	return out, nil
+}

@@ -203,7 +203,7 @@ func keep(b *Buffer) *Buffer {
 
 // errCause prefers our own timeout errors to the "context canceled" they cause.
 func errCause(err error, ctx context.Context) error {
-	if c := context.Cause(ctx); errors.Is(c, errTotalTimeout) || errors.Is(c, errReadIdle) {
+	if c := context.Cause(ctx); errors.Is(c, errTotalTimeout) || errors.Is(c, errReadIdle) || errors.Is(c, errTooSlow) {
 		return c
 	}
 	return err
@@ -231,10 +231,14 @@ func (f *Fetcher) setHeaders(hreq *http.Request, req Request) {
 }
 
 // readBody copies the entity into dst up to MaxBodySize, digesting it, with a
-// read-idle timer that cancels the fetch when the server stalls.
+// read-idle timer that cancels the fetch when the server stalls and, with
+// Config.MinRate, a rate check that cuts a body trickling in more slowly
+// (checked as bytes arrive: a gap longer than the idle timeout is the idle
+// timer's).
 func (f *Fetcher) readBody(ctx context.Context, cancel context.CancelCauseFunc, resp *http.Response, dst *Buffer, res *Result) {
 	idle := time.AfterFunc(f.cfg.ReadIdleTimeout, func() { cancel(errReadIdle) })
 	defer idle.Stop()
+	window, windowStart, windowBytes := f.cfg.MinRateWindow, time.Now(), int64(0)
 	bp := copyPool.Get().(*[]byte)
 	defer copyPool.Put(bp)
 	buf := *bp
@@ -258,13 +262,25 @@ func (f *Fetcher) readBody(ctx context.Context, cancel context.CancelCauseFunc, 
 			if res.Truncated != "" {
 				break
 			}
+			if f.cfg.MinRate > 0 {
+				if since := time.Since(windowStart); since >= window {
+					if got := res.ContentLength - windowBytes; float64(got) < f.cfg.MinRate*since.Seconds() {
+						cancel(errTooSlow)
+						res.Truncated = TruncatedTime
+						res.Err = fmt.Errorf("fetch: %s: body cut after %d bytes: %w (%d bytes in %v, under %.0f bytes/s)",
+							res.URL.Href, res.ContentLength, errTooSlow, got, since.Round(time.Millisecond), f.cfg.MinRate)
+						break
+					}
+					windowStart, windowBytes = time.Now(), res.ContentLength
+				}
+			}
 		}
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			cause := context.Cause(ctx)
-			if errors.Is(cause, errTotalTimeout) || errors.Is(cause, errReadIdle) {
+			if errors.Is(cause, errTotalTimeout) || errors.Is(cause, errReadIdle) || errors.Is(cause, errTooSlow) {
 				res.Truncated = TruncatedTime
 			} else {
 				res.Truncated = TruncatedDisconnect

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -231,6 +232,13 @@ func TestSlowServers(t *testing.T) {
 	res := fetch(t, f, srv.URL+"/trickle")
 	if res.Status != 200 || res.Truncated != TruncatedTime || res.ContentLength == 0 {
 		t.Errorf("trickling server: status %d, truncated %q, %d bytes, err %v", res.Status, res.Truncated, res.ContentLength, res.Err)
+	}
+	// A body trickling under the minimum rate is cut long before the
+	// total timeout would cut it.
+	slow := newFetcher(t, Config{MinRate: 1000, MinRateWindow: 100 * time.Millisecond})
+	res = fetch(t, slow, srv.URL+"/trickle")
+	if res.Status != 200 || res.Truncated != TruncatedTime || !errors.Is(res.Err, errTooSlow) {
+		t.Errorf("trickling server under the minimum rate: status %d, truncated %q, err %v", res.Status, res.Truncated, res.Err)
 	}
 	res = fetch(t, f, srv.URL+"/stall")
 	if res.Status != 200 || res.Truncated != TruncatedTime || readAll(t, res.Body.Reader()) != "partial" {

@@ -22,6 +22,7 @@ const (
 	DefaultHeaderTimeout       = 30 * time.Second
 	DefaultReadIdleTimeout     = 30 * time.Second
 	DefaultTotalTimeout        = 20 * time.Minute // Heritrix's timeoutSeconds default
+	DefaultMinRateWindow       = 30 * time.Second // curl's --speed-time default
 	DefaultMaxIdleConnsPerHost = 4
 	DefaultDNSCacheSize        = 10000
 	DefaultDNSTTL              = 10 * time.Minute
@@ -39,6 +40,12 @@ type Config struct {
 	ResponseHeaderTimeout time.Duration // from request sent to response head received
 	ReadIdleTimeout       time.Duration // longest pause while reading a body
 	TotalTimeout          time.Duration // whole fetch; the body is cut ("time") when reached
+	// MinRate, when positive, is the slowest a body may arrive, in bytes a
+	// second averaged over each MinRateWindow: a body trickling in more
+	// slowly is cut ("time") instead of holding a worker and its host
+	// until the total timeout.
+	MinRate       float64
+	MinRateWindow time.Duration // default DefaultMinRateWindow
 
 	MaxBodySize    int64 // entity bytes read at most; the rest is cut ("length")
 	MaxDecodedSize int64 // decompressed bytes kept for analysis (gzip bomb guard)
@@ -73,6 +80,7 @@ func (c *Config) setDefaults() error {
 	def(&c.ResponseHeaderTimeout, DefaultHeaderTimeout)
 	def(&c.ReadIdleTimeout, DefaultReadIdleTimeout)
 	def(&c.TotalTimeout, DefaultTotalTimeout)
+	def(&c.MinRateWindow, DefaultMinRateWindow)
 	def(&c.DNSTTL, DefaultDNSTTL)
 	if c.MaxBodySize <= 0 {
 		c.MaxBodySize = DefaultMaxBodySize

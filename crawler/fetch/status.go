@@ -47,6 +47,7 @@ const (
 var (
 	errTotalTimeout = errors.New("fetch: total time limit reached")
 	errReadIdle     = errors.New("fetch: no data within the read-idle timeout")
+	errTooSlow      = errors.New("fetch: body arriving slower than the minimum rate")
 )
 
 // tlsError marks a failed TLS handshake, which Heritrix counts as a failed connect.
@@ -67,7 +68,7 @@ func classify(err, cause error) int {
 		netErr  net.Error
 	)
 	switch {
-	case errors.Is(cause, errTotalTimeout) || errors.Is(cause, errReadIdle):
+	case errors.Is(cause, errTotalTimeout) || errors.Is(cause, errReadIdle) || errors.Is(cause, errTooSlow):
 		return StatusTimeout
 	case errors.Is(cause, context.Canceled):
 		return StatusThreadKilled

@@ -125,6 +125,12 @@ type Outcome struct {
 	// RetryAt, for RetryLater, is when to try again (retry delay or
 	// Retry-After); the whole queue waits, as in Heritrix.
 	RetryAt time.Time
+	// RetryURLAt, for RetryLater, makes only the URL wait: it joins its
+	// queue's waiting URLs until then (a retriable error of one URL on a
+	// host that otherwise answers), while the queue goes on with its
+	// other URLs. A queue serves its waiting URLs once it has no URL left
+	// to visit.
+	RetryURLAt time.Time
 
 	// Incremental crawls (Options.Incremental). Due, for Succeeded, is the
 	// time of the URL's next visit: the URL waits in its queue until then
@@ -193,6 +199,10 @@ func (f *Frontier) complete(url string, o Outcome) (*pebble.Batch, error) {
 	switch {
 	case rec.state == stateBlacklistedInFlight:
 		rec.state = stateBlacklisted
+	case o.Status == RetryLater && !o.RetryURLAt.IsZero():
+		rec.state = stateWaiting
+		rec.retries++
+		f.wait(b, q, rec, o.RetryURLAt.UnixNano())
 	case o.Status == RetryLater:
 		rec.state = stateQueued
 		rec.retries++
@@ -216,6 +226,9 @@ func (f *Frontier) complete(url string, o Outcome) (*pebble.Batch, error) {
 	}
 	if rec.state != stateQueued && rec.state != stateWaiting {
 		b.Delete(rec.data(), nil)
+		if !f.opts.Incremental && rec.retries > 0 {
+			b.Delete(historyKey(h), nil) // written while it waited for a retry
+		}
 	}
 	if err := f.keepHistory(b, h, q, rec, o); err != nil {
 		return nil, err

@@ -76,7 +76,10 @@ func (f *Frontier) keepHistory(b *pebble.Batch, h urlHash, q *queue, rec *urlRec
 		}
 	}
 	due := int64(0)
-	if rec.state == stateWaiting {
+	switch {
+	case rec.state == stateWaiting && o.Status == RetryLater:
+		due = o.RetryURLAt.UnixNano()
+	case rec.state == stateWaiting:
 		due = o.Due.UnixNano()
 	}
 	v := make([]byte, 8, 8+len(hist))
@@ -178,6 +181,9 @@ func (f *Frontier) claimDue(q *queue, now int64) (*Claim, error) {
 	f.place(q, now)
 	if err := f.commit(b, []*queue{q}, pebble.NoSync); err != nil {
 		return nil, err
+	}
+	if len(hist) == 0 {
+		hist = nil // a URL waiting for a retry, never visited
 	}
 	return &Claim{
 		URL: e.url, QueueKey: q.key, Hops: e.hops, Via: e.via, Score: rec.score,

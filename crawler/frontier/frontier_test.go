@@ -247,6 +247,45 @@ func TestRetryLater(t *testing.T) {
 	if at, _ := DefaultPoliteness.Retry(clock.Now(), 1, time.Hour); !at.Equal(clock.Now().Add(time.Hour)) {
 		t.Errorf("Retry-After of an hour gives %v", at)
 	}
+	if at, _ := DefaultPoliteness.Retry(clock.Now(), 1, 30*24*time.Hour); !at.Equal(clock.Now().Add(DefaultPoliteness.MaxRetryDelay)) {
+		t.Errorf("Retry-After of 30 days gives %v, want the %v cap", at, DefaultPoliteness.MaxRetryDelay)
+	}
+}
+
+// TestRetryURLLater: a URL retried by itself waits while its queue serves
+// its other URLs, and comes back once due with its retry counted.
+func TestRetryURLLater(t *testing.T) {
+	f, clock := newTestFrontier(t, Options{SeenBatch: 1})
+	schedule(t, f, cand("http://a/1", "a", 0), cand("http://a/2", "a", 0))
+	c := next(t, f)
+	if c.URL != "http://a/1" {
+		t.Fatalf("first claim %s", c.URL)
+	}
+	at := clock.Now().Add(10 * time.Second)
+	if err := f.Complete(c.URL, Outcome{Status: RetryLater, RetryURLAt: at}); err != nil {
+		t.Fatal(err)
+	}
+	c = next(t, f) // the queue is not snoozed
+	if c.URL != "http://a/2" {
+		t.Fatalf("during a/1's retry delay: claim %s, want a/2", c.URL)
+	}
+	if err := f.Complete(c.URL, Outcome{Status: Succeeded}); err != nil {
+		t.Fatal(err)
+	}
+	if c, wake, _ := f.Next(context.Background()); c != nil || !wake.Equal(at) {
+		t.Fatalf("with only a/1 waiting: claim %v, wake %v, want %v", c, wake, at)
+	}
+	clock.advance(10 * time.Second)
+	c = next(t, f)
+	if c.URL != "http://a/1" || c.Retries != 1 || c.History != nil {
+		t.Fatalf("retried claim %+v, want a/1 with 1 retry and no history", *c)
+	}
+	if err := f.Complete(c.URL, Outcome{Status: Succeeded}); err != nil {
+		t.Fatal(err)
+	}
+	if tot := f.Totals(); tot.Succeeded != 2 || tot.Waiting != 0 || tot.Queued != 0 {
+		t.Errorf("totals %+v", tot)
+	}
 }
 
 func TestCompleteErrors(t *testing.T) {

@@ -11,7 +11,11 @@ type Politeness struct {
 	MaxDelay      time.Duration
 	MaxCrawlDelay time.Duration // robots.txt Crawl-delay is honoured up to this
 	RetryDelay    time.Duration // wait before retrying a retriable error
-	MaxRetries    int           // retries before a URL is given up as Failed
+	// MaxRetryDelay caps the wait before a retry, a server's Retry-After
+	// included (0: no cap), so that no answer can park a URL or a host
+	// for days.
+	MaxRetryDelay time.Duration
+	MaxRetries    int // retries before a URL is given up as Failed
 }
 
 // DefaultPoliteness are Heritrix 3's defaults.
@@ -21,6 +25,7 @@ var DefaultPoliteness = Politeness{
 	MaxDelay:      30 * time.Second,
 	MaxCrawlDelay: 300 * time.Second,
 	RetryDelay:    900 * time.Second,
+	MaxRetryDelay: time.Hour,
 	MaxRetries:    30,
 }
 
@@ -39,5 +44,9 @@ func (p Politeness) Retry(now time.Time, retries int, retryAfter time.Duration) 
 	if retries > p.MaxRetries {
 		return time.Time{}, false
 	}
-	return now.Add(max(p.RetryDelay, retryAfter)), true
+	d := max(p.RetryDelay, retryAfter)
+	if p.MaxRetryDelay > 0 {
+		d = min(d, p.MaxRetryDelay)
+	}
+	return now.Add(d), true
 }

@@ -7,8 +7,12 @@
 //
 // to schedule new URLs or rescore queued ones (the crawl's update function
 // combines the new score with the old) and to blacklist URLs. The whole
-// request is checked before anything is applied: bad JSON or a bad URL is
-// a 400 naming the item and the problem. Every request needs the bearer
+// request is checked before anything is applied: bad JSON, a bad URL or a
+// URL the crawl refuses (out of its scope; not on a loopback host while
+// its politeness is off) is a 400 naming the item and the problem. An
+// operator may add "override-scope": true to an item to schedule a URL
+// outside the scope; the crawl logs every such override. Nothing
+// overrides the loopback rule. Every request needs the bearer
 // token, which LoadToken creates on first use and keeps in a 0600 file.
 package inject
 
@@ -33,6 +37,21 @@ type Item struct {
 	Score       float64 // in [0, 1]; 0 when not given
 	HasScore    bool
 	Blacklisted bool
+	// OverrideScope schedules the URL even outside the crawl's scope (an
+	// explicit operator decision, which the crawl logs).
+	OverrideScope bool
+}
+
+// RefusedError is a Target's answer for an item it will not take; the
+// handler answers 400 Bad Request with its text.
+type RefusedError struct {
+	Item int    // from 1, as in the request
+	URL  string // as canonicalised
+	Why  string // "out of scope (not-in-scope): …", "politeness is off …"
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("item %d: url %q refused: %s", e.Item, e.URL, e.Why)
 }
 
 // Target is a crawl that accepts injected URLs. Inject applies the items
@@ -109,6 +128,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := t.Inject(r.Context(), items)
+	var refused *RefusedError
+	if errors.As(err, &refused) {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
 	if errors.Is(err, ErrNotRunning) {
 		httpError(w, http.StatusConflict, err.Error())
 		return
@@ -150,9 +174,10 @@ func httpError(w http.ResponseWriter, code int, msg string) {
 
 // rawItem is an entry as posted.
 type rawItem struct {
-	URL         *string  `json:"url"`
-	Score       *float64 `json:"score"`
-	Blacklisted bool     `json:"blacklisted"`
+	URL           *string  `json:"url"`
+	Score         *float64 `json:"score"`
+	Blacklisted   bool     `json:"blacklisted"`
+	OverrideScope bool     `json:"override-scope"`
 }
 
 // Parse checks a request body: a JSON array of items, each with an
@@ -206,7 +231,7 @@ func check(r rawItem, c *canon.Canonicalizer) (Item, error) {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return Item{}, fmt.Errorf("url %q: only http and https URLs can be crawled", *r.URL)
 	}
-	it := Item{URL: u, Blacklisted: r.Blacklisted}
+	it := Item{URL: u, Blacklisted: r.Blacklisted, OverrideScope: r.OverrideScope}
 	if r.Score != nil {
 		s := *r.Score
 		if math.IsNaN(s) || s < 0 || s > 1 {

@@ -18,7 +18,8 @@ type Config struct {
 	Exclude      []string // regexps on the URL that take it out, whatever else holds
 	Schemes      []string // schemes that can be crawled; empty means http and https
 
-	MaxHops            int    // link (L) hops from the seed
+	MaxHops            int    // link (L) and redirect (R) hops from the seed, as Heritrix counts them
+	MaxRedirects       int    // redirects in a row (trailing R hops): a redirect chain ends there
 	MaxTransHops       int    // trailing non-link hops (E, R, X…) that may leave scope: the transclusion rule
 	MaxSpeculativeHops int    // X hops among those trailing hops
 	MaxPathDepth       int    // path segments
@@ -30,13 +31,14 @@ type Config struct {
 }
 
 // DefaultConfig mirrors Heritrix 3's default crawl profile: seed SURT
-// prefixes, 20 link hops, 2 transclusion hops of which 1 speculative, 20
-// path segments, 2083-octet URLs (the old browser limit) and at most 2
-// back-to-back repetitions, plus limits Heritrix lacks: a segment may
-// occur 5 times, a query carry 50 parameters.
+// prefixes, 20 hops (links and redirects), 2 transclusion hops of which 1
+// speculative, 20 path segments, 2083-octet URLs (the old browser limit)
+// and at most 2 back-to-back repetitions, plus limits Heritrix lacks: 20
+// redirects in a row (as browsers and wget stop), a segment may occur 5
+// times, a query carry 50 parameters.
 func DefaultConfig() Config {
 	return Config{
-		SeedSURTs: true, MaxHops: 20, MaxTransHops: 2, MaxSpeculativeHops: 1,
+		SeedSURTs: true, MaxHops: 20, MaxRedirects: 20, MaxTransHops: 2, MaxSpeculativeHops: 1,
 		MaxPathDepth: 20, MaxURLLength: 2083, MaxRepeats: 2, MaxSegmentCount: 5, MaxQueryParams: 50,
 	}
 }

@@ -65,6 +65,10 @@ func TestDecide(t *testing.T) {
 		{"private suffix splits users", domains, []string{"https://alice.github.io/"}, "https://bob.github.io/", "L", false, "not-in-scope"},
 		{"max hops reached", domains, []string{"http://example.com/"}, "http://example.com/x", "LLL", true, "seed-domain"},
 		{"max hops exceeded", domains, []string{"http://example.com/"}, "http://example.com/x", "LLLL", false, "max-hops"},
+		{"redirects count as hops", domains, []string{"http://example.com/"}, "http://example.com/x", "LLRR", false, "max-hops"},
+		{"embeds do not count as hops", domains, []string{"http://example.com/"}, "http://example.com/x", "LLLEE", true, "seed-domain"},
+		{"redirect chain too long", Config{SeedHosts: true, MaxRedirects: 3}, []string{"http://example.com/"}, "http://example.com/x", "LRRRR", false, "max-redirects"},
+		{"redirect chain within limit", Config{SeedHosts: true, MaxRedirects: 3}, []string{"http://example.com/"}, "http://example.com/x", "RRRLRRR", true, "seed-host"},
 		{"embeds are not link hops", domains, []string{"http://example.com/"}, "http://example.com/x.png", "LLLE", true, "seed-domain"},
 
 		{"explicit SURT prefix", prefixes, nil, "http://web.archive.org/x", "L", true, "surt-prefix"},
@@ -122,7 +126,7 @@ func TestDecide(t *testing.T) {
 func TestDecisionString(t *testing.T) {
 	s := newScope(t, Config{SeedHosts: true, MaxHops: 3}, "http://example.com/")
 	u := parse(t, canon.New(canon.Options{}), "http://example.com/x")
-	if got := s.Decide(u, "LLLL").String(); got != "out of scope (max-hops): max-hops 3 exceeded (4 link hops)" {
+	if got := s.Decide(u, "LLLL").String(); got != "out of scope (max-hops): max-hops 3 exceeded (4 link and redirect hops)" {
 		t.Errorf("String() = %q", got)
 	}
 	if got := s.Decide(u, "L").String(); got != "in scope (seed-host): on seed host example.com" {

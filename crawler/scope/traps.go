@@ -10,9 +10,14 @@ import (
 // limits applies the hop, depth and trap rules to an in-scope URL.
 func (s *Scope) limits(u canon.URL, hopPath string, v verdict) (Decision, bool) {
 	c := s.cfg
-	if n := strings.Count(hopPath, "L"); c.MaxHops > 0 && n > c.MaxHops {
+	if n := strings.Count(hopPath, "L") + strings.Count(hopPath, "R"); c.MaxHops > 0 && n > c.MaxHops {
 		return v.reject("max-hops", func() string {
-			return fmt.Sprintf("max-hops %d exceeded (%d link hops)", c.MaxHops, n)
+			return fmt.Sprintf("max-hops %d exceeded (%d link and redirect hops)", c.MaxHops, n)
+		}), true
+	}
+	if n := len(hopPath) - len(strings.TrimRight(hopPath, "R")); c.MaxRedirects > 0 && n > c.MaxRedirects {
+		return v.reject("max-redirects", func() string {
+			return fmt.Sprintf("max-redirects %d exceeded (%d redirects in a row)", c.MaxRedirects, n)
 		}), true
 	}
 	var buf [24]string

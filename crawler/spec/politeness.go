@@ -15,6 +15,14 @@ type HostPoliteness struct {
 	Off bool
 }
 
+// The retry waits at most of a queue with politeness off (a loopback
+// test or benchmark server): a retriable error must not hold such a crawl
+// for Heritrix's quarter of an hour.
+const (
+	OffRetryDelay    = time.Second
+	OffMaxRetryDelay = 10 * time.Second
+)
+
 // For returns the politeness of the queue with key queueKey (host or
 // host:port): the first matching host rule over the crawl-wide values.
 // Politeness off applies to loopback hosts only; any other host that the
@@ -31,6 +39,10 @@ func (p Politeness) For(queueKey string) HostPoliteness {
 	if p.Off && IsLoopback(queueKey) {
 		hp.Off = true
 		hp.DelayFactor, hp.MinDelay, hp.MaxDelay, hp.MaxCrawlDelay = 0, 0, 0, 0
+		hp.RetryDelay = min(hp.RetryDelay, OffRetryDelay)
+		if hp.MaxRetryDelay == 0 || hp.MaxRetryDelay > OffMaxRetryDelay {
+			hp.MaxRetryDelay = OffMaxRetryDelay
+		}
 	}
 	return hp
 }
@@ -38,7 +50,8 @@ func (p Politeness) For(queueKey string) HostPoliteness {
 func (p Politeness) base() frontier.Politeness {
 	return frontier.Politeness{
 		DelayFactor: p.DelayFactor, MinDelay: time.Duration(p.MinDelay), MaxDelay: time.Duration(p.MaxDelay),
-		MaxCrawlDelay: time.Duration(p.MaxCrawlDelay), RetryDelay: time.Duration(p.RetryDelay), MaxRetries: p.MaxRetries,
+		MaxCrawlDelay: time.Duration(p.MaxCrawlDelay), RetryDelay: time.Duration(p.RetryDelay),
+		MaxRetryDelay: time.Duration(p.MaxRetryDelay), MaxRetries: p.MaxRetries,
 	}
 }
 
@@ -57,6 +70,7 @@ func (p Politeness) apply(h HostRule) (frontier.Politeness, int) {
 	set(&r.MaxDelay, h.MaxDelay)
 	set(&r.MaxCrawlDelay, h.MaxCrawlDelay)
 	set(&r.RetryDelay, h.RetryDelay)
+	set(&r.MaxRetryDelay, h.MaxRetryDelay)
 	if h.MaxRetries != nil {
 		r.MaxRetries = *h.MaxRetries
 	}

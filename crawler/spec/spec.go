@@ -22,6 +22,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mneme-archive/mneme/crawler/canon"
+	"github.com/mneme-archive/mneme/crawler/fetch"
 	"github.com/mneme-archive/mneme/crawler/frontier"
 	"github.com/mneme-archive/mneme/crawler/scope"
 )
@@ -49,6 +50,7 @@ type Spec struct {
 	Scope      Scope      `yaml:"scope"`
 	Politeness Politeness `yaml:"politeness"`
 	Limits     Limits     `yaml:"limits"`
+	Fetch      Fetch      `yaml:"fetch"`
 	WARC       WARC       `yaml:"warc"`
 	RDF        RDF        `yaml:"rdf"`
 	// Incremental, when present, makes the crawl continuous: URLs are
@@ -71,7 +73,8 @@ type Scope struct {
 	Include            []string `yaml:"include,omitempty"`
 	Exclude            []string `yaml:"exclude,omitempty"`
 	Schemes            []string `yaml:"schemes,omitempty"`
-	MaxHops            int      `yaml:"max-hops"`
+	MaxHops            int      `yaml:"max-hops"`      // link and redirect hops from a seed (Heritrix counts both); default 20
+	MaxRedirects       int      `yaml:"max-redirects"` // redirects in a row from one URL; default 20, as browsers and wget
 	MaxTransHops       int      `yaml:"max-trans-hops"`
 	MaxSpeculativeHops int      `yaml:"max-speculative-hops"`
 	MaxPathDepth       int      `yaml:"max-path-depth"`
@@ -86,13 +89,22 @@ type Scope struct {
 type Politeness struct {
 	// Off removes every delay and lets each queue use all workers; it is
 	// meant for benchmarks and tests and is refused unless every seed host is
-	// a loopback address (and then applies to loopback hosts only).
+	// a loopback address (and then applies to loopback hosts only, whose
+	// retries then wait at most OffRetryDelay, OffMaxRetryDelay with a
+	// Retry-After). URLs injected into a crawl with politeness off must be
+	// on a loopback host too.
 	Off           bool     `yaml:"off,omitempty"`
 	DelayFactor   float64  `yaml:"delay-factor"`    // wait = factor × last fetch duration…
 	MinDelay      Duration `yaml:"min-delay"`       // …clamped to [min-delay, max-delay]
 	MaxDelay      Duration `yaml:"max-delay"`       //
 	MaxCrawlDelay Duration `yaml:"max-crawl-delay"` // robots.txt Crawl-delay is honoured up to this
-	RetryDelay    Duration `yaml:"retry-delay"`     // wait before retrying a retriable error
+	// RetryDelay is the wait before retrying a retriable error (a
+	// connection failure, a timeout, 429 or 503). Only the URL waits,
+	// unless its host is failing: nothing answers (DNS, connection
+	// refused), robots.txt cannot be had, or hostFailures retriable
+	// errors came in a row from it; then the whole queue waits.
+	RetryDelay    Duration `yaml:"retry-delay"`
+	MaxRetryDelay Duration `yaml:"max-retry-delay"` // caps the retry wait, a server's Retry-After included; default 1h
 	MaxRetries    int      `yaml:"max-retries"`     // retries before giving up
 	Valence       int      `yaml:"valence"`         // parallel fetches per queue
 	// Hosts override the values above for queues whose key (host, or
@@ -110,6 +122,7 @@ type HostRule struct {
 	MaxDelay      *Duration `yaml:"max-delay,omitempty"`
 	MaxCrawlDelay *Duration `yaml:"max-crawl-delay,omitempty"`
 	RetryDelay    *Duration `yaml:"retry-delay,omitempty"`
+	MaxRetryDelay *Duration `yaml:"max-retry-delay,omitempty"`
 	MaxRetries    *int      `yaml:"max-retries,omitempty"`
 	Valence       *int      `yaml:"valence,omitempty"`
 }
@@ -201,16 +214,40 @@ type Limits struct {
 	HostPages int64    `yaml:"host-pages,omitempty"` // URLs claimed per queue
 }
 
+// Fetch bounds each fetch, so that a server sending slowly cannot hold a
+// worker (and, with politeness, its host) for long.
+type Fetch struct {
+	// TotalTimeout cuts a fetch, body included ("time" truncation), after
+	// this long. Default 20m, Heritrix's timeout-seconds.
+	TotalTimeout Duration `yaml:"total-timeout"`
+	// MinRate is the slowest a body may arrive, in bytes a second averaged
+	// over each MinRateWindow; a body trickling in more slowly is cut
+	// ("time" truncation). 0 turns the check off. Default 1000 bytes/s
+	// over 30s, as curl's --speed-limit and --speed-time are often set.
+	MinRate       float64  `yaml:"min-rate"`
+	MinRateWindow Duration `yaml:"min-rate-window"`
+}
+
 // WARC configures the archive files.
 type WARC struct {
 	Prefix  string `yaml:"prefix"`
 	MaxSize int64  `yaml:"max-size"` // bytes at which a file is closed and the next begun
 }
 
-// RDF configures the batched writes to the store.
+// RDF configures the batched writes to the store, which are also what a
+// crash can lose: see CommitWithin.
 type RDF struct {
 	Batch    int      `yaml:"batch"`    // fetches per committed batch at most
-	Interval Duration `yaml:"interval"` // a batch is committed when no fetch came for this long (and at the latest 25 intervals after its first)
+	Interval Duration `yaml:"interval"` // a batch is committed when no fetch came for this long…
+	// CommitWithin is the longest a finished fetch waits for its batch to
+	// commit (default 1s). It bounds what a crash (kill -9, power loss)
+	// loses: the fetches finished in the last CommitWithin, plus the
+	// commit under way and those in progress, so at most workers +
+	// 2 × batch URLs, and in time about CommitWithin plus one commit of
+	// work. Those URLs are fetched again on resume; their WARC records
+	// are kept but marked abandoned and left out of the index, and
+	// crawl.log names only committed captures.
+	CommitWithin Duration `yaml:"commit-within"`
 }
 
 // Duration is a time.Duration written as in Go ("3s", "1m30s"); a bare
@@ -250,17 +287,18 @@ func Default() *Spec {
 		Update:  "MAX",
 		Scope: Scope{
 			SeedSURTs: sc.SeedSURTs, SeedHosts: sc.SeedHosts, SeedDomains: sc.SeedDomains,
-			MaxHops: sc.MaxHops, MaxTransHops: sc.MaxTransHops, MaxSpeculativeHops: sc.MaxSpeculativeHops,
+			MaxHops: sc.MaxHops, MaxRedirects: sc.MaxRedirects, MaxTransHops: sc.MaxTransHops, MaxSpeculativeHops: sc.MaxSpeculativeHops,
 			MaxPathDepth: sc.MaxPathDepth, MaxURLLength: sc.MaxURLLength, MaxRepeats: sc.MaxRepeats,
 			MaxSegmentCount: sc.MaxSegmentCount, MaxQueryParams: sc.MaxQueryParams,
 		},
 		Politeness: Politeness{
 			DelayFactor: p.DelayFactor, MinDelay: Duration(p.MinDelay), MaxDelay: Duration(p.MaxDelay),
-			MaxCrawlDelay: Duration(p.MaxCrawlDelay), RetryDelay: Duration(p.RetryDelay),
+			MaxCrawlDelay: Duration(p.MaxCrawlDelay), RetryDelay: Duration(p.RetryDelay), MaxRetryDelay: Duration(p.MaxRetryDelay),
 			MaxRetries: p.MaxRetries, Valence: 1,
 		},
-		WARC: WARC{Prefix: "MNEME", MaxSize: 1 << 30},
-		RDF:  RDF{Batch: 2048, Interval: Duration(200 * time.Millisecond)},
+		Fetch: Fetch{TotalTimeout: Duration(fetch.DefaultTotalTimeout), MinRate: 1000, MinRateWindow: Duration(fetch.DefaultMinRateWindow)},
+		WARC:  WARC{Prefix: "MNEME", MaxSize: 1 << 30},
+		RDF:   RDF{Batch: 2048, Interval: Duration(200 * time.Millisecond), CommitWithin: Duration(time.Second)},
 	}
 }
 
@@ -428,6 +466,12 @@ func (s *Spec) Check(c *canon.Canonicalizer) ([]canon.URL, error) {
 	if s.Limits.Pages < 0 || s.Limits.Bytes < 0 || s.Limits.Duration < 0 || s.Limits.HostPages < 0 {
 		bad("limits: negative values are not allowed")
 	}
+	if s.Fetch.TotalTimeout <= 0 {
+		bad("fetch.total-timeout: must be positive")
+	}
+	if s.Fetch.MinRate < 0 || s.Fetch.MinRateWindow < 0 {
+		bad("fetch: negative values are not allowed")
+	}
 	if s.WARC.MaxSize < 1<<10 {
 		bad("warc.max-size: %d bytes is too small (at least 1024)", s.WARC.MaxSize)
 	}
@@ -439,6 +483,9 @@ func (s *Spec) Check(c *canon.Canonicalizer) ([]canon.URL, error) {
 	}
 	if s.RDF.Interval <= 0 {
 		bad("rdf.interval: must be positive")
+	}
+	if s.RDF.CommitWithin <= 0 {
+		bad("rdf.commit-within: must be positive")
 	}
 	if _, _, err := s.RevisitConfig(); err != nil {
 		bad("%v", err)
@@ -452,7 +499,7 @@ func (s *Spec) Check(c *canon.Canonicalizer) ([]canon.URL, error) {
 
 func checkPoliteness(p Politeness, bad func(string, ...any)) {
 	check := func(where string, r frontier.Politeness, valence int) {
-		if r.DelayFactor < 0 || r.MinDelay < 0 || r.MaxDelay < 0 || r.MaxCrawlDelay < 0 || r.RetryDelay < 0 || r.MaxRetries < 0 {
+		if r.DelayFactor < 0 || r.MinDelay < 0 || r.MaxDelay < 0 || r.MaxCrawlDelay < 0 || r.RetryDelay < 0 || r.MaxRetryDelay < 0 || r.MaxRetries < 0 {
 			bad("%s: negative values are not allowed", where)
 		}
 		if r.MinDelay > r.MaxDelay {
@@ -480,7 +527,7 @@ func (s *Spec) ScopeConfig() scope.Config {
 	cfg := scope.Config{
 		SeedSURTs: sc.SeedSURTs, SeedHosts: sc.SeedHosts, SeedDomains: sc.SeedDomains,
 		SURTPrefixes: sc.SURTPrefixes, Include: sc.Include, Exclude: sc.Exclude, Schemes: sc.Schemes,
-		MaxHops: sc.MaxHops, MaxTransHops: sc.MaxTransHops, MaxSpeculativeHops: sc.MaxSpeculativeHops,
+		MaxHops: sc.MaxHops, MaxRedirects: sc.MaxRedirects, MaxTransHops: sc.MaxTransHops, MaxSpeculativeHops: sc.MaxSpeculativeHops,
 		MaxPathDepth: sc.MaxPathDepth, MaxURLLength: sc.MaxURLLength, MaxRepeats: sc.MaxRepeats,
 		MaxSegmentCount: sc.MaxSegmentCount, MaxQueryParams: sc.MaxQueryParams,
 	}

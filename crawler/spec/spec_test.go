@@ -124,6 +124,10 @@ func TestErrors(t *testing.T) {
 		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\nwarc: {prefix: ..hidden, max-size: 1000000}\n", `warc.prefix: "..hidden"`},
 		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\nwarc: {prefix: a/../../b, max-size: 1000000}\n", `warc.prefix: "a/../../b"`},
 		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\nwarc: {prefix: '', max-size: 1000000}\n", `warc.prefix: ""`},
+		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\nfetch: {total-timeout: 0s}\n", "fetch.total-timeout: must be positive"},
+		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\nfetch: {min-rate: -1}\n", "fetch: negative values"},
+		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\nrdf: {commit-within: 0s}\n", "rdf.commit-within: must be positive"},
+		{"seeds: [http://a/]\nuser-agent: 'x/1 (+https://a/)'\npoliteness: {max-retry-delay: -1s}\n", "politeness: negative values"},
 		{"seeds: [http://127.0.0.1/, 'http://[::1]:8080/', http://localhost/, http://10.0.0.1/]\nuser-agent: 'x/1 (+https://a/)'\npoliteness: {off: true}\n",
 			"politeness off is only allowed when every seed is on a loopback address; seeds[3] is on 10.0.0.1"},
 	} {
@@ -151,6 +155,38 @@ func TestPolitenessOffLoopbackOnly(t *testing.T) {
 	}
 	if hp := p.For("example.org"); hp.Off || hp.Wait(time.Millisecond, 0) != 3*time.Second {
 		t.Errorf("example.org: %+v", hp)
+	}
+	// Retries: short on loopback with politeness off, Heritrix's
+	// quarter of an hour elsewhere, and Retry-After capped either way.
+	now := time.Now()
+	if at, _ := p.For("127.0.0.1:8080").Retry(now, 1, 30*24*time.Hour); !at.Equal(now.Add(OffMaxRetryDelay)) {
+		t.Errorf("loopback retry with a 30-day Retry-After at %v", at.Sub(now))
+	}
+	if at, _ := p.For("127.0.0.1:8080").Retry(now, 1, 0); !at.Equal(now.Add(OffRetryDelay)) {
+		t.Errorf("loopback retry at %v", at.Sub(now))
+	}
+	if at, _ := p.For("example.org").Retry(now, 1, 30*24*time.Hour); !at.Equal(now.Add(time.Hour)) {
+		t.Errorf("example.org retry with a 30-day Retry-After at %v, want the 1h max-retry-delay", at.Sub(now))
+	}
+}
+
+// TestHardeningDefaults: the bounds against hostile servers and crashes
+// are on by default and written out with the spec.
+func TestHardeningDefaults(t *testing.T) {
+	d := Default()
+	if d.Scope.MaxRedirects != 20 || d.Fetch.TotalTimeout != Duration(20*time.Minute) || d.Fetch.MinRate != 1000 ||
+		d.Fetch.MinRateWindow != Duration(30*time.Second) || d.Politeness.MaxRetryDelay != Duration(time.Hour) ||
+		d.RDF.CommitWithin != Duration(time.Second) {
+		t.Errorf("defaults: %+v %+v %+v %+v", d.Scope, d.Fetch, d.Politeness, d.RDF)
+	}
+	out, err := d.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"max-redirects: 20", "total-timeout: 20m0s", "min-rate: 1000", "min-rate-window: 30s", "max-retry-delay: 1h0m0s", "commit-within: 1s"} {
+		if !strings.Contains(string(out), key) {
+			t.Errorf("marshalled spec lacks %q:\n%s", key, out)
+		}
 	}
 }
 

@@ -78,14 +78,18 @@ var tsReplacer = strings.NewReplacer("-", "", ":", "", "T", "")
 // in memory (WriteIndex writes them in bounded memory).
 func IndexFile(path string) ([]string, error) {
 	var x indexer
-	if err := readIndex(path, &x); err != nil {
+	if err := readIndex(path, &x, nil); err != nil {
 		return nil, err
 	}
 	return x.lines(filepath.Base(path))
 }
 
+// Skip tells WriteIndexExcept which records to leave out, by their
+// offset and header.
+type Skip func(offset int64, h Fields) bool
+
 // readIndex adds the records of the WARC file at path to x.
-func readIndex(path string, x *indexer) error {
+func readIndex(path string, x *indexer, skip Skip) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("warc: %w", err)
@@ -99,6 +103,9 @@ func readIndex(path string, x *indexer) error {
 		}
 		if err != nil {
 			return err
+		}
+		if skip != nil && skip(rec.Offset, rec.Header) {
+			continue
 		}
 		it := summarize(rec.Header, rec.Block)
 		it.offset, it.length = rec.Offset, rec.Length
@@ -188,10 +195,17 @@ func renderLines(pairs [][2]*cdxItem, file string) ([]string, error) {
 // name-without-.warc.gz + ".cdxj", replacing the old index atomically. Its
 // memory is bounded: entries beyond a chunk wait in sorted run files.
 func WriteIndex(path string) error {
-	return writeIndexChunked(path, defaultIndexChunk)
+	return writeIndexChunked(path, defaultIndexChunk, nil)
 }
 
-func writeIndexChunked(path string, chunk int) error {
+// WriteIndexExcept is WriteIndex leaving out the records skip names: a
+// resumed crawl's records that were never committed (see package
+// crawler) stay in the file but out of its index.
+func WriteIndexExcept(path string, skip Skip) error {
+	return writeIndexChunked(path, defaultIndexChunk, skip)
+}
+
+func writeIndexChunked(path string, chunk int, skip Skip) error {
 	file := filepath.Base(path)
 	runs := &cdxRuns{path: path}
 	x := indexer{chunk: chunk, spill: func(pairs [][2]*cdxItem) {
@@ -199,7 +213,7 @@ func writeIndexChunked(path string, chunk int) error {
 			runs.err = runs.add(pairs, file)
 		}
 	}}
-	err := readIndex(path, &x)
+	err := readIndex(path, &x, skip)
 	if err == nil {
 		err = runs.err
 	}

@@ -50,7 +50,7 @@ func TestIndexSpills(t *testing.T) {
 	if err := os.Remove(IndexPath(path)); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeIndexChunked(path, 3); err != nil {
+	if err := writeIndexChunked(path, 3, nil); err != nil {
 		t.Fatal(err)
 	}
 	again, err := os.ReadFile(IndexPath(path))

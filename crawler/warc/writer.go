@@ -18,8 +18,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -457,6 +459,33 @@ func (w *Writer) finishFile() error {
 	w.index <- indexJob{path: path, idx: w.idx, runs: w.runs}
 	return nil
 }
+
+// Current is the final base name of the file being written, "" between
+// files.
+func (w *Writer) Current() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f == nil {
+		return ""
+	}
+	return w.name
+}
+
+// Serial is the serial number in the name of a WARC file this package
+// wrote ("…-00012-host.warc.gz" is 12), or -1.
+func Serial(name string) int {
+	m := serialRE.FindStringSubmatch(name)
+	if m == nil {
+		return -1
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+var serialRE = regexp.MustCompile(`-\d{14}-(\d{5,})-[^/]*\.warc\.gz(\.open)?$`)
 
 // Rotate closes the current file; the next write starts a new one.
 func (w *Writer) Rotate() error {

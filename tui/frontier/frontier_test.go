@@ -19,7 +19,8 @@ import (
 // before any request.
 func TestInjectRescoreBlacklist(t *testing.T) {
 	ctl := tuitest.NewControl(t, 3)
-	ctl.Run(t, "f1", "id: f1\nworkers: 1\npoliteness: {off: true}\nrdf: {interval: 5ms}\nseeds: ["+ctl.Site.URL("/p/0")+"]\n")
+	// The scope takes the whole site in: injected URLs must be in scope.
+	ctl.Run(t, "f1", "id: f1\nworkers: 1\npoliteness: {off: true}\nrdf: {interval: 5ms}\nscope: {seed-hosts: true}\nseeds: ["+ctl.Site.URL("/p/0")+"]\n")
 	// One worker, held by the gate once /p/0 is fetched, and the one URL
 	// the dispatcher claims ahead for it (/x/ahead, injected below): nothing
 	// else is claimed, so what is injected next stays queued.
