@@ -19,9 +19,9 @@ import (
 	"time"
 
 	"github.com/mneme-archive/mneme/crawler"
-	"github.com/mneme-archive/mneme/crawler/warc/warctest"
 	"github.com/mneme-archive/mneme/crawler/crawllog"
 	"github.com/mneme-archive/mneme/crawler/warc"
+	"github.com/mneme-archive/mneme/crawler/warc/warctest"
 	"github.com/mneme-archive/mneme/graph"
 )
 
