@@ -136,34 +136,48 @@ func (t *Type) Extract(l *Level, doc *vdoc.Doc) ([]Object, []Failure) {
 	var objs []Object
 	var fails []Failure
 	for _, x := range l.Extract {
-		records := x.Records.Select(doc.Root)
-		if len(records) == 0 {
-			fails = append(fails, Failure{Type: t.ID, Level: l.Name, Action: "records", Patterns: []string{x.Records.String()}})
-			continue
-		}
-		yielded := map[Field]bool{}
-		start := len(objs)
-		for i, rec := range records {
-			o := Object{Kind: x.Object}
-			for f, alts := range x.Fields {
-				if ExtractField(&o, f, alts, rec.Node, doc) {
-					yielded[f] = true
-				}
-			}
-			if o.Content == "" && (o.Kind == ForumPost || o.Kind == Comment) {
-				continue // an advertisement or a deleted post in the list
-			}
-			o.IRI = objectIRI(doc.URL, &o, len(objs) == 0, i)
-			objs = append(objs, o)
-		}
-		linkReplies(objs[start:], doc.Base)
-		for f, alts := range x.Fields {
-			if !yielded[f] && !x.Optional[f] {
-				fails = append(fails, Failure{Type: t.ID, Level: l.Name, Action: "field", Field: f, Patterns: sources(alts)})
-			}
-		}
+		objs, fails = x.run(t.ID, l.Name, doc, objs, fails)
 	}
 	mainReplies(objs)
+	return objs, fails
+}
+
+// Objects applies x alone to doc (an extraction Mine found, say) and
+// returns the objects found, replies linked as Extract links them.
+func (x *Extraction) Objects(doc *vdoc.Doc) []Object {
+	objs, _ := x.run("", "", doc, nil, nil)
+	mainReplies(objs)
+	return objs
+}
+
+// run appends the objects x finds on doc to objs, and its failures to
+// fails.
+func (x *Extraction) run(typ, level string, doc *vdoc.Doc, objs []Object, fails []Failure) ([]Object, []Failure) {
+	records := x.Records.Select(doc.Root)
+	if len(records) == 0 {
+		return objs, append(fails, Failure{Type: typ, Level: level, Action: "records", Patterns: []string{x.Records.String()}})
+	}
+	yielded := map[Field]bool{}
+	start := len(objs)
+	for i, rec := range records {
+		o := Object{Kind: x.Object}
+		for f, alts := range x.Fields {
+			if ExtractField(&o, f, alts, rec.Node, doc) {
+				yielded[f] = true
+			}
+		}
+		if o.Content == "" && (o.Kind == ForumPost || o.Kind == Comment) {
+			continue // an advertisement or a deleted post in the list
+		}
+		o.IRI = objectIRI(doc.URL, &o, len(objs) == 0, i)
+		objs = append(objs, o)
+	}
+	linkReplies(objs[start:], doc.Base)
+	for f, alts := range x.Fields {
+		if !yielded[f] && !x.Optional[f] {
+			fails = append(fails, Failure{Type: typ, Level: level, Action: "field", Field: f, Patterns: sources(alts)})
+		}
+	}
 	return objs, fails
 }
 
@@ -200,7 +214,7 @@ func ExtractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc
 			return true
 		case FieldDate, FieldModified:
 			for _, it := range items {
-				tm, text, ok := itemDate(it)
+				tm, text, ok := itemDate(it, CaptureTime(doc))
 				if !ok {
 					continue
 				}
@@ -260,8 +274,9 @@ func ExtractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc
 }
 
 // itemDate reads a date from a selected node: machine-readable attributes
-// first (datetime, content, data-time, title), then the text.
-func itemDate(it xpath.Item) (time.Time, string, bool) {
+// first (datetime, content, data-time, title), then the text, with dates
+// relative to now (the capture time) and in other languages.
+func itemDate(it xpath.Item, now time.Time) (time.Time, string, bool) {
 	text := xpath.Collapse(it.Text())
 	if it.Attr == "" && it.Node.Type == html.ElementNode {
 		for _, a := range []string{"datetime", "content", "data-time", "data-timestamp", "title"} {
@@ -275,7 +290,7 @@ func itemDate(it xpath.Item) (time.Time, string, bool) {
 			}
 		}
 	}
-	tm, ok := ParseDate(text)
+	tm, ok := ParseDateAt(text, now)
 	return tm, text, ok
 }
 

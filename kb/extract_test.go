@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/mneme-archive/mneme/kb/vdoc"
 )
 
 type goldThread struct {
@@ -87,66 +89,15 @@ func sameDate(o Object, gold string) bool {
 // airliners.net phpBB thread was annotated so: 50 posts) names no user;
 // such posts are left out of the author figure and counted apart.
 func TestExtractionAnnotated(t *testing.T) {
-	dir, pages := loadLabels(t)
 	det := NewDetector(builtinKB(t), nil)
-	type score struct {
-		posts, extracted, author, date, noUser int
-		f1                                     float64
-	}
-	per := map[string]*score{}
-	for _, p := range pages {
-		if p.level != "thread" {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, "annotations", p.sha+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var gold goldThread
-		if err := json.Unmarshal(data, &gold); err != nil {
-			t.Fatal(err)
-		}
-		doc := pageDoc(t, dir, p)
+	per := scoreThreads(t, func(doc *vdoc.Doc) []Object {
 		d := det.Detect(doc)
-		var objs []Object
 		if d.Type != nil && d.Level != nil && d.Level.Terminal {
-			objs, _ = d.Type.Extract(d.Level, doc)
+			objs, _ := d.Type.Extract(d.Level, doc)
+			return objs
 		}
-		s := per[p.cms]
-		if s == nil {
-			s = &score{}
-			per[p.cms] = s
-		}
-		s.extracted += len(objs)
-		base := func(ref string) string {
-			u, err := doc.Base.Parse(ref)
-			if err != nil {
-				return ""
-			}
-			return u.String()
-		}
-		for _, g := range gold.Posts {
-			s.posts++
-			best, bi := 0.0, -1
-			for i, o := range objs {
-				if v := f1(o.Content, g.Text.SurfaceForm); v > best {
-					best, bi = v, i
-				}
-			}
-			s.f1 += best
-			if bi < 0 {
-				continue
-			}
-			if strings.Contains(g.User.SurfaceForm, "mode=quote") {
-				s.noUser++
-			} else if sameAuthor(objs[bi], g.User.SurfaceForm, p.url, base) {
-				s.author++
-			}
-			if sameDate(objs[bi], g.Datetime.SurfaceForm) {
-				s.date++
-			}
-		}
-	}
+		return nil
+	})
 	names := make([]string, 0, len(per))
 	for n := range per {
 		names = append(names, n)
@@ -182,5 +133,107 @@ func TestExtractionAnnotated(t *testing.T) {
 	}
 	if float64(kbAuthor) < 0.9*float64(withUser) {
 		t.Errorf("author right for less than 90%% of posts")
+	}
+}
+
+// threadScore is the score of extracted posts against the gold posts of
+// one engine's threads.
+type threadScore struct {
+	posts, extracted, author, date, noUser int
+	f1                                     float64
+}
+
+// scoreThreads extracts posts from the annotated forum threads with
+// extract and scores them by engine label: text F1 (bag of words, each
+// gold post against its best extracted post), author and date exact.
+func scoreThreads(t *testing.T, extract func(doc *vdoc.Doc) []Object) map[string]*threadScore {
+	dir, pages := loadLabels(t)
+	per := map[string]*threadScore{}
+	for _, p := range pages {
+		if p.level != "thread" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "annotations", p.sha+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gold goldThread
+		if err := json.Unmarshal(data, &gold); err != nil {
+			t.Fatal(err)
+		}
+		doc := pageDoc(t, dir, p)
+		objs := extract(doc)
+		s := per[p.cms]
+		if s == nil {
+			s = &threadScore{}
+			per[p.cms] = s
+		}
+		s.extracted += len(objs)
+		base := func(ref string) string {
+			u, err := doc.Base.Parse(ref)
+			if err != nil {
+				return ""
+			}
+			return u.String()
+		}
+		for _, g := range gold.Posts {
+			s.posts++
+			best, bi := 0.0, -1
+			for i, o := range objs {
+				if v := f1(o.Content, g.Text.SurfaceForm); v > best {
+					best, bi = v, i
+				}
+			}
+			s.f1 += best
+			if bi < 0 {
+				continue
+			}
+			if strings.Contains(g.User.SurfaceForm, "mode=quote") {
+				s.noUser++
+			} else if sameAuthor(objs[bi], g.User.SurfaceForm, p.url, base) {
+				s.author++
+			}
+			if sameDate(objs[bi], g.Datetime.SurfaceForm) {
+				s.date++
+			}
+		}
+	}
+	return per
+}
+
+// TestExtractionMined extracts the posts of the annotated threads with
+// no knowledge of their engines: Mine finds the records, and the
+// extraction it returns is applied. It requires the generic-only
+// acceptance figures over every thread: text F1 ≥ 0.85, author and date
+// right for ≥ 85 % of posts.
+func TestExtractionMined(t *testing.T) {
+	per := scoreThreads(t, func(doc *vdoc.Doc) []Object {
+		x := Mine(doc, ForumPost, CaptureTime(doc))
+		if x == nil {
+			return nil
+		}
+		return x.Objects(doc)
+	})
+	var all threadScore
+	names := make([]string, 0, len(per))
+	for n := range per {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		s := per[n]
+		t.Logf("%-10s gold posts %3d, extracted %3d, text F1 %.3f, author %3d/%3d, date %3d",
+			n, s.posts, s.extracted, s.f1/float64(s.posts), s.author, s.posts-s.noUser, s.date)
+		all.posts += s.posts
+		all.author += s.author
+		all.date += s.date
+		all.noUser += s.noUser
+		all.f1 += s.f1
+	}
+	withUser := all.posts - all.noUser
+	f, a, d := all.f1/float64(all.posts), float64(all.author)/float64(withUser), float64(all.date)/float64(all.posts)
+	t.Logf("mined, all threads: %d posts, text F1 %.3f, author %.1f%% of %d, date %.1f%%", all.posts, f, 100*a, withUser, 100*d)
+	if f < 0.85 || a < 0.85 || d < 0.85 {
+		t.Errorf("mined extraction below 0.85: text F1 %.3f, author %.3f, date %.3f", f, a, d)
 	}
 }

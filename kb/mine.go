@@ -1,0 +1,555 @@
+package kb
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/mneme-archive/mneme/kb/vdoc"
+	"github.com/mneme-archive/mneme/kb/xpath"
+)
+
+// Mine finds the repeated records of a thread or a comment list on a page
+// of an engine the knowledge base does not describe, by data-region
+// mining: among the groups of sibling elements of like structure (same
+// tag and first class), the one whose members most often each hold a
+// text block, a date-like string and a person-like link or name. Its
+// fields are then mapped: for each of the date, the author and the text,
+// the XPath (relative to a record) that yields a value on most records.
+// The result is an extraction like the knowledge base's, which a site
+// can keep and apply to its next pages without mining them again; nil
+// when the page holds no such records. now is the capture time, for
+// relative dates ("2 hours ago"); zero leaves them unread.
+func Mine(doc *vdoc.Doc, kind ObjectKind, now time.Time) *Extraction {
+	m := &miner{stats: map[*html.Node]*nodeStats{}, now: now}
+	body := findBody(doc.Root)
+	if body == nil {
+		return nil
+	}
+	m.walk(body)
+	group := m.bestGroup()
+	if group == nil {
+		return nil
+	}
+	return m.extraction(kind, group)
+}
+
+// nodeStats is what mining knows of one element: words of visible text,
+// and its first date-like and person-like descendants (itself included).
+type nodeStats struct {
+	words  int
+	date   *html.Node
+	person *html.Node
+	dates  int
+}
+
+type miner struct {
+	stats  map[*html.Node]*nodeStats
+	groups [][]*html.Node
+	now    time.Time
+	// dates and persons are every date-like and person-like element,
+	// in document order.
+	dates, persons []*html.Node
+}
+
+func findBody(n *html.Node) *html.Node {
+	if n.Type == html.ElementNode && n.DataAtom == atom.Body {
+		return n
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if b := findBody(c); b != nil {
+			return b
+		}
+	}
+	return nil
+}
+
+// skipped elements hold no record text.
+func skipped(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Button, atom.Select,
+		atom.Textarea, atom.Form, atom.Nav, atom.Head, atom.Iframe:
+		return true
+	}
+	return false
+}
+
+// walk computes the stats of n's subtree bottom-up and files its children
+// into groups of like siblings.
+func (m *miner) walk(n *html.Node) *nodeStats {
+	s := &nodeStats{}
+	m.stats[n] = s
+	bySig := map[string][]*html.Node{}
+	var order []string
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			s.words += len(strings.Fields(c.Data))
+		case html.ElementNode:
+			if skipped(c) {
+				continue
+			}
+			cs := m.walk(c)
+			s.words += cs.words
+			s.dates += cs.dates
+			if s.date == nil {
+				s.date = cs.date
+			}
+			if s.person == nil {
+				s.person = cs.person
+			}
+			sig := signature(c)
+			if bySig[sig] == nil {
+				order = append(order, sig)
+			}
+			bySig[sig] = append(bySig[sig], c)
+		}
+	}
+	if s.date == nil && m.isDate(n, s) {
+		s.date = n
+		s.dates++
+		m.dates = append(m.dates, n)
+	}
+	if s.person == nil && isPerson(n) {
+		s.person = n
+		m.persons = append(m.persons, n)
+	}
+	for _, sig := range order {
+		if g := bySig[sig]; len(g) >= 2 {
+			m.groups = append(m.groups, g)
+		}
+	}
+	return s
+}
+
+// signature is an element's tag and first class token without digits:
+// records of one list share it (phpBB's "post bg1" and "post bg2").
+func signature(n *html.Node) string {
+	return n.Data + "." + firstClass(n)
+}
+
+var digitsRE = regexp.MustCompile(`\d`)
+
+func firstClass(n *html.Node) string {
+	for _, c := range strings.Fields(attr(n, "class")) {
+		if !digitsRE.MatchString(c) && !strings.ContainsAny(c, `'"`) {
+			return c
+		}
+	}
+	return ""
+}
+
+// isDate: a <time>, an element with a machine-readable date, or a short
+// element whose text reads as a date (no descendant already did).
+func (m *miner) isDate(n *html.Node, s *nodeStats) bool {
+	if n.DataAtom == atom.Time {
+		return true
+	}
+	for _, a := range []string{"datetime", "data-time", "data-timestamp"} {
+		if v := attr(n, a); v != "" {
+			if _, ok := ParseDate(v); ok {
+				return true
+			}
+		}
+	}
+	if s.words == 0 || s.words > 12 {
+		return false
+	}
+	t := Text(n)
+	if len(t) > 80 {
+		return false
+	}
+	if _, ok := ParseDate(t); ok {
+		return dateShape(t)
+	}
+	_, ok := ParseDateAt(t, m.now)
+	return ok
+}
+
+var (
+	numericDateRE = regexp.MustCompile(`\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}:\d{2}`)
+	wordRE        = regexp.MustCompile(`\pL{3,}`)
+)
+
+// dateShape: a date ParseDate read is written as one, with numbers as
+// a date or a time, or a month name: not runs of numbers such as a
+// pager's "Page 1 of 5 1 2 3".
+func dateShape(t string) bool {
+	if numericDateRE.MatchString(t) {
+		return true
+	}
+	for _, w := range wordRE.FindAllString(strings.ToLower(t), -1) {
+		if monthOf(w) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+var profileRE = regexp.MustCompile(`(?i)(user|member|profile|author|people|poster|/u/|/~|showuser|mode=viewprofile|/p/)`)
+var personClassRE = regexp.MustCompile(`(?i)(author|user|poster|nick|byline|member|name)`)
+
+// isPerson: a link to a profile-like page or an element classed as an
+// author or user name, with a short text; not an avatar.
+func isPerson(n *html.Node) bool {
+	if n.Type != html.ElementNode || strings.Contains(strings.ToLower(attr(n, "class")), "avatar") {
+		return false
+	}
+	short := func() bool {
+		t := Text(n)
+		return t != "" && len(t) <= 40 && len(strings.Fields(t)) <= 4 && !strings.ContainsAny(t, ":@")
+	}
+	if n.DataAtom == atom.A && profileRE.MatchString(attr(n, "href")) {
+		return short()
+	}
+	if ip := attr(n, "itemprop"); ip == "author" || ip == "creator" {
+		return short()
+	}
+	if c := attr(n, "class"); c != "" && personClassRE.MatchString(c) {
+		if n.FirstChild != nil && n.FirstChild == n.LastChild && n.FirstChild.Type == html.TextNode || n.DataAtom == atom.A {
+			return short()
+		}
+	}
+	return false
+}
+
+// good reports a record-like member: text and a date. A record holds a
+// few dates (posted, edited, the author's joining, quotes); a container
+// of records holds many.
+func (m *miner) good(n *html.Node) bool {
+	s := m.stats[n]
+	return s.date != nil && s.words >= 4 && s.dates <= 8
+}
+
+// groupScore is the text mass of a group's record-like members, each
+// capped (a page's two columns are not records), halved without a
+// person. Groups of fewer than two records, or where they are fewer than
+// half the members, score 0.
+func (m *miner) groupScore(g []*html.Node) float64 {
+	good, persons := 0, 0
+	mass := 0.0
+	for _, n := range g {
+		if !m.good(n) {
+			continue
+		}
+		good++
+		s := m.stats[n]
+		if s.person != nil {
+			persons++
+		}
+		mass += math.Min(float64(s.words), 300)
+	}
+	if good < 2 || 2*good < len(g) {
+		return 0
+	}
+	return mass * (0.5 + 0.5*float64(persons)/float64(good))
+}
+
+func (m *miner) bestGroup() []*html.Node {
+	var best []*html.Node
+	bestScore := 0.0
+	for _, g := range m.groups {
+		if s := m.groupScore(g); s > bestScore {
+			best, bestScore = g, s
+		}
+	}
+	return best
+}
+
+// classStep is an XPath step for n: its tag and first class, when it has
+// one.
+func classStep(n *html.Node) string {
+	if c := firstClass(n); c != "" {
+		return tokenStep(n.Data, c)
+	}
+	return n.Data
+}
+
+func tokenStep(tag, class string) string {
+	return fmt.Sprintf("%s[contains(concat(' ', normalize-space(@class), ' '), ' %s ')]", tag, class)
+}
+
+func classTokens(n *html.Node) []string {
+	var out []string
+	for _, c := range strings.Fields(attr(n, "class")) {
+		if !digitsRE.MatchString(c) && !strings.ContainsAny(c, `'"`) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// relPath is an XPath from rec whose first node is n: a step by one of
+// n's classes, its itemprop, or its tag, alone or under its nearest
+// classed ancestor below rec.
+func relPath(rec, n *html.Node) string {
+	if n == rec {
+		return "."
+	}
+	var steps []string
+	for _, c := range classTokens(n) {
+		steps = append(steps, tokenStep(n.Data, c))
+	}
+	if ip := attr(n, "itemprop"); ip != "" && !strings.ContainsAny(ip, `'"`) {
+		steps = append(steps, fmt.Sprintf("%s[@itemprop='%s']", n.Data, ip))
+	}
+	steps = append(steps, n.Data)
+	var cands []string
+	for _, st := range steps {
+		cands = append(cands, ".//"+st)
+	}
+	for p := n.Parent; p != nil && p != rec; p = p.Parent {
+		if cs := classTokens(p); len(cs) > 0 {
+			for _, c := range cs {
+				cands = append(cands, ".//"+tokenStep(p.Data, c)+"//"+steps[0])
+			}
+			break
+		}
+	}
+	for _, c := range cands {
+		e, err := xpath.Compile(c)
+		if err != nil {
+			continue
+		}
+		if it, ok := e.First(rec); ok && it.Node == n {
+			return c
+		}
+	}
+	return cands[0]
+}
+
+// recordsPath is an XPath that selects the group's members: anchored at
+// their parent's id or class when that selects them alone.
+func recordsPath(g []*html.Node) string {
+	step := classStep(g[0])
+	p := g[0].Parent
+	var cands []string
+	if id := attr(p, "id"); id != "" && !digitsRE.MatchString(id) && !strings.ContainsAny(id, `'"`) {
+		cands = append(cands, fmt.Sprintf("//%s[@id='%s']/%s", p.Data, id, step))
+	}
+	if firstClass(p) != "" {
+		cands = append(cands, "//"+classStep(p)+"/"+step)
+	}
+	cands = append(cands, "//"+step)
+	root := p
+	for root.Parent != nil {
+		root = root.Parent
+	}
+	for _, c := range cands {
+		e, err := xpath.Compile(c)
+		if err != nil {
+			continue
+		}
+		items := e.Select(root)
+		if len(items) >= len(g) && len(items) <= len(g)+len(g)/4+1 {
+			return c
+		}
+	}
+	return cands[len(cands)-1]
+}
+
+// extraction maps the fields of the chosen group and compiles them:
+// each field's paths ranked by how many records they serve (and, for
+// dates and authors, how much they look like a post's), the best three
+// kept as alternatives.
+func (m *miner) extraction(kind ObjectKind, g []*html.Node) *Extraction {
+	var recs []*html.Node
+	for _, n := range g {
+		if m.good(n) {
+			recs = append(recs, n)
+		}
+	}
+	dates := map[string]float64{}
+	authors := map[string]float64{}
+	for _, r := range recs {
+		seen := map[string]bool{}
+		for _, d := range m.within(r, m.dates) {
+			p := relPath(r, d)
+			if !seen[p] {
+				seen[p] = true
+				dates[p] += 1 + m.dateQuality(d)
+			}
+		}
+		first := true
+		for _, a := range m.within(r, m.persons) {
+			p := relPath(r, a)
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			w := 1.0
+			if first {
+				w += 0.3
+				first = false
+			}
+			if personClassRE.MatchString(attr(a, "class")) {
+				w += 0.5
+			}
+			if inQuote(r, a) {
+				w -= 0.9
+			}
+			authors[p] += w
+		}
+	}
+	x := &Extraction{Object: kind, Fields: map[Field][]*Pattern{}, Optional: map[Field]bool{FieldAuthor: true}}
+	rp, err := xpath.Compile(recordsPath(g))
+	if err != nil {
+		return nil
+	}
+	x.Records = &Pattern{Expr: rp}
+	x.Fields[FieldDate] = ranked(dates, 3)
+	if a := ranked(authors, 3); len(a) > 0 {
+		x.Fields[FieldAuthor] = a
+	}
+	// The text block holds neither the date nor the author the
+	// patterns chose.
+	contents := map[string]float64{}
+	for _, r := range recs {
+		var marks []*html.Node
+		for _, f := range []Field{FieldDate, FieldAuthor} {
+			for _, p := range x.Fields[f] {
+				if it, ok := p.First(r); ok {
+					marks = append(marks, it.Node)
+					break
+				}
+			}
+		}
+		if c := m.content(r, marks); c != nil {
+			contents[relPath(r, c)]++
+		}
+	}
+	x.Fields[FieldContent] = ranked(contents, 2)
+	if len(x.Fields[FieldContent]) == 0 {
+		x.Fields[FieldContent] = ranked(map[string]int{".": 1}, 1)
+	}
+	if attr(recs[0], "id") != "" {
+		x.Fields[FieldID] = ranked(map[string]int{"./@id": 1}, 1)
+		x.Optional[FieldID] = true
+	}
+	return x
+}
+
+// content is the record's text block: its descendant with the most words
+// that holds none of marks, when that is at least a third of the
+// record's text; else the record.
+func (m *miner) content(r *html.Node, marks []*html.Node) *html.Node {
+	marked := map[*html.Node]bool{}
+	for _, n := range marks {
+		for ; n != nil && n != r; n = n.Parent {
+			marked[n] = true
+		}
+	}
+	var best *html.Node
+	bestWords := 0
+	var visit func(n *html.Node)
+	visit = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			cs := m.stats[c]
+			if c.Type != html.ElementNode || cs == nil {
+				continue
+			}
+			if marked[c] {
+				visit(c)
+				continue
+			}
+			if cs.words > bestWords {
+				best, bestWords = c, cs.words
+			}
+		}
+	}
+	visit(r)
+	if best == nil || 3*bestWords < m.stats[r].words {
+		return r
+	}
+	return best
+}
+
+func contains(a, b *html.Node) bool {
+	for ; b != nil; b = b.Parent {
+		if a == b {
+			return true
+		}
+	}
+	return false
+}
+
+// within returns the nodes of list under r.
+func (m *miner) within(r *html.Node, list []*html.Node) []*html.Node {
+	var out []*html.Node
+	for _, n := range list {
+		if contains(r, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+var joinedRE = regexp.MustCompile(`(?i)(joined|registered|member since|since|registriert|dabei seit|mitglied seit|beigetreten|inscrit|inscription|registrado|iscritto|lid sinds|last seen|last active|zuletzt)`)
+
+// dateQuality favours the dates posts are published with: machine-
+// readable, with a time of day, not a member's joining date.
+func (m *miner) dateQuality(d *html.Node) float64 {
+	q := 0.0
+	if d.DataAtom == atom.Time || attr(d, "datetime") != "" || attr(d, "data-time") != "" {
+		q += 0.5
+	}
+	if t, ok := ParseDateAt(Text(d), m.now); ok && (t.Hour() != 0 || t.Minute() != 0) {
+		q += 0.5
+	}
+	ctx := Text(d)
+	if p := d.Parent; p != nil {
+		if pt := Text(p); len(pt) < 80 {
+			ctx = pt
+		}
+		for s := d.PrevSibling; s != nil; s = s.PrevSibling {
+			if s.Type == html.ElementNode {
+				ctx += " " + Text(s)
+				break
+			}
+		}
+	}
+	if joinedRE.MatchString(ctx) {
+		q -= 1.5
+	}
+	return q
+}
+
+func inQuote(r, n *html.Node) bool {
+	for p := n.Parent; p != nil && p != r; p = p.Parent {
+		if p.DataAtom == atom.Blockquote || strings.Contains(strings.ToLower(attr(p, "class")), "quote") {
+			return true
+		}
+	}
+	return false
+}
+
+// ranked compiles the n paths of highest score, best first.
+func ranked[N int | float64](counts map[string]N, n int) []*Pattern {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if counts[a] != counts[b] {
+			return cmp.Compare(counts[b], counts[a])
+		}
+		return strings.Compare(a, b)
+	})
+	var out []*Pattern
+	for _, k := range keys {
+		if len(out) == n {
+			break
+		}
+		if e, err := xpath.Compile(k); err == nil {
+			out = append(out, &Pattern{Expr: e})
+		}
+	}
+	return out
+}

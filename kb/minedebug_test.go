@@ -1,0 +1,39 @@
+package kb
+
+import (
+	"os"
+	"testing"
+)
+
+func TestMineDebug(t *testing.T) {
+	if os.Getenv("MINEDEBUG") == "" {
+		t.Skip()
+	}
+	dir, pages := loadLabels(t)
+	for _, p := range pages {
+		if p.level != "thread" || (os.Getenv("MINEDEBUG") != "all" && os.Getenv("MINEDEBUG") != p.cms && os.Getenv("MINEDEBUG") != p.sha) {
+			continue
+		}
+		doc := pageDoc(t, dir, p)
+		x := Mine(doc, ForumPost, CaptureTime(doc))
+		if x == nil {
+			t.Logf("%s %s: nothing", p.cms, p.sha)
+			continue
+		}
+		objs := x.Objects(doc)
+		t.Logf("%s %s: %d objs records %s", p.cms, p.sha, len(objs), x.Records)
+		for f, alts := range x.Fields {
+			t.Logf("   %s: %v", f, sources(alts))
+		}
+		for i, o := range objs {
+			if i >= 2 {
+				break
+			}
+			c := o.Content
+			if len(c) > 150 {
+				c = c[:150]
+			}
+			t.Logf("   obj author=%q date=%v (%q) content=%q", o.Author, o.Date, o.DateText, c)
+		}
+	}
+}
