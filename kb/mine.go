@@ -75,7 +75,7 @@ func findBody(n *html.Node) *html.Node {
 func skipped(n *html.Node) bool {
 	switch n.DataAtom {
 	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Button, atom.Select,
-		atom.Textarea, atom.Form, atom.Nav, atom.Head, atom.Iframe:
+		atom.Textarea, atom.Nav, atom.Head, atom.Iframe:
 		return true
 	}
 	return false
@@ -163,8 +163,8 @@ func (m *miner) isDate(n *html.Node, s *nodeStats) bool {
 		return false
 	}
 	t := Text(n)
-	if len(t) > 80 {
-		return false
+	if len(t) > 80 || timeOnlyRE.MatchString(t) {
+		return false // a time of day alone: the element around it holds the day
 	}
 	if _, ok := ParseDate(t); ok {
 		return dateShape(t)
@@ -174,6 +174,7 @@ func (m *miner) isDate(n *html.Node, s *nodeStats) bool {
 }
 
 var (
+	timeOnlyRE    = regexp.MustCompile(`^\d{1,2}[:h]\d{2}(:\d{2})?\s*([ap]\.?m\.?)?$`)
 	numericDateRE = regexp.MustCompile(`\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}:\d{2}`)
 	wordRE        = regexp.MustCompile(`\pL{3,}`)
 )
@@ -212,10 +213,8 @@ func isPerson(n *html.Node) bool {
 	if ip := attr(n, "itemprop"); ip == "author" || ip == "creator" {
 		return short()
 	}
-	if c := attr(n, "class"); c != "" && personClassRE.MatchString(c) {
-		if n.FirstChild != nil && n.FirstChild == n.LastChild && n.FirstChild.Type == html.TextNode || n.DataAtom == atom.A {
-			return short()
-		}
+	if c := attr(n, "class"); c != "" && personClassRE.MatchString(c) && !blocks[n.DataAtom] || n.DataAtom == atom.Div && personClassRE.MatchString(c) {
+		return short()
 	}
 	return false
 }
@@ -407,6 +406,18 @@ func (m *miner) extraction(kind ObjectKind, g []*html.Node) *Extraction {
 	x.Fields[FieldDate] = ranked(dates, 3)
 	if a := ranked(authors, 3); len(a) > 0 {
 		x.Fields[FieldAuthor] = a
+		// The profile link: the author element's, its link's or the
+		// link around it.
+		var urls []*Pattern
+		for _, p := range a {
+			for _, suffix := range []string{"/@href", "//a/@href", "/ancestor::a[1]/@href"} {
+				if e, err := xpath.Compile(p.String() + suffix); err == nil {
+					urls = append(urls, &Pattern{Expr: e})
+				}
+			}
+		}
+		x.Fields[FieldAuthorURL] = urls
+		x.Optional[FieldAuthorURL] = true
 	}
 	// The text block holds neither the date nor the author the
 	// patterns chose.
@@ -447,7 +458,7 @@ func (m *miner) content(r *html.Node, marks []*html.Node) *html.Node {
 		}
 	}
 	var best *html.Node
-	bestWords := 0
+	bestWords, bestWeight := 0, 0.0
 	var visit func(n *html.Node)
 	visit = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -459,8 +470,8 @@ func (m *miner) content(r *html.Node, marks []*html.Node) *html.Node {
 				visit(c)
 				continue
 			}
-			if cs.words > bestWords {
-				best, bestWords = c, cs.words
+			if w := contentWeight(c) * float64(cs.words); w > bestWeight {
+				best, bestWeight, bestWords = c, w, cs.words
 			}
 		}
 	}
@@ -468,7 +479,38 @@ func (m *miner) content(r *html.Node, marks []*html.Node) *html.Node {
 	if best == nil || 3*bestWords < m.stats[r].words {
 		return r
 	}
-	return best
+	// Down to the block that holds the text alone: not a user panel
+	// beside it.
+	for {
+		var next *html.Node
+		for c := best.FirstChild; c != nil; c = c.NextSibling {
+			if cs := m.stats[c]; c.Type == html.ElementNode && cs != nil && 20*cs.words >= 17*m.stats[best].words {
+				next = c
+			}
+		}
+		if next == nil || marked[next] {
+			return best
+		}
+		best = next
+	}
+}
+
+var (
+	contentClassRE = regexp.MustCompile(`(?i)(content|message|body|text|entry|post)`)
+	asideClassRE   = regexp.MustCompile(`(?i)(user|author|profile|sig|avatar|info|meta|footer|header)`)
+)
+
+// contentWeight favours blocks classed as a post's text over user panels
+// and signatures.
+func contentWeight(n *html.Node) float64 {
+	c := attr(n, "class") + " " + attr(n, "id")
+	switch {
+	case contentClassRE.MatchString(c) && !asideClassRE.MatchString(c):
+		return 1.5
+	case asideClassRE.MatchString(c):
+		return 0.5
+	}
+	return 1
 }
 
 func contains(a, b *html.Node) bool {

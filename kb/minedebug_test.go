@@ -1,6 +1,7 @@
 package kb
 
 import (
+	"golang.org/x/net/html"
 	"os"
 	"testing"
 )
@@ -34,6 +35,36 @@ func TestMineDebug(t *testing.T) {
 				c = c[:150]
 			}
 			t.Logf("   obj author=%q date=%v (%q) content=%q", o.Author, o.Date, o.DateText, c)
+		}
+	}
+}
+
+func TestMineGroups(t *testing.T) {
+	sha := os.Getenv("MINEGROUPS")
+	if sha == "" {
+		t.Skip()
+	}
+	dir, pages := loadLabels(t)
+	for _, p := range pages {
+		if p.sha != sha {
+			continue
+		}
+		doc := pageDoc(t, dir, p)
+		m := &miner{stats: map[*html.Node]*nodeStats{}}
+		m.walk(findBody(doc.Root))
+		for _, g := range m.groups {
+			sc := m.groupScore(g)
+			good := 0
+			maxd := 0
+			for _, n := range g {
+				if m.good(n) {
+					good++
+				}
+				maxd = max(maxd, m.stats[n].dates)
+			}
+			if len(g) > 3 || sc > 0 {
+				t.Logf("%8.0f n=%d good=%d maxdates=%d %s parent=%s.%s", sc, len(g), good, maxd, signature(g[0]), g[0].Parent.Data, attr(g[0].Parent, "class"))
+			}
 		}
 	}
 }
