@@ -43,16 +43,39 @@ func ParseDateAt(s string, now time.Time) (time.Time, bool) {
 		ReturnTimeAsPeriod:  true,
 	}
 	if now.IsZero() {
-		cfg.CurrentTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+		// Read the date against two times: one that moves with them is
+		// relative ("Sunday 8th March", "2 days ago") and unknown.
+		a, okA := parseLib(cfg, s, refTimes[0])
+		b, okB := parseLib(cfg, s, refTimes[1])
+		if !okA || !okB || !a.Equal(b) {
+			return time.Time{}, false
+		}
+		return a, true
 	}
-	d, err := dps.Parse(cfg, s)
+	return parseLib(cfg, s, now)
+}
+
+var refTimes = [2]time.Time{time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2013, 7, 1, 0, 0, 0, 0, time.UTC)}
+
+func parseLib(cfg *dps.Configuration, s string, now time.Time) (time.Time, bool) {
+	c := *cfg
+	c.CurrentTime = now
+	d, err := dps.Parse(&c, s)
 	if err != nil || d.IsZero() || d.Period == date.Month || d.Period == date.Year {
 		return time.Time{}, false // no day: "Joined Jan 2010"
 	}
-	if now.IsZero() && d.Time.Year() == 2000 && !strings.Contains(s, "2000") {
-		return time.Time{}, false // relative to no known time
-	}
 	return d.Time.UTC(), true
+}
+
+// RelativeDate reports a date that can be read only against the capture
+// time ("2 hours ago", "Sunday 8th March"): one ParseDateAt reads with a
+// capture time and not without.
+func RelativeDate(s string) bool {
+	if _, ok := ParseDateAt(s, time.Time{}); ok {
+		return false
+	}
+	_, ok := ParseDateAt(s, refTimes[1])
+	return ok
 }
 
 // dateLike is a cheap test that s could be a date go-dateparser reads:

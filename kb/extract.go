@@ -291,6 +291,11 @@ func itemDate(it xpath.Item, now time.Time) (time.Time, string, bool) {
 		}
 	}
 	tm, ok := ParseDateAt(text, now)
+	if !ok && now.IsZero() && RelativeDate(text) {
+		// A date relative to a capture time the page does not carry
+		// (a saved file): its text, without a time.
+		return time.Time{}, text, true
+	}
 	return tm, text, ok
 }
 

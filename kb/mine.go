@@ -169,7 +169,11 @@ func (m *miner) isDate(n *html.Node, s *nodeStats) bool {
 	if _, ok := ParseDate(t); ok {
 		return dateShape(t)
 	}
-	_, ok := ParseDateAt(t, m.now)
+	now := m.now
+	if now.IsZero() {
+		now = refTimes[1] // any reading of a relative date will do here
+	}
+	_, ok := ParseDateAt(t, now)
 	return ok
 }
 
