@@ -96,10 +96,11 @@ type Detection struct {
 
 // App returns the short name of the application, "" when unknown: the
 // knowledge-base type's ID, or the slug of a fingerprint technology of
-// the blog, forum, wiki or CMS categories.
+// the blog, forum, wiki or CMS categories (whose type is then its
+// category's generic type).
 func (det *Detection) App() string {
 	switch {
-	case det.Type != nil:
+	case det.Type != nil && !det.Type.Generic:
 		return det.Type.ID
 	case det.Technology != nil:
 		return det.Technology.Slug
@@ -113,9 +114,30 @@ func (det *Detection) Category() string {
 	case det.Type != nil:
 		return det.Type.Category
 	case det.Technology != nil:
-		return det.Technology.AppCategory
+		return TechCategory(det.Technology)
 	}
 	return ""
+}
+
+// TechCategory is the application category (blog, forum, wiki, cms) of a
+// fingerprint technology, "" when it is not an application: the
+// category the fingerprints give it, or the one the knowledge base knows
+// for platforms the fingerprints file elsewhere (community platforms
+// under content curation, say).
+func TechCategory(m *fingerprint.Match) string {
+	if c, ok := techCategories[m.Slug]; ok {
+		return c
+	}
+	return m.AppCategory
+}
+
+// techCategories are the knowledge base's facts about technologies whose
+// fingerprint categories name no application category, or the wrong one.
+var techCategories = map[string]string{
+	"insided": "forum", "khoros": "forum", "lithium": "forum", "vanilla-forums": "forum",
+	"simple-machines-forum": "forum", "mybb": "forum", "nodebb": "forum", "flarum": "forum",
+	"tumblr": "blog", "ghost": "blog", "medium": "blog", "substack": "blog", "blogger": "blog",
+	"hugo": "cms", "jekyll": "cms", "squarespace": "cms", "webflow": "cms", "wix": "cms", "weebly": "cms",
 }
 
 // Detect identifies the application type and the level of doc. One scan
@@ -166,7 +188,11 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 		det.Type = d.kb.Types[best]
 	} else if tech := appTechnology(det.Technologies); tech != nil {
 		det.Technology = tech
-		det.Type = d.kb.Type(tech.Slug)
+		// The knowledge base's entry for the technology, else its
+		// category's generic type.
+		if det.Type = d.kb.Type(tech.Slug); det.Type == nil {
+			det.Type = Generic(TechCategory(tech))
+		}
 	}
 	if det.Type != nil {
 		det.Level, det.LevelPattern = det.Type.LevelOf(doc)
@@ -181,7 +207,7 @@ func appTechnology(ts []fingerprint.Match) *fingerprint.Match {
 	var best *fingerprint.Match
 	for i := range ts {
 		t := &ts[i]
-		if t.AppCategory == "" {
+		if TechCategory(t) == "" {
 			continue
 		}
 		if best == nil || best.Implied && !t.Implied ||

@@ -2,6 +2,7 @@ package kb
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -142,6 +143,37 @@ func (t *Type) Extract(l *Level, doc *vdoc.Doc) ([]Object, []Failure) {
 	return objs, fails
 }
 
+// ExtractPage is the extraction the crawl runs on a page of level l of
+// type t: a generic type's objects (Generic), or the level's extraction
+// actions refined where they find nothing: comments a theme lays out
+// otherwise than the knowledge base says are mined from the page's
+// comment section. learned is the site's earlier mined extraction (nil
+// for none); the one used is returned for the site's next pages.
+func (t *Type) ExtractPage(l *Level, doc *vdoc.Doc, learned *Extraction) ([]Object, []Failure, *Extraction) {
+	if t.Generic {
+		objs, x := t.extractGeneric(doc, learned)
+		return objs, nil, x
+	}
+	objs, fails := t.Extract(l, doc)
+	for _, f := range fails {
+		if f.Action != "records" || !slices.ContainsFunc(l.Extract, func(x *Extraction) bool {
+			return x.Object == Comment && x.Records.String() == f.Patterns[0]
+		}) {
+			continue
+		}
+		recs, x := MineObjects(doc, Comment, learned)
+		if len(objs) > 0 {
+			for i := range recs {
+				if recs[i].ReplyTo == "" || recs[i].ReplyTo == recs[0].IRI {
+					recs[i].ReplyTo = objs[0].IRI
+				}
+			}
+		}
+		return append(objs, recs...), fails, x
+	}
+	return objs, fails, learned
+}
+
 // Objects applies x alone to doc (an extraction Mine found, say) and
 // returns the objects found, replies linked as Extract links them.
 func (x *Extraction) Objects(doc *vdoc.Doc) []Object {
@@ -169,7 +201,8 @@ func (x *Extraction) run(typ, level string, doc *vdoc.Doc, objs []Object, fails 
 		if o.Content == "" && (o.Kind == ForumPost || o.Kind == Comment) {
 			continue // an advertisement or a deleted post in the list
 		}
-		o.IRI = objectIRI(doc.URL, &o, len(objs) == 0, i)
+		// A comment is never the page itself: that is its post.
+		o.IRI = objectIRI(doc.URL, &o, len(objs) == 0 && o.Kind != Comment, i)
 		objs = append(objs, o)
 	}
 	linkReplies(objs[start:], doc.Base)

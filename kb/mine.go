@@ -30,6 +30,11 @@ import (
 func Mine(doc *vdoc.Doc, kind ObjectKind, now time.Time) *Extraction {
 	m := &miner{stats: map[*html.Node]*nodeStats{}, now: now}
 	body := findBody(doc.Root)
+	if body != nil && kind == Comment {
+		// Comments are sought in the comment section alone: a page
+		// without one has none.
+		body = commentSection(body)
+	}
 	if body == nil {
 		return nil
 	}
@@ -598,4 +603,28 @@ func ranked[N int | float64](counts map[string]N, n int) []*Pattern {
 		}
 	}
 	return out
+}
+
+var commentSectionRE = regexp.MustCompile(`(?i)^(comments?|comment-?list|commentlist|comments-area|comment-section|discussion|responses|replies)$`)
+
+// commentSection is the first element under n whose id or a class names
+// a comment list.
+func commentSection(n *html.Node) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || skipped(c) {
+			continue
+		}
+		if commentSectionRE.MatchString(attr(c, "id")) {
+			return c
+		}
+		for _, cl := range strings.Fields(attr(c, "class")) {
+			if commentSectionRE.MatchString(cl) {
+				return c
+			}
+		}
+		if s := commentSection(c); s != nil {
+			return s
+		}
+	}
+	return nil
 }
