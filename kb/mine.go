@@ -28,7 +28,7 @@ import (
 // when the page holds no such records. now is the capture time, for
 // relative dates ("2 hours ago"); zero leaves them unread.
 func Mine(doc *vdoc.Doc, kind ObjectKind, now time.Time) *Extraction {
-	m := &miner{stats: map[*html.Node]*nodeStats{}, now: now}
+	m := &miner{stats: map[*html.Node]*nodeStats{}, now: now, read: map[string]bool{}}
 	body := findBody(doc.Root)
 	if body != nil && kind == Comment {
 		// Comments are sought in the comment section alone: a page
@@ -62,6 +62,8 @@ type miner struct {
 	// dates and persons are every date-like and person-like element,
 	// in document order.
 	dates, persons []*html.Node
+	// read memoizes isDate's readings of texts, which repeat on a page.
+	read map[string]bool
 }
 
 func findBody(n *html.Node) *html.Node {
@@ -174,13 +176,24 @@ func (m *miner) isDate(n *html.Node, s *nodeStats) bool {
 	if _, ok := ParseDate(t); ok {
 		return dateShape(t)
 	}
+	if len(t) > 48 || labelNumberRE.MatchString(t) {
+		return false // "Posts: 1,234", "Reputation 12"
+	}
+	if ok, seen := m.read[t]; seen {
+		return ok
+	}
 	now := m.now
 	if now.IsZero() {
 		now = refTimes[1] // any reading of a relative date will do here
 	}
 	_, ok := ParseDateAt(t, now)
+	m.read[t] = ok
 	return ok
 }
+
+// labelNumberRE is a label and a count, the commonest short text with
+// letters and digits on a forum page.
+var labelNumberRE = regexp.MustCompile(`^[\pL\s]+:?\s*[\d.,\s]+$`)
 
 var (
 	timeOnlyRE    = regexp.MustCompile(`^\d{1,2}[:h]\d{2}(:\d{2})?\s*([ap]\.?m\.?)?$`)
@@ -627,4 +640,19 @@ func commentSection(n *html.Node) *html.Node {
 		}
 	}
 	return nil
+}
+
+// Thread reports whether mined objects look like a forum thread's posts:
+// two or more, most with an author and a date.
+func Thread(objs []Object) bool {
+	if len(objs) < 2 {
+		return false
+	}
+	n := 0
+	for _, o := range objs {
+		if o.Author != "" && (!o.Date.IsZero() || o.DateText != "") {
+			n++
+		}
+	}
+	return 2*n > len(objs)
 }

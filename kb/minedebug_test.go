@@ -50,7 +50,7 @@ func TestMineGroups(t *testing.T) {
 			continue
 		}
 		doc := pageDoc(t, dir, p)
-		m := &miner{stats: map[*html.Node]*nodeStats{}}
+		m := &miner{stats: map[*html.Node]*nodeStats{}, read: map[string]bool{}}
 		m.walk(findBody(doc.Root))
 		for _, g := range m.groups {
 			sc := m.groupScore(g)
