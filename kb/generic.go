@@ -177,3 +177,26 @@ func mainBlock(doc *vdoc.Doc) *html.Node {
 	}
 	return best
 }
+
+// PageObjects runs on one page, without a site's history, the detection
+// and extraction the application-aware crawl runs: the application's type
+// and the page's level, then ExtractPage on a terminal level; on a page
+// of no known application, mining for a forum thread's records, which
+// names the generic forum type when it finds them.
+func (d *Detector) PageObjects(doc *vdoc.Doc) (*Detection, []Object) {
+	det := d.Detect(doc)
+	if det.Type == nil {
+		objs, _ := MineObjects(doc, ForumPost, nil)
+		if !Thread(objs) {
+			return det, nil
+		}
+		det.Type = Generic("forum")
+		det.Level = det.Type.Levels[0]
+		return det, objs
+	}
+	if det.Level == nil || !det.Level.Terminal {
+		return det, nil
+	}
+	objs, _, _ := det.Type.ExtractPage(det.Level, doc, nil)
+	return det, objs
+}
