@@ -190,7 +190,7 @@ func naiveDetect(k *KB, fp *fingerprint.Set, doc *vdoc.Doc) (*Type, *Pattern, []
 		for i := range all {
 			all[i] = i
 		}
-		if Evidence(t, all, func(p *Pattern) bool { return p.MatchIndexed(doc.Root, doc) }).Confidence < MinConfidence {
+		if Evidence(t, all, func(p *Pattern) bool { return p.MatchIndexed(doc.Root, doc) }).Confidence < MinConfidence && !t.structured(doc) {
 			continue
 		}
 		for pi, p := range t.Detect {

@@ -119,6 +119,31 @@ var evidenceWeights = map[string]float64{
 	"header": 0.7, "cookie": 0.6, "generator": 0.45, "asset": 0.6, "script": 0.6, "markup": 0.6, "url": 0.3,
 }
 
+// with adds a kind of evidence.
+func (ev Evidences) with(kind string) Evidences {
+	if slices.Contains(ev.Kinds, kind) {
+		return ev
+	}
+	ev.Kinds = append(slices.Clone(ev.Kinds), kind)
+	slices.Sort(ev.Kinds)
+	ev.Confidence = 1 - (1-ev.Confidence)*(1-evidenceWeights[kind])
+	return ev
+}
+
+// structured reports whether one of t's level patterns on the markup (not
+// on the URL) holds on doc: the application's page structure, which
+// corroborates a weak signal such as its generator string.
+func (t *Type) structured(doc *vdoc.Doc) bool {
+	for _, l := range t.Levels {
+		for _, p := range l.Detect {
+			if patternKind(p) != "url" && p.MatchIndexed(doc.Root, doc) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // patternKind is the kind of evidence a detection pattern looks at.
 func patternKind(p *Pattern) string {
 	src := p.String()
@@ -260,6 +285,9 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 		}
 		t := d.kb.Types[b]
 		ev := Evidence(t, cands[b], func(p *Pattern) bool { return p.MatchIndexed(doc.Root, doc) })
+		if ev.Confidence < MinConfidence && t.structured(doc) {
+			ev = ev.with("markup")
+		}
 		if ev.Confidence >= MinConfidence {
 			best, bestRank = b, br
 			det.Pattern, det.Evidence = t.Detect[br], ev

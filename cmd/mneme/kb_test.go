@@ -25,7 +25,7 @@ func TestKBCheckBuiltin(t *testing.T) {
 	if len(lines) != len(files) {
 		t.Fatalf("kb check printed %d lines for %d files:\n%s", len(lines), len(files), out)
 	}
-	if !strings.Contains(out, "kb/apps/wordpress.yaml: wordpress (blog), 9 detection patterns, 3 levels") {
+	if !strings.Contains(out, "kb/apps/wordpress.yaml: wordpress (blog), 15 detection patterns, 3 levels") {
 		t.Errorf("no summary of wordpress.yaml in:\n%s", out)
 	}
 }
