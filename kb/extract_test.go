@@ -100,7 +100,9 @@ func TestExtractionAnnotated(t *testing.T) {
 	})
 	names := make([]string, 0, len(per))
 	for n := range per {
-		names = append(names, n)
+		if n != "all" {
+			names = append(names, n)
+		}
 	}
 	slices.Sort(names)
 	var kbPosts, kbAuthor, kbDate, kbNoUser int
@@ -147,6 +149,12 @@ type threadScore struct {
 // extract and scores them by engine label: text F1 (bag of words, each
 // gold post against its best extracted post), author and date exact.
 func scoreThreads(t *testing.T, extract func(doc *vdoc.Doc) []Object) map[string]*threadScore {
+	return scoreThreadsBy(t, func(p labelledPage) string { return p.cms }, extract)
+}
+
+// scoreThreadsBy scores as scoreThreads does, grouping the threads by
+// group's key, and all of them under "all" besides.
+func scoreThreadsBy(t *testing.T, group func(labelledPage) string, extract func(doc *vdoc.Doc) []Object) map[string]*threadScore {
 	dir, pages := loadLabels(t)
 	per := map[string]*threadScore{}
 	for _, p := range pages {
@@ -163,11 +171,20 @@ func scoreThreads(t *testing.T, extract func(doc *vdoc.Doc) []Object) map[string
 		}
 		doc := pageDoc(t, dir, p)
 		objs := extract(doc)
-		s := per[p.cms]
-		if s == nil {
-			s = &threadScore{}
-			per[p.cms] = s
+		for _, key := range []string{group(p), "all"} {
+			if per[key] == nil {
+				per[key] = &threadScore{}
+			}
+			scoreThread(per[key], p, doc, objs, gold)
 		}
+	}
+	return per
+}
+
+// scoreThread adds to s the score of objs against the gold posts of page
+// p.
+func scoreThread(s *threadScore, p labelledPage, doc *vdoc.Doc, objs []Object, gold goldThread) {
+	{
 		s.extracted += len(objs)
 		base := func(ref string) string {
 			u, err := doc.Base.Parse(ref)
@@ -198,7 +215,6 @@ func scoreThreads(t *testing.T, extract func(doc *vdoc.Doc) []Object) map[string
 			}
 		}
 	}
-	return per
 }
 
 // TestExtractionMined extracts the posts of the annotated threads with
@@ -217,7 +233,9 @@ func TestExtractionMined(t *testing.T) {
 	var all threadScore
 	names := make([]string, 0, len(per))
 	for n := range per {
-		names = append(names, n)
+		if n != "all" {
+			names = append(names, n)
+		}
 	}
 	slices.Sort(names)
 	for _, n := range names {
