@@ -221,10 +221,13 @@ func TechCategory(m *fingerprint.Match) string {
 	return m.AppCategory
 }
 
+// categoryRank orders categories from the most specific.
+var categoryRank = map[string]int{"forum": 4, "wiki": 3, "blog": 2, "cms": 1}
+
 // techCategories are the knowledge base's facts about technologies whose
 // fingerprint categories name no application category, or the wrong one.
 var techCategories = map[string]string{
-	"insided": "forum", "khoros": "forum", "lithium": "forum", "vanilla-forums": "forum",
+	"insided": "forum", "invision-community": "forum", "invision-power-board": "forum", "khoros": "forum", "lithium": "forum", "vanilla-forums": "forum",
 	"simple-machines-forum": "forum", "mybb": "forum", "nodebb": "forum", "flarum": "forum",
 	"tumblr": "blog", "ghost": "blog", "medium": "blog", "substack": "blog", "blogger": "blog",
 	"hugo": "cms", "jekyll": "cms", "squarespace": "cms", "webflow": "cms", "wix": "cms", "weebly": "cms",
@@ -327,8 +330,15 @@ func appTechnology(ts []fingerprint.Match, rejected []string) *fingerprint.Match
 		if TechCategory(t) == "" || slices.Contains(rejected, t.Slug) {
 			continue // not an application, or one whose evidence was too weak
 		}
-		if best == nil || best.Implied && !t.Implied ||
-			best.Implied == t.Implied && t.Confidence > best.Confidence {
+		// The platform before what is built on it (WordPress before
+		// its page builder): the most specific category first.
+		if best == nil {
+			best = t
+			continue
+		}
+		br, tr := categoryRank[TechCategory(best)], categoryRank[TechCategory(t)]
+		if tr > br || tr == br && (best.Implied && !t.Implied ||
+			best.Implied == t.Implied && t.Confidence > best.Confidence) {
 			best = t
 		}
 	}

@@ -643,16 +643,19 @@ func commentSection(n *html.Node) *html.Node {
 }
 
 // Thread reports whether mined objects look like a forum thread's posts:
-// two or more, most with an author and a date.
+// two or more, most dated, a third or more with an author.
 func Thread(objs []Object) bool {
 	if len(objs) < 2 {
 		return false
 	}
-	n := 0
+	dated, authored := 0, 0
 	for _, o := range objs {
-		if o.Author != "" && (!o.Date.IsZero() || o.DateText != "") {
-			n++
+		if !o.Date.IsZero() || o.DateText != "" {
+			dated++
+		}
+		if o.Author != "" {
+			authored++
 		}
 	}
-	return 2*n > len(objs)
+	return 2*dated > len(objs) && 3*authored >= len(objs)
 }

@@ -1,6 +1,7 @@
 package kb
 
 import (
+	"encoding/json"
 	"golang.org/x/net/html"
 	"os"
 	"testing"
@@ -66,5 +67,30 @@ func TestMineGroups(t *testing.T) {
 				t.Logf("%8.0f n=%d good=%d maxdates=%d %s parent=%s.%s", sc, len(g), good, maxd, signature(g[0]), g[0].Parent.Data, attr(g[0].Parent, "class"))
 			}
 		}
+	}
+}
+
+func TestGenericDebug(t *testing.T) {
+	if os.Getenv("GENDEBUG") == "" {
+		t.Skip()
+	}
+	det := NewDetector(&KB{}, loadFingerprints(t))
+	dir, pages := loadLabels(t)
+	for _, p := range pages {
+		if p.level != "thread" {
+			continue
+		}
+		doc := pageDoc(t, dir, p)
+		d, objs := det.PageObjects(doc)
+		s := &threadScore{}
+		var gold goldThread
+		data, _ := os.ReadFile(dir + "/annotations/" + p.sha + ".json")
+		json.Unmarshal(data, &gold)
+		scoreThread(s, p, doc, objs, gold)
+		typ := ""
+		if d.Type != nil {
+			typ = d.Type.ID
+		}
+		t.Logf("%-9s %s %s %-14s gold %3d got %3d f1 %.2f author %d/%d date %d", p.cms, p.sha, p.half(), typ, s.posts, s.extracted, s.f1/float64(s.posts), s.author, s.posts-s.noUser, s.date)
 	}
 }
