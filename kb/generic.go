@@ -95,6 +95,13 @@ func (t *Type) extractGeneric(doc *vdoc.Doc, learned *Extraction) ([]Object, *Ex
 		return objs, nil
 	}
 	recs, x := MineObjects(doc, kind, learned)
+	if len(recs) == 0 && kind == Comment {
+		// A forum under a CMS's name (a community module, say): its
+		// posts when they are a thread's.
+		if posts, px := MineObjects(doc, ForumPost, learned); Thread(posts) {
+			return posts, px
+		}
+	}
 	if len(objs) > 0 {
 		for i := range recs {
 			if recs[i].ReplyTo == "" || recs[i].ReplyTo == recs[0].IRI && kind == Comment {

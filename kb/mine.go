@@ -28,7 +28,7 @@ import (
 // when the page holds no such records. now is the capture time, for
 // relative dates ("2 hours ago"); zero leaves them unread.
 func Mine(doc *vdoc.Doc, kind ObjectKind, now time.Time) *Extraction {
-	m := &miner{stats: map[*html.Node]*nodeStats{}, now: now, read: map[string]bool{}}
+	m := &miner{stats: map[*html.Node]*nodeStats{}, now: now, read: map[string]bool{}, classed: map[string][]*html.Node{}}
 	body := findBody(doc.Root)
 	if body != nil && kind == Comment {
 		// Comments are sought in the comment section alone: a page
@@ -39,6 +39,7 @@ func Mine(doc *vdoc.Doc, kind ObjectKind, now time.Time) *Extraction {
 		return nil
 	}
 	m.walk(body)
+	m.cousins()
 	group := m.bestGroup()
 	if group == nil {
 		return nil
@@ -64,6 +65,10 @@ type miner struct {
 	dates, persons []*html.Node
 	// read memoizes isDate's readings of texts, which repeat on a page.
 	read map[string]bool
+	// classed files the classed elements by signature, in document
+	// order: records that markup errors (a <div/>) nest apart are alike
+	// without being siblings.
+	classed map[string][]*html.Node
 }
 
 func findBody(n *html.Node) *html.Node {
@@ -81,7 +86,7 @@ func findBody(n *html.Node) *html.Node {
 // skipped elements hold no record text.
 func skipped(n *html.Node) bool {
 	switch n.DataAtom {
-	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Button, atom.Select,
+	case atom.Script, atom.Style, atom.Template, atom.Svg, atom.Button, atom.Select,
 		atom.Textarea, atom.Nav, atom.Head, atom.Iframe:
 		return true
 	}
@@ -113,6 +118,9 @@ func (m *miner) walk(n *html.Node) *nodeStats {
 				s.person = cs.person
 			}
 			sig := signature(c)
+			if firstClass(c) != "" {
+				m.classed[sig] = append(m.classed[sig], c)
+			}
 			if bySig[sig] == nil {
 				order = append(order, sig)
 			}
@@ -134,6 +142,30 @@ func (m *miner) walk(n *html.Node) *nodeStats {
 		}
 	}
 	return s
+}
+
+// cousins adds the groups of classed elements alike that are not all
+// siblings, none inside another.
+func (m *miner) cousins() {
+	for _, g := range m.classed {
+		if len(g) < 2 {
+			continue
+		}
+		siblings, nested := true, false
+		in := make(map[*html.Node]bool, len(g))
+		for _, n := range g {
+			in[n] = true
+			siblings = siblings && n.Parent == g[0].Parent
+		}
+		for _, n := range g {
+			for p := n.Parent; p != nil && !nested; p = p.Parent {
+				nested = in[p]
+			}
+		}
+		if !siblings && !nested {
+			m.groups = append(m.groups, g)
+		}
+	}
 }
 
 // signature is an element's tag and first class token without digits:

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"golang.org/x/net/html"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -51,7 +52,8 @@ func TestMineGroups(t *testing.T) {
 			continue
 		}
 		doc := pageDoc(t, dir, p)
-		m := &miner{stats: map[*html.Node]*nodeStats{}, read: map[string]bool{}}
+		m := &miner{stats: map[*html.Node]*nodeStats{}, read: map[string]bool{}, classed: map[string][]*html.Node{}}
+		defer m.cousins()
 		m.walk(findBody(doc.Root))
 		for _, g := range m.groups {
 			sc := m.groupScore(g)
@@ -63,7 +65,7 @@ func TestMineGroups(t *testing.T) {
 				}
 				maxd = max(maxd, m.stats[n].dates)
 			}
-			if len(g) > 3 || sc > 0 {
+			if len(g) > 3 || sc > 0 || strings.HasPrefix(signature(g[0]), "article") {
 				t.Logf("%8.0f n=%d good=%d maxdates=%d %s parent=%s.%s", sc, len(g), good, maxd, signature(g[0]), g[0].Parent.Data, attr(g[0].Parent, "class"))
 			}
 		}
