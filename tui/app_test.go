@@ -10,13 +10,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/mneme-archive/mneme/internal/tuitest"
 	"github.com/mneme-archive/mneme/tui"
-	"github.com/mneme-archive/mneme/tui/internal/fixture"
 )
 
 func TestSwitchScreens(t *testing.T) {
-	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
-	s := fixture.Start(t, app)
+	app := tui.New(tuitest.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
+	s := tuitest.Start(t, app)
 	var seen []int
 	step := func(key string, want int) {
 		s.Press(key)
@@ -36,8 +36,8 @@ func TestSwitchScreens(t *testing.T) {
 }
 
 func TestHelpOverlay(t *testing.T) {
-	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
-	s := fixture.Start(t, app)
+	app := tui.New(tuitest.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
+	s := tuitest.Start(t, app)
 	s.Press("?")
 	s.Wait(t, "SPARQL keys")
 	for _, want := range []string{"run the query", "export results", "next/previous screen", "filter rows"} {
@@ -59,8 +59,8 @@ func TestHelpOverlay(t *testing.T) {
 }
 
 func TestQuitConfirmationWhileQueryRuns(t *testing.T) {
-	app := tui.New(fixture.Backend(t, 3000), t.TempDir(), "fixture", tui.Crawls{})
-	s := fixture.Start(t, app)
+	app := tui.New(tuitest.Backend(t, 3000), t.TempDir(), "fixture", tui.Crawls{})
+	s := tuitest.Start(t, app)
 	s.Press("e")
 	s.Type("SELECT (COUNT(*) AS ?n) { ?a <urn:example:p> ?x . ?b <urn:example:p> ?y . ?c <urn:example:p> ?z }")
 	s.Press("ctrl+r")
@@ -79,8 +79,8 @@ func TestQuitConfirmationWhileQueryRuns(t *testing.T) {
 }
 
 func TestQuitWithoutWorkNeedsNoConfirmation(t *testing.T) {
-	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
-	s := fixture.Start(t, app)
+	app := tui.New(tuitest.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
+	s := tuitest.Start(t, app)
 	s.Press("q")
 	s.TM.WaitFinished(t)
 	if !app.Quitting() || app.Confirming() {
@@ -91,8 +91,8 @@ func TestQuitWithoutWorkNeedsNoConfirmation(t *testing.T) {
 // TestResize renders at several sizes: every line fits, and the view
 // is exactly as tall as the terminal.
 func TestResize(t *testing.T) {
-	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
-	s := fixture.Start(t, app)
+	app := tui.New(tuitest.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
+	s := tuitest.Start(t, app)
 	s.Press("2")
 	s.Wait(t, "3 of 3")
 	for _, size := range [][2]int{{120, 40}, {40, 12}, {80, 24}} {
@@ -130,8 +130,8 @@ func TestColourDegrades(t *testing.T) {
 		{[]string{"TTY_FORCE=1", "TERM=dumb"}, false},
 		{[]string{"TTY_FORCE=1", "TERM=xterm-256color", "NO_COLOR=1"}, false},
 	} {
-		app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
-		s := fixture.Start(t, app, tea.WithEnvironment(tc.env))
+		app := tui.New(tuitest.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
+		s := tuitest.Start(t, app, tea.WithEnvironment(tc.env))
 		s.Press("e")
 		s.Type("SELECT ?x {") // a syntax error: its message is red
 		s.Press("ctrl+r")

@@ -8,7 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mneme-archive/mneme/crawler/control"
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/tui/archive"
 	"github.com/mneme-archive/mneme/tui/backend"
 	"github.com/mneme-archive/mneme/tui/console"
@@ -21,7 +21,7 @@ import (
 // Crawls configures the crawl screens, which are clients of a control
 // API; without a Client they are left out.
 type Crawls struct {
-	Client *control.Client
+	Client *api.Client
 	// Owned says the crawls run in this process and stop when it quits.
 	Owned bool
 	// Interval between polls (default one second; the frontier's is

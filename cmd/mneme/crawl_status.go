@@ -11,8 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mneme-archive/mneme/control"
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/crawler"
-	"github.com/mneme-archive/mneme/crawler/control"
 	"github.com/mneme-archive/mneme/crawler/frontier"
 )
 
@@ -71,7 +72,7 @@ func heldCrawlReport(cmd *cobra.Command, dir, id string, queues bool, err error)
 	}
 	base := strings.TrimSuffix(endpoint, "/sparql")
 	fmt.Fprintf(cmd.ErrOrStderr(), "mneme: crawl %s is held by mneme serve; asking its control API at %s\n", id, base)
-	r, rerr := remoteReport(cmd.Context(), &control.Client{Base: base}, id, queues, cmd.ErrOrStderr())
+	r, rerr := remoteReport(cmd.Context(), &api.Client{Base: base}, id, queues, cmd.ErrOrStderr())
 	if rerr != nil {
 		return crawler.Report{}, fmt.Errorf("%w; control API %s: %w", err, base, rerr)
 	}
@@ -80,7 +81,7 @@ func heldCrawlReport(cmd *cobra.Command, dir, id string, queues bool, err error)
 
 // remoteReport is a crawl's report as the control API gives it: its live
 // status, and its queues if asked for (a note on warn if they are cut).
-func remoteReport(ctx context.Context, c *control.Client, id string, queues bool, warn io.Writer) (crawler.Report, error) {
+func remoteReport(ctx context.Context, c *api.Client, id string, queues bool, warn io.Writer) (crawler.Report, error) {
 	s, err := c.Status(ctx, id)
 	if err != nil {
 		return crawler.Report{}, err

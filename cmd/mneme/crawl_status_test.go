@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/crawler"
-	"github.com/mneme-archive/mneme/crawler/control"
 )
 
 // TestCrawlStatusHeld asks mneme crawl status about an incremental crawl
@@ -44,7 +44,7 @@ func TestCrawlStatusHeld(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	c := &control.Client{Base: strings.TrimSuffix(endpoint, "/sparql"), Token: strings.TrimSpace(string(tok))}
+	c := &api.Client{Base: strings.TrimSuffix(endpoint, "/sparql"), Token: strings.TrimSpace(string(tok))}
 	// Waits of a day: once every page is visited, all wait and the crawl
 	// keeps running.
 	spec := fmt.Sprintf(`id: inc
@@ -60,7 +60,7 @@ incremental:
 	if _, err := c.Do(ctx, "inc", "start"); err != nil {
 		t.Fatal(err)
 	}
-	var s control.Status
+	var s api.Status
 	for range 1000 {
 		if s, err = c.Status(ctx, "inc"); err != nil {
 			t.Fatal(err)

@@ -1,26 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"runtime"
 	"runtime/debug"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/spf13/cobra"
 
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/rdf"
-	"github.com/mneme-archive/mneme/rdf/ntriples"
 	"github.com/mneme-archive/mneme/rdf/rdfio"
 )
 
@@ -70,36 +60,11 @@ type loadOptions struct {
 // maxListedErrors is how many skipped statements are listed one by one.
 const maxListedErrors = 10
 
-// loadJob is a unit of parallel work: a chunk of whole N-Triples/N-Quads
-// lines to parse, or quads already parsed by a format read sequentially.
-type loadJob struct {
-	src   *loadSource
-	chunk []byte
-	line  int // number of the chunk's first line
-	quads []rdf.Quad
-}
-
-// loadSource is one input file.
-type loadSource struct {
-	path   string
-	syntax ntriples.Syntax
-	scope  string   // prefix that makes its blank node labels its own
-	graph  rdf.Term // where its default-graph triples go
-}
-
-// loadRun is the state of one mneme load.
+// loadRun is one mneme load, as its progress reports it.
 type loadRun struct {
-	o       loadOptions
-	ctx     context.Context
-	cancel  context.CancelFunc
-	loader  *graph.Loader
-	bytes   atomic.Int64 // input bytes read (compressed size for .gz)
-	total   int64
-	mu      sync.Mutex
-	skipped int
-	fatal   error
-	stderr  io.Writer
-	pool    sync.Pool
+	loader *graph.Loader
+	files  *graph.FileLoad
+	total  int64 // input bytes
 }
 
 func runLoad(cmd *cobra.Command, o loadOptions, files []string) error {
@@ -111,10 +76,8 @@ func runLoad(cmd *cobra.Command, o loadOptions, files []string) error {
 		}
 	}
 	var total int64
-	var sources []*loadSource
 	for _, path := range files {
-		f, _, err := rdfio.ForPath(path)
-		if err != nil {
+		if _, _, err := rdfio.ForPath(path); err != nil {
 			return usageError{err}
 		}
 		fi, err := os.Stat(path)
@@ -122,11 +85,6 @@ func runLoad(cmd *cobra.Command, o loadOptions, files []string) error {
 			return err
 		}
 		total += fi.Size()
-		src := &loadSource{path: path, scope: blankScope(), graph: g}
-		if f == rdfio.NQuads {
-			src.syntax = ntriples.NQuads
-		}
-		sources = append(sources, src)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// Keep the heap well under the 1.5 GB the loader promises.
@@ -143,29 +101,19 @@ func runLoad(cmd *cobra.Command, o loadOptions, files []string) error {
 	if err != nil {
 		return err
 	}
-	r := &loadRun{o: o, ctx: ctx, cancel: cancel, loader: loader, total: total, stderr: cmd.ErrOrStderr()}
+	skipped := 0
+	r := &loadRun{loader: loader, total: total, files: loader.NewFileLoad(graph.FileLoadOptions{
+		Graph: g, SkipInvalid: o.skipInvalid,
+		Skipped: func(err error) {
+			skipped++
+			if skipped <= maxListedErrors {
+				fmt.Fprintf(cmd.ErrOrStderr(), "skipped: %v\n", err)
+			}
+		},
+	})}
 	start := time.Now()
 	prog := startProgress(cmd.ErrOrStderr(), r, start)
-	jobs := make(chan loadJob, 2*runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.work(jobs)
-		}()
-	}
-	for _, src := range sources {
-		if err := r.read(src, jobs); err != nil {
-			r.fail(err)
-		}
-		if r.failed() {
-			break
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	if err := r.err(); err != nil {
+	if err := r.files.Load(ctx, files); err != nil {
 		prog.stop()
 		loader.Close()
 		return err
@@ -179,252 +127,8 @@ func runLoad(cmd *cobra.Command, o loadOptions, files []string) error {
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "loaded %d quads (%d new, %d new terms) from %s in %s, %.0f quads/s\n",
 		res.Read, res.Added, res.Terms, plural(len(files), "file"), elapsed.Round(time.Millisecond), float64(res.Read)/elapsed.Seconds())
-	if r.skipped > 0 {
-		fmt.Fprintf(cmd.OutOrStdout(), "skipped %s\n", plural(r.skipped, "invalid statement"))
+	if skipped > 0 {
+		fmt.Fprintf(cmd.OutOrStdout(), "skipped %s\n", plural(skipped, "invalid statement"))
 	}
 	return nil
-}
-
-// blankScope returns a fresh prefix for one file's blank node labels.
-func blankScope() string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	return "f" + hex.EncodeToString(b[:]) + "_"
-}
-
-// invalid handles a bad statement: it ends the load, or with
-// --skip-invalid is counted and (the first few) listed.
-func (r *loadRun) invalid(err error) {
-	if !r.o.skipInvalid {
-		r.fail(err)
-		return
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.skipped++
-	if r.skipped <= maxListedErrors {
-		fmt.Fprintf(r.stderr, "skipped: %v\n", err)
-	}
-}
-
-func (r *loadRun) fail(err error) {
-	r.mu.Lock()
-	if r.fatal == nil {
-		r.fatal = err
-	}
-	r.mu.Unlock()
-	r.cancel()
-}
-
-func (r *loadRun) failed() bool { return r.err() != nil }
-
-func (r *loadRun) err() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.fatal == nil && r.ctx.Err() != nil {
-		return r.ctx.Err()
-	}
-	return r.fatal
-}
-
-// read feeds one file to the workers.
-func (r *loadRun) read(src *loadSource, jobs chan<- loadJob) error {
-	format, gz, err := rdfio.ForPath(src.path)
-	if err != nil {
-		return err
-	}
-	if !format.LineBased {
-		return r.readSequential(src, format, jobs)
-	}
-	f, err := os.Open(src.path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	var in io.Reader = bufio.NewReaderSize(&countingReader{f, &r.bytes}, 1<<20)
-	if gz {
-		zr, err := gzip.NewReader(in)
-		if err != nil {
-			return fmt.Errorf("%s: %w", src.path, err)
-		}
-		defer zr.Close()
-		in = zr
-	}
-	ch := ntriples.NewChunker(in)
-	line := 1
-	for {
-		chunk, err := ch.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if errors.Is(err, ntriples.ErrLineTooLong) {
-			r.invalid(&rdf.ParseError{Name: src.path, Line: line, Col: 1, Msg: "line too long"})
-			if r.failed() {
-				return nil
-			}
-			if err := ch.SkipLine(); err != nil && err != io.EOF {
-				return fmt.Errorf("%s: %w", src.path, err)
-			}
-			line++
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", src.path, err)
-		}
-		buf := r.buffer(len(chunk))
-		buf = append(buf, chunk...)
-		select {
-		case jobs <- loadJob{src: src, chunk: buf, line: line}:
-		case <-r.ctx.Done():
-			return nil
-		}
-		line += ntriples.CountLines(chunk)
-	}
-}
-
-// readSequential parses a format that cannot be split (Turtle, TriG,
-// RDF/XML) and hands the quads to the workers in batches.
-func (r *loadRun) readSequential(src *loadSource, format *rdfio.Format, jobs chan<- loadJob) error {
-	in, err := rdfio.Open(src.path, format, rdf.ParseOptions{Name: src.path})
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	const batch = 4096
-	var quads []rdf.Quad
-	send := func() bool {
-		if len(quads) == 0 {
-			return true
-		}
-		select {
-		case jobs <- loadJob{src: src, quads: quads}:
-			quads = nil
-			return true
-		case <-r.ctx.Done():
-			return false
-		}
-	}
-	for {
-		q, err := in.Next()
-		if err == io.EOF {
-			break
-		}
-		var pe *rdf.ParseError
-		if errors.As(err, &pe) {
-			r.invalid(err) // these formats cannot resume after an error
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", src.path, err)
-		}
-		quads = append(quads, q.Clone())
-		if len(quads) == batch && !send() {
-			return nil
-		}
-	}
-	send()
-	if fi, err := os.Stat(src.path); err == nil {
-		r.bytes.Add(fi.Size())
-	}
-	return nil
-}
-
-// buffer returns an empty byte slice with room for n bytes, reusing the
-// chunks that workers have finished with.
-func (r *loadRun) buffer(n int) []byte {
-	if b, ok := r.pool.Get().(*[]byte); ok && cap(*b) >= n {
-		return (*b)[:0]
-	}
-	return make([]byte, 0, max(n, 1<<20))
-}
-
-// work parses and loads jobs until the channel closes.
-func (r *loadRun) work(jobs <-chan loadJob) {
-	w := r.loader.NewWorker()
-	parsers := map[ntriples.Syntax]*ntriples.ChunkParser{}
-	one := make([]rdf.Quad, 1)
-	for job := range jobs {
-		if r.failed() {
-			continue // drain
-		}
-		if job.chunk == nil {
-			for i := range job.quads {
-				one[0] = job.quads[i]
-				r.add(w, job.src, one, 0)
-			}
-			continue
-		}
-		p := parsers[job.src.syntax]
-		if p == nil {
-			p = ntriples.NewChunkParser(job.src.syntax, rdf.ParseOptions{})
-			parsers[job.src.syntax] = p
-		}
-		p.Reset(job.chunk, job.line)
-		for {
-			q, err := p.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				var pe *rdf.ParseError
-				if errors.As(err, &pe) {
-					pe.Name = job.src.path
-				}
-				r.invalid(err)
-				if r.failed() {
-					break
-				}
-				continue
-			}
-			one[0] = q
-			if !r.add(w, job.src, one, p.Line()) {
-				break
-			}
-		}
-		chunk := job.chunk
-		r.pool.Put(&chunk)
-	}
-	if err := w.Flush(); err != nil && !r.failed() {
-		r.fail(err)
-	}
-}
-
-// add scopes blank nodes, places default-graph triples, and loads one
-// quad; it returns false when the load has failed.
-func (r *loadRun) add(w *graph.LoadWorker, src *loadSource, one []rdf.Quad, line int) bool {
-	q := &one[0]
-	for _, t := range []*rdf.Term{&q.S, &q.O, &q.G} {
-		if t.Kind == rdf.KindBlank {
-			t.Value = src.scope + t.Value
-		}
-	}
-	if q.G.IsZero() {
-		q.G = src.graph
-	}
-	if err := w.Add(one); err != nil {
-		var te *rdf.TermError
-		if errors.As(err, &te) {
-			where := src.path
-			if line > 0 {
-				where = fmt.Sprintf("%s:%d", src.path, line)
-			}
-			r.invalid(fmt.Errorf("%s: %w", where, err))
-			return !r.failed()
-		}
-		r.fail(err)
-		return false
-	}
-	return true
-}
-
-// countingReader counts the bytes read through it, for progress.
-type countingReader struct {
-	r io.Reader
-	n *atomic.Int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n.Add(int64(n))
-	return n, err
 }

@@ -72,7 +72,7 @@ func (p *progress) print() {
 	line := fmt.Sprintf("%s triples  %s triples/s  %s", humanCount(float64(n)), humanCount(rate), elapsed.Round(time.Second))
 	if p.label != "" {
 		line += "  " + p.label + "…"
-	} else if read := p.run.bytes.Load(); p.run.total > 0 && read > 0 {
+	} else if read := p.run.files.BytesRead(); p.run.total > 0 && read > 0 {
 		frac := min(float64(read)/float64(p.run.total), 1)
 		eta := time.Duration(float64(elapsed) * (1 - frac) / frac)
 		line += fmt.Sprintf("  %s %3.0f%%  ETA %s", bar(frac, 20), 100*frac, eta.Round(time.Second))

@@ -15,9 +15,7 @@ import (
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/rdf/rdfio"
 	"github.com/mneme-archive/mneme/sparql"
-	"github.com/mneme-archive/mneme/sparql/jsonld"
 	"github.com/mneme-archive/mneme/sparql/results"
-	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
 type queryOptions struct {
@@ -100,7 +98,7 @@ func runQuery(cmd *cobra.Command, o queryOptions, arg string) error {
 	}
 	q, err := sparql.Prepare(text, sparql.Options{})
 	if err != nil {
-		var se *syntax.Error
+		var se *sparql.SyntaxError
 		if errors.As(err, &se) {
 			return fmt.Errorf("%s:%d:%d: %s", name, se.Line, se.Col, se.Msg)
 		}
@@ -148,7 +146,7 @@ func runQuery(cmd *cobra.Command, o queryOptions, arg string) error {
 // heldStore answers a query on a store another process holds: through
 // the endpoint of the mneme serve that holds it, or with an error that
 // says what to do.
-func heldStore(cmd *cobra.Command, o queryOptions, text string, form syntax.Form) error {
+func heldStore(cmd *cobra.Command, o queryOptions, text string, form sparql.Form) error {
 	u, ok := servedURL(o.store)
 	switch {
 	case !ok:
@@ -175,7 +173,7 @@ type resultWriter func(w io.Writer, res *sparql.Result) error
 // queryWriter picks the output for the query form and --format.
 func queryWriter(q *sparql.Query, format string, terminal bool) (resultWriter, error) {
 	form := q.Form()
-	if form == syntax.Construct || form == syntax.Describe {
+	if form.IsGraph() {
 		_, open, err := graphFormat(format, form)
 		if err != nil {
 			return nil, err
@@ -201,7 +199,7 @@ func queryWriter(q *sparql.Query, format string, terminal bool) (resultWriter, e
 
 func writeResults(w io.Writer, res *sparql.Result, f results.Format) error {
 	rw := results.NewWriter(w, f)
-	if res.Form == syntax.Ask {
+	if res.Form == sparql.Ask {
 		if err := rw.Boolean(res.Boolean()); err != nil {
 			return err
 		}
@@ -228,12 +226,9 @@ type graphWriter func(io.Writer, rdf.WriteOptions) (rdf.Writer, error)
 
 // graphFormat is the media type and the writer of the RDF format that
 // --format names for a CONSTRUCT or DESCRIBE answer (Turtle by default).
-func graphFormat(format string, form syntax.Form) (string, graphWriter, error) {
-	switch strings.ToLower(format) {
-	case "":
+func graphFormat(format string, form sparql.Form) (string, graphWriter, error) {
+	if format == "" {
 		format = "turtle"
-	case "jsonld", "json-ld":
-		return jsonld.MediaType, func(w io.Writer, _ rdf.WriteOptions) (rdf.Writer, error) { return jsonld.NewWriter(w), nil }, nil
 	}
 	f, err := rdfio.ByName(format)
 	if err != nil || !f.CanWrite() || f.Quads {

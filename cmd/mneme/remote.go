@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/sparql"
 	"github.com/mneme-archive/mneme/sparql/results"
-	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
 // A store is open in one process at a time (Pebble locks it, read-only
@@ -59,7 +59,7 @@ func servedURL(store string) (string, bool) {
 // remoteQuery runs the query on a SPARQL endpoint and writes the answer
 // as a local query would: the server's serialization in the chosen
 // format, or a table built from its JSON.
-func remoteQuery(ctx context.Context, endpoint, text string, form syntax.Form, format string, terminal bool, timeout time.Duration, out io.Writer) error {
+func remoteQuery(ctx context.Context, endpoint, text string, form sparql.Form, format string, terminal bool, timeout time.Duration, out io.Writer) error {
 	accept, table, err := remoteFormat(form, format, terminal)
 	if err != nil {
 		return err
@@ -98,8 +98,8 @@ func remoteQuery(ctx context.Context, endpoint, text string, form syntax.Form, f
 
 // remoteFormat is the media type to ask the endpoint for, and whether
 // the answer is then written as a table.
-func remoteFormat(form syntax.Form, format string, terminal bool) (accept string, table bool, err error) {
-	if form == syntax.Construct || form == syntax.Describe {
+func remoteFormat(form sparql.Form, format string, terminal bool) (accept string, table bool, err error) {
+	if form.IsGraph() {
 		mt, _, err := graphFormat(format, form)
 		return mt, false, err
 	}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mneme-archive/mneme/control"
 	"github.com/mneme-archive/mneme/crawler"
-	"github.com/mneme-archive/mneme/crawler/control"
 	"github.com/mneme-archive/mneme/crawler/inject"
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/kb/aah/setup"
@@ -44,7 +44,7 @@ A plain HTML page with a query box is at /.
 
 With --data DIR instead of --store, the store of the data folder is opened
 read-write and shared with the crawls the control API runs in this process
-(/api/crawls…, POST /crawls/ID/urls; see package crawler/control); every
+(/api/crawls…, POST /crawls/ID/urls; see package control); every
 write needs the bearer token in DIR/token. Those crawls detect applications
 with the built-in knowledge base, or with the files of --kb and the
 Wappalyzer-format fingerprints of --fingerprints DIR, as mneme crawl does.

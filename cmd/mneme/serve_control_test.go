@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mneme-archive/mneme/crawler/control"
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/ontology"
 )
 
@@ -31,8 +31,8 @@ func TestServeControlAPI(t *testing.T) {
 	defer site.Close()
 	data := t.TempDir()
 	sparql := startServe(t, "", "--data", data)
-	anon := &control.Client{Base: strings.TrimSuffix(sparql, "/sparql")}
-	var ae *control.APIError
+	anon := &api.Client{Base: strings.TrimSuffix(sparql, "/sparql")}
+	var ae *api.APIError
 	if _, err := anon.Create(context.Background(), []byte("seeds: ["+site.URL+"/a]")); !errors.As(err, &ae) || ae.Code != 401 {
 		t.Fatalf("create without a token: %v, want 401", err)
 	}
@@ -104,14 +104,14 @@ levels:
 
 // controlCrawl crawls seed through the control API of the mneme serve
 // --data data at sparql, to its end, and returns its last status.
-func controlCrawl(t *testing.T, sparql, data, seed string) control.Status {
+func controlCrawl(t *testing.T, sparql, data, seed string) api.Status {
 	t.Helper()
 	tok, err := os.ReadFile(filepath.Join(data, "token"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	c := &control.Client{Base: strings.TrimSuffix(sparql, "/sparql"), Token: strings.TrimSpace(string(tok))}
+	c := &api.Client{Base: strings.TrimSuffix(sparql, "/sparql"), Token: strings.TrimSpace(string(tok))}
 	spec := fmt.Sprintf("id: s1\npoliteness: {off: true}\nseeds: [%s]\n", seed)
 	if _, err := c.Create(ctx, []byte(spec)); err != nil {
 		t.Fatal(err)
@@ -119,8 +119,8 @@ func controlCrawl(t *testing.T, sparql, data, seed string) control.Status {
 	if _, err := c.Do(ctx, "s1", "start"); err != nil {
 		t.Fatal(err)
 	}
-	var last control.Status
-	if err := c.Events(ctx, "s1", func(s control.Status, end bool) error { last = s; return nil }); err != nil {
+	var last api.Status
+	if err := c.Events(ctx, "s1", func(s api.Status, end bool) error { last = s; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if last.State != "finished" {

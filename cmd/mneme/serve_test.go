@@ -18,8 +18,8 @@ import (
 
 	"github.com/mneme-archive/mneme/internal/w3c"
 	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/rdf/jsonld"
 	"github.com/mneme-archive/mneme/rdf/ntriples"
-	"github.com/mneme-archive/mneme/sparql/jsonld"
 	"github.com/mneme-archive/mneme/sparql/results"
 )
 

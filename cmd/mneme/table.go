@@ -9,7 +9,6 @@ import (
 
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql"
-	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
 const (
@@ -34,7 +33,7 @@ type tableSource interface {
 type localRows struct{ *sparql.Result }
 
 func (l localRows) ask() (isAsk, answer bool) {
-	if l.Form != syntax.Ask {
+	if l.Form != sparql.Ask {
 		return false, false
 	}
 	return true, l.Boolean()

@@ -14,8 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/crawler"
-	"github.com/mneme-archive/mneme/crawler/control"
 	"github.com/mneme-archive/mneme/sparql/endpoint"
 	"github.com/mneme-archive/mneme/tui"
 	"github.com/mneme-archive/mneme/tui/backend"
@@ -93,7 +93,7 @@ func runTUI(cmd *cobra.Command, o tuiOptions) error {
 		}
 		tok = strings.TrimSpace(string(t))
 	}
-	app := tui.New(b, o.data, source, tui.Crawls{Client: &control.Client{Base: root, Token: tok}, Owned: owned})
+	app := tui.New(b, o.data, source, tui.Crawls{Client: &api.Client{Base: root, Token: tok}, Owned: owned})
 	return tui.Run(ctx, app, cmd.InOrStdin(), cmd.OutOrStdout())
 }
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 
-	"github.com/mneme-archive/mneme/graph/kv"
+	"github.com/mneme-archive/mneme/graph"
 )
 
 // Read-ahead bounds: how many positions one read of a queue keeps, and how
@@ -71,7 +71,7 @@ func (f *Frontier) readAhead(q *queue) error {
 		from = q.head.appendKey(nil)
 	}
 	n := int(min(aheadRead, q.size, int64(max(maxAheadHeld-f.aheadHeld, 1))))
-	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: from, UpperBound: kv.PrefixEnd(prefix)})
+	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: from, UpperBound: graph.PrefixEnd(prefix)})
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 
-	"github.com/mneme-archive/mneme/graph/kv"
+	"github.com/mneme-archive/mneme/graph"
 )
 
 // Incremental crawls keep every visited URL: a successful completion with a
@@ -90,7 +90,7 @@ func (f *Frontier) keepHistory(b *pebble.Batch, h urlHash, q *queue, rec *urlRec
 // when withSecond the second, nil when there is only one. q's count of n
 // entries says there is a first.
 func (f *Frontier) headKeys(q *queue, prefix, from []byte, what string, n int64, withSecond bool) (first, second []byte, err error) {
-	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: from, UpperBound: kv.PrefixEnd(prefix)})
+	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: from, UpperBound: graph.PrefixEnd(prefix)})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -196,7 +196,7 @@ func (f *Frontier) unwait(b *pebble.Batch, q *queue, h urlHash, rec *urlRecord) 
 	q.waiting--
 	f.meta.totals.Waiting--
 	prefix := duePrefix(q.id)
-	it, err := b.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: kv.PrefixEnd(prefix)})
+	it, err := b.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: graph.PrefixEnd(prefix)})
 	if err != nil {
 		return err
 	}

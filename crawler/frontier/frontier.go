@@ -10,7 +10,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 
-	"github.com/mneme-archive/mneme/graph/kv"
+	"github.com/mneme-archive/mneme/graph"
 )
 
 // Clock tells the time; tests inject a fake one.
@@ -278,7 +278,7 @@ func (f *Frontier) checkFormat() error {
 
 // scan calls fn for every key with the given prefix.
 func (f *Frontier) scan(prefix []byte, fn func(k, v []byte) error) error {
-	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: kv.PrefixEnd(prefix)})
+	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: graph.PrefixEnd(prefix)})
 	if err != nil {
 		return err
 	}

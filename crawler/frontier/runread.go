@@ -7,7 +7,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 
-	"github.com/mneme-archive/mneme/graph/kv"
+	"github.com/mneme-archive/mneme/graph"
 )
 
 // pageCursor walks the pages of one kind of one run in increasing hash
@@ -35,7 +35,7 @@ func (c *pageCursor) seek(db *pebble.DB, h *urlHash) (bool, error) {
 		return true, nil
 	}
 	if c.it == nil {
-		it, err := db.NewIter(&pebble.IterOptions{LowerBound: c.prefix, UpperBound: kv.PrefixEnd(c.prefix)})
+		it, err := db.NewIter(&pebble.IterOptions{LowerBound: c.prefix, UpperBound: graph.PrefixEnd(c.prefix)})
 		if err != nil {
 			return false, err
 		}

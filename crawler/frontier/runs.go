@@ -8,7 +8,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 
-	"github.com/mneme-archive/mneme/graph/kv"
+	"github.com/mneme-archive/mneme/graph"
 )
 
 // The seen-set on disk is DRUM's sorted file, kept as runs: each seen pass
@@ -246,7 +246,7 @@ func (f *Frontier) writeMerged(runs []runInfo) (runInfo, error) {
 	}()
 	for _, r := range runs {
 		prefix := pagePrefix(nil, r.id, pageRecords)
-		it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: kv.PrefixEnd(prefix)})
+		it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: graph.PrefixEnd(prefix)})
 		if err != nil {
 			return runInfo{}, err
 		}

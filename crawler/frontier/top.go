@@ -9,7 +9,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 
-	"github.com/mneme-archive/mneme/graph/kv"
+	"github.com/mneme-archive/mneme/graph"
 )
 
 // Queued is a URL waiting in a queue, as Top lists it.
@@ -37,7 +37,7 @@ func (f *Frontier) Top(limit int) ([]Queued, error) {
 		return nil, err
 	}
 	lower := []byte{prefixItem}
-	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: kv.PrefixEnd(lower)})
+	it, err := f.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: graph.PrefixEnd(lower)})
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/rdf/jsonld"
 	"github.com/mneme-archive/mneme/rdf/ntriples"
 	"github.com/mneme-archive/mneme/rdf/rdfxml"
 	"github.com/mneme-archive/mneme/rdf/turtle"
@@ -40,6 +41,13 @@ var (
 		MediaType: "application/rdf+xml",
 		newReader: func(r io.Reader, o rdf.ParseOptions) rdf.Reader { return rdfxml.NewReader(r, o) },
 	}
+	// JSONLD is written only, for graph answers (CONSTRUCT, DESCRIBE);
+	// without an extension, files are never taken for it.
+	JSONLD = &Format{
+		Name: "jsonld", Aliases: []string{"json-ld"},
+		MediaType: jsonld.MediaType,
+		newWriter: func(w io.Writer, _ rdf.WriteOptions) rdf.Writer { return jsonld.NewWriter(w) },
+	}
 )
 
-var formats = []*Format{NTriples, NQuads, Turtle, TriG, RDFXML}
+var formats = []*Format{NTriples, NQuads, Turtle, TriG, RDFXML, JSONLD}

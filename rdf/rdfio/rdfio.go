@@ -27,14 +27,26 @@ type Format struct {
 	// LineBased formats resume after a syntax error at the next line.
 	LineBased bool
 
-	newReader func(io.Reader, rdf.ParseOptions) rdf.Reader
+	newReader func(io.Reader, rdf.ParseOptions) rdf.Reader // nil: write-only format
 	newWriter func(io.Writer, rdf.WriteOptions) rdf.Writer // nil: read-only format
 }
 
-// NewReader returns a reader of this format over r.
+// NewReader returns a reader of this format over r; for a format mneme
+// cannot read, its Next fails.
 func (f *Format) NewReader(r io.Reader, opts rdf.ParseOptions) rdf.Reader {
+	if f.newReader == nil {
+		return failing{fmt.Errorf("%s: mneme can write %s but not read it", opts.Name, f.Name)}
+	}
 	return f.newReader(r, opts)
 }
+
+// CanRead reports whether mneme can parse this format.
+func (f *Format) CanRead() bool { return f.newReader != nil }
+
+// failing is the reader of a format that cannot be read.
+type failing struct{ err error }
+
+func (r failing) Next() (rdf.Quad, error) { return rdf.Quad{}, r.err }
 
 // CanWrite reports whether mneme can serialize this format.
 func (f *Format) CanWrite() bool { return f.newWriter != nil }
@@ -98,6 +110,9 @@ func Open(path string, f *Format, opts rdf.ParseOptions) (*Input, error) {
 		if f, gz, err = ForPath(path); err != nil {
 			return nil, err
 		}
+	}
+	if !f.CanRead() {
+		return nil, fmt.Errorf("%s: mneme can write %s but not read it", path, f.Name)
 	}
 	if opts.Name == "" {
 		opts.Name = path

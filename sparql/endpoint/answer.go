@@ -10,9 +10,7 @@ import (
 
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql"
-	"github.com/mneme-archive/mneme/sparql/eval"
 	"github.com/mneme-archive/mneme/sparql/results"
-	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
 // flushRows is how many rows go by between checks whether buffered
@@ -32,7 +30,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, req *request) {
 		return
 	}
 	offers := solutionFormats
-	if form := q.Form(); form == syntax.Construct || form == syntax.Describe {
+	if form := q.Form(); form.IsGraph() {
 		offers = graphFormats
 	}
 	f := byName(offers, req.formats)
@@ -92,7 +90,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, req *request) {
 
 func (h *Handler) writeSolutions(out *stream, res *sparql.Result, f *format) (int, bool, error) {
 	rw := results.NewWriter(out, f.results)
-	if res.Form == syntax.Ask {
+	if res.Form == sparql.Ask {
 		if err := rw.Boolean(res.Boolean()); err != nil {
 			return 0, false, err
 		}
@@ -148,7 +146,7 @@ func (h *Handler) pump(out *stream, res *sparql.Result, put func() error, flush 
 // prepareError answers a query that does not parse: the parser's
 // line:column message.
 func prepareError(err error) *httpError {
-	var se *syntax.Error
+	var se *sparql.SyntaxError
 	if errors.As(err, &se) {
 		return errorf(http.StatusBadRequest, "syntax error at line %d, column %d: %s", se.Line, se.Col, se.Msg)
 	}
@@ -161,7 +159,7 @@ func (h *Handler) execError(err error, req *request) *httpError {
 		return errorf(http.StatusServiceUnavailable, "query timed out after %v", req.timeout)
 	case errors.Is(err, context.Canceled):
 		return errorf(http.StatusServiceUnavailable, "query cancelled")
-	case errors.Is(err, eval.ErrFederation):
+	case errors.Is(err, sparql.ErrFederation):
 		return errorf(http.StatusNotImplemented, "%v: this endpoint answers from its own store only", err)
 	}
 	h.cfg.Log.Error("sparql: query failed", "err", err)

@@ -16,9 +16,9 @@ import (
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/internal/w3c"
 	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/rdf/jsonld"
 	"github.com/mneme-archive/mneme/rdf/rdfio"
 	"github.com/mneme-archive/mneme/sparql"
-	"github.com/mneme-archive/mneme/sparql/jsonld"
 	"github.com/mneme-archive/mneme/sparql/results"
 	"github.com/mneme-archive/mneme/sparql/syntax"
 )

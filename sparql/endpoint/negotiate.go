@@ -9,7 +9,6 @@ import (
 
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/rdf/rdfio"
-	"github.com/mneme-archive/mneme/sparql/jsonld"
 	"github.com/mneme-archive/mneme/sparql/results"
 )
 
@@ -47,11 +46,9 @@ var graphFormats = []*format{
 		names:   []string{"turtle", "ttl", "n3"}, graph: rdfio.Turtle.NewWriter},
 	{contentType: "application/n-triples; charset=utf-8", accepts: []string{"application/n-triples", "text/plain"},
 		names: []string{"ntriples", "n-triples", "nt"}, graph: rdfio.NTriples.NewWriter},
-	{contentType: jsonld.MediaType, accepts: []string{jsonld.MediaType, "application/json"},
-		names: []string{"jsonld", "json-ld"}, graph: newJSONLD},
+	{contentType: rdfio.JSONLD.MediaType, accepts: []string{rdfio.JSONLD.MediaType, "application/json"},
+		names: []string{"jsonld", "json-ld"}, graph: rdfio.JSONLD.NewWriter},
 }
-
-func newJSONLD(w io.Writer, _ rdf.WriteOptions) (rdf.Writer, error) { return jsonld.NewWriter(w), nil }
 
 // byName returns the offered format a format/output parameter names,
 // by short name or media type; nil when none fits (the parameter is then

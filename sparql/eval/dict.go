@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/mneme-archive/mneme/graph"
-	"github.com/mneme-archive/mneme/graph/kv"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
@@ -79,7 +78,7 @@ func (d *Dict) Encode(t rdf.Term) (ID, error) {
 		}
 		d.nextLocal--
 		_, err := d.view.Term(id)
-		if errors.Is(err, kv.ErrNotFound) {
+		if errors.Is(err, graph.ErrNotFound) {
 			break
 		}
 		if err != nil {

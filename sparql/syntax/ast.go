@@ -16,6 +16,10 @@ func (f Form) String() string {
 	return [...]string{"SELECT", "CONSTRUCT", "ASK", "DESCRIBE"}[f]
 }
 
+// IsGraph reports whether the form answers with triples (CONSTRUCT and
+// DESCRIBE) rather than solutions or a boolean.
+func (f Form) IsGraph() bool { return f == Construct || f == Describe }
+
 // Query is a parsed query or sub-select. IRIs in it are already resolved
 // against the base and prefixes.
 type Query struct {

@@ -4,17 +4,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mneme-archive/mneme/internal/tuitest"
 	"github.com/mneme-archive/mneme/tui"
 	"github.com/mneme-archive/mneme/tui/archive"
 	"github.com/mneme-archive/mneme/tui/console"
-	"github.com/mneme-archive/mneme/tui/internal/fixture"
 )
 
 // TestBrowseToObjectHistory walks URL → captures → objects → the
 // object's history query, which runs in the console.
 func TestBrowseToObjectHistory(t *testing.T) {
-	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
-	s := fixture.Start(t, app)
+	app := tui.New(tuitest.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
+	s := tuitest.Start(t, app)
 	s.Press("2")
 	s.Wait(t, "3 of 3")
 	for _, url := range []string{"http://blog.example/", "http://blog.example/2026/hello", "http://blog.example/missing"} {
@@ -52,7 +52,7 @@ func TestBrowseToObjectHistory(t *testing.T) {
 		if row[2].Value == "http://purl.org/dc/terms/title" {
 			titles[row[3].Value] = true
 		}
-		g.Update(fixture.Key("j"))
+		g.Update(tuitest.Key("j"))
 	}
 	if !titles["Hello, world"] || !titles["Hello, world (edited)"] || len(titles) != 2 {
 		t.Errorf("titles in the history %v, want both crawls' titles", titles)
@@ -63,8 +63,8 @@ func TestBrowseToObjectHistory(t *testing.T) {
 }
 
 func TestBackFilterAndQuery(t *testing.T) {
-	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
-	s := fixture.Start(t, app)
+	app := tui.New(tuitest.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{})
+	s := tuitest.Start(t, app)
 	s.Press("2")
 	s.Wait(t, "3 of 3")
 	s.Press("/")

@@ -1,7 +1,7 @@
 // Package backend is what the TUI's screens ask for data: the Backend
-// interface and its two implementations, one over a local store (the
-// SPARQL engine in this process) and one over a SPARQL 1.1 Protocol
-// endpoint such as `mneme serve`. Screens never touch a store or the
+// interface and its implementation over a SPARQL 1.1 Protocol endpoint
+// such as `mneme serve` (tests also run the screens on a store opened in
+// process, package internal/tuitest). Screens never touch a store or the
 // network themselves, so the same screen works against either.
 package backend
 
@@ -9,14 +9,12 @@ import (
 	"context"
 
 	"github.com/mneme-archive/mneme/rdf"
-	"github.com/mneme-archive/mneme/sparql"
-	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
 // Backend answers the TUI's questions about an archive.
 type Backend interface {
 	// Query runs a SPARQL query and streams its answer. A query that
-	// does not parse fails with a *syntax.Error, whose Line and Col
+	// does not parse fails with a *parse.Error (package sparql/parse), whose Line and Col
 	// locate the problem in the query text. The context bounds the whole
 	// answer: cancelling it stops the query and Rows.Next.
 	Query(ctx context.Context, query string) (Rows, error)
@@ -46,13 +44,3 @@ type Rows interface {
 
 // TripleVars are the columns CONSTRUCT and DESCRIBE results are shown in.
 var TripleVars = []string{"subject", "predicate", "object"}
-
-// prepare parses a query the way both backends need: the embedded one to
-// run it, the HTTP one to report a syntax error with its position before
-// anything is sent.
-func prepare(query string) (*sparql.Query, error) {
-	return sparql.Prepare(query, sparql.Options{})
-}
-
-// isGraphForm reports whether the query form answers with triples.
-func isGraphForm(f syntax.Form) bool { return f == syntax.Construct || f == syntax.Describe }

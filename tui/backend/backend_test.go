@@ -13,12 +13,12 @@ import (
 	"testing"
 
 	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/internal/tuitest"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql/endpoint"
+	"github.com/mneme-archive/mneme/sparql/parse"
 	"github.com/mneme-archive/mneme/sparql/results"
-	"github.com/mneme-archive/mneme/sparql/syntax"
 	"github.com/mneme-archive/mneme/tui/backend"
-	"github.com/mneme-archive/mneme/tui/internal/fixture"
 )
 
 const (
@@ -47,7 +47,7 @@ func read(t *testing.T, b backend.Backend, q string) *results.Results {
 }
 
 func TestEmbeddedForms(t *testing.T) {
-	b := fixture.Backend(t, 0)
+	b := tuitest.Backend(t, 0)
 	sel := read(t, b, selectCaptures)
 	if len(sel.Rows) != 4 || sel.Rows[0][0].Value != "urn:uuid:c1" || sel.Rows[0][1].Value != "http://blog.example/" {
 		t.Errorf("SELECT: %v", sel.Rows)
@@ -60,14 +60,14 @@ func TestEmbeddedForms(t *testing.T) {
 		t.Errorf("CONSTRUCT: %v %v", con.Vars, con.Rows)
 	}
 	_, err := b.Query(context.Background(), "SELECT ?x WHERE {\n  ?x ?y \n}")
-	var se *syntax.Error
+	var se *parse.Error
 	if !errors.As(err, &se) || se.Line != 3 || se.Col != 1 {
 		t.Errorf("syntax error %v, want one at 3:1", err)
 	}
 }
 
 func TestEmbeddedCloseCancelsRunningQueries(t *testing.T) {
-	b, err := backend.OpenEmbedded(fixture.Store(t, 2000))
+	b, err := tuitest.OpenEmbedded(tuitest.Store(t, 2000))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestEmbeddedCloseCancelsRunningQueries(t *testing.T) {
 }
 
 func TestOpenEmbeddedMissingStore(t *testing.T) {
-	_, err := backend.OpenEmbedded(t.TempDir() + "/nothing")
+	_, err := tuitest.OpenEmbedded(t.TempDir() + "/nothing")
 	if err == nil || !strings.Contains(err.Error(), "mneme demo") {
 		t.Errorf("error %v, want advice to run mneme demo", err)
 	}
@@ -105,7 +105,7 @@ func TestOpenEmbeddedMissingStore(t *testing.T) {
 // reads its own copy of the archive, so that the embedded backend the
 // test compares with keeps its store to itself.
 func endpointServer(t *testing.T, hits *atomic.Int32) string {
-	st, err := graph.Open(fixture.Store(t, 0), graph.OpenOptions{ReadOnly: true})
+	st, err := graph.Open(tuitest.Store(t, 0), graph.OpenOptions{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func endpointServer(t *testing.T, hits *atomic.Int32) string {
 }
 
 func TestHTTPMatchesEmbedded(t *testing.T) {
-	local := fixture.Backend(t, 0)
+	local := tuitest.Backend(t, 0)
 	var hits atomic.Int32
 	remote, err := backend.NewHTTP(endpointServer(t, &hits))
 	if err != nil {
@@ -152,7 +152,7 @@ func TestHTTPMatchesEmbedded(t *testing.T) {
 	// A syntax error is found before anything is sent, with its position.
 	before := hits.Load()
 	_, err = remote.Query(context.Background(), "SELECT * WHERE { ?s ?p }")
-	var se *syntax.Error
+	var se *parse.Error
 	if !errors.As(err, &se) || se.Line != 1 || se.Col != 24 {
 		t.Errorf("syntax error %v, want one at 1:24", err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/rdf/ntriples"
+	"github.com/mneme-archive/mneme/sparql/parse"
 	"github.com/mneme-archive/mneme/sparql/results"
 )
 
@@ -54,9 +55,9 @@ func (h *HTTP) Close() error {
 }
 
 // Query checks the syntax locally, so an error carries its position as
-// the embedded backend's does, then POSTs the query.
+// a local engine's would, then POSTs the query.
 func (h *HTTP) Query(ctx context.Context, query string) (Rows, error) {
-	if _, err := prepare(query); err != nil {
+	if _, err := parse.Query(query); err != nil {
 		return nil, err
 	}
 	form := url.Values{"query": {query}}

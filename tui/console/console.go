@@ -20,7 +20,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mneme-archive/mneme/rdf"
-	"github.com/mneme-archive/mneme/sparql/syntax"
+	"github.com/mneme-archive/mneme/sparql/parse"
 	"github.com/mneme-archive/mneme/tui/backend"
 	"github.com/mneme-archive/mneme/tui/screen"
 )
@@ -80,7 +80,7 @@ type Model struct {
 	truncated bool
 	info      string
 	failed    string
-	synErr    *syntax.Error
+	synErr    *parse.Error
 	synQuery  string
 	filter    string
 }
@@ -126,7 +126,7 @@ func (m *Model) Info() string {
 }
 
 // SyntaxError is the position of the last run's syntax error, if any.
-func (m *Model) SyntaxError() *syntax.Error { return m.synErr }
+func (m *Model) SyntaxError() *parse.Error { return m.synErr }
 
 // Selection is the editor's selected text (the character of a syntax
 // error after a failed run).
@@ -314,7 +314,7 @@ func (m *Model) endJob() {
 
 func (m *Model) finishQuery(msg queryDoneMsg) {
 	m.endJob()
-	var se *syntax.Error
+	var se *parse.Error
 	switch {
 	case errors.As(msg.err, &se):
 		m.synErr, m.synQuery = se, msg.query

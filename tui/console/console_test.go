@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mneme-archive/mneme/internal/tuitest"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql/results"
 	"github.com/mneme-archive/mneme/tui"
 	"github.com/mneme-archive/mneme/tui/backend"
 	"github.com/mneme-archive/mneme/tui/console"
-	"github.com/mneme-archive/mneme/tui/internal/fixture"
 	"github.com/mneme-archive/mneme/tui/screen"
 )
 
@@ -23,14 +23,14 @@ OPTIONAL { ?capture mneme:warcFile ?file } } ORDER BY ?capture`
 
 // session is a TUI on the fixture archive with its data folder.
 type session struct {
-	*fixture.Session
+	*tuitest.Session
 	app  *tui.App
 	data string
 }
 
 func start(t *testing.T, b backend.Backend, data string) *session {
 	app := tui.New(b, data, "fixture", tui.Crawls{})
-	s := &session{Session: fixture.Start(t, app), app: app, data: data}
+	s := &session{Session: tuitest.Start(t, app), app: app, data: data}
 	s.Press("e") // the console starts with the editor unfocused
 	return s
 }
@@ -48,7 +48,7 @@ func (s *session) typeQuery(q string) {
 }
 
 func TestRunPageScrollDetail(t *testing.T) {
-	s := start(t, fixture.Backend(t, 0), t.TempDir())
+	s := start(t, tuitest.Backend(t, 0), t.TempDir())
 	s.typeQuery(capturesQuery)
 	s.Press("ctrl+r")
 	s.Wait(t, "4 rows ·")
@@ -61,7 +61,7 @@ func TestRunPageScrollDetail(t *testing.T) {
 	if g := c.Grid(); g.Cursor() != 2 || g.FirstColumn() != 1 || g.Len() != 4 {
 		t.Errorf("cursor %d, first column %d, rows %d; want 2, 1, 4", g.Cursor(), g.FirstColumn(), g.Len())
 	}
-	view := strings.Join(fixture.Lines(c.View()), "\n")
+	view := strings.Join(tuitest.Lines(c.View()), "\n")
 	for _, want := range []string{"row 3 of 4", "<urn:uuid:c3>", "http://blog.example/2026/hello", "two-00000.warc.gz", "200  ^^xsd:integer"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("row detail lacks %q:\n%s", want, view)
@@ -73,14 +73,14 @@ func TestRunPageScrollDetail(t *testing.T) {
 }
 
 func TestResultsGridAt80x24(t *testing.T) {
-	s := start(t, fixture.Backend(t, 0), t.TempDir())
+	s := start(t, tuitest.Backend(t, 0), t.TempDir())
 	s.typeQuery(capturesQuery)
 	s.Press("ctrl+r")
 	s.Wait(t, "4 rows ·")
 	s.Press("l", "l")
 	s.Wait(t, "status")
 	s.Finish(t)
-	lines := fixture.Lines(s.console().View())
+	lines := tuitest.Lines(s.console().View())
 	var header string
 	for _, l := range lines {
 		if strings.HasPrefix(l, "status") {
@@ -97,7 +97,7 @@ func TestResultsGridAt80x24(t *testing.T) {
 }
 
 func TestSyntaxErrorPosition(t *testing.T) {
-	s := start(t, fixture.Backend(t, 0), t.TempDir())
+	s := start(t, tuitest.Backend(t, 0), t.TempDir())
 	s.typeQuery("SELECT ?s WHERE {\n  ?s ?p ?o .\n  FILTER(?o = ) }")
 	s.Press("ctrl+r")
 	s.Wait(t, "syntax error at line 3")
@@ -110,7 +110,7 @@ func TestSyntaxErrorPosition(t *testing.T) {
 	if got := c.Selection(); got != ")" {
 		t.Errorf("editor selection %q, want the character at the error", got)
 	}
-	view := strings.Join(fixture.Lines(c.View()), "\n")
+	view := strings.Join(tuitest.Lines(c.View()), "\n")
 	want := "   3 │   FILTER(?o = ) }\n" + strings.Repeat(" ", 7+14) + "^"
 	if !strings.Contains(view, want) {
 		t.Errorf("view lacks the line with a caret under column 15:\n%s", view)
@@ -121,7 +121,7 @@ func TestSyntaxErrorPosition(t *testing.T) {
 }
 
 func TestCancelSlowQuery(t *testing.T) {
-	s := start(t, fixture.Backend(t, 3000), t.TempDir())
+	s := start(t, tuitest.Backend(t, 3000), t.TempDir())
 	// 3000³ combinations: it would run for hours.
 	s.typeQuery("SELECT (COUNT(*) AS ?n) { ?a <urn:example:p> ?x . ?b <urn:example:p> ?y . ?c <urn:example:p> ?z }")
 	s.Press("ctrl+r")
@@ -139,7 +139,7 @@ func TestCancelSlowQuery(t *testing.T) {
 }
 
 func TestHistoryAcrossSessions(t *testing.T) {
-	b, data := fixture.Backend(t, 0), t.TempDir()
+	b, data := tuitest.Backend(t, 0), t.TempDir()
 	s := start(t, b, data)
 	s.typeQuery("ASK { ?s ?p ?o }")
 	s.Press("ctrl+r")
@@ -173,7 +173,7 @@ func TestHistoryAcrossSessions(t *testing.T) {
 }
 
 func TestSaveAndOpenQuery(t *testing.T) {
-	b, data := fixture.Backend(t, 0), t.TempDir()
+	b, data := tuitest.Backend(t, 0), t.TempDir()
 	s := start(t, b, data)
 	s.typeQuery("SELECT ?url { ?c <https://w3id.org/mneme#url> ?url }")
 	s.Press("ctrl+s")
@@ -197,7 +197,7 @@ func TestSaveAndOpenQuery(t *testing.T) {
 }
 
 func TestExport(t *testing.T) {
-	b := fixture.Backend(t, 0)
+	b := tuitest.Backend(t, 0)
 	out := t.TempDir()
 	for _, name := range []string{"r.tsv", "r.json", "r.csv"} {
 		s := start(t, b, t.TempDir())
@@ -251,7 +251,7 @@ func direct(t *testing.T, b backend.Backend, q string) *results.Results {
 }
 
 func TestFilterRows(t *testing.T) {
-	s := start(t, fixture.Backend(t, 0), t.TempDir())
+	s := start(t, tuitest.Backend(t, 0), t.TempDir())
 	s.typeQuery(capturesQuery)
 	s.Press("ctrl+r")
 	s.Wait(t, "4 rows ·")

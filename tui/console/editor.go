@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mneme-archive/mneme/sparql/syntax"
+	"github.com/mneme-archive/mneme/sparql/parse"
 	"github.com/mneme-archive/mneme/tui/screen"
 )
 
@@ -36,7 +36,7 @@ func newEditor() textarea.Model {
 
 // markError moves the editor's cursor to a syntax error and selects the
 // character there.
-func markError(ta *textarea.Model, se *syntax.Error) {
+func markError(ta *textarea.Model, se *parse.Error) {
 	ta.MoveToBegin()
 	for i := 0; ta.Line() < se.Line-1 && i < 4*ta.LineCount()+ta.Length(); i++ {
 		ta.CursorDown()
@@ -48,7 +48,7 @@ func markError(ta *textarea.Model, se *syntax.Error) {
 // errorSnippet shows the query line of a syntax error with the
 // character at fault highlighted and a caret under it, which reads
 // without colour too.
-func errorSnippet(query string, se *syntax.Error, width int) string {
+func errorSnippet(query string, se *parse.Error, width int) string {
 	lines := strings.Split(query, "\n")
 	if se.Line < 1 || se.Line > len(lines) {
 		return ""

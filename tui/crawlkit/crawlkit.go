@@ -13,7 +13,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mneme-archive/mneme/crawler/control"
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/tui/screen"
 )
 
@@ -39,7 +39,7 @@ func LifecycleHelp() []key.Binding {
 // ActionMsg is the answer to a lifecycle action.
 type ActionMsg struct {
 	ID, Action string
-	Status     control.Status
+	Status     api.Status
 	Err        error
 }
 
@@ -54,7 +54,7 @@ func Call(do func(ctx context.Context) tea.Msg) tea.Cmd {
 }
 
 // Action runs start, pause, resume or stop on a crawl.
-func Action(c *control.Client, id, action string) tea.Cmd {
+func Action(c *api.Client, id, action string) tea.Cmd {
 	return Call(func(ctx context.Context) tea.Msg {
 		s, err := c.Do(ctx, id, action)
 		return ActionMsg{ID: id, Action: action, Status: s, Err: err}
@@ -72,7 +72,7 @@ func Report(msg ActionMsg) tea.Cmd {
 // Lifecycle maps a key to its action on crawl id: start, pause and
 // resume at once, stop after a question (set in ask). It reports whether
 // the key was a lifecycle one.
-func Lifecycle(msg tea.KeyPressMsg, c *control.Client, id string, ask *Question) (tea.Cmd, bool) {
+func Lifecycle(msg tea.KeyPressMsg, c *api.Client, id string, ask *Question) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, Keys.Start):
 		return Action(c, id, "start"), true

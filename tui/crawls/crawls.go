@@ -17,7 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mneme-archive/mneme/crawler/control"
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/tui/crawlkit"
 	"github.com/mneme-archive/mneme/tui/screen"
 )
@@ -35,7 +35,7 @@ var keys = struct {
 
 // Options configure the screen.
 type Options struct {
-	Client *control.Client
+	Client *api.Client
 	// Interval between polls (default one second).
 	Interval time.Duration
 	// Owned says the crawls run in this process, so that quitting stops
@@ -47,7 +47,7 @@ type Options struct {
 // outside it.
 type listMsg struct {
 	gen  int
-	list []control.Status
+	list []api.Status
 	err  error
 }
 
@@ -56,14 +56,14 @@ type tickMsg struct{ gen int }
 // createdMsg answers a creation from a spec file.
 type createdMsg struct {
 	file   string
-	status control.Status
+	status api.Status
 	err    error
 }
 
 // Model is the crawls screen.
 type Model struct {
 	opts   Options
-	list   []control.Status
+	list   []api.Status
 	spark  map[string][]float64 // pages fetched per poll, by crawl
 	last   map[string]int64     // fetched at the last poll
 	grid   screen.Grid
@@ -93,7 +93,7 @@ func (m *Model) Typing() bool  { return m.typing || m.ask.Asking() }
 func (m *Model) Init() tea.Cmd { return m.poll(m.gen) }
 
 // Crawls is the last list polled.
-func (m *Model) Crawls() []control.Status { return m.list }
+func (m *Model) Crawls() []api.Status { return m.list }
 
 // Grid is the table shown.
 func (m *Model) Grid() *screen.Grid { return &m.grid }
@@ -175,7 +175,7 @@ func (m *Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 
 // record keeps the list and each crawl's pages fetched since the last
 // poll, for its sparkline.
-func (m *Model) record(list []control.Status) {
+func (m *Model) record(list []api.Status) {
 	m.list = list
 	for _, s := range list {
 		prev, seen := m.last[s.ID]

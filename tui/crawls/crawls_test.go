@@ -6,21 +6,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mneme-archive/mneme/internal/tuitest"
 	"github.com/mneme-archive/mneme/tui"
 	"github.com/mneme-archive/mneme/tui/crawls"
 	"github.com/mneme-archive/mneme/tui/detail"
-	"github.com/mneme-archive/mneme/tui/internal/fixture"
 )
 
-func start(t *testing.T, owned bool) (*tui.App, *fixture.Session, *fixture.Control) {
+func start(t *testing.T, owned bool) (*tui.App, *tuitest.Session, *tuitest.Control) {
 	t.Helper()
-	ctl := fixture.NewControl(t, 12)
-	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{Client: ctl.Client, Owned: owned, Interval: 50 * time.Millisecond})
-	return app, fixture.Start(t, app), ctl
+	ctl := tuitest.NewControl(t, 12)
+	app := tui.New(tuitest.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{Client: ctl.Client, Owned: owned, Interval: 50 * time.Millisecond})
+	return app, tuitest.Start(t, app), ctl
 }
 
 // row waits for the crawl's row to show state (the table pads columns).
-func row(t *testing.T, s *fixture.Session, id, state string) {
+func row(t *testing.T, s *tuitest.Session, id, state string) {
 	t.Helper()
 	re := regexp.MustCompile(`(?m)^` + id + ` +` + state + ` `)
 	deadline := time.Now().Add(20 * time.Second)

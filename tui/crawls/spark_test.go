@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mneme-archive/mneme/crawler/control"
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/tui/screen"
 )
 
@@ -14,10 +14,10 @@ import (
 // snapshot one: the first shows its pages per poll as a sparkline, the
 // second a progress bar.
 func TestIncrementalSparkline(t *testing.T) {
-	m := New(Options{Client: &control.Client{Base: "http://127.0.0.1:1"}})
+	m := New(Options{Client: &api.Client{Base: "http://127.0.0.1:1"}})
 	m.Update(screen.SizeMsg{Width: 80, Height: 22})
 	for _, fetched := range []int64{5, 15, 35, 35} {
-		m.Update(listMsg{list: []control.Status{
+		m.Update(listMsg{list: []api.Status{
 			{ID: "inc", State: "running", Live: true, Incremental: true, Fetched: fetched},
 			{ID: "snap", State: "running", Live: true, Succeeded: 3, Queued: 1, Fetched: fetched},
 		}})

@@ -16,8 +16,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mneme-archive/mneme/crawler/control"
-	"github.com/mneme-archive/mneme/crawler/crawllog"
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/tui/crawlkit"
 	"github.com/mneme-archive/mneme/tui/screen"
 )
@@ -37,7 +36,7 @@ var keys = struct {
 
 // Options configure the screen.
 type Options struct {
-	Client   *control.Client
+	Client   *api.Client
 	Interval time.Duration // between polls, default one second
 }
 
@@ -57,10 +56,10 @@ var paneNames = [panes]string{"host queues", "crawl.log", "WARC files"}
 type loadedMsg struct {
 	gen    int
 	id     string
-	status control.Status
-	queues control.Queues
-	log    []string
-	warcs  []control.WARCFile
+	status api.Status
+	queues api.Queues
+	log    api.Log
+	warcs  []api.WARCFile
 	err    error
 }
 
@@ -73,10 +72,10 @@ type Model struct {
 	gen    int
 	loaded bool
 	err    error
-	status control.Status
-	queues control.Queues
-	logs   []string
-	warcs  []control.WARCFile
+	status api.Status
+	queues api.Queues
+	logs   api.Log
+	warcs  []api.WARCFile
 	at     time.Time // of the last poll, for next-ready times
 
 	grids [panes]screen.Grid
@@ -100,7 +99,7 @@ func (m *Model) Busy() string   { return "" }
 func (m *Model) Init() tea.Cmd  { return nil }
 func (m *Model) Crawl() string  { return m.id }
 func (m *Model) Focus() string  { return paneNames[m.focus] }
-func (m *Model) Logs() []string { return m.logs }
+func (m *Model) Logs() []string { return m.logs.Lines }
 
 // Grid is the table of the focused pane.
 func (m *Model) Grid() *screen.Grid { return &m.grids[m.focus] }
@@ -207,9 +206,13 @@ func (m *Model) render() {
 	}
 	m.grids[queuesPane].SetTable([]string{"host", "state", "queued", "fetching", "next ready", "last fetch"}, qrows)
 
-	lrows := make([][]string, 0, len(m.logs))
-	for i := len(m.logs) - 1; i >= 0; i-- { // newest first
-		lrows = append(lrows, logRow(m.logs[i]))
+	lrows := make([][]string, 0, len(m.logs.Lines))
+	for i := len(m.logs.Lines) - 1; i >= 0; i-- { // newest first
+		var e api.LogEntry
+		if i < len(m.logs.Entries) {
+			e = m.logs.Entries[i]
+		}
+		lrows = append(lrows, logRow(m.logs.Lines[i], e))
 	}
 	m.grids[logPane].SetTable([]string{"time", "status", "size", "mime", "URL"}, lrows)
 
@@ -229,11 +232,11 @@ func (m *Model) render() {
 	m.layout()
 }
 
-// logRow is a crawl.log line in columns, errors (negative or 4xx/5xx
-// codes) marked; a line that does not parse is shown whole.
-func logRow(line string) []string {
-	e, err := crawllog.Parse(line)
-	if err != nil {
+// logRow is a crawl.log line in columns (its fields as the server read
+// them), errors (negative or 4xx/5xx codes) marked; a line that did not
+// parse is shown whole.
+func logRow(line string, e api.LogEntry) []string {
+	if e.URI == "" {
 		return []string{"", "", "", "", line}
 	}
 	status := strconv.Itoa(e.Status)

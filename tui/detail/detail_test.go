@@ -5,19 +5,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mneme-archive/mneme/internal/tuitest"
 	"github.com/mneme-archive/mneme/tui"
 	"github.com/mneme-archive/mneme/tui/detail"
-	"github.com/mneme-archive/mneme/tui/internal/fixture"
 )
 
 // TestDetailOfRunningCrawl opens a running crawl's detail from the
 // crawls screen: its host queue, crawl.log lines (a 404 among them),
 // its open WARC file; v moves the focus, / filters the log, x stops.
 func TestDetailOfRunningCrawl(t *testing.T) {
-	ctl := fixture.NewControl(t, 4)
+	ctl := tuitest.NewControl(t, 4)
 	ctl.Run(t, "d1", "id: d1\nworkers: 2\npoliteness: {off: true}\nrdf: {interval: 5ms}\nseeds: ["+ctl.Site.URL("/p/0")+", "+ctl.Site.URL("/missing")+"]\n")
-	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{Client: ctl.Client, Owned: true, Interval: 50 * time.Millisecond})
-	s := fixture.Start(t, app)
+	app := tui.New(tuitest.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{Client: ctl.Client, Owned: true, Interval: 50 * time.Millisecond})
+	s := tuitest.Start(t, app)
 	s.Wait(t, "d1")
 	s.Press("enter")
 	s.Wait(t, "crawl d1 · running")

@@ -16,7 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mneme-archive/mneme/crawler/control"
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/tui/crawlkit"
 	"github.com/mneme-archive/mneme/tui/screen"
 )
@@ -35,14 +35,14 @@ var keys = struct {
 
 // Options configure the screen.
 type Options struct {
-	Client   *control.Client
+	Client   *api.Client
 	Interval time.Duration // between polls, default two seconds
 }
 
 type loadedMsg struct {
 	gen  int
 	id   string
-	urls []control.Queued
+	urls []api.Queued
 	err  error
 }
 
@@ -70,7 +70,7 @@ type Model struct {
 	gen    int
 	loaded bool
 	err    error
-	urls   []control.Queued
+	urls   []api.Queued
 	grid   screen.Grid
 
 	ask    crawlkit.Question
@@ -89,13 +89,13 @@ func New(o Options) *Model {
 	return &Model{opts: o, input: textinput.New()}
 }
 
-func (m *Model) Title() string          { return "Frontier" }
-func (m *Model) Typing() bool           { return m.prompt != noPrompt || m.ask.Asking() }
-func (m *Model) Busy() string           { return "" }
-func (m *Model) Init() tea.Cmd          { return nil }
-func (m *Model) Crawl() string          { return m.id }
-func (m *Model) URLs() []control.Queued { return m.urls }
-func (m *Model) Grid() *screen.Grid     { return &m.grid }
+func (m *Model) Title() string      { return "Frontier" }
+func (m *Model) Typing() bool       { return m.prompt != noPrompt || m.ask.Asking() }
+func (m *Model) Busy() string       { return "" }
+func (m *Model) Init() tea.Cmd      { return nil }
+func (m *Model) Crawl() string      { return m.id }
+func (m *Model) URLs() []api.Queued { return m.urls }
+func (m *Model) Grid() *screen.Grid { return &m.grid }
 
 func (m *Model) Keys() []key.Binding {
 	return append([]key.Binding{keys.Score, keys.Blacklist, keys.Inject, keys.Refresh}, screen.GridHelp()...)
@@ -110,7 +110,7 @@ func (m *Model) poll(gen int) tea.Cmd {
 }
 
 // inject sends items to the crawl's injection service.
-func (m *Model) inject(what string, items []control.InjectItem) tea.Cmd {
+func (m *Model) inject(what string, items []api.InjectItem) tea.Cmd {
 	c, id := m.opts.Client, m.id
 	return crawlkit.Call(func(ctx context.Context) tea.Msg {
 		_, err := c.Inject(ctx, id, items)
@@ -187,7 +187,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.open(scorePrompt, "score for "+u.URL+": ", u.URL, strconv.FormatFloat(u.Score, 'g', -1, 64))
 	case key.Matches(msg, keys.Blacklist):
 		m.ask = crawlkit.Question{Text: "Blacklist " + u.URL + "?",
-			Yes: m.inject("blacklisted "+u.URL, []control.InjectItem{{URL: u.URL, Blacklisted: true}})}
+			Yes: m.inject("blacklisted "+u.URL, []api.InjectItem{{URL: u.URL, Blacklisted: true}})}
 		return nil
 	}
 	m.grid.Update(msg)
@@ -228,7 +228,7 @@ func (m *Model) submit(p prompt, text string) tea.Cmd {
 		if err != nil {
 			return screen.Status(err.Error(), true)
 		}
-		return m.inject(fmt.Sprintf("scored %s %g", m.target, s), []control.InjectItem{{URL: m.target, Score: &s}})
+		return m.inject(fmt.Sprintf("scored %s %g", m.target, s), []api.InjectItem{{URL: m.target, Score: &s}})
 	case injectPrompt:
 		fields := strings.Fields(text)
 		var score *float64
@@ -240,9 +240,9 @@ func (m *Model) submit(p prompt, text string) tea.Cmd {
 		if len(fields) == 0 {
 			return screen.Status("inject: no URL given", true)
 		}
-		items := make([]control.InjectItem, len(fields))
+		items := make([]api.InjectItem, len(fields))
 		for i, u := range fields {
-			items[i] = control.InjectItem{URL: u, Score: score}
+			items[i] = api.InjectItem{URL: u, Score: score}
 		}
 		return m.inject(fmt.Sprintf("injected %d URLs", len(items)), items)
 	}

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mneme-archive/mneme/crawler/control"
+	"github.com/mneme-archive/mneme/control/api"
+	"github.com/mneme-archive/mneme/internal/tuitest"
 	"github.com/mneme-archive/mneme/tui"
 	"github.com/mneme-archive/mneme/tui/frontier"
-	"github.com/mneme-archive/mneme/tui/internal/fixture"
 )
 
 // TestInjectRescoreBlacklist injects URLs into a paused crawl from the
@@ -18,18 +18,18 @@ import (
 // what the frontier lists after each edit; bad scores are refused
 // before any request.
 func TestInjectRescoreBlacklist(t *testing.T) {
-	ctl := fixture.NewControl(t, 3)
+	ctl := tuitest.NewControl(t, 3)
 	ctl.Run(t, "f1", "id: f1\nworkers: 1\npoliteness: {off: true}\nrdf: {interval: 5ms}\nseeds: ["+ctl.Site.URL("/p/0")+"]\n")
 	// One worker, held by the gate once /p/0 is fetched, and the one URL
 	// the dispatcher claims ahead for it (/x/ahead, injected below): nothing
 	// else is claimed, so what is injected next stays queued.
-	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{Client: ctl.Client, Owned: false, Interval: 50 * time.Millisecond})
-	s := fixture.Start(t, app)
+	app := tui.New(tuitest.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{Client: ctl.Client, Owned: false, Interval: 50 * time.Millisecond})
+	s := tuitest.Start(t, app)
 	s.Wait(t, "f1")
 	s.Press("f")
 	s.Wait(t, "Frontier of f1")
 	waitInFlight(t, ctl, 1)
-	if _, err := ctl.Client.Inject(context.Background(), "f1", []control.InjectItem{{URL: ctl.Site.URL("/x/ahead")}}); err != nil {
+	if _, err := ctl.Client.Inject(context.Background(), "f1", []api.InjectItem{{URL: ctl.Site.URL("/x/ahead")}}); err != nil {
 		t.Fatal(err)
 	}
 	waitInFlight(t, ctl, 2)
@@ -71,7 +71,7 @@ func TestInjectRescoreBlacklist(t *testing.T) {
 	}
 }
 
-func waitRow(t *testing.T, s *fixture.Session, pattern string) {
+func waitRow(t *testing.T, s *tuitest.Session, pattern string) {
 	t.Helper()
 	re := regexp.MustCompile(pattern)
 	deadline := time.Now().Add(20 * time.Second)
@@ -86,7 +86,7 @@ func waitRow(t *testing.T, s *fixture.Session, pattern string) {
 // waitInFlight waits until the crawl holds n claimed URLs and none
 // queued (a claimed URL shows in the status's recent fetches only once
 // done, so the log is not it: the frontier's in-flight count is).
-func waitInFlight(t *testing.T, ctl *fixture.Control, n int64) {
+func waitInFlight(t *testing.T, ctl *tuitest.Control, n int64) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {

@@ -16,9 +16,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mneme-archive/mneme/crawler/control"
-	"github.com/mneme-archive/mneme/kb"
-	"github.com/mneme-archive/mneme/kb/adapt"
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/tui/crawlkit"
 	"github.com/mneme-archive/mneme/tui/screen"
 )
@@ -33,35 +31,35 @@ var keys = struct {
 }
 
 // Options configure the screen.
-type Options struct{ Client *control.Client }
+type Options struct{ Client *api.Client }
 
 type loadedMsg struct {
-	learned control.Learned
+	learned api.Learned
 	err     error
 }
 
 type previewMsg struct {
 	id      string
-	preview control.Preview
+	preview api.Preview
 	err     error
 }
 
 type reviewedMsg struct {
-	p   adapt.Proposal
+	p   api.Proposal
 	err error
 }
 
 // Model is the adaptation review screen.
 type Model struct {
 	opts    Options
-	learned control.Learned
+	learned api.Learned
 	loaded  bool
 	err     error
 	grid    screen.Grid
 	ask     crawlkit.Question
 
 	previewOf string // the pattern the preview is of
-	preview   *control.Preview
+	preview   *api.Preview
 	pverr     error
 	loading   bool
 
@@ -71,14 +69,14 @@ type Model struct {
 // New returns the screen; Init loads the learned patterns.
 func New(o Options) *Model { return &Model{opts: o} }
 
-func (m *Model) Title() string              { return "Review" }
-func (m *Model) Typing() bool               { return m.ask.Asking() }
-func (m *Model) Busy() string               { return "" }
-func (m *Model) Init() tea.Cmd              { return m.load() }
-func (m *Model) Patterns() []adapt.Proposal { return m.learned.Patterns }
+func (m *Model) Title() string            { return "Review" }
+func (m *Model) Typing() bool             { return m.ask.Asking() }
+func (m *Model) Busy() string             { return "" }
+func (m *Model) Init() tea.Cmd            { return m.load() }
+func (m *Model) Patterns() []api.Proposal { return m.learned.Patterns }
 
 // Preview is the preview shown, nil when none.
-func (m *Model) Preview() *control.Preview { return m.preview }
+func (m *Model) Preview() *api.Preview { return m.preview }
 
 func (m *Model) Keys() []key.Binding {
 	return append([]key.Binding{keys.Preview, keys.Accept, keys.Reject, keys.Refresh}, screen.GridHelp()[:1]...)
@@ -92,10 +90,10 @@ func (m *Model) load() tea.Cmd {
 	})
 }
 
-func (m *Model) selected() (adapt.Proposal, bool) {
+func (m *Model) selected() (api.Proposal, bool) {
 	i, ok := m.grid.SelectedIndex()
 	if !ok {
-		return adapt.Proposal{}, false
+		return api.Proposal{}, false
 	}
 	return m.learned.Patterns[i], true
 }
@@ -163,7 +161,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func review(c *control.Client, id string, accept bool) tea.Cmd {
+func review(c *api.Client, id string, accept bool) tea.Cmd {
 	return crawlkit.Call(func(ctx context.Context) tea.Msg {
 		p, err := c.Review(ctx, id, accept)
 		return reviewedMsg{p: p, err: err}
@@ -179,9 +177,9 @@ func (m *Model) render() {
 	for i, p := range m.learned.Patterns {
 		status := string(p.Status)
 		switch p.Status {
-		case adapt.Accepted:
+		case api.Accepted:
 			status = screen.OK.Render(status)
-		case adapt.Rejected:
+		case api.Rejected:
 			status = screen.Faint.Render(status)
 		default:
 			status = screen.Accent.Render(status)
@@ -214,7 +212,7 @@ func (m *Model) View() string {
 }
 
 // detail is the selected pattern, what it replaces, and its preview.
-func (m *Model) detail(p adapt.Proposal) []string {
+func (m *Model) detail(p api.Proposal) []string {
 	lines := []string{"",
 		screen.Header.Render("site     ") + p.Site + screen.Faint.Render(" · learned "+p.Learned.Format("2006-01-02 15:04Z")),
 		screen.Header.Render("pattern  ") + p.Pattern,
@@ -230,7 +228,7 @@ func (m *Model) detail(p adapt.Proposal) []string {
 	}
 	pv := m.preview.Preview
 	w := max((m.width-3)/2, 10)
-	col := func(title string, objs []kb.Object, fails []kb.Failure) string {
+	col := func(title string, objs []api.Object, fails []api.Failure) string {
 		var b []string
 		b = append(b, screen.Header.Render(title))
 		for _, o := range objs {
@@ -250,7 +248,7 @@ func (m *Model) detail(p adapt.Proposal) []string {
 }
 
 // objectLines shows an object's kind and its fields that have a value.
-func objectLines(o kb.Object, w int) []string {
+func objectLines(o api.Object, w int) []string {
 	out := []string{screen.Accent.Render(string(o.Kind))}
 	add := func(name, v string) {
 		if v != "" {
@@ -267,7 +265,7 @@ func objectLines(o kb.Object, w int) []string {
 	return out
 }
 
-func failure(f kb.Failure) string {
+func failure(f api.Failure) string {
 	s := f.Action
 	if f.Field != "" {
 		s += " " + string(f.Field)

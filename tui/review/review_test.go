@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mneme-archive/mneme/crawler/control"
+	"github.com/mneme-archive/mneme/control/api"
+	"github.com/mneme-archive/mneme/internal/tuitest"
 	"github.com/mneme-archive/mneme/kb"
 	"github.com/mneme-archive/mneme/kb/adapt"
 	"github.com/mneme-archive/mneme/tui"
-	"github.com/mneme-archive/mneme/tui/internal/fixture"
 	"github.com/mneme-archive/mneme/tui/review"
 )
 
@@ -20,11 +20,11 @@ import (
 // the failed KB patterns, the preview (no title before, the headline
 // after), accept, and reject after the question.
 func TestReview(t *testing.T) {
-	ctl := fixture.NewControl(t, 1)
+	ctl := tuitest.NewControl(t, 1)
 	ctx := context.Background()
 	page := ctl.Site.URL("/post")
 	ctl.Run(t, "r1", "id: r1\npoliteness: {off: true}\nrdf: {interval: 5ms}\nseeds: ["+page+"]\n")
-	if err := ctl.Client.Events(ctx, "r1", func(s control.Status, end bool) error { return nil }); err != nil {
+	if err := ctl.Client.Events(ctx, "r1", func(s api.Status, end bool) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	l, err := adapt.OpenLearned(adapt.LearnedPath(ctl.Data))
@@ -42,8 +42,8 @@ func TestReview(t *testing.T) {
 	}
 	list := l.List()
 
-	app := tui.New(fixture.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{Client: ctl.Client, Interval: 50 * time.Millisecond})
-	s := fixture.Start(t, app)
+	app := tui.New(tuitest.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{Client: ctl.Client, Interval: 50 * time.Millisecond})
+	s := tuitest.Start(t, app)
 	s.Press("4")
 	s.Wait(t, "2 learned patterns")
 	s.Wait(t, list[0].ID+"  pending")
@@ -68,7 +68,7 @@ func TestReview(t *testing.T) {
 	s.Finish(t)
 
 	got := app.Screen(3).(*review.Model).Patterns()
-	if len(got) != 2 || got[0].Status != adapt.Accepted || got[1].Status != adapt.Rejected {
+	if len(got) != 2 || got[0].Status != api.Accepted || got[1].Status != api.Rejected {
 		t.Errorf("patterns after the review: %+v", got)
 	}
 	reread, err := adapt.OpenLearned(adapt.LearnedPath(ctl.Data))

@@ -24,8 +24,8 @@ import (
 
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/rdf/turtle"
+	"github.com/mneme-archive/mneme/sparql/parse"
 	"github.com/mneme-archive/mneme/sparql/results"
-	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
 func main() {
@@ -58,11 +58,11 @@ func bench(client *http.Client, endpoint, path string, runs int, slow time.Durat
 	if err != nil {
 		return err
 	}
-	q, err := syntax.Parse(string(src), syntax.Options{})
+	form, err := parse.Query(string(src))
 	if err != nil {
 		return err
 	}
-	graphResult := q.Form == syntax.Construct || q.Form == syntax.Describe
+	graphResult := form.IsGraph()
 	accept := "application/sparql-results+json"
 	if graphResult {
 		accept = "text/turtle"

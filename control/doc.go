@@ -5,9 +5,12 @@
 // stream), per-host queues, best-scored queued URLs, crawl.log tail and
 // WARC files, edits the seeds and scope of an open crawl, mounts the URL
 // injection service, and reviews the patterns the knowledge base learned
-// (list, preview on a stored page, accept, reject); and the Client that
-// the CLI and TUI use to steer it. Every write needs the bearer token of
-// the data folder; errors are JSON {"error": …, "detail": …}.
+// (list, preview on a stored page, accept, reject). It is the daemon's
+// service layer, above the crawler and the knowledge base: crawls today,
+// campaigns and analyses tomorrow. Its wire types and the Client that the
+// CLI and TUI steer it with are package control/api. Every write needs
+// the bearer token of the data folder; errors are JSON {"error": …,
+// "detail": …}.
 //
 // Routes (ID is a crawl id):
 //

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/mneme-archive/mneme/control/api"
 )
 
 // TestAuthAndBadInput checks every write for 401 without a token and 403
@@ -94,7 +96,7 @@ func call(t *testing.T, s *server, method, path, auth, body string) (int, string
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var eb errorBody
+	var eb api.ErrorBody
 	if resp.StatusCode >= 400 {
 		if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 			t.Errorf("%s %s: error as %q, want JSON", method, path, ct)

@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/crawler/inject"
 	"github.com/mneme-archive/mneme/crawler/spec"
@@ -77,14 +78,8 @@ func (h *Handler) write(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// errorBody is every error answer.
-type errorBody struct {
-	Error  string `json:"error"`
-	Detail any    `json:"detail,omitempty"`
-}
-
 func writeError(w http.ResponseWriter, code int, msg string, detail any) {
-	writeJSON(w, code, errorBody{msg, detail})
+	writeJSON(w, code, api.ErrorBody{Error: msg, Detail: detail})
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -135,7 +130,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	out := make([]Status, 0, len(all))
+	out := make([]api.Status, 0, len(all))
 	for _, s := range all {
 		_, live, _ := h.m.Status(s.ID)
 		out = append(out, toStatus(s, live))
@@ -174,7 +169,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, Crawl{Status: toStatus(s, live), Spec: string(y)})
+	writeJSON(w, http.StatusOK, api.Crawl{Status: toStatus(s, live), Spec: string(y)})
 }
 
 func (h *Handler) status(w http.ResponseWriter, r *http.Request) {
@@ -259,7 +254,7 @@ func (h *Handler) queues(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	out := Queues{Total: n, Queues: make([]Queue, 0, len(qs))}
+	out := api.Queues{Total: n, Queues: make([]api.Queue, 0, len(qs))}
 	for _, q := range qs {
 		out.Queues = append(out.Queues, toQueue(q))
 	}
@@ -273,7 +268,7 @@ func (h *Handler) seeds(w http.ResponseWriter, r *http.Request) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	var req Seeds
+	var req api.Seeds
 	if err := dec.Decode(&req); err != nil {
 		writeError(w, http.StatusBadRequest, "bad JSON: "+err.Error()+` (want {"add": ["URL", …]})`, nil)
 		return
@@ -318,5 +313,5 @@ func (h *Handler) edit(w http.ResponseWriter, r *http.Request, change func(*spec
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, Spec{Spec: string(y)})
+	writeJSON(w, http.StatusOK, api.Spec{Spec: string(y)})
 }

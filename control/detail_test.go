@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/crawler/crawllog"
 )
@@ -27,12 +28,12 @@ func TestFrontierLogAndWARCs(t *testing.T) {
 	if _, err := c.Do(ctx, "d1", "pause"); err != nil {
 		t.Fatal(err)
 	}
-	var items []InjectItem
+	var items []api.InjectItem
 	for _, u := range []struct {
 		path  string
 		score float64
 	}{{"/p/1", 0.2}, {"/p/2", 0.9}, {"/p/9", 0.5}} {
-		items = append(items, InjectItem{URL: b.URL(u.path), Score: &u.score})
+		items = append(items, api.InjectItem{URL: b.URL(u.path), Score: &u.score})
 	}
 	if _, err := c.Inject(ctx, "d1", items); err != nil {
 		t.Fatal(err)
@@ -41,7 +42,7 @@ func TestFrontierLogAndWARCs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.IsSortedFunc(top, func(x, y Queued) int { return -cmpFloat(x.Score, y.Score) }) {
+	if !slices.IsSortedFunc(top, func(x, y api.Queued) int { return -cmpFloat(x.Score, y.Score) }) {
 		t.Errorf("frontier not best first: %+v", top)
 	}
 	var fromB []string
@@ -66,17 +67,26 @@ func TestFrontierLogAndWARCs(t *testing.T) {
 	if _, err := c.Do(ctx, "d1", "stop"); err != nil {
 		t.Fatal(err)
 	}
-	lines, err := c.Log(ctx, "d1", 2)
+	tail, err := c.Log(ctx, "d1", 2)
+	lines := tail.Lines
 	if err != nil || len(lines) != 2 {
 		t.Fatalf("log tail of 2: %q, %v", lines, err)
 	}
-	all, err := c.Log(ctx, "d1", 1000)
+	whole, err := c.Log(ctx, "d1", 1000)
+	all := whole.Lines
 	if err != nil || len(all) < 3 || !slices.Equal(all[len(all)-2:], lines) {
 		t.Fatalf("whole log %q (%v) does not end with the tail %q", all, err, lines)
 	}
-	for _, l := range all {
-		if _, err := crawllog.Parse(l); err != nil {
+	if len(whole.Entries) != len(all) {
+		t.Fatalf("%d log entries for %d lines", len(whole.Entries), len(all))
+	}
+	for i, l := range all {
+		e, err := crawllog.Parse(l)
+		if err != nil {
 			t.Errorf("log line %q: %v", l, err)
+		}
+		if got := whole.Entries[i]; got.URI != e.URI || got.Status != e.Status || got.Size != e.Size || !got.Time.Equal(e.Time) {
+			t.Errorf("log line %q sent as %+v", l, got)
 		}
 	}
 	if !strings.Contains(strings.Join(all, "\n"), a.URL("/p/0")) {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/crawler"
 )
 
@@ -39,8 +40,8 @@ func TestLifecycle(t *testing.T) {
 	}
 	<-a.Hit // the crawl holds /gate: it runs until the gate opens
 
-	var first Status
-	err = c.Events(ctx, "t1", func(s Status, end bool) error {
+	var first api.Status
+	err = c.Events(ctx, "t1", func(s api.Status, end bool) error {
 		first = s
 		return errEnough
 	})
@@ -75,7 +76,7 @@ func TestLifecycle(t *testing.T) {
 		t.Fatalf("edit scope: %v\n%s", err, sp)
 	}
 	score := 0.5
-	res, err := c.Inject(ctx, "t1", []InjectItem{{URL: b.URL("/extra"), Score: &score}, {URL: b.URL("/p/6"), Blacklisted: true}})
+	res, err := c.Inject(ctx, "t1", []api.InjectItem{{URL: b.URL("/extra"), Score: &score}, {URL: b.URL("/p/6"), Blacklisted: true}})
 	if err != nil || res.Scheduled != 1 || res.Blacklisted != 1 {
 		t.Fatalf("inject: %+v, %v", res, err)
 	}
@@ -97,8 +98,8 @@ func TestLifecycle(t *testing.T) {
 	if _, err = c.Do(ctx, "t1", "start"); err != nil {
 		t.Fatalf("start again: %v", err)
 	}
-	var last Status
-	err = c.Events(ctx, "t1", func(s Status, end bool) error {
+	var last api.Status
+	err = c.Events(ctx, "t1", func(s api.Status, end bool) error {
 		if end {
 			last = s
 		}
@@ -119,7 +120,7 @@ func TestLifecycle(t *testing.T) {
 		}
 	}
 	_, err = c.Do(ctx, "t1", "start")
-	var ae *APIError
+	var ae *api.APIError
 	if !errors.As(err, &ae) || ae.Code != 409 || !strings.Contains(ae.Message, "finished") {
 		t.Errorf("start of a finished crawl: %v, want 409", err)
 	}
@@ -154,12 +155,12 @@ func TestConcurrentClients(t *testing.T) {
 					errs <- errors.Join(err, errors.New("list is not one crawl"))
 				}
 				u := a.URL("/x/" + string(rune('a'+i)) + string(rune('a'+j)))
-				if r, err := cl.Inject(ctx, "busy", []InjectItem{{URL: u}}); err != nil || r.Scheduled != 1 {
+				if r, err := cl.Inject(ctx, "busy", []api.InjectItem{{URL: u}}); err != nil || r.Scheduled != 1 {
 					errs <- errors.Join(err, errors.New("injection not scheduled"))
 				}
 			}
 			n := 0
-			err := cl.Events(ctx, "busy", func(Status, bool) error {
+			err := cl.Events(ctx, "busy", func(api.Status, bool) error {
 				if n++; n == 2 {
 					return errEnough
 				}

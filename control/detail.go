@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+
+	"github.com/mneme-archive/mneme/control/api"
 )
 
 // MaxCount bounds the limit and lines parameters.
@@ -35,9 +37,9 @@ func (h *Handler) frontier(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	out := Frontier{URLs: make([]Queued, 0, len(top))}
+	out := api.Frontier{URLs: make([]api.Queued, 0, len(top))}
 	for _, q := range top {
-		out.URLs = append(out.URLs, Queued{URL: q.URL, Queue: q.QueueKey, Hops: q.Hops, Via: q.Via, Score: q.Score})
+		out.URLs = append(out.URLs, api.Queued{URL: q.URL, Queue: q.QueueKey, Hops: q.Hops, Via: q.Via, Score: q.Score})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -56,7 +58,7 @@ func (h *Handler) log(w http.ResponseWriter, r *http.Request) {
 	if lines == nil {
 		lines = []string{}
 	}
-	writeJSON(w, http.StatusOK, Log{Lines: lines})
+	writeJSON(w, http.StatusOK, toLog(lines))
 }
 
 // warcs lists the WARC files of a crawl.
@@ -66,5 +68,5 @@ func (h *Handler) warcs(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, WARCs{Files: files})
+	writeJSON(w, http.StatusOK, api.WARCs{Files: files})
 }

@@ -8,8 +8,8 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"time"
 
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/crawler/frontier"
 )
@@ -77,24 +77,15 @@ func tail(f *os.File, n int) ([]string, error) {
 	return lines[max(len(lines)-n, 0):], nil
 }
 
-// WARCFile is one WARC file of a crawl.
-type WARCFile struct {
-	Name     string    `json:"name"`
-	Size     int64     `json:"size"`
-	Open     bool      `json:"open"` // still being written
-	CDXJ     bool      `json:"cdxj"` // its index is written
-	Modified time.Time `json:"modified"`
-}
-
 // WARCs lists the WARC files a crawl has written, by name.
-func (m *Manager) WARCs(id string) ([]WARCFile, error) {
+func (m *Manager) WARCs(id string) ([]api.WARCFile, error) {
 	if _, _, err := m.Status(id); err != nil {
 		return nil, err
 	}
 	dir := crawler.Layout{Data: m.data}.WARCs(id)
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
-		return []WARCFile{}, nil
+		return []api.WARCFile{}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -103,7 +94,7 @@ func (m *Manager) WARCs(id string) ([]WARCFile, error) {
 	for _, e := range ents {
 		names[e.Name()] = true
 	}
-	out := []WARCFile{}
+	out := []api.WARCFile{}
 	for _, e := range ents {
 		name := e.Name()
 		open := strings.HasSuffix(name, ".warc.gz.open")
@@ -115,7 +106,7 @@ func (m *Manager) WARCs(id string) ([]WARCFile, error) {
 			continue // removed since the listing: renamed when closed
 		}
 		base := strings.TrimSuffix(strings.TrimSuffix(name, ".open"), ".warc.gz")
-		out = append(out, WARCFile{Name: name, Size: info.Size(), Open: open, CDXJ: names[base+".cdxj"], Modified: info.ModTime().UTC()})
+		out = append(out, api.WARCFile{Name: name, Size: info.Size(), Open: open, CDXJ: names[base+".cdxj"], Modified: info.ModTime().UTC()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil

@@ -1,12 +1,8 @@
-package control
+package api
 
 import (
+	"fmt"
 	"time"
-
-	"github.com/mneme-archive/mneme/kb/adapt"
-
-	"github.com/mneme-archive/mneme/crawler"
-	"github.com/mneme-archive/mneme/crawler/frontier"
 )
 
 // Status is a crawl's status as the API sends it.
@@ -91,42 +87,6 @@ type Spec struct {
 	Spec string `json:"spec"` // YAML
 }
 
-func toStatus(s crawler.Status, live bool) Status {
-	out := Status{
-		ID: s.ID, State: s.State, Reason: s.Reason, Live: live, Incremental: s.Incremental, Started: s.Started,
-		ElapsedSeconds: s.Elapsed.Seconds(), Fetched: s.Fetched, Bytes: s.Bytes, Revisits: s.Revisits,
-		Links: s.Links, Errors: s.Errors, Queued: s.Queued, Waiting: s.Waiting, InFlight: s.InFlight, Succeeded: s.Succeeded,
-		Failed: s.Failed, Disregarded: s.Disregard, Queues: s.Queues, QueueStates: map[string]int64{},
-		Recent: make([]Fetch, 0, len(s.Recent)),
-	}
-	if out.Errors == nil {
-		out.Errors = map[string]int64{}
-	}
-	if secs := s.Elapsed.Seconds(); secs > 0 {
-		out.PagesPerSecond, out.BytesPerSecond = float64(s.Fetched)/secs, float64(s.Bytes)/secs
-	}
-	for k, v := range s.QueueState {
-		out.QueueStates[string(k)] = v
-	}
-	for _, f := range s.Recent {
-		out.Recent = append(out.Recent, Fetch{
-			URL: f.URL, Queue: f.Queue, Hops: f.Hops, Via: f.Via, Claimed: f.Claimed, Status: f.Status,
-			DurationMS: ms(f.Duration), Size: f.Size, MimeType: f.MimeType, Outcome: f.Outcome,
-			Revisit: f.Revisit, Links: f.Links,
-		})
-	}
-	return out
-}
-
-func toQueue(q frontier.QueueStats) Queue {
-	return Queue{
-		Key: q.Key, State: string(q.State), Size: q.Size, Waiting: q.Waiting, InFlight: q.InFlight, Valence: q.Valence,
-		Budget: q.Budget, BudgetUsed: q.BudgetUsed, NextReady: q.NextReady, NextDue: q.NextDue, LastFetchMS: ms(q.LastFetch),
-	}
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
 // Queued is a URL waiting in a crawl's frontier.
 type Queued struct {
 	URL   string  `json:"url"`
@@ -143,9 +103,31 @@ type Frontier struct {
 }
 
 // Log is the answer of GET /api/crawls/ID/log: the last crawl.log lines,
-// oldest first.
+// oldest first, and each read into its fields (a zero LogEntry for a
+// line that does not parse).
 type Log struct {
-	Lines []string `json:"lines"`
+	Lines   []string   `json:"lines"`
+	Entries []LogEntry `json:"entries"`
+}
+
+// LogEntry is the fields of a crawl.log line that clients show.
+type LogEntry struct {
+	Time     time.Time `json:"time"`
+	Status   int       `json:"status"` // HTTP status or Heritrix fetch status code
+	Size     int64     `json:"size"`   // content bytes; negative when unknown
+	URI      string    `json:"uri"`
+	HopPath  string    `json:"hop_path,omitempty"`
+	Via      string    `json:"via,omitempty"`
+	MimeType string    `json:"mime_type,omitempty"`
+}
+
+// WARCFile is one WARC file of a crawl.
+type WARCFile struct {
+	Name     string    `json:"name"`
+	Size     int64     `json:"size"`
+	Open     bool      `json:"open"` // still being written
+	CDXJ     bool      `json:"cdxj"` // its index is written
+	Modified time.Time `json:"modified"`
 }
 
 // WARCs is the answer of GET /api/crawls/ID/warcs.
@@ -157,13 +139,114 @@ type WARCs struct {
 // sites' templates no longer matched the knowledge base (package
 // kb/adapt), and the file they are kept in.
 type Learned struct {
-	File     string           `json:"file"`
-	Patterns []adapt.Proposal `json:"patterns"`
+	File     string     `json:"file"`
+	Patterns []Proposal `json:"patterns"`
 }
 
 // Preview is the answer of GET /api/learned/ID/preview: what the
 // pattern's level extracts from a stored page without and with it.
 type Preview struct {
-	URL     string        `json:"url"`
-	Preview adapt.Preview `json:"preview"`
+	URL     string      `json:"url"`
+	Preview Extractions `json:"preview"`
+}
+
+// Proposal is a pattern learned by the knowledge base's adaptation
+// (package kb/adapt), as the review API sends it.
+type Proposal struct {
+	// ID names the proposal in the learned file and the review API.
+	ID     string       `json:"id"`
+	Status ReviewStatus `json:"status"`
+	// Site is the host (host:port) the pattern was learned on.
+	Site  string `json:"site"`
+	Type  string `json:"type"`
+	Level string `json:"level"`
+	// Action is "field" (Object and Field say which), "navigate"
+	// (Target says which) or "detect" (the level's detection).
+	Action string `json:"action"`
+	Object string `json:"object,omitempty"`
+	Field  string `json:"field,omitempty"`
+	Target string `json:"target,omitempty"`
+	// Pattern is the learned XPath; Replaces the KB alternatives that
+	// failed on the site.
+	Pattern  string   `json:"pattern"`
+	Replaces []string `json:"replaces,omitempty"`
+	// Method is "relearn" or "relax"; Relaxations the number of
+	// relaxations of a relaxed one.
+	Method      string `json:"method"`
+	Relaxations int    `json:"relaxations,omitempty"`
+	// Pages are the URLs the pattern was checked on and worked on;
+	// Checked how many pages it was tried on in all.
+	Pages   []string  `json:"pages"`
+	Checked int       `json:"checked"`
+	Learned time.Time `json:"learned"`
+}
+
+// What says what the proposal changes, e.g. "wordpress/post: blog-post
+// title".
+func (p *Proposal) What() string {
+	switch p.Action {
+	case "field":
+		return fmt.Sprintf("%s/%s: %s %s", p.Type, p.Level, p.Object, p.Field)
+	case "navigate":
+		return fmt.Sprintf("%s/%s: navigation to %s", p.Type, p.Level, p.Target)
+	}
+	return fmt.Sprintf("%s/%s: level detection", p.Type, p.Level)
+}
+
+// ReviewStatus is where a proposal is in review.
+type ReviewStatus string
+
+// Review states.
+const (
+	Pending  ReviewStatus = "pending"
+	Accepted ReviewStatus = "accepted"
+	Rejected ReviewStatus = "rejected"
+)
+
+// Extractions is what a pattern's level extracts from a page without
+// (Before) and with (After) the pattern.
+type Extractions struct {
+	Before, After                 []Object
+	BeforeFailures, AfterFailures []Failure
+}
+
+// Object is an object extracted from a page.
+type Object struct {
+	Kind       string
+	IRI        string
+	ID         string
+	Title      string
+	Author     string
+	AuthorURL  string
+	Date       time.Time
+	DateText   string
+	Modified   time.Time
+	Content    string
+	Tags       []string
+	Categories []string
+	ReplyTo    string
+	Note       string
+	VersionOf  string
+}
+
+// Failure is an extraction action that matched nothing where it should
+// have.
+type Failure struct {
+	Type     string
+	Level    string
+	Action   string // "navigate", "records" or "field"
+	Field    string // for a field failure
+	Patterns []string
+}
+
+// InjectResult is the answer of POST /crawls/ID/urls.
+type InjectResult struct {
+	Scheduled   int `json:"scheduled"`   // URLs scheduled or rescored
+	Blacklisted int `json:"blacklisted"` // URLs blacklisted
+}
+
+// ErrorBody is every error answer.
+type ErrorBody struct {
+	Error  string `json:"error"`
+	Detail any    `json:"detail,omitempty"`
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/mneme-archive/mneme/kb/adapt"
+	"github.com/mneme-archive/mneme/control/api"
 )
 
 // learned lists the learned patterns.
@@ -14,10 +14,11 @@ func (h *Handler) learned(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	if ps == nil {
-		ps = []adapt.Proposal{}
+	out := api.Learned{File: file, Patterns: make([]api.Proposal, len(ps))}
+	for i, p := range ps {
+		out.Patterns[i] = toProposal(p)
 	}
-	writeJSON(w, http.StatusOK, Learned{File: file, Patterns: ps})
+	writeJSON(w, http.StatusOK, out)
 }
 
 // preview extracts a stored page without and with a learned pattern.
@@ -27,7 +28,7 @@ func (h *Handler) preview(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, Preview{URL: page, Preview: *pv})
+	writeJSON(w, http.StatusOK, api.Preview{URL: page, Preview: toExtractions(*pv)})
 }
 
 // review accepts or rejects a learned pattern and answers it as now.
@@ -46,5 +47,5 @@ func (h *Handler) review(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, p)
+	writeJSON(w, http.StatusOK, toProposal(p))
 }

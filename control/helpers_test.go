@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/internal/testsite"
 )
@@ -33,7 +34,7 @@ func newServer(t *testing.T) *server {
 	return &server{data: data, token: tok, m: m, srv: srv}
 }
 
-func (s *server) client() *Client { return &Client{Base: s.srv.URL, Token: s.token} }
+func (s *server) client() *api.Client { return &api.Client{Base: s.srv.URL, Token: s.token} }
 
 // specYAML is a spec crawling seeds without politeness delays.
 func specYAML(id string, seeds ...string) []byte {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/kb"
 	"github.com/mneme-archive/mneme/kb/adapt"
 )
@@ -26,7 +27,7 @@ func crawlPage(t *testing.T, s *server) string {
 	if _, err := c.Do(ctx, "r1", "start"); err != nil {
 		t.Fatal(err)
 	}
-	err := c.Events(ctx, "r1", func(st Status, end bool) error {
+	err := c.Events(ctx, "r1", func(st api.Status, end bool) error {
 		if end && st.State != "finished" {
 			return fmt.Errorf("crawl ended %s: %s", st.State, st.Reason)
 		}
@@ -63,7 +64,7 @@ func TestReviewLearnedPattern(t *testing.T) {
 		t.Fatal(err)
 	}
 	l, err := c.Learned(ctx)
-	if err != nil || len(l.Patterns) != 2 || l.Patterns[0].Pattern != p.Pattern || l.Patterns[0].Status != adapt.Pending {
+	if err != nil || len(l.Patterns) != 2 || l.Patterns[0].Pattern != p.Pattern || l.Patterns[0].Status != api.Pending {
 		t.Fatalf("learned: %+v, %v", l, err)
 	}
 	id, noPages := l.Patterns[0].ID, l.Patterns[1].ID
@@ -78,17 +79,17 @@ func TestReviewLearnedPattern(t *testing.T) {
 	if b, a := pv.Preview.Before[0], pv.Preview.After[0]; b.Title != "" || a.Title != "Barn owls nest again" || !strings.Contains(a.Content, "Two chicks") {
 		t.Errorf("title before %q, after %q (content %q)", b.Title, a.Title, a.Content)
 	}
-	titleFailed := func(fs []kb.Failure) bool {
-		return slices.ContainsFunc(fs, func(f kb.Failure) bool { return f.Field == kb.FieldTitle })
+	titleFailed := func(fs []api.Failure) bool {
+		return slices.ContainsFunc(fs, func(f api.Failure) bool { return f.Field == string(kb.FieldTitle) })
 	}
 	if !titleFailed(pv.Preview.BeforeFailures) || titleFailed(pv.Preview.AfterFailures) {
 		t.Errorf("title failures before %+v, after %+v", pv.Preview.BeforeFailures, pv.Preview.AfterFailures)
 	}
 
-	if got, err := c.Review(ctx, id, true); err != nil || got.Status != adapt.Accepted {
+	if got, err := c.Review(ctx, id, true); err != nil || got.Status != api.Accepted {
 		t.Fatalf("accept: %+v, %v", got, err)
 	}
-	if got, err := c.Review(ctx, noPages, false); err != nil || got.Status != adapt.Rejected {
+	if got, err := c.Review(ctx, noPages, false); err != nil || got.Status != api.Rejected {
 		t.Fatalf("reject: %+v, %v", got, err)
 	}
 	reread, err := adapt.OpenLearned(adapt.LearnedPath(s.data))
@@ -123,7 +124,7 @@ func TestReviewLearnedPattern(t *testing.T) {
 			t.Errorf("%s %s: %d %q, want %d %q", tc.method, tc.path, code, msg, tc.code, tc.msg)
 		}
 	}
-	var ae *APIError
+	var ae *api.APIError
 	if _, err := c.Preview(ctx, id, "http://127.0.0.1:1/never"); !errors.As(err, &ae) || ae.Code != 404 {
 		t.Errorf("client preview of a page not archived: %v", err)
 	}

@@ -1,4 +1,4 @@
-package control
+package api
 
 import (
 	"bufio"
@@ -10,9 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-
-	"github.com/mneme-archive/mneme/crawler/inject"
-	"github.com/mneme-archive/mneme/kb/adapt"
 )
 
 // Client calls the control API of a server, for the CLI and the TUI.
@@ -64,7 +61,7 @@ func (c *Client) send(ctx context.Context, method, path, ctype string, body []by
 		return resp, nil
 	}
 	defer resp.Body.Close()
-	var eb errorBody
+	var eb ErrorBody
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if json.Unmarshal(data, &eb) != nil || eb.Error == "" {
 		eb.Error = strings.TrimSpace(string(data))
@@ -145,9 +142,9 @@ type InjectItem struct {
 }
 
 // Inject schedules, rescores or blacklists URLs of a running crawl.
-func (c *Client) Inject(ctx context.Context, id string, items []InjectItem) (inject.Result, error) {
+func (c *Client) Inject(ctx context.Context, id string, items []InjectItem) (InjectResult, error) {
 	body, _ := json.Marshal(items)
-	var out inject.Result
+	var out InjectResult
 	return out, c.do(ctx, "POST", "/crawls/"+url.PathEscape(id)+"/urls", "application/json", body, &out)
 }
 
@@ -196,10 +193,10 @@ func (c *Client) Frontier(ctx context.Context, id string, limit int) ([]Queued, 
 }
 
 // Log returns the last lines (at most n) of a crawl's crawl.log, oldest
-// first.
-func (c *Client) Log(ctx context.Context, id string, n int) ([]string, error) {
+// first, with their fields.
+func (c *Client) Log(ctx context.Context, id string, n int) (Log, error) {
 	var out Log
-	return out.Lines, c.do(ctx, "GET", crawlPath(id, fmt.Sprintf("/log?lines=%d", n)), "", nil, &out)
+	return out, c.do(ctx, "GET", crawlPath(id, fmt.Sprintf("/log?lines=%d", n)), "", nil, &out)
 }
 
 // WARCs lists the WARC files of a crawl.
@@ -226,11 +223,11 @@ func (c *Client) Preview(ctx context.Context, id, page string) (Preview, error) 
 }
 
 // Review accepts (accept true) or rejects learned pattern id.
-func (c *Client) Review(ctx context.Context, id string, accept bool) (adapt.Proposal, error) {
+func (c *Client) Review(ctx context.Context, id string, accept bool) (Proposal, error) {
 	action := "reject"
 	if accept {
 		action = "accept"
 	}
-	var out adapt.Proposal
+	var out Proposal
 	return out, c.do(ctx, "POST", "/api/learned/"+url.PathEscape(id)+"/"+action, "", nil, &out)
 }

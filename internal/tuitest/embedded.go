@@ -1,4 +1,4 @@
-package backend
+package tuitest
 
 import (
 	"context"
@@ -10,10 +10,12 @@ import (
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql"
-	"github.com/mneme-archive/mneme/sparql/syntax"
+	"github.com/mneme-archive/mneme/tui/backend"
 )
 
-// Embedded answers from a store opened in this process.
+// Embedded is a TUI backend that answers from a store opened in this
+// process, with the SPARQL engine: tests run the screens on it without a
+// server.
 type Embedded struct {
 	store *graph.Store
 	dir   string
@@ -62,8 +64,8 @@ func (e *Embedded) Close() error {
 }
 
 // Query runs the query on a snapshot of the store.
-func (e *Embedded) Query(ctx context.Context, query string) (Rows, error) {
-	q, err := prepare(query)
+func (e *Embedded) Query(ctx context.Context, query string) (backend.Rows, error) {
+	q, err := sparql.Prepare(query, sparql.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +95,8 @@ func (e *Embedded) Query(ctx context.Context, query string) (Rows, error) {
 		return nil, err
 	}
 	r := &embeddedRows{res: res, snap: snap, vars: res.Vars, done: done}
-	if isGraphForm(res.Form) {
-		r.vars, r.triples = TripleVars, true
+	if res.Form.IsGraph() {
+		r.vars, r.triples = backend.TripleVars, true
 	}
 	return r, nil
 }
@@ -112,7 +114,7 @@ type embeddedRows struct {
 func (r *embeddedRows) Vars() []string { return r.vars }
 
 func (r *embeddedRows) Boolean() (bool, bool) {
-	return r.res.Boolean(), r.res.Form == syntax.Ask
+	return r.res.Boolean(), r.res.Form == sparql.Ask
 }
 
 func (r *embeddedRows) Next() bool { return r.res.Next() }
