@@ -133,8 +133,19 @@ func (m *miner) walk(n *html.Node) *nodeStats {
 		m.dates = append(m.dates, n)
 	}
 	if s.person == nil && isPerson(n) {
-		s.person = n
-		m.persons = append(m.persons, n)
+		// A profile box's name is its first inline element ("<b>ann</b>
+		// Member"), not the box.
+		p := n
+		if blocks[n.DataAtom] {
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode && !blocks[c.DataAtom] && Text(c) != "" {
+					p = c
+					break
+				}
+			}
+		}
+		s.person = p
+		m.persons = append(m.persons, p)
 	}
 	for _, sig := range order {
 		if g := bySig[sig]; len(g) >= 2 {
@@ -249,7 +260,7 @@ func dateShape(t string) bool {
 }
 
 var profileRE = regexp.MustCompile(`(?i)(user|member|profile|author|people|poster|/u/|/~|showuser|mode=viewprofile|/p/)`)
-var personClassRE = regexp.MustCompile(`(?i)(author|user|poster|nick|byline|member|name)`)
+var personClassRE = regexp.MustCompile(`(?i)(author|user|poster|nick|byline|member|name|profile)`)
 
 // isPerson: a link to a profile-like page or an element classed as an
 // author or user name, with a short text; not an avatar.
@@ -278,7 +289,46 @@ func isPerson(n *html.Node) bool {
 // of records holds many.
 func (m *miner) good(n *html.Node) bool {
 	s := m.stats[n]
-	return s.date != nil && s.words >= 4 && s.dates <= 8
+	return m.dateOf(n) != nil && s.words >= 4 && s.dates <= 8
+}
+
+// header is the row before a table row of a record that lays its author
+// and date out above its text (two rows a post), nil for another.
+func (m *miner) header(n *html.Node) *html.Node {
+	if n.DataAtom != atom.Tr {
+		return nil
+	}
+	for p := n.PrevSibling; p != nil; p = p.PrevSibling {
+		if p.Type == html.ElementNode {
+			if p.DataAtom == atom.Tr && signature(p) != signature(n) && m.stats[p] != nil {
+				return p
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// dateOf and personOf are a record's first date and person, in its
+// header row when it has none itself.
+func (m *miner) dateOf(n *html.Node) *html.Node {
+	if d := m.stats[n].date; d != nil {
+		return d
+	}
+	if h := m.header(n); h != nil {
+		return m.stats[h].date
+	}
+	return nil
+}
+
+func (m *miner) personOf(n *html.Node) *html.Node {
+	if p := m.stats[n].person; p != nil {
+		return p
+	}
+	if h := m.header(n); h != nil {
+		return m.stats[h].person
+	}
+	return nil
 }
 
 // groupScore is the text mass of a group's record-like members, each
@@ -294,7 +344,7 @@ func (m *miner) groupScore(g []*html.Node) float64 {
 		}
 		good++
 		s := m.stats[n]
-		if s.person != nil {
+		if m.personOf(n) != nil {
 			persons++
 		}
 		mass += math.Min(float64(s.words), 300)
@@ -423,16 +473,16 @@ func (m *miner) extraction(kind ObjectKind, g []*html.Node) *Extraction {
 	authors := map[string]float64{}
 	for _, r := range recs {
 		seen := map[string]bool{}
-		for _, d := range m.within(r, m.dates) {
-			p := relPath(r, d)
+		for _, d := range m.withinRecord(r, m.dates) {
+			p := m.recordPath(r, d)
 			if !seen[p] {
 				seen[p] = true
 				dates[p] += 1 + m.dateQuality(d)
 			}
 		}
 		first := true
-		for _, a := range m.within(r, m.persons) {
-			p := relPath(r, a)
+		for _, a := range m.withinRecord(r, m.persons) {
+			p := m.recordPath(r, a)
 			if seen[p] {
 				continue
 			}
@@ -574,6 +624,27 @@ func contains(a, b *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// withinRecord returns the nodes of list in record r, or in its header
+// row when r has none.
+func (m *miner) withinRecord(r *html.Node, list []*html.Node) []*html.Node {
+	if in := m.within(r, list); len(in) > 0 {
+		return in
+	}
+	if h := m.header(r); h != nil {
+		return m.within(h, list)
+	}
+	return nil
+}
+
+// recordPath is relPath from r, through r's header row for a node in it.
+func (m *miner) recordPath(r, n *html.Node) string {
+	if contains(r, n) {
+		return relPath(r, n)
+	}
+	h := m.header(r)
+	return "./preceding-sibling::tr[1]" + strings.TrimPrefix(relPath(h, n), ".")
 }
 
 // within returns the nodes of list under r.
