@@ -626,16 +626,14 @@ func contains(a, b *html.Node) bool {
 	return false
 }
 
-// withinRecord returns the nodes of list in record r, or in its header
-// row when r has none.
+// withinRecord returns the nodes of list in record r and in its header
+// row.
 func (m *miner) withinRecord(r *html.Node, list []*html.Node) []*html.Node {
-	if in := m.within(r, list); len(in) > 0 {
-		return in
-	}
+	in := m.within(r, list)
 	if h := m.header(r); h != nil {
-		return m.within(h, list)
+		in = append(in, m.within(h, list)...)
 	}
-	return nil
+	return in
 }
 
 // recordPath is relPath from r, through r's header row for a node in it.
@@ -658,10 +656,11 @@ func (m *miner) within(r *html.Node, list []*html.Node) []*html.Node {
 	return out
 }
 
-var joinedRE = regexp.MustCompile(`(?i)(joined|registered|member since|since|registriert|dabei seit|mitglied seit|beigetreten|inscrit|inscription|registrado|iscritto|lid sinds|last seen|last active|zuletzt)`)
+var joinedRE = regexp.MustCompile(`(?i)(joined|registered|member since|since|\bseit\b|depuis|desde|registriert|dabei seit|mitglied seit|beigetreten|inscrit|inscription|registrado|iscritto|lid sinds|last seen|last active|zuletzt|edited|bearbeitet|modifié|editado|modificato|bewerkt)`)
 
 // dateQuality favours the dates posts are published with: machine-
-// readable, with a time of day, not a member's joining date.
+// readable, with a time of day, not a member's joining date nor an edit
+// note.
 func (m *miner) dateQuality(d *html.Node) float64 {
 	q := 0.0
 	if d.DataAtom == atom.Time || attr(d, "datetime") != "" || attr(d, "data-time") != "" {
