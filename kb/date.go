@@ -2,6 +2,7 @@ package kb
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -105,8 +106,12 @@ func parseHuman(s string) (time.Time, bool) {
 	year, day := 0, 0
 	switch {
 	case month != 0 && len(nums) >= 2:
-		// "14 Sep 2017", "Sep 14, 2017", "2017 Sep 14"
-		if nums[0] > 31 {
+		// "14 Sep 2017", "Sep 14, 2017", "2017 Sep 14"; with more
+		// numbers ("#2 posted 21 Apr 2020"), the four-digit one is the
+		// year and the day the last before it.
+		if y := slices.IndexFunc(nums, func(n int) bool { return n > 999 }); y > 0 && len(nums) > 2 {
+			year, day = nums[y], nums[y-1]
+		} else if nums[0] > 31 {
 			year, day = nums[0], nums[1]
 		} else {
 			day, year = nums[0], nums[1]
