@@ -123,6 +123,26 @@ func TestExtractionAnnotated(t *testing.T) {
 	if kbPosts == 0 {
 		t.Fatal("no annotated thread of an engine the KB describes")
 	}
+	k := builtinKB(t)
+	halves := scoreThreadsBy(t, func(p labelledPage) string {
+		if k.Type(p.cms) == nil {
+			return "other"
+		}
+		return p.half()
+	}, func(doc *vdoc.Doc) []Object {
+		d := det.Detect(doc)
+		if d.Type != nil && d.Level != nil && d.Level.Terminal {
+			objs, _ := d.Type.Extract(d.Level, doc)
+			return objs
+		}
+		return nil
+	})
+	for _, h := range []string{"tuning", "held-out"} {
+		if s := halves[h]; s != nil {
+			t.Logf("KB engines, %s half of the split by site: %d posts, text F1 %.3f, author %.1f%% of %d, date %.1f%%", h, s.posts,
+				s.f1/float64(s.posts), 100*float64(s.author)/float64(s.posts-s.noUser), s.posts-s.noUser, 100*float64(s.date)/float64(s.posts))
+		}
+	}
 	withUser := kbPosts - kbNoUser
 	t.Logf("KB engines: %d posts, text F1 %.3f, author %.1f%% of %d (%d gold users are quote links), date %.1f%%",
 		kbPosts, kbF1/float64(kbPosts), 100*float64(kbAuthor)/float64(withUser), withUser, kbNoUser,

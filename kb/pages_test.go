@@ -123,11 +123,14 @@ func TestDetectionAccuracy(t *testing.T) {
 	right := map[string]int{}
 	total := map[string]int{}
 	var wrong []string
+	halfRight, halfTotal := map[string]int{}, map[string]int{}
 	for _, p := range pages {
 		d := det.Detect(pageDoc(t, dir, p))
 		total[p.cms]++
+		halfTotal[p.half()]++
 		if detectedAs(d, p.cms) {
 			right[p.cms]++
+			halfRight[p.half()]++
 			continue
 		}
 		why := ""
@@ -150,6 +153,9 @@ func TestDetectionAccuracy(t *testing.T) {
 	}
 	for _, w := range wrong {
 		t.Log("wrong:", w)
+	}
+	for _, h := range []string{"tuning", "held-out"} {
+		t.Logf("%s half of the split by site: %d/%d = %.1f%%", h, halfRight[h], halfTotal[h], 100*float64(halfRight[h])/float64(halfTotal[h]))
 	}
 	acc := float64(sum) / float64(len(pages))
 	t.Logf("overall %d/%d = %.1f%%", sum, len(pages), 100*acc)
