@@ -26,10 +26,18 @@ func TestParseDateAt(t *testing.T) {
 		{"vor 3 Tagen", "2024-03-17T12:00:00Z", now},
 		{"il y a 2 jours", "2024-03-18T12:00:00Z", now},
 		{"yesterday at 10:20", "2024-03-19T10:20:00Z", now},
+		{"3 giorni fa", "2024-03-17T12:00:00Z", now},
+		{"5 дней назад", "2024-03-15T12:00:00Z", now},
+		{"gestern, 18:03", "2024-03-19T18:03:00Z", now},
+		{"Sunday at 3:15 PM", "2024-03-17T15:15:00Z", now},
+		{"March 30", "2023-03-30T00:00:00Z", now},
+		{"14. lokakuuta 2019", "2019-10-14T00:00:00Z", time.Time{}},
+		{"5 listopada 2019", "2019-11-05T00:00:00Z", time.Time{}},
 		{"2 hours ago", "", time.Time{}}, // relative to no known capture
 		{"Joined Jan 2010", "", now},     // no day
 		{"Posts: 1,234", "", now},
 		{"Hello world", "", now},
+		{"Today's topics", "", now},
 	} {
 		got, ok := ParseDateAt(c.in, c.now)
 		if c.want == "" {

@@ -227,7 +227,7 @@ func (m *miner) isDate(n *html.Node, s *nodeStats) bool {
 	}
 	now := m.now
 	if now.IsZero() {
-		now = refTimes[1] // any reading of a relative date will do here
+		now = refTime // any reading of a relative date will do here
 	}
 	_, ok := ParseDateAt(t, now)
 	m.read[t] = ok
