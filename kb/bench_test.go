@@ -186,6 +186,13 @@ func naiveDetect(k *KB, fp *fingerprint.Set, doc *vdoc.Doc) (*Type, *Pattern, []
 	var pat *Pattern
 	rank := 0
 	for _, t := range k.Types {
+		all := make([]int, len(t.Detect))
+		for i := range all {
+			all[i] = i
+		}
+		if Evidence(t, all, func(p *Pattern) bool { return p.MatchIndexed(doc.Root, doc) }).Confidence < MinConfidence && !t.structured(doc) {
+			continue
+		}
 		for pi, p := range t.Detect {
 			if p.MatchIndexed(doc.Root, doc) {
 				if typ == nil || pi < rank {

@@ -3,6 +3,7 @@ package kb
 import (
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -92,12 +93,18 @@ var monthWords = func() map[string]map[string]int {
 // "de"); a language whose month names are not known gets every
 // language's.
 func monthsOf(lang string) map[string]int {
-	lang, _, _ = strings.Cut(strings.ToLower(strings.TrimSpace(lang)), "-")
-	lang, _, _ = strings.Cut(lang, "_")
-	if m, ok := monthWords[lang]; ok {
+	if m, ok := monthWords[langKey(lang)]; ok {
 		return m
 	}
 	return monthWords[""]
+}
+
+// langKey is the primary subtag of a BCP 47 tag, lower-cased ("de" of
+// "de-AT").
+func langKey(lang string) string {
+	lang, _, _ = strings.Cut(strings.ToLower(strings.TrimSpace(lang)), "-")
+	lang, _, _ = strings.Cut(lang, "_")
+	return lang
 }
 
 // DocLang is a page's language as it declares it: the lang attribute of
@@ -162,8 +169,12 @@ func parseHuman(s string, months map[string]int) (time.Time, bool) {
 	year, day := 0, 0
 	switch {
 	case month != 0 && len(nums) >= 2:
-		// "14 Sep 2017", "Sep 14, 2017", "2017 Sep 14"
-		if nums[0] > 31 {
+		// "14 Sep 2017", "Sep 14, 2017", "2017 Sep 14"; with more
+		// numbers ("#2 posted 21 Apr 2020"), the four-digit one is the
+		// year and the day the last before it.
+		if y := slices.IndexFunc(nums, func(n int) bool { return n > 999 }); y > 0 && len(nums) > 2 {
+			year, day = nums[y], nums[y-1]
+		} else if nums[0] > 31 {
 			year, day = nums[0], nums[1]
 		} else {
 			day, year = nums[0], nums[1]

@@ -92,14 +92,105 @@ type Detection struct {
 	Technology *fingerprint.Match
 	// Technologies is every fingerprint technology found on the page.
 	Technologies []fingerprint.Match
+	// Evidence is what named the knowledge-base type: the kinds of its
+	// patterns that are true on the page and the confidence they give.
+	Evidence Evidences
+	// Rejected are the types whose only evidence was too weak (a
+	// generator string on a page with nothing else of the application).
+	Rejected []string
+}
+
+// Evidences is the evidence for an application on a page.
+type Evidences struct {
+	Kinds      []string // header, cookie, generator, asset, script, markup, url
+	Confidence float64
+}
+
+// MinConfidence is the confidence an application needs: one kind of
+// strong evidence, or two weak ones.
+const MinConfidence = 0.5
+
+// evidenceWeights: how far each kind of evidence alone names an
+// application. A generator string is copied onto sites the application
+// did not make (exports, themes, other engines); a URL shape is shared by
+// many; an asset path on any host, a header, a cookie, the application's
+// markup or its embedded settings are its own.
+var evidenceWeights = map[string]float64{
+	"header": 0.7, "cookie": 0.6, "generator": 0.45, "asset": 0.6, "script": 0.6, "markup": 0.6, "url": 0.3,
+}
+
+// with adds a kind of evidence.
+func (ev Evidences) with(kind string) Evidences {
+	if slices.Contains(ev.Kinds, kind) {
+		return ev
+	}
+	ev.Kinds = append(slices.Clone(ev.Kinds), kind)
+	slices.Sort(ev.Kinds)
+	ev.Confidence = 1 - (1-ev.Confidence)*(1-evidenceWeights[kind])
+	return ev
+}
+
+// structured reports whether one of t's level patterns on the markup (not
+// on the URL) holds on doc: the application's page structure, which
+// corroborates a weak signal such as its generator string.
+func (t *Type) structured(doc *vdoc.Doc) bool {
+	for _, l := range t.Levels {
+		for _, p := range l.Detect {
+			if patternKind(p) != "url" && p.MatchIndexed(doc.Root, doc) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// patternKind is the kind of evidence a detection pattern looks at.
+func patternKind(p *Pattern) string {
+	src := p.String()
+	switch {
+	case strings.Contains(src, "/http/header"):
+		return "header"
+	case strings.Contains(src, "/http/cookie"):
+		return "cookie"
+	case strings.Contains(src, "/http/url"):
+		return "url"
+	case strings.Contains(src, "'generator'"):
+		return "generator"
+	case strings.Contains(src, "text()"):
+		return "script"
+	case strings.Contains(src, "@src") || strings.Contains(src, "@href"):
+		return "asset"
+	}
+	return "markup"
+}
+
+// Evidence evaluates the detection patterns of t at the given ranks with
+// match and combines the kinds of those that hold: 1 − Π(1 − weight) over
+// distinct kinds.
+func Evidence(t *Type, ranks []int, match func(*Pattern) bool) Evidences {
+	var ev Evidences
+	miss := 1.0
+	for _, r := range ranks {
+		p := t.Detect[r]
+		k := patternKind(p)
+		if slices.Contains(ev.Kinds, k) || !match(p) {
+			continue
+		}
+		ev.Kinds = append(ev.Kinds, k)
+		miss *= 1 - evidenceWeights[k]
+	}
+	slices.Sort(ev.Kinds)
+	ev.Confidence = 1 - miss
+	return ev
 }
 
 // App returns the short name of the application, "" when unknown: the
 // knowledge-base type's ID, or the slug of a fingerprint technology of
-// the blog, forum, wiki or CMS categories.
+// the blog, forum, wiki or CMS categories (whose type is then its
+// category's generic type).
 func (det *Detection) App() string {
 	switch {
-	case det.Type != nil:
+	case det.Type != nil && !det.Type.Generic:
 		return det.Type.ID
 	case det.Technology != nil:
 		return det.Technology.Slug
@@ -113,18 +204,43 @@ func (det *Detection) Category() string {
 	case det.Type != nil:
 		return det.Type.Category
 	case det.Technology != nil:
-		return det.Technology.AppCategory
+		return TechCategory(det.Technology)
 	}
 	return ""
+}
+
+// TechCategory is the application category (blog, forum, wiki, cms) of a
+// fingerprint technology, "" when it is not an application: the
+// category the fingerprints give it, or the one the knowledge base knows
+// for platforms the fingerprints file elsewhere (community platforms
+// under content curation, say).
+func TechCategory(m *fingerprint.Match) string {
+	if c, ok := techCategories[m.Slug]; ok {
+		return c
+	}
+	return m.AppCategory
+}
+
+// categoryRank orders categories from the most specific.
+var categoryRank = map[string]int{"forum": 4, "wiki": 3, "blog": 2, "cms": 1}
+
+// techCategories are the knowledge base's facts about technologies whose
+// fingerprint categories name no application category, or the wrong one.
+var techCategories = map[string]string{
+	"insided": "forum", "invision-community": "forum", "invision-power-board": "forum", "khoros": "forum", "lithium": "forum", "vanilla-forums": "forum",
+	"simple-machines-forum": "forum", "mybb": "forum", "nodebb": "forum", "flarum": "forum",
+	"tumblr": "blog", "ghost": "blog", "medium": "blog", "substack": "blog", "blogger": "blog",
+	"hugo": "cms", "jekyll": "cms", "squarespace": "cms", "webflow": "cms", "wix": "cms", "weebly": "cms",
 }
 
 // Detect identifies the application type and the level of doc. One scan
 // of the page finds the literals of the knowledge base's patterns and of
 // the fingerprints; only patterns whose literal occurs in the page are
-// evaluated, and a type's remaining patterns are skipped once one fired.
-// When several types fire,
-// the one whose fired pattern comes earliest in its list (the strongest
-// evidence, by the convention of the KB files) wins, then the first type.
+// evaluated. When several types fire, the one whose fired pattern comes
+// earliest in its list (the strongest evidence, by the convention of the
+// KB files) wins, then the first type; but a type whose candidate
+// patterns that hold give less than MinConfidence (Evidence: a lone
+// generator string, say) is passed over.
 func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 	det := &Detection{}
 	best, bestRank := -1, 0
@@ -144,8 +260,14 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 	default:
 		hits = d.index.Scan(append([][]byte{markup}, http...)...)
 	}
+	// The types whose patterns fired, each with its first (strongest)
+	// fired pattern; cands keeps each type's candidate patterns for the
+	// evidence count.
+	fired := map[int]int{}
+	cands := map[int][]int{}
 	for _, id := range hits.Candidates {
 		r := d.refs[id]
+		cands[r.typ] = append(cands[r.typ], r.rank)
 		if done[r.typ] {
 			continue
 		}
@@ -154,19 +276,42 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 			continue
 		}
 		done[r.typ] = true
-		if best < 0 || r.rank < bestRank {
-			best, bestRank = r.typ, r.rank
-			det.Pattern = p
-		}
+		fired[r.typ] = r.rank
 	}
+	// The strongest type whose evidence is not one weak signal alone.
+	for len(fired) > 0 {
+		b, br := -1, 0
+		for ti, rank := range fired {
+			if b < 0 || rank < br || rank == br && ti < b {
+				b, br = ti, rank
+			}
+		}
+		t := d.kb.Types[b]
+		ev := Evidence(t, cands[b], func(p *Pattern) bool { return p.MatchIndexed(doc.Root, doc) })
+		if ev.Confidence < MinConfidence && t.structured(doc) {
+			ev = ev.with("markup")
+		}
+		if ev.Confidence >= MinConfidence {
+			best, bestRank = b, br
+			det.Pattern, det.Evidence = t.Detect[br], ev
+			break
+		}
+		det.Rejected = append(det.Rejected, t.ID)
+		delete(fired, b)
+	}
+	_ = bestRank
 	if d.fp != nil {
 		det.Technologies = d.fp.MatchScanned(doc, fpHits)
 	}
 	if best >= 0 {
 		det.Type = d.kb.Types[best]
-	} else if tech := appTechnology(det.Technologies); tech != nil {
+	} else if tech := appTechnology(det.Technologies, det.Rejected); tech != nil {
 		det.Technology = tech
-		det.Type = d.kb.Type(tech.Slug)
+		// The knowledge base's entry for the technology, else its
+		// category's generic type.
+		if det.Type = d.kb.Type(tech.Slug); det.Type == nil {
+			det.Type = Generic(TechCategory(tech))
+		}
 	}
 	if det.Type != nil {
 		det.Level, det.LevelPattern = det.Type.LevelOf(doc)
@@ -175,17 +320,25 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 }
 
 // appTechnology picks the technology that names the application among
-// those of an application category: found on the page before implied,
+// those of an application category, but the rejected types (too weak
+// evidence in the knowledge base's eyes): found on the page before implied,
 // then of higher confidence, then first by name.
-func appTechnology(ts []fingerprint.Match) *fingerprint.Match {
+func appTechnology(ts []fingerprint.Match, rejected []string) *fingerprint.Match {
 	var best *fingerprint.Match
 	for i := range ts {
 		t := &ts[i]
-		if t.AppCategory == "" {
+		if TechCategory(t) == "" || slices.Contains(rejected, t.Slug) {
+			continue // not an application, or one whose evidence was too weak
+		}
+		// The platform before what is built on it (WordPress before
+		// its page builder): the most specific category first.
+		if best == nil {
+			best = t
 			continue
 		}
-		if best == nil || best.Implied && !t.Implied ||
-			best.Implied == t.Implied && t.Confidence > best.Confidence {
+		br, tr := categoryRank[TechCategory(best)], categoryRank[TechCategory(t)]
+		if tr > br || tr == br && (best.Implied && !t.Implied ||
+			best.Implied == t.Implied && t.Confidence > best.Confidence) {
 			best = t
 		}
 	}

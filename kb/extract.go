@@ -2,6 +2,7 @@ package kb
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -136,34 +137,80 @@ func (t *Type) Extract(l *Level, doc *vdoc.Doc) ([]Object, []Failure) {
 	var objs []Object
 	var fails []Failure
 	for _, x := range l.Extract {
-		records := x.Records.Select(doc.Root)
-		if len(records) == 0 {
-			fails = append(fails, Failure{Type: t.ID, Level: l.Name, Action: "records", Patterns: []string{x.Records.String()}})
-			continue
-		}
-		yielded := map[Field]bool{}
-		start := len(objs)
-		for i, rec := range records {
-			o := Object{Kind: x.Object}
-			for f, alts := range x.Fields {
-				if ExtractField(&o, f, alts, rec.Node, doc) {
-					yielded[f] = true
-				}
-			}
-			if o.Content == "" && (o.Kind == ForumPost || o.Kind == Comment) {
-				continue // an advertisement or a deleted post in the list
-			}
-			o.IRI = objectIRI(doc.URL, &o, len(objs) == 0, i)
-			objs = append(objs, o)
-		}
-		linkReplies(objs[start:], doc.Base)
-		for f, alts := range x.Fields {
-			if !yielded[f] && !x.Optional[f] {
-				fails = append(fails, Failure{Type: t.ID, Level: l.Name, Action: "field", Field: f, Patterns: sources(alts)})
-			}
-		}
+		objs, fails = x.run(t.ID, l.Name, doc, objs, fails)
 	}
 	mainReplies(objs)
+	return objs, fails
+}
+
+// ExtractPage is the extraction the crawl runs on a page of level l of
+// type t: a generic type's objects (Generic), or the level's extraction
+// actions refined where they find nothing: comments a theme lays out
+// otherwise than the knowledge base says are mined from the page's
+// comment section. learned is the site's earlier mined extraction (nil
+// for none); the one used is returned for the site's next pages.
+func (t *Type) ExtractPage(l *Level, doc *vdoc.Doc, learned *Extraction) ([]Object, []Failure, *Extraction) {
+	if t.Generic {
+		objs, x := t.extractGeneric(doc, learned)
+		return objs, nil, x
+	}
+	objs, fails := t.Extract(l, doc)
+	for _, f := range fails {
+		if f.Action != "records" || !slices.ContainsFunc(l.Extract, func(x *Extraction) bool {
+			return x.Object == Comment && x.Records.String() == f.Patterns[0]
+		}) {
+			continue
+		}
+		recs, x := MineObjects(doc, Comment, learned)
+		if len(objs) > 0 {
+			for i := range recs {
+				if recs[i].ReplyTo == "" || recs[i].ReplyTo == recs[0].IRI {
+					recs[i].ReplyTo = objs[0].IRI
+				}
+			}
+		}
+		return append(objs, recs...), fails, x
+	}
+	return objs, fails, learned
+}
+
+// Objects applies x alone to doc (an extraction Mine found, say) and
+// returns the objects found, replies linked as Extract links them.
+func (x *Extraction) Objects(doc *vdoc.Doc) []Object {
+	objs, _ := x.run("", "", doc, nil, nil)
+	mainReplies(objs)
+	return objs
+}
+
+// run appends the objects x finds on doc to objs, and its failures to
+// fails.
+func (x *Extraction) run(typ, level string, doc *vdoc.Doc, objs []Object, fails []Failure) ([]Object, []Failure) {
+	records := x.Records.Select(doc.Root)
+	if len(records) == 0 {
+		return objs, append(fails, Failure{Type: typ, Level: level, Action: "records", Patterns: []string{x.Records.String()}})
+	}
+	yielded := map[Field]bool{}
+	start := len(objs)
+	for i, rec := range records {
+		o := Object{Kind: x.Object}
+		for f, alts := range x.Fields {
+			if ExtractField(&o, f, alts, rec.Node, doc) {
+				yielded[f] = true
+			}
+		}
+		if o.Content == "" && (o.Kind == ForumPost || o.Kind == Comment) {
+			continue // an advertisement or a deleted post in the list
+		}
+		// A comment is never the page itself: that is its post.
+		o.IRI = objectIRI(doc.URL, &o, len(objs) == 0 && o.Kind != Comment, i)
+		objs = append(objs, o)
+	}
+	linkReplies(objs[start:], doc.Base)
+	for f, alts := range x.Fields {
+		if !yielded[f] && !x.Optional[f] {
+			fails = append(fails, Failure{Type: typ, Level: level, Action: "field", Field: f, Patterns: sources(alts)})
+		}
+	}
 	return objs, fails
 }
 
@@ -201,7 +248,7 @@ func ExtractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc
 		case FieldDate, FieldModified:
 			lang := DocLang(doc.Root, doc.Header)
 			for _, it := range items {
-				tm, text, ok := itemDate(it, lang)
+				tm, text, ok := itemDate(it, lang, CaptureTime(doc))
 				if !ok {
 					continue
 				}
@@ -262,8 +309,9 @@ func ExtractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc
 
 // itemDate reads a date from a selected node: machine-readable attributes
 // first (datetime, content, data-time, title), then the text, its month
-// words in the page's language lang.
-func itemDate(it xpath.Item, lang string) (time.Time, string, bool) {
+// words in the page's language lang, with dates relative to now (the
+// capture time).
+func itemDate(it xpath.Item, lang string, now time.Time) (time.Time, string, bool) {
 	text := xpath.Collapse(it.Text())
 	if it.Attr == "" && it.Node.Type == html.ElementNode {
 		for _, a := range []string{"datetime", "content", "data-time", "data-timestamp", "title"} {
@@ -277,7 +325,12 @@ func itemDate(it xpath.Item, lang string) (time.Time, string, bool) {
 			}
 		}
 	}
-	tm, ok := ParseDateIn(text, lang)
+	tm, ok := ParseDateAt(text, lang, now)
+	if !ok && now.IsZero() && RelativeDate(text) {
+		// A date relative to a capture time the page does not carry
+		// (a saved file): its text, without a time.
+		return time.Time{}, text, true
+	}
 	return tm, text, ok
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/mneme-archive/mneme/kb/vdoc"
 )
 
 type goldThread struct {
@@ -87,13 +89,94 @@ func sameDate(o Object, gold string) bool {
 // airliners.net phpBB thread was annotated so: 50 posts) names no user;
 // such posts are left out of the author figure and counted apart.
 func TestExtractionAnnotated(t *testing.T) {
-	dir, pages := loadLabels(t)
 	det := NewDetector(builtinKB(t), nil)
-	type score struct {
-		posts, extracted, author, date, noUser int
-		f1                                     float64
+	per := scoreThreads(t, func(doc *vdoc.Doc) []Object {
+		d := det.Detect(doc)
+		if d.Type != nil && d.Level != nil && d.Level.Terminal {
+			objs, _ := d.Type.Extract(d.Level, doc)
+			return objs
+		}
+		return nil
+	})
+	names := make([]string, 0, len(per))
+	for n := range per {
+		if n != "all" {
+			names = append(names, n)
+		}
 	}
-	per := map[string]*score{}
+	slices.Sort(names)
+	var kbPosts, kbAuthor, kbDate, kbNoUser int
+	var kbF1 float64
+	for _, n := range names {
+		s := per[n]
+		t.Logf("%-10s gold posts %3d, extracted %3d, text F1 %.3f, author %3d/%3d (%.0f%%), date %3d (%.0f%%)",
+			n, s.posts, s.extracted, s.f1/float64(s.posts), s.author, s.posts-s.noUser,
+			100*float64(s.author)/float64(max(1, s.posts-s.noUser)), s.date, 100*float64(s.date)/float64(s.posts))
+		if builtinKB(t).Type(n) != nil {
+			kbPosts += s.posts
+			kbAuthor += s.author
+			kbDate += s.date
+			kbF1 += s.f1
+			kbNoUser += s.noUser
+		}
+	}
+	if kbPosts == 0 {
+		t.Fatal("no annotated thread of an engine the KB describes")
+	}
+	k := builtinKB(t)
+	halves := scoreThreadsBy(t, func(p labelledPage) string {
+		if k.Type(p.cms) == nil {
+			return "other"
+		}
+		return p.half()
+	}, func(doc *vdoc.Doc) []Object {
+		d := det.Detect(doc)
+		if d.Type != nil && d.Level != nil && d.Level.Terminal {
+			objs, _ := d.Type.Extract(d.Level, doc)
+			return objs
+		}
+		return nil
+	})
+	for _, h := range []string{"tuning", "held-out"} {
+		if s := halves[h]; s != nil {
+			t.Logf("KB engines, %s half of the split by site: %d posts, text F1 %.3f, author %.1f%% of %d, date %.1f%%", h, s.posts,
+				s.f1/float64(s.posts), 100*float64(s.author)/float64(s.posts-s.noUser), s.posts-s.noUser, 100*float64(s.date)/float64(s.posts))
+		}
+	}
+	withUser := kbPosts - kbNoUser
+	t.Logf("KB engines: %d posts, text F1 %.3f, author %.1f%% of %d (%d gold users are quote links), date %.1f%%",
+		kbPosts, kbF1/float64(kbPosts), 100*float64(kbAuthor)/float64(withUser), withUser, kbNoUser,
+		100*float64(kbDate)/float64(kbPosts))
+	if kbF1/float64(kbPosts) < 0.9 {
+		t.Errorf("text F1 %.3f < 0.9", kbF1/float64(kbPosts))
+	}
+	if float64(kbDate) < 0.9*float64(kbPosts) {
+		t.Errorf("date right for less than 90%% of posts")
+	}
+	if float64(kbAuthor) < 0.9*float64(withUser) {
+		t.Errorf("author right for less than 90%% of posts")
+	}
+}
+
+// threadScore is the score of extracted posts against the gold posts of
+// one engine's threads.
+type threadScore struct {
+	posts, extracted, author, date, noUser int
+	f1                                     float64
+}
+
+// scoreThreads extracts posts from the annotated forum threads with
+// extract and scores them by engine label: text F1 (bag of words, each
+// gold post against its best extracted post), author and date exact.
+func scoreThreads(t *testing.T, extract func(doc *vdoc.Doc) []Object) map[string]*threadScore {
+	return scoreThreadsBy(t, func(p labelledPage) string { return p.cms }, extract)
+}
+
+// scoreThreadsBy scores as scoreThreads does, grouping the threads by
+// group's key, and all of them under "all" besides.
+func scoreThreadsBy(t *testing.T, group func(labelledPage) string, extract func(doc *vdoc.Doc) []Object) map[string]*threadScore {
+	dir, pages := loadLabels(t)
+	per := map[string]*threadScore{}
 	for _, p := range pages {
 		if p.level != "thread" {
 			continue
@@ -107,16 +190,21 @@ func TestExtractionAnnotated(t *testing.T) {
 			t.Fatal(err)
 		}
 		doc := pageDoc(t, dir, p)
-		d := det.Detect(doc)
-		var objs []Object
-		if d.Type != nil && d.Level != nil && d.Level.Terminal {
-			objs, _ = d.Type.Extract(d.Level, doc)
+		objs := extract(doc)
+		for _, key := range []string{group(p), "all"} {
+			if per[key] == nil {
+				per[key] = &threadScore{}
+			}
+			scoreThread(per[key], p, doc, objs, gold)
 		}
-		s := per[p.cms]
-		if s == nil {
-			s = &score{}
-			per[p.cms] = s
-		}
+	}
+	return per
+}
+
+// scoreThread adds to s the score of objs against the gold posts of page
+// p.
+func scoreThread(s *threadScore, p labelledPage, doc *vdoc.Doc, objs []Object, gold goldThread) {
+	{
 		s.extracted += len(objs)
 		base := func(ref string) string {
 			u, err := doc.Base.Parse(ref)
@@ -146,41 +234,5 @@ func TestExtractionAnnotated(t *testing.T) {
 				s.date++
 			}
 		}
-	}
-	names := make([]string, 0, len(per))
-	for n := range per {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	var kbPosts, kbAuthor, kbDate, kbNoUser int
-	var kbF1 float64
-	for _, n := range names {
-		s := per[n]
-		t.Logf("%-10s gold posts %3d, extracted %3d, text F1 %.3f, author %3d/%3d (%.0f%%), date %3d (%.0f%%)",
-			n, s.posts, s.extracted, s.f1/float64(s.posts), s.author, s.posts-s.noUser,
-			100*float64(s.author)/float64(max(1, s.posts-s.noUser)), s.date, 100*float64(s.date)/float64(s.posts))
-		if builtinKB(t).Type(n) != nil {
-			kbPosts += s.posts
-			kbAuthor += s.author
-			kbDate += s.date
-			kbF1 += s.f1
-			kbNoUser += s.noUser
-		}
-	}
-	if kbPosts == 0 {
-		t.Fatal("no annotated thread of an engine the KB describes")
-	}
-	withUser := kbPosts - kbNoUser
-	t.Logf("KB engines: %d posts, text F1 %.3f, author %.1f%% of %d (%d gold users are quote links), date %.1f%%",
-		kbPosts, kbF1/float64(kbPosts), 100*float64(kbAuthor)/float64(withUser), withUser, kbNoUser,
-		100*float64(kbDate)/float64(kbPosts))
-	if kbF1/float64(kbPosts) < 0.9 {
-		t.Errorf("text F1 %.3f < 0.9", kbF1/float64(kbPosts))
-	}
-	if float64(kbDate) < 0.9*float64(kbPosts) {
-		t.Errorf("date right for less than 90%% of posts")
-	}
-	if float64(kbAuthor) < 0.9*float64(withUser) {
-		t.Errorf("author right for less than 90%% of posts")
 	}
 }

@@ -28,6 +28,9 @@ type Type struct {
 	Levels []*Level
 	// File is where the type was loaded from.
 	File string
+	// Generic marks a category's generic type (Generic): its pages'
+	// objects are found without patterns.
+	Generic bool
 }
 
 // Level is one kind of page of an application type. Its navigation actions
@@ -204,11 +207,12 @@ func (k *KB) checkUnique() error {
 }
 
 // Type returns the application type with the given ID.
+// Generic types are found by their IDs too.
 func (k *KB) Type(id string) *Type {
 	for _, t := range k.Types {
 		if t.ID == id || strings.EqualFold(t.Name, id) {
 			return t
 		}
 	}
-	return nil
+	return genericByID(id)
 }

@@ -2,6 +2,7 @@ package kb
 
 import (
 	"bufio"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,7 +17,20 @@ import (
 
 // labelledPage is one row of ../shared/data/aah-pages/labels.tsv.
 type labelledPage struct {
-	file, cms, level, url, sha string
+	file, cms, level, url, sha, site string
+}
+
+// half is the page's half of the split by site: "tuning" or "held-out",
+// by the parity of the FNV hash of the site's first label (the split
+// the labels' README names, stricter than the registered domain).
+func (p labelledPage) half() string {
+	label, _, _ := strings.Cut(strings.TrimPrefix(p.site, "www."), ".")
+	h := fnv.New32a()
+	h.Write([]byte(label))
+	if h.Sum32()%2 == 0 {
+		return "tuning"
+	}
+	return "held-out"
 }
 
 func loadLabels(tb testing.TB) (string, []labelledPage) {
@@ -35,7 +49,7 @@ func loadLabels(tb testing.TB) (string, []labelledPage) {
 			continue
 		}
 		c := strings.Split(sc.Text(), "\t")
-		out = append(out, labelledPage{file: c[0], cms: c[1], level: c[2], url: c[4], sha: c[8]})
+		out = append(out, labelledPage{file: c[0], cms: c[1], level: c[2], url: c[4], sha: c[8], site: c[12]})
 	}
 	if len(out) == 0 {
 		tb.Fatal("labels.tsv has no rows")
@@ -109,11 +123,14 @@ func TestDetectionAccuracy(t *testing.T) {
 	right := map[string]int{}
 	total := map[string]int{}
 	var wrong []string
+	halfRight, halfTotal := map[string]int{}, map[string]int{}
 	for _, p := range pages {
 		d := det.Detect(pageDoc(t, dir, p))
 		total[p.cms]++
+		halfTotal[p.half()]++
 		if detectedAs(d, p.cms) {
 			right[p.cms]++
+			halfRight[p.half()]++
 			continue
 		}
 		why := ""
@@ -136,6 +153,9 @@ func TestDetectionAccuracy(t *testing.T) {
 	}
 	for _, w := range wrong {
 		t.Log("wrong:", w)
+	}
+	for _, h := range []string{"tuning", "held-out"} {
+		t.Logf("%s half of the split by site: %d/%d = %.1f%%", h, halfRight[h], halfTotal[h], 100*float64(halfRight[h])/float64(halfTotal[h]))
 	}
 	acc := float64(sum) / float64(len(pages))
 	t.Logf("overall %d/%d = %.1f%%", sum, len(pages), 100*acc)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestKBCheckBuiltin(t *testing.T) {
 	if len(lines) != len(files) {
 		t.Fatalf("kb check printed %d lines for %d files:\n%s", len(lines), len(files), out)
 	}
-	if !strings.Contains(out, "kb/apps/wordpress.yaml: wordpress (blog), 9 detection patterns, 3 levels") {
+	if !strings.Contains(out, "kb/apps/wordpress.yaml: wordpress (blog), 15 detection patterns, 3 levels") {
 		t.Errorf("no summary of wordpress.yaml in:\n%s", out)
 	}
 }
@@ -162,5 +163,69 @@ func TestKBDetectLive(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// forumPage is a thread of a forum engine no knowledge-base entry
+// describes, with posts dated relative to the capture and absolutely.
+const forumPage = `<!DOCTYPE html><html><head><title>Which lens?</title></head><body>
+<div id="nav"><a href="/">Home</a> <a href="/f/3">Cameras</a></div>
+<div id="thread">
+ <div class="entry" id="m1"><div class="who"><a href="/people/ann">ann</a></div>
+  <span class="when">2 hours ago</span>
+  <div class="words"><p>Which lens would you take for a week of walking in the hills?</p></div></div>
+ <div class="entry" id="m2"><div class="who"><a href="/people/bob">bob</a></div>
+  <span class="when">14 March 2024, 09:30</span>
+  <div class="words"><p>A small zoom: it saves changing lenses in the rain.</p></div></div>
+ <div class="entry" id="m3"><div class="who"><a href="/people/cy">cy</a></div>
+  <span class="when">vor 3 Tagen</span>
+  <div class="words"><p>Eine Festbrennweite reicht völlig, und sie ist leicht.</p></div></div>
+</div></body></html>`
+
+func TestKBExtractJSON(t *testing.T) {
+	captured := time.Date(2024, 3, 20, 12, 0, 0, 0, time.UTC)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Date", captured.Format(http.TimeFormat))
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(forumPage))
+	}))
+	defer srv.Close()
+	plain := writeFile(t, "plain.html", `<html><body><p>Nothing to see.</p></body></html>`)
+	code, out, errOut := mneme(t, "", "kb", "extract", "--json", srv.URL+"/t/42", plain)
+	if code != 0 {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+	var rs []extractResult
+	dec := json.NewDecoder(strings.NewReader(out))
+	for dec.More() {
+		var r extractResult
+		if err := dec.Decode(&r); err != nil {
+			t.Fatalf("%v in:\n%s", err, out)
+		}
+		rs = append(rs, r)
+	}
+	if len(rs) != 2 {
+		t.Fatalf("%d JSON lines, want 2:\n%s", len(rs), out)
+	}
+	if r := rs[0]; r.Type != "generic-forum" || len(r.Objects) != 3 {
+		t.Fatalf("forum thread: %+v", r)
+	}
+	want := []extractObject{
+		{Kind: "post", Author: "ann", Date: "2024-03-20T10:00:00Z", Text: "Which lens would you take for a week of walking in the hills?"},
+		{Kind: "post", Author: "bob", Date: "2024-03-14T09:30:00Z", Text: "A small zoom: it saves changing lenses in the rain."},
+		{Kind: "post", Author: "cy", Date: "2024-03-17T12:00:00Z", Text: "Eine Festbrennweite reicht völlig, und sie ist leicht."},
+	}
+	for i, w := range want {
+		g := rs[0].Objects[i]
+		w.ReplyTo = g.ReplyTo
+		if g != w {
+			t.Errorf("post %d: got %+v, want %+v", i+1, g, w)
+		}
+		if i > 0 && !strings.HasSuffix(g.ReplyTo, "#m1") {
+			t.Errorf("post %d answers %q, want the opening post", i+1, g.ReplyTo)
+		}
+	}
+	if r := rs[1]; r.Type != "" || len(r.Objects) != 0 || r.Error != "" {
+		t.Errorf("plain page: %+v", r)
 	}
 }

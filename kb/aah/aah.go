@@ -12,6 +12,7 @@
 package aah
 
 import (
+	"container/list"
 	"fmt"
 	"io"
 	"net/url"
@@ -57,7 +58,23 @@ type Helper struct {
 
 	mu    sync.Mutex
 	sites *siteTable
+	// mined holds the extraction mining learnt for each site (a
+	// bounded LRU of site roots), which its next pages try first.
+	mined     map[string]*list.Element
+	minedLRU  *list.List
+	maxLearnt int
 }
+
+// minedSite is an entry of Helper.mined.
+type minedSite struct {
+	root string
+	x    *kb.Extraction
+}
+
+// probePages is how many pages of a site of no known application are
+// mined for the records of a forum before the site is left to the
+// literal prefilter.
+const probePages = 3
 
 // Site is what the helper learnt of one site (scheme, host and port).
 type Site struct {
@@ -74,6 +91,9 @@ type Site struct {
 	// Pages counts the pages analyzed, Leveled those whose level was
 	// recognised, Objects the objects extracted.
 	Pages, Leveled, Objects int
+	// Probes counts the pages mined for a forum's records while the
+	// site's application was unknown.
+	Probes int
 }
 
 // Result is the helper's analysis of one page of a known application.
@@ -107,6 +127,7 @@ func New(det *kb.Detector, opts Options) *Helper {
 		// Nothing reads the links' paragraphs.
 		det: det, std: extract.New(extract.Options{Canonicalizer: cn, MaxParagraph: -1}), canon: cn, opts: opts,
 		sites: newSiteTable(det.KB(), opts.MaxSites, opts.SpillDir, opts.Log),
+		mined: map[string]*list.Element{}, minedLRU: list.New(), maxLearnt: 1000,
 	}
 }
 
@@ -129,14 +150,20 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 	if err != nil {
 		return an, err
 	}
+	probe := false
 	if !known {
 		// Most pages of a site of no known application cannot name one:
-		// their literals tell, without parsing them.
+		// their literals tell, without parsing them. The site's first
+		// few pages are probed for the records of a forum of an engine
+		// no pattern names, though.
 		head, err := vdoc.Head(p.URL.Href, p.Header, p.Body)
 		if err != nil {
 			return an, fmt.Errorf("aah: %s: %w", p.URL.Href, err)
 		}
-		if !h.det.Possible(head) {
+		if probe, err = h.probe(root); err != nil {
+			return an, err
+		}
+		if !probe && !h.det.Possible(head) {
 			return an, h.count(root, false, 0)
 		}
 	}
@@ -147,6 +174,11 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 	typ, level, err := h.classify(root, p.URL, doc)
 	if err != nil {
 		return an, err
+	}
+	if typ == nil && probe {
+		if typ, level, err = h.mineSite(root, p.URL, doc); err != nil {
+			return an, err
+		}
 	}
 	if typ == nil {
 		return an, h.count(root, false, 0)
@@ -165,7 +197,9 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 		var navFails []kb.Failure
 		res.Links, navFails = typ.Navigate(level, doc)
 		if level.Terminal {
-			res.Objects, res.Failures = typ.Extract(level, doc)
+			var learned *kb.Extraction
+			res.Objects, res.Failures, learned = typ.ExtractPage(level, doc, h.learned(root, nil))
+			h.learned(root, learned)
 		}
 		res.Failures = append(navFails, res.Failures...)
 	}
@@ -174,12 +208,15 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 		level = res.Level
 	}
 	an.Annotation = "app:" + typ.ID
-	if level == nil {
-		// A page of the application no level describes: its links, but
-		// never those the application's avoid patterns exclude.
+	if level != nil {
+		an.Annotation += "/" + level.Name
+	}
+	if level == nil || typ.Generic {
+		// A page of the application no level describes, or of a
+		// category's generic type: its links, but never those the
+		// application's avoid patterns exclude.
 		an.Follow = slices.DeleteFunc(slices.Clone(found), func(l extract.Outlink) bool { return avoids(typ, l) })
 	} else {
-		an.Annotation += "/" + level.Name
 		an.Links, an.Follow = h.follow(typ, found, res.Links)
 	}
 	for _, l := range res.More {
@@ -322,4 +359,62 @@ func siteRoot(u canon.URL) string {
 		host += ":" + u.Port
 	}
 	return u.Scheme + "://" + host + "/"
+}
+
+// learned stores x as the mined extraction of the site at root (when not
+// nil) and returns the site's current one.
+func (h *Helper) learned(root string, x *kb.Extraction) *kb.Extraction {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if e, ok := h.mined[root]; ok {
+		h.minedLRU.MoveToFront(e)
+		if x != nil {
+			e.Value.(*minedSite).x = x
+		}
+		return e.Value.(*minedSite).x
+	}
+	if x == nil {
+		return nil
+	}
+	h.mined[root] = h.minedLRU.PushFront(&minedSite{root, x})
+	if h.minedLRU.Len() > h.maxLearnt {
+		old := h.minedLRU.Remove(h.minedLRU.Back()).(*minedSite)
+		delete(h.mined, old.root)
+	}
+	return x
+}
+
+// probe reports whether a page of the site at root, of no known
+// application, is to be mined, and counts it.
+func (h *Helper) probe(root string) (bool, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	site, err := h.sites.get(root)
+	if err != nil || site.Probes >= probePages {
+		return false, err
+	}
+	site.Probes++
+	return true, nil
+}
+
+// mineSite mines a page of a site of no known application for the
+// records of a forum thread; when it finds them (two posts or more, each
+// with an author and a date) the site becomes a generic forum, whose
+// pages are then all analyzed and its extraction kept for them.
+func (h *Helper) mineSite(root string, u canon.URL, doc *vdoc.Doc) (*kb.Type, *kb.Level, error) {
+	objs, x := kb.MineObjects(doc, kb.ForumPost, nil)
+	if !kb.Thread(objs) {
+		return nil, nil, nil
+	}
+	typ := kb.Generic("forum")
+	h.learned(root, x)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	site, err := h.sites.get(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintf(h.opts.Log, "aah: %s is a forum of an unknown engine, detected on %s by its records %s\n", site.Root, u.Href, x.Records)
+	site.App, site.Name, site.Type, site.Pattern, site.DetectedAt = typ.ID, typ.Name, typ, "mined "+x.Records.String(), u.Href
+	return typ, typ.Levels[0], nil
 }

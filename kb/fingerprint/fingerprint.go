@@ -35,8 +35,13 @@ import (
 	"github.com/mneme-archive/mneme/kb/litindex"
 )
 
-// Application categories: Wappalyzer category id → mneme category.
-var appCategories = map[int]string{1: "cms", 2: "forum", 8: "wiki", 11: "blog"}
+// Application categories: Wappalyzer category id → mneme category (CMS,
+// message boards, wikis, blogs, and the static-site generators,
+// documentation tools and page builders sites are made with). A
+// technology in several takes the most specific: forum, wiki, blog, cms.
+var appCategories = map[int]string{1: "cms", 2: "forum", 8: "wiki", 11: "blog", 57: "cms", 4: "cms", 51: "cms"}
+
+var appCategoryRank = map[string]int{"forum": 4, "wiki": 3, "blog": 2, "cms": 1}
 
 // Set is a loaded fingerprint collection, safe for concurrent use.
 type Set struct {
@@ -305,7 +310,7 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 		t := &tech{name: name, slug: Slug(name)}
 		for _, c := range r.Cats {
 			t.cats = append(t.cats, cats[c])
-			if a, ok := appCategories[c]; ok && t.appCategory == "" {
+			if a, ok := appCategories[c]; ok && appCategoryRank[a] > appCategoryRank[t.appCategory] {
 				t.appCategory = a
 			}
 		}

@@ -1,0 +1,372 @@
+package kb
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/mneme-archive/mneme/kb/vdoc"
+)
+
+// ParseDateAt reads a date as ParseDate does and, failing that, as
+// templates across the long tail print them: month names of more
+// languages (Italian, Portuguese, Russian, Polish, Czech, Swedish,
+// Danish, Norwegian, Finnish, Turkish), a post number before the date
+// ("#2 21. Apr 2020"), and dates relative to now, the capture time: "2
+// hours ago", "vor 3 Tagen", "il y a 2 jours", "hace 5 minutos", "3
+// giorni fa", "2 dagen geleden", "há 2 dias", "5 дней назад",
+// "yesterday at 10:20", "gestern, 18:03", "Sunday at 3:15 PM", and a day
+// and month without a year ("March 30", the latest such day up to now).
+// With a zero now, relative dates are not read.
+func ParseDateAt(s, lang string, now time.Time) (time.Time, bool) {
+	if t, ok := ParseDateIn(s, lang); ok {
+		return t, true
+	}
+	l := strings.ToLower(strings.TrimSpace(s))
+	if l == "" || len(l) > 80 {
+		return time.Time{}, false
+	}
+	// Month words of the further languages are read as English ones,
+	// unless the page is in a language whose own words ParseDateIn knows.
+	months, local := monthsOf(lang), l
+	if _, known := monthWords[langKey(lang)]; !known || langKey(lang) == "" {
+		local, months = localMonths(l), monthWords[""]
+		if t, ok := parseHuman(local, months); ok {
+			return t, true
+		}
+	}
+	if now.IsZero() {
+		return time.Time{}, false
+	}
+	now = now.UTC()
+	if t, ok := parseAgo(l, now); ok {
+		return t, true
+	}
+	if t, ok := parseNamedDay(l, now); ok {
+		return t, true
+	}
+	return parseYearless(local, months, now)
+}
+
+// localMonths rewrites the whole words of l that are month names of the
+// languages months lacks into English abbreviations.
+func localMonths(l string) string {
+	return letterRunRE.ReplaceAllStringFunc(l, func(w string) string {
+		if m, ok := moreMonths[w]; ok {
+			return monthAbbr[m-1]
+		}
+		return w
+	})
+}
+
+var (
+	letterRunRE = regexp.MustCompile(`\pL+`)
+	monthAbbr   = [12]string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
+	moreMonths  = func() map[string]int {
+		out := map[string]int{}
+		for _, names := range []string{
+			"gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre",
+			"janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
+			"января февраля марта апреля мая июня июля августа сентября октября ноября декабря",
+			"январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь декабрь",
+			"stycznia lutego marca kwietnia maja czerwca lipca sierpnia września października listopada grudnia",
+			"ledna února března dubna května června července srpna září října listopadu prosince",
+			"januari februari mars april maj juni juli augusti september oktober november december",
+			"januar februar marts april maj juni juli august september oktober november december",
+			"januar februar mars april mai juni juli august september oktober november desember",
+			"tammikuuta helmikuuta maaliskuuta huhtikuuta toukokuuta kesäkuuta heinäkuuta elokuuta syyskuuta lokakuuta marraskuuta joulukuuta",
+			"ocak şubat mart nisan mayıs haziran temmuz ağustos eylül ekim kasım aralık",
+		} {
+			for i, n := range strings.Fields(names) {
+				if _, ok := out[n]; !ok {
+					out[n] = i + 1
+				}
+			}
+		}
+		return out
+	}()
+)
+
+// agoRE reads "N units ago" in the languages of the forums: the number
+// (or a word for one) and the unit's stem.
+var agoRE = []*regexp.Regexp{
+	regexp.MustCompile(`(\d+|an?|one)\s+(sec|min|hour|hr|day|week|month|year)\w*\s+ago`),
+	regexp.MustCompile(`vor\s+(\d+|eine[rm]?)\s+(sek|min|stund|tag|woche|monat|jahr)`),
+	regexp.MustCompile(`il y a\s+(\d+|une?)\s+(sec|min|heure|jour|semaine|mois|an)`),
+	regexp.MustCompile(`hace\s+(\d+|una?)\s+(seg|min|hora|día|dia|semana|mes|año)`),
+	regexp.MustCompile(`(\d+|una?)\s+(sec|min|or[ae]|giorn|settiman|mes[ei]|ann[oi])\w*\s+fa\b`),
+	regexp.MustCompile(`(\d+|een)\s+(sec|min|uur|dag|we[e]?k|maand|jaar)\w*\s+geleden`),
+	regexp.MustCompile(`há\s+(\d+|uma?)\s+(seg|min|hora|dia|semana|m[eê]s|ano)`),
+	regexp.MustCompile(`(\d+)\s+(сек|мин|час|дн|ден|недел|месяц|год|лет)\S*\s+назад`),
+}
+
+// agoUnits maps unit stems to their length (months and years by the
+// calendar).
+var agoUnits = []struct {
+	stems []string
+	d     time.Duration
+	month int
+}{
+	{[]string{"sec", "sek", "seg", "сек"}, time.Second, 0},
+	{[]string{"min", "мин"}, time.Minute, 0},
+	{[]string{"hour", "hr", "stund", "heure", "hora", "ora", "ore", "uur", "час"}, time.Hour, 0},
+	{[]string{"day", "tag", "jour", "día", "dia", "giorn", "dag", "дн", "ден"}, 24 * time.Hour, 0},
+	{[]string{"week", "woche", "semaine", "semana", "settiman", "wek", "недел"}, 7 * 24 * time.Hour, 0},
+	{[]string{"month", "monat", "mois", "mes", "mese", "mesi", "maand", "mês", "месяц"}, 0, 1},
+	{[]string{"year", "jahr", "an", "año", "anno", "anni", "jaar", "ano", "год", "лет"}, 0, 12},
+}
+
+func parseAgo(l string, now time.Time) (time.Time, bool) {
+	for _, re := range agoRE {
+		m := re.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		n, err := strconv.Atoi(m[1])
+		if err != nil {
+			n = 1 // "an hour ago", "vor einer Stunde"
+		}
+		for _, u := range agoUnits {
+			for _, st := range u.stems {
+				if strings.HasPrefix(m[2], st) {
+					if u.month > 0 {
+						return now.AddDate(0, -n*u.month, 0), true
+					}
+					return now.Add(-time.Duration(n) * u.d), true
+				}
+			}
+		}
+	}
+	if strings.Contains(l, "just now") || strings.Contains(l, "gerade eben") || strings.Contains(l, "à l'instant") {
+		return now, true
+	}
+	return time.Time{}, false
+}
+
+// dayWords are "today" and "yesterday" in the forums' languages, as days
+// before now.
+var dayWords = map[string]int{
+	"today": 0, "heute": 0, "aujourd'hui": 0, "hoy": 0, "oggi": 0, "vandaag": 0, "hoje": 0, "сегодня": 0, "dzisiaj": 0, "idag": 0, "i dag": 0,
+	"yesterday": 1, "gestern": 1, "hier": 1, "ayer": 1, "ieri": 1, "gisteren": 1, "ontem": 1, "вчера": 1, "wczoraj": 1, "igår": 1, "i går": 1,
+}
+
+// dayJoiners are the words between a day and its time ("at", "um").
+var dayJoiners = map[string]bool{"at": true, "um": true, "à": true, "a": true, "las": true, "alle": true, "om": true, "в": true, "o": true, "kl": true, "klo": true, "uhr": true, "h": true}
+
+// weekdays are weekday names (English, German, French, Spanish, Italian,
+// Dutch) by time.Weekday.
+var weekdays = map[string]time.Weekday{}
+
+func init() {
+	for _, names := range []string{
+		"sunday monday tuesday wednesday thursday friday saturday",
+		"sonntag montag dienstag mittwoch donnerstag freitag samstag",
+		"dimanche lundi mardi mercredi jeudi vendredi samedi",
+		"domingo lunes martes miércoles jueves viernes sábado",
+		"domenica lunedì martedì mercoledì giovedì venerdì sabato",
+		"zondag maandag dinsdag woensdag donderdag vrijdag zaterdag",
+	} {
+		for i, n := range strings.Fields(names) {
+			weekdays[n] = time.Weekday(i)
+		}
+	}
+}
+
+// parseNamedDay reads "yesterday at 10:20", "heute, 09:12" or "Sunday at
+// 3:15 PM" (the latest such weekday up to now): a day word with an
+// optional time of day and little else.
+func parseNamedDay(l string, now time.Time) (time.Time, bool) {
+	day := -1
+	rest := l
+	for w, back := range dayWords {
+		if strings.Contains(l, w) {
+			day, rest = back, strings.Replace(l, w, " ", 1)
+			break
+		}
+	}
+	if day < 0 {
+		for _, w := range letterRunRE.FindAllString(l, -1) {
+			if wd, ok := weekdays[w]; ok {
+				day, rest = (int(now.Weekday())-int(wd)+7)%7, strings.Replace(l, w, " ", 1)
+				break
+			}
+		}
+	}
+	if day < 0 {
+		return time.Time{}, false
+	}
+	// Nothing else but a time of day and the words joining it.
+	for _, w := range letterRunRE.FindAllString(timeRE.ReplaceAllString(rest, " "), -1) {
+		if !dayJoiners[w] {
+			return time.Time{}, false
+		}
+	}
+	hour, min := 0, 0
+	if m := timeRE.FindStringSubmatch(l); m != nil {
+		hour, _ = strconv.Atoi(m[1])
+		min, _ = strconv.Atoi(m[2])
+		if m[4] != "" {
+			if pm := m[4][0] == 'p'; pm && hour < 12 {
+				hour += 12
+			} else if !pm && hour == 12 {
+				hour = 0
+			}
+		}
+	} else if strings.ContainsFunc(l, unicode.IsDigit) {
+		return time.Time{}, false // numbers that are no time of day
+	}
+	d := now.AddDate(0, 0, -day)
+	return time.Date(d.Year(), d.Month(), d.Day(), hour, min, 0, 0, time.UTC), true
+}
+
+// parseYearless reads a day and a month without a year ("March 30",
+// "Thursday 23rd April") as the latest such day up to now.
+func parseYearless(l string, months map[string]int, now time.Time) (time.Time, bool) {
+	month, day, nums := 0, 0, 0
+	for _, tok := range tokenRE.FindAllString(l, -1) {
+		if tok[0] >= '0' && tok[0] <= '9' {
+			nums++
+			day, _ = strconv.Atoi(tok)
+			continue
+		}
+		if month == 0 {
+			month = months[tok]
+		}
+	}
+	if month == 0 || nums != 1 || day < 1 || day > 31 {
+		return time.Time{}, false
+	}
+	t := time.Date(now.Year(), time.Month(month), day, 0, 0, 0, 0, time.UTC)
+	if t.After(now) {
+		t = t.AddDate(-1, 0, 0)
+	}
+	return t, true
+}
+
+// RelativeDate reports a date that can be read only against the capture
+// time ("2 hours ago", "Sunday 8th March"): one ParseDateAt reads with a
+// capture time and not without.
+func RelativeDate(s string) bool {
+	if _, ok := ParseDateAt(s, "", time.Time{}); ok {
+		return false
+	}
+	_, ok := ParseDateAt(s, "", refTime)
+	return ok
+}
+
+// refTime stands for a capture time where any will do: to tell a
+// relative date, and for mining to see one as a date.
+var refTime = time.Date(2013, 7, 1, 0, 0, 0, 0, time.UTC)
+
+// CaptureTime is when doc was fetched, from its Date header; zero when
+// it has none.
+func CaptureTime(doc *vdoc.Doc) time.Time {
+	if doc == nil || doc.Header == nil {
+		return time.Time{}
+	}
+	t, err := http.ParseTime(doc.Header.Get("Date"))
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// PageDate is the publication date a page states in machine-readable
+// form: JSON-LD (datePublished, dateCreated), microdata
+// (itemprop=datePublished), Open Graph and Dublin Core meta tags, then the
+// first <time datetime> of an article; zero when none.
+func PageDate(doc *vdoc.Doc) time.Time {
+	var found time.Time
+	var meta, micro, timeEl time.Time
+	var walk func(n *html.Node) bool
+	walk = func(n *html.Node) bool {
+		if n.Type == html.ElementNode {
+			switch {
+			case n.DataAtom == atom.Script && attr(n, "type") == "application/ld+json" && n.FirstChild != nil:
+				if t := jsonLDDate(n.FirstChild.Data); !t.IsZero() {
+					found = t
+					return true
+				}
+				return false
+			case n.DataAtom == atom.Meta && meta.IsZero():
+				switch strings.ToLower(attr(n, "property") + attr(n, "name")) {
+				case "article:published_time", "dc.date", "dcterms.created", "dc.date.issued", "date", "pubdate":
+					if t, ok := ParseDate(attr(n, "content")); ok {
+						meta = t
+					}
+				}
+			}
+			if ip := attr(n, "itemprop"); (ip == "datePublished" || ip == "dateCreated") && micro.IsZero() {
+				for _, a := range []string{"datetime", "content"} {
+					if t, ok := ParseDate(attr(n, a)); ok {
+						micro = t
+						break
+					}
+				}
+			}
+			if n.DataAtom == atom.Time && timeEl.IsZero() {
+				if t, ok := ParseDate(attr(n, "datetime")); ok {
+					timeEl = t
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	walk(doc.Root)
+	for _, t := range []time.Time{found, micro, meta, timeEl} {
+		if !t.IsZero() {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+// jsonLDDate finds datePublished (else dateCreated) in a JSON-LD block,
+// in its top object, a @graph or a list.
+func jsonLDDate(src string) time.Time {
+	var v any
+	if json.Unmarshal([]byte(src), &v) != nil {
+		return time.Time{}
+	}
+	var find func(v any, depth int) time.Time
+	find = func(v any, depth int) time.Time {
+		if depth > 4 {
+			return time.Time{}
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range []string{"datePublished", "dateCreated"} {
+				if s, ok := x[k].(string); ok {
+					if t, ok := ParseDate(s); ok {
+						return t
+					}
+				}
+			}
+			for _, k := range []string{"@graph", "mainEntity"} {
+				if t := find(x[k], depth+1); !t.IsZero() {
+					return t
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if t := find(e, depth+1); !t.IsZero() {
+					return t
+				}
+			}
+		}
+		return time.Time{}
+	}
+	return find(v, 0)
+}

@@ -1,0 +1,763 @@
+package kb
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/mneme-archive/mneme/kb/vdoc"
+	"github.com/mneme-archive/mneme/kb/xpath"
+)
+
+// Mine finds the repeated records of a thread or a comment list on a page
+// of an engine the knowledge base does not describe, by data-region
+// mining: among the groups of sibling elements of like structure (same
+// tag and first class), the one whose members most often each hold a
+// text block, a date-like string and a person-like link or name. Its
+// fields are then mapped: for each of the date, the author and the text,
+// the XPath (relative to a record) that yields a value on most records.
+// The result is an extraction like the knowledge base's, which a site
+// can keep and apply to its next pages without mining them again; nil
+// when the page holds no such records. now is the capture time, for
+// relative dates ("2 hours ago"); zero leaves them unread.
+func Mine(doc *vdoc.Doc, kind ObjectKind, now time.Time) *Extraction {
+	m := &miner{stats: map[*html.Node]*nodeStats{}, now: now, read: map[string]bool{}, classed: map[string][]*html.Node{}}
+	body := findBody(doc.Root)
+	if body != nil && kind == Comment {
+		// Comments are sought in the comment section alone: a page
+		// without one has none.
+		body = commentSection(body)
+	}
+	if body == nil {
+		return nil
+	}
+	m.walk(body)
+	m.cousins()
+	group := m.bestGroup()
+	if group == nil {
+		return nil
+	}
+	return m.extraction(kind, group)
+}
+
+// nodeStats is what mining knows of one element: words of visible text,
+// and its first date-like and person-like descendants (itself included).
+type nodeStats struct {
+	words  int
+	date   *html.Node
+	person *html.Node
+	dates  int
+}
+
+type miner struct {
+	stats  map[*html.Node]*nodeStats
+	groups [][]*html.Node
+	now    time.Time
+	// dates and persons are every date-like and person-like element,
+	// in document order.
+	dates, persons []*html.Node
+	// read memoizes isDate's readings of texts, which repeat on a page.
+	read map[string]bool
+	// classed files the classed elements by signature, in document
+	// order: records that markup errors (a <div/>) nest apart are alike
+	// without being siblings.
+	classed map[string][]*html.Node
+}
+
+func findBody(n *html.Node) *html.Node {
+	if n.Type == html.ElementNode && n.DataAtom == atom.Body {
+		return n
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if b := findBody(c); b != nil {
+			return b
+		}
+	}
+	return nil
+}
+
+// skipped elements hold no record text.
+func skipped(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Script, atom.Style, atom.Template, atom.Svg, atom.Button, atom.Select,
+		atom.Textarea, atom.Nav, atom.Head, atom.Iframe:
+		return true
+	}
+	return false
+}
+
+// walk computes the stats of n's subtree bottom-up and files its children
+// into groups of like siblings.
+func (m *miner) walk(n *html.Node) *nodeStats {
+	s := &nodeStats{}
+	m.stats[n] = s
+	bySig := map[string][]*html.Node{}
+	var order []string
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			s.words += len(strings.Fields(c.Data))
+		case html.ElementNode:
+			if skipped(c) {
+				continue
+			}
+			cs := m.walk(c)
+			s.words += cs.words
+			s.dates += cs.dates
+			if s.date == nil {
+				s.date = cs.date
+			}
+			if s.person == nil {
+				s.person = cs.person
+			}
+			sig := signature(c)
+			if firstClass(c) != "" {
+				m.classed[sig] = append(m.classed[sig], c)
+			}
+			if bySig[sig] == nil {
+				order = append(order, sig)
+			}
+			bySig[sig] = append(bySig[sig], c)
+		}
+	}
+	if s.date == nil && m.isDate(n, s) {
+		s.date = n
+		s.dates++
+		m.dates = append(m.dates, n)
+	}
+	if s.person == nil && isPerson(n) {
+		// A profile box's name is its first inline element ("<b>ann</b>
+		// Member"), not the box.
+		p := n
+		if blocks[n.DataAtom] {
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode && !blocks[c.DataAtom] && Text(c) != "" {
+					p = c
+					break
+				}
+			}
+		}
+		s.person = p
+		m.persons = append(m.persons, p)
+	}
+	for _, sig := range order {
+		if g := bySig[sig]; len(g) >= 2 {
+			m.groups = append(m.groups, g)
+		}
+	}
+	return s
+}
+
+// cousins adds the groups of classed elements alike that are not all
+// siblings, none inside another.
+func (m *miner) cousins() {
+	for _, g := range m.classed {
+		if len(g) < 2 {
+			continue
+		}
+		siblings, nested := true, false
+		in := make(map[*html.Node]bool, len(g))
+		for _, n := range g {
+			in[n] = true
+			siblings = siblings && n.Parent == g[0].Parent
+		}
+		for _, n := range g {
+			for p := n.Parent; p != nil && !nested; p = p.Parent {
+				nested = in[p]
+			}
+		}
+		if !siblings && !nested {
+			m.groups = append(m.groups, g)
+		}
+	}
+}
+
+// signature is an element's tag and first class token without digits:
+// records of one list share it (phpBB's "post bg1" and "post bg2").
+func signature(n *html.Node) string {
+	return n.Data + "." + firstClass(n)
+}
+
+var digitsRE = regexp.MustCompile(`\d`)
+
+func firstClass(n *html.Node) string {
+	for _, c := range strings.Fields(attr(n, "class")) {
+		if !digitsRE.MatchString(c) && !strings.ContainsAny(c, `'"`) {
+			return c
+		}
+	}
+	return ""
+}
+
+// isDate: a <time>, an element with a machine-readable date, or a short
+// element whose text reads as a date (no descendant already did).
+func (m *miner) isDate(n *html.Node, s *nodeStats) bool {
+	if n.DataAtom == atom.Time {
+		return true
+	}
+	for _, a := range []string{"datetime", "data-time", "data-timestamp"} {
+		if v := attr(n, a); v != "" {
+			if _, ok := ParseDate(v); ok {
+				return true
+			}
+		}
+	}
+	if s.words == 0 || s.words > 12 {
+		return false
+	}
+	t := Text(n)
+	if len(t) > 80 || timeOnlyRE.MatchString(t) {
+		return false // a time of day alone: the element around it holds the day
+	}
+	if _, ok := ParseDate(t); ok {
+		return dateShape(t)
+	}
+	if len(t) > 48 || labelNumberRE.MatchString(t) {
+		return false // "Posts: 1,234", "Reputation 12"
+	}
+	if ok, seen := m.read[t]; seen {
+		return ok
+	}
+	now := m.now
+	if now.IsZero() {
+		now = refTime // any reading of a relative date will do here
+	}
+	_, ok := ParseDateAt(t, "", now)
+	m.read[t] = ok
+	return ok
+}
+
+// labelNumberRE is a label and a count, the commonest short text with
+// letters and digits on a forum page.
+var labelNumberRE = regexp.MustCompile(`^[\pL\s]+:?\s*[\d.,\s]+$`)
+
+var (
+	timeOnlyRE    = regexp.MustCompile(`^\d{1,2}[:h]\d{2}(:\d{2})?\s*([ap]\.?m\.?)?$`)
+	numericDateRE = regexp.MustCompile(`\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}:\d{2}`)
+	wordRE        = regexp.MustCompile(`\pL{3,}`)
+)
+
+// dateShape: a date ParseDate read is written as one, with numbers as
+// a date or a time, or a month name: not runs of numbers such as a
+// pager's "Page 1 of 5 1 2 3".
+func dateShape(t string) bool {
+	if numericDateRE.MatchString(t) {
+		return true
+	}
+	for _, w := range wordRE.FindAllString(strings.ToLower(t), -1) {
+		if monthWords[""][w] != 0 || moreMonths[w] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+var profileRE = regexp.MustCompile(`(?i)(user|member|profile|author|people|poster|/u/|/~|showuser|mode=viewprofile|/p/)`)
+var personClassRE = regexp.MustCompile(`(?i)(author|user|poster|nick|byline|member|name|profile)`)
+
+// isPerson: a link to a profile-like page or an element classed as an
+// author or user name, with a short text; not an avatar.
+func isPerson(n *html.Node) bool {
+	if n.Type != html.ElementNode || strings.Contains(strings.ToLower(attr(n, "class")), "avatar") {
+		return false
+	}
+	short := func() bool {
+		t := Text(n)
+		return t != "" && len(t) <= 40 && len(strings.Fields(t)) <= 4 && !strings.ContainsAny(t, ":@")
+	}
+	if n.DataAtom == atom.A && profileRE.MatchString(attr(n, "href")) {
+		return short()
+	}
+	if ip := attr(n, "itemprop"); ip == "author" || ip == "creator" {
+		return short()
+	}
+	if c := attr(n, "class"); c != "" && personClassRE.MatchString(c) && !blocks[n.DataAtom] || n.DataAtom == atom.Div && personClassRE.MatchString(c) {
+		return short()
+	}
+	return false
+}
+
+// good reports a record-like member: text and a date. A record holds a
+// few dates (posted, edited, the author's joining, quotes); a container
+// of records holds many.
+func (m *miner) good(n *html.Node) bool {
+	s := m.stats[n]
+	return m.dateOf(n) != nil && s.words >= 4 && s.dates <= 8
+}
+
+// header is the row before a table row of a record that lays its author
+// and date out above its text (two rows a post), nil for another.
+func (m *miner) header(n *html.Node) *html.Node {
+	if n.DataAtom != atom.Tr {
+		return nil
+	}
+	for p := n.PrevSibling; p != nil; p = p.PrevSibling {
+		if p.Type == html.ElementNode {
+			if p.DataAtom == atom.Tr && signature(p) != signature(n) && m.stats[p] != nil {
+				return p
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// dateOf and personOf are a record's first date and person, in its
+// header row when it has none itself.
+func (m *miner) dateOf(n *html.Node) *html.Node {
+	if d := m.stats[n].date; d != nil {
+		return d
+	}
+	if h := m.header(n); h != nil {
+		return m.stats[h].date
+	}
+	return nil
+}
+
+func (m *miner) personOf(n *html.Node) *html.Node {
+	if p := m.stats[n].person; p != nil {
+		return p
+	}
+	if h := m.header(n); h != nil {
+		return m.stats[h].person
+	}
+	return nil
+}
+
+// groupScore is the text mass of a group's record-like members, each
+// capped (a page's two columns are not records), halved without a
+// person. Groups of fewer than two records, or where they are fewer than
+// half the members, score 0.
+func (m *miner) groupScore(g []*html.Node) float64 {
+	good, persons := 0, 0
+	mass := 0.0
+	for _, n := range g {
+		if !m.good(n) {
+			continue
+		}
+		good++
+		s := m.stats[n]
+		if m.personOf(n) != nil {
+			persons++
+		}
+		mass += math.Min(float64(s.words), 300)
+	}
+	if good < 2 || 2*good < len(g) {
+		return 0
+	}
+	return mass * (0.5 + 0.5*float64(persons)/float64(good))
+}
+
+func (m *miner) bestGroup() []*html.Node {
+	var best []*html.Node
+	bestScore := 0.0
+	for _, g := range m.groups {
+		if s := m.groupScore(g); s > bestScore {
+			best, bestScore = g, s
+		}
+	}
+	return best
+}
+
+// classStep is an XPath step for n: its tag and first class, when it has
+// one.
+func classStep(n *html.Node) string {
+	if c := firstClass(n); c != "" {
+		return tokenStep(n.Data, c)
+	}
+	return n.Data
+}
+
+func tokenStep(tag, class string) string {
+	return fmt.Sprintf("%s[contains(concat(' ', normalize-space(@class), ' '), ' %s ')]", tag, class)
+}
+
+func classTokens(n *html.Node) []string {
+	var out []string
+	for _, c := range strings.Fields(attr(n, "class")) {
+		if !digitsRE.MatchString(c) && !strings.ContainsAny(c, `'"`) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// relPath is an XPath from rec whose first node is n: a step by one of
+// n's classes, its itemprop, or its tag, alone or under its nearest
+// classed ancestor below rec.
+func relPath(rec, n *html.Node) string {
+	if n == rec {
+		return "."
+	}
+	var steps []string
+	for _, c := range classTokens(n) {
+		steps = append(steps, tokenStep(n.Data, c))
+	}
+	if ip := attr(n, "itemprop"); ip != "" && !strings.ContainsAny(ip, `'"`) {
+		steps = append(steps, fmt.Sprintf("%s[@itemprop='%s']", n.Data, ip))
+	}
+	steps = append(steps, n.Data)
+	var cands []string
+	for _, st := range steps {
+		cands = append(cands, ".//"+st)
+	}
+	for p := n.Parent; p != nil && p != rec; p = p.Parent {
+		if cs := classTokens(p); len(cs) > 0 {
+			for _, c := range cs {
+				cands = append(cands, ".//"+tokenStep(p.Data, c)+"//"+steps[0])
+			}
+			break
+		}
+	}
+	for _, c := range cands {
+		e, err := xpath.Compile(c)
+		if err != nil {
+			continue
+		}
+		if it, ok := e.First(rec); ok && it.Node == n {
+			return c
+		}
+	}
+	return cands[0]
+}
+
+// recordsPath is an XPath that selects the group's members: anchored at
+// their parent's id or class when that selects them alone.
+func recordsPath(g []*html.Node) string {
+	step := classStep(g[0])
+	p := g[0].Parent
+	var cands []string
+	if id := attr(p, "id"); id != "" && !digitsRE.MatchString(id) && !strings.ContainsAny(id, `'"`) {
+		cands = append(cands, fmt.Sprintf("//%s[@id='%s']/%s", p.Data, id, step))
+	}
+	if firstClass(p) != "" {
+		cands = append(cands, "//"+classStep(p)+"/"+step)
+	}
+	cands = append(cands, "//"+step)
+	root := p
+	for root.Parent != nil {
+		root = root.Parent
+	}
+	for _, c := range cands {
+		e, err := xpath.Compile(c)
+		if err != nil {
+			continue
+		}
+		items := e.Select(root)
+		if len(items) >= len(g) && len(items) <= len(g)+len(g)/4+1 {
+			return c
+		}
+	}
+	return cands[len(cands)-1]
+}
+
+// extraction maps the fields of the chosen group and compiles them:
+// each field's paths ranked by how many records they serve (and, for
+// dates and authors, how much they look like a post's), the best three
+// kept as alternatives.
+func (m *miner) extraction(kind ObjectKind, g []*html.Node) *Extraction {
+	var recs []*html.Node
+	for _, n := range g {
+		if m.good(n) {
+			recs = append(recs, n)
+		}
+	}
+	dates := map[string]float64{}
+	authors := map[string]float64{}
+	for _, r := range recs {
+		seen := map[string]bool{}
+		for _, d := range m.withinRecord(r, m.dates) {
+			p := m.recordPath(r, d)
+			if !seen[p] {
+				seen[p] = true
+				dates[p] += 1 + m.dateQuality(d)
+			}
+		}
+		first := true
+		for _, a := range m.withinRecord(r, m.persons) {
+			p := m.recordPath(r, a)
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			w := 1.0
+			if first {
+				w += 0.3
+				first = false
+			}
+			if personClassRE.MatchString(attr(a, "class")) {
+				w += 0.5
+			}
+			if inQuote(r, a) {
+				w -= 0.9
+			}
+			authors[p] += w
+		}
+	}
+	x := &Extraction{Object: kind, Fields: map[Field][]*Pattern{}, Optional: map[Field]bool{FieldAuthor: true}}
+	rp, err := xpath.Compile(recordsPath(g))
+	if err != nil {
+		return nil
+	}
+	x.Records = &Pattern{Expr: rp}
+	x.Fields[FieldDate] = ranked(dates, 3)
+	if a := ranked(authors, 3); len(a) > 0 {
+		x.Fields[FieldAuthor] = a
+		// The profile link: the author element's, its link's or the
+		// link around it.
+		var urls []*Pattern
+		for _, p := range a {
+			for _, suffix := range []string{"/@href", "//a/@href", "/ancestor::a[1]/@href"} {
+				if e, err := xpath.Compile(p.String() + suffix); err == nil {
+					urls = append(urls, &Pattern{Expr: e})
+				}
+			}
+		}
+		x.Fields[FieldAuthorURL] = urls
+		x.Optional[FieldAuthorURL] = true
+	}
+	// The text block holds neither the date nor the author the
+	// patterns chose.
+	contents := map[string]float64{}
+	for _, r := range recs {
+		var marks []*html.Node
+		for _, f := range []Field{FieldDate, FieldAuthor} {
+			for _, p := range x.Fields[f] {
+				if it, ok := p.First(r); ok {
+					marks = append(marks, it.Node)
+					break
+				}
+			}
+		}
+		if c := m.content(r, marks); c != nil {
+			contents[relPath(r, c)]++
+		}
+	}
+	x.Fields[FieldContent] = ranked(contents, 2)
+	if len(x.Fields[FieldContent]) == 0 {
+		x.Fields[FieldContent] = ranked(map[string]int{".": 1}, 1)
+	}
+	if attr(recs[0], "id") != "" {
+		x.Fields[FieldID] = ranked(map[string]int{"./@id": 1}, 1)
+		x.Optional[FieldID] = true
+	}
+	return x
+}
+
+// content is the record's text block: its descendant with the most words
+// that holds none of marks, when that is at least a third of the
+// record's text; else the record.
+func (m *miner) content(r *html.Node, marks []*html.Node) *html.Node {
+	marked := map[*html.Node]bool{}
+	for _, n := range marks {
+		for ; n != nil && n != r; n = n.Parent {
+			marked[n] = true
+		}
+	}
+	var best *html.Node
+	bestWords, bestWeight := 0, 0.0
+	var visit func(n *html.Node)
+	visit = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			cs := m.stats[c]
+			if c.Type != html.ElementNode || cs == nil {
+				continue
+			}
+			if marked[c] {
+				visit(c)
+				continue
+			}
+			if w := contentWeight(c) * float64(cs.words); w > bestWeight {
+				best, bestWeight, bestWords = c, w, cs.words
+			}
+		}
+	}
+	visit(r)
+	if best == nil || 3*bestWords < m.stats[r].words {
+		return r
+	}
+	// Down to the block that holds the text alone: not a user panel
+	// beside it.
+	for {
+		var next *html.Node
+		for c := best.FirstChild; c != nil; c = c.NextSibling {
+			if cs := m.stats[c]; c.Type == html.ElementNode && cs != nil && 20*cs.words >= 17*m.stats[best].words {
+				next = c
+			}
+		}
+		if next == nil || marked[next] {
+			return best
+		}
+		best = next
+	}
+}
+
+var (
+	contentClassRE = regexp.MustCompile(`(?i)(content|message|body|text|entry|post)`)
+	asideClassRE   = regexp.MustCompile(`(?i)(user|author|profile|sig|avatar|info|meta|footer|header)`)
+)
+
+// contentWeight favours blocks classed as a post's text over user panels
+// and signatures.
+func contentWeight(n *html.Node) float64 {
+	c := attr(n, "class") + " " + attr(n, "id")
+	switch {
+	case contentClassRE.MatchString(c) && !asideClassRE.MatchString(c):
+		return 1.5
+	case asideClassRE.MatchString(c):
+		return 0.5
+	}
+	return 1
+}
+
+func contains(a, b *html.Node) bool {
+	for ; b != nil; b = b.Parent {
+		if a == b {
+			return true
+		}
+	}
+	return false
+}
+
+// withinRecord returns the nodes of list in record r and in its header
+// row.
+func (m *miner) withinRecord(r *html.Node, list []*html.Node) []*html.Node {
+	in := m.within(r, list)
+	if h := m.header(r); h != nil {
+		in = append(in, m.within(h, list)...)
+	}
+	return in
+}
+
+// recordPath is relPath from r, through r's header row for a node in it.
+func (m *miner) recordPath(r, n *html.Node) string {
+	if contains(r, n) {
+		return relPath(r, n)
+	}
+	h := m.header(r)
+	return "./preceding-sibling::tr[1]" + strings.TrimPrefix(relPath(h, n), ".")
+}
+
+// within returns the nodes of list under r.
+func (m *miner) within(r *html.Node, list []*html.Node) []*html.Node {
+	var out []*html.Node
+	for _, n := range list {
+		if contains(r, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+var joinedRE = regexp.MustCompile(`(?i)(joined|registered|member since|since|\bseit\b|depuis|desde|registriert|dabei seit|mitglied seit|beigetreten|inscrit|inscription|registrado|iscritto|lid sinds|last seen|last active|zuletzt|edited|bearbeitet|modifié|editado|modificato|bewerkt)`)
+
+// dateQuality favours the dates posts are published with: machine-
+// readable, with a time of day, not a member's joining date nor an edit
+// note.
+func (m *miner) dateQuality(d *html.Node) float64 {
+	q := 0.0
+	if d.DataAtom == atom.Time || attr(d, "datetime") != "" || attr(d, "data-time") != "" {
+		q += 0.5
+	}
+	if t, ok := ParseDateAt(Text(d), "", m.now); ok && (t.Hour() != 0 || t.Minute() != 0) {
+		q += 0.5
+	}
+	ctx := Text(d)
+	if p := d.Parent; p != nil {
+		if pt := Text(p); len(pt) < 80 {
+			ctx = pt
+		}
+		for s := d.PrevSibling; s != nil; s = s.PrevSibling {
+			if s.Type == html.ElementNode {
+				ctx += " " + Text(s)
+				break
+			}
+		}
+	}
+	if joinedRE.MatchString(ctx) {
+		q -= 1.5
+	}
+	return q
+}
+
+func inQuote(r, n *html.Node) bool {
+	for p := n.Parent; p != nil && p != r; p = p.Parent {
+		if p.DataAtom == atom.Blockquote || strings.Contains(strings.ToLower(attr(p, "class")), "quote") {
+			return true
+		}
+	}
+	return false
+}
+
+// ranked compiles the n paths of highest score, best first.
+func ranked[N int | float64](counts map[string]N, n int) []*Pattern {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if counts[a] != counts[b] {
+			return cmp.Compare(counts[b], counts[a])
+		}
+		return strings.Compare(a, b)
+	})
+	var out []*Pattern
+	for _, k := range keys {
+		if len(out) == n {
+			break
+		}
+		if e, err := xpath.Compile(k); err == nil {
+			out = append(out, &Pattern{Expr: e})
+		}
+	}
+	return out
+}
+
+var commentSectionRE = regexp.MustCompile(`(?i)^(comments?|comment-?list|commentlist|comments-area|comment-section|discussion|responses|replies)$`)
+
+// commentSection is the first element under n whose id or a class names
+// a comment list.
+func commentSection(n *html.Node) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || skipped(c) {
+			continue
+		}
+		if commentSectionRE.MatchString(attr(c, "id")) {
+			return c
+		}
+		for _, cl := range strings.Fields(attr(c, "class")) {
+			if commentSectionRE.MatchString(cl) {
+				return c
+			}
+		}
+		if s := commentSection(c); s != nil {
+			return s
+		}
+	}
+	return nil
+}
+
+// Thread reports whether mined objects look like a forum thread's posts:
+// two or more, most dated, a third or more with an author.
+func Thread(objs []Object) bool {
+	if len(objs) < 2 {
+		return false
+	}
+	dated, authored := 0, 0
+	for _, o := range objs {
+		if !o.Date.IsZero() || o.DateText != "" {
+			dated++
+		}
+		if o.Author != "" {
+			authored++
+		}
+	}
+	return 2*dated > len(objs) && 3*authored >= len(objs)
+}
