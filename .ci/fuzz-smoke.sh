@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 fuzztime="${FUZZTIME:-3s}"
 status=0
 while IFS=: read -r file name; do
-  pkg="./$(dirname "$file")"
+  pkg="$(dirname "$file")"
   echo "fuzz: $pkg $name ($fuzztime)"
   if ! go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg"; then
     status=1
