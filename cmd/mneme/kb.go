@@ -109,31 +109,39 @@ a browser or JavaScript files (js, scripts, dom, …) are skipped and counted. W
 				}
 			}
 			det := kb.NewDetector(k, fp)
-			failed := 0
-			enc := json.NewEncoder(cmd.OutOrStdout())
-			for _, in := range inputs {
-				r := detectOne(cmd, det, in)
-				if r.Error != "" {
-					failed++
-				}
-				if asJSON {
-					if err := enc.Encode(r); err != nil {
-						return err
-					}
-					continue
-				}
-				printDetection(cmd.OutOrStdout(), r)
-			}
-			if failed > 0 {
-				return fmt.Errorf("%d of %d inputs could not be read", failed, len(inputs))
-			}
-			return nil
+			return eachInput(cmd.OutOrStdout(), inputs, asJSON,
+				func(in string) (detectResult, bool) { r := detectOne(cmd, det, in); return r, r.Error == "" }, printDetection)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per input")
 	cmd.Flags().StringVar(&fpDir, "fingerprints", "", "directory of Wappalyzer-format fingerprints to load")
 	cmd.Flags().StringSliceVar(&kbFiles, "kb", nil, "knowledge-base files or directories to use instead of the built-in one")
 	return cmd
+}
+
+// eachInput runs one, kb detect's or kb extract's step, on every input
+// and prints each result, as one JSON object a line or with text; it fails
+// when an input could not be read.
+func eachInput[R any](w io.Writer, inputs []string, asJSON bool, one func(string) (R, bool), text func(io.Writer, R)) error {
+	failed := 0
+	enc := json.NewEncoder(w)
+	for _, in := range inputs {
+		r, ok := one(in)
+		if !ok {
+			failed++
+		}
+		if asJSON {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+			continue
+		}
+		text(w, r)
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d inputs could not be read", failed, len(inputs))
+	}
+	return nil
 }
 
 // extractResult is the --json form of what kb extract found on one input.
@@ -197,25 +205,8 @@ in a saved file, which has none, it is left empty.`,
 				}
 			}
 			det := kb.NewDetector(k, fp)
-			failed := 0
-			enc := json.NewEncoder(cmd.OutOrStdout())
-			for _, in := range inputs {
-				r := extractOne(cmd, det, in)
-				if r.Error != "" {
-					failed++
-				}
-				if asJSON {
-					if err := enc.Encode(r); err != nil {
-						return err
-					}
-					continue
-				}
-				printExtraction(cmd.OutOrStdout(), r)
-			}
-			if failed > 0 {
-				return fmt.Errorf("%d of %d inputs could not be read", failed, len(inputs))
-			}
-			return nil
+			return eachInput(cmd.OutOrStdout(), inputs, asJSON,
+				func(in string) (extractResult, bool) { r := extractOne(cmd, det, in); return r, r.Error == "" }, printExtraction)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per input")
