@@ -36,20 +36,7 @@ func (p *crawlProgress) start(c *crawler.Crawl) {
 	if p.tty {
 		every = 500 * time.Millisecond
 	}
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.done:
-				return
-			case <-t.C:
-				p.print()
-			}
-		}
-	}()
+	tick(&p.wg, p.done, every, p.print)
 }
 
 // line is the progress line of status s.

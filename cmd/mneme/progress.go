@@ -32,26 +32,31 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
+// tick calls f every period until done is closed; wg waits for it.
+func tick(wg *sync.WaitGroup, done <-chan struct{}, every time.Duration, f func()) {
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				f()
+			}
+		}
+	}()
+}
+
 func startProgress(w io.Writer, run *loadRun, start time.Time) *progress {
 	p := &progress{w: w, tty: isTerminal(w), run: run, start: start, done: make(chan struct{})}
 	every := 10 * time.Second
 	if p.tty {
 		every = 250 * time.Millisecond
 	}
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.done:
-				return
-			case <-t.C:
-				p.print()
-			}
-		}
-	}()
+	tick(&p.wg, p.done, every, p.print)
 	return p
 }
 
