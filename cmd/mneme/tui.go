@@ -102,7 +102,7 @@ func runTUI(cmd *cobra.Command, o tuiOptions) error {
 			defer srv.close()
 			base, source, owned = srv.url, "data "+o.data, true
 			if srv.readOnly {
-				source = "data " + o.data + " (read-only: no crawls; history in " + filepath.Join(srv.own, "tui") + ")"
+				source = "data " + o.data + " (read-only)"
 			}
 		}
 	}
@@ -130,6 +130,9 @@ func runTUI(cmd *cobra.Command, o tuiOptions) error {
 		own, crawls = srv.own, tui.Crawls{}
 	}
 	app := tui.New(b, own, source, crawls)
+	if srv != nil && srv.readOnly {
+		app.SetStatus(fmt.Sprintf("%s is read-only: store opened read-only, crawls cannot start here; query history and saved queries in %s", o.data, filepath.Join(own, "tui")))
+	}
 	return tui.Run(ctx, app, cmd.InOrStdin(), cmd.OutOrStdout())
 }
 
