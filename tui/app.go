@@ -47,6 +47,10 @@ func NewApp(source string, console int, screens ...screen.Screen) *App {
 	return &App{screens: screens, console: console, source: source, filter: f, width: 80, height: 24}
 }
 
+// SetStatus shows text in the status bar until the next status, e.g. a
+// notice at start about what this session cannot do.
+func (a *App) SetStatus(text string) { a.status, a.statusErr = text, false }
+
 // Active is the index of the screen shown.
 func (a *App) Active() int { return a.active }
 

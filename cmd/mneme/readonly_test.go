@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"io/fs"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mneme-archive/mneme/tui/backend"
 )
 
 // readOnlyCopy copies the store in dir to a place this process cannot
@@ -102,6 +106,76 @@ func TestReadOnlyStore(t *testing.T) {
 			if after[f] != was {
 				t.Errorf("%s changed: %s, now %s", f, was, after[f])
 			}
+		}
+	}
+}
+
+// TestReadOnlyTUI starts the TUI's server on a data folder on read-only
+// media and runs a query through the TUI's backend: the store opens
+// read-only, there is no control API, the TUI's own files go to the user
+// cache directory, and nothing in the data folder is created or changed.
+func TestReadOnlyTUI(t *testing.T) {
+	built := loadStore(t, queryData)
+	if err := os.Remove(filepath.Join(built, "LOCK")); err != nil {
+		t.Fatal(err)
+	}
+	src := t.TempDir()
+	if out, err := exec.Command("cp", "-a", built, filepath.Join(src, "store")).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v: %s", err, out)
+	}
+	data := readOnlyCopy(t, src)
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	before := listing(t, data)
+
+	srv, err := startTUIServer(data, knowledgeOptions{})
+	if err != nil {
+		t.Fatalf("start on a read-only data folder: %v", err)
+	}
+	if !srv.readOnly {
+		t.Error("the server did not notice the data folder is read-only")
+	}
+	if !strings.HasPrefix(srv.own, cache) {
+		t.Errorf("the TUI's files go to %s, want a folder under the user cache %s", srv.own, cache)
+	}
+	b, err := backend.NewHTTP(srv.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := b.Query(context.Background(), "SELECT ?n WHERE { <http://e.org/bob> <http://e.org/name> ?n }")
+	if err != nil {
+		t.Fatalf("query: %v", err)
+	}
+	var got []string
+	for rows.Next() {
+		got = append(got, rows.Row()[0].Value)
+	}
+	if err := rows.Err(); err != nil {
+		t.Errorf("rows: %v", err)
+	}
+	rows.Close()
+	if len(got) != 1 || got[0] != "Bob\nsecond line" {
+		t.Errorf("query answered %q, want Bob's name", got)
+	}
+	if resp, err := http.Get(strings.TrimSuffix(srv.url, "/sparql") + "/api/crawls"); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("control API answered %s on a read-only folder, want none (404)", resp.Status)
+		}
+	}
+	if err := b.Close(); err != nil {
+		t.Error(err)
+	}
+	if err := srv.close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	after := listing(t, data)
+	if len(after) != len(before) {
+		t.Errorf("files changed: %d before, %d after", len(before), len(after))
+	}
+	for f, was := range before {
+		if after[f] != was {
+			t.Errorf("%s changed: %s, now %s", f, was, after[f])
 		}
 	}
 }

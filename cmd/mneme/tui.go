@@ -2,14 +2,19 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -49,7 +54,11 @@ first); --kb and --fingerprints then say what its crawls detect
 applications with, as for mneme crawl. When another mneme process holds
 DIR (a mneme crawl or serve, which note their address in DIR/store), it
 attaches to that process's server instead. Its server log goes to DIR/tui/serve.log, the query history and
-saved queries to DIR/tui. Press ? or F1 for the keys.`,
+saved queries to DIR/tui. On a data folder it cannot write to (read-only
+media) it opens the store read-only, writes nothing there, leaves the
+crawl screens out (no crawl can start) and keeps the query history and
+saved queries in the user cache directory instead. Press ? or F1 for the
+keys.`,
 		Example: `  mneme demo && mneme tui
   mneme tui --data ./mneme-data
   mneme tui --connect http://127.0.0.1:7878 --data ./mneme-data`,
@@ -71,8 +80,10 @@ saved queries to DIR/tui. Press ? or F1 for the keys.`,
 func runTUI(cmd *cobra.Command, o tuiOptions) error {
 	ctx := cmd.Context()
 	base, source, owned := o.connect, o.connect, false
+	var srv *tuiServer
 	if o.connect == "" {
-		srv, err := startTUIServer(o.data, o.knowledge)
+		var err error
+		srv, err = startTUIServer(o.data, o.knowledge)
 		switch {
 		case errors.Is(err, graph.ErrLocked):
 			// Another mneme process (a crawl, a serve) holds the data
@@ -90,6 +101,9 @@ func runTUI(cmd *cobra.Command, o tuiOptions) error {
 		default:
 			defer srv.close()
 			base, source, owned = srv.url, "data "+o.data, true
+			if srv.readOnly {
+				source = "data " + o.data + " (read-only)"
+			}
 		}
 	}
 	u, err := url.Parse(base)
@@ -110,7 +124,15 @@ func runTUI(cmd *cobra.Command, o tuiOptions) error {
 		}
 		tok = strings.TrimSpace(string(t))
 	}
-	app := tui.New(b, o.data, source, tui.Crawls{Client: &api.Client{Base: root, Token: tok}, Owned: owned})
+	own, crawls := o.data, tui.Crawls{Client: &api.Client{Base: root, Token: tok}, Owned: owned}
+	if srv != nil && srv.readOnly {
+		// No control API: the store is read-only, so no crawl can run.
+		own, crawls = srv.own, tui.Crawls{}
+	}
+	app := tui.New(b, own, source, crawls)
+	if srv != nil && srv.readOnly {
+		app.SetStatus(fmt.Sprintf("%s is read-only: store opened read-only, crawls cannot start here; query history and saved queries in %s", o.data, filepath.Join(own, "tui")))
+	}
 	return tui.Run(ctx, app, cmd.InOrStdin(), cmd.OutOrStdout())
 }
 
@@ -120,14 +142,27 @@ func runTUI(cmd *cobra.Command, o tuiOptions) error {
 type tuiServer struct {
 	url   string
 	close func() error
+	// readOnly says the data folder could not be written to: the store
+	// is open read-only and there is no control API.
+	readOnly bool
+	// own is the folder whose tui/ keeps the TUI's files (history, saved
+	// queries): the data folder, or on read-only media one in the user
+	// cache directory.
+	own string
 }
 
 func startTUIServer(data string, k knowledgeOptions) (*tuiServer, error) {
 	own := filepath.Join(data, "tui")
-	if err := os.MkdirAll(own, 0o755); err != nil {
-		return nil, err
+	logf, err := openTUILog(own)
+	if readOnlyMedia(err) {
+		if _, serr := os.Stat(crawler.Layout{Data: data}.Store()); serr != nil {
+			return nil, fmt.Errorf("%s is not writable and holds no store: %w", data, serr)
+		}
+		if k.given() {
+			return nil, usagef("--kb and --fingerprints are for the crawls of the TUI's own server, but %s is read-only: no crawl can start", data)
+		}
+		return startReadOnlyTUIServer(data)
 	}
-	logf, err := os.OpenFile(filepath.Join(own, "serve.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +186,7 @@ func startTUIServer(data string, k knowledgeOptions) (*tuiServer, error) {
 	srv := &http.Server{Handler: hostguard.New().Handler(mux), ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return base }}
 	go srv.Serve(ln)
-	t := &tuiServer{url: "http://" + ln.Addr().String() + "/sparql"}
+	t := &tuiServer{url: "http://" + ln.Addr().String() + "/sparql", own: data}
 	// mneme query --store and crawl status find the server here while
 	// this process holds the store.
 	unnote := noteServedURL(crawler.Layout{Data: data}.Store(), ln.Addr())
@@ -163,4 +198,68 @@ func startTUIServer(data string, k knowledgeOptions) (*tuiServer, error) {
 		return errors.Join(err, ctl.close(), s.Close(), logf.Close())
 	}
 	return t, nil
+}
+
+// openTUILog opens the TUI server's log in own, creating the folder.
+func openTUILog(own string) (*os.File, error) {
+	if err := os.MkdirAll(own, 0o755); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(filepath.Join(own, "serve.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+}
+
+// readOnlyMedia says err is a refusal to write: a read-only file system
+// or a folder without write permission.
+func readOnlyMedia(err error) bool {
+	return errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission)
+}
+
+// startReadOnlyTUIServer serves the store of a data folder on read-only
+// media: opened read-only, the SPARQL endpoint only (no control API, no
+// crawls), nothing written to the folder (no log, no served-URL note).
+// The TUI's own files go to the user cache directory.
+func startReadOnlyTUIServer(data string) (*tuiServer, error) {
+	own, err := readOnlyStateDir(data)
+	if err != nil {
+		return nil, err
+	}
+	o := serveOptions{store: crawler.Layout{Data: data}.Store(), timeout: endpoint.DefaultTimeout, maxRows: endpoint.DefaultMaxRows}
+	s, _, err := openServed(o, io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	base, cancelAll := context.WithCancel(context.Background())
+	srv := &http.Server{Handler: hostguard.New().Handler(serveMux(s, o)), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return base }}
+	go srv.Serve(ln)
+	return &tuiServer{
+		url:      "http://" + ln.Addr().String() + "/sparql",
+		readOnly: true,
+		own:      own,
+		close: func() error {
+			err := shutdown(srv, cancelAll)
+			cancelAll()
+			return errors.Join(err, s.Close())
+		},
+	}, nil
+}
+
+// readOnlyStateDir is where the TUI keeps its files for a read-only data
+// folder: one folder per data folder under the user cache directory.
+func readOnlyStateDir(data string) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("%s is read-only and there is no user cache directory for the query history: %w", data, err)
+	}
+	abs, err := filepath.Abs(data)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(cache, "mneme", "tui", filepath.Base(abs)+"-"+hex.EncodeToString(sum[:6])), nil
 }
