@@ -41,9 +41,22 @@ func (l localRows) ask() (isAsk, answer bool) {
 
 func (l localRows) vars() []string { return l.Vars }
 
+// tableLayout is what differs between the command's tables.
+type tableLayout struct {
+	// indent goes before every line.
+	indent string
+	// plain tables head their columns with the names as given (no "?"),
+	// show terms by their bare values and end with "(no rows)" only when
+	// there are none, instead of a row count.
+	plain bool
+}
+
+// queryTable is the layout of mneme query's tables.
+var queryTable = tableLayout{}
+
 // writeTable writes SELECT solutions as columns aligned for reading, with
-// a row count at the end, or an ASK answer as true or false.
-func writeTable(w io.Writer, res tableSource) error {
+// a row count at the end (as lay says), or an ASK answer as true or false.
+func writeTable(w io.Writer, res tableSource, lay tableLayout) error {
 	bw := bufio.NewWriter(w)
 	if isAsk, answer := res.ask(); isAsk {
 		fmt.Fprintln(bw, answer)
@@ -53,13 +66,17 @@ func writeTable(w io.Writer, res tableSource) error {
 	widths := make([]int, len(vars))
 	head := make([]string, len(vars))
 	for i, v := range vars {
-		head[i] = "?" + v
+		head[i] = v
+		if !lay.plain {
+			head[i] = "?" + v
+		}
 		widths[i] = utf8.RuneCountInString(head[i])
 	}
 	var held [][]string
 	started := false
 	start := func() {
-		writeTableRow(bw, head, widths)
+		writeTableRow(bw, lay.indent, head, widths)
+		bw.WriteString(lay.indent)
 		for i, wd := range widths {
 			if i > 0 {
 				bw.WriteString("  ")
@@ -68,7 +85,7 @@ func writeTable(w io.Writer, res tableSource) error {
 		}
 		bw.WriteByte('\n')
 		for _, cells := range held {
-			writeTableRow(bw, cells, widths)
+			writeTableRow(bw, lay.indent, cells, widths)
 		}
 		held, started = nil, true
 	}
@@ -78,9 +95,12 @@ func writeTable(w io.Writer, res tableSource) error {
 		cells := make([]string, len(vars))
 		for i, t := range res.Row() {
 			cells[i] = tableCell(t)
+			if lay.plain {
+				cells[i] = t.Value
+			}
 		}
 		if started {
-			writeTableRow(bw, cells, widths)
+			writeTableRow(bw, lay.indent, cells, widths)
 			continue
 		}
 		for i, c := range cells {
@@ -98,11 +118,17 @@ func writeTable(w io.Writer, res tableSource) error {
 	if !started {
 		start()
 	}
-	fmt.Fprintf(bw, "(%s)\n", plural(n, "row"))
+	switch {
+	case !lay.plain:
+		fmt.Fprintf(bw, "(%s)\n", plural(n, "row"))
+	case n == 0:
+		fmt.Fprintf(bw, "%s(no rows)\n", lay.indent)
+	}
 	return bw.Flush()
 }
 
-func writeTableRow(bw *bufio.Writer, cells []string, widths []int) {
+func writeTableRow(bw *bufio.Writer, indent string, cells []string, widths []int) {
+	bw.WriteString(indent)
 	for i, c := range cells {
 		if i > 0 {
 			bw.WriteString("  ")
@@ -114,6 +140,19 @@ func writeTableRow(bw *bufio.Writer, cells []string, widths []int) {
 	}
 	bw.WriteByte('\n')
 }
+
+// termRows are solutions held in memory as a tableSource.
+type termRows struct {
+	names []string
+	rows  [][]rdf.Term
+	i     int
+}
+
+func (t *termRows) ask() (isAsk, answer bool) { return false, false }
+func (t *termRows) vars() []string            { return t.names }
+func (t *termRows) Next() bool                { t.i++; return t.i <= len(t.rows) }
+func (t *termRows) Row() []rdf.Term           { return t.rows[t.i-1] }
+func (t *termRows) Err() error                { return nil }
 
 // tableCell shows a term as in Turtle: numbers and booleans bare, other
 // terms in N-Triples form, unbound as nothing.
