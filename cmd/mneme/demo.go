@@ -130,7 +130,7 @@ func runDemo(ctx context.Context, data string, stdout, stderr io.Writer) error {
 
 // demoTable is the layout of the demo's tables: indented under their
 // query, headed by the demo's own column names.
-var demoTable = tableLayout{indent: "  ", plain: true}
+var demoTable = tableLayout{indent: "  ", plain: true, none: "(no rows)"}
 
 const demoPrefixes = `PREFIX mneme: <https://w3id.org/mneme#>
 PREFIX sioc: <http://rdfs.org/sioc/ns#>

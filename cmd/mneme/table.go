@@ -45,100 +45,130 @@ func (l localRows) vars() []string { return l.Vars }
 type tableLayout struct {
 	// indent goes before every line.
 	indent string
-	// plain tables head their columns with the names as given (no "?"),
-	// show terms by their bare values and end with "(no rows)" only when
-	// there are none, instead of a row count.
+	// plain term tables head their columns with the names as given (no
+	// "?") and show terms by their bare values.
 	plain bool
+	// count ends the table with its row count.
+	count bool
+	// none is the line that ends a table without rows (if not count).
+	none string
 }
 
 // queryTable is the layout of mneme query's tables.
-var queryTable = tableLayout{}
+var queryTable = tableLayout{count: true}
 
-// writeTable writes SELECT solutions as columns aligned for reading, with
-// a row count at the end (as lay says), or an ASK answer as true or false.
+// writeTable writes SELECT solutions as columns aligned for reading (as
+// lay says), or an ASK answer as true or false.
 func writeTable(w io.Writer, res tableSource, lay tableLayout) error {
-	bw := bufio.NewWriter(w)
 	if isAsk, answer := res.ask(); isAsk {
-		fmt.Fprintln(bw, answer)
-		return bw.Flush()
+		_, err := fmt.Fprintln(w, answer)
+		return err
 	}
 	vars := res.vars()
-	widths := make([]int, len(vars))
 	head := make([]string, len(vars))
 	for i, v := range vars {
 		head[i] = v
 		if !lay.plain {
 			head[i] = "?" + v
 		}
-		widths[i] = utf8.RuneCountInString(head[i])
 	}
-	var held [][]string
-	started := false
-	start := func() {
-		writeTableRow(bw, lay.indent, head, widths)
-		bw.WriteString(lay.indent)
-		for i, wd := range widths {
-			if i > 0 {
-				bw.WriteString("  ")
-			}
-			bw.WriteString(strings.Repeat("-", wd))
-		}
-		bw.WriteByte('\n')
-		for _, cells := range held {
-			writeTableRow(bw, lay.indent, cells, widths)
-		}
-		held, started = nil, true
-	}
-	n := 0
+	t := newColumns(w, lay, head)
 	for res.Next() {
-		n++
 		cells := make([]string, len(vars))
-		for i, t := range res.Row() {
-			cells[i] = tableCell(t)
+		for i, term := range res.Row() {
+			cells[i] = tableCell(term)
 			if lay.plain {
-				cells[i] = t.Value
+				cells[i] = term.Value
 			}
 		}
-		if started {
-			writeTableRow(bw, lay.indent, cells, widths)
-			continue
-		}
-		for i, c := range cells {
-			widths[i] = max(widths[i], min(utf8.RuneCountInString(c), maxColumn))
-		}
-		held = append(held, cells)
-		if len(held) == tableSample {
-			start()
-		}
+		t.row(cells)
 	}
 	if err := res.Err(); err != nil {
-		bw.Flush()
+		t.bw.Flush()
 		return err
 	}
-	if !started {
-		start()
-	}
-	switch {
-	case !lay.plain:
-		fmt.Fprintf(bw, "(%s)\n", plural(n, "row"))
-	case n == 0:
-		fmt.Fprintf(bw, "%s(no rows)\n", lay.indent)
-	}
-	return bw.Flush()
+	return t.end()
 }
 
-func writeTableRow(bw *bufio.Writer, indent string, cells []string, widths []int) {
-	bw.WriteString(indent)
+// columns writes rows of cells as columns aligned for reading under a
+// head and a rule: its first tableSample rows set the column widths, the
+// rest are streamed with those widths, so memory stays bounded whatever
+// the number of rows.
+type columns struct {
+	bw      *bufio.Writer
+	lay     tableLayout
+	head    []string
+	widths  []int
+	held    [][]string
+	started bool
+	n       int
+}
+
+func newColumns(w io.Writer, lay tableLayout, head []string) *columns {
+	t := &columns{bw: bufio.NewWriter(w), lay: lay, head: head, widths: make([]int, len(head))}
+	for i, h := range head {
+		t.widths[i] = utf8.RuneCountInString(h)
+	}
+	return t
+}
+
+func (t *columns) row(cells []string) {
+	t.n++
+	if t.started {
+		t.line(cells)
+		return
+	}
+	for i, c := range cells {
+		t.widths[i] = max(t.widths[i], min(utf8.RuneCountInString(c), maxColumn))
+	}
+	t.held = append(t.held, cells)
+	if len(t.held) == tableSample {
+		t.start()
+	}
+}
+
+func (t *columns) start() {
+	t.line(t.head)
+	t.bw.WriteString(t.lay.indent)
+	for i, wd := range t.widths {
+		if i > 0 {
+			t.bw.WriteString("  ")
+		}
+		t.bw.WriteString(strings.Repeat("-", wd))
+	}
+	t.bw.WriteByte('\n')
+	for _, cells := range t.held {
+		t.line(cells)
+	}
+	t.held, t.started = nil, true
+}
+
+// end writes what is held and the table's last line.
+func (t *columns) end() error {
+	if !t.started {
+		t.start()
+	}
+	switch {
+	case t.lay.count:
+		fmt.Fprintf(t.bw, "(%s)\n", plural(t.n, "row"))
+	case t.n == 0 && t.lay.none != "":
+		fmt.Fprintf(t.bw, "%s%s\n", t.lay.indent, t.lay.none)
+	}
+	return t.bw.Flush()
+}
+
+func (t *columns) line(cells []string) {
+	t.bw.WriteString(t.lay.indent)
 	for i, c := range cells {
 		if i > 0 {
-			bw.WriteString("  ")
+			t.bw.WriteString("  ")
 		}
-		bw.WriteString(c)
+		t.bw.WriteString(c)
 		if i < len(cells)-1 {
-			bw.WriteString(strings.Repeat(" ", max(0, widths[i]-utf8.RuneCountInString(c))))
+			t.bw.WriteString(strings.Repeat(" ", max(0, t.widths[i]-utf8.RuneCountInString(c))))
 		}
 	}
-	bw.WriteByte('\n')
+	t.bw.WriteByte('\n')
 }
 
 // termRows are solutions held in memory as a tableSource.
