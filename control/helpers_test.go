@@ -7,6 +7,7 @@ import (
 
 	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/crawler"
+	"github.com/mneme-archive/mneme/internal/datatest"
 	"github.com/mneme-archive/mneme/internal/sitetest"
 )
 
@@ -23,7 +24,7 @@ type server struct {
 
 func newServer(t *testing.T) *server {
 	t.Helper()
-	data, st, tok := sitetest.DataFolder(t)
+	data, st, tok := datatest.DataFolder(t)
 	m := NewManager(data, crawler.Deps{Store: st}, "mneme-test/1.0 (+https://example.org/contact)")
 	h := NewHandler(m, tok, 0)
 	srv := httptest.NewServer(h)

@@ -26,14 +26,14 @@ func TestCrawlSite(t *testing.T) {
 		w.Header().Set("Content-Type", "text/plain")
 		w.Write([]byte("the same payload at two URLs"))
 	}
-	site.override["/dup/a"], site.override["/dup/b"] = same, same
-	s := testSpec(t, site.url("/p/0"), site.url("/dup/a"), site.url("/dup/b"))
+	site.Override["/dup/a"], site.Override["/dup/b"] = same, same
+	s := testSpec(t, site.URL("/p/0"), site.URL("/dup/a"), site.URL("/dup/b"))
 	s.Politeness.Off = true
 	s.Workers = 1 // /dup/a is stored before /dup/b is fetched
 	st := openStore(t, s.Output)
 	status := crawl(t, s, Deps{Store: st})
 
-	want := append(site.pages(), site.url("/dup/a"), site.url("/dup/b"), site.url("/robots.txt"))
+	want := append(site.URLs(), site.URL("/dup/a"), site.URL("/dup/b"), site.URL("/robots.txt"))
 	slices.Sort(want)
 	got := capturedURLs(t, st, s.ID)
 	if !slices.Equal(got, want) {
@@ -43,7 +43,7 @@ func TestCrawlSite(t *testing.T) {
 		t.Errorf("status %s (%s), %d fetched; want finished, %d", status.State, status.Reason, status.Fetched, len(want))
 	}
 	for _, u := range want {
-		if n := site.hitCount(strings.TrimPrefix(u, site.srv.URL)); n != 1 {
+		if n := site.Hits(strings.TrimPrefix(u, site.URL(""))); n != 1 {
 			t.Errorf("%s fetched %d times", u, n)
 		}
 	}
@@ -82,15 +82,15 @@ func TestCrawlSite(t *testing.T) {
 	for capt, u := range objects(t, st, s.ID, ontology.URL) {
 		captureOf[u[0]] = capt
 	}
-	if to := objects(t, st, s.ID, ontology.LinksTo)[captureOf[site.url("/p/0")]]; !slices.Contains(to, site.url("/p/1")) || !slices.Contains(to, site.url("/p/2")) {
+	if to := objects(t, st, s.ID, ontology.LinksTo)[captureOf[site.URL("/p/0")]]; !slices.Contains(to, site.URL("/p/1")) || !slices.Contains(to, site.URL("/p/2")) {
 		t.Errorf("/p/0 links to %v, want /p/1 and /p/2 among them", to)
 	}
-	if texts := objects(t, st, s.ID, ontology.LinkText)[site.url("/p/1")]; !slices.Contains(texts, "page 1") {
+	if texts := objects(t, st, s.ID, ontology.LinkText)[site.URL("/p/1")]; !slices.Contains(texts, "page 1") {
 		t.Errorf("/p/1 is linked to with the texts %v, want \"page 1\" among them", texts)
 	}
 	// mneme:via: the capture of /p/1 names the capture of /p/0.
-	if via := objects(t, st, s.ID, ontology.Via)[captureOf[site.url("/p/1")]]; len(via) != 1 || via[0] != captureOf[site.url("/p/0")] {
-		t.Errorf("via of /p/1's capture: %v, want [%s]", via, captureOf[site.url("/p/0")])
+	if via := objects(t, st, s.ID, ontology.Via)[captureOf[site.URL("/p/1")]]; len(via) != 1 || via[0] != captureOf[site.URL("/p/0")] {
+		t.Errorf("via of /p/1's capture: %v, want [%s]", via, captureOf[site.URL("/p/0")])
 	}
 	if ended := objects(t, st, s.ID, ontology.ProvEndedAtTime)[crawlrdf.CrawlIRI(s.ID)]; len(ended) != 1 {
 		t.Errorf("crawl not ended in RDF: %v", ended)
@@ -132,21 +132,21 @@ func (d dataLinks) Analyze(p Page) (Analysis, error) {
 // its capture in the crawl's graph.
 func TestAnalyzer(t *testing.T) {
 	site := newSite(t, "", 1)
-	site.override["/app/"] = func(w http.ResponseWriter, r *http.Request) {
+	site.Override["/app/"] = func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, `<div data-next="/app/next"></div><a href="/app/plain">plain</a>`)
 	}
-	site.override["/app/next"] = func(w http.ResponseWriter, r *http.Request) {
+	site.Override["/app/next"] = func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, `<a href="/app/after">standard link</a>`)
 	}
-	s := testSpec(t, site.url("/app/"))
+	s := testSpec(t, site.URL("/app/"))
 	s.Politeness.Off = true
 	cn := canon.New(canon.Options{})
 	st := openStore(t, s.Output)
 	crawl(t, s, Deps{Store: st, Analyzer: dataLinks{cn, extract.New(extract.Options{})}})
 	for path, want := range map[string]int{"/app/next": 1, "/app/plain": 0, "/app/after": 1} {
-		if got := site.hitCount(path); got != want {
+		if got := site.Hits(path); got != want {
 			t.Errorf("%s fetched %d times, want %d", path, got, want)
 		}
 	}
@@ -154,18 +154,18 @@ func TestAnalyzer(t *testing.T) {
 	for capt, u := range objects(t, st, s.ID, ontology.URL) {
 		captureOf[u[0]] = capt
 	}
-	home := captureOf[site.url("/app/")]
-	if got := objects(t, st, s.ID, ontology.ProvWasDerivedFrom)[site.url("/app/")+"#post"]; len(got) != 1 || got[0] != home {
+	home := captureOf[site.URL("/app/")]
+	if got := objects(t, st, s.ID, ontology.ProvWasDerivedFrom)[site.URL("/app/")+"#post"]; len(got) != 1 || got[0] != home {
 		t.Errorf("object of /app/ derived from %v, want its capture %s", got, home)
 	}
 	targets := objects(t, st, s.ID, ontology.LinksTo)[home]
 	slices.Sort(targets)
-	if want := []string{site.url("/app/next"), site.url("/app/plain")}; !slices.Equal(targets, want) {
+	if want := []string{site.URL("/app/next"), site.URL("/app/plain")}; !slices.Equal(targets, want) {
 		t.Errorf("links of /app/'s capture: %v, want %v", targets, want)
 	}
 	annotated := false
 	for _, e := range readLog(t, s.Output, s.ID) {
-		if e.URI == site.url("/app/") {
+		if e.URI == site.URL("/app/") {
 			annotated = slices.Contains(e.Annotations, "app:test/home")
 		}
 	}

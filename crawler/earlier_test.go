@@ -13,17 +13,17 @@ import (
 // records and the changed page is stored anew.
 func TestRecrawlRevisesEarlierCrawl(t *testing.T) {
 	s := newSite(t, "", 7)
-	first := testSpec(t, s.url("/p/0"))
+	first := testSpec(t, s.URL("/p/0"))
 	first.ID, first.Politeness.Off = "first", true
 	st := openStore(t, first.Output)
 	crawl(t, first, Deps{Store: st})
-	s.mu.Lock()
-	s.override["/p/3"] = func(w http.ResponseWriter, r *http.Request) {
+	s.Lock()
+	s.Override["/p/3"] = func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<html><body>page 3, edited</body></html>"))
 	}
-	s.mu.Unlock()
-	second := testSpec(t, s.url("/p/0"))
+	s.Unlock()
+	second := testSpec(t, s.URL("/p/0"))
 	second.ID, second.Output, second.Politeness.Off = "second", first.Output, true
 	crawl(t, second, Deps{Store: st})
 
@@ -42,7 +42,7 @@ func TestRecrawlRevisesEarlierCrawl(t *testing.T) {
 		}
 		n++
 		want := ontology.StatusUnchanged
-		if u[0] == s.url("/p/3") {
+		if u[0] == s.URL("/p/3") {
 			want = ontology.StatusChanged
 		}
 		if change[c][0] != want {
@@ -51,7 +51,7 @@ func TestRecrawlRevisesEarlierCrawl(t *testing.T) {
 		if len(prev[c]) != 1 || prev[c][0] != byURL[u[0]] {
 			t.Errorf("%s: revision of %v, want the first crawl's capture %s", u[0], prev[c], byURL[u[0]])
 		}
-		if u[0] == s.url("/robots.txt") {
+		if u[0] == s.URL("/robots.txt") {
 			continue // a 404, unchanged but not deduplicated (an error page)
 		}
 		recs := w2[u[0]]

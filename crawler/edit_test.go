@@ -16,7 +16,7 @@ import (
 // edit, a bad edit changes nothing and a closed crawl refuses edits.
 func TestEdit(t *testing.T) {
 	a, b := newSite(t, "", 7), newSite(t, "", 3)
-	s := testSpec(t, a.url("/p/0"))
+	s := testSpec(t, a.URL("/p/0"))
 	s.Politeness.Off = true
 	c, err := New(s, Deps{Store: openStore(t, s.Output)})
 	if err != nil {
@@ -25,14 +25,14 @@ func TestEdit(t *testing.T) {
 	sc := c.Spec().Scope
 	bad := sc
 	bad.Exclude = []string{"("}
-	if err := c.Edit([]string{a.url("/p/0"), b.url("/p/0")}, bad); err == nil {
+	if err := c.Edit([]string{a.URL("/p/0"), b.URL("/p/0")}, bad); err == nil {
 		t.Fatal("a scope with a bad regexp was accepted")
 	}
 	if got := c.Spec().Seeds; len(got) != 1 {
 		t.Fatalf("a failed edit changed the seeds: %v", got)
 	}
-	sc.Exclude = []string{"^" + regexp.QuoteMeta(a.url("/p/2")) + "$"}
-	seeds := []string{a.url("/p/0"), b.url("/p/0")}
+	sc.Exclude = []string{"^" + regexp.QuoteMeta(a.URL("/p/2")) + "$"}
+	seeds := []string{a.URL("/p/0"), b.URL("/p/0")}
 	if err := c.Edit(seeds, sc); err != nil {
 		t.Fatal(err)
 	}
@@ -40,16 +40,16 @@ func TestEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"/p/1", "/p/3", "/p/4"} {
-		if a.hitCount(p) != 1 {
-			t.Errorf("site a %s fetched %d times, want 1", p, a.hitCount(p))
+		if a.Hits(p) != 1 {
+			t.Errorf("site a %s fetched %d times, want 1", p, a.Hits(p))
 		}
 	}
-	if n := a.hitCount("/p/2"); n != 0 {
+	if n := a.Hits("/p/2"); n != 0 {
 		t.Errorf("excluded /p/2 fetched %d times", n)
 	}
 	for _, p := range []string{"/p/0", "/p/1", "/p/2"} {
-		if b.hitCount(p) != 1 {
-			t.Errorf("added seed's site %s fetched %d times, want 1", p, b.hitCount(p))
+		if b.Hits(p) != 1 {
+			t.Errorf("added seed's site %s fetched %d times, want 1", p, b.Hits(p))
 		}
 	}
 	saved, err := spec.Load(Layout{Data: s.Output}.Spec(s.ID))

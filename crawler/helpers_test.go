@@ -3,16 +3,10 @@ package crawler
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mneme-archive/mneme/crawler/crawllog"
@@ -20,97 +14,20 @@ import (
 	"github.com/mneme-archive/mneme/crawler/spec"
 	"github.com/mneme-archive/mneme/crawler/warc/warctest"
 	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/internal/sitetest"
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
-// site is a generated test site: pages /p/0 … /p/N-1, page i linking to
-// 2i+1 and 2i+2 (a binary tree, so every page is reachable from /p/0) and to
-// /p/0, with an image on every page. Handlers can be overridden by path.
-type site struct {
-	n        int
-	robots   string // robots.txt body; "" answers 404
-	mu       sync.Mutex
-	hits     map[string]int
-	override map[string]http.HandlerFunc
-	srv      *httptest.Server
-}
+// site is the shared test site in its rich shape: pages /p/0 … /p/N-1,
+// page i linking to 2i+1 and 2i+2 and to /p/0, with an image on every page.
+type site = sitetest.Site
 
 // newSite serves a site of n pages on 127.0.0.1 (or host, another loopback
 // address, so that two sites are two politeness queues).
 func newSite(t *testing.T, host string, n int) *site {
 	t.Helper()
-	s := &site{n: n, hits: map[string]int{}, override: map[string]http.HandlerFunc{}}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	ln, err := net.Listen("tcp", host+":0")
-	if err != nil {
-		t.Skipf("cannot listen on %s: %v", host, err)
-	}
-	s.srv = httptest.NewUnstartedServer(s)
-	s.srv.Listener.Close()
-	s.srv.Listener = ln
-	s.srv.Start()
-	t.Cleanup(s.srv.Close)
-	return s
-}
-
-func (s *site) url(path string) string { return s.srv.URL + path }
-
-func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.hits[r.URL.RequestURI()]++
-	h := s.override[r.URL.Path]
-	s.mu.Unlock()
-	if h != nil {
-		h(w, r)
-		return
-	}
-	switch {
-	case r.URL.Path == "/robots.txt":
-		if s.robots == "" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/plain")
-		fmt.Fprint(w, s.robots)
-	case r.URL.Path == "/logo.png":
-		w.Header().Set("Content-Type", "image/png")
-		w.Write([]byte("\x89PNG fake image bytes"))
-	case strings.HasPrefix(r.URL.Path, "/p/"):
-		var i int
-		if _, err := fmt.Sscanf(r.URL.Path, "/p/%d", &i); err != nil || i < 0 || i >= s.n {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, "<html><head><title>Page %d</title></head><body><img src=\"/logo.png\"><p>", i)
-		for _, j := range []int{2*i + 1, 2*i + 2} {
-			if j < s.n {
-				fmt.Fprintf(w, "<a href=\"/p/%d\">page %d</a> ", j, j)
-			}
-		}
-		fmt.Fprintf(w, "<a href=\"/p/0\">home</a></p></body></html>")
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-func (s *site) hitCount(path string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.hits[path]
-}
-
-// pages lists the URLs of the site's pages and image.
-func (s *site) pages() []string {
-	urls := []string{s.url("/logo.png")}
-	for i := range s.n {
-		urls = append(urls, s.url(fmt.Sprintf("/p/%d", i)))
-	}
-	sort.Strings(urls)
-	return urls
+	return sitetest.Serve(t, sitetest.Options{Pages: n, Host: host, Rich: true})
 }
 
 // testSpec is a spec for a crawl of seeds into a fresh data folder.

@@ -50,7 +50,7 @@ func post(t *testing.T, url, token, body string) (int, string) {
 // application, and blacklisting, on a real crawl's frontier.
 func TestInjectionAPI(t *testing.T) {
 	site := newSite(t, "", 3)
-	s := testSpec(t, site.url("/p/0"))
+	s := testSpec(t, site.URL("/p/0"))
 	s.Politeness.Off = true
 	c, err := New(s, Deps{Store: openStore(t, s.Output)})
 	if err != nil {
@@ -66,10 +66,10 @@ func TestInjectionAPI(t *testing.T) {
 		code        int
 		msg         string
 	}{
-		{"", `[{"url": "` + site.url("/x") + `"}]`, 401, "bearer token is required"},
-		{"wrong-token", `[{"url": "` + site.url("/x") + `"}]`, 401, "bearer token is required"},
-		{testToken, `[{"url": "` + site.url("/x") + `", "score": 0.5}, {"url": "http://"}]`, 400, `item 2: url \"http://\"`},
-		{testToken, `[{"url": "` + site.url("/x") + `"}`, 400, "bad JSON"},
+		{"", `[{"url": "` + site.URL("/x") + `"}]`, 401, "bearer token is required"},
+		{"wrong-token", `[{"url": "` + site.URL("/x") + `"}]`, 401, "bearer token is required"},
+		{testToken, `[{"url": "` + site.URL("/x") + `", "score": 0.5}, {"url": "http://"}]`, 400, `item 2: url \"http://\"`},
+		{testToken, `[{"url": "` + site.URL("/x") + `"}`, 400, "bad JSON"},
 	} {
 		code, body := post(t, api, tc.token, tc.body)
 		if code != tc.code || !strings.Contains(body, tc.msg) {
@@ -82,7 +82,7 @@ func TestInjectionAPI(t *testing.T) {
 	if code, body := post(t, strings.Replace(api, "/test/", "/nope/", 1), testToken, `[]`); code != 404 {
 		t.Errorf("unknown crawl: %d %s", code, body)
 	}
-	code, body := post(t, api, testToken, `[{"url": "`+site.url("/p/1")+`", "score": 0.5}, {"url": "`+site.url("/p/2")+`", "blacklisted": true}]`)
+	code, body := post(t, api, testToken, `[{"url": "`+site.URL("/p/1")+`", "score": 0.5}, {"url": "`+site.URL("/p/2")+`", "blacklisted": true}]`)
 	var res inject.Result
 	if code != 200 || json.Unmarshal([]byte(body), &res) != nil || res != (inject.Result{Scheduled: 1, Blacklisted: 1}) {
 		t.Fatalf("injection: %d %s", code, body)
@@ -93,10 +93,10 @@ func TestInjectionAPI(t *testing.T) {
 	if err := c.Run(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if site.hitCount("/p/1") != 1 || site.hitCount("/p/2") != 0 {
-		t.Errorf("/p/1 fetched %d times, blacklisted /p/2 %d times; want 1 and 0", site.hitCount("/p/1"), site.hitCount("/p/2"))
+	if site.Hits("/p/1") != 1 || site.Hits("/p/2") != 0 {
+		t.Errorf("/p/1 fetched %d times, blacklisted /p/2 %d times; want 1 and 0", site.Hits("/p/1"), site.Hits("/p/2"))
 	}
-	if code, body := post(t, api, testToken, `[{"url": "`+site.url("/p/1")+`"}]`); code != http.StatusConflict {
+	if code, body := post(t, api, testToken, `[{"url": "`+site.URL("/p/1")+`"}]`); code != http.StatusConflict {
 		t.Errorf("injection into an ended crawl: %d %s", code, body)
 	}
 }
@@ -107,7 +107,7 @@ func TestInjectionAPI(t *testing.T) {
 // the loopback rule), and the override is logged.
 func TestInjectionAdmission(t *testing.T) {
 	site, other := newSite(t, "", 3), newSite(t, "", 3)
-	s := testSpec(t, site.url("/p/0"))
+	s := testSpec(t, site.URL("/p/0"))
 	s.Politeness.Off = true
 	var log strings.Builder
 	c, err := New(s, Deps{Store: openStore(t, s.Output), Log: &log})
@@ -116,10 +116,10 @@ func TestInjectionAdmission(t *testing.T) {
 	}
 	api := injectionAPI(t, c)
 	for _, tc := range []struct{ body, msg string }{
-		{`[{"url": "` + site.url("/p/1") + `"}, {"url": "` + other.url("/p/1") + `"}]`, `item 2: url \"` + other.url("/p/1") + `\" refused: out of scope (not-in-scope)`},
+		{`[{"url": "` + site.URL("/p/1") + `"}, {"url": "` + other.URL("/p/1") + `"}]`, `item 2: url \"` + other.URL("/p/1") + `\" refused: out of scope (not-in-scope)`},
 		{`[{"url": "http://example.org/"}]`, "politeness is off in this crawl, so only URLs on loopback hosts can be injected; example.org is not one"},
 		{`[{"url": "http://192.0.2.1/", "override-scope": true}]`, "only URLs on loopback hosts"},
-		{`[{"url": "` + site.url("/p/a/a/a/a/a/a") + `"}]`, "out of scope (repeated-segments)"},
+		{`[{"url": "` + site.URL("/p/a/a/a/a/a/a") + `"}]`, "out of scope (repeated-segments)"},
 	} {
 		if code, body := post(t, api, testToken, tc.body); code != http.StatusBadRequest || !strings.Contains(body, tc.msg) {
 			t.Errorf("POST %s: %d %s; want 400 with %q", tc.body, code, body, tc.msg)
@@ -128,11 +128,11 @@ func TestInjectionAdmission(t *testing.T) {
 	if q := c.Status().Queued; q != 1 {
 		t.Fatalf("%d queued after refused injections, want only the seed", q)
 	}
-	code, body := post(t, api, testToken, `[{"url": "`+other.url("/p/1")+`", "override-scope": true}]`)
+	code, body := post(t, api, testToken, `[{"url": "`+other.URL("/p/1")+`", "override-scope": true}]`)
 	if code != 200 || c.Status().Queued != 2 {
 		t.Fatalf("override: %d %s, %d queued", code, body, c.Status().Queued)
 	}
-	if !strings.Contains(log.String(), "injected by operator override despite the scope: "+other.url("/p/1")) {
+	if !strings.Contains(log.String(), "injected by operator override despite the scope: "+other.URL("/p/1")) {
 		t.Errorf("override not logged: %q", log.String())
 	}
 	if err := c.Close(); err != nil {
@@ -173,11 +173,11 @@ func TestPriorityUpdates(t *testing.T) {
 		t.Run(fn, func(t *testing.T) {
 			site := newSite(t, "127.0.0.1", 0)
 			for p := range scores {
-				site.override[p] = func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "no links") }
+				site.Override[p] = func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "no links") }
 			}
 			seedSite := newSite(t, "127.0.0.2", 1)
-			s := testSpec(t, seedSite.url("/p/0"))
-			s.Scope.SURTPrefixes = []string{site.url("/")} // the injected URLs' site
+			s := testSpec(t, seedSite.URL("/p/0"))
+			s.Scope.SURTPrefixes = []string{site.URL("/")} // the injected URLs' site
 			s.Update = fn
 			s.Workers = 1
 			var ev events
@@ -191,7 +191,7 @@ func TestPriorityUpdates(t *testing.T) {
 				var items []string
 				for _, p := range slices.Sorted(maps.Keys(scores)) {
 					if round < len(scores[p]) {
-						items = append(items, fmt.Sprintf(`{"url": %q, "score": %v}`, site.url(p), scores[p][round]))
+						items = append(items, fmt.Sprintf(`{"url": %q, "score": %v}`, site.URL(p), scores[p][round]))
 					}
 				}
 				if code, body := post(t, api, testToken, "["+strings.Join(items, ",")+"]"); code != 200 {
@@ -214,7 +214,7 @@ func TestPriorityUpdates(t *testing.T) {
 			}
 			var got []string
 			for _, f := range ev.byQueue(queueKey(site)) {
-				got = append(got, strings.TrimPrefix(f.URL, site.srv.URL))
+				got = append(got, strings.TrimPrefix(f.URL, site.URL("")))
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("%s: fetch order %v, want %v", fn, got, want)

@@ -11,7 +11,7 @@ import (
 // URLs in flight then may add to them.
 func TestPageLimit(t *testing.T) {
 	site := newSite(t, "", 200)
-	s := testSpec(t, site.url("/p/0"))
+	s := testSpec(t, site.URL("/p/0"))
 	s.Politeness.Off = true
 	s.Limits.Pages = 20
 	st := crawl(t, s, Deps{})
@@ -30,7 +30,7 @@ func TestPageLimit(t *testing.T) {
 // prerequisite, not claimed) aside.
 func TestHostBudget(t *testing.T) {
 	a, b := newSite(t, "127.0.0.1", 50), newSite(t, "127.0.0.2", 50)
-	s := testSpec(t, a.url("/p/0"), b.url("/p/0"))
+	s := testSpec(t, a.URL("/p/0"), b.URL("/p/0"))
 	s.Politeness.Off = true
 	s.Limits.HostPages = 7
 	var ev events

@@ -39,7 +39,7 @@ func (e *events) byQueue(queue string) []Fetch {
 	return out
 }
 
-func queueKey(s *site) string { return s.srv.Listener.Addr().String() }
+func queueKey(s *site) string { return s.Host() }
 
 // checkIntervals verifies that each fetch of a queue was claimed exactly
 // the politeness wait of the one before after it (the virtual clock jumps
@@ -69,16 +69,16 @@ func checkIntervals(t *testing.T, name string, fs []Fetch, want func(Fetch) time
 // minimum delay, one slow enough for the delay factor to decide.
 func TestPolitenessDelays(t *testing.T) {
 	a, b, c := newSite(t, "127.0.0.1", 6), newSite(t, "127.0.0.2", 6), newSite(t, "127.0.0.3", 3)
-	a.robots = "User-agent: *\nCrawl-delay: 7\n"
+	a.Robots = "User-agent: *\nCrawl-delay: 7\n"
 	for i := range 3 {
 		path := "/p/" + strconv.Itoa(i)
-		c.override[path] = func(w http.ResponseWriter, r *http.Request) {
+		c.Override[path] = func(w http.ResponseWriter, r *http.Request) {
 			time.Sleep(700 * time.Millisecond)
 			w.Header().Set("Content-Type", "text/html")
 			w.Write([]byte("<a href=\"/p/0\">0</a><a href=\"/p/1\">1</a><a href=\"/p/2\">2</a>"))
 		}
 	}
-	s := testSpec(t, a.url("/p/0"), b.url("/p/0"), c.url("/p/0"))
+	s := testSpec(t, a.URL("/p/0"), b.URL("/p/0"), c.URL("/p/0"))
 	s.Politeness.MaxCrawlDelay = spec.Duration(6 * time.Second) // caps the Crawl-delay of 7
 	ten, twenty := spec.Duration(10*time.Second), spec.Duration(20*time.Second)
 	s.Politeness.Hosts = []spec.HostRule{{Pattern: "127.0.0.2:*", MinDelay: &ten, MaxDelay: &twenty}}
@@ -106,7 +106,7 @@ func TestValence(t *testing.T) {
 		var mu sync.Mutex
 		cur, peak := 0, 0
 		for i := range 15 {
-			site.override["/p/"+strconv.Itoa(i)] = func(w http.ResponseWriter, r *http.Request) {
+			site.Override["/p/"+strconv.Itoa(i)] = func(w http.ResponseWriter, r *http.Request) {
 				mu.Lock()
 				cur++
 				peak = max(peak, cur)
@@ -123,7 +123,7 @@ func TestValence(t *testing.T) {
 				}
 			}
 		}
-		s := testSpec(t, site.url("/p/0"))
+		s := testSpec(t, site.URL("/p/0"))
 		s.Workers = 6
 		zero := spec.Duration(0)
 		factor := 0.0
@@ -145,7 +145,7 @@ func TestRetryDelaysTheURLNotItsHost(t *testing.T) {
 	a := newSite(t, "127.0.0.1", 15) // /p/0 links /p/1 and /p/2, /p/2 the pages under it
 	served := false
 	var mu sync.Mutex
-	a.override["/p/1"] = func(w http.ResponseWriter, r *http.Request) {
+	a.Override["/p/1"] = func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		first := !served
 		served = true
@@ -158,7 +158,7 @@ func TestRetryDelaysTheURLNotItsHost(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("done"))
 	}
-	s := testSpec(t, a.url("/p/0"))
+	s := testSpec(t, a.URL("/p/0"))
 	s.Politeness.RetryDelay = spec.Duration(10 * time.Minute)
 	s.Politeness.MaxRetryDelay = spec.Duration(20 * time.Minute)
 	var ev events
@@ -170,12 +170,12 @@ func TestRetryDelaysTheURLNotItsHost(t *testing.T) {
 	var retried, others []Fetch
 	for _, f := range ev.byQueue(queueKey(a)) {
 		switch {
-		case f.URL == a.url("/p/1") && f.Outcome == "retry":
+		case f.URL == a.URL("/p/1") && f.Outcome == "retry":
 			failed = f.Claimed // the virtual clock stands still during a fetch
 			if f.Wait != 20*time.Minute {
 				t.Errorf("retry wait %v, want the 20m max-retry-delay", f.Wait)
 			}
-		case f.URL == a.url("/p/1"):
+		case f.URL == a.URL("/p/1"):
 			retried = append(retried, f)
 		case !failed.IsZero():
 			others = append(others, f)

@@ -16,7 +16,7 @@ import (
 func stoppedCrawl(t *testing.T) (*site, *spec.Spec, Deps) {
 	t.Helper()
 	site := newSite(t, "", 200)
-	s := testSpec(t, site.url("/p/0"))
+	s := testSpec(t, site.URL("/p/0"))
 	s.Politeness.Off = true
 	s.WARC.MaxSize = 20000 // several files
 	d := Deps{Store: openStore(t, s.Output)}
@@ -57,8 +57,8 @@ func TestStopAndResume(t *testing.T) {
 		t.Errorf("after resume: %s (%s), %d fetched; want finished, 203 (200 pages, the image, robots.txt twice)", st.State, st.Reason, st.Fetched)
 	}
 	extra := 0
-	for _, u := range site.pages() {
-		n := site.hitCount(strings.TrimPrefix(u, site.srv.URL))
+	for _, u := range site.URLs() {
+		n := site.Hits(strings.TrimPrefix(u, site.URL("")))
 		if n == 0 {
 			t.Errorf("%s never fetched", u)
 		}
@@ -120,7 +120,7 @@ func TestResumeDropsCutCaptures(t *testing.T) {
 // normally.
 func TestPauseResume(t *testing.T) {
 	site := newSite(t, "", 60)
-	s := testSpec(t, site.url("/p/0"))
+	s := testSpec(t, site.URL("/p/0"))
 	s.Politeness.Off = true
 	var n atomic.Int64
 	var quiet atomic.Bool

@@ -19,49 +19,49 @@ import (
 // robots.txt is fetched once, as a P hop.
 func TestRobotsRespected(t *testing.T) {
 	site := newSite(t, "", 30)
-	site.robots = "User-agent: other\nDisallow: /\n\nUser-agent: *\nDisallow: /p/1*\nAllow: /p/1$\nDisallow: /*.png$\n"
+	site.Robots = "User-agent: other\nDisallow: /\n\nUser-agent: *\nDisallow: /p/1*\nAllow: /p/1$\nDisallow: /*.png$\n"
 	disallowed := func(path string) bool {
 		return path == "/logo.png" || strings.HasPrefix(path, "/p/1") && path != "/p/1"
 	}
-	s := testSpec(t, site.url("/p/0"))
+	s := testSpec(t, site.URL("/p/0"))
 	st := openStore(t, s.Output)
 	crawl(t, s, Deps{Store: st, Clock: clock.NewVirtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
 
 	// Expected: the pages reachable from /p/0 through allowed pages.
-	want := []string{site.url("/robots.txt")}
+	want := []string{site.URL("/robots.txt")}
 	precluded := map[string]bool{}
 	queue := []int{0}
 	for len(queue) > 0 {
 		i := queue[0]
 		queue = queue[1:]
-		want = append(want, site.url(fmt.Sprintf("/p/%d", i)))
+		want = append(want, site.URL(fmt.Sprintf("/p/%d", i)))
 		for _, j := range []int{2*i + 1, 2*i + 2} {
 			path := fmt.Sprintf("/p/%d", j)
 			switch {
 			case j >= 30:
 			case disallowed(path):
-				precluded[site.url(path)] = true
+				precluded[site.URL(path)] = true
 			default:
 				queue = append(queue, j)
 			}
 		}
 	}
-	precluded[site.url("/logo.png")] = true
+	precluded[site.URL("/logo.png")] = true
 	slices.Sort(want)
 	if got := capturedURLs(t, st, s.ID); !slices.Equal(got, want) {
 		t.Errorf("captured:\n got %v\nwant %v", got, want)
 	}
 	for u := range precluded {
-		if n := site.hitCount(strings.TrimPrefix(u, site.srv.URL)); n != 0 {
+		if n := site.Hits(strings.TrimPrefix(u, site.URL(""))); n != 0 {
 			t.Errorf("%s is disallowed but was requested %d times", u, n)
 		}
 	}
-	if n := site.hitCount("/robots.txt"); n != 1 {
+	if n := site.Hits("/robots.txt"); n != 1 {
 		t.Errorf("robots.txt requested %d times, want 1", n)
 	}
 	for _, e := range readLog(t, s.Output, s.ID) {
 		switch {
-		case e.URI == site.url("/robots.txt"):
+		case e.URI == site.URL("/robots.txt"):
 			if e.HopPath != "P" || e.Status != 404 && e.Status != 200 {
 				t.Errorf("robots.txt logged with hops %q status %d", e.HopPath, e.Status)
 			}
@@ -82,7 +82,7 @@ func TestRobotsRespected(t *testing.T) {
 // relative links: the scope's calendar and repetition rules end both.
 func TestTrapsCut(t *testing.T) {
 	site := newSite(t, "", 1)
-	site.override["/"] = func(w http.ResponseWriter, r *http.Request) {
+	site.Override["/"] = func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, `<a href="/cal/2030/01/">calendar</a> <a href="/loop/">loop</a>`)
 	}
@@ -101,21 +101,22 @@ func TestTrapsCut(t *testing.T) {
 		}
 		fmt.Fprint(w, `<a href="x/">deeper</a>`)
 	}
-	site.mu.Lock()
+	site.Lock()
 	for _, p := range []string{"/cal/", "/loop/"} {
-		site.override[p] = trap
+		site.Override[p] = trap
 	}
-	site.mu.Unlock()
+	site.Unlock()
 	// Path-prefix routing for the trap folders.
-	inner := site.srv.Config.Handler
-	site.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/cal/") || strings.HasPrefix(r.URL.Path, "/loop/") {
-			trap(w, r)
-			return
-		}
-		inner.ServeHTTP(w, r)
+	site.Wrap(func(inner http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasPrefix(r.URL.Path, "/cal/") || strings.HasPrefix(r.URL.Path, "/loop/") {
+				trap(w, r)
+				return
+			}
+			inner.ServeHTTP(w, r)
+		})
 	})
-	s := testSpec(t, site.url("/"))
+	s := testSpec(t, site.URL("/"))
 	s.Politeness.Off = true
 	s.Scope.CalendarYears = []int{2000, 2030}
 	st := crawl(t, s, Deps{})
@@ -139,30 +140,30 @@ func TestTrapsCut(t *testing.T) {
 // TestRedirect follows a redirect as an R hop and describes it as a link.
 func TestRedirect(t *testing.T) {
 	site := newSite(t, "", 3)
-	site.override["/old"] = func(w http.ResponseWriter, r *http.Request) {
+	site.Override["/old"] = func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/p/0", http.StatusMovedPermanently)
 	}
-	s := testSpec(t, site.url("/old"))
+	s := testSpec(t, site.URL("/old"))
 	s.Politeness.Off = true
 	st := openStore(t, s.Output)
 	crawl(t, s, Deps{Store: st})
 	got := capturedURLs(t, st, s.ID)
 	for _, u := range []string{"/old", "/p/0", "/p/1", "/p/2"} {
-		if !slices.Contains(got, site.url(u)) {
+		if !slices.Contains(got, site.URL(u)) {
 			t.Errorf("%s not captured (got %v)", u, got)
 		}
 	}
 	hops := objects(t, st, s.ID, ontology.HopPath)
 	urls := objects(t, st, s.ID, ontology.URL)
 	for capt, u := range urls {
-		if u[0] == site.url("/p/0") && hops[capt][0] != "R" {
+		if u[0] == site.URL("/p/0") && hops[capt][0] != "R" {
 			t.Errorf("/p/0 reached by hops %q, want R", hops[capt][0])
 		}
 	}
 	redirects := 0
 	kinds := objects(t, st, s.ID, ontology.HopType)
 	for link, tg := range objects(t, st, s.ID, ontology.LinkTarget) {
-		if tg[0] == site.url("/p/0") && slices.Contains(kinds[link], ontology.HopRedirect) {
+		if tg[0] == site.URL("/p/0") && slices.Contains(kinds[link], ontology.HopRedirect) {
 			redirects++
 		}
 	}
@@ -176,29 +177,29 @@ func TestRedirect(t *testing.T) {
 // delay, on a virtual clock, and gives a URL up after max-retries.
 func TestBackOff(t *testing.T) {
 	site := newSite(t, "", 1)
-	site.override["/p/0"] = func(w http.ResponseWriter, r *http.Request) {
+	site.Override["/p/0"] = func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, `<a href="/busy">busy</a> <a href="/down">down</a> <a href="/never">never</a>`)
 	}
-	site.override["/busy"] = func(w http.ResponseWriter, r *http.Request) {
-		if site.hitCount("/busy") <= 2 {
+	site.Override["/busy"] = func(w http.ResponseWriter, r *http.Request) {
+		if site.Hits("/busy") <= 2 {
 			w.Header().Set("Retry-After", "120")
 			w.WriteHeader(http.StatusTooManyRequests)
 			return
 		}
 		fmt.Fprint(w, "finally")
 	}
-	site.override["/down"] = func(w http.ResponseWriter, r *http.Request) {
-		if site.hitCount("/down") <= 1 {
+	site.Override["/down"] = func(w http.ResponseWriter, r *http.Request) {
+		if site.Hits("/down") <= 1 {
 			w.WriteHeader(http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprint(w, "up again")
 	}
-	site.override["/never"] = func(w http.ResponseWriter, r *http.Request) {
+	site.Override["/never"] = func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusTooManyRequests)
 	}
-	s := testSpec(t, site.url("/p/0"))
+	s := testSpec(t, site.URL("/p/0"))
 	s.Scope.SeedHosts = true // the seed's folder is /p/
 	s.Politeness.RetryDelay = 30 * 1e9
 	s.Politeness.MaxRetries = 3
@@ -212,7 +213,7 @@ func TestBackOff(t *testing.T) {
 	}
 	check := func(path string, outcomes []string, waits []time.Duration) {
 		t.Helper()
-		fs := attempts[site.url(path)]
+		fs := attempts[site.URL(path)]
 		var got []string
 		for _, f := range fs {
 			got = append(got, f.Outcome)
@@ -236,7 +237,7 @@ func TestBackOff(t *testing.T) {
 	for _, e := range readLog(t, s.Output, s.ID) {
 		retries[e.URI] = append(retries[e.URI], strings.Join(e.Annotations, ","))
 	}
-	if got := retries[site.url("/never")]; !slices.Equal(got, []string{"", "1t", "2t", "3t"}) {
+	if got := retries[site.URL("/never")]; !slices.Equal(got, []string{"", "1t", "2t", "3t"}) {
 		t.Errorf("crawl.log annotations of /never: %q", got)
 	}
 	verifyWARCs(t, s.Output, s.ID)

@@ -27,8 +27,8 @@ func TestLoginHeadersCookies(t *testing.T) {
 	t.Setenv("TEST_TRACKER", tracker)
 	s := newSite(t, "", 7)
 	logins := 0
-	s.mu.Lock()
-	s.override["/login"] = func(w http.ResponseWriter, r *http.Request) {
+	s.Lock()
+	s.Override["/login"] = func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.PostFormValue("user") != "archivist" || r.PostFormValue("pass") != password {
 			http.Error(w, "bad login", http.StatusForbidden)
 			return
@@ -37,31 +37,32 @@ func TestLoginHeadersCookies(t *testing.T) {
 		http.SetCookie(w, &http.Cookie{Name: "sess", Value: session, Path: "/"})
 		http.Redirect(w, r, "/p/0", http.StatusFound)
 	}
-	s.mu.Unlock()
-	guard := s.srv.Config.Handler
+	s.Unlock()
 	refused := 0
-	s.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/login" && r.URL.Path != "/robots.txt" {
-			c1, _ := r.Cookie("sess")
-			c2, _ := r.Cookie("trk")
-			c3, _ := r.Cookie("lang")
-			if r.Header.Get("X-Api-Key") != apiKey || r.Header.Get("Accept-Language") != "de" ||
-				c1 == nil || c1.Value != session || c2 == nil || c2.Value != tracker || c3 == nil || c3.Value != "de" {
-				refused++
-				http.Error(w, "log in first", http.StatusForbidden)
-				return
+	s.Wrap(func(guard http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/login" && r.URL.Path != "/robots.txt" {
+				c1, _ := r.Cookie("sess")
+				c2, _ := r.Cookie("trk")
+				c3, _ := r.Cookie("lang")
+				if r.Header.Get("X-Api-Key") != apiKey || r.Header.Get("Accept-Language") != "de" ||
+					c1 == nil || c1.Value != session || c2 == nil || c2.Value != tracker || c3 == nil || c3.Value != "de" {
+					refused++
+					http.Error(w, "log in first", http.StatusForbidden)
+					return
+				}
 			}
-		}
-		guard.ServeHTTP(w, r)
+			guard.ServeHTTP(w, r)
+		})
 	})
-	sp := testSpec(t, s.url("/p/0"))
+	sp := testSpec(t, s.URL("/p/0"))
 	sp.Politeness.Off = true
 	sp.HTTP = spec.HTTP{
 		Headers:       map[string]string{"Accept-Language": "de"},
 		SecretHeaders: map[string]string{"X-Api-Key": "TEST_API_KEY"},
 		Cookies: []spec.Cookie{{Name: "lang", Value: "de", Host: "127.0.0.1"},
 			{Name: "trk", Secret: "TEST_TRACKER", Host: "127.0.0.1"}},
-		Login: &spec.Login{URL: s.url("/login"), Fields: map[string]string{"user": "archivist"},
+		Login: &spec.Login{URL: s.URL("/login"), Fields: map[string]string{"user": "archivist"},
 			SecretFields: map[string]string{"pass": "TEST_PASSWORD"}},
 	}
 	crawl(t, sp, Deps{})
@@ -115,7 +116,7 @@ func TestLoginHeadersCookies(t *testing.T) {
 
 	// A refused login stops the crawl before it fetches anything.
 	t.Setenv("TEST_PASSWORD", "wrong")
-	sp2 := testSpec(t, s.url("/p/0"))
+	sp2 := testSpec(t, s.URL("/p/0"))
 	sp2.Politeness.Off, sp2.HTTP, sp2.ID, sp2.Output = true, sp.HTTP, "refused", sp.Output
 	st := openStore(t, t.TempDir())
 	c, err := New(sp2, Deps{Store: st})
@@ -123,7 +124,7 @@ func TestLoginHeadersCookies(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = c.Run(context.Background())
-	if err == nil || !strings.Contains(err.Error(), "login "+s.url("/login")+": HTTP 403 Forbidden") {
+	if err == nil || !strings.Contains(err.Error(), "login "+s.URL("/login")+": HTTP 403 Forbidden") {
 		t.Errorf("crawl with a refused login: %v", err)
 	}
 	if n := len(readLog(t, sp.Output, "refused")); n != 0 {

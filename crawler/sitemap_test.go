@@ -18,7 +18,7 @@ func TestSitemapsSeedSource(t *testing.T) {
 		var b bytes.Buffer
 		b.WriteString(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
 		for _, p := range paths {
-			fmt.Fprintf(&b, "<url><loc> %s </loc><lastmod>2026-01-01</lastmod></url>", s.url(p))
+			fmt.Fprintf(&b, "<url><loc> %s </loc><lastmod>2026-01-01</lastmod></url>", s.URL(p))
 		}
 		b.WriteString("</urlset>")
 		return b.Bytes()
@@ -34,18 +34,18 @@ func TestSitemapsSeedSource(t *testing.T) {
 		}
 	}
 	page := serve("text/html", []byte("<html><body>listed only in a sitemap</body></html>"))
-	s.robots = "User-agent: *\nDisallow: /private/\nSitemap: " + s.url("/maps/index.xml") + "\n"
-	s.mu.Lock()
-	s.override["/sitemap.xml"] = serve("application/xml", urlset("/orphan", "/p/1"))
-	s.override["/maps/index.xml"] = serve("text/xml", []byte(`<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>`+
-		s.url("/maps/a.xml.gz")+`</loc></sitemap></sitemapindex>`))
-	s.override["/maps/a.xml.gz"] = serve("application/gzip", gz.Bytes())
+	s.Robots = "User-agent: *\nDisallow: /private/\nSitemap: " + s.URL("/maps/index.xml") + "\n"
+	s.Lock()
+	s.Override["/sitemap.xml"] = serve("application/xml", urlset("/orphan", "/p/1"))
+	s.Override["/maps/index.xml"] = serve("text/xml", []byte(`<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>`+
+		s.URL("/maps/a.xml.gz")+`</loc></sitemap></sitemapindex>`))
+	s.Override["/maps/a.xml.gz"] = serve("application/gzip", gz.Bytes())
 	for _, p := range []string{"/orphan", "/hidden/1", "/hidden/2"} {
-		s.override[p] = page
+		s.Override[p] = page
 	}
-	s.mu.Unlock()
+	s.Unlock()
 	for _, on := range []bool{true, false} {
-		sp := testSpec(t, s.url("/p/0"))
+		sp := testSpec(t, s.URL("/p/0"))
 		sp.Politeness.Off, sp.Sitemaps, sp.Scope.SeedHosts = true, on, true
 		crawl(t, sp, Deps{})
 		hops := map[string]string{}
@@ -57,7 +57,7 @@ func TestSitemapsSeedSource(t *testing.T) {
 			"/orphan": "IL", "/hidden/1": "IIL", "/hidden/2": "IIL",
 		}
 		for p, h := range want {
-			got, ok := hops[s.url(p)]
+			got, ok := hops[s.URL(p)]
 			switch {
 			case on && got != h:
 				t.Errorf("sitemaps on: %s hop path %q (fetched %v), want %q", p, got, ok, h)

@@ -7,13 +7,10 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,36 +20,8 @@ import (
 	"github.com/mneme-archive/mneme/crawler/warc"
 	"github.com/mneme-archive/mneme/crawler/warc/warctest"
 	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/internal/sitetest"
 )
-
-// countingSite serves a tree of n pages (page i links to 2i+1, 2i+2) and
-// counts the requests per path.
-type countingSite struct {
-	n     int
-	delay time.Duration // before each page
-	mu    sync.Mutex
-	hits  map[string]int
-}
-
-func (s *countingSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.hits[r.URL.Path]++
-	s.mu.Unlock()
-	time.Sleep(s.delay)
-	var i int
-	if _, err := fmt.Sscanf(r.URL.Path, "/p/%d", &i); err != nil || i < 0 || i >= s.n || r.URL.Path != fmt.Sprintf("/p/%d", i) {
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html")
-	fmt.Fprintf(w, "<html><body><h1>Page %d</h1>", i)
-	for _, j := range []int{2*i + 1, 2*i + 2} {
-		if j < s.n {
-			fmt.Fprintf(w, "<a href=\"/p/%d\">page %d</a>\n", j, j)
-		}
-	}
-	fmt.Fprint(w, "</body></html>")
-}
 
 // TestCrawlSurvivesKill crawls a 5,000-page local site with a real mneme
 // process, SIGKILLs it at 10 random moments and resumes it each time. At the
@@ -61,21 +30,19 @@ func (s *countingSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // WARC files and every WARC file passes the independent verifier.
 func TestCrawlSurvivesKill(t *testing.T) {
 	const pages, kills, workers, batch = 5000, 10, 4, 32
-	site := &countingSite{n: pages, hits: map[string]int{}}
-	srv := httptest.NewServer(site)
-	defer srv.Close()
+	site := sitetest.Serve(t, sitetest.Options{Pages: pages})
 	data := t.TempDir()
 	spec := fmt.Sprintf("workers: %d\nrdf:\n  batch: %d\n  interval: 50ms\nwarc:\n  max-size: 200000\n", workers, batch)
 	// A kill moment is chosen by progress (up to ~300 more crawl.log
 	// lines, so that ten kills cannot outrun the site on a fast machine)
 	// plus a random delay, so it lands anywhere: start-up, fetching,
 	// writing WARC, committing RDF, completing.
-	crashCrawl(t, data, "crash", spec, srv.URL+"/p/0", kills, func(rng *rand.Rand) int64 { return int64(rng.IntN(300)) * 100 })
+	crashCrawl(t, data, "crash", spec, site.URL("/p/0"), kills, func(rng *rand.Rand) int64 { return int64(rng.IntN(300)) * 100 })
 
 	// No page lost, none fetched twice beyond what was in flight.
 	extra := 0
 	for i := range pages {
-		n := site.hits[fmt.Sprintf("/p/%d", i)]
+		n := site.Hits(fmt.Sprintf("/p/%d", i))
 		if n == 0 {
 			t.Errorf("/p/%d never fetched", i)
 		}
@@ -86,14 +53,14 @@ func TestCrawlSurvivesKill(t *testing.T) {
 	if bound := kills * (workers + 2*batch); extra > bound {
 		t.Errorf("%d pages fetched again, more than the %d that can be in flight over %d kills", extra, bound, kills)
 	}
-	t.Logf("%d kills, %d pages fetched again, robots.txt fetched %d times", kills, extra, site.hits["/robots.txt"])
+	t.Logf("%d kills, %d pages fetched again, robots.txt fetched %d times", kills, extra, site.Hits("/robots.txt"))
 
 	_, rep := checkArchive(t, data, "crash")
 	// A page fetched again after a kill may keep both captures (its batch
 	// committed, its completion not yet synced), never more than fetches.
 	extraCaptures := 0
 	for i := range pages {
-		u := fmt.Sprintf("%s/p/%d", srv.URL, i)
+		u := site.URL(fmt.Sprintf("/p/%d", i))
 		if rep.URLs[u] == 0 {
 			t.Errorf("%s has no capture in RDF", u)
 		}
@@ -221,9 +188,7 @@ func TestCrawlKilledAtRandomTimes(t *testing.T) {
 		t.Skip("kills a crawl 10 times (about 40 s)")
 	}
 	const pages, kills, workers, batch = 5000, 10, 8, 64
-	site := &countingSite{n: pages, hits: map[string]int{}, delay: 50 * time.Millisecond}
-	srv := httptest.NewServer(site)
-	defer srv.Close()
+	site := sitetest.Serve(t, sitetest.Options{Pages: pages, Delay: 50 * time.Millisecond})
 	data := t.TempDir()
 	const id = "kills"
 	specFile := filepath.Join(t.TempDir(), "spec.yaml")
@@ -234,7 +199,7 @@ func TestCrawlKilledAtRandomTimes(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("random seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 2))
-	args := []string{"crawl", "--spec", specFile, "--data", data, "--id", id, "--politeness", "off", srv.URL + "/p/0"}
+	args := []string{"crawl", "--spec", specFile, "--data", data, "--id", id, "--politeness", "off", site.URL("/p/0")}
 	for k := range kills {
 		cmd, out := startMneme(t, args...)
 		exited := make(chan struct{})
@@ -262,7 +227,7 @@ func TestCrawlKilledAtRandomTimes(t *testing.T) {
 
 	extra := 0
 	for i := range pages {
-		n := site.hits[fmt.Sprintf("/p/%d", i)]
+		n := site.Hits(fmt.Sprintf("/p/%d", i))
 		if n == 0 {
 			t.Errorf("/p/%d never fetched", i)
 		}
@@ -273,7 +238,7 @@ func TestCrawlKilledAtRandomTimes(t *testing.T) {
 	}
 	_, rep := checkArchive(t, data, id)
 	for i := range pages {
-		if u := fmt.Sprintf("%s/p/%d", srv.URL, i); rep.URLs[u] == 0 {
+		if u := site.URL(fmt.Sprintf("/p/%d", i)); rep.URLs[u] == 0 {
 			t.Errorf("%s has no capture in RDF", u)
 		}
 	}
@@ -343,6 +308,6 @@ func TestCrawlKilledAtRandomTimes(t *testing.T) {
 		}
 	}
 	t.Logf("%d kills: %d pages fetched again (bound %d), %d records abandoned, %d crawl.log lines of fetches, robots.txt fetched %d times",
-		kills, extra, kills*(workers+2*batch), len(rep.Abandoned), len(lines), site.hits["/robots.txt"])
+		kills, extra, kills*(workers+2*batch), len(rep.Abandoned), len(lines), site.Hits("/robots.txt"))
 	warctest.Check(t, files...)
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -77,8 +76,7 @@ continues it.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "no crawls in %s\n", dir)
 				return nil
 			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSTATE\tSTARTED\tRAN\tPAGES\tBYTES\tSEEDS")
+			t := newColumns(cmd.OutOrStdout(), tableLayout{}, []string{"ID", "STATE", "STARTED", "RAN", "PAGES", "BYTES", "SEEDS"})
 			for _, r := range rows {
 				state := r.State
 				if why := strings.TrimPrefix(r.Reason, r.State+": "); why != "" && why != r.State {
@@ -88,10 +86,10 @@ continues it.`,
 					state += " (" + why + ")"
 				}
 				seeds := strings.Join(r.Seeds, " ")
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, state, r.Started.UTC().Format("2006-01-02 15:04"),
-					r.Elapsed.Round(time.Second), r.Pages, humanBytes(r.Bytes), seeds)
+				t.row([]string{r.ID, state, r.Started.UTC().Format("2006-01-02 15:04"),
+					r.Elapsed.Round(time.Second).String(), fmt.Sprint(r.Pages), humanBytes(r.Bytes), seeds})
 			}
-			return tw.Flush()
+			return t.end()
 		},
 	}
 	cmd.Flags().StringVar(&data, "data", "", "data folder (default: $MNEME_DATA, else ./mneme-data)")

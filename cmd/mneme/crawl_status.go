@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -137,29 +136,28 @@ func writeReport(w io.Writer, r crawler.Report, queues, live bool) error {
 	if !queues {
 		return nil
 	}
-	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	head := "QUEUE\tSTATE\tQUEUED\tWAITING\tIN FLIGHT\tNEXT DUE\tNEXT READY\tBUDGET"
+	head := []string{"QUEUE", "STATE", "QUEUED", "WAITING", "IN FLIGHT", "NEXT DUE", "NEXT READY", "BUDGET"}
 	if !live {
-		head += "\tHEADER TRUST"
+		head = append(head, "HEADER TRUST")
 	}
-	fmt.Fprintln(tw, head)
+	table := newColumns(w, tableLayout{}, head)
 	for _, q := range r.Queues {
 		budget := "-"
 		if q.Budget > 0 {
 			budget = fmt.Sprintf("%d/%d", q.BudgetUsed, q.Budget)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s", q.Key, q.State, q.Size, q.Waiting, q.InFlight,
-			reportTime(q.NextDue), reportTime(q.NextReady), budget)
+		cells := []string{q.Key, string(q.State), fmt.Sprint(q.Size), fmt.Sprint(q.Waiting), fmt.Sprint(q.InFlight),
+			reportTime(q.NextDue), reportTime(q.NextReady), budget}
 		switch {
 		case live:
 		case q.Trust != nil:
-			fmt.Fprintf(tw, "\t%d/%d right", q.Trust.Correct, q.Trust.Checked)
+			cells = append(cells, fmt.Sprintf("%d/%d right", q.Trust.Correct, q.Trust.Checked))
 		default:
-			fmt.Fprint(tw, "\t-")
+			cells = append(cells, "-")
 		}
-		fmt.Fprintln(tw)
+		table.row(cells)
 	}
-	return tw.Flush()
+	return table.end()
 }
 
 func reportTime(t time.Time) string {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/crawler"
+	"github.com/mneme-archive/mneme/internal/sitetest"
 )
 
 // TestCrawlStatusHeld asks mneme crawl status about an incremental crawl
@@ -23,20 +22,7 @@ import (
 // server's note the command says why it cannot read the frontier.
 func TestCrawlStatusHeld(t *testing.T) {
 	const pages = 4
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var i int
-		if _, err := fmt.Sscanf(r.URL.Path, "/p/%d", &i); err != nil || i < 0 || i >= pages {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprintf(w, "<html><body>page %d", i)
-		for j := range pages {
-			fmt.Fprintf(w, ` <a href="/p/%d">%d</a>`, j, j)
-		}
-		fmt.Fprint(w, "</body></html>")
-	}))
-	defer site.Close()
+	site := sitetest.Serve(t, sitetest.Options{Pages: pages})
 	data := t.TempDir()
 	endpoint := startServe(t, "", "--data", data)
 	tok, err := os.ReadFile(filepath.Join(data, "token"))
@@ -50,10 +36,10 @@ func TestCrawlStatusHeld(t *testing.T) {
 	spec := fmt.Sprintf(`id: inc
 robots: ignore
 politeness: {off: true}
-seeds: [%s/p/0]
+seeds: [%s]
 incremental:
   waits: [{initial: 24h, min: 24h, max: 48h, default: 24h, changed-factor: 1.5, unchanged-factor: 1.5}]
-`, site.URL)
+`, site.URL("/p/0"))
 	if _, err := c.Create(ctx, []byte(spec)); err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +64,7 @@ incremental:
 	if code != 0 || !strings.Contains(errOut, "held by another mneme process") || !strings.Contains(errOut, c.Base) {
 		t.Fatalf("crawl status of a held crawl: exit %d, stderr %q", code, errOut)
 	}
-	host := strings.TrimPrefix(site.URL, "http://")
+	host := site.Host()
 	row := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(host) + `\s+snoozed\s+0\s+4\s+0\s+\S+Z\s+\S+Z\s+-$`)
 	if !strings.HasPrefix(out, "crawl inc: running, started ") || !strings.Contains(out, "URLs: 0 queued, 4 waiting for a revisit, 0 in flight, 4 visits succeeded") ||
 		!row.MatchString(out) || strings.Contains(out, "HEADER TRUST") {

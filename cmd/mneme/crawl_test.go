@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mneme-archive/mneme/internal/sitetest"
 	"github.com/mneme-archive/mneme/internal/synthweb"
 )
 
@@ -27,13 +28,12 @@ var summaryRE = regexp.MustCompile(`^crawl (\S+) (finished|stopped): (\d+) pages
 // and the profile and trace it was asked for; resuming the finished crawl
 // is refused.
 func TestCrawlCommand(t *testing.T) {
-	srv := httptest.NewServer(&countingSite{n: 40, hits: map[string]int{}})
-	defer srv.Close()
+	srv := sitetest.Serve(t, sitetest.Options{Pages: 40})
 	data := t.TempDir()
 	prof, tr := filepath.Join(t.TempDir(), "cpu.pprof"), filepath.Join(t.TempDir(), "crawl.trace")
 	mem := filepath.Join(t.TempDir(), "mem.pprof")
 	code, out, errOut := mneme(t, "", "crawl", "--data", data, "--id", "cli", "--politeness", "off",
-		"--cpuprofile", prof, "--memprofile", mem, "--trace", tr, srv.URL+"/p/0")
+		"--cpuprofile", prof, "--memprofile", mem, "--trace", tr, srv.URL("/p/0"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -58,11 +58,11 @@ func TestCrawlCommand(t *testing.T) {
 		t.Errorf("summary %q: want crawl cli finished with 41 pages", out)
 	}
 	sites, report, _ := strings.Cut(out[len(m[0]):], "\n\n")
-	if want := "  " + srv.URL + "/: no known application (40 pages, generic links)"; sites != want {
+	if want := "  " + srv.URL("/") + ": no known application (40 pages, generic links)"; sites != want {
 		t.Errorf("summary's sites %q, want %q", sites, want)
 	}
 	// The report: the seed's fate and the status codes (40 pages, robots.txt).
-	for _, want := range []string{"Crawl cli: finished", "\n  " + srv.URL + "/p/0  200 OK\n", "\n        40 ", "  200 OK\n", "\n         1 ", "  404 Not Found\n", "(report in " + filepath.Join(data, "crawls", "cli", "report.txt") + ")"} {
+	for _, want := range []string{"Crawl cli: finished", "\n  " + srv.URL("/p/0") + "  200 OK\n", "\n        40 ", "  200 OK\n", "\n         1 ", "  404 Not Found\n", "(report in " + filepath.Join(data, "crawls", "cli", "report.txt") + ")"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
 		}
@@ -71,7 +71,7 @@ func TestCrawlCommand(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "already finished") {
 		t.Errorf("resume of a finished crawl: exit %d, %q", code, errOut)
 	}
-	code, _, errOut = mneme(t, "", "crawl", "--data", data, "--id", "cli", "--politeness", "off", srv.URL+"/p/0")
+	code, _, errOut = mneme(t, "", "crawl", "--data", data, "--id", "cli", "--politeness", "off", srv.URL("/p/0"))
 	if code != 1 || !strings.Contains(errOut, "already exists") {
 		t.Errorf("second crawl with the same id: exit %d, %q", code, errOut)
 	}
@@ -214,9 +214,8 @@ func TestCrawlSeedsFail(t *testing.T) {
 	}
 	down := "http://" + ln.Addr().String() + "/"
 	ln.Close()
-	srv := httptest.NewServer(&countingSite{n: 3, hits: map[string]int{}})
-	defer srv.Close()
-	missing := srv.URL + "/typo"
+	srv := sitetest.Serve(t, sitetest.Options{Pages: 3})
+	missing := srv.URL("/typo")
 	data := t.TempDir()
 	start := time.Now()
 	code, out, errOut := mneme(t, "", "crawl", "--data", data, "--id", "bad", down, missing)

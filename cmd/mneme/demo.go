@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -121,11 +120,17 @@ func runDemo(ctx context.Context, data string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("example query %d: %w", i+1, err)
 		}
-		printTable(stdout, q.vars, rows)
+		if err := writeTable(stdout, &termRows{names: q.vars, rows: rows}, demoTable); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stdout, "\nAsk your own with: mneme query --store %s 'SELECT …' (one named graph per crawl).\n", crawler.Layout{Data: data}.Store())
 	return nil
 }
+
+// demoTable is the layout of the demo's tables: indented under their
+// query, headed by the demo's own column names.
+var demoTable = tableLayout{indent: "  ", plain: true, none: "(no rows)"}
 
 const demoPrefixes = `PREFIX mneme: <https://w3id.org/mneme#>
 PREFIX sioc: <http://rdfs.org/sioc/ns#>
@@ -209,41 +214,6 @@ func queryRows(ctx context.Context, v *graph.View, text string) ([][]rdf.Term, e
 		rows = append(rows, append([]rdf.Term(nil), res.Row()...))
 	}
 	return rows, res.Err()
-}
-
-// printTable prints rows under their variable names, columns aligned.
-func printTable(w io.Writer, vars []string, rows [][]rdf.Term) {
-	cells := [][]string{vars}
-	for _, r := range rows {
-		line := make([]string, len(r))
-		for i, t := range r {
-			line[i] = t.Value
-		}
-		cells = append(cells, line)
-	}
-	width := make([]int, len(vars))
-	for _, line := range cells {
-		for i, c := range line {
-			width[i] = max(width[i], utf8.RuneCountInString(c))
-		}
-	}
-	for k, line := range cells {
-		var b strings.Builder
-		for i, c := range line {
-			fmt.Fprintf(&b, "  %-*s", width[i], c)
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-		if k == 0 {
-			var rule strings.Builder
-			for _, n := range width {
-				rule.WriteString("  " + strings.Repeat("-", n))
-			}
-			fmt.Fprintln(w, rule.String())
-		}
-	}
-	if len(rows) == 0 {
-		fmt.Fprintln(w, "  (no rows)")
-	}
 }
 
 // warcFiles counts the WARC files in dir and their bytes.

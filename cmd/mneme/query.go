@@ -205,7 +205,7 @@ func queryWriter(q *sparql.Query, format string, terminal bool) (resultWriter, e
 		}
 	}
 	if format == "table" {
-		return func(w io.Writer, res *sparql.Result) error { return writeTable(w, localRows{res}) }, nil
+		return func(w io.Writer, res *sparql.Result) error { return writeTable(w, localRows{res}, queryTable) }, nil
 	}
 	f, err := results.ParseFormat(format)
 	if err != nil {

@@ -93,7 +93,7 @@ func remoteQuery(ctx context.Context, endpoint, text string, form sparql.Form, f
 	if err != nil {
 		return queryFailure(err, timeout)
 	}
-	return writeTable(out, &tableRows{res: res})
+	return writeTable(out, &tableRows{res: res}, queryTable)
 }
 
 // remoteFormat is the media type to ask the endpoint for, and whether

@@ -41,79 +41,148 @@ func (l localRows) ask() (isAsk, answer bool) {
 
 func (l localRows) vars() []string { return l.Vars }
 
-// writeTable writes SELECT solutions as columns aligned for reading, with
-// a row count at the end, or an ASK answer as true or false.
-func writeTable(w io.Writer, res tableSource) error {
-	bw := bufio.NewWriter(w)
-	if isAsk, answer := res.ask(); isAsk {
-		fmt.Fprintln(bw, answer)
-		return bw.Flush()
-	}
-	vars := res.vars()
-	widths := make([]int, len(vars))
-	head := make([]string, len(vars))
-	for i, v := range vars {
-		head[i] = "?" + v
-		widths[i] = utf8.RuneCountInString(head[i])
-	}
-	var held [][]string
-	started := false
-	start := func() {
-		writeTableRow(bw, head, widths)
-		for i, wd := range widths {
-			if i > 0 {
-				bw.WriteString("  ")
-			}
-			bw.WriteString(strings.Repeat("-", wd))
-		}
-		bw.WriteByte('\n')
-		for _, cells := range held {
-			writeTableRow(bw, cells, widths)
-		}
-		held, started = nil, true
-	}
-	n := 0
-	for res.Next() {
-		n++
-		cells := make([]string, len(vars))
-		for i, t := range res.Row() {
-			cells[i] = tableCell(t)
-		}
-		if started {
-			writeTableRow(bw, cells, widths)
-			continue
-		}
-		for i, c := range cells {
-			widths[i] = max(widths[i], min(utf8.RuneCountInString(c), maxColumn))
-		}
-		held = append(held, cells)
-		if len(held) == tableSample {
-			start()
-		}
-	}
-	if err := res.Err(); err != nil {
-		bw.Flush()
-		return err
-	}
-	if !started {
-		start()
-	}
-	fmt.Fprintf(bw, "(%s)\n", plural(n, "row"))
-	return bw.Flush()
+// tableLayout is what differs between the command's tables.
+type tableLayout struct {
+	// indent goes before every line.
+	indent string
+	// plain term tables head their columns with the names as given (no
+	// "?") and show terms by their bare values.
+	plain bool
+	// count ends the table with its row count.
+	count bool
+	// none is the line that ends a table without rows (if not count).
+	none string
 }
 
-func writeTableRow(bw *bufio.Writer, cells []string, widths []int) {
-	for i, c := range cells {
-		if i > 0 {
-			bw.WriteString("  ")
-		}
-		bw.WriteString(c)
-		if i < len(cells)-1 {
-			bw.WriteString(strings.Repeat(" ", max(0, widths[i]-utf8.RuneCountInString(c))))
+// queryTable is the layout of mneme query's tables.
+var queryTable = tableLayout{count: true}
+
+// writeTable writes SELECT solutions as columns aligned for reading (as
+// lay says), or an ASK answer as true or false.
+func writeTable(w io.Writer, res tableSource, lay tableLayout) error {
+	if isAsk, answer := res.ask(); isAsk {
+		_, err := fmt.Fprintln(w, answer)
+		return err
+	}
+	vars := res.vars()
+	head := make([]string, len(vars))
+	for i, v := range vars {
+		head[i] = v
+		if !lay.plain {
+			head[i] = "?" + v
 		}
 	}
-	bw.WriteByte('\n')
+	t := newColumns(w, lay, head)
+	for res.Next() {
+		cells := make([]string, len(vars))
+		for i, term := range res.Row() {
+			cells[i] = tableCell(term)
+			if lay.plain {
+				cells[i] = term.Value
+			}
+		}
+		t.row(cells)
+	}
+	if err := res.Err(); err != nil {
+		t.bw.Flush()
+		return err
+	}
+	return t.end()
 }
+
+// columns writes rows of cells as columns aligned for reading under a
+// head and a rule: its first tableSample rows set the column widths, the
+// rest are streamed with those widths, so memory stays bounded whatever
+// the number of rows.
+type columns struct {
+	bw      *bufio.Writer
+	lay     tableLayout
+	head    []string
+	widths  []int
+	held    [][]string
+	started bool
+	n       int
+}
+
+func newColumns(w io.Writer, lay tableLayout, head []string) *columns {
+	t := &columns{bw: bufio.NewWriter(w), lay: lay, head: head, widths: make([]int, len(head))}
+	for i, h := range head {
+		t.widths[i] = utf8.RuneCountInString(h)
+	}
+	return t
+}
+
+func (t *columns) row(cells []string) {
+	t.n++
+	if t.started {
+		t.line(cells)
+		return
+	}
+	for i, c := range cells {
+		t.widths[i] = max(t.widths[i], min(utf8.RuneCountInString(c), maxColumn))
+	}
+	t.held = append(t.held, cells)
+	if len(t.held) == tableSample {
+		t.start()
+	}
+}
+
+func (t *columns) start() {
+	t.line(t.head)
+	t.bw.WriteString(t.lay.indent)
+	for i, wd := range t.widths {
+		if i > 0 {
+			t.bw.WriteString("  ")
+		}
+		t.bw.WriteString(strings.Repeat("-", wd))
+	}
+	t.bw.WriteByte('\n')
+	for _, cells := range t.held {
+		t.line(cells)
+	}
+	t.held, t.started = nil, true
+}
+
+// end writes what is held and the table's last line.
+func (t *columns) end() error {
+	if !t.started {
+		t.start()
+	}
+	switch {
+	case t.lay.count:
+		fmt.Fprintf(t.bw, "(%s)\n", plural(t.n, "row"))
+	case t.n == 0 && t.lay.none != "":
+		fmt.Fprintf(t.bw, "%s%s\n", t.lay.indent, t.lay.none)
+	}
+	return t.bw.Flush()
+}
+
+func (t *columns) line(cells []string) {
+	t.bw.WriteString(t.lay.indent)
+	for i, c := range cells {
+		if i > 0 {
+			t.bw.WriteString("  ")
+		}
+		t.bw.WriteString(c)
+		if i < len(cells)-1 {
+			t.bw.WriteString(strings.Repeat(" ", max(0, t.widths[i]-utf8.RuneCountInString(c))))
+		}
+	}
+	t.bw.WriteByte('\n')
+}
+
+// termRows are solutions held in memory as a tableSource.
+type termRows struct {
+	names []string
+	rows  [][]rdf.Term
+	i     int
+}
+
+func (t *termRows) ask() (isAsk, answer bool) { return false, false }
+func (t *termRows) vars() []string            { return t.names }
+func (t *termRows) Next() bool                { t.i++; return t.i <= len(t.rows) }
+func (t *termRows) Row() []rdf.Term           { return t.rows[t.i-1] }
+func (t *termRows) Err() error                { return nil }
 
 // tableCell shows a term as in Turtle: numbers and booleans bare, other
 // terms in N-Triples form, unbound as nothing.

@@ -1,4 +1,6 @@
-package sitetest
+// Package datatest makes the data folder that the tests of the control API
+// and of the TUI run a crawl daemon over.
+package datatest
 
 import (
 	"testing"
