@@ -51,7 +51,7 @@ into_full() {
 	local rounds=${1:-2} before=${2:-main}
 	local work=${BENCH_DIR:-/tmp/mneme-bench-load-full}
 	mkdir -p "$work"
-	trap 'rm -rf "$work"' EXIT
+	trap "rm -rf '$work'" EXIT # expanded now: work is local to this function
 	local after_rev before_rev
 	after_rev=$(git -C "$ROOT" rev-parse --short HEAD)
 	before_rev=$(git -C "$ROOT" rev-parse --short "$before")

@@ -215,7 +215,13 @@ func TestCrawlKilledAtRandomTimes(t *testing.T) {
 		}
 		<-exited
 		t.Logf("run %d killed after %v", k+1, at)
-		args = []string{"crawl", "resume", "--data", data, id}
+		// A run killed before it wrote the crawl's spec has not begun the
+		// crawl: the next run starts it again rather than resuming it.
+		if _, err := os.Stat(crawler.Layout{Data: data}.Spec(id)); err == nil {
+			args = []string{"crawl", "resume", "--data", data, id}
+		} else if err := os.RemoveAll(crawler.Layout{Data: data}.Crawl(id)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cmd, out := startMneme(t, args...)
 	if err := cmd.Wait(); err != nil {
