@@ -22,6 +22,7 @@ import (
 
 	"github.com/mneme-archive/mneme/cayley"
 	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/sparql/endpoint"
 )
 
 // Defaults of the zero Config, those of the SPARQL endpoint.
@@ -98,20 +99,6 @@ func jsonError(w http.ResponseWriter, status int, msg string) {
 	json.NewEncoder(w).Encode(map[string]string{"error": msg})
 }
 
-// parseTimeout reads a timeout parameter: seconds or a Go duration.
-func parseTimeout(s string) (time.Duration, error) {
-	var d time.Duration
-	if secs, err := strconv.ParseFloat(s, 64); err == nil {
-		d = time.Duration(secs * float64(time.Second))
-	} else if d, err = time.ParseDuration(s); err != nil {
-		return 0, errors.New("want seconds or a duration such as 500ms")
-	}
-	if d <= 0 {
-		return 0, errors.New("must be positive")
-	}
-	return d, nil
-}
-
 func (h *Handler) query(w http.ResponseWriter, r *http.Request) {
 	var text string
 	switch r.Method {
@@ -141,7 +128,7 @@ func (h *Handler) query(w http.ResponseWriter, r *http.Request) {
 	}
 	timeout := h.cfg.Timeout
 	if t := params.Get("timeout"); t != "" {
-		d, err := parseTimeout(t)
+		d, err := endpoint.ParseTimeout(t)
 		if err != nil {
 			jsonError(w, http.StatusBadRequest, fmt.Sprintf("timeout %q: %v", t, err))
 			return

@@ -93,22 +93,14 @@ a browser or JavaScript files (js, scripts, dom, …) are skipped and counted. W
   mneme kb detect --fingerprints ../shared/data/fingerprints/webappanalyzer page.html`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, inputs []string) error {
-			k, err := setup.LoadKB(kbFiles)
+			var stats io.Writer
+			if !asJSON {
+				stats = cmd.ErrOrStderr()
+			}
+			det, err := loadDetector(kbFiles, fpDir, stats)
 			if err != nil {
 				return err
 			}
-			var fp *fingerprint.Set
-			if fpDir != "" {
-				if fp, err = fingerprint.Load(fpDir); err != nil {
-					return err
-				}
-				if !asJSON {
-					s := fp.Stats
-					fmt.Fprintf(cmd.ErrOrStderr(), "fingerprints: %d technologies, %d patterns; skipped %d js rules, %d scripts patterns, %d dom/other rules, %d regexes RE2 cannot compile\n",
-						s.Technologies, s.Patterns, s.SkippedJS, s.SkippedScripts, s.SkippedOther, s.SkippedRegex)
-				}
-			}
-			det := kb.NewDetector(k, fp)
 			return eachInput(cmd.OutOrStdout(), inputs, asJSON,
 				func(in string) (detectResult, bool) { r := detectOne(cmd, det, in); return r, r.Error == "" }, printDetection)
 		},
@@ -117,6 +109,28 @@ a browser or JavaScript files (js, scripts, dom, …) are skipped and counted. W
 	cmd.Flags().StringVar(&fpDir, "fingerprints", "", "directory of Wappalyzer-format fingerprints to load")
 	cmd.Flags().StringSliceVar(&kbFiles, "kb", nil, "knowledge-base files or directories to use instead of the built-in one")
 	return cmd
+}
+
+// loadDetector loads the knowledge base (kbFiles, or the built-in one)
+// and, from fpDir if given, fingerprints, whose load figures go to stats
+// unless it is nil.
+func loadDetector(kbFiles []string, fpDir string, stats io.Writer) (*kb.Detector, error) {
+	k, err := setup.LoadKB(kbFiles)
+	if err != nil {
+		return nil, err
+	}
+	var fp *fingerprint.Set
+	if fpDir != "" {
+		if fp, err = fingerprint.Load(fpDir); err != nil {
+			return nil, err
+		}
+		if stats != nil {
+			s := fp.Stats
+			fmt.Fprintf(stats, "fingerprints: %d technologies, %d patterns; skipped %d js rules, %d scripts patterns, %d dom/other rules, %d regexes RE2 cannot compile\n",
+				s.Technologies, s.Patterns, s.SkippedJS, s.SkippedScripts, s.SkippedOther, s.SkippedRegex)
+		}
+	}
+	return kb.NewDetector(k, fp), nil
 }
 
 // eachInput runs one, kb detect's or kb extract's step, on every input
@@ -194,17 +208,10 @@ in a saved file, which has none, it is left empty.`,
   mneme kb extract --fingerprints ../shared/data/fingerprints/webappanalyzer page.html`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, inputs []string) error {
-			k, err := setup.LoadKB(kbFiles)
+			det, err := loadDetector(kbFiles, fpDir, nil)
 			if err != nil {
 				return err
 			}
-			var fp *fingerprint.Set
-			if fpDir != "" {
-				if fp, err = fingerprint.Load(fpDir); err != nil {
-					return err
-				}
-			}
-			det := kb.NewDetector(k, fp)
 			return eachInput(cmd.OutOrStdout(), inputs, asJSON,
 				func(in string) (extractResult, bool) { r := extractOne(cmd, det, in); return r, r.Error == "" }, printExtraction)
 		},

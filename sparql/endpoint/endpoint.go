@@ -241,7 +241,7 @@ func (h *Handler) parse(w http.ResponseWriter, r *http.Request) (*request, *http
 	}
 	req.formats = append(append(req.formats, params["format"]...), params["output"]...)
 	if t := params.Get("timeout"); t != "" {
-		d, err := parseTimeout(t)
+		d, err := ParseTimeout(t)
 		if err != nil {
 			return nil, errorf(http.StatusBadRequest, "timeout %q: %v", t, err)
 		}
@@ -250,9 +250,9 @@ func (h *Handler) parse(w http.ResponseWriter, r *http.Request) (*request, *http
 	return req, nil
 }
 
-// parseTimeout reads a timeout parameter: seconds, as Fuseki takes it,
+// ParseTimeout reads a timeout parameter: seconds, as Fuseki takes it,
 // or a duration with its unit ("500ms").
-func parseTimeout(s string) (time.Duration, error) {
+func ParseTimeout(s string) (time.Duration, error) {
 	var d time.Duration
 	if secs, err := strconv.ParseFloat(s, 64); err == nil {
 		d = time.Duration(secs * float64(time.Second))
