@@ -40,19 +40,7 @@ func TestCrawlSurvivesKill(t *testing.T) {
 	crashCrawl(t, data, "crash", spec, site.URL("/p/0"), kills, func(rng *rand.Rand) int64 { return int64(rng.IntN(300)) * 100 })
 
 	// No page lost, none fetched twice beyond what was in flight.
-	extra := 0
-	for i := range pages {
-		n := site.Hits(fmt.Sprintf("/p/%d", i))
-		if n == 0 {
-			t.Errorf("/p/%d never fetched", i)
-		}
-		extra += max(n-1, 0)
-	}
-	// In flight at a kill (crawler package doc): a batch being committed,
-	// a batch's worth queued for the RDF writer, and one URL per worker.
-	if bound := kills * (workers + 2*batch); extra > bound {
-		t.Errorf("%d pages fetched again, more than the %d that can be in flight over %d kills", extra, bound, kills)
-	}
+	extra := checkRefetches(t, site, pages, kills, workers, batch)
 	t.Logf("%d kills, %d pages fetched again, robots.txt fetched %d times", kills, extra, site.Hits("/robots.txt"))
 
 	_, rep := checkArchive(t, data, "crash")
@@ -231,17 +219,7 @@ func TestCrawlKilledAtRandomTimes(t *testing.T) {
 		t.Fatalf("final run did not finish the crawl:\n%s", out)
 	}
 
-	extra := 0
-	for i := range pages {
-		n := site.Hits(fmt.Sprintf("/p/%d", i))
-		if n == 0 {
-			t.Errorf("/p/%d never fetched", i)
-		}
-		extra += max(n-1, 0)
-	}
-	if bound := kills * (workers + 2*batch); extra > bound {
-		t.Errorf("%d pages fetched again, more than the %d that can be in flight over %d kills", extra, bound, kills)
-	}
+	extra := checkRefetches(t, site, pages, kills, workers, batch)
 	_, rep := checkArchive(t, data, id)
 	for i := range pages {
 		if u := site.URL(fmt.Sprintf("/p/%d", i)); rep.URLs[u] == 0 {
@@ -316,4 +294,25 @@ func TestCrawlKilledAtRandomTimes(t *testing.T) {
 	t.Logf("%d kills: %d pages fetched again (bound %d), %d records abandoned, %d crawl.log lines of fetches, robots.txt fetched %d times",
 		kills, extra, kills*(workers+2*batch), len(rep.Abandoned), len(lines), site.Hits("/robots.txt"))
 	warctest.Check(t, files...)
+}
+
+// checkRefetches checks that each of the site's pages /p/0… was fetched
+// and that no more were fetched again than can be in flight at kills
+// kills (crawler package doc: a batch being committed, a batch's worth
+// queued for the RDF writer, and one URL per worker); it returns how many
+// were fetched again.
+func checkRefetches(t *testing.T, site *sitetest.Site, pages, kills, workers, batch int) int {
+	t.Helper()
+	extra := 0
+	for i := range pages {
+		n := site.Hits(fmt.Sprintf("/p/%d", i))
+		if n == 0 {
+			t.Errorf("/p/%d never fetched", i)
+		}
+		extra += max(n-1, 0)
+	}
+	if bound := kills * (workers + 2*batch); extra > bound {
+		t.Errorf("%d pages fetched again, more than the %d that can be in flight over %d kills", extra, bound, kills)
+	}
+	return extra
 }
