@@ -41,6 +41,11 @@ type fakeStatus struct {
 	Reblog          *fakeStatus
 }
 
+type cached struct {
+	link string
+	body []byte
+}
+
 type instanceServer struct {
 	*httptest.Server
 	gate  *fakeapi.Gate
@@ -54,7 +59,7 @@ type instanceServer struct {
 	nextID   int
 	t0       time.Time
 	rng      *rand.Rand
-	cache    map[string][]byte // rendered answers, for the replay benchmark
+	cache    map[string]cached // rendered answers, for the replay benchmark
 }
 
 var words = strings.Fields(`the a wind grid storage policy vote city river heat energy panel roof
@@ -198,9 +203,12 @@ func (s *instanceServer) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.cache != nil {
-		if b, ok := s.cache[r.URL.String()]; ok {
+		if c, ok := s.cache[r.URL.String()]; ok {
+			if c.link != "" {
+				w.Header().Set("Link", c.link)
+			}
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
-			_, _ = w.Write(b)
+			_, _ = w.Write(c.body)
 			return
 		}
 	}
@@ -277,7 +285,7 @@ func (s *instanceServer) fail(w http.ResponseWriter, status int, msg string) {
 func (s *instanceServer) json(w http.ResponseWriter, r *http.Request, v any) {
 	b, _ := json.Marshal(v)
 	if s.cache != nil {
-		s.cache[r.URL.String()] = b
+		s.cache[r.URL.String()] = cached{w.Header().Get("Link"), b}
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	_, _ = w.Write(b)
