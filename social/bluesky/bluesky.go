@@ -2,8 +2,8 @@
 // from a Jetstream host (JSON over WebSocket, wantedCollections
 // app.bsky.feed.post, a cursor in microseconds) filtered by keyword,
 // hashtag or author (DID, sent as wantedDids), and posts looked up by
-// AT-URI through the AppView's XRPC app.bsky.feed.getPosts, for the posts
-// a page answers or quotes.
+// AT-URI through the AppView's XRPC: app.bsky.feed.getPosts for the posts
+// a page quotes, app.bsky.feed.getPostThread for the threads it answers.
 //
 // A Fetch connects from the saved cursor (so a dropped connection or a
 // killed campaign resumes where it stopped), reads events until it has a
@@ -92,6 +92,9 @@ func (p *Platform) Fetch(ctx context.Context, env platform.Env, q platform.Query
 		page, err = p.stream(ctx, env, x, jet, q, &c)
 	case platform.ByPost:
 		page, err = x.getPosts(ctx, q.Text)
+		page.Done = true
+	case platform.ByThread:
+		page, err = x.getPostThread(ctx, q.Text)
 		page.Done = true
 	default:
 		return platform.Page{}, fmt.Errorf("%s: %q: %w", Name, q.Kind, platform.ErrUnsupported)
@@ -429,18 +432,7 @@ func (x *xrpc) getPosts(ctx context.Context, text string) (platform.Page, error)
 		return platform.Page{}, fmt.Errorf("%s: getPosts takes 1 to 25 posts, not %d", Name, len(uris))
 	}
 	var r struct {
-		Posts []struct {
-			URI    string `json:"uri"`
-			Author struct {
-				DID            string `json:"did"`
-				Handle         string `json:"handle"`
-				DisplayName    string `json:"displayName"`
-				FollowersCount *int64 `json:"followersCount"`
-				FollowsCount   *int64 `json:"followsCount"`
-				PostsCount     *int64 `json:"postsCount"`
-			} `json:"author"`
-			Record record `json:"record"`
-		} `json:"posts"`
+		Posts []*postView `json:"posts"`
 	}
 	if err := x.get(ctx, "app.bsky.feed.getPosts", url.Values{"uris": uris}, &r); err != nil {
 		return platform.Page{}, err
@@ -448,22 +440,55 @@ func (x *xrpc) getPosts(ctx context.Context, text string) (platform.Page, error)
 	m := newMapper(time.Now().UTC())
 	source := x.base + "/xrpc/app.bsky.feed.getPosts?" + url.Values{"uris": uris}.Encode()
 	for _, pv := range r.Posts {
-		did, rkey, ok := splitATURI(pv.URI)
-		if !ok {
-			continue
+		m.view(pv, source)
+	}
+	return platform.Page{Posts: m.posts, Accounts: m.accountList(), More: m.more(platform.Query{Kind: platform.ByPost})}, nil
+}
+
+// threadView is app.bsky.feed.defs#threadViewPost; a missing or blocked
+// post of the thread (#notFoundPost, #blockedPost) has no post.
+type threadView struct {
+	Post    *postView     `json:"post"`
+	Parent  *threadView   `json:"parent"`
+	Replies []*threadView `json:"replies"`
+}
+
+// getPostThread returns a post, the posts it answers up to the root, and
+// the replies to it, from app.bsky.feed.getPostThread.
+func (x *xrpc) getPostThread(ctx context.Context, text string) (platform.Page, error) {
+	uri, err := ATURI(strings.TrimSpace(text))
+	if err != nil {
+		return platform.Page{}, err
+	}
+	params := url.Values{"uri": {uri}, "depth": {"10"}, "parentHeight": {"80"}}
+	var r struct {
+		Thread *threadView `json:"thread"`
+	}
+	if err := x.get(ctx, "app.bsky.feed.getPostThread", params, &r); err != nil {
+		return platform.Page{}, err
+	}
+	m := newMapper(time.Now().UTC())
+	source := x.base + "/xrpc/app.bsky.feed.getPostThread?" + params.Encode()
+	var ancestors []*postView
+	for t := r.Thread; t != nil; t = t.Parent {
+		if t.Post != nil {
+			ancestors = append(ancestors, t.Post)
 		}
-		a := m.account(did)
-		a.Handle, a.Name = pv.Author.Handle, pv.Author.DisplayName
-		for _, c := range []struct {
-			v   *int64
-			dst *int64
-		}{{pv.Author.FollowersCount, &a.Followers}, {pv.Author.FollowsCount, &a.Following}, {pv.Author.PostsCount, &a.Posts}} {
-			if c.v != nil {
-				*c.dst = *c.v
+	}
+	for i := len(ancestors) - 1; i >= 0; i-- {
+		m.view(ancestors[i], source)
+	}
+	var replies func(*threadView)
+	replies = func(t *threadView) {
+		for _, c := range t.Replies {
+			if c != nil && c.Post != nil {
+				m.view(c.Post, source)
+				replies(c)
 			}
 		}
-		m.accounts[did] = *a
-		m.add(did, rkey, &pv.Record, source, false, 0)
+	}
+	if r.Thread != nil {
+		replies(r.Thread)
 	}
 	return platform.Page{Posts: m.posts, Accounts: m.accountList()}, nil
 }

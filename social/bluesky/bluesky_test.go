@@ -153,7 +153,7 @@ func TestCampaignCollectsEverything(t *testing.T) {
 		check(t, posts, s.matching(c.want), w)
 		cursors[i] = cur
 		for _, m := range more {
-			if m.Kind == platform.ByPost {
+			if m.Kind == platform.ByPost || m.Kind == platform.ByThread {
 				lookups = append(lookups, m)
 			}
 		}
@@ -168,11 +168,31 @@ func TestCampaignCollectsEverything(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := len(strings.Fields(q.Text)); len(page.Posts) != n {
-			t.Fatalf("lookup of %d posts: %d", n, len(page.Posts))
+		want := map[string]bool{}
+		if q.Kind == platform.ByPost {
+			for _, u := range strings.Fields(q.Text) {
+				want[u] = true
+			}
+		} else {
+			var add func(*fakePost, int)
+			add = func(fp *fakePost, depth int) {
+				want[fp.uri()] = true
+				for _, c := range s.replies(fp) {
+					if depth < 10 {
+						add(c, depth+1)
+					}
+				}
+			}
+			add(all[q.Text], 0)
+		}
+		if len(page.Posts) != len(want) {
+			t.Fatalf("%s %s: %d posts, want %d", q.Kind, q.Text, len(page.Posts), len(want))
 		}
 		for _, lp := range page.Posts {
 			fp := all[lp.ID]
+			if !want[lp.ID] {
+				t.Fatalf("%s %s: post %s", q.Kind, q.Text, lp.ID)
+			}
 			checkPost(t, lp, fp)
 			if lp.Author.Handle != fp.Actor.Handle || lp.Author.Name != fp.Actor.Name {
 				t.Fatalf("lookup %s: author %+v", lp.ID, lp.Author)

@@ -304,21 +304,25 @@ func (s *network) xrpc(w http.ResponseWriter, r *http.Request) {
 		}
 		var views []any
 		for _, u := range q["uris"] {
-			for _, p := range s.posts {
-				if p.uri() == u {
-					views = append(views, map[string]any{"uri": u, "cid": "bafyreiview",
-						"author": map[string]any{"did": p.Actor.DID, "handle": p.Actor.Handle, "displayName": p.Actor.Name,
-							"avatar": "https://cdn.bsky.app/img/avatar/plain/" + p.Actor.DID + "/x@jpeg", "labels": []any{},
-							"createdAt": "2024-01-01T00:00:00.000Z"},
-						"record": s.record(p), "replyCount": 0, "repostCount": 0, "likeCount": 1, "quoteCount": 0,
-						"indexedAt": time.UnixMicro(p.TimeUS).UTC().Format(time.RFC3339Nano), "labels": []any{}})
-				}
+			if p := s.post(u); p != nil {
+				views = append(views, s.view(p))
 			}
 		}
 		if views == nil {
 			views = []any{}
 		}
 		b, _ := json.Marshal(map[string]any{"posts": views})
+		_, _ = w.Write(b)
+	case "/xrpc/app.bsky.feed.getPostThread":
+		p := s.post(q.Get("uri"))
+		if p == nil {
+			w.WriteHeader(400)
+			_, _ = w.Write([]byte(`{"error":"NotFound","message":"Post not found: ` + q.Get("uri") + `"}`))
+			return
+		}
+		depth, _ := strconv.Atoi(q.Get("depth"))
+		height, _ := strconv.Atoi(q.Get("parentHeight"))
+		b, _ := json.Marshal(map[string]any{"thread": s.thread(p, depth, height, true)})
 		_, _ = w.Write(b)
 	case "/xrpc/com.atproto.identity.resolveHandle":
 		for _, a := range s.actors {
@@ -334,4 +338,52 @@ func (s *network) xrpc(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(501)
 		_, _ = w.Write([]byte(`{"error":"MethodNotImplemented","message":"Method Not Implemented"}`))
 	}
+}
+
+func (s *network) post(uri string) *fakePost {
+	for _, p := range s.posts {
+		if p.uri() == uri {
+			return p
+		}
+	}
+	return nil
+}
+
+// view is p as an app.bsky.feed.defs#postView.
+func (s *network) view(p *fakePost) map[string]any {
+	return map[string]any{"uri": p.uri(), "cid": "bafyreiview",
+		"author": map[string]any{"did": p.Actor.DID, "handle": p.Actor.Handle, "displayName": p.Actor.Name,
+			"avatar": "https://cdn.bsky.app/img/avatar/plain/" + p.Actor.DID + "/x@jpeg", "labels": []any{},
+			"createdAt": "2024-01-01T00:00:00.000Z"},
+		"record": s.record(p), "replyCount": len(s.replies(p)), "repostCount": 0, "likeCount": 1, "quoteCount": 0,
+		"indexedAt": time.UnixMicro(p.TimeUS).UTC().Format(time.RFC3339Nano), "labels": []any{}}
+}
+
+func (s *network) replies(p *fakePost) []*fakePost {
+	var out []*fakePost
+	for _, c := range s.posts {
+		if c.ReplyTo == p {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// thread is p as an app.bsky.feed.defs#threadViewPost: its parents up to
+// height, its replies down to depth.
+func (s *network) thread(p *fakePost, depth, height int, withParent bool) map[string]any {
+	t := map[string]any{"$type": "app.bsky.feed.defs#threadViewPost", "post": s.view(p)}
+	if withParent && p.ReplyTo != nil && height > 0 {
+		parent := s.thread(p.ReplyTo, 0, height-1, true)
+		delete(parent, "replies")
+		t["parent"] = parent
+	}
+	if depth > 0 {
+		var rs []any
+		for _, c := range s.replies(p) {
+			rs = append(rs, s.thread(c, depth-1, 0, false))
+		}
+		t["replies"] = rs
+	}
+	return t
 }

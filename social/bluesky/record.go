@@ -113,6 +113,20 @@ func (e *embed) media(did string) []string {
 	return append(out, e.Media.media(did)...)
 }
 
+// postView is app.bsky.feed.defs#postView: a post with its author.
+type postView struct {
+	URI    string `json:"uri"`
+	Author struct {
+		DID            string `json:"did"`
+		Handle         string `json:"handle"`
+		DisplayName    string `json:"displayName"`
+		FollowersCount *int64 `json:"followersCount"`
+		FollowsCount   *int64 `json:"followsCount"`
+		PostsCount     *int64 `json:"postsCount"`
+	} `json:"author"`
+	Record record `json:"record"`
+}
+
 // mapper turns the records of one page into posts and accounts.
 type mapper struct {
 	now      time.Time
@@ -120,7 +134,8 @@ type mapper struct {
 	accounts map[string]platform.Account
 	order    []string
 	seen     map[string]bool // AT-URIs of the page's posts
-	refs     []string        // AT-URIs answered or quoted
+	roots    []string        // AT-URIs of the threads answered
+	quoted   []string        // AT-URIs quoted
 	authors  []string
 }
 
@@ -175,12 +190,12 @@ func (m *mapper) add(did, rkey string, r *record, source string, update bool, ti
 	p.Hashtags = r.hashtags()
 	if r.Reply != nil {
 		p.ReplyTo = webURL(r.Reply.Parent.URI)
-		m.refs = append(m.refs, r.Reply.Parent.URI, r.Reply.Root.URI)
+		m.roots = append(m.roots, r.Reply.Root.URI)
 	}
 	if r.Embed != nil {
 		if q := r.Embed.quoted(); q != "" {
 			p.Quotes = webURL(q)
-			m.refs = append(m.refs, q)
+			m.quoted = append(m.quoted, q)
 		}
 		if r.Embed.External != nil && r.Embed.External.URI != "" && !contains(p.Links, r.Embed.External.URI) {
 			p.Links = append(p.Links, r.Embed.External.URI)
@@ -193,6 +208,28 @@ func (m *mapper) add(did, rkey string, r *record, source string, update bool, ti
 	}
 }
 
+// view maps a post view, its author's handle, name and counts included.
+func (m *mapper) view(pv *postView, source string) {
+	if pv == nil {
+		return
+	}
+	did, rkey, ok := splitATURI(pv.URI)
+	if !ok || m.seen[pv.URI] {
+		return
+	}
+	a := m.account(did)
+	a.Handle, a.Name = pv.Author.Handle, pv.Author.DisplayName
+	for _, c := range []struct{ v, dst *int64 }{
+		{pv.Author.FollowersCount, &a.Followers}, {pv.Author.FollowsCount, &a.Following}, {pv.Author.PostsCount, &a.Posts},
+	} {
+		if c.v != nil {
+			*c.dst = *c.v
+		}
+	}
+	m.accounts[did] = *a
+	m.add(did, rkey, &pv.Record, source, false, 0)
+}
+
 // deleted records that the author deleted a post.
 func (m *mapper) deleted(did, rkey string) {
 	uri := "at://" + did + "/" + postCollection + "/" + rkey
@@ -200,9 +237,10 @@ func (m *mapper) deleted(did, rkey string) {
 		Author: *m.account(did)})
 }
 
-// more derives the strategy's next queries: lookups of the posts the
-// page answers or quotes (25 a request), and, from a keyword or hashtag
-// page, its authors' posts over the same window.
+// more derives the strategy's next queries: from a keyword or hashtag
+// page, its authors' posts over the same window; the threads of the posts
+// it answers (by their roots); lookups of the posts it quotes (25 a
+// request).
 func (m *mapper) more(q platform.Query) []platform.Query {
 	var out []platform.Query
 	if q.Kind == platform.ByKeyword || q.Kind == platform.ByHashtag {
@@ -210,8 +248,15 @@ func (m *mapper) more(q platform.Query) []platform.Query {
 			out = append(out, platform.Query{Kind: platform.ByAccount, Text: a, Since: q.Since, Until: q.Until})
 		}
 	}
+	var roots []string
+	for _, u := range m.roots {
+		if _, _, ok := splitATURI(u); ok && !contains(roots, u) {
+			roots = append(roots, u)
+			out = append(out, platform.Query{Kind: platform.ByThread, Text: u})
+		}
+	}
 	var uris []string
-	for _, u := range m.refs {
+	for _, u := range m.quoted {
 		if _, _, ok := splitATURI(u); ok && !m.seen[u] && !contains(uris, u) {
 			uris = append(uris, u)
 		}
