@@ -63,7 +63,6 @@ type instance struct {
 	Base      string `json:"base"`
 	AccountID string `json:"account,omitempty"` // ByAccount, once looked up
 	MaxID     string `json:"max,omitempty"`     // next page of this pass; "" is the top
-	Started   bool   `json:"started,omitempty"` // this pass has fetched a page
 	Top       string `json:"top,omitempty"`     // newest id of this pass
 	Floor     string `json:"floor,omitempty"`   // newest id of the last pass: stop there
 }
@@ -99,9 +98,9 @@ func (p *Platform) Fetch(ctx context.Context, env platform.Env, q platform.Query
 	switch q.Kind {
 	case platform.ByHashtag, platform.ByKeyword, platform.ByList, platform.ByAccount:
 		var done bool
-		page, done, err = f.timeline(ctx, q, term, in, p.pageSize())
+		page, done, err = f.timeline(ctx, q, term, in, p.pageSize(), len(c.Instances) > 1)
 		if err == nil && done {
-			in.MaxID, in.Started = "", false
+			in.MaxID = ""
 			if in.Top != "" && gomasto.ID(in.Top).Compare(gomasto.ID(in.Floor)) > 0 {
 				in.Floor = in.Top
 			}
@@ -199,7 +198,10 @@ func (t noEmptyBearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // timeline fetches the next page of a paged query and says whether the
 // pass is over.
-func (f *fetcher) timeline(ctx context.Context, q platform.Query, term string, in *instance, limit int) (platform.Page, bool, error) {
+//
+// An account unknown to one of several instances is nothing to fetch there;
+// to the only instance asked, it is an error.
+func (f *fetcher) timeline(ctx context.Context, q platform.Query, term string, in *instance, limit int, several bool) (platform.Page, bool, error) {
 	pg := &gomasto.Pagination{MaxID: gomasto.ID(in.MaxID), SinceID: gomasto.ID(in.Floor), Limit: int64(limit)}
 	var sts []*gomasto.Status
 	var err error
@@ -220,6 +222,10 @@ func (f *fetcher) timeline(ctx context.Context, q platform.Query, term string, i
 		if in.AccountID == "" {
 			var a *gomasto.Account
 			a, err = f.c.AccountLookup(ctx, strings.TrimPrefix(term, "@"))
+			var ae *gomasto.APIError
+			if several && errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound {
+				return platform.Page{}, true, nil
+			}
 			if err != nil {
 				return platform.Page{}, false, err
 			}
@@ -265,7 +271,6 @@ func (f *fetcher) timeline(ctx context.Context, q platform.Query, term string, i
 			in.MaxID = string(pg.MaxID)
 		}
 	}
-	in.Started = true
 	page.Posts, page.Accounts = m.posts, m.accountList()
 	page.More = m.more(q)
 	return page, done, nil

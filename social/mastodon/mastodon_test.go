@@ -157,6 +157,22 @@ func TestSeveralInstances(t *testing.T) {
 	}
 	check(t, a, fromA, a.matching(hasTag("wind")))
 	check(t, b, fromB, b.matching(hasTag("wind")))
+
+	// An account one instance does not know: nothing from it; an
+	// account the only instance asked does not know: an error.
+	a.mu.Lock()
+	a.accounts[1].Acct = "only-on-a"
+	a.mu.Unlock()
+	posts, _, _ = run(t, &Platform{}, env, platform.Query{Kind: platform.ByAccount, Text: "only-on-a"}, nil)
+	want := a.matching(func(st *fakeStatus) bool { return st.Account.Acct == "only-on-a" })
+	if len(posts) < len(want) || len(want) == 0 {
+		t.Fatalf("only-on-a: %d posts, %d on the instance", len(posts), len(want))
+	}
+	_, err := (&Platform{}).Fetch(context.Background(), testEnv(b.URL, http.DefaultTransport, nil),
+		platform.Query{Kind: platform.ByAccount, Text: "only-on-a"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "404 Not Found") {
+		t.Fatalf("unknown account: %v", err)
+	}
 }
 
 // The strategy: a hashtag page yields its authors and reply threads; a
