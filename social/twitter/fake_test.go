@@ -57,6 +57,9 @@ type service struct {
 	tweets []*fakeTweet // oldest first
 	byID   map[int64]*fakeTweet
 	fault  fakeapi.Fault
+	// compat answers as services that ignore tweet_mode do: text cut to
+	// 140 characters with the whole tweet in extended_tweet.
+	compat bool
 	nextID int64
 	rng    *rand.Rand
 }
@@ -141,6 +144,9 @@ func (s *service) add(n int) {
 				tw.Media = append(tw.Media, "https://pbs.twimg.example/media/"+strconv.FormatInt(tw.ID, 36)+".jpg")
 			}
 			tw.Text = strings.Join(parts, " ")
+			if r.IntN(5) == 0 {
+				tw.Text += " " + strings.Repeat("and a longer thought, ", 7)
+			}
 			if r.IntN(7) == 0 {
 				tw.Lang = "fr"
 			}
@@ -309,7 +315,7 @@ func (s *service) json(w http.ResponseWriter, v any) {
 func (s *service) renderAll(ts []*fakeTweet) []any {
 	out := make([]any, 0, len(ts))
 	for _, tw := range ts {
-		out = append(out, s.render(tw))
+		out = append(out, s.render(tw, false))
 	}
 	return out
 }
@@ -335,7 +341,25 @@ func indices(text, sub string) []int {
 	return []int{a, a + utf8.RuneCountInString(sub)}
 }
 
-func (s *service) render(tw *fakeTweet) map[string]any {
+// quoteEmbedded says whether the API embeds the tweet tw quotes: not
+// always (a third of them are left to a lookup, as when the quoted tweet
+// is not available to the embedding), and never in a quoted tweet itself.
+func quoteEmbedded(tw *fakeTweet) bool { return tw.Quote != nil && tw.Quote.ID%3 != 0 }
+
+// embeds are the tweets the API embeds in tw's rendering.
+func embeds(tw *fakeTweet) []*fakeTweet {
+	var out []*fakeTweet
+	if tw.Retweet != nil {
+		out = append(out, tw.Retweet)
+		tw = tw.Retweet
+	}
+	if quoteEmbedded(tw) {
+		out = append(out, tw.Quote)
+	}
+	return out
+}
+
+func (s *service) render(tw *fakeTweet, inQuote bool) map[string]any {
 	id := strconv.FormatInt(tw.ID, 10)
 	text := escape.Replace(tw.Text)
 	m := map[string]any{"created_at": tw.Created.Format(time.RubyDate), "id": tw.ID, "id_str": id,
@@ -376,13 +400,24 @@ func (s *service) render(tw *fakeTweet) map[string]any {
 	if tw.Quote != nil {
 		m["is_quote_status"] = true
 		m["quoted_status_id"], m["quoted_status_id_str"] = tw.Quote.ID, strconv.FormatInt(tw.Quote.ID, 10)
-		// The API embeds the quoted tweet, but not in a quote of a quote.
-		if tw.Quote.Quote == nil {
-			m["quoted_status"] = s.render(tw.Quote)
+		if quoteEmbedded(tw) && !inQuote {
+			m["quoted_status"] = s.render(tw.Quote, true)
 		}
 	}
 	if tw.Retweet != nil {
-		m["retweeted_status"] = s.render(tw.Retweet)
+		m["retweeted_status"] = s.render(tw.Retweet, false)
+	}
+	if s.compat {
+		delete(m, "full_text")
+		m["text"] = text
+		if r := []rune(text); len(r) > 140 || m["extended_entities"] != nil {
+			m["extended_tweet"] = map[string]any{"full_text": text, "display_text_range": m["display_text_range"],
+				"entities": m["entities"], "extended_entities": m["extended_entities"]}
+			m["text"] = string(r[:min(len(r), 139)]) + "…"
+			m["truncated"] = true
+			m["entities"] = map[string]any{"hashtags": []any{}, "symbols": []any{}, "user_mentions": []any{}, "urls": []any{}}
+			delete(m, "extended_entities")
+		}
 	}
 	return m
 }

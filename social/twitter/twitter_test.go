@@ -57,11 +57,8 @@ func check(t *testing.T, posts []platform.Post, want map[string]*fakeTweet, all 
 	t.Helper()
 	embedded := map[string]bool{}
 	for _, tw := range want {
-		if tw.Retweet != nil {
-			embedded[strconv.FormatInt(tw.Retweet.ID, 10)] = true
-		}
-		if tw.Quote != nil {
-			embedded[strconv.FormatInt(tw.Quote.ID, 10)] = true
+		for _, e := range embeds(tw) {
+			embedded[strconv.FormatInt(e.ID, 10)] = true
 		}
 	}
 	got := map[string]bool{}
@@ -154,7 +151,7 @@ func TestCampaignCollectsEverything(t *testing.T) {
 	for _, m := range more {
 		kinds[m.Kind]++
 	}
-	if kinds[platform.ByAccount] == 0 || kinds[platform.ByThread] == 0 {
+	if kinds[platform.ByAccount] == 0 || kinds[platform.ByThread] == 0 || kinds[platform.ByPost] == 0 {
 		t.Fatalf("more queries by kind %v", kinds)
 	}
 
@@ -217,6 +214,26 @@ func TestStrategy(t *testing.T) {
 	if err != nil || len(page.Posts) < 2 {
 		t.Fatalf("lookup: %v, %d posts", err, len(page.Posts))
 	}
+}
+
+// A service that answers in compatibility mode (text cut short, the whole
+// tweet in extended_tweet): the same posts.
+func TestExtendedTweet(t *testing.T) {
+	s := newService(t, 200, 4, 0, 0)
+	s.token, s.compat = token, true
+	env := testEnv(s.URL, http.DefaultTransport, nil)
+	user := s.users[5]
+	posts, _, _, _ := run(t, &Platform{}, env, platform.Query{Kind: platform.ByAccount, Text: user.Screen}, nil)
+	long := 0
+	for _, p := range posts {
+		if len([]rune(p.Text)) > 140 {
+			long++
+		}
+	}
+	if long == 0 {
+		t.Fatal("no long tweet in the test")
+	}
+	check(t, posts, s.matching(func(tw *fakeTweet) bool { return tw.User == user }), s.matching(func(*fakeTweet) bool { return true }))
 }
 
 // Bad answers: each a clear error naming the platform, the request and the
