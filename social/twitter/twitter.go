@@ -128,13 +128,9 @@ type fetcher struct {
 }
 
 func (p *Platform) fetcher(ctx context.Context, env platform.Env) (*fetcher, error) {
-	hc := http.Client{}
-	if env.HTTP != nil {
-		hc = *env.HTTP
-	}
-	next := hc.Transport
-	if next == nil {
-		next = http.DefaultTransport
+	inner := env.HTTP
+	if inner == nil {
+		inner = http.DefaultClient
 	}
 	var base *url.URL
 	if env.Base != "" {
@@ -144,10 +140,19 @@ func (p *Platform) fetcher(ctx context.Context, env platform.Env) (*fetcher, err
 		}
 		base = u
 	}
-	tr := &apierr.Tracker{Next: next}
-	hc.Transport = &rewrite{ctx: ctx, base: base, token: env.Credentials["bearer_token"], next: tr}
-	return &fetcher{c: gotw.NewClient(&hc), tracker: tr, now: time.Now().UTC()}, nil
+	// The library makes its requests without a context: rewrite puts
+	// the Fetch's on them, and the runner's client (its timeout, its
+	// recording and rate-limiting transport) sends them, so that its
+	// deadline is derived from the Fetch's context.
+	tr := &apierr.Tracker{Next: clientTransport{inner}}
+	hc := &http.Client{Transport: &rewrite{ctx: ctx, base: base, token: env.Credentials["bearer_token"], next: tr}}
+	return &fetcher{c: gotw.NewClient(hc), tracker: tr, now: time.Now().UTC()}, nil
 }
+
+// clientTransport sends a request with an http.Client.
+type clientTransport struct{ c *http.Client }
+
+func (t clientTransport) RoundTrip(r *http.Request) (*http.Response, error) { return t.c.Do(r) }
 
 // rewrite sends the library's requests to the configured base, with the
 // bearer token, under the Fetch's context (the library takes none).

@@ -3,6 +3,7 @@ package twitter
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -281,6 +282,20 @@ func TestBadInput(t *testing.T) {
 	}
 	if strings.Contains(log.String(), token) {
 		t.Fatal("the token is in the log")
+	}
+}
+
+// The library takes no context: the Fetch's reaches the request all the
+// same, and a cancelled campaign sends nothing.
+func TestContext(t *testing.T) {
+	s := newService(t, 20, 5, 0, 0)
+	s.token = token
+	env := testEnv(s.URL, http.DefaultTransport, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := (&Platform{}).Fetch(ctx, env, platform.Query{Kind: platform.ByKeyword, Text: "x"}, nil)
+	if !errors.Is(err, context.Canceled) || s.stats().Requests != 0 {
+		t.Fatalf("cancelled Fetch: %v, %d requests", err, s.stats().Requests)
 	}
 }
 
