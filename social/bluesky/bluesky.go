@@ -128,9 +128,12 @@ func hosts(base string) (jetstream, appview string) {
 
 // event is a Jetstream event; commit.record is kept raw for the mapping.
 type event struct {
-	DID    string `json:"did"`
-	TimeUS int64  `json:"time_us"`
-	Kind   string `json:"kind"`
+	DID      string `json:"did"`
+	TimeUS   int64  `json:"time_us"`
+	Kind     string `json:"kind"`
+	Identity *struct {
+		Handle string `json:"handle"`
+	} `json:"identity"`
 	Commit *struct {
 		Operation  string          `json:"operation"`
 		Collection string          `json:"collection"`
@@ -255,6 +258,9 @@ func (p *Platform) stream(ctx context.Context, env platform.Env, x *xrpc, jet st
 				break
 			}
 			c.TimeUS = ev.TimeUS
+			if ev.Kind == "identity" && ev.Identity != nil && ev.Identity.Handle != "" {
+				m.handles[ev.DID] = ev.Identity.Handle
+			}
 			if ev.Kind != "commit" || ev.Commit == nil || ev.Commit.Collection != postCollection {
 				continue
 			}

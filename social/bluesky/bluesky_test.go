@@ -113,6 +113,18 @@ func check(t *testing.T, posts []platform.Post, want map[string]*fakePost, w *wa
 	if len(got) != len(want) {
 		t.Fatalf("%d posts returned, the network holds %d", len(got), len(want))
 	}
+	handles := 0
+	for _, p := range posts {
+		if h := p.Author.Handle; h != "" {
+			if h != want[p.ID].Actor.Handle {
+				t.Fatalf("post %s: handle %q, want %q", p.ID, h, want[p.ID].Actor.Handle)
+			}
+			handles++
+		}
+	}
+	if handles == 0 && len(posts) > 20 {
+		t.Fatal("no handle taken from the identity events")
+	}
 }
 
 func hasWord(w string) func(*fakePost) bool {

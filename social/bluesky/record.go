@@ -137,17 +137,18 @@ type mapper struct {
 	roots    []string        // AT-URIs of the threads answered
 	quoted   []string        // AT-URIs quoted
 	authors  []string
+	handles  map[string]string // DID -> handle, from identity events
 }
 
 func newMapper(now time.Time) *mapper {
-	return &mapper{now: now, accounts: map[string]platform.Account{}, seen: map[string]bool{}}
+	return &mapper{now: now, accounts: map[string]platform.Account{}, seen: map[string]bool{}, handles: map[string]string{}}
 }
 
 func (m *mapper) account(did string) *platform.Account {
 	a, ok := m.accounts[did]
 	if !ok {
-		a = platform.Account{Platform: Name, ID: did, URL: ProfileURL(did), Followers: -1, Following: -1,
-			Posts: -1, ObservedAt: m.now}
+		a = platform.Account{Platform: Name, ID: did, URL: ProfileURL(did), Handle: m.handles[did],
+			Followers: -1, Following: -1, Posts: -1, ObservedAt: m.now}
 		m.accounts[did] = a
 		m.order = append(m.order, did)
 	}
