@@ -45,6 +45,8 @@ type Manager struct {
 	runs sync.WaitGroup
 
 	closed figures // of the crawls not open here
+
+	social *Social // the data folder's social campaigns
 }
 
 // entry is a crawl opened by the Manager.
@@ -95,8 +97,10 @@ func (e *entry) ended() bool { return e.done != nil && !e.running() }
 // as mneme crawl builds it (package kb/aah/setup: the built-in KB, the
 // data folder's learned patterns), in place of d.Analyzer.
 func NewManager(data string, d crawler.Deps, userAgent string) *Manager {
-	return &Manager{data: data, deps: d, ua: userAgent, open: map[string]*entry{},
+	m := &Manager{data: data, deps: d, ua: userAgent, open: map[string]*entry{}, social: NewSocial(data, d.Store),
 		loadKnowledge: sync.OnceValues(func() (*setup.Knowledge, error) { return setup.Load(nil, "") })}
+	m.social.target = m.target
+	return m
 }
 
 // SetKnowledge makes the helpers of the crawls started from now on detect
@@ -430,5 +434,6 @@ func (m *Manager) Close() error {
 	}
 	m.mu.Unlock()
 	m.runs.Wait()
+	m.social.Close()
 	return errors.Join(errs...)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/tui/archive"
 	"github.com/mneme-archive/mneme/tui/backend"
+	"github.com/mneme-archive/mneme/tui/campaigns"
 	"github.com/mneme-archive/mneme/tui/console"
 	"github.com/mneme-archive/mneme/tui/crawls"
 	"github.com/mneme-archive/mneme/tui/detail"
@@ -49,7 +50,8 @@ func New(b backend.Backend, dataDir, source string, c Crawls) *App {
 		detail.New(detail.Options{Client: c.Client, Interval: c.Interval}),
 		frontier.New(frontier.Options{Client: c.Client, Interval: 2 * c.Interval}),
 		review.New(review.Options{Client: c.Client}),
-		con, archive.New(b))
+		con, archive.New(b),
+		campaigns.New(campaigns.Options{Client: c.Client, Interval: c.Interval}))
 }
 
 // Run shows app on the terminal until the user quits or ctx ends.

@@ -288,11 +288,11 @@ func TestSecrets(t *testing.T) {
 		t.Errorf("a world-readable secrets file: %v", err)
 	}
 	os.Chmod(path, 0o600)
-	s, err := LoadSecrets(path, []string{"MNEME_SOCIAL_MASTODON_TOKEN=from-env", "MNEME_SOCIAL_TWITTER_CONSUMER_KEY=ck", "PATH=/bin"})
+	s, err := LoadSecrets(path, []string{"MNEME_SOCIAL_MASTODON_TOKEN=from-env", "MNEME_SOCIAL_TWITTER_BEARER_TOKEN=ck", "PATH=/bin"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s["mastodon"]["token"] != "from-env" || s["feed"]["username"] != "u1" || s["twitter"]["consumer-key"] != "ck" || len(s) != 3 {
+	if s["mastodon"]["token"] != "from-env" || s["feed"]["username"] != "u1" || s["twitter"]["bearer_token"] != "ck" || len(s) != 3 {
 		t.Errorf("secrets %v", s)
 	}
 }

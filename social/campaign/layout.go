@@ -200,7 +200,7 @@ func LoadSecrets(path string, environ []string) (Secrets, error) {
 		if !ok || key == "" {
 			continue
 		}
-		plat, key = strings.ToLower(plat), strings.ReplaceAll(strings.ToLower(key), "_", "-")
+		plat, key = strings.ToLower(plat), strings.ToLower(key)
 		if s[plat] == nil {
 			s[plat] = map[string]string{}
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/social/platform"
+	"github.com/mneme-archive/mneme/social/ratelimit"
 	"github.com/mneme-archive/mneme/social/record"
 	"github.com/mneme-archive/mneme/social/socialrdf"
 )
@@ -181,12 +182,17 @@ func (r *Runner) setState(s State) error {
 	return r.Layout.WriteState(r.Spec.ID, s)
 }
 
-// limit is where each platform's requests pass its rate limiter (package
-// social/ratelimit: the platform's rate-limit headers, 429 and 5xx
-// back-off, a per-credential budget) on their way to the recorder, which
-// so archives every attempt, a refused one included.
+// limiters hands out the rate limiter of each (platform, credential),
+// shared by every campaign of the process that uses the credential, as
+// the platform counts its requests.
+var limiters ratelimit.Registry
+
+// limit is where each platform's requests pass its credential's rate
+// limiter (package social/ratelimit: the platform's rate-limit headers,
+// 429 and 5xx waited out, a request budget) on their way to the
+// recorder, which so archives every attempt, a refused one included.
 func limit(next http.RoundTripper, platformName string, credentials map[string]string) http.RoundTripper {
-	return next
+	return limiters.For(platformName, credentials).Transport(next)
 }
 
 // run is one run's open files and clients.

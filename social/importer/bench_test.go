@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -84,6 +85,16 @@ func generate(tb testing.TB, path string, n int) {
 	}
 }
 
+// cpuTime is the process's CPU time so far, user and system: on a
+// machine shared with other jobs the steadier figure.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func dirSize(tb testing.TB, dir string) int64 {
 	var n int64
 	filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
@@ -109,14 +120,15 @@ func BenchmarkImport(b *testing.B) {
 	generate(b, path, n)
 	b.ResetTimer()
 	for range b.N {
-		start := time.Now()
+		start, cpu0 := time.Now(), cpuTime()
 		_, l, status, closeStore := runImport(b, "bench", 0, path)
-		el := time.Since(start)
+		el, cpu := time.Since(start), cpuTime()-cpu0
 		if status.Posts != int64(n) {
 			b.Fatalf("%d posts imported, want %d", status.Posts, n)
 		}
 		closeStore()
 		b.ReportMetric(float64(n)/el.Seconds(), "posts/s")
+		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/post")
 		b.ReportMetric(float64(dirSize(b, l.Store()))/float64(n), "store-B/post")
 		b.ReportMetric(float64(dirSize(b, l.WARCs("bench")))/float64(n), "warc-B/post")
 	}
