@@ -35,10 +35,11 @@ func (q quadRef) Key() any { return q }
 // QuadStore is a Cayley graph.QuadStore over a mneme store or snapshot.
 type QuadStore struct {
 	v      *view
-	s      *graph.Store                     // nil: read-only
-	frozen bool                             // a snapshot: its statistics do not change
-	ro     *graph.Store                     // the store of a snapshot, when opened read-only
-	ids    *otter.Cache[rdf.Term, graph.ID] // of its Source; nil: none
+	s      *graph.Store                           // nil: read-only
+	frozen bool                                   // a snapshot: its statistics do not change
+	ro     *graph.Store                           // the store of a snapshot, when opened read-only
+	ids    *otter.Cache[rdf.Term, graph.ID]       // of its Source; nil: none
+	sizes  *otter.Cache[graph.Pattern, refs.Size] // of its Source; nil: none
 
 	statsOnce sync.Once
 	st        *graph.Stats
@@ -161,12 +162,21 @@ func (qs *QuadStore) ValueOf(v quad.Value) (cgraph.Ref, error) {
 	}
 	if qs.ids != nil {
 		if id, ok := qs.ids.GetIfPresent(t); ok {
+			if id == graph.Any {
+				return nil, nil
+			}
 			return node(id), nil
 		}
 	}
 	id, found, err := qs.v.Lookup(t)
-	if err != nil || !found {
-		return nil, err // absent now, perhaps not later: not cached
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		if qs.ids != nil && qs.ro != nil {
+			qs.ids.Set(t, graph.Any) // absent for good from a read-only store
+		}
+		return nil, nil
 	}
 	if qs.ids != nil {
 		qs.ids.Set(t, id)
@@ -389,11 +399,23 @@ func (qs *QuadStore) size(ctx context.Context, p graph.Pattern) (refs.Size, erro
 		}
 		return refs.Size{Value: int64((ps.Quads + per - 1) / max(per, 1))}, nil
 	}
+	if qs.sizes != nil {
+		if sz, ok := qs.sizes.GetIfPresent(p); ok {
+			return sz, nil
+		}
+	}
 	e, err := qs.v.Estimate(ctx, p)
 	if err != nil {
 		return refs.Size{}, err
 	}
-	return refs.Size{Value: int64(e.N), Exact: e.Exact}, nil
+	sz := refs.Size{Value: int64(e.N), Exact: e.Exact}
+	if qs.sizes != nil {
+		if qs.ro == nil {
+			sz.Exact = false // it may be reused on a later state
+		}
+		qs.sizes.Set(p, sz)
+	}
+	return sz, nil
 }
 
 // QuadsAllIterator lists every quad.
@@ -406,7 +428,7 @@ func (qs *QuadStore) NodesAllIterator() iterator.Shape { return &nodes{qs: qs} }
 // exactly (one seek per distinct term of each position) only when asked,
 // and are otherwise an upper bound from the per-predicate statistics.
 func (qs *QuadStore) Stats(ctx context.Context, exact bool) (cgraph.Stats, error) {
-	st, err := qs.v.Stats()
+	st, err := qs.stats()
 	if err != nil {
 		return cgraph.Stats{}, err
 	}
@@ -440,36 +462,4 @@ func nodeBound(st *graph.Stats) int64 {
 		n--
 	}
 	return int64(n)
-}
-
-// OptimizeShape turns Cayley's quad filters (a node in each of several
-// directions) into one scan of the ordering whose prefix they bind.
-func (qs *QuadStore) OptimizeShape(ctx context.Context, s shape.Shape) (shape.Shape, bool) {
-	a, ok := s.(shape.QuadsAction)
-	if !ok || len(a.Filter) < 2 {
-		return s, false
-	}
-	var p graph.Pattern
-	for d, r := range a.Filter {
-		n, ok := r.(node)
-		if !ok || !bind(&p, d, graph.ID(n)) {
-			return s, false
-		}
-	}
-	return a.SimplifyFrom(scanShape{pat: p}), true
-}
-
-// scanShape is the shape of one range scan of the store.
-type scanShape struct{ pat graph.Pattern }
-
-func (s scanShape) BuildIterator(qs cgraph.QuadStore) iterator.Shape {
-	m, ok := qs.(*QuadStore)
-	if !ok {
-		return iterator.NewError(fmt.Errorf("cayley: a mneme scan built on %T", qs))
-	}
-	return &quads{qs: m, pat: s.pat}
-}
-
-func (s scanShape) Optimize(ctx context.Context, r shape.Optimizer) (shape.Shape, bool) {
-	return s, false
 }

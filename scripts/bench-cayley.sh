@@ -6,18 +6,33 @@
 # times and a Markdown table of median query times (docs/benchmarks.md,
 # "Cayley: Gizmo on mneme and on bolt").
 #
-# Usage: scripts/bench-cayley.sh [DATA.nt.gz]   (default: LUBM(8) from ../shared)
-# Environment: RUNS (timed runs per query and store, default 7), BENCH_DIR.
+# Usage: scripts/bench-cayley.sh [DATA.nt.gz] [CAYLEYBENCH FLAGS...]
+#   (default data: LUBM(8) from ../shared). Flags go to cayleybench:
+#   -reuse queries the stores an earlier run left in BENCH_DIR without
+#   loading them again; -match RE runs some of the queries; -cpuprofile
+#   FILE profiles the query runs.
+# Environment: RUNS (timed runs per query and store, default 7); BENCH_DIR
+# (work directory, kept for -reuse; without it a temporary one, removed
+# at exit).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-DATA=${1:-$ROOT/../shared/data/bench/lubm/lubm-univ8-seed0.nt.gz}
-WORK=${BENCH_DIR:-/tmp/mneme-bench-cayley}
+DATA=$ROOT/../shared/data/bench/lubm/lubm-univ8-seed0.nt.gz
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
+	DATA=$1
+	shift
+fi
 RUNS=${RUNS:-7}
+if [ -n "${BENCH_DIR:-}" ]; then
+	WORK=$BENCH_DIR
+	mkdir -p "$WORK"
+else
+	WORK=$(mktemp -d /tmp/mneme-bench-cayley.XXXXXX)
+	trap 'rm -rf "$WORK"' EXIT
+fi
 
 [ -f "$DATA" ] || { echo "bench-cayley: no data at $DATA" >&2; exit 1; }
-mkdir -p "$WORK"
-trap 'rm -rf "$WORK"' EXIT
 (cd "$ROOT" && go build -o "$WORK/cayleybench" ./scripts/bench/cayleybench)
 echo "bench-cayley: $(date -u +%FT%TZ), commit $(git -C "$ROOT" rev-parse --short HEAD), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-"$WORK/cayleybench" -data "$DATA" -dir "$WORK/stores" -runs "$RUNS"
+"$WORK/cayleybench" -data "$DATA" -dir "$WORK/stores" -runs "$RUNS" "$@"
+echo "bench-cayley: done $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
