@@ -14,6 +14,8 @@ import (
 	"github.com/cayleygraph/cayley/query/gizmo"
 	"github.com/cayleygraph/cayley/query/shape"
 	"github.com/cayleygraph/quad"
+
+	"github.com/mneme-archive/mneme/graph"
 )
 
 // shapeQuads: people, courses and classes, with one triple in two graphs
@@ -56,7 +58,12 @@ func shapeQuads() []quad.Quad {
 // paths. It also checks that the store's shapes are used.
 func TestShapesMatchMemstore(t *testing.T) {
 	quads := shapeQuads()
-	s, qs := openTemp(t)
+	dir := t.TempDir()
+	s, err := graph.Open(dir, graph.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs := New(s)
 	w, err := qs.NewQuadWriter()
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +76,11 @@ func TestShapesMatchMemstore(t *testing.T) {
 	}
 	mem := memstore.New(quads...)
 	src := NewSource(s)
+	defer func() {
+		if s != nil {
+			s.Close()
+		}
+	}()
 
 	queries := []string{
 		`g.V("<c0>").In("<takes>").All()`,
@@ -90,20 +102,19 @@ func TestShapesMatchMemstore(t *testing.T) {
 		`g.V("<nothing>").In("<takes>").All()`,
 		`g.V("<s0>").Out("<takes>").In("<nothing>").All()`,
 	}
-	for _, q := range queries {
-		want := runGizmo(t, mem, q)
-		for _, store := range []struct {
-			name string
-			qs   cgraph.QuadStore
-		}{{"live", qs}, {"snapshot", src.Snapshot()}} {
-			if got := runGizmo(t, store.qs, q); !slices.Equal(got, want) {
-				t.Errorf("%s on %s:\n got  %v\n want %v", q, store.name, got, want)
+	check := func(name string, store func() cgraph.QuadStore) {
+		for _, q := range queries {
+			qs := store()
+			if got, want := runGizmo(t, qs, q), runGizmo(t, mem, q); !slices.Equal(got, want) {
+				t.Errorf("%s on %s:\n got  %v\n want %v", q, name, got, want)
 			}
-			if c, ok := store.qs.(*QuadStore); ok && c != qs {
+			if c, ok := qs.(*QuadStore); ok {
 				c.Close()
 			}
 		}
 	}
+	check("the live store", func() cgraph.QuadStore { return New(s) })
+	check("snapshots of the writable store", func() cgraph.QuadStore { return src.Snapshot() })
 
 	// The shapes Has/In/Out from constants and In/Out from a path become.
 	ctx := context.Background()
@@ -125,6 +136,28 @@ func TestShapesMatchMemstore(t *testing.T) {
 		if err != nil || n == 0 {
 			t.Errorf("%s: %d results, %v", c.name, n, err)
 		}
+	}
+
+	// Reopened read-only: the Source's queries share its scans (twice
+	// through the queries, so that pooled scans serve later queries),
+	// and once it is closed the store closes with no scan left open.
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = nil
+	ro, err := graph.Open(dir, graph.OpenOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	roSrc := NewSource(ro)
+	for range 2 {
+		check("the read-only store's Source", func() cgraph.QuadStore { return roSrc.Snapshot() })
+	}
+	if err := roSrc.Close(); err != nil {
+		t.Error(err)
+	}
+	if err := ro.Close(); err != nil {
+		t.Errorf("closing the read-only store after its Source: %v", err)
 	}
 }
 

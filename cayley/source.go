@@ -29,10 +29,18 @@ const (
 // the size estimates of the patterns the optimiser weighs (an estimate
 // counts up to a thousand keys), for good on a read-only store, for
 // sizeAge on a writable one.
+//
+// Over a read-only store, whose state never changes, the queries need
+// no snapshot of their own: they read the store and share its scans
+// (opening a scan costs a query more than its seeks). Close the Source
+// before the store.
 type Source struct {
 	s     *graph.Store
 	ids   *otter.Cache[rdf.Term, graph.ID]
 	sizes *otter.Cache[graph.Pattern, refs.Size]
+	// Over a read-only store: the reads the queries share.
+	v    *view
+	pool *scanPool
 }
 
 // NewSource returns a Source over s.
@@ -49,14 +57,36 @@ func NewSource(s *graph.Store) *Source {
 	if err != nil {
 		panic(err)
 	}
-	return &Source{s: s, ids: ids, sizes: sizes}
+	src := &Source{s: s, ids: ids, sizes: sizes}
+	if s.ReadOnly() {
+		src.v, src.pool = &view{v: s.View}, &scanPool{}
+	}
+	return src
 }
 
-// Snapshot returns a read-only QuadStore over a snapshot, as NewSnapshot.
+// Snapshot returns a read-only QuadStore for one query: over a snapshot
+// of a writable store, as NewSnapshot; over a read-only store itself,
+// sharing the Source's scans.
 func (src *Source) Snapshot() *QuadStore {
-	qs := NewSnapshot(src.s)
+	var qs *QuadStore
+	if src.pool != nil {
+		qs = &QuadStore{v: src.v, frozen: true, ro: src.s, pool: src.pool}
+	} else {
+		qs = NewSnapshot(src.s)
+	}
 	qs.ids, qs.sizes = src.ids, src.sizes
 	return qs
+}
+
+// Close closes the scans the queries of a read-only store share, once
+// the last query using them has closed them; the QuadStores it handed
+// out cannot read after.
+func (src *Source) Close() error {
+	if src.pool == nil {
+		return nil
+	}
+	src.pool.close()
+	return src.v.close()
 }
 
 // Store is the store of the source.

@@ -45,35 +45,26 @@ type QuadStore struct {
 	st        *graph.Stats
 	stErr     error
 
-	// idle keeps closed scans of a snapshot, per ordering, for the next
-	// scan of that ordering to reuse with a seek (QuadIter.Reset): a
-	// traversal opens one scan per node it steps from, and opening a
-	// Pebble iterator costs several times the seek.
-	mu     sync.Mutex
-	idle   map[graph.Order][]*iter
-	closed bool
+	// pool keeps closed scans for reuse: the QuadStore's own (a
+	// snapshot's, closed with it) or its Source's, shared by the queries
+	// of a read-only store; nil on the live state of a writable store.
+	pool    *scanPool
+	ownPool bool
+	ownView bool // Close closes v
 }
 
-// maxIdle bounds the scans kept per ordering.
-const maxIdle = 4
-
 // scan opens a scan of the quads matching p in the ordering of its bound
-// positions, reusing an idle one on a snapshot.
+// positions, reusing an idle one from the pool.
 func (qs *QuadStore) scan(ctx context.Context, p graph.Pattern) (*iter, error) {
-	if !qs.frozen {
+	if qs.pool == nil {
 		return qs.v.Scan(ctx, p, graph.ScanOptions{})
 	}
 	o := graph.AutoOrder(p, false)
-	qs.mu.Lock()
-	var it *iter
-	if n := len(qs.idle[o]); n > 0 {
-		it = qs.idle[o][n-1]
-		qs.idle[o] = qs.idle[o][:n-1]
-	}
-	qs.mu.Unlock()
+	it := qs.pool.get(o)
 	if it == nil {
 		// Not ctx: the scan outlives it (Gizmo gives each ForEach a
-		// context of its own); quadScanner checks the caller's.
+		// context of its own, and a pooled scan serves later queries);
+		// quadScanner checks the caller's.
 		var err error
 		if it, err = qs.v.Scan(context.Background(), graph.Pattern{}, graph.ScanOptions{Order: o}); err != nil {
 			return nil, err
@@ -88,19 +79,64 @@ func (qs *QuadStore) scan(ctx context.Context, p graph.Pattern) (*iter, error) {
 
 // done closes a scan of qs.scan, or keeps it for reuse.
 func (qs *QuadStore) done(it *iter) error {
-	if qs.frozen && it.Err() == nil {
-		qs.mu.Lock()
-		if o := it.Order(); !qs.closed && len(qs.idle[o]) < maxIdle {
-			if qs.idle == nil {
-				qs.idle = make(map[graph.Order][]*iter)
-			}
-			qs.idle[o] = append(qs.idle[o], it)
-			qs.mu.Unlock()
-			return nil
-		}
-		qs.mu.Unlock()
+	if qs.pool != nil && it.Err() == nil && qs.pool.put(it) {
+		return nil
 	}
 	return it.Close()
+}
+
+// scanPool keeps closed scans, per ordering, for the next scan of that
+// ordering to reuse with a seek (QuadIter.Reset): a traversal opens one
+// scan per node it steps from, a query a few orderings, and opening a
+// Pebble iterator costs several times the seek.
+type scanPool struct {
+	mu     sync.Mutex
+	idle   map[graph.Order][]*iter
+	closed bool
+}
+
+// maxIdle bounds the scans kept per ordering.
+const maxIdle = 4
+
+func (p *scanPool) get(o graph.Order) *iter {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.idle[o])
+	if n == 0 {
+		return nil
+	}
+	it := p.idle[o][n-1]
+	p.idle[o] = p.idle[o][:n-1]
+	return it
+}
+
+// put keeps it, unless the pool is closed or full.
+func (p *scanPool) put(it *iter) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	o := it.Order()
+	if p.closed || len(p.idle[o]) >= maxIdle {
+		return false
+	}
+	if p.idle == nil {
+		p.idle = make(map[graph.Order][]*iter)
+	}
+	p.idle[o] = append(p.idle[o], it)
+	return true
+}
+
+// close closes the kept scans and refuses more.
+func (p *scanPool) close() {
+	p.mu.Lock()
+	p.closed = true
+	idle := p.idle
+	p.idle = nil
+	p.mu.Unlock()
+	for _, its := range idle {
+		for _, it := range its {
+			it.Close()
+		}
+	}
 }
 
 var (
@@ -112,7 +148,7 @@ var (
 // New returns a QuadStore over the live state of s, writable unless s is
 // read-only. Closing it leaves s open.
 func New(s *graph.Store) *QuadStore {
-	qs := &QuadStore{v: &view{v: s.View}}
+	qs := &QuadStore{v: &view{v: s.View}, ownView: true}
 	if !s.ReadOnly() {
 		qs.s = s
 	}
@@ -124,27 +160,25 @@ func New(s *graph.Store) *QuadStore {
 // iterators read the same state.
 func NewSnapshot(s *graph.Store) *QuadStore {
 	v := s.Snapshot()
-	qs := &QuadStore{v: &view{v: v, release: v.Close}, frozen: true}
+	qs := &QuadStore{v: &view{v: v, release: v.Close}, frozen: true, pool: &scanPool{}, ownPool: true, ownView: true}
 	if s.ReadOnly() {
 		qs.ro = s
 	}
 	return qs
 }
 
-// Close releases the snapshot, if the QuadStore has one, once its open
-// scans are closed; reads after Close fail.
+// Close releases the snapshot, if the QuadStore has one of its own, once
+// its open scans are closed; reads after Close fail then. A QuadStore of
+// a Source over a read-only store shares the Source's reads, which its
+// Close leaves open.
 func (qs *QuadStore) Close() error {
-	qs.mu.Lock()
-	qs.closed = true
-	idle := qs.idle
-	qs.idle = nil
-	qs.mu.Unlock()
-	for _, its := range idle {
-		for _, it := range its {
-			it.Close()
-		}
+	if qs.ownPool {
+		qs.pool.close()
 	}
-	return qs.v.close()
+	if qs.ownView {
+		return qs.v.close()
+	}
+	return nil
 }
 
 // ValueOf returns the reference of a value the store knows, nil

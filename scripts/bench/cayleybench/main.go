@@ -185,6 +185,7 @@ func run(data, dir string, runs int, reuse bool, match *regexp.Regexp, profile s
 	defer ms.Close()
 	mqs := cayley.New(ms)
 	src := cayley.NewSource(ms) // as mneme serve's Cayley API
+	defer src.Close()
 
 	bdir := filepath.Join(dir, "bolt")
 	if !reuse {
@@ -206,6 +207,7 @@ func run(data, dir string, runs int, reuse bool, match *regexp.Regexp, profile s
 	}
 
 	stores := []cgraph.QuadStore{mqs, bqs}
+	storeNames := []string{"mneme", "bolt"}
 	if !reuse {
 		fmt.Printf("| load through Cayley's quad writer | mneme | bolt |\n|---|---|---|\n")
 		fmt.Printf("| %d triples | %.1f s (%.0f k quads/s) | %.1f s (%.0f k quads/s) |\n\n",
@@ -238,7 +240,13 @@ func run(data, dir string, runs int, reuse bool, match *regexp.Regexp, profile s
 				if i == 0 {
 					snapOf = src
 				}
-				n, d, err := runQuery(s, snapOf, text)
+				var n int
+				var d time.Duration
+				// Labelled so that a profile tells the stores apart
+				// (go tool pprof -tagfocus store=mneme).
+				pprof.Do(context.Background(), pprof.Labels("store", storeNames[i]), func(context.Context) {
+					n, d, err = runQuery(s, snapOf, text)
+				})
 				if err != nil {
 					return fmt.Errorf("%s: %w", q.name, err)
 				}
