@@ -36,3 +36,36 @@ fi
 echo "bench-cayley: $(date -u +%FT%TZ), commit $(git -C "$ROOT" rev-parse --short HEAD), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 "$WORK/cayleybench" -data "$DATA" -dir "$WORK/stores" -runs "$RUNS" "$@"
 echo "bench-cayley: done $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+
+# PROFILE=N: then N runs of the cheap queries under the CPU profiler,
+# and a table of where each query's CPU goes on each store: building the
+# Gizmo session (off the clock), the store's own code (mneme: packages
+# cayley, graph and Pebble; bolt: Cayley's kv quad store, hidalgo and
+# bolt), and the rest (Gizmo's JavaScript runtime, Cayley's iterators,
+# the results' conversion), the same code for both stores.
+if [ -n "${PROFILE:-}" ]; then
+	prof=$WORK/cayley.pprof
+	"$WORK/cayleybench" -reuse -dir "$WORK/stores" -runs "$PROFILE" -match '^Q(1|3|7) ' -cpuprofile "$prof" >/dev/null
+	ms() { # samples of the profile matching pprof flags "$@", in ms per run
+		go tool pprof -nodefraction=0 -nodecount=1000000 "$@" -top "$WORK/cayleybench" "$prof" 2>/dev/null |
+			awk -v n="$((PROFILE + 1))" '/^Showing nodes accounting for/ {
+				v = $5; sub(/,$/, "", v); u = v; gsub(/[0-9.]/, "", u); sub(/[a-z]+$/, "", v)
+				f = u == "s" ? 1000 : u == "ms" ? 1 : u == "us" || u == "µs" ? 0.001 : u == "min" ? 60000 : 0
+				printf "%.0f", v * f * 1000 / n; found = 1 } END { if (!found) printf "0" }'
+	}
+	echo
+	echo "CPU per query in µs ($PROFILE runs each, load $(cut -d' ' -f1-3 /proc/loadavg)): total on the clock = all − session"
+	echo
+	echo "| query | store | all | Gizmo session (off the clock) | on the clock | store's own code | the rest (same code on both) |"
+	echo "|---|---|---|---|---|---|---|"
+	for q in empty Q1 Q3 Q7; do
+		for st in mneme bolt; do
+			own='mneme-archive/mneme/(cayley|graph)|cockroachdb/pebble'
+			[ "$st" = bolt ] && own='cayley/graph/kv|hidal-go|boltdb'
+			all=$(ms -tagfocus "run=^$st/$q\$")
+			sess=$(ms -tagfocus "run=^$st/$q\$" -focus 'gizmo\.NewSession')
+			store=$(ms -tagfocus "run=^$st/$q\$" -focus "$own" -ignore 'gizmo\.NewSession')
+			echo "| $q | $st | $all | $sess | $((all - sess)) | $store | $((all - sess - store)) |"
+		done
+	done
+fi

@@ -242,9 +242,10 @@ func run(data, dir string, runs int, reuse bool, match *regexp.Regexp, profile s
 				}
 				var n int
 				var d time.Duration
-				// Labelled so that a profile tells the stores apart
-				// (go tool pprof -tagfocus store=mneme).
-				pprof.Do(context.Background(), pprof.Labels("store", storeNames[i]), func(context.Context) {
+				// Labelled so that a profile tells the stores and the
+				// queries apart (go tool pprof -tagfocus run=mneme/Q1).
+				qlabel, _, _ := strings.Cut(q.name, " ")
+				pprof.Do(context.Background(), pprof.Labels("run", storeNames[i]+"/"+qlabel), func(context.Context) {
 					n, d, err = runQuery(s, snapOf, text)
 				})
 				if err != nil {
