@@ -35,7 +35,7 @@ fi
 (cd "$ROOT" && go build -o "$WORK/cayleybench" ./scripts/bench/cayleybench)
 echo "bench-cayley: $(date -u +%FT%TZ), commit $(git -C "$ROOT" rev-parse --short HEAD), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 "$WORK/cayleybench" -data "$DATA" -dir "$WORK/stores" -runs "$RUNS" "$@"
-echo "bench-cayley: done $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+echo "bench-cayley: queries done $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 # PROFILE=N: then N runs of the cheap queries under the CPU profiler,
 # and a table of where each query's CPU goes on each store: building the
