@@ -65,7 +65,7 @@ rate() { echo "$1 $2" | awk '{printf "%.0f", $1 / $2}'; }
 # wget: exit code 8 means some response was an error status, which this
 # site has none of; any other failure stops the benchmark.
 wget_cmd="wget --recursive --level=inf --no-parent --warc-file=site --no-verbose -e robots=off $root"
-mneme_cmd="mneme crawl --politeness off --workers $WORKERS --data DATA $root"
+mneme_cmd="mneme crawl --politeness off --workers $WORKERS --data DATA"
 # run_mneme EXTRA...: one crawl, its figures in mneme_* variables.
 run_mneme() {
 	rm -rf "$work/data"
@@ -84,7 +84,7 @@ run_mneme() {
 }
 ab_row() {
 	ab_secs=$mneme_secs ab_cpu=$mneme_cpu
-	b_row="| $run | mneme $AB | \`$mneme_cmd $AB\` | $load_mneme | $mneme_secs s | $mneme_cpu s ($mneme_server s) | $mneme_fetched | $mneme_pages | $mneme_warc | $mneme_quads | $(rate "$mneme_pages" "$mneme_secs") |
+	b_row="| $run | mneme $AB | \`$mneme_cmd $AB $root\` | $load_mneme | $mneme_secs s | $mneme_cpu s ($mneme_server s) | $mneme_fetched | $mneme_pages | $mneme_warc | $mneme_quads | $(rate "$mneme_pages" "$mneme_secs") |
 "
 }
 rows=
@@ -114,7 +114,7 @@ for run in $(seq "$RUNS"); do
 	# shellcheck disable=SC2086 # A_FLAGS is a list of flags
 	run_mneme ${A_FLAGS:-}
 	a_secs=$mneme_secs a_cpu=$mneme_cpu
-	a_row="| $run | mneme | \`$mneme_cmd${A_FLAGS:+ $A_FLAGS}\` | $load_mneme | $mneme_secs s | $mneme_cpu s ($mneme_server s) | $mneme_fetched | $mneme_pages | $mneme_warc | $mneme_quads | $(rate "$mneme_pages" "$mneme_secs") |
+	a_row="| $run | mneme | \`$mneme_cmd${A_FLAGS:+ $A_FLAGS} $root\` | $load_mneme | $mneme_secs s | $mneme_cpu s ($mneme_server s) | $mneme_fetched | $mneme_pages | $mneme_warc | $mneme_quads | $(rate "$mneme_pages" "$mneme_secs") |
 "
 	if [ -n "${AB:-}" ] && [ $((run % 2)) -eq 1 ]; then
 		# shellcheck disable=SC2086
