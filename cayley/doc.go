@@ -11,9 +11,11 @@
 // generalised batch (graph.Store.NewGeneralisedBatch).
 //
 // Iterators are scans of the store's six orderings: a node in one
-// direction, or several bound directions at once (the shape optimiser
-// turns Cayley's quad filters into one range scan), with sizes from the
-// store's statistics and estimates; Contains checks a quad's column and
+// direction, or several bound directions at once. The shape optimiser
+// (shapes.go) turns Cayley's quad filters into range scans, and the
+// nodes at one end of quads with constants (Has, In, Out) into a scan to
+// list them and a seek to check one. Sizes come from the store's
+// statistics and estimates; Contains on quads checks a quad's column and
 // never reads a range. The package is outside the core: nothing in
 // graph, sparql or rdf imports Cayley.
 package cayley

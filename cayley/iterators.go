@@ -165,7 +165,7 @@ func (it *nodes) Optimize(ctx context.Context) (iterator.Shape, bool) { return i
 
 func (it *nodes) Stats(ctx context.Context) (iterator.Costs, error) {
 	if it.size == nil {
-		st, err := it.qs.v.Stats()
+		st, err := it.qs.stats()
 		if err != nil {
 			return iterator.Costs{}, err
 		}

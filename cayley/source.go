@@ -1,39 +1,92 @@
 package cayley
 
 import (
+	"time"
+
+	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/maypok86/otter/v2"
 
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
-// sourceIDs bounds a Source's cache of term IDs.
-const sourceIDs = 1 << 16
+const (
+	// sourceIDs bounds a Source's cache of term IDs, sourceSizes its
+	// cache of size estimates.
+	sourceIDs   = 1 << 16
+	sourceSizes = 1 << 12
+	// sizeAge is how long an estimate of a writable store is reused:
+	// estimates only steer Cayley's optimiser, and a store that grows
+	// changes them slowly.
+	sizeAge = 10 * time.Second
+)
 
 // Source hands out a QuadStore per query over one store, sharing what
 // stays true across its snapshots: the IDs of the terms queries name (an
 // ID never changes, dictionary entries are never rewritten or deleted),
 // so that a query's constants (predicates, classes, the nodes it starts
-// from) are not looked up in the dictionary again by every query.
+// from) are not looked up in the dictionary again by every query; and
+// the size estimates of the patterns the optimiser weighs (an estimate
+// counts up to a thousand keys), for good on a read-only store, for
+// sizeAge on a writable one.
+//
+// Over a read-only store, whose state never changes, the queries need
+// no snapshot of their own: they read the store and share its scans
+// (opening a scan costs a query more than its seeks). Close the Source
+// before the store.
 type Source struct {
-	s   *graph.Store
-	ids *otter.Cache[rdf.Term, graph.ID]
+	s     *graph.Store
+	ids   *otter.Cache[rdf.Term, graph.ID]
+	sizes *otter.Cache[graph.Pattern, refs.Size]
+	// Over a read-only store: the reads the queries share.
+	v    *view
+	pool *scanPool
 }
 
 // NewSource returns a Source over s.
 func NewSource(s *graph.Store) *Source {
-	c, err := otter.New(&otter.Options[rdf.Term, graph.ID]{MaximumSize: sourceIDs})
+	ids, err := otter.New(&otter.Options[rdf.Term, graph.ID]{MaximumSize: sourceIDs})
 	if err != nil {
 		panic(err) // the options are constant and valid
 	}
-	return &Source{s: s, ids: c}
+	so := &otter.Options[graph.Pattern, refs.Size]{MaximumSize: sourceSizes}
+	if !s.ReadOnly() {
+		so.ExpiryCalculator = otter.ExpiryWriting[graph.Pattern, refs.Size](sizeAge)
+	}
+	sizes, err := otter.New(so)
+	if err != nil {
+		panic(err)
+	}
+	src := &Source{s: s, ids: ids, sizes: sizes}
+	if s.ReadOnly() {
+		src.v, src.pool = &view{v: s.View}, &scanPool{}
+	}
+	return src
 }
 
-// Snapshot returns a read-only QuadStore over a snapshot, as NewSnapshot.
+// Snapshot returns a read-only QuadStore for one query: over a snapshot
+// of a writable store, as NewSnapshot; over a read-only store itself,
+// sharing the Source's scans.
 func (src *Source) Snapshot() *QuadStore {
-	qs := NewSnapshot(src.s)
-	qs.ids = src.ids
+	var qs *QuadStore
+	if src.pool != nil {
+		qs = &QuadStore{v: src.v, frozen: true, ro: src.s, pool: src.pool}
+	} else {
+		qs = NewSnapshot(src.s)
+	}
+	qs.ids, qs.sizes = src.ids, src.sizes
 	return qs
+}
+
+// Close closes the scans the queries of a read-only store share, once
+// the last query using them has closed them; the QuadStores it handed
+// out cannot read after.
+func (src *Source) Close() error {
+	if src.pool == nil {
+		return nil
+	}
+	src.pool.close()
+	return src.v.close()
 }
 
 // Store is the store of the source.

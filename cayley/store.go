@@ -35,44 +35,36 @@ func (q quadRef) Key() any { return q }
 // QuadStore is a Cayley graph.QuadStore over a mneme store or snapshot.
 type QuadStore struct {
 	v      *view
-	s      *graph.Store                     // nil: read-only
-	frozen bool                             // a snapshot: its statistics do not change
-	ro     *graph.Store                     // the store of a snapshot, when opened read-only
-	ids    *otter.Cache[rdf.Term, graph.ID] // of its Source; nil: none
+	s      *graph.Store                           // nil: read-only
+	frozen bool                                   // a snapshot: its statistics do not change
+	ro     *graph.Store                           // the store of a snapshot, when opened read-only
+	ids    *otter.Cache[rdf.Term, graph.ID]       // of its Source; nil: none
+	sizes  *otter.Cache[graph.Pattern, refs.Size] // of its Source; nil: none
 
 	statsOnce sync.Once
 	st        *graph.Stats
 	stErr     error
 
-	// idle keeps closed scans of a snapshot, per ordering, for the next
-	// scan of that ordering to reuse with a seek (QuadIter.Reset): a
-	// traversal opens one scan per node it steps from, and opening a
-	// Pebble iterator costs several times the seek.
-	mu     sync.Mutex
-	idle   map[graph.Order][]*iter
-	closed bool
+	// pool keeps closed scans for reuse: the QuadStore's own (a
+	// snapshot's, closed with it) or its Source's, shared by the queries
+	// of a read-only store; nil on the live state of a writable store.
+	pool    *scanPool
+	ownPool bool
+	ownView bool // Close closes v
 }
 
-// maxIdle bounds the scans kept per ordering.
-const maxIdle = 4
-
 // scan opens a scan of the quads matching p in the ordering of its bound
-// positions, reusing an idle one on a snapshot.
+// positions, reusing an idle one from the pool.
 func (qs *QuadStore) scan(ctx context.Context, p graph.Pattern) (*iter, error) {
-	if !qs.frozen {
+	if qs.pool == nil {
 		return qs.v.Scan(ctx, p, graph.ScanOptions{})
 	}
 	o := graph.AutoOrder(p, false)
-	qs.mu.Lock()
-	var it *iter
-	if n := len(qs.idle[o]); n > 0 {
-		it = qs.idle[o][n-1]
-		qs.idle[o] = qs.idle[o][:n-1]
-	}
-	qs.mu.Unlock()
+	it := qs.pool.get(o)
 	if it == nil {
 		// Not ctx: the scan outlives it (Gizmo gives each ForEach a
-		// context of its own); quadScanner checks the caller's.
+		// context of its own, and a pooled scan serves later queries);
+		// quadScanner checks the caller's.
 		var err error
 		if it, err = qs.v.Scan(context.Background(), graph.Pattern{}, graph.ScanOptions{Order: o}); err != nil {
 			return nil, err
@@ -87,19 +79,64 @@ func (qs *QuadStore) scan(ctx context.Context, p graph.Pattern) (*iter, error) {
 
 // done closes a scan of qs.scan, or keeps it for reuse.
 func (qs *QuadStore) done(it *iter) error {
-	if qs.frozen && it.Err() == nil {
-		qs.mu.Lock()
-		if o := it.Order(); !qs.closed && len(qs.idle[o]) < maxIdle {
-			if qs.idle == nil {
-				qs.idle = make(map[graph.Order][]*iter)
-			}
-			qs.idle[o] = append(qs.idle[o], it)
-			qs.mu.Unlock()
-			return nil
-		}
-		qs.mu.Unlock()
+	if qs.pool != nil && it.Err() == nil && qs.pool.put(it) {
+		return nil
 	}
 	return it.Close()
+}
+
+// scanPool keeps closed scans, per ordering, for the next scan of that
+// ordering to reuse with a seek (QuadIter.Reset): a traversal opens one
+// scan per node it steps from, a query a few orderings, and opening a
+// Pebble iterator costs several times the seek.
+type scanPool struct {
+	mu     sync.Mutex
+	idle   map[graph.Order][]*iter
+	closed bool
+}
+
+// maxIdle bounds the scans kept per ordering.
+const maxIdle = 4
+
+func (p *scanPool) get(o graph.Order) *iter {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.idle[o])
+	if n == 0 {
+		return nil
+	}
+	it := p.idle[o][n-1]
+	p.idle[o] = p.idle[o][:n-1]
+	return it
+}
+
+// put keeps it, unless the pool is closed or full.
+func (p *scanPool) put(it *iter) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	o := it.Order()
+	if p.closed || len(p.idle[o]) >= maxIdle {
+		return false
+	}
+	if p.idle == nil {
+		p.idle = make(map[graph.Order][]*iter)
+	}
+	p.idle[o] = append(p.idle[o], it)
+	return true
+}
+
+// close closes the kept scans and refuses more.
+func (p *scanPool) close() {
+	p.mu.Lock()
+	p.closed = true
+	idle := p.idle
+	p.idle = nil
+	p.mu.Unlock()
+	for _, its := range idle {
+		for _, it := range its {
+			it.Close()
+		}
+	}
 }
 
 var (
@@ -111,7 +148,7 @@ var (
 // New returns a QuadStore over the live state of s, writable unless s is
 // read-only. Closing it leaves s open.
 func New(s *graph.Store) *QuadStore {
-	qs := &QuadStore{v: &view{v: s.View}}
+	qs := &QuadStore{v: &view{v: s.View}, ownView: true}
 	if !s.ReadOnly() {
 		qs.s = s
 	}
@@ -123,27 +160,25 @@ func New(s *graph.Store) *QuadStore {
 // iterators read the same state.
 func NewSnapshot(s *graph.Store) *QuadStore {
 	v := s.Snapshot()
-	qs := &QuadStore{v: &view{v: v, release: v.Close}, frozen: true}
+	qs := &QuadStore{v: &view{v: v, release: v.Close}, frozen: true, pool: &scanPool{}, ownPool: true, ownView: true}
 	if s.ReadOnly() {
 		qs.ro = s
 	}
 	return qs
 }
 
-// Close releases the snapshot, if the QuadStore has one, once its open
-// scans are closed; reads after Close fail.
+// Close releases the snapshot, if the QuadStore has one of its own, once
+// its open scans are closed; reads after Close fail then. A QuadStore of
+// a Source over a read-only store shares the Source's reads, which its
+// Close leaves open.
 func (qs *QuadStore) Close() error {
-	qs.mu.Lock()
-	qs.closed = true
-	idle := qs.idle
-	qs.idle = nil
-	qs.mu.Unlock()
-	for _, its := range idle {
-		for _, it := range its {
-			it.Close()
-		}
+	if qs.ownPool {
+		qs.pool.close()
 	}
-	return qs.v.close()
+	if qs.ownView {
+		return qs.v.close()
+	}
+	return nil
 }
 
 // ValueOf returns the reference of a value the store knows, nil
@@ -161,12 +196,21 @@ func (qs *QuadStore) ValueOf(v quad.Value) (cgraph.Ref, error) {
 	}
 	if qs.ids != nil {
 		if id, ok := qs.ids.GetIfPresent(t); ok {
+			if id == graph.Any {
+				return nil, nil
+			}
 			return node(id), nil
 		}
 	}
 	id, found, err := qs.v.Lookup(t)
-	if err != nil || !found {
-		return nil, err // absent now, perhaps not later: not cached
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		if qs.ids != nil && qs.ro != nil {
+			qs.ids.Set(t, graph.Any) // absent for good from a read-only store
+		}
+		return nil, nil
 	}
 	if qs.ids != nil {
 		qs.ids.Set(t, id)
@@ -389,11 +433,23 @@ func (qs *QuadStore) size(ctx context.Context, p graph.Pattern) (refs.Size, erro
 		}
 		return refs.Size{Value: int64((ps.Quads + per - 1) / max(per, 1))}, nil
 	}
+	if qs.sizes != nil {
+		if sz, ok := qs.sizes.GetIfPresent(p); ok {
+			return sz, nil
+		}
+	}
 	e, err := qs.v.Estimate(ctx, p)
 	if err != nil {
 		return refs.Size{}, err
 	}
-	return refs.Size{Value: int64(e.N), Exact: e.Exact}, nil
+	sz := refs.Size{Value: int64(e.N), Exact: e.Exact}
+	if qs.sizes != nil {
+		if qs.ro == nil {
+			sz.Exact = false // it may be reused on a later state
+		}
+		qs.sizes.Set(p, sz)
+	}
+	return sz, nil
 }
 
 // QuadsAllIterator lists every quad.
@@ -406,7 +462,7 @@ func (qs *QuadStore) NodesAllIterator() iterator.Shape { return &nodes{qs: qs} }
 // exactly (one seek per distinct term of each position) only when asked,
 // and are otherwise an upper bound from the per-predicate statistics.
 func (qs *QuadStore) Stats(ctx context.Context, exact bool) (cgraph.Stats, error) {
-	st, err := qs.v.Stats()
+	st, err := qs.stats()
 	if err != nil {
 		return cgraph.Stats{}, err
 	}
@@ -440,36 +496,4 @@ func nodeBound(st *graph.Stats) int64 {
 		n--
 	}
 	return int64(n)
-}
-
-// OptimizeShape turns Cayley's quad filters (a node in each of several
-// directions) into one scan of the ordering whose prefix they bind.
-func (qs *QuadStore) OptimizeShape(ctx context.Context, s shape.Shape) (shape.Shape, bool) {
-	a, ok := s.(shape.QuadsAction)
-	if !ok || len(a.Filter) < 2 {
-		return s, false
-	}
-	var p graph.Pattern
-	for d, r := range a.Filter {
-		n, ok := r.(node)
-		if !ok || !bind(&p, d, graph.ID(n)) {
-			return s, false
-		}
-	}
-	return a.SimplifyFrom(scanShape{pat: p}), true
-}
-
-// scanShape is the shape of one range scan of the store.
-type scanShape struct{ pat graph.Pattern }
-
-func (s scanShape) BuildIterator(qs cgraph.QuadStore) iterator.Shape {
-	m, ok := qs.(*QuadStore)
-	if !ok {
-		return iterator.NewError(fmt.Errorf("cayley: a mneme scan built on %T", qs))
-	}
-	return &quads{qs: m, pat: s.pat}
-}
-
-func (s scanShape) Optimize(ctx context.Context, r shape.Optimizer) (shape.Shape, bool) {
-	return s, false
 }

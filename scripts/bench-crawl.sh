@@ -8,6 +8,10 @@
 #   RUNS=5 scripts/bench-crawl.sh     # five wget/mneme pairs (default 3); the median ratio counts
 #   DOC=/dev/null scripts/bench-crawl.sh  # figures on stdout only
 #   CPUPROFILE=/tmp/crawl.pprof scripts/bench-crawl.sh  # profile mneme's crawl
+#   AB=--no-aah DOC=/dev/null scripts/bench-crawl.sh  # A/B: each run also crawls with
+#       these extra flags, the two mneme crawls back to back in alternating order,
+#       and the medians of the per-run ratios (B / A, wall and CPU) are printed;
+#       A_FLAGS adds flags to the A crawls (e.g. A_FLAGS="--fingerprints DIR")
 #
 # The site is `mneme demo serve-site` (internal/synthweb.BigSite): N pages of
 # 20-50 KB with 50-100 links each, plus their stylesheets, images and script.
@@ -61,9 +65,32 @@ rate() { echo "$1 $2" | awk '{printf "%.0f", $1 / $2}'; }
 # wget: exit code 8 means some response was an error status, which this
 # site has none of; any other failure stops the benchmark.
 wget_cmd="wget --recursive --level=inf --no-parent --warc-file=site --no-verbose -e robots=off $root"
-mneme_cmd="mneme crawl --politeness off --workers $WORKERS --data DATA $root"
+mneme_cmd="mneme crawl --politeness off --workers $WORKERS --data DATA"
+# run_mneme EXTRA...: one crawl, its figures in mneme_* variables.
+run_mneme() {
+	rm -rf "$work/data"
+	load_mneme=$(cut -d' ' -f1-3 /proc/loadavg)
+	s0=$(server_cpu)
+	t0=$(now)
+	/usr/bin/time -f "%U %S" -o "$work/mneme.cpu" "$work/mneme" crawl --politeness off --workers "$WORKERS" --data "$work/data" --id bench ${CPUPROFILE:+--cpuprofile "$CPUPROFILE"} "$@" "$root" >"$work/mneme.out" 2>"$work/mneme.err"
+	t1=$(now)
+	mneme_server=$(sub "$(server_cpu)" "$s0")
+	mneme_cpu=$(cpu "$work/mneme.cpu")
+	mneme_secs=$(elapsed "$t0" "$t1")
+	mneme_fetched=$(sed -n 's/.*: \([0-9]*\) pages, .*/\1/p' "$work/mneme.out")
+	mneme_pages=$(awk '$2 == 200 && $7 == "text/html"' "$work/data/crawls/bench/crawl.log" | wc -l)
+	mneme_warc=$(du -cb "$work"/data/crawls/bench/warcs/*.warc.gz | tail -1 | cut -f1)
+	mneme_quads=$("$work/mneme" store stats "$work/data/store" | awk '$1 == "quads" { print $2 }')
+}
+ab_row() {
+	ab_secs=$mneme_secs ab_cpu=$mneme_cpu
+	b_row="| $run | mneme $AB | \`$mneme_cmd $AB $root\` | $load_mneme | $mneme_secs s | $mneme_cpu s ($mneme_server s) | $mneme_fetched | $mneme_pages | $mneme_warc | $mneme_quads | $(rate "$mneme_pages" "$mneme_secs") |
+"
+}
 rows=
 ratios=
+ab_wall=
+ab_cpus=
 for run in $(seq "$RUNS"); do
 	rm -rf "$work/wget" "$work/data"
 	mkdir "$work/wget"
@@ -79,26 +106,37 @@ for run in $(seq "$RUNS"); do
 	wget_pages=$(find "$work/wget" -name '*.html' | wc -l)
 	wget_warc=$(du -sb "$work/wget/site.warc.gz" | cut -f1)
 
-	load_mneme=$(cut -d' ' -f1-3 /proc/loadavg)
-	s0=$(server_cpu)
-	t0=$(now)
-	/usr/bin/time -f "%U %S" -o "$work/mneme.cpu" "$work/mneme" crawl --politeness off --workers "$WORKERS" --data "$work/data" --id bench ${CPUPROFILE:+--cpuprofile "$CPUPROFILE"} "$root" >"$work/mneme.out" 2>"$work/mneme.err"
-	t1=$(now)
-	mneme_server=$(sub "$(server_cpu)" "$s0")
-	mneme_cpu=$(cpu "$work/mneme.cpu")
-	mneme_secs=$(elapsed "$t0" "$t1")
-	mneme_fetched=$(sed -n 's/.*: \([0-9]*\) pages, .*/\1/p' "$work/mneme.out")
-	mneme_pages=$(awk '$2 == 200 && $7 == "text/html"' "$work/data/crawls/bench/crawl.log" | wc -l)
-	mneme_warc=$(du -cb "$work"/data/crawls/bench/warcs/*.warc.gz | tail -1 | cut -f1)
-	mneme_quads=$("$work/mneme" store stats "$work/data/store" | awk '$1 == "quads" { print $2 }')
-
+	if [ -n "${AB:-}" ] && [ $((run % 2)) -eq 0 ]; then
+		# shellcheck disable=SC2086 # AB is a list of flags
+		run_mneme $AB
+		ab_row
+	fi
+	# shellcheck disable=SC2086 # A_FLAGS is a list of flags
+	run_mneme ${A_FLAGS:-}
+	a_secs=$mneme_secs a_cpu=$mneme_cpu
+	a_row="| $run | mneme | \`$mneme_cmd${A_FLAGS:+ $A_FLAGS} $root\` | $load_mneme | $mneme_secs s | $mneme_cpu s ($mneme_server s) | $mneme_fetched | $mneme_pages | $mneme_warc | $mneme_quads | $(rate "$mneme_pages" "$mneme_secs") |
+"
+	if [ -n "${AB:-}" ] && [ $((run % 2)) -eq 1 ]; then
+		# shellcheck disable=SC2086
+		run_mneme $AB
+		ab_row
+	fi
+	if [ -n "${AB:-}" ]; then
+		ab_wall="$ab_wall $(echo "$ab_secs $a_secs" | awk '{printf "%.3f", $1 / $2}')"
+		ab_cpus="$ab_cpus $(echo "$ab_cpu $a_cpu" | awk '{printf "%.3f", $1 / $2}')"
+		echo "run $run: mneme $a_secs s wall, $a_cpu s CPU; mneme $AB $ab_secs s wall, $ab_cpu s CPU" >&2
+	fi
+	mneme_secs=$a_secs
 	ratio=$(echo "$wget_secs $mneme_secs" | awk '{printf "%.2f", $1 / $2}')
 	ratios="$ratios $ratio"
 	echo "run $run: wget $wget_secs s, mneme $mneme_secs s, ratio $ratio" >&2
 	rows="$rows| $run | wget | \`$wget_cmd\` | $load_wget | $wget_secs s | $wget_cpu s ($wget_server s) | $wget_fetched | $wget_pages | $wget_warc | – | $(rate "$wget_pages" "$wget_secs") |
-| $run | mneme | \`$mneme_cmd\` | $load_mneme | $mneme_secs s | $mneme_cpu s ($mneme_server s) | $mneme_fetched | $mneme_pages | $mneme_warc | $mneme_quads | $(rate "$mneme_pages" "$mneme_secs") |
-"
+$a_row${AB:+$b_row}"
 done
+if [ -n "${AB:-}" ]; then
+	med() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR] = $1} END {printf "%.3f", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+	echo "A/B: mneme $AB / mneme${A_FLAGS:+ $A_FLAGS} per run, wall:$ab_wall (median $(echo "$ab_wall" | med)); CPU:$ab_cpus (median $(echo "$ab_cpus" | med))"
+fi
 # The median of the runs' ratios: each run pairs the two tools back to
 # back, so a change in the machine's speed between runs cancels out.
 median=$(echo $ratios | tr ' ' '\n' | sort -n | awk '{a[NR] = $1} END {printf "%.2f", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}')

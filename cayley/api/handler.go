@@ -88,6 +88,11 @@ func New(s *graph.Store, cfg Config) *Handler {
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
+// Close releases what the handler's queries share (the scans of a
+// read-only store): after the last query has returned, before the store
+// closes.
+func (h *Handler) Close() error { return h.src.Close() }
+
 // jsonError answers {"error": msg} with a status.
 func jsonError(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")

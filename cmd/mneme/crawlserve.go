@@ -42,7 +42,7 @@ func serveCrawl(st *graph.Store, c *crawler.Crawl, data string, log io.Writer) (
 	m := control.NewManager(data, crawlDeps(st, log), defaultUserAgent())
 	ended := m.Adopt(c)
 	ctl := control.NewHandler(m, tok, 0)
-	mux := serveMux(st, serveOptions{timeout: endpoint.DefaultTimeout, maxRows: endpoint.DefaultMaxRows})
+	mux, closeMux := serveMux(st, serveOptions{timeout: endpoint.DefaultTimeout, maxRows: endpoint.DefaultMaxRows})
 	mux.Handle("/api/", ctl)
 	mux.Handle("/crawls/", ctl)
 	// The store closes only after the last handler returns: a query still
@@ -70,6 +70,7 @@ func serveCrawl(st *graph.Store, c *crawler.Crawl, data string, log io.Writer) (
 			srv.Close()
 		}
 		inflight.Wait()
+		closeMux()
 		ended()
 		if err := m.Close(); err != nil {
 			fmt.Fprintf(log, "mneme: crawl server: %v\n", err)

@@ -135,9 +135,10 @@ func checkLoopback(addr string, allowRemote bool) error {
 }
 
 // serveMux routes the server's handlers; the SPARQL endpoint is one of
-// them.
-func serveMux(s *graph.Store, o serveOptions) *http.ServeMux {
-	mux := http.NewServeMux()
+// them. Call closeMux after the last request has returned, before the
+// store closes.
+func serveMux(s *graph.Store, o serveOptions) (mux *http.ServeMux, closeMux func() error) {
+	mux = http.NewServeMux()
 	mux.Handle("/sparql", endpoint.New(s, endpoint.Config{
 		Timeout:       o.timeout,
 		MaxConcurrent: o.maxConcurrent,
@@ -145,8 +146,9 @@ func serveMux(s *graph.Store, o serveOptions) *http.ServeMux {
 		MaxRows:       o.maxRows,
 	}))
 	mux.Handle("/{$}", endpoint.Page("/sparql"))
-	mux.Handle("/api/v2/", cayleyAPI(s, o))
-	return mux
+	cay := cayleyAPI(s, o)
+	mux.Handle("/api/v2/", cay)
+	return mux, cay.Close
 }
 
 func runServe(cmd *cobra.Command, o serveOptions) error {
@@ -164,7 +166,8 @@ func runServe(cmd *cobra.Command, o serveOptions) error {
 	// reading a snapshot must not outlive it.
 	var inflight sync.WaitGroup
 	o.token = ctl.token
-	mux := serveMux(s, o)
+	mux, closeMux := serveMux(s, o)
+	defer closeMux() // after the last request (inflight.Wait), before s.Close
 	if ctl.h != nil {
 		mux.Handle("/api/", ctl.h)
 		mux.Handle("/crawls/", ctl.h)

@@ -179,7 +179,7 @@ func startTUIServer(data string, k knowledgeOptions) (*tuiServer, error) {
 		logf.Close()
 		return nil, err
 	}
-	mux := serveMux(s, o)
+	mux, closeMux := serveMux(s, o)
 	mux.Handle("/api/", ctl.h)
 	mux.Handle("/crawls/", ctl.h)
 	base, cancelAll := context.WithCancel(context.Background())
@@ -195,7 +195,7 @@ func startTUIServer(data string, k knowledgeOptions) (*tuiServer, error) {
 		err := shutdown(srv, cancelAll)
 		cancelAll()
 		// The crawls stop, then the store closes under them.
-		return errors.Join(err, ctl.close(), s.Close(), logf.Close())
+		return errors.Join(err, ctl.close(), closeMux(), s.Close(), logf.Close())
 	}
 	return t, nil
 }
@@ -234,7 +234,8 @@ func startReadOnlyTUIServer(data string) (*tuiServer, error) {
 		return nil, err
 	}
 	base, cancelAll := context.WithCancel(context.Background())
-	srv := &http.Server{Handler: hostguard.New().Handler(serveMux(s, o)), ReadHeaderTimeout: 10 * time.Second,
+	mux, closeMux := serveMux(s, o)
+	srv := &http.Server{Handler: hostguard.New().Handler(mux), ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return base }}
 	go srv.Serve(ln)
 	return &tuiServer{
@@ -244,7 +245,7 @@ func startReadOnlyTUIServer(data string) (*tuiServer, error) {
 		close: func() error {
 			err := shutdown(srv, cancelAll)
 			cancelAll()
-			return errors.Join(err, s.Close())
+			return errors.Join(err, closeMux(), s.Close())
 		},
 	}, nil
 }

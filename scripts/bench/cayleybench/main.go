@@ -6,6 +6,10 @@
 // must give the same number of results for a query, or it stops.
 //
 // Usage: cayleybench -data lubm-univ8-seed0.nt.gz -dir WORKDIR [-runs 5]
+//
+// With -cpuprofile it writes a CPU profile of the timed query runs (both
+// stores; -match keeps the queries whose names match a regular
+// expression), to see where a query's time goes.
 package main
 
 import (
@@ -18,6 +22,8 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -56,12 +62,18 @@ func main() {
 	dir := flag.String("dir", "", "work directory (emptied)")
 	runs := flag.Int("runs", 5, "timed runs per query and store")
 	reuse := flag.Bool("reuse", false, "query the stores a previous run left in -dir, without loading")
+	match := flag.String("match", "", "run only the queries whose names match this regular expression")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the query runs to this file")
 	flag.Parse()
-	if *data == "" || *dir == "" {
+	if *data == "" && !*reuse || *dir == "" {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*data, *dir, *runs, *reuse); err != nil {
+	re, err := regexp.Compile(*match)
+	if err != nil {
+		log.Fatalf("-match: %v", err)
+	}
+	if err := run(*data, *dir, *runs, *reuse, re, *profile); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -139,7 +151,7 @@ func median(d []time.Duration) time.Duration {
 	return d[len(d)/2]
 }
 
-func run(data, dir string, runs int, reuse bool) error {
+func run(data, dir string, runs int, reuse bool, match *regexp.Regexp, profile string) error {
 	var quads []quad.Quad
 	var mload, bload time.Duration
 	if !reuse {
@@ -173,6 +185,7 @@ func run(data, dir string, runs int, reuse bool) error {
 	defer ms.Close()
 	mqs := cayley.New(ms)
 	src := cayley.NewSource(ms) // as mneme serve's Cayley API
+	defer src.Close()
 
 	bdir := filepath.Join(dir, "bolt")
 	if !reuse {
@@ -194,15 +207,30 @@ func run(data, dir string, runs int, reuse bool) error {
 	}
 
 	stores := []cgraph.QuadStore{mqs, bqs}
+	storeNames := []string{"mneme", "bolt"}
 	if !reuse {
 		fmt.Printf("| load through Cayley's quad writer | mneme | bolt |\n|---|---|---|\n")
 		fmt.Printf("| %d triples | %.1f s (%.0f k quads/s) | %.1f s (%.0f k quads/s) |\n\n",
 			mustStats(mqs), mload.Seconds(), float64(mustStats(mqs))/mload.Seconds()/1000,
 			bload.Seconds(), float64(mustStats(mqs))/bload.Seconds()/1000)
 	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	fmt.Printf("| Gizmo query | results | mneme | bolt | bolt / mneme | above the empty query |\n|---|---|---|---|---|---|\n")
 	var floor [2]time.Duration
-	for _, q := range queries {
+	for qi, q := range queries {
+		if qi > 0 && !match.MatchString(q.name) { // the empty query is the floor: always run
+			continue
+		}
 		text := strings.ReplaceAll(q.gizmo, "<ub:", "<"+ub)
 		times := make([][]time.Duration, len(stores))
 		counts := make([]int, len(stores))
@@ -212,7 +240,14 @@ func run(data, dir string, runs int, reuse bool) error {
 				if i == 0 {
 					snapOf = src
 				}
-				n, d, err := runQuery(s, snapOf, text)
+				var n int
+				var d time.Duration
+				// Labelled so that a profile tells the stores and the
+				// queries apart (go tool pprof -tagfocus run=mneme/Q1).
+				qlabel, _, _ := strings.Cut(q.name, " ")
+				pprof.Do(context.Background(), pprof.Labels("run", storeNames[i]+"/"+qlabel), func(context.Context) {
+					n, d, err = runQuery(s, snapOf, text)
+				})
 				if err != nil {
 					return fmt.Errorf("%s: %w", q.name, err)
 				}
