@@ -14,9 +14,11 @@ require (
 	github.com/charmbracelet/x/ansi v0.11.8
 	github.com/charmbracelet/x/exp/teatest/v2 v2.0.0-20260823001701-96af6d2cb5f6
 	github.com/cockroachdb/pebble/v2 v2.1.7
+	github.com/coregx/ahocorasick v0.3.1
 	github.com/dop251/goja v0.0.0-20240627195025-eb1f15ee67d2
 	github.com/google/uuid v1.6.0
 	github.com/klauspost/compress v1.20.3
+	github.com/kljensen/snowball v0.10.0
 	github.com/maypok86/otter/v2 v2.4.0
 	github.com/nlnwa/gowarc v1.6.0
 	github.com/nlnwa/whatwg-url v0.6.2
