@@ -9,7 +9,7 @@ import (
 )
 
 // maxText bounds the text analysed per page.
-const maxText = 256 << 10
+const maxText = 64 << 10
 
 // ContentText returns the visible text of an HTML document without its
 // navigation chrome: the text of its main and article elements when it

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -282,30 +283,27 @@ func TFIDF(docs []Vector) Vector {
 
 // stemCache remembers stems per language: a bounded map per language,
 // emptied when full (a crawl's vocabulary is mostly a few thousand
-// frequent words, which come back at once).
+// frequent words, which come back at once). Reads take no lock, as the
+// workers stem concurrently.
 type stemCache struct{ shards []stemShard }
 
 type stemShard struct {
-	mu sync.Mutex
-	m  map[string]string
+	m sync.Map // word → stem
+	n atomic.Int64
 }
 
 const stemCacheMax = 1 << 16
 
 func (c *stemCache) stem(i int, l language, w string) string {
 	sh := &c.shards[i]
-	sh.mu.Lock()
-	s, ok := sh.m[w]
-	sh.mu.Unlock()
-	if ok {
-		return s
+	if s, ok := sh.m.Load(w); ok {
+		return s.(string)
 	}
-	s = l.stem(w, true)
-	sh.mu.Lock()
-	if sh.m == nil || len(sh.m) >= stemCacheMax {
-		sh.m = make(map[string]string, 1024)
+	s := l.stem(w, true)
+	if sh.n.Add(1) > stemCacheMax {
+		sh.m.Clear()
+		sh.n.Store(0)
 	}
-	sh.m[strings.Clone(w)] = s
-	sh.mu.Unlock()
+	sh.m.Store(strings.Clone(w), s)
 	return s
 }
