@@ -7,8 +7,8 @@
 #      against breadth-first from the same seeds, PAGES pages each;
 #   3. real crawls of a document web: the HTML documentation of Debian
 #      packages (installed here with apt-get) served on 127.0.0.1 with a
-#      generated index page, for three topics each defined by three seed
-#      pages: focused against breadth-first;
+#      generated index page, for six topics each defined by three seed
+#      pages (three narrow, three broad): focused against breadth-first;
 #   4. cost: the crawl benchmark's generated site (mneme demo serve-site)
 #      crawled with the focus analysis on and off, interleaved RUNS times.
 #
@@ -27,6 +27,7 @@ RUNS=${RUNS:-3}
 COST_PAGES=${COST_PAGES:-5000}
 WORKERS=${WORKERS:-4}
 PARTS=${PARTS:-sim web docs cost}
+DOC_TOPICS=${DOC_TOPICS:-all} # "broad": the three broad topics only
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 pids=()
@@ -93,7 +94,7 @@ if has web; then
 	for t in 0 1 2; do
 		"$mneme" sim focus serve --topic "$t" --seeds 5 >"$work/web$t.txt" &
 		pids+=($!)
-		for _ in $(seq 100); do [ "$(wc -l <"$work/web$t.txt")" -ge 6 ] && break; sleep 0.1; done
+		for _ in $(seq 100); do [ -f "$work/web$t.txt" ] && [ "$(wc -l <"$work/web$t.txt")" -ge 6 ] && break; sleep 0.1; done
 		mapfile -t seeds < <(tail -n +2 "$work/web$t.txt")
 		compare "topic $t" "${seeds[*]}" "${seeds[@]}"
 	done
@@ -128,12 +129,21 @@ if has docs; then
 	echo
 	echo "| topic (seed pages) | load | breadth-first | focused | focused / breadth-first |"
 	echo "|---|---|---|---|---|"
+	if [ "$DOC_TOPICS" != broad ]; then
 	ex="$base/postgresql/indexes-types.html $base/postgresql/indexes-multicolumn.html $base/postgresql/indexes-unique.html"
 	compare "PostgreSQL indexes" "$ex" "$base/" $ex
 	ex="$base/python/library/re.html $base/python/howto/regex.html $base/python/library/string.html"
 	compare "Python regular expressions" "$ex" "$base/" $ex
 	ex="$base/apache/en/vhosts/name-based.html $base/apache/en/vhosts/ip-based.html $base/apache/en/vhosts/examples.html"
 	compare "Apache virtual hosts" "$ex" "$base/" $ex
+	fi
+	# Broader topics: a doc set's general pages.
+	ex="$base/postgresql/tutorial-select.html $base/postgresql/tutorial-join.html $base/postgresql/queries-overview.html"
+	compare "SQL queries (PostgreSQL tutorial)" "$ex" "$base/" $ex
+	ex="$base/python/library/os.html $base/python/library/pathlib.html $base/python/library/shutil.html"
+	compare "Python files and the OS" "$ex" "$base/" $ex
+	ex="$base/apache/en/configuring.html $base/apache/en/sections.html $base/apache/en/mod/core.html"
+	compare "Apache configuration" "$ex" "$base/" $ex
 	echo
 fi
 
