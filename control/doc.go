@@ -30,6 +30,10 @@
 //	POST  /api/crawls/ID/seeds          {"add": [URL…]}: more seeds
 //	PATCH /api/crawls/ID/scope          YAML or JSON scope fields to change
 //	POST  /crawls/ID/urls               URL injection (package inject)
+//	GET   /api/crawls/ID/focus          a focused crawl's weights, topic terms, harvest ratio over time, reference terms
+//	GET   /api/crawls/ID/focus/explain?url=U  each module's value and contribution to a URL's score
+//	PATCH /api/crawls/ID/focus/weights  {"module": weight…}: new weights; the queued URLs are rescored
+//	POST  /api/crawls/ID/focus/terms    {"accept": [term…], "drop": [term…]}: the reference crawl's proposals
 //	GET   /api/learned                  patterns learned by kb/adapt (DATA/kb/learned.yaml)
 //	GET   /api/learned/PID/preview?url=U  a stored page extracted without and with one
 //	POST  /api/learned/PID/accept       keep it (reviewed)

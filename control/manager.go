@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/mneme-archive/mneme/analysis/focus"
 	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/crawler/canon"
 	"github.com/mneme-archive/mneme/crawler/frontier"
@@ -97,6 +98,9 @@ func (e *entry) ended() bool { return e.done != nil && !e.running() }
 // as mneme crawl builds it (package kb/aah/setup: the built-in KB, the
 // data folder's learned patterns), in place of d.Analyzer.
 func NewManager(data string, d crawler.Deps, userAgent string) *Manager {
+	if d.Focus == nil {
+		d.Focus = focus.Open
+	}
 	m := &Manager{data: data, deps: d, ua: userAgent, open: map[string]*entry{}, social: NewSocial(data, d.Store),
 		loadKnowledge: sync.OnceValues(func() (*setup.Knowledge, error) { return setup.Load(nil, "") })}
 	m.social.target = m.target

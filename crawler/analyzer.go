@@ -56,6 +56,11 @@ type Analysis struct {
 	// Annotation, when set, is added to the page's crawl.log line (for
 	// instance "app:wordpress/post").
 	Annotation string
+	// Content, when set, is the text of the page's content parts (the
+	// posts, comments and wiki text an application-aware analyzer
+	// extracted), without the navigation around them: a focused crawl
+	// analyses it in place of the whole page.
+	Content []string
 }
 
 // errSampleHost refuses a Page.Fetch of another host than the page's: the

@@ -39,6 +39,9 @@ type Deps struct {
 	// (package kb/aah) follows the links its knowledge base names and
 	// describes the objects it extracts.
 	Analyzer Analyzer
+	// Focus builds the Focuser of a crawl whose spec has a focus section
+	// (package analysis/focus); such a crawl cannot open without it.
+	Focus FocusFunc
 	// OnFetch, when set, is called after every finished URL, from the
 	// worker that fetched it; it must be quick.
 	OnFetch func(Fetch)
@@ -79,6 +82,10 @@ type Crawl struct {
 	log     *crawllog.Writer
 	robots  *robots.Cache
 	extract *extract.Standard
+	focus   Focuser // nil unless the spec has a focus section
+	// focusPages counts the pages whose scored links wait for the
+	// frontier's next seen pass (focusApply).
+	focusPages atomic.Int64
 
 	failing failures // retriable errors in a row per queue
 	// wlogs holds, per worker, the crawl.log lines of the URL it is
@@ -448,6 +455,15 @@ func open(s *spec.Spec, d Deps, st state) (c *Crawl, err error) {
 		robotsRetry = min(robotsRetry, spec.OffRetryDelay) // loopback servers: retry soon
 	}
 	c.robots = robots.NewCache(c.token, robots.CacheConfig{RetryAfter: robotsRetry}, d.Clock)
+	if s.Focus != nil {
+		if d.Focus == nil {
+			return nil, errors.New("crawl: the spec has a focus section, and this program offers no focus analysis")
+		}
+		c.extract = focusExtract(extract.Options{Canonicalizer: cn})
+		if c.focus, err = d.Focus(c, d.Store); err != nil {
+			return nil, fmt.Errorf("focus: %w", err)
+		}
+	}
 	return c, nil
 }
 
@@ -517,6 +533,9 @@ func (c *Crawl) Close() error {
 	}
 	if c.front != nil {
 		errs = append(errs, c.front.Close())
+	}
+	if c.focus != nil {
+		errs = append(errs, c.focus.Close())
 	}
 	return errors.Join(errs...)
 }

@@ -129,6 +129,10 @@ func (c *Crawl) hand(sk *sink, items []item) error {
 			return err
 		}
 	}
+	if err := c.focusApply(len(items)); err != nil {
+		sch.err = err
+		return err
+	}
 	return nil
 }
 

@@ -110,7 +110,7 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 	if c.deps.Analyzer != nil {
 		smp = &sampler{c: c, ctx: ctx, worker: worker, cl: cl, hp: hp, crawlDelay: crawlDelay, last: res.Duration}
 	}
-	an := c.analyze(res, cl.Hops, smp)
+	an, scores := c.analyze(res, cl.Hops, smp)
 	if smp != nil {
 		items = append(items, smp.items...)
 	}
@@ -154,7 +154,7 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 		wait = hp.Wait(res.Duration, crawlDelay)
 	}
 	done.outcome = frontier.Outcome{Status: frontier.Succeeded, FetchDuration: res.Duration, SnoozeUntil: now.Add(wait)}
-	done.cands = c.candidates(an.Follow, cl, u)
+	done.cands = c.candidates(an.Follow, scores, cl, u)
 	if vis != nil {
 		done.outcome.Due, done.outcome.History, done.queue = vis.due(now), vis.encoded, cl.QueueKey
 		if vis.embeds {
@@ -286,46 +286,58 @@ func pathQuery(u canon.URL) string {
 
 // analyze finds the links of a fetched page, the redirect target
 // included, with the Analyzer when the crawl has one, which may fetch
-// more pages through smp (nil without an Analyzer).
-func (c *Crawl) analyze(res *fetch.Result, hops string, smp *sampler) Analysis {
+// more pages through smp (nil without an Analyzer). In a focused crawl it
+// returns the scores of the links to follow (else nil).
+func (c *Crawl) analyze(res *fetch.Result, hops string, smp *sampler) (Analysis, []float64) {
 	var an Analysis
 	if res.Status >= 300 && res.Status < 400 && res.Location.Href != "" {
 		an.Links = append(an.Links, extract.Outlink{URL: res.Location, Hop: extract.Redirect, Context: "location"})
 	}
 	an.Follow = an.Links
 	if res.Status < 200 || res.Status >= 300 || res.Body == nil || res.Body.Size() == 0 {
-		return an
+		return an, nil
 	}
 	if strings.HasSuffix(hops, string(extract.Inferred)) {
 		if links, ok := c.sitemapLinks(res); ok {
 			an.Links, an.Follow = links, links
-			return an
+			return an, nil
 		}
 	}
-	if c.deps.Analyzer == nil {
+	if c.deps.Analyzer == nil && c.focus == nil {
 		found, err := c.extract.Extract(extract.Document{URL: res.URL, MediaType: res.MediaType, Body: res.Text()})
 		if err != nil {
 			fmt.Fprintf(c.deps.Log, "extracting links of %s: %v\n", res.URL.Href, err)
 		}
 		an.Links, an.Follow = found, found // a 2xx response: no redirect target to put first
-		return an
+		return an, nil
 	}
 	body, err := res.TextBytes()
 	if err != nil {
 		fmt.Fprintf(c.deps.Log, "reading %s: %v\n", res.URL.Href, err)
-		return an
+		return an, nil
 	}
-	got, err := c.deps.Analyzer.Analyze(Page{URL: res.URL, MediaType: res.MediaType, Header: res.Header, Body: body, Fetch: smp.fetch})
-	if err != nil {
-		fmt.Fprintf(c.deps.Log, "analyzing %s: %v\n", res.URL.Href, err)
+	p := Page{URL: res.URL, MediaType: res.MediaType, Header: res.Header, Body: body}
+	if c.deps.Analyzer == nil {
+		found, err := c.extract.Extract(extract.Document{URL: res.URL, MediaType: res.MediaType, Text: body})
+		if err != nil {
+			fmt.Fprintf(c.deps.Log, "extracting links of %s: %v\n", res.URL.Href, err)
+		}
+		an.Links, an.Follow = found, found
+	} else {
+		p.Fetch = smp.fetch
+		an, err = c.deps.Analyzer.Analyze(p) // a 2xx response: no redirect target to put first
+		if err != nil {
+			fmt.Fprintf(c.deps.Log, "analyzing %s: %v\n", res.URL.Href, err)
+		}
+		p.Fetch = nil
 	}
-	return got // a 2xx response: no redirect target to put first
+	return an, c.focusLinks(p, &an)
 }
 
 // candidates turns the in-scope outlinks of a page into frontier candidates.
 // A page's links share a few hop paths and mostly one host: each hop path
 // and queue key is built once per page, not once per link.
-func (c *Crawl) candidates(links []extract.Outlink, cl *frontier.Claim, from canon.URL) []frontier.Candidate {
+func (c *Crawl) candidates(links []extract.Outlink, scores []float64, cl *frontier.Claim, from canon.URL) []frontier.Candidate {
 	cands := make([]frontier.Candidate, 0, len(links))
 	sc := c.scope.Load()
 	var hopPaths [4]struct {
@@ -334,7 +346,7 @@ func (c *Crawl) candidates(links []extract.Outlink, cl *frontier.Claim, from can
 	}
 	known := 0
 	var host, port, key string
-	for _, l := range links {
+	for i, l := range links {
 		hops := ""
 		for i := range known {
 			if hopPaths[i].hop == l.Hop {
@@ -355,8 +367,12 @@ func (c *Crawl) candidates(links []extract.Outlink, cl *frontier.Claim, from can
 		if key == "" || l.URL.Host != host || l.URL.Port != port {
 			host, port, key = l.URL.Host, l.URL.Port, l.URL.HostKey()
 		}
+		score := 0.0
+		if i < len(scores) {
+			score = scores[i]
+		}
 		cands = append(cands, frontier.Candidate{
-			URL: l.URL.Canonical, QueueKey: key, Hops: hops, Via: from.Href, Update: c.update,
+			URL: l.URL.Canonical, QueueKey: key, Hops: hops, Via: from.Href, Score: score, Update: c.update,
 		})
 	}
 	return cands

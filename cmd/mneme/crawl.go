@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mneme-archive/mneme/analysis/focus"
 	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/crawler/inject"
 	"github.com/mneme-archive/mneme/crawler/spec"
@@ -255,7 +256,7 @@ func dataDir(flag, fromSpec string) string {
 }
 
 func crawlDeps(st *graph.Store, log io.Writer) crawler.Deps {
-	return crawler.Deps{Store: st, Log: log, Version: crawlVersion()}
+	return crawler.Deps{Store: st, Log: log, Version: crawlVersion(), Focus: focus.Open}
 }
 
 // defaultUserAgent is the User-Agent of a spec that gives none.
@@ -304,6 +305,7 @@ func runCrawl(ctx context.Context, c *crawler.Crawl, st *graph.Store, h *aah.Hel
 	if perr := printSites(stdout, h); err == nil {
 		err = perr
 	}
+	printFocus(stdout, c)
 	if r, rerr := crawler.ReadCrawlReport(data, c.ID()); rerr == nil {
 		fmt.Fprintln(stdout)
 		r.WriteText(stdout, 10)

@@ -17,6 +17,7 @@ func newSimCmd() *cobra.Command {
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newSimRevisitCmd())
+	cmd.AddCommand(newSimFocusCmd())
 	return cmd
 }
 

@@ -57,6 +57,8 @@ type Spec struct {
 	// revisited as their policy says (see Incremental).
 	Incremental *Incremental `yaml:"incremental,omitempty"`
 	HTTP        HTTP         `yaml:"http,omitempty"`
+	// Focus, when present, makes the crawl focused on a topic (see Focus).
+	Focus *Focus `yaml:"focus,omitempty"`
 
 	// source and lines locate the fields of a parsed file, so that Check
 	// reports a problem at its line.
@@ -332,6 +334,9 @@ func Parse(data []byte, name string) (*Spec, error) {
 	if len(errs) > 0 {
 		return nil, s.located(errs)
 	}
+	if s.Focus != nil {
+		s.Focus.complete(s)
+	}
 	return s, nil
 }
 
@@ -491,6 +496,9 @@ func (s *Spec) Check(c *canon.Canonicalizer) ([]canon.URL, error) {
 		bad("%v", err)
 	}
 	checkHTTP(s.HTTP, bad)
+	if s.Focus != nil {
+		checkFocus(s.Focus, bad)
+	}
 	if len(errs) > 0 {
 		return nil, s.located(errs)
 	}

@@ -104,7 +104,7 @@ func TestRoundTrip(t *testing.T) {
 func TestErrors(t *testing.T) {
 	c := canon.New(canon.Options{})
 	for _, tc := range []struct{ yaml, want string }{
-		{"seeds: [http://a/]\nuser-agnet: x\n", "spec.yaml:2: user-agnet: unknown field (did you mean user-agent?); the fields of the top level are aah, fetch, http, id,"},
+		{"seeds: [http://a/]\nuser-agnet: x\n", "spec.yaml:2: user-agnet: unknown field (did you mean user-agent?); the fields of the top level are aah, fetch, focus, http, id,"},
 		{"seeds: [http://a/]\npoliteness:\n  min-dealy: 1s\n", "spec.yaml:3: politeness.min-dealy: unknown field (did you mean min-delay?); the fields of politeness are delay-factor,"},
 		{"politeness:\n  min-delay: soon\n", `spec.yaml:2: politeness.min-delay: bad duration "soon"`},
 		{"workers: many\n", `spec.yaml:1: workers: want a whole number, got "many"`},

@@ -225,6 +225,11 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 		}
 	}
 	an.Quads = describe(root, res)
+	for _, o := range res.Objects {
+		if o.Content != "" {
+			an.Content = append(an.Content, o.Content)
+		}
+	}
 	return an, h.count(root, level != nil, len(res.Objects))
 }
 

@@ -61,6 +61,7 @@ const (
 	noPrompt prompt = iota
 	scorePrompt
 	injectPrompt
+	weightsPrompt
 )
 
 // Model is the frontier screen.
@@ -72,6 +73,7 @@ type Model struct {
 	err    error
 	urls   []api.Queued
 	grid   screen.Grid
+	focus  *api.Focus // nil unless the crawl is focused
 
 	ask    crawlkit.Question
 	prompt prompt
@@ -98,15 +100,15 @@ func (m *Model) URLs() []api.Queued { return m.urls }
 func (m *Model) Grid() *screen.Grid { return &m.grid }
 
 func (m *Model) Keys() []key.Binding {
-	return append([]key.Binding{keys.Score, keys.Blacklist, keys.Inject, keys.Refresh}, screen.GridHelp()...)
+	return append([]key.Binding{keys.Score, keys.Blacklist, keys.Inject, keys.Refresh, focusKeys.Weights, focusKeys.Why}, screen.GridHelp()...)
 }
 
 func (m *Model) poll(gen int) tea.Cmd {
 	c, id := m.opts.Client, m.id
-	return crawlkit.Call(func(ctx context.Context) tea.Msg {
+	return tea.Batch(crawlkit.Call(func(ctx context.Context) tea.Msg {
 		urls, err := c.Frontier(ctx, id, limit)
 		return loadedMsg{gen: gen, id: id, urls: urls, err: err}
-	})
+	}), m.pollFocus())
 }
 
 // inject sends items to the crawl's injection service.
@@ -119,6 +121,9 @@ func (m *Model) inject(what string, items []api.InjectItem) tea.Cmd {
 }
 
 func (m *Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
+	if cmd, ok := m.focusUpdate(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case screen.SizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -129,7 +134,7 @@ func (m *Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		if msg.ID == m.id {
 			return m, nil
 		}
-		m.id, m.loaded, m.err, m.urls = msg.ID, false, nil, nil
+		m.id, m.loaded, m.err, m.urls, m.focus = msg.ID, false, nil, nil, nil
 		m.render()
 		m.gen++
 		return m, m.poll(m.gen)
@@ -175,6 +180,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.open(injectPrompt, "inject: ", "", "")
 	case key.Matches(msg, keys.Refresh):
 		return m.poll(0)
+	case key.Matches(msg, focusKeys.Weights) && m.focus != nil:
+		return m.open(weightsPrompt, "weights: ", "", formatWeights(m.focus.Weights))
 	}
 	i, ok := m.grid.SelectedIndex()
 	if !ok {
@@ -189,6 +196,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.ask = crawlkit.Question{Text: "Blacklist " + u.URL + "?",
 			Yes: m.inject("blacklisted "+u.URL, []api.InjectItem{{URL: u.URL, Blacklisted: true}})}
 		return nil
+	case key.Matches(msg, focusKeys.Why) && m.focus != nil:
+		return m.explain(u.URL)
 	}
 	m.grid.Update(msg)
 	return nil
@@ -245,6 +254,12 @@ func (m *Model) submit(p prompt, text string) tea.Cmd {
 			items[i] = api.InjectItem{URL: u, Score: score}
 		}
 		return m.inject(fmt.Sprintf("injected %d URLs", len(items)), items)
+	case weightsPrompt:
+		w, err := parseWeights(text)
+		if err != nil {
+			return screen.Status(err.Error(), true)
+		}
+		return m.setWeights(w)
 	}
 	return nil
 }
@@ -281,8 +296,14 @@ func (m *Model) View() string {
 		info = screen.Error.Render("✗ " + crawlkit.Words(m.err))
 	case !m.loaded:
 		info = screen.Accent.Render("loading…")
+	case m.focus != nil:
+		info = screen.Faint.Render(fmt.Sprintf("%d best-scored queued URLs · s score · b blacklist · a inject · w weights · e why", len(m.urls)))
 	default:
 		info = screen.Faint.Render(fmt.Sprintf("%d best-scored queued URLs · s score · b blacklist · a inject", len(m.urls)))
 	}
-	return screen.Title.Render("Frontier of "+m.id) + "\n" + ansi.Truncate(info, m.width, "…") + "\n" + m.grid.View()
+	title := screen.Title.Render("Frontier of " + m.id)
+	if m.focus != nil {
+		title += " " + ansi.Truncate(focusLine(m.focus), max(0, m.width-len("Frontier of "+m.id)-1), "…")
+	}
+	return title + "\n" + ansi.Truncate(info, m.width, "…") + "\n" + m.grid.View()
 }

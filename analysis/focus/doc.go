@@ -1,0 +1,38 @@
+// Package focus is the online analysis of a focused crawl (ARCOMEM's
+// intelligent crawl definitions): from a crawl's focus section (keywords,
+// entities, example documents, languages) it builds a topic vector, and
+// for every fetched page it scores each link to follow with weighted
+// analysis modules, so that the crawl spends its requests on relevant
+// pages.
+//
+// # Modules
+//
+// Each module gives a value in [0, 1] or none:
+//
+//   - document: cosine of the page's term vector with the topic (of the
+//     page's content parts where the application-aware helper found them,
+//     else of its text without navigation chrome), propagated to every link;
+//   - paragraph: cosine of the text of the block around the link;
+//   - anchor: cosine of the link's anchor text;
+//   - entities: share of the spec's entities (names and aliases, matched
+//     with an Aho-Corasick automaton) the page mentions, propagated;
+//   - url: the score of the first URL rule (regex or SURT prefix) the
+//     link matches, 0 when none does;
+//   - social: how often and how recently the link was shared in the
+//     crawl's linked social campaign (a Shares source; none by default).
+//
+// A link's score is Σ wₘ·vₘ / Σ wₘ over the modules that gave a value,
+// in [0, 1]. Links to blacklisted hosts or matching blacklisted patterns
+// are dropped. Every link's module values are kept (Explain), combined
+// over its sightings by the crawl's update function as the frontier
+// combines their scores, so that new weights (SetWeights) rescore the
+// queued URLs.
+//
+// # Relevance
+//
+// Each page gets a relevance (the aggregate of its document-level
+// modules), its cosine with the topic, the topic terms and entities it
+// matched; in a crawl they are stored with its capture in RDF, and the
+// harvest ratio (share of pages whose cosine exceeds the threshold) is
+// followed over time.
+package focus

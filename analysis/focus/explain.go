@@ -1,0 +1,202 @@
+package focus
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/mneme-archive/mneme/crawler/frontier"
+)
+
+// explainStore keeps, per link URL, its module values combined over its
+// sightings and the number of sightings, in Pebble (it grows with the
+// crawl): what Explain shows and what new weights rescore.
+type explainStore struct {
+	mu     sync.RWMutex // writers: a page's links, close; readers: lookups
+	db     *pebble.DB
+	closed bool
+}
+
+// errClosed answers what comes after the crawl closed its analysis.
+var errClosed = errors.New("focus: the crawl's analysis is closed (start the crawl again)")
+
+// record is a link's stored explanation.
+type record struct {
+	n      uint32
+	values Values
+	score  float64 // as the frontier combined it
+}
+
+const recordSize = 4 + 8 + 8*numModules
+
+func (r record) encode(b []byte) []byte {
+	b = binary.BigEndian.AppendUint32(b, r.n)
+	b = binary.BigEndian.AppendUint64(b, math.Float64bits(r.score))
+	for _, v := range r.values {
+		b = binary.BigEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	return b
+}
+
+func decodeRecord(b []byte) (record, bool) {
+	var r record
+	if len(b) != recordSize {
+		return r, false
+	}
+	r.n = binary.BigEndian.Uint32(b)
+	r.score = math.Float64frombits(binary.BigEndian.Uint64(b[4:]))
+	for i := range r.values {
+		r.values[i] = math.Float64frombits(binary.BigEndian.Uint64(b[12+8*i:]))
+	}
+	return r, true
+}
+
+// openExplain opens the store in dir, or in memory when dir is "".
+func openExplain(dir string) (*explainStore, error) {
+	o := &pebble.Options{Logger: quietLogger{}}
+	if dir == "" {
+		o.FS = vfs.NewMem()
+	}
+	db, err := pebble.Open(dir, o)
+	if err != nil {
+		return nil, err
+	}
+	return &explainStore{db: db}, nil
+}
+
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...any)  {}
+func (quietLogger) Errorf(string, ...any) {}
+func (quietLogger) Fatalf(format string, args ...any) {
+	panic(fmt.Sprintf("pebble: "+format, args...))
+}
+
+// combine merges a new sighting (values v, score s) into r as update u
+// does with frontier scores.
+func combine(r record, found bool, u frontier.UpdateFunc, v Values, s float64) record {
+	if !found {
+		return record{n: 1, values: v, score: s}
+	}
+	out := r
+	out.n++
+	switch u {
+	case frontier.UpdateFirst:
+	case frontier.UpdateLast:
+		out.values, out.score = v, s
+	case frontier.UpdateMax:
+		if s > r.score {
+			out.values, out.score = v, s
+		}
+	case frontier.UpdateSum, frontier.UpdateAvg:
+		n := float64(r.n)
+		for i, x := range v {
+			old := r.values[i]
+			switch {
+			case math.IsNaN(x):
+			case math.IsNaN(old):
+				out.values[i] = x
+			case u == frontier.UpdateSum:
+				out.values[i] = old + x
+			default:
+				out.values[i] = (old*n + x) / (n + 1)
+			}
+		}
+		if u == frontier.UpdateSum {
+			out.score = r.score + s
+		} else {
+			out.score = (r.score*n + s) / (n + 1)
+		}
+	}
+	return out
+}
+
+// add records the sightings of one page's links.
+func (e *explainStore) add(urls []string, vals []Values, scores []float64, u frontier.UpdateFunc) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return errClosed
+	}
+	b := e.db.NewBatch()
+	defer b.Close()
+	var buf []byte
+	seen := map[string]record{}
+	for i, url := range urls {
+		r, found := seen[url]
+		if !found {
+			var err error
+			r, found, err = e.get(url)
+			if err != nil {
+				return err
+			}
+		}
+		r = combine(r, found, u, vals[i], scores[i])
+		seen[url] = r
+		buf = r.encode(buf[:0])
+		if err := b.Set([]byte(url), buf, nil); err != nil {
+			return err
+		}
+	}
+	return b.Commit(pebble.NoSync)
+}
+
+// lookup is get for a reader.
+func (e *explainStore) lookup(url string) (record, bool, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if e.closed {
+		return record{}, false, errClosed
+	}
+	return e.get(url)
+}
+
+func (e *explainStore) get(url string) (record, bool, error) {
+	v, closer, err := e.db.Get([]byte(url))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return record{}, false, nil
+	}
+	if err != nil {
+		return record{}, false, err
+	}
+	defer closer.Close()
+	r, ok := decodeRecord(v)
+	return r, ok, nil
+}
+
+// each calls fn with every recorded URL in key order.
+func (e *explainStore) each(fn func(url string, r record) error) error {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if e.closed {
+		return errClosed
+	}
+	it, err := e.db.NewIter(nil)
+	if err != nil {
+		return err
+	}
+	for ok := it.First(); ok; ok = it.Next() {
+		if r, ok := decodeRecord(it.Value()); ok {
+			if err := fn(string(it.Key()), r); err != nil {
+				it.Close()
+				return err
+			}
+		}
+	}
+	return errors.Join(it.Error(), it.Close())
+}
+
+func (e *explainStore) close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil
+	}
+	e.closed = true
+	return e.db.Close()
+}

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Focused crawling benchmark (docs/benchmarks.md, "Focused crawling"):
+#
+#   1. mneme sim focus: update functions and batch settings on the generated
+#      topical web (harvest ratio after PAGES pages, 3 topics);
+#   2. real crawls of the generated topical web served on 127.0.0.1: focused
+#      against breadth-first from the same seeds, PAGES pages each;
+#   3. real crawls of a document web: the HTML documentation of Debian
+#      packages (installed here with apt-get) served on 127.0.0.1 with a
+#      generated index page, for six topics each defined by three seed
+#      pages (three narrow, three broad): focused against breadth-first;
+#   4. cost: the crawl benchmark's generated site (mneme demo serve-site)
+#      crawled with the focus analysis on and off, interleaved RUNS times.
+#
+# Breadth-first is the same crawl with the same focus section (so every
+# page is analysed and counted against the same topic) but weights
+# {url: 1} and no URL rules: every link scores 0 and each queue is served
+# in discovery order.
+#
+#   scripts/bench-focus.sh                   # everything
+#   PARTS="sim web" scripts/bench-focus.sh   # some parts
+#   PAGES=500 scripts/bench-focus.sh         # a quick run
+set -euo pipefail
+
+PAGES=${PAGES:-2000}
+RUNS=${RUNS:-3}
+COST_PAGES=${COST_PAGES:-5000}
+WORKERS=${WORKERS:-4}
+PARTS=${PARTS:-sim web docs cost}
+DOC_TOPICS=${DOC_TOPICS:-all} # "broad": the three broad topics only
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+(cd "$repo" && go build -o "$work/mneme" ./cmd/mneme)
+mneme=$work/mneme
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+has() { [[ " $PARTS " == *" $1 "* ]]; }
+
+# crawl NAME WEIGHTS EXAMPLES SEEDS…: a crawl of PAGES responses with the
+# focus section; prints its harvest line.
+crawl() {
+	local name=$1 weights=$2 examples=$3
+	shift 3
+	{
+		echo "id: $name"
+		echo "aah: false"
+		echo "update: AVG"
+		echo "workers: $WORKERS"
+		echo "politeness: {off: true}"
+		echo "limits: {pages: $PAGES}"
+		echo "seeds:"
+		for s in "$@"; do echo "  - $s"; done
+		echo "focus:"
+		echo "  examples:"
+		for s in $examples; do echo "    - $s"; done
+		echo "  weights: $weights"
+	} >"$work/$name.yaml"
+	"$mneme" crawl --spec "$work/$name.yaml" --data "$work/data" >"$work/$name.out" 2>"$work/$name.err"
+	sed -n 's/^focus: harvest ratio \([0-9.]*\) (\([0-9]*\) of \([0-9]*\).*/\1 \2 \3/p' "$work/$name.out"
+}
+FOCUSED='{document: 0.4, paragraph: 0.2, anchor: 0.3, entities: 0.1}'
+BFS='{url: 1}'
+
+# compare LABEL EXAMPLES SEEDS…: focused and breadth-first, one row.
+compare() {
+	local label=$1 examples=$2
+	shift 2
+	local l f b
+	l=$(load)
+	read -r fr frel fn <<<"$(crawl "f-$RANDOM" "$FOCUSED" "$examples" "$@")"
+	read -r br brel bn <<<"$(crawl "b-$RANDOM" "$BFS" "$examples" "$@")"
+	echo "| $label | $l | $br ($brel/$bn) | $fr ($frel/$fn) | $(echo "$fr $br" | awk '{printf "%.2f", $1 / $2}')× |"
+}
+
+if has sim; then
+	echo "## simulator (load $(load))"
+	echo
+	echo '```'
+	"$mneme" sim focus --pages "$PAGES"
+	echo '```'
+	echo
+fi
+
+if has web; then
+	echo "## generated topical web (load $(load))"
+	echo
+	echo "| topic | load | breadth-first | focused | focused / breadth-first |"
+	echo "|---|---|---|---|---|"
+	for t in 0 1 2; do
+		"$mneme" sim focus serve --topic "$t" --seeds 5 >"$work/web$t.txt" &
+		pids+=($!)
+		for _ in $(seq 100); do [ -f "$work/web$t.txt" ] && [ "$(wc -l <"$work/web$t.txt")" -ge 6 ] && break; sleep 0.1; done
+		mapfile -t seeds < <(tail -n +2 "$work/web$t.txt")
+		compare "topic $t" "${seeds[*]}" "${seeds[@]}"
+	done
+	echo
+fi
+
+if has docs; then
+	if [ ! -d /usr/share/doc/postgresql-doc-15/html ] || [ ! -d /usr/share/doc/python3-doc/html ] || [ ! -d /usr/share/debian-reference ] || [ ! -d /usr/share/doc/apache2-doc/manual ]; then
+		apt-get install -y --no-install-recommends python3-doc postgresql-doc-15 debian-reference-en apache2-doc >/dev/null
+	fi
+	root=$work/docs
+	mkdir -p "$root"
+	ln -s /usr/share/doc/python3-doc/html/ "$root/python"
+	ln -s /usr/share/doc/postgresql-doc-15/html/ "$root/postgresql"
+	ln -s /usr/share/debian-reference/ "$root/debian-reference"
+	ln -s /usr/share/doc/apache2-doc/manual/ "$root/apache"
+	{
+		echo "<!DOCTYPE html><html><head><title>Documentation</title></head><body><h1>Documentation</h1><ul>"
+		echo '<li><a href="python/index.html">Python 3 documentation</a></li>'
+		echo '<li><a href="postgresql/index.html">PostgreSQL documentation</a></li>'
+		echo '<li><a href="debian-reference/index.en.html">Debian Reference</a></li>'
+		echo '<li><a href="apache/en/index.html">Apache HTTP Server documentation</a></li>'
+		echo "</ul></body></html>"
+	} >"$root/index.html"
+	port=$((20000 + RANDOM % 20000))
+	/usr/bin/python3 -m http.server --bind 127.0.0.1 --directory "$root" "$port" >/dev/null 2>&1 &
+	pids+=($!)
+	for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/" >/dev/null && break; sleep 0.1; done
+	base=http://127.0.0.1:$port
+	pages=$(find -L "$root" -name '*.html' | wc -l)
+	echo "## Debian documentation web: $pages HTML pages (load $(load))"
+	echo
+	echo "| topic (seed pages) | load | breadth-first | focused | focused / breadth-first |"
+	echo "|---|---|---|---|---|"
+	if [ "$DOC_TOPICS" != broad ]; then
+	ex="$base/postgresql/indexes-types.html $base/postgresql/indexes-multicolumn.html $base/postgresql/indexes-unique.html"
+	compare "PostgreSQL indexes" "$ex" "$base/" $ex
+	ex="$base/python/library/re.html $base/python/howto/regex.html $base/python/library/string.html"
+	compare "Python regular expressions" "$ex" "$base/" $ex
+	ex="$base/apache/en/vhosts/name-based.html $base/apache/en/vhosts/ip-based.html $base/apache/en/vhosts/examples.html"
+	compare "Apache virtual hosts" "$ex" "$base/" $ex
+	fi
+	# Broader topics: a doc set's general pages.
+	ex="$base/postgresql/tutorial-select.html $base/postgresql/tutorial-join.html $base/postgresql/queries-overview.html"
+	compare "SQL queries (PostgreSQL tutorial)" "$ex" "$base/" $ex
+	ex="$base/python/library/os.html $base/python/library/pathlib.html $base/python/library/shutil.html"
+	compare "Python files and the OS" "$ex" "$base/" $ex
+	ex="$base/apache/en/configuring.html $base/apache/en/sections.html $base/apache/en/mod/core.html"
+	compare "Apache configuration" "$ex" "$base/" $ex
+	echo
+fi
+
+if has cost; then
+	"$mneme" demo serve-site --pages "$COST_PAGES" --addr 127.0.0.1:0 >"$work/site.txt" &
+	pids+=($!)
+	for _ in $(seq 100); do [ -s "$work/site.txt" ] && break; sleep 0.1; done
+	read -r site _ <<<"$(cat "$work/site.txt")"
+	# Every module runs: the topic is two of the site's pages and a
+	# keyword, with two entities and a URL rule.
+	{
+		echo "seeds: [$site]"
+		echo "aah: false"
+		echo "focus:"
+		echo "  keywords: [{term: archive}]"
+		echo "  examples: [${site}s/0/1.html, ${site}s/0/2.html]"
+		echo "  entities: [{name: Internet Archive, aliases: [Wayback Machine]}, {name: Heritrix}]"
+		echo "  urls: [{pattern: '/s/[0-9]+/[0-9]*1[.]html', score: 1}]"
+		echo "  weights: {document: 0.4, paragraph: 0.2, anchor: 0.2, entities: 0.1, url: 0.1}"
+	} >"$work/on.yaml"
+	printf 'seeds: [%s]\naah: false\n' "$site" >"$work/off.yaml"
+	echo "## cost: $COST_PAGES-page crawl benchmark site, analysis off and on, interleaved"
+	echo
+	echo "| run | analysis | load before | pages/s | per page (ns): text, document, paragraph, anchor, entities, url |"
+	echo "|---|---|---|---|---|"
+	for run in $(seq "$RUNS"); do
+		for mode in off on; do
+			l=$(load)
+			rm -rf "$work/cost"
+			"$mneme" crawl --spec "$work/$mode.yaml" --politeness off --workers 8 --data "$work/cost" --id c >"$work/cost.out" 2>/dev/null
+			rate=$(sed -n 's/.* \([0-9.]*\) pages\/s.*/\1/p' "$work/cost.out" | head -1)
+			per=$(sed -n 's/^focus: analysis time per page[^:]*: //p' "$work/cost.out")
+			echo "| $run | $mode | $l | $rate | ${per:--} |"
+		done
+	done
+	echo
+fi
