@@ -64,11 +64,11 @@ func (n *Node) Route(cands []frontier.Candidate) ([]frontier.Candidate, func() e
 	}
 	local := cands[:0:0]
 	var waits []*outBatch
-	lastDomain, lastOwner := "", ""
-	for _, c := range cands {
-		d := Domain(c.QueueKey)
-		if d != lastDomain {
-			lastDomain, lastOwner = d, Owner(d, live)
+	// A page's links mostly share a host: its owner is found once.
+	lastKey, lastOwner := "", ""
+	for i, c := range cands {
+		if i == 0 || c.QueueKey != lastKey {
+			lastKey, lastOwner = c.QueueKey, Owner(Domain(c.QueueKey), live)
 		}
 		if lastOwner == n.cfg.Name {
 			local = append(local, c)

@@ -332,12 +332,14 @@ func (n *Node) run() {
 		}
 		ctx, cancel := context.WithTimeout(n.ctx, 2*n.cfg.Heartbeat+5*time.Second)
 		if !n.leaving.Load() {
-			if err := n.beat(ctx); err != nil {
+			if err := n.beat(ctx); err != nil && n.ctx.Err() == nil {
 				n.log.trouble("heartbeat", err)
 			}
 		}
 		if err := n.poll(ctx); err != nil {
-			n.log.trouble("reading the live set", err)
+			if n.ctx.Err() == nil {
+				n.log.trouble("reading the live set", err)
+			}
 		} else {
 			n.log.ok()
 		}
