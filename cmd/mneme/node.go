@@ -131,6 +131,11 @@ func (o *nodeOptions) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	if !resume {
+		// The cluster's store names every node's WARC files: they must
+		// not share names (a file name holds the time and the host name).
+		s.WARC.Prefix += "-" + name
+	}
 	hash, err := cluster.SpecHash(s)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -14,10 +15,15 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 
 	"github.com/mneme-archive/mneme/control/cluster"
 	"github.com/mneme-archive/mneme/crawler"
+	"github.com/mneme-archive/mneme/crawler/crawlrdf"
 	"github.com/mneme-archive/mneme/crawler/warc/warctest"
+	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/ontology"
+	"github.com/mneme-archive/mneme/rdf"
 )
 
 // testWeb is a web of many hosts on loopback: host names resolved (with
@@ -175,10 +181,11 @@ type clusterNode struct {
 	done       chan struct{}
 }
 
-func startNode(t testing.TB, w *testWeb, natsURL, specFile, name, data string) *clusterNode {
+func startNode(t testing.TB, w *testWeb, natsURL, specFile, name, data string, flags ...string) *clusterNode {
 	t.Helper()
 	args := append([]string{"node", "--cluster", natsURL, "--id", "web", "--spec", specFile, "--data", data, "--name", name,
 		"--heartbeat", "200ms", "--ttl", "3s"}, w.resolveArgs()...)
+	args = append(args, flags...)
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), asMneme+"=1")
 	out := &syncBuffer{}
@@ -246,6 +253,24 @@ func TestNodesCrawlOneWeb(t *testing.T) {
 		}
 	}
 	progress(0.2)
+	// The store's daemon collects every node's statements into one store.
+	one, err := graph.Open(filepath.Join(dir, "store"), graph.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	nc, err := nats.Connect(ns.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	col, err := cluster.NewCollector(nc, "web", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	colCtx, stopCol := context.WithCancel(context.Background())
+	colDone := make(chan error, 1)
+	go func() { colDone <- col.Run(colCtx, one) }()
 	nodes["n4"] = startNode(t, web, ns.ClientURL(), specFile, "n4", data("n4"))
 	progress(0.4)
 	// n2 leaves gracefully.
@@ -327,10 +352,59 @@ func TestNodesCrawlOneWeb(t *testing.T) {
 	if more > extra {
 		t.Errorf("%d extra captures for %d extra fetches", more, extra)
 	}
+	// The collector's store holds the one crawl graph: every page's
+	// capture, each once (a node's store may keep a capture it committed
+	// just before it was killed and never sent; the page was fetched
+	// again and that capture sent).
+	for {
+		if n, err := col.Pending(context.Background()); err != nil || n == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stopCol()
+	if err := <-colDone; err != nil {
+		t.Fatal(err)
+	}
+	inOne, err := capturesPerURL(one, "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range web.hosts {
+		for p := range pages {
+			u := web.url(h, fmt.Sprintf("/p%d", p))
+			if inOne[u] == 0 || inOne[u] > captures[u] {
+				t.Errorf("%s: %d captures in the cluster's store, %d in the nodes' stores", u, inOne[u], captures[u])
+			}
+		}
+	}
 	if fetchedBy["n4"] == 0 {
 		t.Errorf("n4 joined and got no share: %v", fetchedBy)
 	}
 	t.Logf("captures per node: %v", fetchedBy)
+}
+
+// capturesPerURL counts the captures of each URL in crawl id's graph.
+func capturesPerURL(st *graph.Store, id string) (map[string]int, error) {
+	out := map[string]int{}
+	ids, err := st.LookupTerms([]rdf.Term{rdf.IRI(ontology.URL), rdf.IRI(crawlrdf.CrawlIRI(id))})
+	if err != nil || ids[0] == graph.Any || ids[1] == graph.Any {
+		return out, err
+	}
+	ctx := context.Background()
+	it, err := st.Scan(ctx, graph.Pattern{P: ids[0], G: ids[1]}, graph.ScanOptions{})
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	var terms []rdf.Term
+	for it.Next() {
+		if terms, err = st.Terms(ctx, []graph.ID{it.Quad().O}, terms); err != nil {
+			return nil, err
+		}
+		out[terms[0].Value]++
+	}
+	return out, it.Err()
 }
 
 func lastLine(s string) string {

@@ -64,9 +64,6 @@ type Node struct {
 	crawl   atomic.Pointer[crawler.Crawl]
 	leaving atomic.Bool
 	done    atomic.Bool
-	// collecting is set while Collect runs; collected when its last read
-	// found the statements stream empty.
-	collecting, collected atomic.Bool
 	fw                    *forwarder
 
 	forwarded, received, batchesSent, batchesReceived atomic.Int64
@@ -629,15 +626,15 @@ func (n *Node) Status(ctx context.Context) (api.Cluster, error) {
 }
 
 // SpecHash identifies a crawl's specification across nodes: every field
-// but those a node may set for itself (its data folder and its number of
-// workers).
+// but those a node may set for itself (its data folder, its number of
+// workers, the prefix of its WARC files' names).
 func SpecHash(s *spec.Spec) (string, error) {
 	c := *s
 	// As the crawl writes it: every default filled in.
 	if _, err := c.Check(canon.New(canon.Options{})); err != nil {
 		return "", err
 	}
-	c.Output, c.Workers = "", 0
+	c.Output, c.Workers, c.WARC.Prefix = "", 0, ""
 	b, err := c.Marshal()
 	if err != nil {
 		return "", err

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-archive/mneme/graph"
@@ -75,33 +76,72 @@ func (n *Node) publishRDF(data []byte) error {
 	}
 }
 
-// Collect commits the statements the nodes send into st until ctx ends;
-// drained, when not nil, is called each time the stream is found empty.
+// Collect commits the statements the nodes send into st until ctx ends.
 // Statements this node's crawl wrote itself are in st already and only
-// acknowledged. Run it on one node of the cluster.
+// acknowledged. Run it on one node of the cluster, or run a Collector.
 func (n *Node) Collect(ctx context.Context, st *graph.Store) error {
-	cons, err := n.js.CreateOrUpdateConsumer(ctx, n.rdfStream(), jetstream.ConsumerConfig{
-		Durable: "store", FilterSubject: n.rdfSubjects(), AckPolicy: jetstream.AckExplicitPolicy,
+	c := &Collector{js: n.js, token: n.token, self: n.cfg.Name, log: n.log}
+	return c.Run(ctx, st)
+}
+
+// Collector takes the statements of a crawl's nodes into a store without
+// being a node itself: the store's daemon.
+type Collector struct {
+	js    jetstream.JetStream
+	token string
+	self  string // the node whose statements st holds already ("" none)
+	log   *logger
+}
+
+// NewCollector collects the statements of crawl into a store, reporting
+// NATS trouble on log.
+func NewCollector(conn *nats.Conn, crawl string, log io.Writer) (*Collector, error) {
+	js, err := jetstream.New(conn)
+	if err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = io.Discard
+	}
+	return &Collector{js: js, token: Token(crawl), log: &logger{w: log}}, nil
+}
+
+// Pending is the number of statement messages not yet committed.
+func (c *Collector) Pending(ctx context.Context) (uint64, error) {
+	s, err := c.js.Stream(ctx, "MNEME_RDF_"+c.token)
+	if err != nil {
+		return 0, err
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return info.State.Msgs, nil
+}
+
+// Run commits the statements into st until ctx ends. The crawl's first
+// node creates their stream: run it once a node has joined.
+func (c *Collector) Run(ctx context.Context, st *graph.Store) error {
+	cons, err := c.js.CreateOrUpdateConsumer(ctx, "MNEME_RDF_"+c.token, jetstream.ConsumerConfig{
+		Durable: "store", FilterSubject: "mneme.rdf." + c.token + ".*", AckPolicy: jetstream.AckExplicitPolicy,
 		AckWait: 30 * time.Second, MaxAckPending: 64,
 	})
 	if err != nil {
 		return fmt.Errorf("cluster: the store's consumer: %w", err)
 	}
-	n.collecting.Store(true)
-	defer n.collecting.Store(false)
 	for ctx.Err() == nil {
 		msgs, err := fetch(ctx, cons, 16, 500*time.Millisecond)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
-			n.log.trouble("reading statements for the store", err)
+			c.log.trouble("reading statements for the store", err)
 			time.Sleep(200 * time.Millisecond)
 			continue
 		}
 		b := st.NewBatch()
 		for _, m := range msgs {
-			if strings.HasSuffix(m.Subject(), "."+n.cfg.Name) {
+			if c.self != "" && strings.HasSuffix(m.Subject(), "."+c.self) {
 				continue
 			}
 			r := ntriples.NewQuadReader(bytes.NewReader(m.Data()), rdf.ParseOptions{})
@@ -111,31 +151,25 @@ func (n *Node) Collect(ctx context.Context, st *graph.Store) error {
 					break
 				}
 				if err != nil {
-					n.log.printf("statements from %s: %v (skipped)", m.Subject(), err)
+					c.log.printf("statements from %s: %v (skipped)", m.Subject(), err)
 					break
 				}
 				if err := b.TryAdd(q); err != nil {
-					n.log.printf("statement from %s: %v (skipped)", m.Subject(), err)
+					c.log.printf("statement from %s: %v (skipped)", m.Subject(), err)
 				}
 			}
 		}
 		if len(msgs) == 0 {
-			n.collected.Store(true)
 			continue
 		}
-		n.collected.Store(false)
 		if _, err := b.Commit(ctx); err != nil {
 			return fmt.Errorf("cluster: committing collected statements: %w", err)
 		}
 		for _, m := range msgs {
 			if err := m.Ack(); err != nil {
-				n.log.trouble("acknowledging collected statements", err)
+				c.log.trouble("acknowledging collected statements", err)
 			}
 		}
 	}
 	return nil
 }
-
-// Collected says whether the collector found the stream empty at its
-// last read.
-func (n *Node) Collected() bool { return n.collected.Load() }
