@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
 	"github.com/mneme-archive/mneme/control/cluster"
@@ -413,36 +412,56 @@ func lastLine(s string) string {
 }
 
 // TestNodeWithoutNATS starts a node whose NATS server is not there yet:
-// it says so, clearly, and goes on when the server comes up.
+// it says so, clearly, and goes on when the server comes up; then the
+// server goes away mid-crawl and comes back: the node says so, waits, and
+// finishes the crawl with every page fetched once.
 func TestNodeWithoutNATS(t *testing.T) {
-	web := serveTestWeb(t, 3, 1, 2, 0)
+	const pages = 12
+	web := serveTestWeb(t, 3, 1, pages, 20*time.Millisecond)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	n := startNode(t, web, "nats://"+addr, web.spec(t, 1, 10*time.Millisecond), "lonely", t.TempDir())
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(n.out.String(), "cannot reach the NATS server at nats://"+addr) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no clear message about the missing NATS server:\n%s", n.out)
+	n := startNode(t, web, "nats://"+addr, web.spec(t, 1, 50*time.Millisecond), "lonely", t.TempDir())
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatalf("never: %s\n%s", what, n.out)
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
+	waitFor("a clear message about the missing NATS server", func() bool {
+		return strings.Contains(n.out.String(), "cannot reach the NATS server at nats://"+addr)
+	})
 	_, port, _ := net.SplitHostPort(addr)
-	var ns *server.Server
-	ns, err = cluster.Embedded(t.TempDir(), "127.0.0.1:"+port, false)
+	store := t.TempDir()
+	ns, err := cluster.Embedded(store, "127.0.0.1:"+port, false)
 	if err != nil {
 		t.Skipf("the port was taken meanwhile: %v", err)
 	}
+	waitFor("a few pages fetched", func() bool { total, _ := web.snapshot(); return total >= 5 })
+	ns.Shutdown()
+	waitFor("a message about the lost server", func() bool {
+		return strings.Contains(n.out.String(), "lost the NATS connection")
+	})
+	time.Sleep(time.Second)
+	if ns, err = cluster.Embedded(store, "127.0.0.1:"+port, false); err != nil {
+		t.Fatal(err)
+	}
 	defer ns.Shutdown()
 	n.wait(t, 60*time.Second)
-	if !strings.Contains(n.out.String(), "crawl web finished") {
-		t.Fatalf("the node did not crawl once NATS was up:\n%s", n.out)
+	out := n.out.String()
+	if !strings.Contains(out, "NATS connection back") || !strings.Contains(out, "crawl web finished") {
+		t.Fatalf("the node did not carry on once NATS was back:\n%s", out)
 	}
-	if total, _ := web.snapshot(); total != 6 {
-		t.Fatalf("fetched %d pages, want 6", total)
+	total, overlaps := web.snapshot()
+	if total != 3*pages || len(overlaps) > 0 {
+		t.Fatalf("fetched %d pages, want %d; overlaps %v\n%s", total, 3*pages, overlaps, out)
 	}
 }
 

@@ -64,7 +64,7 @@ type Node struct {
 	crawl   atomic.Pointer[crawler.Crawl]
 	leaving atomic.Bool
 	done    atomic.Bool
-	fw                    *forwarder
+	fw      *forwarder
 
 	forwarded, received, batchesSent, batchesReceived atomic.Int64
 	handedOver, elsewhere, claims, receiving          atomic.Int64
