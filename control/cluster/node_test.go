@@ -48,10 +48,13 @@ func connect(t testing.TB, s *server.Server) *nats.Conn {
 }
 
 // join makes a node of crawl "c1" with spec hash "h".
-func join(t testing.TB, s *server.Server, name string) *Node {
+func join(t testing.TB, s *server.Server, name string) *Node { return joinTTL(t, s, name, testTTL) }
+
+// joinTTL makes a node whose heartbeat lasts ttl.
+func joinTTL(t testing.TB, s *server.Server, name string, ttl time.Duration) *Node {
 	t.Helper()
 	n, err := Join(context.Background(), Config{
-		Conn: connect(t, s), Name: name, Crawl: "c1", SpecHash: "h", Heartbeat: testBeat, TTL: testTTL, IPTTL: 5 * time.Second,
+		Conn: connect(t, s), Name: name, Crawl: "c1", SpecHash: "h", Heartbeat: testBeat, TTL: ttl, IPTTL: 5 * time.Second,
 		Log: &testLog{t: t, name: name},
 	})
 	if err != nil {
@@ -367,7 +370,9 @@ func queuesOf(c *crawler.Crawl) []string {
 func BenchmarkForward(b *testing.B) {
 	s := startNATS(b)
 	dir := b.TempDir()
-	x, y := join(b, s, "x"), join(b, s, "y")
+	// A long TTL: on a loaded machine a late heartbeat must not drop y
+	// from the live set mid-run.
+	x, y := joinTTL(b, s, "x", time.Minute), joinTTL(b, s, "y", time.Minute)
 	defer x.Close()
 	defer y.Close()
 	eventually(b, "both live", func() bool { return len(x.owners()) == 2 && len(y.owners()) == 2 })
