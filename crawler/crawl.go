@@ -54,6 +54,12 @@ type Deps struct {
 	Log         io.Writer    // warnings and recovery notes; default discarded
 	Version     string       // software version, for warcinfo and the crawl's agent
 	Fetch       fetch.Config // fetcher settings; UserAgent comes from the spec
+
+	// Cluster, when set, makes the crawl one node of a cluster that runs
+	// it together (see Cluster): links go to the node owning their domain,
+	// each URL is fetched by one node, each IP by one node at a time, and
+	// the crawl ends when the whole cluster has nothing left.
+	Cluster Cluster
 }
 
 // Crawl is one crawl, opened from its folder. Run it once, then it is closed.
@@ -182,10 +188,17 @@ func (c *Crawl) start() error {
 			cands = append(cands, c.sitemapCandidates(site, nil, u.Href)...)
 		}
 	}
+	cands, sent, err := c.route(cands)
+	if err != nil {
+		return err
+	}
 	if err := c.front.Schedule(cands); err != nil {
 		return err
 	}
 	if err := c.front.Sync(); err != nil {
+		return err
+	}
+	if err := sent(); err != nil {
 		return err
 	}
 	cr := crawlrdf.Crawl{
@@ -198,6 +211,11 @@ func (c *Crawl) start() error {
 	}
 	if _, err := b.Commit(context.Background()); err != nil {
 		return fmt.Errorf("writing the crawl's description: %w", err)
+	}
+	if pub, ok := c.deps.Cluster.(RDFSink); ok {
+		if err := pub.PublishRDF(cr.Quads()); err != nil {
+			return fmt.Errorf("sending the crawl's description to the cluster's store: %w", err)
+		}
 	}
 	return writeState(c.layout.State(c.id), c.st)
 }

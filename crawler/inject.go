@@ -47,7 +47,14 @@ func (c *Crawl) Inject(_ context.Context, items []inject.Item) (inject.Result, e
 		}
 		cands = append(cands, frontier.Candidate{URL: it.URL.Canonical, QueueKey: it.URL.HostKey(), Score: it.Score, Update: c.update})
 	}
-	if err := c.front.Schedule(cands); err != nil {
+	local, sent, err := c.route(cands)
+	if err != nil {
+		return inject.Result{}, err
+	}
+	if err := c.front.Schedule(local); err != nil {
+		return inject.Result{}, err
+	}
+	if err := sent(); err != nil {
 		return inject.Result{}, err
 	}
 	if err := c.front.Flush(); err != nil {

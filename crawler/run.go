@@ -122,17 +122,40 @@ func (c *Crawl) hand(sk *sink, items []item) error {
 	if sch == nil {
 		return nil
 	}
-	defer sch.Done()
+	var waits []func() error
 	for i := range items {
-		if err := c.front.Schedule(items[i].cands); err != nil {
+		cands, sent, err := c.route(items[i].cands)
+		if err == nil {
+			err = c.front.Schedule(cands)
+		}
+		if err != nil {
 			sch.err = err
+			sch.Done()
 			return err
+		}
+		if c.deps.Cluster != nil {
+			waits = append(waits, sent)
 		}
 	}
 	if err := c.focusApply(len(items)); err != nil {
 		sch.err = err
+		sch.Done()
 		return err
 	}
+	if len(waits) == 0 {
+		sch.Done()
+		return nil
+	}
+	// Links sent to other nodes are safe once the cluster has them: the
+	// writer waits for that before it completes the page, not the worker.
+	go func() {
+		defer sch.Done()
+		for _, w := range waits {
+			if err := w(); err != nil && sch.err == nil {
+				sch.err = err
+			}
+		}
+	}()
 	return nil
 }
 
@@ -244,6 +267,9 @@ func (c *Crawl) dispatch(ctx context.Context, work chan<- *frontier.Claim, slots
 		}
 		idle := c.inFlightCount() == 0
 		switch {
+		case next.IsZero() && idle && c.deps.Cluster != nil && !c.deps.Cluster.Done():
+			// Other nodes may still send URLs here.
+			c.waitWake(ctx, c.clock.Now().Add(clusterWait))
 		case next.IsZero() && idle:
 			return "no more URLs to crawl", nil
 		case next.IsZero() || virtual != nil && !idle:

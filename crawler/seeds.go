@@ -73,6 +73,10 @@ func (w *seedWatch) observe(ev Fetch, now time.Time) {
 		}
 		return
 	}
+	if ev.Outcome == outcomeElsewhere {
+		w.fetched = true // by another node of the cluster
+		return
+	}
 	f := w.byURL[ev.URL]
 	if f == nil || ev.Hops != "" {
 		w.fetched = w.fetched || ev.Status > 0 && ev.Status < 400

@@ -178,9 +178,14 @@ func (s *sink) commit(batch []item) error {
 	if len(s.captured) >= capturedMax {
 		clear(s.captured) // not within a batch, whose pages find their via here
 	}
+	pub, _ := c.deps.Cluster.(RDFSink)
+	var shared []rdf.Quad
 	for _, it := range batch {
 		if it.rdf != nil {
 			b.AddBatch(it.rdf)
+			if pub != nil {
+				shared = append(it.capture.Quads(c.id, shared), it.objects...)
+			}
 			if it.viaURL != "" {
 				via, err := s.captureOf(ctx, it.viaURL)
 				if err != nil {
@@ -188,6 +193,9 @@ func (s *sink) commit(batch []item) error {
 				}
 				if via != "" {
 					b.Add(crawlrdf.ViaQuad(c.id, it.capture.IRI, via))
+					if pub != nil {
+						shared = append(shared, crawlrdf.ViaQuad(c.id, it.capture.IRI, via))
+					}
 				}
 			}
 			// A page precedes the pages found on it (Crawl.hand), so
@@ -207,6 +215,13 @@ func (s *sink) commit(batch []item) error {
 	}
 	if _, err := b.Commit(ctx); err != nil {
 		return fmt.Errorf("committing %d captures: %w", len(batch), err)
+	}
+	if pub != nil && len(shared) > 0 {
+		// Before the completions: a URL done here is in the cluster's
+		// store too.
+		if err := pub.PublishRDF(shared); err != nil {
+			return fmt.Errorf("sending %d captures to the cluster's store: %w", len(batch), err)
+		}
 	}
 	s.writeLog(batch)
 	if err := s.expedite(batch); err != nil {

@@ -20,7 +20,7 @@ type Fetch struct {
 	Duration time.Duration // fetch time
 	Size     int64         // response bytes as received; 0 when none
 	MimeType string
-	Outcome  string // succeeded, retry, failed or disregarded; prerequisite (robots.txt) or sample (Page.Fetch)
+	Outcome  string // succeeded, retry, failed or disregarded; prerequisite (robots.txt) or sample (Page.Fetch); elsewhere (another node of the cluster fetched it)
 	// Wait is the pause imposed on the queue after this fetch: the politeness
 	// delay, or for a retry the delay until it.
 	Wait    time.Duration

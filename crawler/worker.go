@@ -72,6 +72,26 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 	}
 	var items []item
 	var crawlDelay time.Duration
+	var ipWait time.Duration // in a cluster, how long the host's IP stays claimed after this URL
+	if c.deps.Cluster != nil {
+		by, ok, err := c.deps.Cluster.Begin(ctx, cl.URL)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return []item{c.elsewhere(worker, cl, ev, by)}, nil
+		}
+		release, err := c.gate(ctx, u.Host)
+		if err != nil {
+			return nil, err
+		}
+		// The IP stays claimed for the politeness wait after the last
+		// request of this URL (robots.txt and the Analyzer's included).
+		if !hp.Off {
+			ipWait = hp.MinDelay
+		}
+		defer func() { release(ipWait) }()
+	}
 	if c.spec.Robots == "obey" {
 		agent, pre, err := c.robotsFor(ctx, worker, u, cl)
 		if err != nil {
@@ -152,6 +172,7 @@ func (c *Crawl) process(ctx context.Context, worker int, cl *frontier.Claim) ([]
 	wait := time.Duration(0)
 	if !hp.Off {
 		wait = hp.Wait(res.Duration, crawlDelay)
+		ipWait = max(ipWait, wait)
 	}
 	done.outcome = frontier.Outcome{Status: frontier.Succeeded, FetchDuration: res.Duration, SnoozeUntil: now.Add(wait)}
 	done.cands = c.candidates(an.Follow, scores, cl, u)

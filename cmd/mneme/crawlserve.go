@@ -28,7 +28,8 @@ import (
 // the returned stop is called, which the caller does when c's Run has
 // returned. A server that cannot start is reported on log; the crawl
 // runs anyway.
-func serveCrawl(st *graph.Store, c *crawler.Crawl, data string, log io.Writer) (stop func()) {
+// setup, when given, adds to the control API (mneme node's cluster routes).
+func serveCrawl(st *graph.Store, c *crawler.Crawl, data string, log io.Writer, setup ...func(*control.Handler)) (stop func()) {
 	tok, err := inject.LoadToken(crawler.Layout{Data: data}.Token())
 	if err != nil {
 		fmt.Fprintf(log, "mneme: the store is not served during the crawl: %v\n", err)
@@ -42,6 +43,9 @@ func serveCrawl(st *graph.Store, c *crawler.Crawl, data string, log io.Writer) (
 	m := control.NewManager(data, crawlDeps(st, log), defaultUserAgent())
 	ended := m.Adopt(c)
 	ctl := control.NewHandler(m, tok, 0)
+	for _, f := range setup {
+		f(ctl)
+	}
 	mux, closeMux := serveMux(st, serveOptions{timeout: endpoint.DefaultTimeout, maxRows: endpoint.DefaultMaxRows})
 	mux.Handle("/api/", ctl)
 	mux.Handle("/crawls/", ctl)

@@ -70,6 +70,7 @@ store, one named graph per crawl, queried with SPARQL across crawls.`,
 	root.AddCommand(newTUICmd())
 	root.AddCommand(newDemoCmd())
 	root.AddCommand(newSocialCmd())
+	root.AddCommand(newNodeCmd())
 	return root
 }
 

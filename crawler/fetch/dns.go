@@ -153,3 +153,10 @@ func (d *dialer) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	}
 	return nil, last
 }
+
+// Lookup returns the addresses of host as the fetcher dials it: from
+// Config.Hosts, the DNS cache or the resolver. A crawl in a cluster of
+// nodes claims the address before fetching.
+func (f *Fetcher) Lookup(ctx context.Context, host string) ([]netip.Addr, error) {
+	return f.dialer.dns.lookup(ctx, host)
+}

@@ -97,9 +97,10 @@ const (
 	stateBlacklisted
 	stateBlacklistedInFlight // blacklisted while in flight: never requeued
 	stateWaiting             // visited, waiting in its queue for its due time (incremental crawls)
+	stateMoved               // handed to another frontier (Release): a later sighting queues it again
 )
 
-func (s urlState) valid() bool { return s >= stateQueued && s <= stateWaiting }
+func (s urlState) valid() bool { return s >= stateQueued && s <= stateMoved }
 
 // urlRecord is the value under urlKey. It is kept small (about 30 bytes)
 // because the seen-set pass reads it for every rediscovered URL; the URL

@@ -14,6 +14,7 @@ type seenURL struct {
 	hash  urlHash
 	idx   uint32 // its first candidate in Frontier.pending
 	isNew bool
+	moved bool // a released URL queued again: its record goes to the overlay
 	old   itemPos
 	rec   urlRecord
 }
@@ -155,7 +156,7 @@ func (f *Frontier) flushLocked() error {
 	}
 	for i := range urls {
 		u := &urls[i]
-		if u.isNew && asRun && fitsRun(&u.rec) {
+		if u.isNew && !u.moved && asRun && fitsRun(&u.rec) {
 			continue
 		}
 		buf = u.rec.encode(buf[:0])
@@ -199,7 +200,7 @@ func (f *Frontier) ingestNew(urls []seenURL, fresh []uint32) error {
 	run := f.newRunWriter()
 	for i := range urls {
 		u := &urls[i]
-		if !u.isNew || !fitsRun(&u.rec) {
+		if !u.isNew || u.moved || !fitsRun(&u.rec) {
 			continue
 		}
 		buf = appendRunEntry(buf[:0], &u.hash, &u.rec)
@@ -295,9 +296,13 @@ func (f *Frontier) checkSeen(order []sortEntry, p *seenPart) error {
 		if err != nil {
 			return err
 		}
-		if found {
+		if found && rec.state != stateMoved {
 			u.rec, u.old = rec, rec.pos()
 		} else {
+			// A URL released to another frontier comes back as a new one,
+			// but its record stays in the overlay, which would hide a copy
+			// in a new run.
+			u.moved = found
 			c := &f.pending[first.idx].Candidate
 			u.isNew = true
 			u.rec = urlRecord{state: stateQueued, score: c.Score, count: 1}

@@ -19,6 +19,7 @@ type Queued struct {
 	Hops     string
 	Via      string
 	Score    float64
+	Retries  int // set by Release only
 }
 
 // Top returns up to limit queued URLs with the highest scores across all

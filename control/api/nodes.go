@@ -1,0 +1,76 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// Node is one crawler node of a cluster as its heartbeat describes it
+// (GET /api/cluster/nodes lists those of the live set).
+type Node struct {
+	Name    string    `json:"name"`
+	Crawl   string    `json:"crawl"`
+	API     string    `json:"api,omitempty"` // the node's control API, when it serves one
+	Started time.Time `json:"started"`
+	Beat    time.Time `json:"beat"` // when this heartbeat was written
+	// Idle: nothing queued or in flight here and nothing unsent.
+	Idle           bool    `json:"idle"`
+	Leaving        bool    `json:"leaving,omitempty"`
+	Queued         int64   `json:"queued"`
+	InFlight       int64   `json:"in_flight"`
+	Fetched        int64   `json:"fetched"`
+	PagesPerSecond float64 `json:"pages_per_second"` // since the last heartbeat
+	Queues         int64   `json:"queues"`           // host queues in this node's frontier
+	// Forwarded and Received count URLs sent to and taken from other
+	// nodes (found links and hand-overs); Batches* the stream messages.
+	Forwarded        int64 `json:"forwarded"`
+	Received         int64 `json:"received"`
+	BatchesSent      int64 `json:"batches_sent"`
+	BatchesReceived  int64 `json:"batches_received"`
+	HandedOver       int64 `json:"handed_over"`       // queued URLs sent to new owners
+	FetchedElsewhere int64 `json:"fetched_elsewhere"` // URLs skipped: another node fetched them
+	IPClaims         int64 `json:"ip_claims"`         // IPs this node holds now
+}
+
+// Cluster is the cluster a node belongs to, as that node sees it.
+type Cluster struct {
+	Crawl string `json:"crawl"`
+	Self  string `json:"self"`
+	Nodes []Node `json:"nodes"` // the live set, by name
+	// Pending is the number of forwarded URL batches waiting in the
+	// stream for their owner.
+	Pending uint64    `json:"pending"`
+	Done    bool      `json:"done"` // every node idle and nothing on its way
+	Claims  []IPClaim `json:"ip_claims"`
+}
+
+// IPClaim is an IP address claimed in the cluster's registry.
+type IPClaim struct {
+	IP   string `json:"ip"`
+	Node string `json:"node"` // the holder: its crawl (as a NATS token) and name, "crawl.node"
+
+	Fetching bool      `json:"fetching"`       // a fetch is under way
+	Until    time.Time `json:"until,omitzero"` // when released: the end of its politeness rest
+}
+
+// Domain is the owner of a pay-level domain.
+type Domain struct {
+	Domain string `json:"domain"`
+	Owner  string `json:"owner"`
+}
+
+// ClusterStatus returns the cluster as the node serving the API sees it.
+func (c *Client) ClusterStatus(ctx context.Context) (Cluster, error) {
+	var out Cluster
+	err := c.do(ctx, http.MethodGet, "/api/cluster", "", nil, &out)
+	return out, err
+}
+
+// DomainOwner asks which node owns the domain of host.
+func (c *Client) DomainOwner(ctx context.Context, host string) (Domain, error) {
+	var out Domain
+	err := c.do(ctx, http.MethodGet, "/api/cluster/domains?host="+url.QueryEscape(host), "", nil, &out)
+	return out, err
+}
