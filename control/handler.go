@@ -54,6 +54,7 @@ func NewHandler(m *Manager, token string, interval time.Duration) *Handler {
 	mux.HandleFunc("GET /api/learned", h.read(h.learned))
 	mux.HandleFunc("GET /api/learned/{id}/preview", h.read(h.preview))
 	mux.HandleFunc("POST /api/learned/{id}/{action}", h.write(h.review))
+	h.analysisRoutes()
 	inj := &inject.Handler{Token: token, Lookup: m.target}
 	mux.Handle("POST /crawls/{id}/urls", h.write(inj.ServeHTTP))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

@@ -45,6 +45,8 @@ type Manager struct {
 	runs sync.WaitGroup
 
 	closed figures // of the crawls not open here
+
+	analyses analyses // the analysis jobs (analysis.go)
 }
 
 // entry is a crawl opened by the Manager.
@@ -430,5 +432,6 @@ func (m *Manager) Close() error {
 	}
 	m.mu.Unlock()
 	m.runs.Wait()
+	m.stopAnalyses()
 	return errors.Join(errs...)
 }

@@ -69,6 +69,7 @@ store, one named graph per crawl, queried with SPARQL across crawls.`,
 	root.AddCommand(newCrawlCmd())
 	root.AddCommand(newTUICmd())
 	root.AddCommand(newDemoCmd())
+	root.AddCommand(newAnalyzeCmd())
 	return root
 }
 
