@@ -329,9 +329,9 @@ func (r *run) nameChanges(ctx context.Context, v *graph.View, b *graph.Batch, be
 				sp, sc = share(p, y, np), share(c, y, nc)
 				burst := (sc - sp) / sc
 				score := 0.5*cs + 0.25*decline + 0.25*burst
-			if !sameClasses(p.types[x], c.types[y]) {
-				score -= 0.15 // found as different kinds of thing
-			}
+				if !sameClasses(p.types[x], c.types[y]) {
+					score -= 0.15 // found as different kinds of thing
+				}
 				if score < minNameChange {
 					continue
 				}
