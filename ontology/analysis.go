@@ -82,6 +82,5 @@ const (
 	SchemaOrganization = SchemaNS + "Organization"
 	SchemaPlace        = SchemaNS + "Place"
 	SchemaThing        = SchemaNS + "Thing"
-	DCTermsLanguage    = DCTermsNS + "language"
 	OWLSameAs          = OWLNS + "sameAs"
 )
