@@ -129,6 +129,9 @@ func (r *run) versions(ctx context.Context, v *graph.View, b *graph.Batch, prev 
 		all[o] = true
 	}
 	r.rep.Versions = map[string]int{}
+	// The crawl's texts of its own time, recomputed with the versions
+	// (those read from the graph are an earlier run's).
+	s.fresh, s.changed = map[string]bool{}, map[string]bool{}
 	for _, o := range sortedKeys(all) {
 		hb, inB := before[o]
 		ha, inA := after[o]
@@ -143,9 +146,6 @@ func (r *run) versions(ctx context.Context, v *graph.View, b *graph.Batch, prev 
 		}
 		r.rep.Versions[strings.TrimPrefix(status, ontology.MnemeNS+"Status")]++
 		if status == ontology.StatusNew || status == ontology.StatusChanged {
-			if s.fresh == nil {
-				s.fresh, s.changed = map[string]bool{}, map[string]bool{}
-			}
 			s.fresh[o] = true
 			s.changed[o] = status == ontology.StatusChanged
 		}
