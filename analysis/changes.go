@@ -424,27 +424,6 @@ func sameClasses(a, b map[string]bool) bool {
 	return true
 }
 
-// fragment reports whether e is a one-word name that is a word of a
-// longer name of the crawl ("moreau" of "henry moreau"): a piece of
-// that name where it was not resolved, not a name of its own.
-func (s *stats) fragment(e string) bool {
-	k := entityKey(e)
-	if strings.Contains(k, " ") {
-		return false
-	}
-	if s.words == nil {
-		s.words = map[string]bool{}
-		for f := range s.entities {
-			if ws := strings.Fields(entityKey(f)); len(ws) > 1 {
-				for _, w := range ws {
-					s.words[w] = true
-				}
-			}
-		}
-	}
-	return s.words[k]
-}
-
 // context is the context vector of entity e in a crawl: the terms of its
 // texts and the other entities named with it ("@" + IRI), each weighted by
 // the number of its texts they occur in times their pointwise mutual
@@ -465,20 +444,6 @@ func (s *stats) context(e string) map[string]float64 {
 		}
 	}
 	return out
-}
-
-// together reports whether a text of the crawl names both entities.
-func (s *stats) together(a, b string) bool {
-	ea, eb := s.entities[a], s.entities[b]
-	if ea == nil || eb == nil {
-		return false
-	}
-	for d := range ea.docs {
-		if eb.docs[d] {
-			return true
-		}
-	}
-	return false
 }
 
 // cosine is the cosine similarity of two vectors, with the features that

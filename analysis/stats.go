@@ -24,7 +24,6 @@ type stats struct {
 	// fresh are the texts new or changed in the crawl (its own time's),
 	// nil when the crawl was compared with none (all are).
 	fresh map[string]bool
-	words map[string]bool // the words of the crawl's names of two words or more (fragment)
 	// changed are the fresh texts that are changed versions, and prior
 	// the entities of each text in the crawl before: in a changed text
 	// only the entities its earlier version did not name are of its time.
