@@ -6,6 +6,7 @@ require (
 	charm.land/bubbles/v2 v2.2.1
 	charm.land/bubbletea/v2 v2.0.9
 	charm.land/lipgloss/v2 v2.0.6
+	github.com/abadojack/whatlanggo v1.0.1
 	github.com/antchfx/htmlquery v1.3.4
 	github.com/antchfx/xpath v1.3.5
 	github.com/cayleygraph/cayley v0.7.7-0.20240706181042-81dcd7d73e45
@@ -19,6 +20,8 @@ require (
 	github.com/dop251/goja v0.0.0-20240627195025-eb1f15ee67d2
 	github.com/google/uuid v1.6.0
 	github.com/gorilla/websocket v1.5.3
+	github.com/jdkato/prose/v2 v2.0.0
+	github.com/jonreiter/govader v0.0.0-20250429093935-f6505c8d03cc
 	github.com/klauspost/compress v1.20.3
 	github.com/kljensen/snowball v0.10.0
 	github.com/mattn/go-mastodon v0.0.13
@@ -29,6 +32,7 @@ require (
 	github.com/nlnwa/gowarc v1.6.0
 	github.com/nlnwa/whatwg-url v0.6.2
 	github.com/piprate/json-gold v0.9.1
+	github.com/sergi/go-diff v1.4.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	go.yaml.in/yaml/v3 v3.0.5
@@ -65,6 +69,7 @@ require (
 	github.com/cockroachdb/redact v1.1.5 // indirect
 	github.com/cockroachdb/swiss v0.0.0-20260820225851-333444432258 // indirect
 	github.com/cockroachdb/tokenbucket v0.0.0-20230807174530-cc333fc44b06 // indirect
+	github.com/deckarep/golang-set v1.7.1 // indirect
 	github.com/dennwc/graphql v0.0.0-20180603144102-12cfed44bc5d // indirect
 	github.com/dghubble/sling v1.4.0 // indirect
 	github.com/dlclark/regexp2 v1.10.0 // indirect
@@ -83,6 +88,7 @@ require (
 	github.com/kr/text v0.2.0 // indirect
 	github.com/lucasb-eyer/go-colorful v1.4.1 // indirect
 	github.com/mattn/go-runewidth v0.0.27 // indirect
+	github.com/mingrammer/commonregex v1.0.1 // indirect
 	github.com/minio/highwayhash v1.0.4 // indirect
 	github.com/minio/minlz v1.0.1-0.20250507153514-87eb42fe8882 // indirect
 	github.com/mmcdole/goxpp v1.1.1-0.20240225020742-a0c311522b23 // indirect
@@ -109,5 +115,7 @@ require (
 	golang.org/x/exp v0.0.0-20240613232115-7f521ea00fb8 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
+	gonum.org/v1/gonum v0.8.2 // indirect
 	google.golang.org/protobuf v1.34.2 // indirect
+	gopkg.in/neurosnap/sentences.v1 v1.0.6 // indirect
 )

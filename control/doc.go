@@ -38,4 +38,6 @@
 //	GET   /api/learned/PID/preview?url=U  a stored page extracted without and with one
 //	POST  /api/learned/PID/accept       keep it (reviewed)
 //	POST  /api/learned/PID/reject       stop using it
+//	POST  /api/analyses                 {"crawl": ID}: analyse a crawl's texts (package analysis)
+//	GET   /api/analyses[/ID]            analysis jobs: state and progress
 package control

@@ -56,6 +56,7 @@ func NewHandler(m *Manager, token string, interval time.Duration) *Handler {
 	mux.HandleFunc("POST /api/learned/{id}/{action}", h.write(h.review))
 	h.socialRoutes(m.social)
 	h.focusRoutes(mux)
+	h.analysisRoutes()
 	inj := &inject.Handler{Token: token, Lookup: m.target}
 	mux.Handle("POST /crawls/{id}/urls", h.write(inj.ServeHTTP))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

@@ -48,6 +48,7 @@ type Manager struct {
 	closed figures // of the crawls not open here
 
 	social *Social // the data folder's social campaigns
+	analyses analyses // the analysis jobs (analysis.go)
 }
 
 // entry is a crawl opened by the Manager.
@@ -439,5 +440,6 @@ func (m *Manager) Close() error {
 	m.mu.Unlock()
 	m.runs.Wait()
 	m.social.Close()
+	m.stopAnalyses()
 	return errors.Join(errs...)
 }

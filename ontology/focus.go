@@ -1,13 +1,12 @@
 package ontology
 
 // Focused crawls: the topic a crawl looks for (its terms, with weights,
-// and its entities), and each capture's relevance to it.
+// and its entities), and each capture's relevance to it. A topic's terms
+// are TopicTerm nodes with a Term, as the analysis layer's (analysis.go).
 const (
 	Topic           = MnemeNS + "Topic"
-	TopicTerm       = MnemeNS + "TopicTerm"
 	FocusTopic      = MnemeNS + "focusTopic"
 	HasTerm         = MnemeNS + "hasTerm"
-	Term            = MnemeNS + "term"
 	TermWeight      = MnemeNS + "termWeight"
 	FocusEntity     = MnemeNS + "focusEntity"
 	EntityName      = MnemeNS + "entityName"

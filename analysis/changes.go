@@ -1,0 +1,486 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/ontology"
+	"github.com/mneme-archive/mneme/rdf"
+)
+
+// earlier returns the crawls analysed before this one, latest first: of
+// the crawls with an analysis graph, those that started before this crawl
+// did, at most window of them.
+func (r *run) earlier(ctx context.Context, v *graph.View, when time.Time, window int) ([]string, error) {
+	if when.IsZero() {
+		return nil, nil
+	}
+	type crawl struct {
+		iri string
+		t   time.Time
+	}
+	var cs []crawl
+	err := each(ctx, v, `SELECT DISTINCT ?c ?t WHERE { GRAPH ?a { ?a a mneme:Analysis ; mneme:analysedCrawl ?c } GRAPH ?c { ?c prov:startedAtTime ?t } }`,
+		func(row []rdf.Term) error {
+			t, err := time.Parse(time.RFC3339Nano, row[1].Value)
+			if err == nil && row[0].Value != r.crawl.Value && t.Before(when) {
+				cs = append(cs, crawl{row[0].Value, t})
+			}
+			return nil
+		})
+	sort.Slice(cs, func(i, j int) bool {
+		if !cs[i].t.Equal(cs[j].t) {
+			return cs[i].t.After(cs[j].t)
+		}
+		return cs[i].iri > cs[j].iri
+	})
+	var out []string
+	for _, c := range cs[:min(window, len(cs))] {
+		out = append(out, c.iri)
+	}
+	return out, err
+}
+
+// nameWindow is how many earlier crawls a crawl's names are compared
+// with: a new name takes over gradually when a site's older pages keep
+// the old one, so the change shows against the crawls before it began.
+const nameWindow = 3
+
+// changes adds the versions of the crawl's objects against the crawl
+// analysed before it, and the candidate name changes against the crawls
+// analysed before it (nameWindow of them).
+func (r *run) changes(ctx context.Context, v *graph.View, b *graph.Batch, s *stats, when time.Time) error {
+	prevs, err := r.earlier(ctx, v, when, nameWindow)
+	if err != nil || len(prevs) == 0 {
+		return err
+	}
+	id, _ := CrawlID(prevs[0])
+	r.rep.Previous = id
+	b.Add(rdf.Quad{S: r.graph, P: rdf.IRI(ontology.PreviousAnalysis), O: rdf.IRI(GraphIRI(id)), G: r.graph})
+	if err := r.versions(ctx, v, b, prevs[0], s); err != nil {
+		return err
+	}
+	var before []*stats
+	for _, p := range prevs {
+		pid, _ := CrawlID(p)
+		ps, err := loadStats(ctx, v, GraphIRI(pid))
+		if err != nil {
+			return err
+		}
+		before = append(before, ps)
+	}
+	s.prior = before[0].docEntities
+	return r.nameChanges(ctx, v, b, before, prevs, s)
+}
+
+// contents returns a digest of the text of every object of crawl graph c
+// (of all its texts, when captures disagree).
+func contents(ctx context.Context, v *graph.View, c string) (map[string]uint64, error) {
+	out := map[string]uint64{}
+	err := each(ctx, v, `SELECT ?o ?c WHERE { GRAPH `+rdf.IRI(c).String()+` { ?o sioc:content ?c } }`, func(row []rdf.Term) error {
+		h := fnv.New64a()
+		h.Write([]byte(row[1].Value))
+		out[row[0].Value] ^= h.Sum64() | 1
+		return nil
+	})
+	return out, err
+}
+
+// content returns the text of object o in crawl graph c (the least of
+// its texts, when captures disagree).
+func content(ctx context.Context, v *graph.View, c, o string) (string, error) {
+	var out string
+	first := true
+	err := each(ctx, v, `SELECT ?c WHERE { GRAPH `+rdf.IRI(c).String()+` { `+rdf.IRI(o).String()+` sioc:content ?c } }`, func(row []rdf.Term) error {
+		if first || row[0].Value < out {
+			out, first = row[0].Value, false
+		}
+		return nil
+	})
+	return out, err
+}
+
+// versions adds an mneme:ObjectVersion for every object of this crawl
+// or the previous one: new, changed (with a summary of the words removed
+// and added), unchanged or deleted.
+func (r *run) versions(ctx context.Context, v *graph.View, b *graph.Batch, prev string, s *stats) error {
+	add := func(sub rdf.Term, p string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(p), O: o, G: r.graph}) }
+	before, err := contents(ctx, v, prev)
+	if err != nil {
+		return err
+	}
+	after, err := contents(ctx, v, r.crawl.Value)
+	if err != nil {
+		return err
+	}
+	all := map[string]bool{}
+	for o := range before {
+		all[o] = true
+	}
+	for o := range after {
+		all[o] = true
+	}
+	r.rep.Versions = map[string]int{}
+	// The crawl's texts of its own time, recomputed with the versions
+	// (those read from the graph are an earlier run's).
+	s.fresh, s.changed = map[string]bool{}, map[string]bool{}
+	for _, o := range sortedKeys(all) {
+		hb, inB := before[o]
+		ha, inA := after[o]
+		status := ontology.StatusUnchanged
+		switch {
+		case !inB:
+			status = ontology.StatusNew
+		case !inA:
+			status = ontology.StatusDeleted
+		case ha != hb:
+			status = ontology.StatusChanged
+		}
+		r.rep.Versions[strings.TrimPrefix(status, ontology.MnemeNS+"Status")]++
+		if status == ontology.StatusNew || status == ontology.StatusChanged {
+			s.fresh[o] = true
+			s.changed[o] = status == ontology.StatusChanged
+		}
+		x := node(r.id, "version", o)
+		add(x, rdf.RDFType, rdf.IRI(ontology.ObjectVersion))
+		add(x, ontology.VersionOf, rdf.IRI(o))
+		add(x, ontology.InCrawl, r.crawl)
+		add(x, ontology.PreviousCrawl, rdf.IRI(prev))
+		add(x, ontology.VersionStatus, rdf.IRI(status))
+		if status != ontology.StatusChanged {
+			continue
+		}
+		old, err := content(ctx, v, prev, o)
+		if err != nil {
+			return err
+		}
+		cur, err := content(ctx, v, r.crawl.Value, o)
+		if err != nil {
+			return err
+		}
+		d := diffWords(old, cur)
+		add(x, ontology.WordsRemoved, integer(d.removed))
+		add(x, ontology.WordsAdded, integer(d.added))
+		add(x, ontology.DiffSummary, rdf.String(d.summary))
+	}
+	return nil
+}
+
+// wordDiff is how a text's words changed.
+type wordDiff struct {
+	removed, added int
+	summary        string
+}
+
+// maxDiffWords bounds the texts diffed word by word; longer ones are
+// compared as bags of words.
+const maxDiffWords = 50000
+
+// diffWords compares two texts word by word (Myers' diff, by
+// diffmatchpatch) and summarises the change: counts and the first few
+// replacements, deletions and insertions.
+func diffWords(old, cur string) wordDiff {
+	a, b := strings.Fields(old), strings.Fields(cur)
+	var d wordDiff
+	if len(a) > maxDiffWords || len(b) > maxDiffWords {
+		count := map[string]int{}
+		for _, w := range a {
+			count[w]++
+		}
+		for _, w := range b {
+			count[w]--
+		}
+		for _, n := range count {
+			if n > 0 {
+				d.removed += n
+			} else {
+				d.added -= n
+			}
+		}
+		d.summary = fmt.Sprintf("%d words removed, %d added (long texts: compared as bags of words)", d.removed, d.added)
+		return d
+	}
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0 // the same answer on every run
+	ra, rb, lines := dmp.DiffLinesToRunes(strings.Join(a, "\n")+"\n", strings.Join(b, "\n")+"\n")
+	diffs := dmp.DiffCharsToLines(dmp.DiffMainRunes(ra, rb, false), lines)
+	words := func(s string) []string { return strings.Fields(s) }
+	var examples []string
+	for i := 0; i < len(diffs); i++ {
+		df := diffs[i]
+		switch df.Type {
+		case diffmatchpatch.DiffDelete:
+			del := words(df.Text)
+			d.removed += len(del)
+			if i+1 < len(diffs) && diffs[i+1].Type == diffmatchpatch.DiffInsert {
+				ins := words(diffs[i+1].Text)
+				d.added += len(ins)
+				examples = append(examples, fmt.Sprintf("%q → %q", clip(del), clip(ins)))
+				i++
+			} else {
+				examples = append(examples, fmt.Sprintf("removed %q", clip(del)))
+			}
+		case diffmatchpatch.DiffInsert:
+			ins := words(df.Text)
+			d.added += len(ins)
+			examples = append(examples, fmt.Sprintf("added %q", clip(ins)))
+		}
+	}
+	d.summary = fmt.Sprintf("%d words removed, %d added", d.removed, d.added)
+	if len(examples) > 0 {
+		more := ""
+		if len(examples) > 3 {
+			more = fmt.Sprintf("; and %d more changes", len(examples)-3)
+			examples = examples[:3]
+		}
+		d.summary += ": " + strings.Join(examples, "; ") + more
+	}
+	return d
+}
+
+// clip joins at most 12 words of ws.
+func clip(ws []string) string {
+	if len(ws) > 12 {
+		return strings.Join(ws[:12], " ") + " …"
+	}
+	return strings.Join(ws, " ")
+}
+
+// NEER's thresholds (Tahmasebi et al., "NEER: An unsupervised method for
+// named entity evolution recognition", COLING 2012), set from the method's
+// reasoning rather than fitted: a new name is one (nearly) unused before
+// — its share of the new texts at least ten times what it was — and it
+// replaces the old one, whose share of the new texts falls by more than
+// half, the two used in contexts of clearly similar, specific terms.
+const (
+	minTexts      = 3    // texts a name needs in the crawl where it is strong
+	minDecline    = 0.6  // least decline of the old name's share
+	minBurst      = 0.9  // least burst of the new name's share
+	minContext    = 0.35 // least cosine similarity of their contexts
+	minNameChange = 0.55 // least score proposed
+)
+
+// nameChanges proposes name changes from an earlier crawl p (each of
+// before, prevs their IRIs) to this one c: an entity whose share of the
+// crawl's new and changed texts (those of its time) fell by half or more, and one
+// whose share rose as much (a burst), used with similar co-occurring
+// terms and entities, the old name's context before and the new one's
+// after. Each old and new name goes into one proposal at most, the best
+// scored. The entities are left as they are.
+func (r *run) nameChanges(ctx context.Context, v *graph.View, b *graph.Batch, before []*stats, prevs []string, c *stats) error {
+	add := func(sub rdf.Term, pr string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(pr), O: o, G: r.graph}) }
+	nc := c.nFresh()
+	share := func(s *stats, e string, n float64) float64 { return float64(s.freshDocs(e)) / n }
+	type cand struct {
+		old, cur           string
+		decline, burst, cs float64
+		score              float64
+		shared             []string
+		p                  *stats // the earlier crawl compared with
+		prev               string
+	}
+	var cands []cand
+	for pi, p := range before {
+		np := p.nFresh()
+		var olds, news []string
+		for _, e := range sortedKeys(p.entities) {
+			sp, sc := share(p, e, np), share(c, e, nc)
+			if p.freshDocs(e) >= minTexts && (sp-sc)/sp >= minDecline {
+				olds = append(olds, e)
+			}
+		}
+		for _, e := range sortedKeys(c.entities) {
+			sp, sc := share(p, e, np), share(c, e, nc)
+			if c.freshDocs(e) >= minTexts && (sc-sp)/sc >= minBurst {
+				news = append(news, e)
+			}
+		}
+		for _, x := range olds {
+			vx := p.context(x)
+			for _, y := range news {
+				if x == y || !compatible(p.types[x], c.types[y]) {
+					continue
+				}
+				vy := c.context(y)
+				for w := range nameWords(x) {
+					delete(vx, w)
+					delete(vy, w)
+				}
+				for w := range nameWords(y) {
+					delete(vx, w)
+					delete(vy, w)
+				}
+				delete(vx, "@"+y)
+				delete(vy, "@"+x)
+				cs, shared := cosine(vx, vy)
+				if cs < minContext {
+					continue
+				}
+				sp, sc := share(p, x, np), share(c, x, nc)
+				decline := (sp - sc) / sp
+				sp, sc = share(p, y, np), share(c, y, nc)
+				burst := (sc - sp) / sc
+				score := 0.5*cs + 0.25*decline + 0.25*burst
+				if !sameClasses(p.types[x], c.types[y]) {
+					score -= 0.15 // found as different kinds of thing
+				}
+				if score < minNameChange {
+					continue
+				}
+				cands = append(cands, cand{x, y, decline, burst, cs, score, shared, p, prevs[pi]})
+			}
+		}
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].score != cands[j].score {
+			return cands[i].score > cands[j].score
+		}
+		return cands[i].old+cands[i].cur < cands[j].old+cands[j].cur
+	})
+	usedOld, usedNew := map[string]bool{}, map[string]bool{}
+	for _, k := range cands {
+		p, prev := k.p, k.prev
+		if usedOld[k.old] || usedNew[k.cur] {
+			continue
+		}
+		usedOld[k.old], usedNew[k.cur] = true, true
+		r.rep.NameChanges++
+		x := node(r.id, "namechange", k.old, k.cur)
+		add(x, rdf.RDFType, rdf.IRI(ontology.NameChange))
+		add(x, ontology.FormerName, rdf.IRI(k.old))
+		add(x, ontology.LaterName, rdf.IRI(k.cur))
+		add(x, ontology.InCrawl, r.crawl)
+		add(x, ontology.PreviousCrawl, rdf.IRI(prev))
+		add(x, ontology.Score, decimal(k.score))
+		add(x, ontology.ContextSimilarity, decimal(k.cs))
+		add(x, ontology.Burst, decimal(k.burst))
+		docs := (*stats).freshDocs
+		oldName, newName := entityKey(k.old), entityKey(k.cur)
+		add(x, ontology.Evidence, rdf.String(fmt.Sprintf("%q was named in %d of the %d new or changed texts of the earlier crawl and %d of %d of this one (share down %.0f %%)",
+			oldName, docs(p, k.old), int(p.nFresh()), docs(c, k.old), int(c.nFresh()), 100*k.decline)))
+		add(x, ontology.Evidence, rdf.String(fmt.Sprintf("%q was named in %d of the %d new or changed texts of the earlier crawl and %d of %d of this one (burst %.0f %%)",
+			newName, docs(p, k.cur), int(p.nFresh()), docs(c, k.cur), int(c.nFresh()), 100*k.burst)))
+		add(x, ontology.Evidence, rdf.String(fmt.Sprintf("the contexts of %q before and of %q after are similar (cosine %.2f), sharing %s",
+			oldName, newName, k.cs, strings.Join(k.shared, ", "))))
+		if s, o, ok, err := r.together(ctx, v, c, k.old, k.cur); err != nil {
+			return err
+		} else if ok {
+			add(x, ontology.Evidence, rdf.String(fmt.Sprintf("named together in %s: %q", o, s)))
+		}
+	}
+	return nil
+}
+
+// together finds a text of this crawl naming both entities, and a
+// sentence of it naming the second.
+func (r *run) together(ctx context.Context, v *graph.View, c *stats, a, b string) (sentence, object string, ok bool, err error) {
+	for _, d := range sortedKeys(c.docEntities) {
+		if c.docEntities[d][a] > 0 && c.docEntities[d][b] > 0 {
+			object = d
+			break
+		}
+	}
+	if object == "" {
+		return "", "", false, nil
+	}
+	err = each(ctx, v, `SELECT ?s WHERE { GRAPH `+r.graph.String()+` { ?m mneme:mentionOf `+rdf.IRI(b).String()+` ; mneme:inObject `+rdf.IRI(object).String()+` ; mneme:sentence ?s } } ORDER BY ?s LIMIT 1`,
+		func(row []rdf.Term) error {
+			sentence, ok = row[0].Value, true
+			return nil
+		})
+	return sentence, object, ok, err
+}
+
+// compatible reports whether two entities' classes allow one to be the
+// other's new name: not when the specific classes they were found with
+// (person, organisation, place) are disjoint.
+func compatible(a, b map[string]bool) bool {
+	var sa, sb bool
+	for _, c := range []string{ontology.SchemaPerson, ontology.SchemaOrganization, ontology.SchemaPlace} {
+		if a[c] && b[c] {
+			return true
+		}
+		sa, sb = sa || a[c], sb || b[c]
+	}
+	return !sa || !sb
+}
+
+// sameClasses reports whether two entities were found as the same
+// specific classes (person, organisation, place).
+func sameClasses(a, b map[string]bool) bool {
+	for _, c := range []string{ontology.SchemaPerson, ontology.SchemaOrganization, ontology.SchemaPlace} {
+		if a[c] != b[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// context is the context vector of entity e in a crawl: the terms of its
+// texts and the other entities named with it ("@" + IRI), each weighted by
+// the number of its texts they occur in times their pointwise mutual
+// information with it, when positive: the words every text uses say
+// nothing of an entity.
+func (s *stats) context(e string) map[string]float64 {
+	ents, terms := s.cooccurring(e)
+	n, ne := len(s.docs), len(s.entities[e].docs)
+	out := map[string]float64{}
+	for t, k := range terms {
+		if w := pmi(n, k, ne, s.df[t]); w > 0 {
+			out[t] = float64(k) * w
+		}
+	}
+	for f, k := range ents {
+		if w := pmi(n, k, ne, len(s.entities[f].docs)); w > 0 {
+			out["@"+f] = float64(k) * w
+		}
+	}
+	return out
+}
+
+// cosine is the cosine similarity of two vectors, with the features that
+// contribute most to it.
+func cosine(a, b map[string]float64) (float64, []string) {
+	var dot, na, nb float64
+	type part struct {
+		f string
+		w float64
+	}
+	var parts []part
+	for f, x := range a {
+		na += x * x
+		if y, ok := b[f]; ok {
+			dot += x * y
+			parts = append(parts, part{f, x * y})
+		}
+	}
+	for _, y := range b {
+		nb += y * y
+	}
+	if na == 0 || nb == 0 {
+		return 0, nil
+	}
+	sort.Slice(parts, func(i, j int) bool {
+		if parts[i].w != parts[j].w {
+			return parts[i].w > parts[j].w
+		}
+		return parts[i].f < parts[j].f
+	})
+	var top []string
+	for _, p := range parts[:min(8, len(parts))] {
+		f := p.f
+		if e, ok := strings.CutPrefix(f, "@"); ok {
+			f = entityKey(e)
+		}
+		top = append(top, f)
+	}
+	return dot / (math.Sqrt(na) * math.Sqrt(nb)), top
+}

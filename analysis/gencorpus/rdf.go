@@ -1,0 +1,48 @@
+package gencorpus
+
+import (
+	"strings"
+	"time"
+
+	"github.com/mneme-archive/mneme/ontology"
+	"github.com/mneme-archive/mneme/rdf"
+)
+
+// Quads describes crawl k as the crawler and the application-aware helper
+// would: the crawl with its start, a capture per post page, and each post
+// and comment derived from its capture with its text.
+func (c *Corpus) Quads(k int) []rdf.Quad {
+	cr := c.Crawls[k]
+	g := rdf.IRI("urn:mneme:crawl:" + cr.ID)
+	var out []rdf.Quad
+	add := func(s rdf.Term, p string, o rdf.Term) { out = append(out, rdf.Quad{S: s, P: rdf.IRI(p), O: o, G: g}) }
+	add(g, rdf.RDFType, rdf.IRI(ontology.Crawl))
+	add(g, ontology.ProvStartedAtTime, rdf.Literal(cr.Start.Format(time.RFC3339), rdf.XSDDateTime))
+	caps := map[string]bool{}
+	for _, t := range cr.Texts {
+		capt := rdf.IRI(t.Capture)
+		if !caps[t.Capture] {
+			caps[t.Capture] = true
+			add(capt, rdf.RDFType, rdf.IRI(ontology.Capture))
+			add(capt, ontology.ProvWasGeneratedBy, g)
+		}
+		o := rdf.IRI(t.IRI)
+		add(o, rdf.RDFType, rdf.IRI(ontology.SIOCPost))
+		if t.ReplyTo != "" {
+			add(o, rdf.RDFType, rdf.IRI(ontology.SIOCTComment))
+			add(o, ontology.SIOCReplyOf, rdf.IRI(t.ReplyTo))
+		} else {
+			add(o, rdf.RDFType, rdf.IRI(ontology.SIOCTBlogPost))
+			add(capt, ontology.URL, o)
+		}
+		add(o, ontology.ProvWasDerivedFrom, capt)
+		if t.Author != "" {
+			acc := rdf.IRI("http://blog.example/author/" + strings.ReplaceAll(strings.ToLower(t.Author), " ", "-"))
+			add(o, ontology.SIOCHasCreator, acc)
+			add(acc, rdf.RDFType, rdf.IRI(ontology.SIOCUserAccount))
+			add(acc, ontology.SIOCName, rdf.String(t.Author))
+		}
+		add(o, ontology.SIOCContent, rdf.String(t.Content))
+	}
+	return out
+}

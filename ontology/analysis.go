@@ -1,0 +1,86 @@
+package ontology
+
+// The analysis layer (package analysis): per crawl, a graph
+// urn:mneme:analysis:ID holding the entities the crawl's texts mention,
+// each mention with its offsets, sentence and sentiment, the texts'
+// languages and topic terms, the measures of every entity in the crawl,
+// and what changed against the crawl analysed before it.
+const (
+	Analysis         = MnemeNS + "Analysis"
+	AnalysedCrawl    = MnemeNS + "analysedCrawl"
+	PreviousAnalysis = MnemeNS + "previousAnalysis"
+	AnalysedBy       = MnemeNS + "analysedBy"
+	SkipReason       = MnemeNS + "skipReason"
+	TermCounts       = MnemeNS + "termCounts"
+	TextLength       = MnemeNS + "textLength"
+)
+
+// Entities and their mentions.
+const (
+	Entity        = MnemeNS + "Entity"
+	Alias         = MnemeNS + "alias"
+	Mention       = MnemeNS + "Mention"
+	MentionOf     = MnemeNS + "mentionOf"
+	InObject      = MnemeNS + "inObject"
+	SurfaceForm   = MnemeNS + "surfaceForm"
+	StartOffset   = MnemeNS + "startOffset"
+	EndOffset     = MnemeNS + "endOffset"
+	Sentence      = MnemeNS + "sentence"
+	DetectedBy    = MnemeNS + "detectedBy"
+	Sentiment     = MnemeNS + "sentiment"
+	PositiveScore = MnemeNS + "positiveScore"
+	NegativeScore = MnemeNS + "negativeScore"
+	TopicTerm     = MnemeNS + "TopicTerm"
+	HasTopicTerm  = MnemeNS + "hasTopicTerm"
+	Term          = MnemeNS + "term"
+	Weight        = MnemeNS + "weight"
+)
+
+// Measures of an entity in one crawl (after Fafalios et al., "Building and
+// querying semantic layers for web archives").
+const (
+	EntityMeasures   = MnemeNS + "EntityMeasures"
+	MeasuresOf       = MnemeNS + "measuresOf"
+	InCrawl          = MnemeNS + "inCrawl"
+	CrawlTime        = MnemeNS + "crawlTime"
+	Popularity       = MnemeNS + "popularity"
+	MentionCount     = MnemeNS + "mentionCount"
+	Attitude         = MnemeNS + "attitude"
+	Sentimentality   = MnemeNS + "sentimentality"
+	Controversiality = MnemeNS + "controversiality"
+	Connectedness    = MnemeNS + "connectedness"
+)
+
+// Across crawls: versions of an object, candidate name changes of an
+// entity, and the associations of an entity crawl by crawl.
+const (
+	ObjectVersion     = MnemeNS + "ObjectVersion"
+	VersionOf         = MnemeNS + "versionOf"
+	PreviousCrawl     = MnemeNS + "previousCrawl"
+	VersionStatus     = MnemeNS + "versionStatus"
+	StatusDeleted     = MnemeNS + "StatusDeleted"
+	DiffSummary       = MnemeNS + "diffSummary"
+	WordsAdded        = MnemeNS + "wordsAdded"
+	WordsRemoved      = MnemeNS + "wordsRemoved"
+	NameChange        = MnemeNS + "NameChange"
+	FormerName        = MnemeNS + "formerName"
+	LaterName         = MnemeNS + "laterName"
+	Score             = MnemeNS + "score"
+	Evidence          = MnemeNS + "evidence"
+	ContextSimilarity = MnemeNS + "contextSimilarity"
+	Burst             = MnemeNS + "burst"
+	Association       = MnemeNS + "Association"
+	AssociationOf     = MnemeNS + "associationOf"
+	AssociatedEntity  = MnemeNS + "associatedEntity"
+	AssociatedTerm    = MnemeNS + "associatedTerm"
+	Cooccurrences     = MnemeNS + "cooccurrences"
+)
+
+// Reused terms the analysis layer writes.
+const (
+	SchemaPerson       = SchemaNS + "Person"
+	SchemaOrganization = SchemaNS + "Organization"
+	SchemaPlace        = SchemaNS + "Place"
+	SchemaThing        = SchemaNS + "Thing"
+	OWLSameAs          = OWLNS + "sameAs"
+)
