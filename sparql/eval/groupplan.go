@@ -45,6 +45,12 @@ func (c *compiler) compileJoin(x *algebra.Join, bound []bool) (node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if jp.first != x.Left {
+		// EXPLAIN shows the operands in the order they run.
+		c.rewrites[x] = &algebra.Join{Left: jp.first, Right: jp.second}
+	} else {
+		delete(c.rewrites, x)
+	}
 	if jp.bind {
 		r, err := c.compile(jp.second, c.certain(jp.first, bound))
 		if err != nil {
