@@ -140,6 +140,9 @@ type compiler struct {
 	// measure).
 	spent    float64
 	measured map[measureKey][2]float64
+	// tops are the ORDER BYs under a LIMIT, with how many of their
+	// first rows the slice reads (OFFSET + LIMIT).
+	tops map[*algebra.OrderBy]int64
 }
 
 func (c *compiler) slot(v string) int { return c.ex.Scope.Slot(v) }
@@ -251,6 +254,9 @@ func (c *compiler) count(op algebra.Op, n node) node {
 			st.Detail = d.detail()
 		}
 	}
+	if e, ok := n.(interface{ rowsEst() float64 }); ok && st.Est < 0 {
+		st.Est = e.rowsEst()
+	}
 	c.stats[op] = st
 	return &counted{n: n, stats: st}
 }
@@ -262,6 +268,9 @@ func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 	case *algebra.LeftJoin:
 		return c.compileLeftJoin(x, bound)
 	case *algebra.Filter:
+		if g, ok := x.Sub.(*algebra.Group); ok && !hasExists(x.Exprs) {
+			return c.compileGroup(g, x.Exprs, bound) // HAVING
+		}
 		return c.compileFilter(x, bound)
 	case *algebra.Union:
 		return c.compileUnion(x, bound)
@@ -295,27 +304,21 @@ func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 			}
 			n.slots = append(n.slots, c.slot(chain[i].Var))
 			n.exprs = append(n.exprs, e)
+			var fixed ID
+			if k, ok := chain[i].Expr.(*syntax.Const); ok {
+				if fixed, err = c.ex.Dict.Encode(k.Term); err != nil {
+					return nil, err
+				}
+			}
+			n.fixed = append(n.fixed, fixed)
 		}
 		return n, nil
 	case *algebra.Table:
 		return c.compileTable(x)
 	case *algebra.Group:
-		return c.compileGroup(x, bound)
+		return c.compileGroup(x, nil, bound)
 	case *algebra.OrderBy:
-		sub, err := c.compile(x.Sub, bound)
-		if err != nil {
-			return nil, err
-		}
-		o := &orderNode{sub: sub}
-		for _, cond := range x.Conds {
-			e, err := c.expr(cond.Expr, nil)
-			if err != nil {
-				return nil, err
-			}
-			o.keys = append(o.keys, e)
-			o.desc = append(o.desc, cond.Desc)
-		}
-		return o, nil
+		return c.compileOrderBy(x, bound)
 	case *algebra.Project:
 		sub, err := c.compile(x.Sub, bound)
 		if err != nil {
@@ -337,11 +340,7 @@ func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 		// passing rows through streams and costs nothing.
 		return c.compile(x.Sub, bound)
 	case *algebra.Slice:
-		sub, err := c.compile(x.Sub, bound)
-		if err != nil {
-			return nil, err
-		}
-		return &sliceNode{sub: sub, offset: x.Offset, limit: x.Limit}, nil
+		return c.compileSlice(x, bound)
 	}
 	return nil, fmt.Errorf("eval: unsupported operator %T", op)
 }

@@ -38,6 +38,14 @@
 // UNION, subqueries, VALUES) are joined in the order and by the join the
 // estimates favour (see groupplan.go).
 //
+// GROUP BY aggregates on IDs (see group.go): plain-variable keys and the
+// arguments of COUNT, COUNT(DISTINCT), MIN and MAX are read as IDs, so
+// only the aggregates that compute with values decode terms, and HAVING
+// is evaluated on a group's values before they are encoded. ORDER BY
+// under a LIMIT keeps only OFFSET + LIMIT rows, in a bounded heap (see
+// topk.go); sort keys are parsed once per row, not per comparison.
+// DISTINCT compares rows of IDs.
+//
 // What operators hold in memory (ORDER BY, DISTINCT, GROUP BY, hash join
 // build sides, triejoin tries) is counted against Exec.MaxRows; past it
 // they spill rows to unlinked temporary files — external merge sort,
