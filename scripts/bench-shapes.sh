@@ -119,7 +119,7 @@ for set in "${SETS[@]}"; do
 				if (!(q in or_)) { or_[q] = rows; ot[q] = "not run" }
 				if (br[q] != rows || vr[q] != rows || or_[q] != rows) rows = rows " / " br[q] " / " vr[q] " / " or_[q] " (differ)"
 				r = ratio($3, vt[q])
-				if (r != "-") { n++; lg += log(r); if (r + 0 > worst) { worst = r + 0; wq = q } }
+				if (r != "-") { n++; lg += log($3 / vt[q]); if ($3 / vt[q] > worst) { worst = $3 / vt[q]; wq = q } }
 				printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", q, rows, bt[q], $3, vt[q], ot[q], ratio(bt[q], vt[q]), r
 			}
 			END {

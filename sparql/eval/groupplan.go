@@ -118,7 +118,7 @@ func (c *compiler) compileLeftJoin(x *algebra.LeftJoin, bound []bool) (node, err
 	rb := bound
 	if pure(x.Right) {
 		perRow := c.certain(x.Left, bound)
-		hash, err := c.hashCheaper(x.Right, c.leftRows(x.Left), bound, perRow)
+		hash, err := c.hashCheaper(x.Right, c.leftRows(x.Left), bound, perRow, false)
 		if err != nil {
 			return nil, err
 		}
