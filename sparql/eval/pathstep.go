@@ -160,7 +160,8 @@ func pathPattern(pn *pathNode) quadPat {
 
 // planPath describes the path to the planner. With a constant end it
 // walks the path from there (within walkBudget lookups) and counts; the
-// walk is kept for the run. Otherwise, or when the walk is too long, it
+// walk is kept for the run. With both ends free it walks from sampled
+// nodes (sampled). Otherwise, or when the walks are too long, it
 // estimates from the predicates' statistics (pathStats).
 func (c *compiler) planPath(x *algebra.Path, qp *quadPat) (plan.Pattern, error) {
 	pn := qp.path
