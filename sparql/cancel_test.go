@@ -109,6 +109,9 @@ func TestCancelEveryOperatorReleasesTheStore(t *testing.T) {
 		`ASK { ?a :p ?b . ?b :p ?c . ?c :q 1000 }`,
 		`CONSTRUCT { ?b :r ?a } { ?a :p ?b . ?b :type ?t }`,
 		`DESCRIBE ?a { ?a :type :C2 }`,
+		`SELECT (COUNT(*) AS ?k) { ?a :p ?b . ?b :p ?c . ?c :type ?t }`,              // counted without rows
+		`SELECT ?a ?n { ?a :p ?b . ?b :q ?n } ORDER BY DESC(?n) ?a LIMIT 5 OFFSET 2`, // top-k
+		`SELECT ?x (COUNT(?y) AS ?n) { ?x :p+ ?y } GROUP BY ?x ORDER BY DESC(?n) LIMIT 3`,
 	}
 	// Spill ORDER BY, DISTINCT and GROUP BY to files, and drop hash joins
 	// to lookups, to cancel those paths too.

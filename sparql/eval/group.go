@@ -277,30 +277,50 @@ func (g *groupNode) open(ex *Exec, e env) (iter, error) {
 	if err != nil {
 		return nil, err
 	}
+	gi := &groupIter{ex: ex, g: g, e: e, in: it, first: true}
 	if c, ok := it.(counter); ok && g.countRows {
-		n, ok, err := c.count()
-		if err != nil {
-			it.close()
-			return nil, err
-		}
-		if ok {
-			it.close()
-			gr := g.newGroup(nil)
-			for i := range gr.accs {
-				gr.accs[i].n += n
-			}
-			r, keep, err := g.row(ex, e, gr)
-			if err != nil {
-				return nil, err
-			}
-			if !keep {
-				return emptyIter{}, nil
-			}
-			return &sliceIter{rows: [][]ID{r}}, nil
-		}
+		return &countGroupIter{gi: gi, c: c}, nil
 	}
-	return &groupIter{ex: ex, g: g, e: e, in: it, first: true}, nil
+	return gi, nil
 }
+
+// countGroupIter answers a COUNT over its input's rows by asking the input
+// to count them (see counter), or, when it cannot, as groupIter does. It
+// counts on the first next, not when opened, so that opening a query stays
+// cheap and the count runs where the caller reads and can cancel it.
+type countGroupIter struct {
+	gi      *groupIter
+	c       counter
+	counted bool
+}
+
+func (ci *countGroupIter) next() ([]ID, error) {
+	if ci.counted {
+		return ci.gi.next()
+	}
+	ci.counted = true
+	gi := ci.gi
+	n, ok, err := ci.c.count()
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return gi.next()
+	}
+	gi.in.close()
+	gi.in = nil
+	gr := gi.g.newGroup(nil)
+	for i := range gr.accs {
+		gr.accs[i].n += n
+	}
+	r, keep, err := gi.g.row(gi.ex, gi.e, gr)
+	if err != nil || !keep {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (ci *countGroupIter) close() { ci.gi.close() }
 
 // groupIter aggregates its input in passes. A pass keeps one accumulator
 // set per group in memory; once the groups reach the memory bound, the

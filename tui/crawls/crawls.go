@@ -112,13 +112,22 @@ func (m *Model) Keys() []key.Binding {
 	return append(append([]key.Binding{keys.Detail, keys.Frontier, keys.New}, crawlkit.LifecycleHelp()...), screen.GridHelp()[:3]...)
 }
 
-// Busy names the crawls that quitting would stop, when they run here.
+// Busy names the crawls that quitting would stop, when they run here. It
+// asks the daemon afresh, since the polled list may predate a crawl's end
+// (the question is rare and the daemon is on loopback); the polled list
+// answers when the daemon does not within a second.
 func (m *Model) Busy() string {
 	if !m.opts.Owned {
 		return ""
 	}
+	list := m.list
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if l, err := m.opts.Client.List(ctx); err == nil {
+		list = l
+	}
 	n := 0
-	for _, s := range m.list {
+	for _, s := range list {
 		if s.Live && (s.State == "running" || s.State == "paused") {
 			n++
 		}
