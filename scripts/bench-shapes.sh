@@ -48,6 +48,8 @@ rm -rf "$WORK/before-src" && mkdir -p "$WORK/before-src"
 (cd "$ROOT" && git archive "$BEFORE" | tar -x -C "$WORK/before-src")
 (cd "$WORK/before-src" && go build -o "$WORK/mneme-before" ./cmd/mneme)
 (cd "$ROOT" && go build -o "$WORK/mneme-after" ./cmd/mneme && go build -o "$WORK/querybench" ./scripts/bench/querybench)
+AFTER=$(cd "$ROOT" && git log -1 --format='%h %cs' HEAD)
+(cd "$ROOT" && git diff --quiet HEAD -- . ':!docs') || AFTER="$AFTER with uncommitted changes"
 queries=("$ROOT"/scripts/bench/queries/lubm-shapes/*.rq)
 
 # serve_bench BINARY OUT times the queries on BINARY serving the store.
@@ -103,7 +105,7 @@ for set in "${SETS[@]}"; do
 		echo "### Query shapes, LUBM($n)"
 		echo
 		echo "$triples triples. Run $(date -u '+%Y-%m-%d %H:%M UTC'), median of $RUNS warm runs; load average $load_before before, $load_after after."
-		echo "Before: $(cd "$ROOT" && git log -1 --format='%h %cs' "$BEFORE"); after: $(cd "$ROOT" && git log -1 --format='%h %cs' HEAD)."
+		echo "Before: $(cd "$ROOT" && git log -1 --format='%h %cs' "$BEFORE"); after: $AFTER."
 		echo
 		echo "| query | rows | before ms | after ms | Virtuoso 7 ms | Oxigraph-JS ms | before / Virtuoso | after / Virtuoso |"
 		echo "|---|---|---|---|---|---|---|---|"
@@ -119,7 +121,7 @@ for set in "${SETS[@]}"; do
 				if (!(q in or_)) { or_[q] = rows; ot[q] = "not run" }
 				if (br[q] != rows || vr[q] != rows || or_[q] != rows) rows = rows " / " br[q] " / " vr[q] " / " or_[q] " (differ)"
 				r = ratio($3, vt[q])
-				if (r != "-") { n++; lg += log(r); if (r + 0 > worst) { worst = r + 0; wq = q } }
+				if (r != "-") { n++; lg += log($3 / vt[q]); if ($3 / vt[q] > worst) { worst = $3 / vt[q]; wq = q } }
 				printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", q, rows, bt[q], $3, vt[q], ot[q], ratio(bt[q], vt[q]), r
 			}
 			END {

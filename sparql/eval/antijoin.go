@@ -80,16 +80,23 @@ func (c *compiler) leftRows(op algebra.Op) float64 {
 	return 1
 }
 
+// lookupCost is the cost of a seek, as the planner counts it.
+const lookupCost = 20.0
+
 // hashCheaper reports whether evaluating op once and probing it with
 // left rows is cheaper than looking it up per left row (op planned with
-// the per-row bindings perRow).
-func (c *compiler) hashCheaper(op algebra.Op, left float64, bound, perRow []bool) (bool, error) {
+// the per-row bindings perRow). With first set only a row's first match
+// is needed (MINUS, EXISTS): a lookup costs at most a seek per pattern.
+func (c *compiler) hashCheaper(op algebra.Op, left float64, bound, perRow []bool, first bool) (bool, error) {
 	if forceHash != 0 {
 		return forceHash == 2, nil
 	}
 	bindCost, _, err := c.measure(op, perRow)
 	if err != nil {
 		return false, err
+	}
+	if first {
+		bindCost = math.Min(bindCost, float64(algebra.Patterns(op))*lookupCost)
 	}
 	hashCost, hashRows, err := c.measure(op, bound)
 	if err != nil || hashRows < 0 {
@@ -122,7 +129,7 @@ func (c *compiler) compileMinus(x *algebra.Minus, bound []bool) (node, error) {
 	}
 	if pure(x.Right) {
 		perRow := c.certain(x.Left, bound)
-		hash, err := c.hashCheaper(x.Right, c.leftRows(x.Left), bound, perRow)
+		hash, err := c.hashCheaper(x.Right, c.leftRows(x.Left), bound, perRow, true)
 		if err != nil {
 			return nil, err
 		}
@@ -229,7 +236,7 @@ func (c *compiler) existsHash(e syntax.Expr, sub algebra.Op, bound, inner []bool
 			return nil, nil
 		}
 	}
-	hash, err := c.hashCheaper(x.Op, c.leftRows(sub), bound, inner)
+	hash, err := c.hashCheaper(x.Op, c.leftRows(sub), bound, inner, true)
 	if err != nil || !hash {
 		return nil, err
 	}

@@ -59,7 +59,7 @@ type Plan struct {
 func Compile(ex *Exec, op algebra.Op) (*Plan, error) {
 	c := &compiler{ex: ex, stats: map[algebra.Op]*Stats{}, bgps: map[*algebra.BGP]*bgpNode{}, hashed: map[string]uint16{},
 		rewrites: map[algebra.Op]algebra.Op{}, estimates: map[graph.Pattern]float64{},
-		walks: map[*algebra.Path]*pathWalk{}, measured: map[measureKey][2]float64{}}
+		walks: map[*algebra.Path]*pathWalk{}, samples: map[*algebra.Path]pathSample{}, measured: map[measureKey][2]float64{}}
 	root, err := c.compile(op, nil)
 	if err != nil {
 		return nil, err
@@ -135,6 +135,8 @@ type compiler struct {
 	// walks are the walks of paths from their constant ends done at
 	// planning (nil: over budget).
 	walks map[*algebra.Path]*pathWalk
+	// samples are the estimates of paths with both ends free.
+	samples map[*algebra.Path]pathSample
 	// spent is the planned cost of the patterns compiled so far, and
 	// measured the cost and rows of operators planned as trials (see
 	// measure).

@@ -45,6 +45,12 @@ func (c *compiler) compileJoin(x *algebra.Join, bound []bool) (node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if jp.first != x.Left {
+		// EXPLAIN shows the operands in the order they run.
+		c.rewrites[x] = &algebra.Join{Left: jp.first, Right: jp.second}
+	} else {
+		delete(c.rewrites, x)
+	}
 	if jp.bind {
 		r, err := c.compile(jp.second, c.certain(jp.first, bound))
 		if err != nil {
@@ -112,7 +118,7 @@ func (c *compiler) compileLeftJoin(x *algebra.LeftJoin, bound []bool) (node, err
 	rb := bound
 	if pure(x.Right) {
 		perRow := c.certain(x.Left, bound)
-		hash, err := c.hashCheaper(x.Right, c.leftRows(x.Left), bound, perRow)
+		hash, err := c.hashCheaper(x.Right, c.leftRows(x.Left), bound, perRow, false)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/sparql/algebra"
 	"github.com/mneme-archive/mneme/sparql/plan"
 )
@@ -159,14 +160,23 @@ func pathPattern(pn *pathNode) quadPat {
 
 // planPath describes the path to the planner. With a constant end it
 // walks the path from there (within walkBudget lookups) and counts; the
-// walk is kept for the run. Otherwise, or when the walk is too long, it
+// walk is kept for the run. With both ends free it walks from sampled
+// nodes (sampled). Otherwise, or when the walks are too long, it
 // estimates from the predicates' statistics (pathStats).
 func (c *compiler) planPath(x *algebra.Path, qp *quadPat) (plan.Pattern, error) {
 	pn := qp.path
 	p := plan.Pattern{Path: true, Sorted: -1, Vars: [4]int{pn.s.slot, -1, pn.o.slot, -1}}
 	card, dS, dO := c.pathStats(pn.p)
 	s, o := pn.ends(nil)
-	if s != 0 || o != 0 {
+	if s == 0 && o == 0 {
+		smp, err := c.sampled(x, pn.p)
+		if err != nil {
+			return p, err
+		}
+		if smp.ok {
+			card, dS, dO = smp.card, smp.card/smp.perS, smp.card/smp.perO
+		}
+	} else {
 		w, done := c.walks[x]
 		var err error
 		if !done {
@@ -196,6 +206,118 @@ func (c *compiler) planPath(x *algebra.Path, qp *quadPat) (plan.Pattern, error) 
 	p.Distinct[plan.O] = math.Max(math.Min(dO, card), 1)
 	qp.card = card
 	return p, nil
+}
+
+// sampleWalks is how many start nodes the estimate of a path with both
+// ends free walks from, in each direction, and sampleBudget the lookups
+// those walks may take.
+const (
+	sampleWalks  = 16
+	sampleBudget = 1024
+)
+
+// pathSample is what walks from sample nodes say of a path: its pairs and
+// the nodes reached per bound subject (walking forwards) and per bound
+// object (backwards); ok is false when no estimate could be made.
+type pathSample struct {
+	card, perS, perO float64
+	ok               bool
+}
+
+// sampled estimates p by walking it from sample start nodes: how far a
+// walk goes (a hierarchy walked upwards ends after a few levels,
+// downwards it fans out) is what predicate statistics cannot tell. The
+// start nodes are the first ones in the index of the path's first
+// predicates, whose IDs are hashes, so in effect a random sample; *
+// and ? are sampled without their zero-length matches, then add every
+// node to itself.
+func (c *compiler) sampled(x *algebra.Path, p ppath) (pathSample, error) {
+	if smp, ok := c.samples[x]; ok {
+		return smp, nil
+	}
+	core, zero := p, false
+	if m, ok := p.(*pMod); ok && m.zero {
+		zero, core = true, m.sub
+		if m.many {
+			core = &pMod{sub: m.sub, many: true}
+		}
+	}
+	var smp pathSample
+	fwd, starts, ok, err := c.sample(core)
+	if err != nil {
+		return smp, err
+	}
+	bwd, _, okb, err := c.sample(core.inverse())
+	if err != nil {
+		return smp, err
+	}
+	if ok && okb && fwd > 0 && bwd > 0 {
+		smp = pathSample{card: fwd * starts, perS: fwd, perO: bwd, ok: true}
+		if zero {
+			smp.card += c.nodeCount()
+			smp.perS++
+			smp.perO++
+		}
+	}
+	c.samples[x] = smp
+	return smp, nil
+}
+
+// sample walks p from up to sampleWalks nodes its first links start from
+// and returns the average nodes reached and how many nodes start those
+// links (from the statistics); false when p may start anywhere or the
+// walks outgrow sampleBudget.
+func (c *compiler) sample(p ppath) (per, starts float64, ok bool, err error) {
+	links, ok := firstLinks(p)
+	if !ok {
+		return 0, 0, false, nil
+	}
+	sel := c.ex.Data.defaultGraph()
+	seen := map[ID]bool{}
+	var nodes []ID
+	for _, l := range links {
+		if l.absent {
+			continue
+		}
+		ps := c.storeStats.Predicates[l.id]
+		if l.rev {
+			starts += float64(ps.Objects)
+		} else {
+			starts += float64(ps.Subjects)
+		}
+		q := c.ex.scan(graph.Pattern{P: l.id}, sel)
+		for len(nodes) < sampleWalks && q.next() {
+			n := q.quad.S
+			if l.rev {
+				n = q.quad.O
+			}
+			if !seen[n] {
+				seen[n] = true
+				nodes = append(nodes, n)
+			}
+		}
+		q.close()
+		if q.err != nil {
+			return 0, 0, false, q.err
+		}
+	}
+	if len(nodes) == 0 {
+		return 0, 0, false, nil
+	}
+	pe := newPathEval(c.ex, sel)
+	pe.budget = sampleBudget
+	defer pe.close()
+	reached := 0
+	for _, n := range nodes {
+		err := pe.succ(p, n, func(ID) error { reached++; return nil })
+		if err == errWalkBudget {
+			return 0, 0, false, nil
+		}
+		if err != nil {
+			return 0, 0, false, err
+		}
+	}
+	return float64(reached) / float64(len(nodes)), starts, true, nil
 }
 
 // walk walks pn from its constant ends in the default graph within

@@ -17,7 +17,7 @@ func scanRows(ex *Exec, sub node, e env) iter {
 		return nil
 	}
 	qp := &bn.pats[bn.steps[0].Pattern]
-	if qp.graphVar {
+	if qp.graphVar || qp.path != nil {
 		return nil
 	}
 	seen := map[int]bool{}
