@@ -148,7 +148,7 @@ func New(s *spec.Spec, d Deps) (*Crawl, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(l.Spec(s.ID), data, 0o644); err != nil {
+	if err := replaceFile(l.Spec(s.ID), data, true); err != nil {
 		return nil, err
 	}
 	c, err := open(s, d, state{ID: s.ID, State: StateStopped, Started: now})

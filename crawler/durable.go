@@ -76,10 +76,7 @@ func (c *Crawl) markCommitted() error {
 		return nil
 	}
 	path := c.layout.Committed(c.id)
-	if err := os.WriteFile(path+".tmp", []byte(name+"\n"), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(path+".tmp", path); err != nil {
+	if err := replaceFile(path, []byte(name+"\n"), false); err != nil {
 		return err
 	}
 	c.committedMark = name

@@ -1,8 +1,6 @@
 package crawler
 
 import (
-	"os"
-
 	"github.com/mneme-archive/mneme/crawler/frontier"
 	"github.com/mneme-archive/mneme/crawler/inject"
 	"github.com/mneme-archive/mneme/crawler/scope"
@@ -37,10 +35,7 @@ func (c *Crawl) Edit(seeds []string, sc spec.Scope) error {
 		return err
 	}
 	path := c.layout.Spec(c.id)
-	if err := os.WriteFile(path+".tmp", data, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(path+".tmp", path); err != nil {
+	if err := replaceFile(path, data, true); err != nil {
 		return err
 	}
 	old := map[string]bool{}

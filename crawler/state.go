@@ -46,11 +46,7 @@ func writeState(path string, s state) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return replaceFile(path, append(data, '\n'), true)
 }
 
 // ErrFinished is returned by Open for a crawl that already finished.

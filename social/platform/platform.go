@@ -88,6 +88,7 @@ type Post struct {
 	Platform string
 	ID       string // the platform's id
 	URL      string // the post's public URL, its IRI in RDF
+	Title    string // a headline, where posts have one (feed items)
 	Text     string // plain text (HTML removed)
 	Lang     string // BCP 47, when the platform says
 	Created  time.Time
@@ -101,10 +102,18 @@ type Post struct {
 	Reposts  string   // URL of the post it boosts/retweets (Text may be empty)
 	Media    []string // media URLs
 	Links    []string // URLs of the links it shares, expanded when the platform says
+	// Counts are the post's engagement counts when it was seen; nil when
+	// the platform does not say.
+	Counts *Counts
 	// Source is the URL of the request whose response held the post, or
 	// the record id Env.Record returned; the runner links the post to
 	// that WARC record (prov:wasDerivedFrom).
 	Source string
+}
+
+// Counts are a post's engagement counts at the time it was seen.
+type Counts struct {
+	Likes, Reposts, Replies int64 // -1 when not known
 }
 
 // Account is a platform account, observed at a time.

@@ -1,0 +1,432 @@
+// Package importer is the campaign platform of tweet collections that
+// researchers already hold: JSON Lines as twarc and the Twitter API wrote
+// them. A line is a v1.1 tweet (id_str, user, entities…), an API v2
+// response page (data, includes.users, as twarc2 writes it) or a v2
+// tweet on its own (twarc2 flatten, with its author embedded). A query
+// names a file (kind "list"); each page is the next lines of it, each
+// line archived as it is in a WARC resource record (there was no HTTP
+// exchange to archive), and the cursor is the byte offset after the
+// page's last line, so an import killed at any point resumes at the
+// first line it had not committed.
+package importer
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/mneme-archive/mneme/social/platform"
+)
+
+// Name is the platform's name in campaign specs.
+const Name = "import"
+
+// DefaultPagePosts is about how many posts a page holds.
+const DefaultPagePosts = 5000
+
+// maxLine bounds one line (a v2 page of 100 tweets with its includes is
+// well under a megabyte).
+const maxLine = 64 << 20
+
+// Importer is the import platform.
+type Importer struct {
+	// PagePosts is about how many posts a page holds (whole lines);
+	// 0 means DefaultPagePosts.
+	PagePosts int
+}
+
+// New returns the import platform.
+func New() *Importer { return &Importer{} }
+
+// Name implements platform.Platform.
+func (*Importer) Name() string { return Name }
+
+type cursor struct {
+	Offset int64 `json:"offset"`
+	Line   int64 `json:"line"`
+}
+
+// Fetch implements platform.Platform: the next lines of the file q names.
+func (im *Importer) Fetch(ctx context.Context, env platform.Env, q platform.Query, cur []byte) (platform.Page, error) {
+	if q.Kind != platform.ByList {
+		return platform.Page{}, fmt.Errorf("import: query kind %q: %w (name a JSONL file, kind list)", q.Kind, platform.ErrUnsupported)
+	}
+	var c cursor
+	if len(cur) > 0 {
+		if err := json.Unmarshal(cur, &c); err != nil {
+			return platform.Page{}, fmt.Errorf("import %s: bad cursor: %w", q.Text, err)
+		}
+	}
+	path, err := filepath.Abs(q.Text)
+	if err != nil {
+		return platform.Page{}, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return platform.Page{}, fmt.Errorf("import: %w", err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(c.Offset, io.SeekStart); err != nil {
+		return platform.Page{}, fmt.Errorf("import %s: %w", path, err)
+	}
+	want := im.PagePosts
+	if want <= 0 {
+		want = DefaultPagePosts
+	}
+	br := bufio.NewReaderSize(f, 1<<20)
+	fileURL := (&url.URL{Scheme: "file", Path: path}).String()
+	var page platform.Page
+	seenAccounts := map[string]bool{}
+	for len(page.Posts) < want {
+		if err := ctx.Err(); err != nil {
+			return platform.Page{}, err
+		}
+		line, err := readLine(br)
+		if errors.Is(err, io.EOF) && len(line) == 0 {
+			page.Done = true
+			break
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return platform.Page{}, fmt.Errorf("import %s:%d: %w", path, c.Line+1, err)
+		}
+		c.Offset += int64(len(line))
+		c.Line++
+		body := bytes.TrimSpace(line)
+		if len(body) == 0 {
+			continue
+		}
+		uri := fileURL + "#line=" + strconv.FormatInt(c.Line, 10)
+		rec, rerr := env.Record(uri, "application/json", body)
+		if rerr != nil {
+			return platform.Page{}, fmt.Errorf("import %s:%d: archiving the line: %w", path, c.Line, rerr)
+		}
+		posts, accounts, perr := Parse(body)
+		if perr != nil {
+			// A bad line is archived and reported, and the import goes on.
+			env.Log.Error("line skipped", "file", path, "line", c.Line, "error", perr.Error())
+			continue
+		}
+		for i := range posts {
+			posts[i].Source = rec
+		}
+		page.Posts = append(page.Posts, posts...)
+		for _, a := range accounts {
+			if !seenAccounts[a.ID] {
+				seenAccounts[a.ID] = true
+				page.Accounts = append(page.Accounts, a)
+			}
+		}
+	}
+	page.Cursor, _ = json.Marshal(c)
+	return page, nil
+}
+
+// readLine reads one line, its newline included.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var out []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		out = append(out, chunk...)
+		if len(out) > maxLine {
+			return out, fmt.Errorf("line over %d bytes", maxLine)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return out, err
+		}
+	}
+}
+
+// Parse reads one line of a collection: its posts and the accounts they
+// show with their counts.
+func Parse(line []byte) ([]platform.Post, []platform.Account, error) {
+	var probe struct {
+		Data  json.RawMessage `json:"data"`
+		IDStr string          `json:"id_str"`
+		ID    json.RawMessage `json:"id"`
+	}
+	if err := json.Unmarshal(line, &probe); err != nil {
+		return nil, nil, fmt.Errorf("not JSON: %w", err)
+	}
+	switch {
+	case len(probe.Data) > 0:
+		return parseV2Page(line)
+	case probe.IDStr != "":
+		var t v1Tweet
+		if err := json.Unmarshal(line, &t); err != nil {
+			return nil, nil, fmt.Errorf("a v1.1 tweet: %w", err)
+		}
+		p, accs := t.post()
+		return []platform.Post{p}, accs, nil
+	case len(probe.ID) > 0:
+		var t v2Tweet
+		if err := json.Unmarshal(line, &t); err != nil {
+			return nil, nil, fmt.Errorf("a v2 tweet: %w", err)
+		}
+		users := map[string]*v2User{}
+		var accs []platform.Account
+		if t.Author != nil {
+			users[t.Author.ID] = t.Author
+			accs = append(accs, t.Author.account())
+		}
+		return []platform.Post{t.post(users)}, accs, nil
+	}
+	return nil, nil, errors.New("neither a tweet (id, id_str) nor an API v2 page (data)")
+}
+
+const twitter = "https://twitter.com/"
+
+// Twitter API v1.1 ---------------------------------------------------------
+
+type v1User struct {
+	IDStr      string `json:"id_str"`
+	ScreenName string `json:"screen_name"`
+	Name       string `json:"name"`
+	Followers  *int64 `json:"followers_count"`
+	Friends    *int64 `json:"friends_count"`
+	Statuses   *int64 `json:"statuses_count"`
+}
+
+type v1Tweet struct {
+	IDStr       string `json:"id_str"`
+	Text        string `json:"text"`
+	FullText    string `json:"full_text"`
+	CreatedAt   string `json:"created_at"`
+	Lang        string `json:"lang"`
+	User        v1User `json:"user"`
+	ReplyTo     string `json:"in_reply_to_status_id_str"`
+	ReplyToUser string `json:"in_reply_to_screen_name"`
+	QuotedID    string `json:"quoted_status_id_str"`
+	Retweeted   *struct {
+		IDStr string `json:"id_str"`
+		User  struct {
+			ScreenName string `json:"screen_name"`
+		} `json:"user"`
+	} `json:"retweeted_status"`
+	Favorites *int64 `json:"favorite_count"`
+	Retweets  *int64 `json:"retweet_count"`
+	Replies   *int64 `json:"reply_count"`
+	Extended  *struct {
+		FullText string   `json:"full_text"`
+		Entities entities `json:"entities"`
+	} `json:"extended_tweet"`
+	Entities entities `json:"entities"`
+}
+
+type entities struct {
+	Hashtags []struct {
+		Text string `json:"text"`
+		Tag  string `json:"tag"`
+	} `json:"hashtags"`
+	Mentions []struct {
+		ScreenName string `json:"screen_name"`
+		Username   string `json:"username"`
+	} `json:"user_mentions"`
+	MentionsV2 []struct {
+		Username string `json:"username"`
+	} `json:"mentions"`
+	URLs []struct {
+		URL      string `json:"url"`
+		Expanded string `json:"expanded_url"`
+		Unwound  string `json:"unwound_url"`
+	} `json:"urls"`
+	Media []struct {
+		HTTPS string `json:"media_url_https"`
+	} `json:"media"`
+}
+
+func (e *entities) fill(p *platform.Post) {
+	for _, h := range e.Hashtags {
+		if t := h.Text + h.Tag; t != "" {
+			p.Hashtags = append(p.Hashtags, t)
+		}
+	}
+	for _, m := range e.Mentions {
+		if n := m.ScreenName + m.Username; n != "" {
+			p.Mentions = append(p.Mentions, twitter+n)
+		}
+	}
+	for _, m := range e.MentionsV2 {
+		if m.Username != "" {
+			p.Mentions = append(p.Mentions, twitter+m.Username)
+		}
+	}
+	for _, u := range e.URLs {
+		switch {
+		case u.Unwound != "":
+			p.Links = append(p.Links, u.Unwound)
+		case u.Expanded != "":
+			p.Links = append(p.Links, u.Expanded)
+		case u.URL != "":
+			p.Links = append(p.Links, u.URL)
+		}
+	}
+	for _, m := range e.Media {
+		if m.HTTPS != "" {
+			p.Media = append(p.Media, m.HTTPS)
+		}
+	}
+}
+
+func count(n *int64) int64 {
+	if n == nil {
+		return -1
+	}
+	return *n
+}
+
+func statusURL(handle, id string) string {
+	if handle == "" {
+		handle = "i/web"
+	}
+	return twitter + handle + "/status/" + id
+}
+
+func (t *v1Tweet) post() (platform.Post, []platform.Account) {
+	p := platform.Post{Platform: "twitter", ID: t.IDStr, URL: statusURL(t.User.ScreenName, t.IDStr), Lang: t.Lang}
+	p.Text = t.FullText
+	if p.Text == "" {
+		p.Text = t.Text
+	}
+	ents := &t.Entities
+	if t.Extended != nil {
+		p.Text, ents = t.Extended.FullText, &t.Extended.Entities
+	}
+	p.Created, _ = time.Parse(time.RubyDate, t.CreatedAt)
+	a := platform.Account{Platform: "twitter", ID: t.User.IDStr, URL: twitter + t.User.ScreenName, Handle: t.User.ScreenName,
+		Name: t.User.Name, Followers: count(t.User.Followers), Following: count(t.User.Friends), Posts: count(t.User.Statuses)}
+	if t.User.ScreenName == "" {
+		a.URL = ""
+	}
+	p.Author = a
+	if t.ReplyTo != "" {
+		p.ReplyTo = statusURL(t.ReplyToUser, t.ReplyTo)
+	}
+	if t.QuotedID != "" {
+		p.Quotes = statusURL("", t.QuotedID)
+	}
+	if rt := t.Retweeted; rt != nil && rt.IDStr != "" {
+		p.Reposts = statusURL(rt.User.ScreenName, rt.IDStr)
+	}
+	ents.fill(&p)
+	if t.Favorites != nil || t.Retweets != nil || t.Replies != nil {
+		p.Counts = &platform.Counts{Likes: count(t.Favorites), Reposts: count(t.Retweets), Replies: count(t.Replies)}
+	}
+	return p, []platform.Account{a}
+}
+
+// Twitter API v2 -----------------------------------------------------------
+
+type v2User struct {
+	ID       string `json:"id"`
+	Username string `json:"username"`
+	Name     string `json:"name"`
+	Metrics  *struct {
+		Followers *int64 `json:"followers_count"`
+		Following *int64 `json:"following_count"`
+		Tweets    *int64 `json:"tweet_count"`
+	} `json:"public_metrics"`
+}
+
+func (u *v2User) account() platform.Account {
+	a := platform.Account{Platform: "twitter", ID: u.ID, Handle: u.Username, Name: u.Name, Followers: -1, Following: -1, Posts: -1}
+	if u.Username != "" {
+		a.URL = twitter + u.Username
+	}
+	if m := u.Metrics; m != nil {
+		a.Followers, a.Following, a.Posts = count(m.Followers), count(m.Following), count(m.Tweets)
+	}
+	return a
+}
+
+type v2Tweet struct {
+	ID         string   `json:"id"`
+	Text       string   `json:"text"`
+	CreatedAt  string   `json:"created_at"`
+	AuthorID   string   `json:"author_id"`
+	Lang       string   `json:"lang"`
+	Entities   entities `json:"entities"`
+	References []struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+	} `json:"referenced_tweets"`
+	Metrics *struct {
+		Likes    *int64 `json:"like_count"`
+		Retweets *int64 `json:"retweet_count"`
+		Replies  *int64 `json:"reply_count"`
+	} `json:"public_metrics"`
+	Author *v2User `json:"author"` // twarc2 flatten
+}
+
+func (t *v2Tweet) post(users map[string]*v2User) platform.Post {
+	p := platform.Post{Platform: "twitter", ID: t.ID, Text: t.Text, Lang: t.Lang}
+	p.Created, _ = time.Parse(time.RFC3339, t.CreatedAt)
+	handle := ""
+	if u := users[t.AuthorID]; u != nil {
+		handle = u.Username
+		p.Author = u.account()
+		p.Author.Followers, p.Author.Following, p.Author.Posts = -1, -1, -1
+	} else if t.AuthorID != "" {
+		p.Author = platform.Account{Platform: "twitter", ID: t.AuthorID, Followers: -1, Following: -1, Posts: -1}
+	}
+	p.URL = statusURL(handle, t.ID)
+	for _, r := range t.References {
+		switch r.Type {
+		case "replied_to":
+			p.ReplyTo = statusURL("", r.ID)
+		case "quoted":
+			p.Quotes = statusURL("", r.ID)
+		case "retweeted":
+			p.Reposts = statusURL("", r.ID)
+		}
+	}
+	t.Entities.fill(&p)
+	if m := t.Metrics; m != nil {
+		p.Counts = &platform.Counts{Likes: count(m.Likes), Reposts: count(m.Retweets), Replies: count(m.Replies)}
+	}
+	return p
+}
+
+type v2Page struct {
+	Data     []v2Tweet `json:"data"`
+	Includes struct {
+		Users []v2User `json:"users"`
+	} `json:"includes"`
+}
+
+func parseV2Page(line []byte) ([]platform.Post, []platform.Account, error) {
+	var pg v2Page
+	if err := json.Unmarshal(line, &pg); err != nil {
+		// A single tweet's response has data as an object.
+		var one struct {
+			Data     v2Tweet `json:"data"`
+			Includes struct {
+				Users []v2User `json:"users"`
+			} `json:"includes"`
+		}
+		if err2 := json.Unmarshal(line, &one); err2 != nil {
+			return nil, nil, fmt.Errorf("an API v2 page: %w", err)
+		}
+		pg.Data, pg.Includes.Users = []v2Tweet{one.Data}, one.Includes.Users
+	}
+	users := make(map[string]*v2User, len(pg.Includes.Users))
+	accs := make([]platform.Account, 0, len(pg.Includes.Users))
+	for i := range pg.Includes.Users {
+		u := &pg.Includes.Users[i]
+		users[u.ID] = u
+		accs = append(accs, u.account())
+	}
+	posts := make([]platform.Post, 0, len(pg.Data))
+	for i := range pg.Data {
+		posts = append(posts, pg.Data[i].post(users))
+	}
+	return posts, accs, nil
+}

@@ -1,0 +1,149 @@
+package importer_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mneme-archive/mneme/crawler/warc/warctest"
+	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/ontology"
+	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/social/campaign"
+	"github.com/mneme-archive/mneme/social/importer"
+	"github.com/mneme-archive/mneme/social/platform"
+	"github.com/mneme-archive/mneme/social/socialrdf"
+	"github.com/mneme-archive/mneme/sparql"
+)
+
+// runImport imports the files as the campaign id of a new data folder.
+func runImport(t testing.TB, id string, pagePosts int, files ...string) (st *graph.Store, l campaign.Layout, status campaign.Status, closeStore func()) {
+	t.Helper()
+	l = campaign.Layout{Data: t.TempDir()}
+	spec := fmt.Sprintf("id: %s\npairs:\n", id)
+	for _, f := range files {
+		abs, _ := filepath.Abs(f)
+		spec += fmt.Sprintf("  - {platform: import, kind: list, query: %q}\n", abs)
+	}
+	s, err := campaign.Parse([]byte(spec), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Create(s); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(l.Store(), 0o755)
+	st, err = graph.Open(l.Store(), graph.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	closeStore = func() { once.Do(func() { st.Close() }) }
+	t.Cleanup(closeStore)
+	r := &campaign.Runner{Layout: l, Spec: s, Store: st, Platforms: map[string]platform.Platform{importer.Name: &importer.Importer{PagePosts: pagePosts}}}
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return st, l, r.Status(), closeStore
+}
+
+func rows(t testing.TB, st *graph.Store, q string) [][]rdf.Term {
+	t.Helper()
+	pq, err := sparql.Prepare(q, sparql.Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, q)
+	}
+	snap := st.Snapshot()
+	defer snap.Close()
+	res, err := pq.Exec(context.Background(), snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	var out [][]rdf.Term
+	for res.Next() {
+		out = append(out, append([]rdf.Term(nil), res.Row()...))
+	}
+	if res.Err() != nil {
+		t.Fatal(res.Err())
+	}
+	return out
+}
+
+// TestImportShapes imports v1.1 tweets, a v2 page, a flattened v2 tweet
+// and bad lines, two lines a page.
+func TestImportShapes(t *testing.T) {
+	st, l, status, _ := runImport(t, "shapes", 2, "testdata/mixed.jsonl")
+	if status.State != campaign.Done {
+		t.Fatalf("status %+v", status)
+	}
+	g := socialrdf.CampaignIRI("shapes")
+	got := rows(t, st, fmt.Sprintf(`SELECT ?post ?text ?created ?handle WHERE { GRAPH <%s> {
+  ?post a <%s> ; <%s> ?created ; <%s> ?acc . OPTIONAL { ?post <%s> ?text } OPTIONAL { ?acc <%s> ?handle } } } ORDER BY ?created`,
+		g, ontology.SchemaSocialMediaPosting, ontology.DCTermsCreated, ontology.SIOCHasCreator, ontology.SIOCContent, ontology.SIOCName))
+	want := [][4]string{
+		{"https://twitter.com/TwitterAPI/status/1050118621198921728", "To make room for more expression, we will now count all emojis as equal #emoji https://t.co/abc", "2018-10-10T20:19:24.000Z", "TwitterAPI"},
+		{"https://twitter.com/fan99/status/1050300000000000001", "RT @TwitterAPI: To make room for more expression", "2018-10-11T08:00:00.000Z", "fan99"},
+		{"https://twitter.com/TwitterDev/status/1460323737035677698", "Introducing a new era for the Twitter Developer Platform! #TwitterAPI https://t.co/xyz", "2021-11-15T19:08:05.000Z", "TwitterDev"},
+		{"https://twitter.com/jack/status/1460323737035677699", "@TwitterDev congrats", "2021-11-15T19:10:00.000Z", "jack"},
+		{"https://twitter.com/flat/status/1460400000000000000", "a flattened tweet quoting #TwitterAPI", "2021-11-16T10:00:00.000Z", "flat"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d posts, want %d: %v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		for j := range w {
+			if got[i][j].Value != w[j] {
+				t.Errorf("post %d field %d = %q, want %q", i, j, got[i][j].Value, w[j])
+			}
+		}
+	}
+	// Links, hashtags, the repost, the reply, the quote, the counts.
+	checks := map[string]string{
+		fmt.Sprintf(`ASK { GRAPH <%s> { <https://twitter.com/TwitterAPI/status/1050118621198921728> <%s> <https://blog.twitter.com/emoji> ; <%s> ?t . ?t <%s> "emoji" } }`, g, ontology.SIOCLinksTo, ontology.SIOCTopic, ontology.RDFSLabel):                                     "link and hashtag",
+		fmt.Sprintf(`ASK { GRAPH <%s> { <https://twitter.com/fan99/status/1050300000000000001> a <%s> ; <%s> <https://twitter.com/TwitterAPI/status/1050118621198921728> } }`, g, ontology.ASAnnounce, ontology.ASObject):                                                        "retweet",
+		fmt.Sprintf(`ASK { GRAPH <%s> { <https://twitter.com/jack/status/1460323737035677699> <%s> <https://twitter.com/i/web/status/1460323737035677698> ; <%s> <https://twitter.com/TwitterDev> } }`, g, ontology.SIOCReplyOf, ontology.SchemaMentions):                        "reply and mention",
+		fmt.Sprintf(`ASK { GRAPH <%s> { <https://twitter.com/flat/status/1460400000000000000> <%s> <https://twitter.com/i/web/status/1460323737035677698> } }`, g, ontology.SchemaSharedContent):                                                                                 "quote",
+		fmt.Sprintf(`ASK { GRAPH <%s> { ?o <%s> <https://twitter.com/TwitterDev/status/1460323737035677698> ; <%s> 50 ; <%s> 8 ; <%s> 2 ; <%s> ?rec } }`, g, ontology.ObservationOf, ontology.LikeCount, ontology.RepostCount, ontology.ReplyCount, ontology.ProvWasDerivedFrom): "counts",
+		fmt.Sprintf(`ASK { GRAPH <%s> { ?o <%s> <https://twitter.com/TwitterDev> ; <%s> 513958 ; <%s> 3635 } }`, g, ontology.ObservationOf, ontology.FollowerCount, ontology.PostCount):                                                                                          "account counts",
+	}
+	for q, what := range checks {
+		pq, err := sparql.Prepare(q, sparql.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap := st.Snapshot()
+		res, err := pq.Exec(context.Background(), snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Boolean() {
+			t.Errorf("%s not stored: %s", what, q)
+		}
+		res.Close()
+		snap.Close()
+	}
+	log, _ := os.ReadFile(l.Log("shapes"))
+	for _, line := range []string{`"line":5`, `"line":6`, `"line":8`} {
+		if !bytes.Contains(log, []byte(line)) || !bytes.Contains(log, []byte("line skipped")) {
+			t.Errorf("the log names no bad %s:\n%s", line, log)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(l.WARCs("shapes"), "*.warc.gz"))
+	warctest.Check(t, files...)
+	n := 0
+	for _, f := range files {
+		n += len(warctest.Index(t, f))
+	}
+	if n != 7 {
+		t.Errorf("%d indexed records, want the 7 non-empty lines", n)
+	}
+	if !strings.Contains(string(log), `"msg":"page"`) {
+		t.Error("no page in the log")
+	}
+}

@@ -1,0 +1,95 @@
+package socialrdf
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/ontology"
+	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/social/platform"
+	"github.com/mneme-archive/mneme/sparql"
+)
+
+func selectAll(t *testing.T, st *graph.Store, q string) [][]string {
+	t.Helper()
+	pq, err := sparql.Prepare(q, sparql.Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, q)
+	}
+	snap := st.Snapshot()
+	defer snap.Close()
+	res, err := pq.Exec(context.Background(), snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	var out [][]string
+	for res.Next() {
+		var row []string
+		for _, v := range res.Row() {
+			row = append(row, v.Value)
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// TestSightings: a post seen three times — as first posted, edited, then
+// deleted — is one resource with three observations carrying the counts
+// and texts of their time; an account seen twice has two observations.
+func TestSightings(t *testing.T) {
+	st, err := graph.Open(t.TempDir(), graph.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	w := NewWriter("c1", func(s string) string { return s })
+	created := time.Date(2026, 3, 14, 10, 0, 0, 0, time.UTC)
+	author := platform.Account{Platform: "mastodon", ID: "1", URL: "https://m.example/@ana", Handle: "ana", Name: "Ana", Followers: 10, Following: 2, Posts: 30}
+	p := platform.Post{Platform: "mastodon", ID: "99", URL: "https://m.example/@ana/99", Text: "first words", Lang: "en", Created: created,
+		Author: author, Hashtags: []string{"Flood"}, Links: []string{"https://news.example/a"}, Counts: &platform.Counts{Likes: 1, Reposts: 0, Replies: -1}}
+	var quads []rdf.Quad
+	at := created.Add(time.Hour)
+	quads = w.Post(quads, &p, Sighting{Record: "urn:uuid:00000000-0000-0000-0000-000000000001", At: at, Query: "flood"})
+	quads = w.Account(quads, &author, Sighting{Record: "urn:uuid:00000000-0000-0000-0000-000000000001", At: at})
+	edited := p
+	edited.Text, edited.Edited, edited.Counts = "second words", created.Add(90*time.Minute), &platform.Counts{Likes: 5, Reposts: 2, Replies: 1}
+	quads = w.Post(quads, &edited, Sighting{Record: "urn:uuid:00000000-0000-0000-0000-000000000002", At: at.Add(time.Hour)})
+	author.Followers = 12
+	quads = w.Account(quads, &author, Sighting{Record: "urn:uuid:00000000-0000-0000-0000-000000000002", At: at.Add(time.Hour)})
+	gone := platform.Post{Platform: "mastodon", ID: "99", URL: "https://m.example/@ana/99", Deleted: true, Author: author}
+	quads = w.Post(quads, &gone, Sighting{Record: "urn:uuid:00000000-0000-0000-0000-000000000003", At: at.Add(2 * time.Hour)})
+	b := st.NewBatch()
+	for _, q := range quads {
+		b.Add(q)
+	}
+	if _, err := b.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	g := CampaignIRI("c1")
+	obs := selectAll(t, st, fmt.Sprintf(`SELECT ?o ?time ?likes ?text WHERE { GRAPH <%s> {
+  ?o <%s> <https://m.example/@ana/99> ; <%s> ?time . OPTIONAL { ?o <%s> ?likes } OPTIONAL { ?o <%s> ?text } } } ORDER BY ?time`,
+		g, ontology.ObservationOf, ontology.ProvGeneratedAtTime, ontology.LikeCount, ontology.SIOCContent))
+	if len(obs) != 3 || obs[0][2] != "1" || obs[1][2] != "5" || obs[2][2] != "" || obs[1][3] != "second words" || obs[0][3] != "" {
+		t.Errorf("observations %v", obs)
+	}
+	post := selectAll(t, st, fmt.Sprintf(`SELECT ?text ?modified ?deleted WHERE { GRAPH <%s> {
+  <https://m.example/@ana/99> a <%s>, <%s> ; <%s> ?text ; <%s> ?modified ; <%s> ?deleted } }`,
+		g, ontology.SchemaSocialMediaPosting, ontology.ASTombstone, ontology.SIOCContent, ontology.DCTermsModified, ontology.ASDeleted))
+	if len(post) != 1 || post[0][0] != "first words" || post[0][1] != "2026-03-14T11:30:00.000Z" || post[0][2] != "2026-03-14T13:00:00.000Z" {
+		t.Errorf("post %v", post)
+	}
+	followers := selectAll(t, st, fmt.Sprintf(`SELECT ?n WHERE { GRAPH <%s> { ?o <%s> <https://m.example/@ana> ; <%s> ?n ; <%s> ?t } } ORDER BY ?t`,
+		g, ontology.ObservationOf, ontology.FollowerCount, ontology.ProvGeneratedAtTime))
+	if fmt.Sprint(followers) != "[[10] [12]]" {
+		t.Errorf("follower counts %v, want 10 then 12", followers)
+	}
+	tags := selectAll(t, st, fmt.Sprintf(`SELECT ?label WHERE { GRAPH <%s> { <https://m.example/@ana/99> <%s> ?t . ?t a <%s> ; <%s> ?label } }`,
+		g, ontology.SIOCTopic, ontology.SIOCTTag, ontology.RDFSLabel))
+	if fmt.Sprint(tags) != "[[flood]]" {
+		t.Errorf("tags %v", tags)
+	}
+}
