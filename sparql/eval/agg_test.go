@@ -300,3 +300,33 @@ func TestExplainAggregatesAndTopK(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupInputsAgree counts the solutions of patterns by COUNT(*),
+// grouped and not (a group over one pattern reads its quads into one
+// row; a COUNT(*) over several asks the last step to count), and
+// expects the numbers of rows the patterns produce.
+func TestGroupInputsAgree(t *testing.T) {
+	s, _ := mixedStore(t, 3, 200)
+	for _, pat := range []string{
+		`?x :k ?o`, `?x :v ?o`, `?x ?p ?o`, `?x :k ?o . ?x :w ?w`, `?x :k ?o . ?y :k ?o`,
+		`?x (:k|:w) ?o`, `?x :k/^:k ?o`, `?x :w ?o . ?x :v ?o`,
+	} {
+		all := run(t, s.View, `SELECT ?o WHERE { `+pat+` }`, 0)
+		per := map[string]int{}
+		for _, r := range all {
+			per[r]++
+		}
+		var want []string
+		for o, n := range per {
+			want = append(want, fmt.Sprintf(`%s"%d"^^<%s> `, o, n, rdf.XSDInteger))
+		}
+		got := sorted(run(t, s.View, `SELECT ?o (COUNT(*) AS ?n) WHERE { `+pat+` } GROUP BY ?o`, 0))
+		if !slices.Equal(got, sorted(want)) {
+			t.Errorf("%s grouped:\n got  %q\n want %q", pat, got, sorted(want))
+		}
+		n := run(t, s.View, `SELECT (COUNT(*) AS ?n) WHERE { `+pat+` }`, 0)
+		if w := fmt.Sprintf(`"%d"^^<%s> `, len(all), rdf.XSDInteger); len(n) != 1 || n[0] != w {
+			t.Errorf("%s: COUNT(*) %q, want %s", pat, n, w)
+		}
+	}
+}

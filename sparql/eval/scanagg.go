@@ -5,7 +5,7 @@ package eval
 // group keeps only its keys and accumulators (see groupNode.pass).
 
 // scanRows returns an iterator over the matches of sub when sub is a
-// single triple pattern whose variables differ, each match written into
+// single triple pattern (not a property path) whose variables differ, each match written into
 // the same row (the seed's copy); nil otherwise.
 func scanRows(ex *Exec, sub node, e env) iter {
 	cn, ok := sub.(*counted)
@@ -17,7 +17,7 @@ func scanRows(ex *Exec, sub node, e env) iter {
 		return nil
 	}
 	qp := &bn.pats[bn.steps[0].Pattern]
-	if qp.graphVar {
+	if qp.graphVar || qp.path != nil {
 		return nil
 	}
 	seen := map[int]bool{}
