@@ -262,8 +262,20 @@ func TestDistinctOnIDs(t *testing.T) {
 		}
 	}
 	got := run(t, s.View, `SELECT DISTINCT ?v WHERE { ?x :v ?v }`, 0)
-	if len(got) != len(terms) {
-		t.Fatalf("DISTINCT: %d rows, want the %d distinct terms: %q", len(got), len(terms), got)
+	var want []string
+	for term := range terms {
+		want = append(want, term.String()+" ")
+	}
+	if !slices.Equal(sorted(got), sorted(want)) {
+		t.Fatalf("DISTINCT: %q, want the %d distinct terms %q", got, len(terms), sorted(want))
+	}
+	// Kept by an operator above (the rows must be the caller's).
+	if kept := run(t, s.View, `SELECT ?v WHERE { { SELECT DISTINCT ?v WHERE { ?x :v ?v } } } ORDER BY ?v`, 0); !slices.Equal(sorted(kept), sorted(want)) {
+		t.Fatalf("ORDER BY over DISTINCT: %q, want %q", kept, sorted(want))
+	}
+	// The same through a join, where rows are not read into one row.
+	if joined := run(t, s.View, `SELECT DISTINCT ?v WHERE { ?x :v ?v ; a :T }`, 0); !slices.Equal(sorted(joined), sorted(want)) {
+		t.Fatalf("DISTINCT over a join: %q, want %q", joined, sorted(want))
 	}
 	for _, bound := range []int{2, 5} {
 		if spilled := run(t, s.View, `SELECT DISTINCT ?v WHERE { ?x :v ?v }`, bound); !slices.Equal(spilled, got) {
