@@ -11,7 +11,9 @@
 # most of an hour here; the table then says it was not run), WORKLOADS
 # (default "standard features"), ONLY (an extended regular expression:
 # only the queries whose names match), SEED (the BSBM BI parameters,
-# default 1), NODOCS=1 to print the tables without writing the docs.
+# default 1), NODOCS=1 to print the tables without writing the docs,
+# VPORT, VHTTP and MADDR (Virtuoso's SQL and HTTP ports, mneme's address)
+# to run beside another run.
 #
 # Workloads (../shared/data/bench; scripts/bench/queries):
 #   standard  LUBM(N): q1, q2, qc and the 14 inference-free LUBM queries
@@ -42,9 +44,9 @@ WORKLOADS=${WORKLOADS:-standard features}
 SEED=${SEED:-1}
 SETS=("$@")
 [ ${#SETS[@]} -gt 0 ] || SETS=(lubm8 lubm80 bsbm1m)
-VPORT=11312
-VHTTP=18892
-MADDR=127.0.0.1:17879
+VPORT=${VPORT:-11312}
+VHTTP=${VHTTP:-18892}
+MADDR=${MADDR:-127.0.0.1:17879}
 
 log() { echo "bench-query: $*" >&2; }
 

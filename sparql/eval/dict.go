@@ -8,6 +8,7 @@ import (
 
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/rdf"
+	"github.com/mneme-archive/mneme/sparql/expr"
 )
 
 // ID is a dictionary ID; 0 (graph.Any) is an unbound slot.
@@ -29,6 +30,32 @@ type Dict struct {
 	// found caches the store IDs Encode looked up (computed values
 	// repeat: counts, sums), up to maxFound of them.
 	found map[rdf.Term]ID
+	// keys are the prepared ORDER BY keys of local terms (computed
+	// values, sorted or compared again and again), up to maxFound.
+	keys map[ID]*expr.OrderKey
+}
+
+// orderKey returns id's term prepared for comparison; the keys of
+// local terms are prepared once.
+func (d *Dict) orderKey(id ID) (expr.OrderKey, error) {
+	if t, ok := d.local[id]; ok {
+		if k, ok := d.keys[id]; ok {
+			return *k, nil
+		}
+		k := expr.KeyOf(t)
+		if d.keys == nil {
+			d.keys = map[ID]*expr.OrderKey{}
+		}
+		if len(d.keys) < maxFound {
+			d.keys[id] = &k
+		}
+		return k, nil
+	}
+	t, err := d.Term(id)
+	if err != nil {
+		return expr.OrderKey{}, err
+	}
+	return expr.KeyOf(t), nil
 }
 
 // maxFound bounds Dict.found.

@@ -372,6 +372,11 @@ func (gi *groupIter) close() {
 // are returned in spill.
 func (g *groupNode) pass(ex *Exec, e env, it iter, first bool) (rows [][]ID, spill *spillFile, err error) {
 	groups := map[string]*group{}
+	// One key, the common case, is looked up by its ID, not by bytes.
+	var byID map[ID]*group
+	if len(g.keys) == 1 {
+		byID = map[ID]*group{}
+	}
 	var order []*group
 	defer func() { ex.memRows -= len(order) }()
 	var kb []byte
@@ -409,8 +414,12 @@ func (g *groupNode) pass(ex *Exec, e env, it iter, first bool) (rows [][]ID, spi
 		}
 		gr := last
 		if gr == nil || !sameIDs(gr.key, keyIDs) {
-			kb = rowKey(kb[:0], keyIDs, nil)
-			gr = groups[string(kb)]
+			if byID != nil {
+				gr = byID[keyIDs[0]]
+			} else {
+				kb = rowKey(kb[:0], keyIDs, nil)
+				gr = groups[string(kb)]
+			}
 		}
 		if gr == nil {
 			if ex.full() && len(order) > 0 {
@@ -425,7 +434,11 @@ func (g *groupNode) pass(ex *Exec, e env, it iter, first bool) (rows [][]ID, spi
 				continue
 			}
 			gr = g.newGroup(keyIDs)
-			groups[string(kb)] = gr
+			if byID != nil {
+				byID[keyIDs[0]] = gr
+			} else {
+				groups[string(kb)] = gr
+			}
 			order = append(order, gr)
 			ex.memRows++
 		}
@@ -482,12 +495,11 @@ func (g *groupNode) add(ex *Exec, gr *group, r []ID, b *rowBinding) {
 			if id == 0 || id == a.best {
 				continue
 			}
-			t, err := ex.Dict.Term(id)
+			k, err := ex.Dict.orderKey(id)
 			if err != nil {
 				ex.fail(err)
 				return
 			}
-			k := expr.KeyOf(t)
 			if a.best != 0 {
 				c := expr.CompareKeys(&k, a.key)
 				if g.kinds[i] == aggMin && c >= 0 || g.kinds[i] == aggMax && c <= 0 {

@@ -195,6 +195,9 @@ func rowKey(dst []byte, row []ID, slots []int) []byte {
 type distinctNode struct{ sub node }
 
 func (d *distinctNode) open(ex *Exec, e env) (iter, error) {
+	if it := projectedScan(ex, d.sub, e); it != nil {
+		return &distinctIter{ex: ex, it: it, seen: newRowSet(ex.width()), fresh: true}, nil
+	}
 	it, err := d.sub.open(ex, e)
 	if err != nil {
 		return nil, err
@@ -212,6 +215,9 @@ type distinctIter struct {
 	it    iter
 	seen  *rowSet
 	spill *spillFile
+	// fresh is set when the input reuses its row: the rows kept are
+	// copied.
+	fresh bool
 }
 
 func (d *distinctIter) next() ([]ID, error) {
@@ -253,6 +259,9 @@ func (d *distinctIter) next() ([]ID, error) {
 			continue
 		}
 		d.ex.memRows++
+		if d.fresh {
+			r = d.ex.newRow(r)
+		}
 		return r, nil
 	}
 }

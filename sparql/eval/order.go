@@ -15,6 +15,9 @@ type orderNode struct {
 	sub  node
 	keys []*expr.Expr
 	desc []bool
+	// vars are the slots of the keys that are plain variables, read as
+	// IDs (-1 for the others).
+	vars []int
 	// top is OFFSET + LIMIT of the slice above, or -1.
 	top int64
 	// est is the planner's estimate of the rows out, or -1.
@@ -46,6 +49,17 @@ func (o *orderNode) less(a, b *sortItem) bool {
 // key evaluates ORDER BY condition j on row b; an error is the unbound
 // key, which sorts first.
 func (o *orderNode) key(ex *Exec, j int, b *rowBinding) expr.OrderKey {
+	if s := o.vars[j]; s >= 0 {
+		id := slot(b.row, s)
+		if id == 0 {
+			return expr.OrderKey{}
+		}
+		k, err := ex.Dict.orderKey(id)
+		if err != nil {
+			ex.fail(err)
+		}
+		return k
+	}
 	ex.Expr.NewSolution()
 	t, err := o.keys[j].Eval(ex.Expr, b)
 	if err != nil {

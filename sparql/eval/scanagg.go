@@ -2,10 +2,12 @@ package eval
 
 // A group over one triple pattern reads the pattern's quads straight
 // into one reused row: no row is made per match, nor joined, since the
-// group keeps only its keys and accumulators (see groupNode.pass).
+// group keeps only its keys and accumulators (see groupNode.pass). A
+// DISTINCT projection of one pattern does the same, copying only the
+// rows it keeps.
 
 // scanRows returns an iterator over the matches of sub when sub is a
-// single triple pattern whose variables differ, each match written into
+// single triple pattern (not a property path) whose variables differ, each match written into
 // the same row (the seed's copy); nil otherwise.
 func scanRows(ex *Exec, sub node, e env) iter {
 	cn, ok := sub.(*counted)
@@ -65,4 +67,53 @@ func (s *scanRowIter) close() {
 		st.Rows += s.n
 	}
 	s.n = 0
+}
+
+// projectedScan is scanRows under a projection: sub is the projection
+// of one triple pattern. The row it yields holds the projected slots
+// only and is overwritten by each call of next.
+func projectedScan(ex *Exec, sub node, e env) iter {
+	cn, ok := sub.(*counted)
+	if !ok {
+		return nil
+	}
+	p, ok := cn.n.(*projectNode)
+	if !ok {
+		return nil
+	}
+	in := scanRows(ex, p.sub, e)
+	if in == nil {
+		return nil
+	}
+	return &projectIter{in: in, keep: p.keep, out: make([]ID, ex.width()), stats: cn.stats}
+}
+
+// projectIter projects the rows of in into one row.
+type projectIter struct {
+	in    iter
+	keep  []int
+	out   []ID
+	n     int64
+	stats *Stats
+}
+
+func (p *projectIter) next() ([]ID, error) {
+	r, err := p.in.next()
+	if err != nil || r == nil {
+		return nil, err
+	}
+	clear(p.out)
+	for _, s := range p.keep {
+		if s < len(r) {
+			p.out[s] = r[s]
+		}
+	}
+	p.n++
+	return p.out, nil
+}
+
+func (p *projectIter) close() {
+	p.in.close()
+	p.stats.Rows += p.n
+	p.n = 0
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mneme-archive/mneme/sparql/algebra"
 	"github.com/mneme-archive/mneme/sparql/expr"
+	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
 // topK returns the first o.top rows of the order of it's rows: a heap of
@@ -133,6 +134,11 @@ func (c *compiler) compileOrderBy(x *algebra.OrderBy, bound []bool) (node, error
 		}
 		o.keys = append(o.keys, e)
 		o.desc = append(o.desc, cond.Desc)
+		v := -1
+		if x, ok := cond.Expr.(*syntax.Var); ok {
+			v = c.slot(x.Name)
+		}
+		o.vars = append(o.vars, v)
 	}
 	return o, nil
 }

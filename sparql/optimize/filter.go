@@ -20,8 +20,8 @@ func Optimize(op algebra.Op) algebra.Op { return BindConstants(PushFilters(FoldC
 // an extend that does not bind its variables, into GRAPH when they do not
 // read the graph variable, across a group boundary into a subquery when
 // they read only variables it projects (below its ORDER BY and DISTINCT,
-// not below a LIMIT) and below its GROUP BY when they read only variables
-// it groups by. Conjuncts with EXISTS or a
+// not below a LIMIT) and below its GROUP BY when they fix a variable it
+// groups by to one term. Conjuncts with EXISTS or a
 // non-deterministic function stay where they are, since their value
 // depends on where they are evaluated.
 func PushFilters(op algebra.Op) algebra.Op {
@@ -146,7 +146,9 @@ func pushInto(op algebra.Op, es []syntax.Expr) algebra.Op {
 		// A condition on plain-variable keys is the same for every
 		// solution of a group: filtering the solutions keeps or drops
 		// whole groups. Without keys the one group exists even when
-		// empty, so nothing moves.
+		// empty, so nothing moves. Only a condition fixing a key to one
+		// term moves (a pattern then reads that term only): any other
+		// would be evaluated per solution instead of per group.
 		var below []syntax.Expr
 		keys := map[string]bool{}
 		for _, k := range x.Keys {
@@ -155,7 +157,7 @@ func pushInto(op algebra.Op, es []syntax.Expr) algebra.Op {
 			}
 		}
 		for _, e := range es {
-			if len(keys) > 0 && movable(e) && covered(e, keys) {
+			if _, _, fixed := fixes(e); fixed && len(keys) > 0 && covered(e, keys) {
 				below = append(below, e)
 			} else {
 				keep = append(keep, e)

@@ -41,8 +41,12 @@ func TestPushFilters(t *testing.T) {
 			"(project (?g ?s ?o) (filter (!= ?g <http://ex/x>) (graph ?g (filter (> ?o 1) (bgp (triple ?s <http://ex/p> ?o))))))"},
 		// Into a subquery on its projected variables, below its GROUP BY
 		// on its keys; a condition on an aggregate stays above.
-		{"SELECT * { { SELECT ?o (COUNT(*) AS ?c) { ?x :q ?o } GROUP BY ?o } FILTER(?o != :z && ?c > 2) }",
-			"(project (?o ?c) (project (?o ?c) (filter (> ?c 2) (extend ((?c ?.agg1)) (group ((?o ?o)) ((?.agg1 (count))) (filter (!= ?o <http://ex/z>) (bgp (triple ?x <http://ex/q> ?o))))))))"},
+		{"SELECT * { { SELECT ?o (COUNT(*) AS ?c) { ?x :q ?o } GROUP BY ?o } FILTER(?o = :z && ?c > 2) }",
+			"(project (?o ?c) (project (?o ?c) (filter (> ?c 2) (extend ((?c ?.agg1)) (group ((?o ?o)) ((?.agg1 (count))) (extend ((?o <http://ex/z>)) (bgp (triple ?x <http://ex/q> <http://ex/z>))))))))"},
+		// Other conditions on keys stay above the group, evaluated per
+		// group rather than per solution.
+		{"SELECT * { { SELECT ?o (COUNT(*) AS ?c) { ?x :q ?o } GROUP BY ?o } FILTER(?o != :z) }",
+			"(project (?o ?c) (project (?o ?c) (extend ((?c ?.agg1)) (filter (!= ?o <http://ex/z>) (group ((?o ?o)) ((?.agg1 (count))) (bgp (triple ?x <http://ex/q> ?o)))))))"},
 		// Not below a LIMIT, which would then pick other solutions.
 		{"SELECT * { { SELECT ?o { ?x :q ?o } ORDER BY ?o LIMIT 3 } FILTER(?o != :z) }",
 			"(project (?o) (filter (!= ?o <http://ex/z>) (slice 0 3 (project (?o) (order (?o) (bgp (triple ?x <http://ex/q> ?o)))))))"},
