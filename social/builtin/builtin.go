@@ -3,9 +3,12 @@
 package builtin
 
 import (
+	"github.com/mneme-archive/mneme/social/bluesky"
 	"github.com/mneme-archive/mneme/social/feed"
 	"github.com/mneme-archive/mneme/social/importer"
+	"github.com/mneme-archive/mneme/social/mastodon"
 	"github.com/mneme-archive/mneme/social/platform"
+	"github.com/mneme-archive/mneme/social/twitter"
 )
 
 // Platforms returns a fresh instance of every platform, by name. A new
@@ -14,6 +17,9 @@ func Platforms() map[string]platform.Platform {
 	all := []platform.Platform{
 		feed.New(),
 		importer.New(),
+		&mastodon.Platform{},
+		&twitter.Platform{},
+		&bluesky.Platform{},
 	}
 	m := make(map[string]platform.Platform, len(all))
 	for _, p := range all {

@@ -19,6 +19,7 @@ import (
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/social/platform"
+	"github.com/mneme-archive/mneme/social/ratelimit"
 	"github.com/mneme-archive/mneme/social/record"
 	"github.com/mneme-archive/mneme/social/socialrdf"
 )
@@ -181,12 +182,17 @@ func (r *Runner) setState(s State) error {
 	return r.Layout.WriteState(r.Spec.ID, s)
 }
 
+// limiters hold the rate-limit state of each platform's credentials, for
+// every campaign of the process: campaigns sharing a credential share its
+// limits, as the platform counts them.
+var limiters ratelimit.Registry
+
 // limit is where each platform's requests pass its rate limiter (package
 // social/ratelimit: the platform's rate-limit headers, 429 and 5xx
 // back-off, a per-credential budget) on their way to the recorder, which
 // so archives every attempt, a refused one included.
 func limit(next http.RoundTripper, platformName string, credentials map[string]string) http.RoundTripper {
-	return next
+	return limiters.For(platformName, credentials).Transport(next)
 }
 
 // run is one run's open files and clients.
@@ -460,7 +466,9 @@ func (r *Runner) spent() string {
 func (r *Runner) client(ru *run, name string) *http.Client {
 	c := ru.clients[name]
 	if c == nil {
-		c = &http.Client{Transport: limit(userAgent{ru.rec, ru.ua}, name, r.Secrets[name]), Timeout: 5 * time.Minute}
+		// The timeout covers the limiter's waits too: longer than the
+		// longest of them (16 min, for Twitter's 15 min windows).
+		c = &http.Client{Transport: limit(userAgent{ru.rec, ru.ua}, name, r.Secrets[name]), Timeout: 20 * time.Minute}
 		ru.clients[name] = c
 	}
 	return c
