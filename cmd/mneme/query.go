@@ -41,8 +41,10 @@ terminal), json, xml, csv or tsv (the default otherwise); CONSTRUCT and
 DESCRIBE as turtle (default), ntriples or jsonld (JSON-LD, expanded form).
 
 --explain runs the query, discards its answer and prints the plan: the join
-order chosen for each basic graph pattern, with the planner's estimated rows
-(est) and the rows each operator actually produced (rows).
+order chosen for each basic graph pattern (property paths among its steps,
+with the end each is walked from), the physical join of every operator
+(bind, hash, anti-join, semi-join), the planner's estimated rows (est) and
+the rows each operator actually produced (rows).
 
 A query running longer than --timeout is stopped with exit code 1; syntax
 errors are reported as FILE:LINE:COLUMN.

@@ -2,7 +2,9 @@
 // build), then times each query file: one warm-up run, then RUNS timed
 // runs, each materializing the whole answer. Prints one tab-separated
 // line per query, as querybench does: name, rows (solutions, triples, or
-// 1/0 for ASK), median and fastest warm time in milliseconds.
+// 1/0 for ASK), median and fastest warm time in milliseconds. With
+// ANSWERS set to a directory, each SELECT or ASK answer is saved there as
+// NAME.json in the SPARQL JSON results format, for answercheck.
 // Usage: node oxigraph-query.js FILE RUNS QUERY.rq...  (NODE_PATH must reach oxigraph)
 const fs = require("fs");
 const path = require("path");
@@ -18,7 +20,44 @@ function run(q) {
   const t0 = process.hrtime.bigint();
   const r = store.query(q, { use_default_graph_as_union: true });
   const rows = typeof r === "boolean" ? (r ? 1 : 0) : r.length;
-  return { rows, ms: Number(process.hrtime.bigint() - t0) / 1e6 };
+  return { rows, ms: Number(process.hrtime.bigint() - t0) / 1e6, r };
+}
+
+// jsonTerm writes an Oxigraph term as a SPARQL JSON results term.
+function jsonTerm(t) {
+  switch (t.termType) {
+    case "NamedNode":
+      return { type: "uri", value: t.value };
+    case "BlankNode":
+      return { type: "bnode", value: t.value };
+    case "Literal":
+      if (t.language) return { type: "literal", value: t.value, "xml:lang": t.language };
+      return { type: "literal", value: t.value, datatype: t.datatype.value };
+  }
+  return null;
+}
+
+// saveAnswer writes a SELECT (an array of Maps) or ASK answer; graphs
+// (arrays of quads) are not compared, so not saved.
+function saveAnswer(name, r) {
+  let doc;
+  if (typeof r === "boolean") {
+    doc = { head: {}, boolean: r };
+  } else {
+    if (r.length > 0 && !(r[0] instanceof Map)) return;
+    const vars = new Set();
+    const bindings = r.map((m) => {
+      const b = {};
+      for (const [k, t] of m) {
+        vars.add(k);
+        const j = jsonTerm(t);
+        if (j) b[k] = j;
+      }
+      return b;
+    });
+    doc = { head: { vars: [...vars] }, results: { bindings } };
+  }
+  fs.writeFileSync(path.join(process.env.ANSWERS, name + ".json"), JSON.stringify(doc));
 }
 
 for (const qf of queries) {
@@ -26,6 +65,7 @@ for (const qf of queries) {
   try {
     const q = fs.readFileSync(qf, "utf8");
     const first = run(q);
+    if (process.env.ANSWERS) saveAnswer(name, first.r);
     const n = first.ms > 10000 ? 2 : runs;
     const times = [];
     for (let i = 0; i < n; i++) times.push(run(q).ms);

@@ -17,15 +17,3 @@ func Patterns(op Op) int {
 	}
 	return n
 }
-
-// Paths counts the property paths of op and its operands.
-func Paths(op Op) int {
-	n := 0
-	if _, ok := op.(*Path); ok {
-		n = 1
-	}
-	for _, c := range Children(op) {
-		n += Paths(c)
-	}
-	return n
-}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/sparql/algebra"
 	"github.com/mneme-archive/mneme/sparql/plan"
 	"github.com/mneme-archive/mneme/sparql/syntax"
 )
@@ -22,6 +23,9 @@ type quadPat struct {
 	t        [4]pos
 	graphVar bool
 	card     float64 // estimated matches with the constants bound
+	// path, when set, makes the pattern a property path between t[0]
+	// and t[2].
+	path *pathNode
 }
 
 // Stats counts what an operator did, for EXPLAIN.
@@ -54,14 +58,18 @@ type bgpNode struct {
 	alt *bgpNode
 	// fellBack is set once alt ran in lf's place, for EXPLAIN.
 	fellBack bool
+	// paths are the property paths planned with the triples: pattern
+	// len(triples)+i is paths[i].
+	paths []*algebra.Path
 }
 
 // compileBGP encodes the constants of triples, estimates each pattern and
-// plans the order. graphVar is the slot of GRAPH ?g, or -1 for the active
+// plans the order, with the property paths paths as further patterns
+// (only without a graph variable). graphVar is the slot of GRAPH ?g, or -1 for the active
 // graph; bound are the slots bound before the pattern runs; inRows is how
 // many times it is expected to run (seed rows).
-func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []bool, inRows float64) (*bgpNode, error) {
-	n := &bgpNode{}
+func (c *compiler) compileBGP(triples []syntax.Triple, paths []*algebra.Path, graphVar int, bound []bool, inRows float64) (*bgpNode, error) {
+	n := &bgpNode{paths: paths}
 	if c.storeStats == nil {
 		st, err := c.ex.View.Stats()
 		if err != nil {
@@ -70,7 +78,7 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 		c.storeStats = st
 	}
 	st := c.storeStats
-	pats := make([]plan.Pattern, len(triples))
+	pats := make([]plan.Pattern, len(triples), len(triples)+len(paths))
 	for i, tr := range triples {
 		var qp quadPat
 		var pat graph.Pattern
@@ -114,12 +122,31 @@ func (c *compiler) compileBGP(triples []syntax.Triple, graphVar int, bound []boo
 	if n.empty {
 		return n, nil
 	}
+	for _, x := range paths {
+		pn, err := c.compilePath(x)
+		if err != nil {
+			return nil, err
+		}
+		for i, p := range [2]pos{pn.s, pn.o} {
+			pn.check[i] = p.slot >= 0 && isBound(bound, p.slot)
+		}
+		qp := pathPattern(pn)
+		pp, err := c.planPath(x, &qp)
+		if err != nil {
+			return nil, err
+		}
+		n.pats = append(n.pats, qp)
+		n.sortPos = append(n.sortPos, -1)
+		pats = append(pats, pp)
+	}
 	n.planned = pats
 	steps, err := plan.OrderFrom(c.ex.Ctx, pats, bound, inRows)
 	if err != nil {
 		return nil, err
 	}
 	n.setSteps(c, steps, bound, true)
+	cost, _ := n.estimate()
+	c.spent += cost
 	if len(n.steps) > 0 && n.steps[0].Join == plan.Leapfrog {
 		n.compileLeapfrog()
 		n.alt = &bgpNode{pats: n.pats, sortPos: n.sortPos}
@@ -153,8 +180,12 @@ func (n *bgpNode) setSteps(c *compiler, steps []plan.Step, bound []bool, record 
 				known[p.slot] = true
 			}
 		}
-		n.stats = append(n.stats, &Stats{Est: s.Rows, Detail: s.Join.String()})
-		if s.Join == plan.Hash && record {
+		detail := s.Join.String()
+		if pn := n.pats[s.Pattern].path; pn != nil {
+			detail += " " + pn.walkNote(key, s.Join)
+		}
+		n.stats = append(n.stats, &Stats{Est: s.Rows, Detail: detail})
+		if s.Join == plan.Hash && record && n.pats[s.Pattern].path == nil {
 			mask := 0
 			for _, k := range key {
 				mask |= 1 << k
@@ -278,8 +309,10 @@ func (n *bgpNode) open(ex *Exec, e env) (iter, error) {
 				continue
 			}
 		}
-		switch s.Join {
-		case plan.Hash, plan.Merge:
+		switch {
+		case qp.path != nil:
+			it = openPathStep(ex, it, qp, s.Join, n.keys[i], e, n.stats[i])
+		case s.Join == plan.Hash || s.Join == plan.Merge:
 			it = &hashStep{ex: ex, in: it, pat: qp, key: n.keys[i], sel: e.graph, stats: n.stats[i]}
 		default:
 			it = &bindStep{ex: ex, in: it, pat: qp, sel: e.graph, stats: n.stats[i]}

@@ -58,7 +58,8 @@ type Plan struct {
 // ordered from the store's statistics.
 func Compile(ex *Exec, op algebra.Op) (*Plan, error) {
 	c := &compiler{ex: ex, stats: map[algebra.Op]*Stats{}, bgps: map[*algebra.BGP]*bgpNode{}, hashed: map[string]uint16{},
-		rewrites: map[algebra.Op]algebra.Op{}, estimates: map[graph.Pattern]float64{}}
+		rewrites: map[algebra.Op]algebra.Op{}, estimates: map[graph.Pattern]float64{},
+		walks: map[*algebra.Path]*pathWalk{}, measured: map[measureKey][2]float64{}}
 	root, err := c.compile(op, nil)
 	if err != nil {
 		return nil, err
@@ -74,20 +75,12 @@ type Rows struct {
 
 // Cost is the planner's estimate of the work the plan does, in the
 // units of plan.Step.Cost (about one quad read each): the sum over its
-// basic graph patterns, plus a read of the whole store for each property
-// path, whose work the planner does not estimate.
+// basic graph patterns and the paths planned with them.
 func (p *Plan) Cost() (float64, error) {
 	var cost float64
 	for _, bn := range p.bgps {
 		c, _ := bn.estimate()
 		cost += c
-	}
-	if paths := algebra.Paths(p.op); paths > 0 {
-		st, err := p.ex.View.Stats()
-		if err != nil {
-			return 0, err
-		}
-		cost += float64(paths) * float64(st.Quads)
 	}
 	return cost, nil
 }
@@ -137,6 +130,19 @@ type compiler struct {
 	estimates map[graph.Pattern]float64
 	// storeStats are the store's statistics, read once.
 	storeStats *graph.Stats
+	// nodes is the estimated node count of the store (see nodeCount).
+	nodes float64
+	// walks are the walks of paths from their constant ends done at
+	// planning (nil: over budget).
+	walks map[*algebra.Path]*pathWalk
+	// spent is the planned cost of the patterns compiled so far, and
+	// measured the cost and rows of operators planned as trials (see
+	// measure).
+	spent    float64
+	measured map[measureKey][2]float64
+	// tops are the ORDER BYs under a LIMIT, with how many of their
+	// first rows the slice reads (OFFSET + LIMIT).
+	tops map[*algebra.OrderBy]int64
 }
 
 func (c *compiler) slot(v string) int { return c.ex.Scope.Slot(v) }
@@ -195,6 +201,16 @@ func (c *compiler) compile(op algebra.Op, bound []bool) (node, error) {
 	if b, ok := op.(*algebra.BGP); ok {
 		return c.compileBGPOp(b, bound, 1)
 	}
+	if b, paths, ok := pathsOf(op); ok {
+		// Paths, and triples of several groups, joined together are
+		// planned together.
+		n, err := c.compilePatterns(b, paths, bound, 1)
+		if err != nil {
+			return nil, err
+		}
+		c.rewrites[op] = b
+		return n, nil
+	}
 	n, err := c.compileOp(op, bound)
 	if err != nil {
 		return nil, err
@@ -204,9 +220,15 @@ func (c *compiler) compile(op algebra.Op, bound []bool) (node, error) {
 
 // compileBGPOp compiles a basic graph pattern run inRows times.
 func (c *compiler) compileBGPOp(b *algebra.BGP, bound []bool, inRows float64) (node, error) {
+	return c.compilePatterns(b, nil, bound, inRows)
+}
+
+// compilePatterns compiles the join of a basic graph pattern and
+// property paths, run inRows times.
+func (c *compiler) compilePatterns(b *algebra.BGP, paths []*algebra.Path, bound []bool, inRows float64) (node, error) {
 	var n node = unitNode{}
-	if len(b.Triples) > 0 {
-		bn, err := c.compileBGP(b.Triples, -1, bound, inRows)
+	if len(b.Triples)+len(paths) > 0 {
+		bn, err := c.compileBGP(b.Triples, paths, -1, bound, inRows)
 		if err != nil {
 			return nil, err
 		}
@@ -224,10 +246,16 @@ func (c *compiler) count(op algebra.Op, n node) node {
 			c.bgps[b] = bn
 		}
 	}
+	if _, ok := op.(*algebra.BGP); !ok {
+		st.Est = c.estimateOp(op, n)
+	}
 	if st.Detail == "" {
 		if d, ok := n.(interface{ detail() string }); ok {
 			st.Detail = d.detail()
 		}
+	}
+	if e, ok := n.(interface{ rowsEst() float64 }); ok && st.Est < 0 {
+		st.Est = e.rowsEst()
 	}
 	c.stats[op] = st
 	return &counted{n: n, stats: st}
@@ -235,35 +263,19 @@ func (c *compiler) count(op algebra.Op, n node) node {
 
 func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 	switch x := op.(type) {
-	case *algebra.Path:
-		return c.compilePath(x)
 	case *algebra.Join:
 		return c.compileJoin(x, bound)
 	case *algebra.LeftJoin:
 		return c.compileLeftJoin(x, bound)
 	case *algebra.Filter:
-		sub, err := c.compile(x.Sub, bound)
-		if err != nil {
-			return nil, err
+		if g, ok := x.Sub.(*algebra.Group); ok && !hasExists(x.Exprs) {
+			return c.compileGroup(g, x.Exprs, bound) // HAVING
 		}
-		f := &filterNode{sub: sub}
-		inner := c.certain(x.Sub, bound)
-		for _, e := range x.Exprs {
-			ce, err := c.expr(e, inner)
-			if err != nil {
-				return nil, err
-			}
-			f.exprs = append(f.exprs, ce)
-		}
-		return f, nil
+		return c.compileFilter(x, bound)
 	case *algebra.Union:
 		return c.compileUnion(x, bound)
 	case *algebra.Minus:
-		l, r, err := c.pair(x.Left, x.Right, bound)
-		if err != nil {
-			return nil, err
-		}
-		return &minusNode{left: l, right: r, keys: c.sharedKeys(x.Left, x.Right)}, nil
+		return c.compileMinus(x, bound)
 	case *algebra.Graph:
 		return c.compileGraph(x, bound)
 	case *algebra.Service:
@@ -292,27 +304,21 @@ func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 			}
 			n.slots = append(n.slots, c.slot(chain[i].Var))
 			n.exprs = append(n.exprs, e)
+			var fixed ID
+			if k, ok := chain[i].Expr.(*syntax.Const); ok {
+				if fixed, err = c.ex.Dict.Encode(k.Term); err != nil {
+					return nil, err
+				}
+			}
+			n.fixed = append(n.fixed, fixed)
 		}
 		return n, nil
 	case *algebra.Table:
 		return c.compileTable(x)
 	case *algebra.Group:
-		return c.compileGroup(x, bound)
+		return c.compileGroup(x, nil, bound)
 	case *algebra.OrderBy:
-		sub, err := c.compile(x.Sub, bound)
-		if err != nil {
-			return nil, err
-		}
-		o := &orderNode{sub: sub}
-		for _, cond := range x.Conds {
-			e, err := c.expr(cond.Expr, nil)
-			if err != nil {
-				return nil, err
-			}
-			o.keys = append(o.keys, e)
-			o.desc = append(o.desc, cond.Desc)
-		}
-		return o, nil
+		return c.compileOrderBy(x, bound)
 	case *algebra.Project:
 		sub, err := c.compile(x.Sub, bound)
 		if err != nil {
@@ -334,11 +340,7 @@ func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 		// passing rows through streams and costs nothing.
 		return c.compile(x.Sub, bound)
 	case *algebra.Slice:
-		sub, err := c.compile(x.Sub, bound)
-		if err != nil {
-			return nil, err
-		}
-		return &sliceNode{sub: sub, offset: x.Offset, limit: x.Limit}, nil
+		return c.compileSlice(x, bound)
 	}
 	return nil, fmt.Errorf("eval: unsupported operator %T", op)
 }
@@ -366,51 +368,42 @@ func (c *compiler) sharedKeys(l, r algebra.Op) []int {
 	return keys
 }
 
-func (c *compiler) compileJoin(x *algebra.Join, bound []bool) (node, error) {
-	left, right := x.Left, x.Right
-	if pure(left) && !pure(right) {
-		left, right = right, left
-	}
-	l, err := c.compile(left, bound)
+// compileFilter compiles a filter: [NOT] EXISTS conjuncts that are
+// cheaper as hash semi-joins (anti-joins) become those, applied after
+// the other conjuncts.
+func (c *compiler) compileFilter(x *algebra.Filter, bound []bool) (node, error) {
+	sub, err := c.compile(x.Sub, bound)
 	if err != nil {
 		return nil, err
 	}
-	if pure(right) {
-		r, err := c.compile(right, c.certain(left, bound))
+	f := &filterNode{sub: sub}
+	inner := c.certain(x.Sub, bound)
+	var semis []*existsHashNode
+	for _, e := range x.Exprs {
+		ce, err := c.expr(e, inner)
 		if err != nil {
 			return nil, err
 		}
-		return &bindJoinNode{left: l, right: r}, nil
-	}
-	r, err := c.compile(right, bound)
-	if err != nil {
-		return nil, err
-	}
-	return &hashJoinNode{left: l, right: r, keys: c.sharedKeys(left, right)}, nil
-}
-
-func (c *compiler) compileLeftJoin(x *algebra.LeftJoin, bound []bool) (node, error) {
-	l, err := c.compile(x.Left, bound)
-	if err != nil {
-		return nil, err
-	}
-	lj := &leftJoinNode{left: l}
-	rb := bound
-	if pure(x.Right) {
-		lj.bind = true
-		rb = c.certain(x.Left, bound)
-	} else {
-		lj.keys = c.sharedKeys(x.Left, x.Right)
-	}
-	if lj.right, err = c.compile(x.Right, rb); err != nil {
-		return nil, err
-	}
-	if x.Expr != nil {
-		if lj.filter, err = c.expr(x.Expr, c.certain(x.Right, rb)); err != nil {
+		h, err := c.existsHash(e, x.Sub, bound, inner)
+		if err != nil {
 			return nil, err
 		}
+		if h != nil {
+			h.expr = ce
+			semis = append(semis, h)
+			continue
+		}
+		f.exprs = append(f.exprs, ce)
 	}
-	return lj, nil
+	var n node = f
+	if len(f.exprs) == 0 {
+		n = sub
+	}
+	for _, h := range semis {
+		h.sub = n
+		n = h
+	}
+	return n, nil
 }
 
 // counted counts the rows an operator produces, for EXPLAIN.

@@ -26,7 +26,13 @@ type Dict struct {
 	local     map[ID]rdf.Term
 	localIDs  map[rdf.Term]ID
 	nextLocal ID
+	// found caches the store IDs Encode looked up (computed values
+	// repeat: counts, sums), up to maxFound of them.
+	found map[rdf.Term]ID
 }
+
+// maxFound bounds Dict.found.
+const maxFound = 1 << 16
 
 // NewDict returns a dictionary over view.
 func NewDict(view *graph.View) *Dict {
@@ -67,9 +73,21 @@ func (d *Dict) Encode(t rdf.Term) (ID, error) {
 	if t.IsZero() {
 		return graph.Any, nil
 	}
+	if id, ok := d.found[t]; ok {
+		return id, nil
+	}
 	id, ok, err := d.Lookup(t)
-	if err != nil || ok {
+	if err != nil {
 		return id, err
+	}
+	if ok {
+		if d.found == nil {
+			d.found = map[rdf.Term]ID{}
+		}
+		if len(d.found) < maxFound {
+			d.found[t.Clone()] = id
+		}
+		return id, nil
 	}
 	for {
 		id = d.nextLocal

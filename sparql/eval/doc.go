@@ -27,6 +27,25 @@
 // as one scan of the subject's objects checked against the constants
 // (see objectset.go).
 //
+// Property paths are patterns of their basic graph pattern's plan (see
+// pathstep.go): estimated from the predicates' statistics, or, with a
+// constant end, by walking them from it at planning; walked breadth-first
+// with a visited set from whichever end is bound, forwards or backwards,
+// by bind (per input row, remembering ends already walked) or hash (one
+// walk, probed). MINUS and FILTER [NOT] EXISTS of a plain pattern run as
+// hash anti-joins (semi-joins) or as a lookup per row, whichever the
+// estimates favour (see antijoin.go); the operands of a group (OPTIONAL,
+// UNION, subqueries, VALUES) are joined in the order and by the join the
+// estimates favour (see groupplan.go).
+//
+// GROUP BY aggregates on IDs (see group.go): plain-variable keys and the
+// arguments of COUNT, COUNT(DISTINCT), MIN and MAX are read as IDs, so
+// only the aggregates that compute with values decode terms, and HAVING
+// is evaluated on a group's values before they are encoded. ORDER BY
+// under a LIMIT keeps only OFFSET + LIMIT rows, in a bounded heap (see
+// topk.go); sort keys are parsed once per row, not per comparison.
+// DISTINCT compares rows of IDs.
+//
 // What operators hold in memory (ORDER BY, DISTINCT, GROUP BY, hash join
 // build sides, triejoin tries) is counted against Exec.MaxRows; past it
 // they spill rows to unlinked temporary files — external merge sort,

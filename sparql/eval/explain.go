@@ -84,7 +84,12 @@ func (p *Plan) unfold(b *algebra.BGP, bn *bgpNode, notes map[algebra.Op]*Stats) 
 	}
 	var cur algebra.Op
 	for i, s := range bn.steps {
-		leaf := &algebra.BGP{Triples: []syntax.Triple{b.Triples[s.Pattern]}}
+		var leaf algebra.Op
+		if k := s.Pattern - len(b.Triples); k >= 0 {
+			leaf = bn.paths[k]
+		} else {
+			leaf = &algebra.BGP{Triples: []syntax.Triple{b.Triples[s.Pattern]}}
+		}
 		if cur == nil {
 			cur = leaf
 		} else {

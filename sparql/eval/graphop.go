@@ -23,7 +23,7 @@ func (c *compiler) compileGraph(x *algebra.Graph, bound []bool) (node, error) {
 	if b, ok := x.Sub.(*algebra.BGP); ok && len(b.Triples) > 0 {
 		// The graph becomes the fourth position of every pattern, so
 		// the planner joins on it like on any variable.
-		n, err := c.compileBGP(b.Triples, slot, bound, 1)
+		n, err := c.compileBGP(b.Triples, nil, slot, bound, 1)
 		if err != nil {
 			return nil, err
 		}

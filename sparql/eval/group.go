@@ -1,17 +1,20 @@
 package eval
 
 import (
-	"container/heap"
-	"slices"
-
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql/algebra"
 	"github.com/mneme-archive/mneme/sparql/expr"
+	"github.com/mneme-archive/mneme/sparql/optimize"
 	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
-// groupNode is hash aggregation: one accumulator set per distinct key, in
-// memory (the groups, not the input rows, are kept).
+// groupNode is hash aggregation on IDs: one accumulator set per distinct
+// key, in memory (the groups, not the input rows, are kept). Keys that
+// are plain variables are their IDs; aggregates over a plain variable
+// read its IDs too (see aggKind), so a row's terms are decoded only for
+// the aggregates that compute with values. HAVING is evaluated on each
+// group's values before they are encoded, so that the groups it rejects
+// cost no dictionary work.
 type groupNode struct {
 	sub      node
 	keySlots []int
@@ -19,10 +22,37 @@ type groupNode struct {
 	keys     []*expr.Expr
 	aggSlots []int
 	aggs     []*expr.Aggregate
+	kinds    []aggKind
+	argSlots []int // the slot of each aggregate's variable, or -1
+	// having are the HAVING conditions (and filters pushed onto them)
+	// when the group evaluates them itself.
+	having []*expr.Expr
 	// countRows is set for one group of COUNT(*)s: an input that can
 	// count its solutions (a counter) is asked for their number instead.
 	countRows bool
+	// groups counts the groups formed, before HAVING, for EXPLAIN when
+	// the group evaluates HAVING; est is the planner's estimate of them.
+	groups *Stats
+	est    float64
 }
+
+// aggKind is how an aggregate accumulates.
+type aggKind uint8
+
+const (
+	// aggValue folds decoded values through an expr.Accumulator.
+	aggValue aggKind = iota
+	// aggCount counts rows (COUNT(*)) or bound IDs of a variable
+	// (COUNT(?x)): nothing is decoded.
+	aggCount
+	// aggCountDistinct keeps the set of a variable's IDs: distinct
+	// terms have distinct IDs.
+	aggCountDistinct
+	// aggMin and aggMax keep the best ID and its prepared term; a row's
+	// term is decoded only when its ID is not the best one.
+	aggMin
+	aggMax
+)
 
 // counter is an iterator that can count the solutions it has left
 // without producing them; ok is false (and nothing is consumed) when it
@@ -31,12 +61,14 @@ type counter interface {
 	count() (n int64, ok bool, err error)
 }
 
-func (c *compiler) compileGroup(x *algebra.Group, bound []bool) (node, error) {
+// compileGroup compiles a GROUP BY with its aggregates; having are the
+// conditions of a FILTER right above it (HAVING), evaluated by the group.
+func (c *compiler) compileGroup(x *algebra.Group, having []syntax.Expr, bound []bool) (node, error) {
 	sub, err := c.compile(x.Sub, bound)
 	if err != nil {
 		return nil, err
 	}
-	g := &groupNode{sub: sub}
+	g := &groupNode{sub: sub, est: c.groupEst(x)}
 	for _, k := range x.Keys {
 		g.keySlots = append(g.keySlots, c.slot(k.Var))
 		direct := -1
@@ -60,20 +92,187 @@ func (c *compiler) compileGroup(x *algebra.Group, bound []bool) (node, error) {
 		}
 		g.aggSlots = append(g.aggSlots, c.slot(a.Var))
 		g.aggs = append(g.aggs, ca)
+		g.kinds = append(g.kinds, kindOf(ca))
+		s, ok := ca.VarArg()
+		if !ok {
+			s = -1
+		}
+		g.argSlots = append(g.argSlots, s)
 	}
+	// COUNT(?x) of a variable bound in every solution is COUNT(*).
+	certain := optimize.CertainVars(x.Sub)
 	g.countRows = len(g.keys) == 0 && len(g.aggs) > 0
-	for _, a := range g.aggs {
-		g.countRows = g.countRows && a.CountsRows()
+	for i, a := range g.aggs {
+		v, isVar := x.Aggs[i].Agg.Arg.(*syntax.Var)
+		g.countRows = g.countRows && (a.CountsRows() || g.kinds[i] == aggCount && isVar && certain[v.Name])
+	}
+	if having != nil {
+		for _, h := range having {
+			e, err := c.expr(h, nil)
+			if err != nil {
+				return nil, err
+			}
+			g.having = append(g.having, e)
+		}
+		// The group is not compiled on its own: its statistics are
+		// the groups formed.
+		g.groups = &Stats{Est: g.est, Detail: g.detail()}
+		c.stats[x] = g.groups
 	}
 	return g, nil
 }
 
+// kindOf picks how a is accumulated.
+func kindOf(a *expr.Aggregate) aggKind {
+	_, isVar := a.VarArg()
+	switch {
+	case a.Name() == "COUNT" && !a.Distinct() && (isVar || a.Star()):
+		return aggCount
+	case a.Name() == "COUNT" && a.Distinct() && isVar:
+		return aggCountDistinct
+	case a.Name() == "MIN" && isVar:
+		return aggMin
+	case a.Name() == "MAX" && isVar:
+		return aggMax
+	}
+	return aggValue
+}
+
+// hasExists reports whether any of es contains an EXISTS, which needs
+// the solution's row and so cannot be evaluated on a group's values.
+func hasExists(es []syntax.Expr) bool {
+	found := false
+	for _, e := range es {
+		syntax.WalkExpr(e, func(x syntax.Expr) bool {
+			if _, ok := x.(*algebra.Exists); ok {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// groupEst estimates the groups of x: one without keys; else the
+// product of the keys' distinct values, each from the statistics of a
+// predicate the variable is the subject or object of in x's patterns,
+// at most the input's estimate.
+func (c *compiler) groupEst(x *algebra.Group) float64 {
+	if len(x.Keys) == 0 {
+		return 1
+	}
+	in := c.est(x.Sub)
+	est := 1.0
+	for _, k := range x.Keys {
+		v, ok := k.Expr.(*syntax.Var)
+		d := -1.0
+		if ok {
+			d = c.distinctOf(x.Sub, v.Name)
+		}
+		if d < 0 {
+			return in
+		}
+		est *= d
+	}
+	if in >= 0 && in < est {
+		return in
+	}
+	return est
+}
+
+// distinctOf is the fewest distinct values the store's statistics give
+// variable v in the triple patterns of op, or -1.
+func (c *compiler) distinctOf(op algebra.Op, v string) float64 {
+	if c.storeStats == nil {
+		st, err := c.ex.View.Stats()
+		if err != nil {
+			return -1
+		}
+		c.storeStats = st
+	}
+	best := -1.0
+	consider := func(d uint64) {
+		if best < 0 || float64(d) < best {
+			best = float64(d)
+		}
+	}
+	var walk func(op algebra.Op)
+	walk = func(op algebra.Op) {
+		if b, ok := op.(*algebra.BGP); ok {
+			for _, t := range b.Triples {
+				if t.P.IsVar() {
+					if t.P.Var == v {
+						consider(uint64(len(c.storeStats.Predicates)))
+					}
+					continue
+				}
+				if !(t.S.IsVar() && t.S.Var == v) && !(t.O.IsVar() && t.O.Var == v) {
+					continue
+				}
+				id, found, err := c.ex.Dict.Lookup(t.P.Term)
+				if err != nil || !found {
+					continue
+				}
+				ps := c.storeStats.Predicates[id]
+				if t.S.IsVar() && t.S.Var == v {
+					consider(ps.Subjects)
+				}
+				if t.O.IsVar() && t.O.Var == v {
+					consider(ps.Objects)
+				}
+			}
+			return
+		}
+		if _, ok := op.(*algebra.Project); ok {
+			return // a subquery's variables are its own
+		}
+		for _, ch := range algebra.Children(op) {
+			walk(ch)
+		}
+	}
+	walk(op)
+	return best
+}
+
+func (g *groupNode) rowsEst() float64 {
+	if g.having != nil {
+		return -1 // the groups' estimate is on the group
+	}
+	return g.est
+}
+
+// detail names the physical operator for EXPLAIN.
+func (g *groupNode) detail() string {
+	s := "hash aggregate on ids"
+	if g.countRows {
+		s += ", COUNT(*) counted by the input"
+	}
+	if g.having != nil {
+		s += ", HAVING in the aggregate"
+	}
+	return s
+}
+
+// group is one group's key and accumulators.
 type group struct {
 	key  []ID
-	accs []*expr.Accumulator
+	accs []aggAcc
+}
+
+// aggAcc is one aggregate's state in a group; which fields it uses
+// depends on the aggregate's kind.
+type aggAcc struct {
+	acc  *expr.Accumulator // aggValue
+	n    int64             // aggCount
+	ids  map[ID]struct{}   // aggCountDistinct
+	best ID                // aggMin, aggMax
+	key  *expr.OrderKey    // the best term, prepared
 }
 
 func (g *groupNode) open(ex *Exec, e env) (iter, error) {
+	if sr := scanRows(ex, g.sub, e); sr != nil {
+		return &groupIter{ex: ex, g: g, e: e, in: sr, first: true}, nil
+	}
 	it, err := g.sub.open(ex, e)
 	if err != nil {
 		return nil, err
@@ -87,12 +286,15 @@ func (g *groupNode) open(ex *Exec, e env) (iter, error) {
 		if ok {
 			it.close()
 			gr := g.newGroup(nil)
-			for _, acc := range gr.accs {
-				acc.AddRows(n)
+			for i := range gr.accs {
+				gr.accs[i].n += n
 			}
-			r, err := g.row(ex, e.seed, gr)
+			r, keep, err := g.row(ex, e, gr)
 			if err != nil {
 				return nil, err
+			}
+			if !keep {
+				return emptyIter{}, nil
 			}
 			return &sliceIter{rows: [][]ID{r}}, nil
 		}
@@ -157,6 +359,7 @@ func (g *groupNode) pass(ex *Exec, e env, it iter, first bool) (rows [][]ID, spi
 	// One binding re-pointed at each row: the keys and accumulators read
 	// it at once and keep nothing of it.
 	b := &rowBinding{ex: ex, graph: e.graph}
+	var last *group // the previous row's group: inputs often come grouped
 	for {
 		r, err := it.next()
 		if err != nil {
@@ -171,7 +374,7 @@ func (g *groupNode) pass(ex *Exec, e env, it iter, first bool) (rows [][]ID, spi
 		b.row = r
 		for i, k := range g.keys {
 			if s := g.keyVar[i]; s >= 0 {
-				keyIDs[i] = r[s]
+				keyIDs[i] = slot(r, s)
 				continue
 			}
 			ex.Expr.NewSolution()
@@ -184,8 +387,11 @@ func (g *groupNode) pass(ex *Exec, e env, it iter, first bool) (rows [][]ID, spi
 				return nil, spill, err
 			}
 		}
-		kb = rowKey(kb[:0], keyIDs, nil)
-		gr := groups[string(kb)]
+		gr := last
+		if gr == nil || !sameIDs(gr.key, keyIDs) {
+			kb = rowKey(kb[:0], keyIDs, nil)
+			gr = groups[string(kb)]
+		}
 		if gr == nil {
 			if ex.full() && len(order) > 0 {
 				if spill == nil {
@@ -203,10 +409,8 @@ func (g *groupNode) pass(ex *Exec, e env, it iter, first bool) (rows [][]ID, spi
 			order = append(order, gr)
 			ex.memRows++
 		}
-		for _, acc := range gr.accs {
-			ex.Expr.NewSolution()
-			acc.Add(ex.Expr, b)
-		}
+		last = gr
+		g.add(ex, gr, r, b)
 		if ex.storeErr != nil {
 			return nil, spill, ex.storeErr
 		}
@@ -217,302 +421,168 @@ func (g *groupNode) pass(ex *Exec, e env, it iter, first bool) (rows [][]ID, spi
 	}
 	rows = make([][]ID, 0, len(order))
 	for _, gr := range order {
-		r, err := g.row(ex, e.seed, gr)
+		r, keep, err := g.row(ex, e, gr)
 		if err != nil {
 			return nil, spill, err
 		}
-		rows = append(rows, r)
+		if keep {
+			rows = append(rows, r)
+		}
 	}
 	return rows, spill, nil
 }
 
-// row is the solution of group gr: its key and aggregate values.
-func (g *groupNode) row(ex *Exec, seed []ID, gr *group) ([]ID, error) {
-	r := ex.newRow(seed)
+func sameIDs(a, b []ID) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// add folds row r (bound to b) into gr.
+func (g *groupNode) add(ex *Exec, gr *group, r []ID, b *rowBinding) {
+	for i := range gr.accs {
+		a := &gr.accs[i]
+		switch g.kinds[i] {
+		case aggCount:
+			if s := g.argSlots[i]; s < 0 || slot(r, s) != 0 {
+				a.n++
+			}
+		case aggCountDistinct:
+			if id := slot(r, g.argSlots[i]); id != 0 {
+				a.ids[id] = struct{}{}
+			}
+		case aggMin, aggMax:
+			id := slot(r, g.argSlots[i])
+			if id == 0 || id == a.best {
+				continue
+			}
+			t, err := ex.Dict.Term(id)
+			if err != nil {
+				ex.fail(err)
+				return
+			}
+			k := expr.KeyOf(t)
+			if a.best != 0 {
+				c := expr.CompareKeys(&k, a.key)
+				if g.kinds[i] == aggMin && c >= 0 || g.kinds[i] == aggMax && c <= 0 {
+					continue
+				}
+			}
+			a.best, a.key = id, &k
+		default:
+			ex.Expr.NewSolution()
+			a.acc.Add(ex.Expr, b)
+		}
+	}
+}
+
+// result is the value of aggregate i of a group, as a term or, when the
+// value is a term of the input, as its ID (id != 0).
+func (g *groupNode) result(i int, a *aggAcc) (t rdf.Term, id ID, err error) {
+	switch g.kinds[i] {
+	case aggCount:
+		return expr.Integer(a.n), 0, nil
+	case aggCountDistinct:
+		return expr.Integer(int64(len(a.ids))), 0, nil
+	case aggMin, aggMax:
+		if a.best == 0 {
+			return rdf.Term{}, 0, expr.ErrUnbound
+		}
+		return a.key.Term(), a.best, nil
+	}
+	t, err = a.acc.Result()
+	return t, 0, err
+}
+
+// row is the solution of group gr: its key and aggregate values; keep
+// is false when HAVING rejects it.
+func (g *groupNode) row(ex *Exec, e env, gr *group) (r []ID, keep bool, err error) {
+	if g.groups != nil {
+		g.groups.Rows++
+	}
+	r = ex.newRow(e.seed)
 	for i, s := range g.keySlots {
 		r[s] = gr.key[i]
 	}
-	for i, acc := range gr.accs {
-		t, err := acc.Result()
+	var vals []rdf.Term // the aggregates' values, for HAVING
+	if g.having != nil {
+		vals = make([]rdf.Term, len(gr.accs))
+	}
+	for i := range gr.accs {
+		t, id, err := g.result(i, &gr.accs[i])
 		if err != nil {
 			continue
 		}
+		if vals != nil {
+			vals[i] = t
+		}
+		if id != 0 {
+			r[g.aggSlots[i]] = id
+			continue
+		}
+		if vals != nil {
+			continue // encoded once HAVING has kept the group
+		}
 		if r[g.aggSlots[i]], err = ex.Dict.Encode(t); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return r, nil
+	if vals == nil {
+		return r, true, nil
+	}
+	hb := &havingBinding{rowBinding: rowBinding{row: r, ex: ex, graph: e.graph}, slots: g.aggSlots, vals: vals}
+	for _, h := range g.having {
+		ex.Expr.NewSolution()
+		ok, err := h.EBV(ex.Expr, hb)
+		if ex.storeErr != nil {
+			return nil, false, ex.storeErr
+		}
+		if err != nil || !ok {
+			return nil, false, nil
+		}
+	}
+	for i, t := range vals {
+		if r[g.aggSlots[i]] == 0 && !t.IsZero() {
+			if r[g.aggSlots[i]], err = ex.Dict.Encode(t); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	return r, true, nil
+}
+
+// havingBinding reads a group's aggregate values from their terms, not
+// yet encoded, and its other slots from the row.
+type havingBinding struct {
+	rowBinding
+	slots []int
+	vals  []rdf.Term
+}
+
+func (b *havingBinding) Value(slot int) rdf.Term {
+	for i, s := range b.slots {
+		if s == slot {
+			return b.vals[i]
+		}
+	}
+	return b.rowBinding.Value(slot)
 }
 
 func (g *groupNode) newGroup(key []ID) *group {
-	gr := &group{key: append([]ID(nil), key...)}
-	for _, a := range g.aggs {
-		gr.accs = append(gr.accs, a.New())
+	gr := &group{key: append([]ID(nil), key...), accs: make([]aggAcc, len(g.aggs))}
+	for i, a := range g.aggs {
+		switch g.kinds[i] {
+		case aggValue:
+			gr.accs[i].acc = a.New()
+		case aggCountDistinct:
+			gr.accs[i].ids = map[ID]struct{}{}
+		}
 	}
 	return gr
-}
-
-// orderNode sorts its input by the ORDER BY conditions (§15.1), stably.
-type orderNode struct {
-	sub  node
-	keys []*expr.Expr
-	desc []bool
-}
-
-// sortItem is a row with its ORDER BY keys and its input position,
-// which keeps the sort stable across spilled runs.
-type sortItem struct {
-	seq  uint64
-	row  []ID
-	keys []rdf.Term
-}
-
-func (o *orderNode) less(a, b *sortItem) bool {
-	for j := range o.keys {
-		c := expr.Compare(a.keys[j], b.keys[j])
-		if o.desc[j] {
-			c = -c
-		}
-		if c != 0 {
-			return c < 0
-		}
-	}
-	return a.seq < b.seq
-}
-
-// open sorts in memory up to the memory bound; beyond, it writes sorted
-// runs to spill files and merges them (an external merge sort).
-func (o *orderNode) open(ex *Exec, e env) (iter, error) {
-	it, err := o.sub.open(ex, e)
-	if err != nil {
-		return nil, err
-	}
-	defer it.close()
-	var items []*sortItem
-	var runs []*spillFile
-	fail := func(err error) (iter, error) {
-		ex.memRows -= len(items)
-		for _, r := range runs {
-			r.close()
-		}
-		return nil, err
-	}
-	for seq := uint64(0); ; seq++ {
-		r, err := pull(ex, it)
-		if err != nil {
-			return fail(err)
-		}
-		if r == nil {
-			break
-		}
-		b := ex.bind(r, e.graph)
-		item := &sortItem{seq: seq, row: r, keys: make([]rdf.Term, len(o.keys))}
-		for j, k := range o.keys {
-			ex.Expr.NewSolution()
-			if t, err := k.Eval(ex.Expr, b); err == nil {
-				item.keys[j] = t
-			}
-		}
-		if ex.storeErr != nil {
-			return fail(ex.storeErr)
-		}
-		if ex.full() && len(items) > 0 {
-			run, err := o.writeRun(ex, items)
-			if err != nil {
-				return fail(err)
-			}
-			runs = append(runs, run)
-			ex.memRows -= len(items)
-			items = items[:0]
-		}
-		items = append(items, item)
-		ex.memRows++
-	}
-	if err := o.sort(ex, items); err != nil {
-		return fail(err)
-	}
-	if len(runs) == 0 {
-		rows := make([][]ID, len(items))
-		for i, it := range items {
-			rows[i] = it.row
-		}
-		ex.memRows -= len(items)
-		return &sliceIter{rows: rows}, nil
-	}
-	run, err := o.writeRun(ex, items)
-	if err != nil {
-		return fail(err)
-	}
-	ex.memRows -= len(items)
-	items = nil
-	runs = append(runs, run)
-	for len(runs) > maxMergeWidth {
-		// Merge the first runs into one, so that no more than
-		// maxMergeWidth files are open at once.
-		m, err := o.merge(ex, runs[:maxMergeWidth])
-		if err != nil {
-			return fail(err)
-		}
-		merged, err := ex.newSpill()
-		if err != nil {
-			m.close()
-			return fail(err)
-		}
-		for {
-			item, err := m.nextItem()
-			if err == nil && item == nil {
-				break
-			}
-			if err == nil {
-				err = ex.tick()
-			}
-			if err == nil {
-				err = merged.write(item.seq, item.row, item.keys)
-			}
-			if err != nil {
-				m.close()
-				merged.close()
-				return fail(err)
-			}
-		}
-		m.close()
-		runs = append(runs[maxMergeWidth:], merged)
-	}
-	m, err := o.merge(ex, runs)
-	if err != nil {
-		return fail(err)
-	}
-	return m, nil
-}
-
-// sortStopped is what a sort panics with to stop when the context is
-// done; sort recovers it.
-type sortStopped struct{}
-
-// sort sorts items by o.less. Sorting a couple of million rows by
-// decoded terms takes seconds, so it checks the context every
-// checkEvery comparisons and stops with its error.
-func (o *orderNode) sort(ex *Exec, items []*sortItem) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(sortStopped); !ok {
-				panic(r)
-			}
-			err = ex.Ctx.Err()
-		}
-	}()
-	n := 0
-	slices.SortFunc(items, func(a, b *sortItem) int {
-		if n++; n%checkEvery == 0 && ex.Ctx.Err() != nil {
-			panic(sortStopped{})
-		}
-		if o.less(a, b) {
-			return -1
-		}
-		return 1
-	})
-	return nil
-}
-
-// maxMergeWidth is the most sorted runs merged at once.
-const maxMergeWidth = 64
-
-// writeRun sorts items and writes them to a new spill file.
-func (o *orderNode) writeRun(ex *Exec, items []*sortItem) (*spillFile, error) {
-	if err := o.sort(ex, items); err != nil {
-		return nil, err
-	}
-	f, err := ex.newSpill()
-	if err != nil {
-		return nil, err
-	}
-	for _, it := range items {
-		err := ex.tick()
-		if err == nil {
-			err = f.write(it.seq, it.row, it.keys)
-		}
-		if err != nil {
-			f.close()
-			return nil, err
-		}
-	}
-	return f, nil
-}
-
-// mergeIter merges sorted runs, holding one item per run.
-type mergeIter struct {
-	o     *orderNode
-	runs  []*spillReader
-	heads []mergeHead // a heap, by o.less
-}
-
-func (o *orderNode) merge(ex *Exec, runs []*spillFile) (*mergeIter, error) {
-	m := &mergeIter{o: o}
-	for i, f := range runs {
-		r, err := f.reader()
-		if err != nil {
-			for _, f := range runs {
-				f.close()
-			}
-			return nil, err
-		}
-		m.runs = append(m.runs, r)
-		if err := m.push(i); err != nil {
-			m.close()
-			for _, f := range runs[i+1:] {
-				f.close()
-			}
-			return nil, err
-		}
-	}
-	return m, nil
-}
-
-// push reads the next item of run i into the heap.
-func (m *mergeIter) push(i int) error {
-	seq, row, keys, err := m.runs[i].next(nil)
-	if err != nil || row == nil {
-		return err
-	}
-	heap.Push(m, mergeHead{&sortItem{seq: seq, row: row, keys: keys}, i})
-	return nil
-}
-
-// mergeHead is a run's current item.
-type mergeHead struct {
-	item *sortItem
-	run  int
-}
-
-func (m *mergeIter) Len() int           { return len(m.heads) }
-func (m *mergeIter) Less(a, b int) bool { return m.o.less(m.heads[a].item, m.heads[b].item) }
-func (m *mergeIter) Swap(a, b int)      { m.heads[a], m.heads[b] = m.heads[b], m.heads[a] }
-func (m *mergeIter) Push(x any)         { m.heads = append(m.heads, x.(mergeHead)) }
-func (m *mergeIter) Pop() any {
-	h := m.heads[len(m.heads)-1]
-	m.heads = m.heads[:len(m.heads)-1]
-	return h
-}
-
-// nextItem pops the smallest item and refills from its run.
-func (m *mergeIter) nextItem() (*sortItem, error) {
-	if len(m.heads) == 0 {
-		return nil, nil
-	}
-	h := heap.Pop(m).(mergeHead)
-	return h.item, m.push(h.run)
-}
-
-func (m *mergeIter) next() ([]ID, error) {
-	item, err := m.nextItem()
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return item.row, nil
-}
-
-func (m *mergeIter) close() {
-	for _, r := range m.runs {
-		r.s.close()
-	}
 }

@@ -451,13 +451,24 @@ func (it *leftJoinIter) close() {
 }
 
 // minusNode removes the left rows compatible with a right row that shares
-// a bound variable with it.
+// a bound variable with it; without a right side (no variable shared)
+// it removes none.
 type minusNode struct {
 	left, right node
 	keys        []int
 }
 
+func (m *minusNode) detail() string {
+	if m.right == nil {
+		return "nothing shared"
+	}
+	return "anti-join hash"
+}
+
 func (m *minusNode) open(ex *Exec, e env) (iter, error) {
+	if m.right == nil {
+		return m.left.open(ex, e)
+	}
 	st, err := ex.openJoin(m.left, m.right, e, m.keys)
 	if err != nil {
 		return nil, err

@@ -18,14 +18,15 @@ func (f *filterNode) open(ex *Exec, e env) (iter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &filterIter{ex: ex, it: it, f: f, g: e.graph}, nil
+	return &filterIter{ex: ex, it: it, f: f, b: rowBinding{ex: ex, graph: e.graph}}, nil
 }
 
 type filterIter struct {
 	ex *Exec
 	it iter
 	f  *filterNode
-	g  *graphSel
+	// b is re-pointed at each row: expressions keep nothing of it.
+	b rowBinding
 }
 
 func (f *filterIter) next() ([]ID, error) {
@@ -34,7 +35,8 @@ func (f *filterIter) next() ([]ID, error) {
 		if err != nil || r == nil {
 			return nil, err
 		}
-		if f.ex.test(f.f.exprs, r, f.g) {
+		f.b.row = r
+		if f.ex.testBinding(f.f.exprs, &f.b) {
 			return r, f.ex.storeErr
 		}
 	}
@@ -45,7 +47,11 @@ func (f *filterIter) close() { f.it.close() }
 // test reports whether every expression's effective boolean value is
 // true for row; errors count as false (§17.2).
 func (ex *Exec) test(exprs []*expr.Expr, row []ID, g *graphSel) bool {
-	b := ex.bind(row, g)
+	return ex.testBinding(exprs, ex.bind(row, g))
+}
+
+// testBinding is test on a row's binding.
+func (ex *Exec) testBinding(exprs []*expr.Expr, b *rowBinding) bool {
 	for _, e := range exprs {
 		ex.Expr.NewSolution()
 		ok, err := e.EBV(ex.Expr, b)
@@ -99,6 +105,9 @@ type extendNode struct {
 	sub   node
 	slots []int
 	exprs []*expr.Expr
+	// fixed holds the IDs of constant expressions, encoded once (0 for
+	// the others).
+	fixed []ID
 }
 
 func (x *extendNode) open(ex *Exec, e env) (iter, error) {
@@ -111,6 +120,10 @@ func (x *extendNode) open(ex *Exec, e env) (iter, error) {
 		out := ex.newRow(r)
 		b := ex.bind(out, e.graph)
 		for i, xe := range x.exprs {
+			if id := x.fixed[i]; id != 0 {
+				out[x.slots[i]] = id
+				continue
+			}
 			t, err := xe.Eval(ex.Expr, b)
 			if ex.storeErr != nil {
 				return nil, ex.storeErr
@@ -258,6 +271,7 @@ func (d *distinctIter) close() {
 type sliceNode struct {
 	sub           node
 	offset, limit int64
+	est           float64 // the planner's estimate of its rows, or -1
 }
 
 func (s *sliceNode) open(ex *Exec, e env) (iter, error) {

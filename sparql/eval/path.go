@@ -112,13 +112,28 @@ func (u *unsupportedPath) Error() string {
 	return "eval: unsupported property path " + string(u.p.AppendSSE(nil))
 }
 
-// pathNode matches a property path between two nodes.
+// pathNode matches a property path between two nodes. pre, when set, is
+// the walk from a constant end done at planning (see planPath), which
+// the first run in the same graphs reuses.
 type pathNode struct {
 	s, o pos
 	p    ppath
+	pre  *pathWalk
+	// check marks the variable ends (subject, object) bound from outside
+	// the basic graph pattern, whose values need not be nodes of the
+	// graph; values bound by its triples are.
+	check [2]bool
 }
 
-func (c *compiler) compilePath(x *algebra.Path) (node, error) {
+// pathWalk is the result of a walk from the ends s and o (0: free) in
+// the graphs sel.
+type pathWalk struct {
+	s, o  ID
+	sel   graphSel
+	pairs [][2]ID
+}
+
+func (c *compiler) compilePath(x *algebra.Path) (*pathNode, error) {
 	p, err := c.compilePathExpr(x.Path)
 	if err != nil {
 		return nil, err
@@ -146,27 +161,67 @@ func (c *compiler) compilePath(x *algebra.Path) (node, error) {
 	return n, nil
 }
 
-// pathEval walks paths in one active graph.
+// errWalkBudget stops a walk done at planning that reached more nodes
+// than an estimate is worth.
+var errWalkBudget = errors.New("path walk over budget")
+
+// pathEval walks paths in one active graph, re-targeting one store scan
+// per shape of lookup rather than opening one per node.
 type pathEval struct {
-	ex  *Exec
-	sel *graphSel
+	ex    *Exec
+	sel   *graphSel
+	scans map[scanKey]*quadIter
+	// budget, when positive, is how many lookups the walk may make.
+	budget int
 }
 
-func (pe *pathEval) scan(pat graph.Pattern, fn func(graph.IDQuad) error) error {
-	q := pe.ex.scan(pat, pe.sel)
-	defer q.close()
-	for q.next() {
-		if err := fn(q.quad); err != nil {
-			return err
+func newPathEval(ex *Exec, sel *graphSel) *pathEval {
+	return &pathEval{ex: ex, sel: sel, scans: map[scanKey]*quadIter{}}
+}
+
+// collect returns the values at position k (0 subject, 2 object) of the
+// quads matching pat, which binds the positions of shape base plus one.
+func (pe *pathEval) collect(pat graph.Pattern, base graph.Pattern, k int) ([]ID, error) {
+	if pe.budget > 0 {
+		pe.budget--
+		if pe.budget == 0 {
+			return nil, errWalkBudget
 		}
 	}
-	return q.err
+	key := scanKey{base: base, shape: patShape(pat), sel: pe.sel}
+	q := pe.scans[key]
+	if q == nil {
+		if q = pe.ex.idleScan(key); q == nil {
+			q = pe.ex.scanShaped(base, pat, pe.sel)
+		}
+		pe.scans[key] = q
+	}
+	q.reset(pat)
+	var out []ID
+	for q.next() {
+		if k == 0 {
+			out = append(out, q.quad.S)
+		} else {
+			out = append(out, q.quad.O)
+		}
+	}
+	return out, q.err
+}
+
+// close gives the walk's scans back to the execution.
+func (pe *pathEval) close() {
+	for k, q := range pe.scans {
+		pe.ex.putScan(k, q)
+	}
+	clear(pe.scans)
 }
 
 // succ calls emit for every node reachable from `from` by p: with
 // repetitions for links, sequences and alternatives (bag semantics), once
 // each for *, + and ? (§18.5 ALP: a visited set per start node, so the
-// walk is linear in the graph, never exponential).
+// walk is linear in the graph, never exponential). It is breadth-first,
+// and a link's matches are read before emit runs, so that the scans of a
+// sequence's steps never nest.
 func (pe *pathEval) succ(p ppath, from ID, emit func(ID) error) error {
 	if err := pe.ex.tick(); err != nil {
 		return err
@@ -176,10 +231,22 @@ func (pe *pathEval) succ(p ppath, from ID, emit func(ID) error) error {
 		if x.absent {
 			return nil
 		}
+		var ids []ID
+		var err error
 		if x.rev {
-			return pe.scan(graph.Pattern{P: x.id, O: from}, func(q graph.IDQuad) error { return emit(q.S) })
+			ids, err = pe.collect(graph.Pattern{P: x.id, O: from}, graph.Pattern{P: x.id}, 0)
+		} else {
+			ids, err = pe.collect(graph.Pattern{S: from, P: x.id}, graph.Pattern{P: x.id}, 2)
 		}
-		return pe.scan(graph.Pattern{S: from, P: x.id}, func(q graph.IDQuad) error { return emit(q.O) })
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if err := emit(id); err != nil {
+				return err
+			}
+		}
+		return nil
 	case *pSeq:
 		return pe.succ(x.a, from, func(m ID) error { return pe.succ(x.b, m, emit) })
 	case *pAlt:
@@ -188,24 +255,37 @@ func (pe *pathEval) succ(p ppath, from ID, emit func(ID) error) error {
 		}
 		return pe.succ(x.b, from, emit)
 	case *pNeg:
-		if x.hasFwd {
-			err := pe.scan(graph.Pattern{S: from}, func(q graph.IDQuad) error {
-				if slices.Contains(x.fwd, q.P) {
-					return nil
-				}
-				return emit(q.O)
-			})
-			if err != nil {
-				return err
+		for _, dir := range [2]struct {
+			on    bool
+			pat   graph.Pattern
+			k     int
+			avoid []ID
+		}{{x.hasFwd, graph.Pattern{S: from}, 2, x.fwd}, {x.hasBwd, graph.Pattern{O: from}, 0, x.bwd}} {
+			if !dir.on {
+				continue
 			}
-		}
-		if x.hasBwd {
-			return pe.scan(graph.Pattern{O: from}, func(q graph.IDQuad) error {
-				if slices.Contains(x.bwd, q.P) {
-					return nil
+			// The predicates are needed: read quads, not one column.
+			q := pe.ex.scan(dir.pat, pe.sel)
+			var ids []ID
+			for q.next() {
+				if slices.Contains(dir.avoid, q.quad.P) {
+					continue
 				}
-				return emit(q.S)
-			})
+				if dir.k == 0 {
+					ids = append(ids, q.quad.S)
+				} else {
+					ids = append(ids, q.quad.O)
+				}
+			}
+			q.close()
+			if q.err != nil {
+				return q.err
+			}
+			for _, id := range ids {
+				if err := emit(id); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	case *pMod:
@@ -244,12 +324,19 @@ func (pe *pathEval) inGraph(id ID) (bool, error) {
 	if pe.ex.Dict.isLocal(id) {
 		return false, nil
 	}
-	found := false
-	stop := errors.New("found")
 	for _, pat := range [2]graph.Pattern{{S: id}, {O: id}} {
-		err := pe.scan(pat, func(graph.IDQuad) error { found = true; return stop })
-		if err != nil && err != stop {
-			return false, err
+		key := scanKey{shape: patShape(pat), sel: pe.sel}
+		q := pe.scans[key]
+		if q == nil {
+			if q = pe.ex.idleScan(key); q == nil {
+				q = pe.ex.scanShaped(graph.Pattern{}, pat, pe.sel)
+			}
+			pe.scans[key] = q
+		}
+		q.reset(pat)
+		found := q.next()
+		if q.err != nil {
+			return false, q.err
 		}
 		if found {
 			return true, nil
@@ -258,9 +345,52 @@ func (pe *pathEval) inGraph(id ID) (bool, error) {
 	return false, nil
 }
 
-// nodes lists every subject and object of the active graph: the start
-// points of a path with both ends unbound.
-func (pe *pathEval) nodes() ([]ID, error) {
+// canBeEmpty reports whether p matches a zero-length path.
+func canBeEmpty(p ppath) bool {
+	switch x := p.(type) {
+	case *pSeq:
+		return canBeEmpty(x.a) && canBeEmpty(x.b)
+	case *pAlt:
+		return canBeEmpty(x.a) || canBeEmpty(x.b)
+	case *pMod:
+		return x.zero || canBeEmpty(x.sub)
+	}
+	return false
+}
+
+// firstLinks lists the links a match of p starts with, so that the
+// nodes a walk with both ends free starts from are their subjects (or
+// objects, walked backwards); false when p can start anywhere (a
+// negated property set).
+func firstLinks(p ppath) ([]*pLink, bool) {
+	switch x := p.(type) {
+	case *pLink:
+		return []*pLink{x}, true
+	case *pSeq:
+		a, ok := firstLinks(x.a)
+		if !ok || !canBeEmpty(x.a) {
+			return a, ok
+		}
+		b, ok := firstLinks(x.b)
+		return append(a, b...), ok
+	case *pAlt:
+		a, ok := firstLinks(x.a)
+		if !ok {
+			return nil, false
+		}
+		b, ok := firstLinks(x.b)
+		return append(a, b...), ok
+	case *pMod:
+		return firstLinks(x.sub)
+	}
+	return nil, false
+}
+
+// starts lists the nodes a walk of p with both ends free starts from:
+// every node of the graph when p can be empty or start with any
+// predicate, otherwise the subjects of its first links (the objects of
+// those walked backwards), read from the predicate's index.
+func (pe *pathEval) starts(p ppath) ([]ID, error) {
 	seen := map[ID]bool{}
 	var out []ID
 	add := func(id ID) {
@@ -269,75 +399,143 @@ func (pe *pathEval) nodes() ([]ID, error) {
 			out = append(out, id)
 		}
 	}
-	err := pe.scan(graph.Pattern{}, func(q graph.IDQuad) error {
-		add(q.S)
-		add(q.O)
-		return nil
-	})
-	return out, err
+	links, ok := firstLinks(p)
+	if !ok || canBeEmpty(p) {
+		q := pe.ex.scan(graph.Pattern{}, pe.sel)
+		defer q.close()
+		for q.next() {
+			add(q.quad.S)
+			add(q.quad.O)
+		}
+		return out, q.err
+	}
+	for _, l := range links {
+		if l.absent {
+			continue
+		}
+		q := pe.ex.scan(graph.Pattern{P: l.id}, pe.sel)
+		for q.next() {
+			if l.rev {
+				add(q.quad.O)
+			} else {
+				add(q.quad.S)
+			}
+		}
+		q.close()
+		if q.err != nil {
+			return nil, q.err
+		}
+	}
+	return out, nil
 }
 
-func (n *pathNode) open(ex *Exec, e env) (iter, error) {
-	pe := &pathEval{ex: ex, sel: e.graph}
-	seed := ex.newRow(e.seed)
-	val := func(p pos) ID {
-		if p.slot < 0 {
-			return p.id
-		}
-		return seed[p.slot]
-	}
-	var rows [][]ID
-	add := func(s, o ID) error {
-		r := ex.newRow(seed)
-		for _, b := range [2]struct {
-			p pos
-			v ID
-		}{{n.s, s}, {n.o, o}} {
-			if b.p.slot < 0 {
-				if b.p.id != b.v {
-					return nil
-				}
-				continue
-			}
-			if r[b.p.slot] != 0 && r[b.p.slot] != b.v {
-				return nil
-			}
-			r[b.p.slot] = b.v
-		}
-		rows = append(rows, r)
-		return nil
-	}
-	s, o := val(n.s), val(n.o)
-	// A variable end bound from outside joins with the path's solutions,
-	// which only hold nodes of the graph: a value that is no node of it
-	// has no path, not even a zero-length one (unlike a constant).
-	for _, p := range [2]pos{n.s, n.o} {
-		if p.slot >= 0 && seed[p.slot] != 0 {
-			in, err := pe.inGraph(seed[p.slot])
-			if err != nil || !in {
-				return emptyIter{}, err
-			}
-		}
-	}
+// pairs returns the (subject, object) pairs p matches with the ends s
+// and o (0: free), walking from a bound end: forwards from the subject,
+// backwards from the object, from each start node when both are free.
+func (pe *pathEval) pairs(p ppath, s, o ID) ([][2]ID, error) {
+	var out [][2]ID
 	var err error
 	switch {
 	case s != 0:
-		err = pe.succ(n.p, s, func(m ID) error { return add(s, m) })
+		err = pe.succ(p, s, func(m ID) error {
+			if o == 0 || m == o {
+				out = append(out, [2]ID{s, m})
+			}
+			return nil
+		})
 	case o != 0:
-		err = pe.succ(n.p.inverse(), o, func(m ID) error { return add(m, o) })
+		err = pe.succ(p.inverse(), o, func(m ID) error {
+			out = append(out, [2]ID{m, o})
+			return nil
+		})
 	default:
 		var starts []ID
-		if starts, err = pe.nodes(); err != nil {
+		if starts, err = pe.starts(p); err != nil {
 			return nil, err
 		}
 		for _, st := range starts {
-			if err = pe.succ(n.p, st, func(m ID) error { return add(st, m) }); err != nil {
+			if err = pe.succ(p, st, func(m ID) error {
+				out = append(out, [2]ID{st, m})
+				return nil
+			}); err != nil {
 				break
 			}
 		}
 	}
-	if err != nil {
-		return nil, err
+	return out, err
+}
+
+// ends returns the path's end values for row (0: free).
+func (n *pathNode) ends(row []ID) (s, o ID) {
+	val := func(p pos) ID {
+		if p.slot < 0 {
+			return p.id
+		}
+		if p.slot < len(row) {
+			return row[p.slot]
+		}
+		return 0
 	}
-	return &sliceIter{rows: rows}, nil
+	return val(n.s), val(n.o)
+}
+
+// extend returns row with the pair's values for the path's variables, or
+// nil when they conflict with its bindings (or with each other, for a
+// path from a variable to itself).
+func (n *pathNode) extend(ex *Exec, row []ID, pr [2]ID) []ID {
+	var out []ID
+	for i, p := range [2]pos{n.s, n.o} {
+		v := pr[i]
+		if p.slot < 0 {
+			if p.id != v {
+				return nil
+			}
+			continue
+		}
+		cur := row[p.slot]
+		if out != nil {
+			cur = out[p.slot]
+		}
+		if cur == v {
+			continue
+		}
+		if cur != 0 {
+			return nil
+		}
+		if out == nil {
+			out = ex.newRow(row)
+		}
+		out[p.slot] = v
+	}
+	if out == nil {
+		return ex.newRow(row)
+	}
+	return out
+}
+
+// match returns the pairs of the path for row's bindings. A variable end
+// bound in the row joins with the path's solutions, which only hold
+// nodes of the graph: a value that is no node of it has no path, not
+// even a zero-length one (unlike a constant).
+func (n *pathNode) match(pe *pathEval, row []ID) ([][2]ID, error) {
+	for i, p := range [2]pos{n.s, n.o} {
+		if n.check[i] && p.slot < len(row) && row[p.slot] != 0 {
+			in, err := pe.inGraph(row[p.slot])
+			if err != nil || !in {
+				return nil, err
+			}
+		}
+	}
+	s, o := n.ends(row)
+	if w := n.pre; w != nil && w.sel.union == pe.sel.union && slices.Equal(w.sel.ids, pe.sel.ids) &&
+		(w.s == 0 || w.s == s) && (w.o == 0 || w.o == o) {
+		var out [][2]ID
+		for _, pr := range w.pairs {
+			if (s == 0 || pr[0] == s) && (o == 0 || pr[1] == o) {
+				out = append(out, pr)
+			}
+		}
+		return out, nil
+	}
+	return pe.pairs(n.p, s, o)
 }

@@ -175,3 +175,27 @@ func (acc *Accumulator) Result() (rdf.Term, error) {
 	}
 	return acc.best, nil
 }
+
+// Name is the aggregate's function: COUNT, SUM, MIN, MAX, AVG, SAMPLE or
+// GROUP_CONCAT.
+func (a *Aggregate) Name() string { return a.name }
+
+// Distinct reports whether the aggregate is over distinct values.
+func (a *Aggregate) Distinct() bool { return a.distinct }
+
+// VarArg returns the slot of the aggregate's argument when it is a plain
+// variable, whose values an evaluator may then read as IDs; ok is false
+// otherwise (and for COUNT(*)).
+func (a *Aggregate) VarArg() (slot int, ok bool) {
+	if a.arg == nil {
+		return 0, false
+	}
+	v, ok := a.arg.root.(*varNode)
+	if !ok {
+		return 0, false
+	}
+	return v.slot, true
+}
+
+// Star reports whether the aggregate is COUNT(*) or COUNT(DISTINCT *).
+func (a *Aggregate) Star() bool { return a.arg == nil }

@@ -138,6 +138,45 @@ func Equal(a, b rdf.Term) (bool, error) { return equal(termVal(a), termVal(b)) }
 // terms broken by datatype, lexical form and language, so that Compare
 // is 0 only for identical terms.
 func Compare(a, b rdf.Term) int {
+	ka, kb := KeyOf(a), KeyOf(b)
+	return CompareKeys(&ka, &kb)
+}
+
+// OrderKey is a term prepared for repeated ORDER BY comparisons: its
+// kind of value found and its value parsed once, so that a sort or a
+// top-k heap compares without parsing lexical forms again.
+type OrderKey struct {
+	t     rdf.Term
+	class int // literalClass, for literals
+	num   number
+	b     bool
+	dt    dateTime
+}
+
+// KeyOf prepares t for CompareKeys.
+func KeyOf(t rdf.Term) OrderKey {
+	k := OrderKey{t: t}
+	if t.Kind != rdf.KindLiteral {
+		return k
+	}
+	k.class = literalClass(t)
+	switch k.class {
+	case classNumber:
+		k.num, _ = parseNumber(t)
+	case classBoolean:
+		k.b, _ = parseBoolean(t)
+	case classDateTime, classDate:
+		k.dt, _ = parseDateTime(t.Value, k.class == classDate)
+	}
+	return k
+}
+
+// Term returns the term k was made from.
+func (k *OrderKey) Term() rdf.Term { return k.t }
+
+// CompareKeys is Compare on prepared terms.
+func CompareKeys(ka, kb *OrderKey) int {
+	a, b := ka.t, kb.t
 	if a.Kind != b.Kind {
 		return cmpInt64(int64(kindRank(a.Kind)), int64(kindRank(b.Kind)))
 	}
@@ -147,28 +186,23 @@ func Compare(a, b rdf.Term) int {
 	case rdf.KindBlank, rdf.KindIRI:
 		return strings.Compare(a.Value, b.Value)
 	}
-	ca, cb := literalClass(a), literalClass(b)
+	ca, cb := ka.class, kb.class
 	if ca != cb {
 		return cmpInt64(int64(ca), int64(cb))
 	}
 	c := 0
 	switch ca {
 	case classNumber:
-		na, _ := parseNumber(a)
-		nb, _ := parseNumber(b)
+		na, nb := ka.num, kb.num
 		var unordered bool
 		if c, unordered = cmpNum(na, nb); unordered {
 			// NaN sorts before every other number.
 			c = cmpBool(!na.isNaN(), !nb.isNaN())
 		}
 	case classBoolean:
-		ba, _ := parseBoolean(a)
-		bb, _ := parseBoolean(b)
-		c = cmpBool(ba, bb)
+		c = cmpBool(ka.b, kb.b)
 	case classDateTime, classDate:
-		da, _ := parseDateTime(a.Value, ca == classDate)
-		db, _ := parseDateTime(b.Value, ca == classDate)
-		c = cmpInstant(da, db, 0, 0)
+		c = cmpInstant(ka.dt, kb.dt, 0, 0)
 	case classLang:
 		if c = strings.Compare(a.Value, b.Value); c == 0 {
 			c = strings.Compare(a.Lang, b.Lang)

@@ -83,8 +83,18 @@ func isNumericDatatype(dt string) bool {
 	case rdf.XSDInteger, rdf.XSDDecimal, rdf.XSDDouble, xsdFloat:
 		return true
 	}
+	if !maybeDerived(dt) {
+		return false
+	}
 	_, ok := derivedIntegers[dt]
 	return ok
+}
+
+// maybeDerived is a quick test that dt may name a type derived from
+// xsd:integer, sparing the map lookup (a hash of the whole IRI) for the
+// strings and other literals that most values are.
+func maybeDerived(dt string) bool {
+	return len(dt) > len(rdf.XSDNS) && dt != rdf.XSDString && strings.HasPrefix(dt, rdf.XSDNS)
 }
 
 // parseNumber returns the value of a numeric literal; ok is false for
@@ -104,6 +114,9 @@ func parseNumber(t rdf.Term) (number, bool) {
 	case xsdFloat:
 		f, ok := parseDouble(t.Value)
 		return floatNum(f), ok
+	}
+	if !maybeDerived(t.Datatype) {
+		return number{}, false
 	}
 	rng, derived := derivedIntegers[t.Datatype]
 	if !derived {
@@ -377,3 +390,7 @@ func Canonical(t rdf.Term) rdf.Term {
 	}
 	return t
 }
+
+// Integer returns the xsd:integer term of i in canonical form, as
+// arithmetic and COUNT produce it.
+func Integer(i int64) rdf.Term { return intNum(i).term() }

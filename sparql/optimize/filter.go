@@ -1,7 +1,8 @@
 // Package optimize rewrites SPARQL algebra into equivalent, cheaper
 // algebra before evaluation: constant expressions are folded, filters are
 // split into conjuncts and pushed down to the operators that bind their
-// variables. Join ordering from
+// variables, and a filter fixing a pattern's variable to one term writes
+// the term into the pattern. Join ordering from
 // store statistics is planned at evaluation, where the statistics are.
 package optimize
 
@@ -11,13 +12,16 @@ import (
 )
 
 // Optimize returns an equivalent operator tree; it does not modify op.
-func Optimize(op algebra.Op) algebra.Op { return PushFilters(FoldConstants(op)) }
+func Optimize(op algebra.Op) algebra.Op { return BindConstants(PushFilters(FoldConstants(op))) }
 
 // PushFilters moves each conjunct of every FILTER as far down as it stays
 // equivalent: below a join or a left join's left side when one side binds
 // all its variables in every solution, into both sides of a union, below
 // an extend that does not bind its variables, into GRAPH when they do not
-// read the graph variable. Conjuncts with EXISTS or a
+// read the graph variable, across a group boundary into a subquery when
+// they read only variables it projects (below its ORDER BY and DISTINCT,
+// not below a LIMIT) and below its GROUP BY when they read only variables
+// it groups by. Conjuncts with EXISTS or a
 // non-deterministic function stay where they are, since their value
 // depends on where they are evaluated.
 func PushFilters(op algebra.Op) algebra.Op {
@@ -113,6 +117,51 @@ func pushInto(op algebra.Op, es []syntax.Expr) algebra.Op {
 			}
 		}
 		op = &algebra.Graph{Name: x.Name, Sub: pushInto(x.Sub, inside)}
+	case *algebra.Project:
+		// A subquery: its projected variables have the same values
+		// below the projection.
+		var below []syntax.Expr
+		proj := map[string]bool{}
+		for _, v := range x.Vars {
+			proj[v] = true
+		}
+		for _, e := range es {
+			if movable(e) && covered(e, proj) {
+				below = append(below, e)
+			} else {
+				keep = append(keep, e)
+			}
+		}
+		op = &algebra.Project{Sub: pushInto(x.Sub, below), Vars: x.Vars}
+	case *algebra.OrderBy:
+		// Filtering keeps the order of the solutions it keeps.
+		return &algebra.OrderBy{Sub: pushInto(x.Sub, es), Conds: x.Conds}
+	case *algebra.Distinct:
+		// A filter reads only the solution, so duplicates pass or fail
+		// together.
+		return &algebra.Distinct{Sub: pushInto(x.Sub, es)}
+	case *algebra.Reduced:
+		return &algebra.Reduced{Sub: pushInto(x.Sub, es)}
+	case *algebra.Group:
+		// A condition on plain-variable keys is the same for every
+		// solution of a group: filtering the solutions keeps or drops
+		// whole groups. Without keys the one group exists even when
+		// empty, so nothing moves.
+		var below []syntax.Expr
+		keys := map[string]bool{}
+		for _, k := range x.Keys {
+			if v, ok := k.Expr.(*syntax.Var); ok && v.Name == k.Var {
+				keys[k.Var] = true
+			}
+		}
+		for _, e := range es {
+			if len(keys) > 0 && movable(e) && covered(e, keys) {
+				below = append(below, e)
+			} else {
+				keep = append(keep, e)
+			}
+		}
+		op = &algebra.Group{Sub: pushInto(x.Sub, below), Keys: x.Keys, Aggs: x.Aggs}
 	default:
 		keep = es
 	}

@@ -39,7 +39,14 @@ func TestPushFilters(t *testing.T) {
 		// Into GRAPH unless the filter reads the graph variable.
 		{"SELECT * { GRAPH ?g { ?s :p ?o } FILTER(?o > 1 && ?g != :x) }",
 			"(project (?g ?s ?o) (filter (!= ?g <http://ex/x>) (graph ?g (filter (> ?o 1) (bgp (triple ?s <http://ex/p> ?o))))))"},
-		// Grouping is a barrier.
+		// Into a subquery on its projected variables, below its GROUP BY
+		// on its keys; a condition on an aggregate stays above.
+		{"SELECT * { { SELECT ?o (COUNT(*) AS ?c) { ?x :q ?o } GROUP BY ?o } FILTER(?o != :z && ?c > 2) }",
+			"(project (?o ?c) (project (?o ?c) (filter (> ?c 2) (extend ((?c ?.agg1)) (group ((?o ?o)) ((?.agg1 (count))) (filter (!= ?o <http://ex/z>) (bgp (triple ?x <http://ex/q> ?o))))))))"},
+		// Not below a LIMIT, which would then pick other solutions.
+		{"SELECT * { { SELECT ?o { ?x :q ?o } ORDER BY ?o LIMIT 3 } FILTER(?o != :z) }",
+			"(project (?o) (filter (!= ?o <http://ex/z>) (slice 0 3 (project (?o) (order (?o) (bgp (triple ?x <http://ex/q> ?o)))))))"},
+		// Grouping on aggregates is a barrier.
 		{"SELECT ?s (COUNT(*) AS ?c) { ?s :p ?o } GROUP BY ?s HAVING (COUNT(*) > 1)",
 			"(project (?s ?c) (extend ((?c ?.agg1)) (filter (> ?.agg1 1) (group ((?s ?s)) ((?.agg1 (count))) (bgp (triple ?s <http://ex/p> ?o))))))"},
 	}

@@ -63,6 +63,15 @@ func CertainVars(op algebra.Op) map[string]bool {
 				set[v] = true
 			}
 		}
+	case *algebra.Group:
+		// A key that is a variable bound in every input solution is
+		// bound in every group; with no key the one group may be empty.
+		sub := CertainVars(x.Sub)
+		for _, k := range x.Keys {
+			if v, ok := k.Expr.(*syntax.Var); ok && v.Name == k.Var && sub[v.Name] {
+				set[k.Var] = true
+			}
+		}
 	case *algebra.Filter, *algebra.Extend, *algebra.OrderBy, *algebra.Distinct, *algebra.Reduced, *algebra.Slice:
 		// An Extend's own variable may stay unbound when its expression
 		// fails, so only what the operand binds is certain.

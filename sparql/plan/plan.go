@@ -45,6 +45,11 @@ type Pattern struct {
 	// an earlier pattern of the query: a hash join on it costs probes
 	// only.
 	Hashed uint16
+	// Path marks a property path between the subject and object
+	// positions: its matches come from a walk that seeks once per node
+	// it reaches, not from a range scan, so each costs a seek; it is
+	// never merge- or leapfrog-joined (Sorted is -1).
+	Path bool
 }
 
 // Join is the physical join of one step with the rows before it.
@@ -198,9 +203,13 @@ func score(st *state, pats []Pattern, i int) (join Join, cost, rows float64) {
 		}
 	}
 	rows = math.Max(st.rows*p.Card*sel, 0)
-	join, cost = Bind, st.rows*seekCost+rows
+	perMatch := 1.0
+	if p.Path {
+		perMatch = seekCost
+	}
+	join, cost = Bind, st.rows*seekCost+rows*perMatch
 	if joinVars && st.rows > 1 {
-		build := seekCost + p.Card*hashBuildFactor
+		build := seekCost + p.Card*(hashBuildFactor-1+perMatch)
 		if p.Hashed&(1<<keyMask) != 0 {
 			build = 0
 		}

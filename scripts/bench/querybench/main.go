@@ -4,9 +4,11 @@
 // over one kept-alive connection, timed from sending the request to the
 // last byte of the answer. It prints one tab-separated line per query:
 // name, rows (solutions or triples, counted by parsing the answer after
-// timing), median and fastest warm time in milliseconds.
+// timing), median and fastest warm time in milliseconds. With -answers
+// DIR it saves each SELECT or ASK answer (SPARQL JSON) as DIR/NAME.json,
+// for scripts/bench/answercheck.
 //
-// Usage: querybench -endpoint URL [-runs N] QUERY.rq...
+// Usage: querybench -endpoint URL [-runs N] [-answers DIR] QUERY.rq...
 package main
 
 import (
@@ -31,16 +33,17 @@ import (
 func main() {
 	endpoint := flag.String("endpoint", "", "SPARQL endpoint URL")
 	runs := flag.Int("runs", 5, "timed runs per query after the warm-up")
+	answers := flag.String("answers", "", "directory to save each query's answer in (NAME.json)")
 	slow := flag.Duration("slow", 10*time.Second, "a query whose warm-up takes longer gets 2 timed runs")
 	flag.Parse()
 	if *endpoint == "" || flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: querybench -endpoint URL [-runs N] QUERY.rq...")
+		fmt.Fprintln(os.Stderr, "usage: querybench -endpoint URL [-runs N] [-answers DIR] QUERY.rq...")
 		os.Exit(2)
 	}
 	client := &http.Client{Timeout: 30 * time.Minute}
 	failed := false
 	for _, path := range flag.Args() {
-		if err := bench(client, *endpoint, path, *runs, *slow); err != nil {
+		if err := bench(client, *endpoint, path, *runs, *slow, *answers); err != nil {
 			fmt.Fprintf(os.Stderr, "querybench: %s: %v\n", path, err)
 			fmt.Printf("%s\t-\t-\t-\n", name(path))
 			failed = true
@@ -53,7 +56,7 @@ func main() {
 
 func name(path string) string { return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) }
 
-func bench(client *http.Client, endpoint, path string, runs int, slow time.Duration) error {
+func bench(client *http.Client, endpoint, path string, runs int, slow time.Duration, answers string) error {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -94,6 +97,11 @@ func bench(client *http.Client, endpoint, path string, runs int, slow time.Durat
 	rows, err := count(body, graphResult)
 	if err != nil {
 		return err
+	}
+	if answers != "" && !graphResult {
+		if err := os.WriteFile(filepath.Join(answers, name(path)+".json"), body, 0o644); err != nil {
+			return err
+		}
 	}
 	if warm > slow {
 		runs = 2

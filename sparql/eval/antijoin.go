@@ -1,0 +1,434 @@
+package eval
+
+import (
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mneme-archive/mneme/sparql/algebra"
+	"github.com/mneme-archive/mneme/sparql/expr"
+	"github.com/mneme-archive/mneme/sparql/optimize"
+	"github.com/mneme-archive/mneme/sparql/syntax"
+)
+
+// MINUS and FILTER [NOT] EXISTS test each left row against a right
+// pattern. When the right side is a plain pattern (pure) there are two
+// ways to do it, and the planner's estimates choose: look the pattern up
+// per left row with the row's bindings substituted (bind), or evaluate it
+// once and keep its rows hashed on the variables it shares with the left
+// side (hash). Hashing is only exact when every left row binds those
+// variables alike: for EXISTS, each variable of the pattern the left side
+// may bind, it binds in every row (otherwise substitution and a join on
+// the shared variables differ).
+
+// Costs of the choice, in the planner's units (about one quad read): a
+// probe of a hash table, and inserting a row into one.
+const (
+	probeCost = 0.5
+	buildCost = 2.0
+)
+
+// forceHash, when not 0, overrides hashCheaper (MINUS, EXISTS,
+// OPTIONAL): 1 always looks up per row, 2 always hashes (a variable so
+// that tests can run both).
+var forceHash = 0
+
+// measure plans op with bound as compile would and returns the planned
+// cost of the patterns it plans (about one quad read a unit) and its
+// estimated rows (-1: no estimate), leaving the compiler's record of hash
+// tables as before. An operator is measured once per set of bound
+// variables.
+func (c *compiler) measure(op algebra.Op, bound []bool) (cost, rows float64, err error) {
+	key := measureKey{op: op, bound: boundKey(bound)}
+	if m, ok := c.measured[key]; ok {
+		return m[0], m[1], nil
+	}
+	saved, spent := maps.Clone(c.hashed), c.spent
+	if _, err = c.compile(op, bound); err != nil {
+		return 0, 0, err
+	}
+	cost, rows = c.spent-spent, c.rowsOf(op)
+	c.hashed, c.spent = saved, spent
+	c.measured[key] = [2]float64{cost, rows}
+	return cost, rows, nil
+}
+
+type measureKey struct {
+	op    algebra.Op
+	bound string
+}
+
+func boundKey(bound []bool) string {
+	var sb strings.Builder
+	for i, b := range bound {
+		if b {
+			sb.WriteString(strconv.Itoa(i))
+			sb.WriteByte(',')
+		}
+	}
+	return sb.String()
+}
+
+// leftRows is the estimated rows of a compiled operand, 1 when there is
+// no estimate (so that a lookup per row wins, as before estimates).
+func (c *compiler) leftRows(op algebra.Op) float64 {
+	if r := c.rowsOf(op); r >= 0 {
+		return r
+	}
+	return 1
+}
+
+// hashCheaper reports whether evaluating op once and probing it with
+// left rows is cheaper than looking it up per left row (op planned with
+// the per-row bindings perRow).
+func (c *compiler) hashCheaper(op algebra.Op, left float64, bound, perRow []bool) (bool, error) {
+	if forceHash != 0 {
+		return forceHash == 2, nil
+	}
+	bindCost, _, err := c.measure(op, perRow)
+	if err != nil {
+		return false, err
+	}
+	hashCost, hashRows, err := c.measure(op, bound)
+	if err != nil || hashRows < 0 {
+		return false, err
+	}
+	return hashCost+hashRows*buildCost+left*probeCost < left*bindCost, nil
+}
+
+// compileMinus compiles MINUS: nothing to subtract when the right side
+// shares no variable with the left, else a hash anti-join, or, for a
+// plain pattern when cheaper, a lookup per left row.
+func (c *compiler) compileMinus(x *algebra.Minus, bound []bool) (node, error) {
+	l, err := c.compile(x.Left, bound)
+	if err != nil {
+		return nil, err
+	}
+	left := optimize.PossibleVars(x.Left)
+	var vars []int
+	shared := false
+	for v := range optimize.PossibleVars(x.Right) {
+		s := c.slot(v)
+		vars = append(vars, s)
+		shared = shared || left[v] || isBound(bound, s)
+	}
+	slices.Sort(vars)
+	if !shared {
+		// No left solution shares a variable with a right one: MINUS
+		// removes nothing (§18.5), whatever the right side holds.
+		return &minusNode{left: l}, nil
+	}
+	if pure(x.Right) {
+		perRow := c.certain(x.Left, bound)
+		hash, err := c.hashCheaper(x.Right, c.leftRows(x.Left), bound, perRow)
+		if err != nil {
+			return nil, err
+		}
+		if !hash {
+			r, err := c.compile(x.Right, perRow)
+			if err != nil {
+				return nil, err
+			}
+			return &antiBindNode{left: l, right: r, vars: vars}, nil
+		}
+	}
+	r, err := c.compile(x.Right, bound)
+	if err != nil {
+		return nil, err
+	}
+	return &minusNode{left: l, right: r, keys: c.sharedKeys(x.Left, x.Right)}, nil
+}
+
+// antiBindNode is MINUS with a plain pattern: a left row is removed when
+// it binds a variable of the pattern (vars) and the pattern, with the
+// row's bindings substituted, has a match. The pattern binds all its
+// variables, so a match is compatible and shares a variable.
+type antiBindNode struct {
+	left, right node
+	vars        []int
+}
+
+func (a *antiBindNode) detail() string { return "anti-join bind" }
+
+func (a *antiBindNode) open(ex *Exec, e env) (iter, error) {
+	l, err := a.left.open(ex, e)
+	if err != nil {
+		return nil, err
+	}
+	return &antiBindIter{ex: ex, e: e, n: a, left: l}, nil
+}
+
+type antiBindIter struct {
+	ex   *Exec
+	e    env
+	n    *antiBindNode
+	left iter
+}
+
+func (a *antiBindIter) next() ([]ID, error) {
+	for {
+		l, err := pull(a.ex, a.left)
+		if err != nil || l == nil {
+			return nil, err
+		}
+		if !bindsAny(l, a.n.vars) {
+			return l, nil
+		}
+		it, err := a.n.right.open(a.ex, env{seed: l, graph: a.e.graph})
+		if err != nil {
+			return nil, err
+		}
+		r, err := it.next()
+		it.close()
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			return l, nil
+		}
+	}
+}
+
+func (a *antiBindIter) close() { a.left.close() }
+
+func bindsAny(row []ID, slots []int) bool {
+	for _, s := range slots {
+		if s < len(row) && row[s] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// existsHash returns, for a FILTER conjunct that is [NOT] EXISTS of a
+// plain pattern whose variables the filtered operand sub binds in every
+// row or in none, the semi-join (anti-join) that evaluates it by hashing
+// the pattern's rows once — when the estimates find that cheaper than
+// one lookup per row. Its expr, the conjunct compiled for a row at a
+// time, is for the caller to set: the node falls back to it past the
+// memory bound.
+func (c *compiler) existsHash(e syntax.Expr, sub algebra.Op, bound, inner []bool) (*existsHashNode, error) {
+	x, ok := e.(*algebra.Exists)
+	if !ok || !pure(x.Op) {
+		return nil, nil
+	}
+	possible, certain := optimize.PossibleVars(sub), optimize.CertainVars(sub)
+	var keys []int
+	var names []string
+	for v := range optimize.PossibleVars(x.Op) {
+		s := c.slot(v)
+		switch {
+		case isBound(bound, s):
+			// Substituted from the seed when the pattern is hashed.
+		case certain[v]:
+			keys = append(keys, s)
+			names = append(names, "?"+v)
+		case possible[v]:
+			return nil, nil
+		}
+	}
+	hash, err := c.hashCheaper(x.Op, c.leftRows(sub), bound, inner)
+	if err != nil || !hash {
+		return nil, err
+	}
+	r, err := c.compile(x.Op, bound)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	slices.Sort(keys)
+	return &existsHashNode{right: r, pattern: x.Op, keys: keys, not: x.Not, names: strings.Join(names, " ")}, nil
+}
+
+// existsHashNode keeps the rows of sub whose key (the slots of keys) is
+// among the keys of right's rows (not: is not), right evaluated once
+// per opening. Past the memory bound it tests expr per row instead.
+type existsHashNode struct {
+	sub, right node
+	pattern    algebra.Op
+	keys       []int
+	not        bool
+	expr       *expr.Expr
+	names      string
+}
+
+func (h *existsHashNode) detail() string {
+	kind := "semi-join"
+	if h.not {
+		kind = "anti-join"
+	}
+	if h.names == "" {
+		return kind + " hash (no key)"
+	}
+	return kind + " hash on " + h.names
+}
+
+func (h *existsHashNode) open(ex *Exec, e env) (iter, error) {
+	set := newRowSet(len(h.keys))
+	rit, err := h.right.open(ex, e)
+	if err != nil {
+		return nil, err
+	}
+	key := make([]ID, len(h.keys))
+	held := 0
+	perRow := false
+	for {
+		r, err := pull(ex, rit)
+		if err != nil {
+			rit.close()
+			ex.memRows -= held
+			return nil, err
+		}
+		if r == nil {
+			break
+		}
+		for i, s := range h.keys {
+			key[i] = r[s]
+		}
+		if set.add(key) {
+			held++
+			ex.memRows++
+		}
+		if len(h.keys) == 0 {
+			break // one match decides for every row
+		}
+		if ex.full() {
+			perRow = true
+			break
+		}
+	}
+	rit.close()
+	if perRow {
+		ex.memRows -= held
+		held, set = 0, nil
+	}
+	sub, err := h.sub.open(ex, e)
+	if err != nil {
+		ex.memRows -= held
+		return nil, err
+	}
+	return &existsHashIter{ex: ex, g: e.graph, h: h, sub: sub, set: set, held: held, key: key}, nil
+}
+
+type existsHashIter struct {
+	ex   *Exec
+	g    *graphSel
+	h    *existsHashNode
+	sub  iter
+	set  *rowSet // nil: past the memory bound, test per row
+	held int
+	key  []ID
+}
+
+func (it *existsHashIter) next() ([]ID, error) {
+	for {
+		r, err := pull(it.ex, it.sub)
+		if err != nil || r == nil {
+			return nil, err
+		}
+		if it.set == nil {
+			if it.ex.test([]*expr.Expr{it.h.expr}, r, it.g) {
+				return r, it.ex.storeErr
+			}
+			continue
+		}
+		for i, s := range it.h.keys {
+			it.key[i] = r[s]
+		}
+		if it.set.contains(it.key) != it.h.not {
+			return r, nil
+		}
+	}
+}
+
+func (it *existsHashIter) close() {
+	it.sub.close()
+	it.ex.memRows -= it.held
+	it.held = 0
+}
+
+// rowsOf is the estimated rows of a compiled operator, -1 when unknown.
+func (c *compiler) rowsOf(op algebra.Op) float64 {
+	if st := c.stats[op]; st != nil {
+		return st.Est
+	}
+	if rw := c.rewrites[op]; rw != nil {
+		if st := c.stats[rw]; st != nil {
+			return st.Est
+		}
+	}
+	return -1
+}
+
+// estimateOp estimates the rows of op compiled as n from its operands'
+// estimates: joins by bind multiply (the right side was planned per left
+// row), hash joins keep the smaller side, assuming its keys all match; a
+// difference keeps the left rows in the proportion of the left's keys
+// among both sides' (keys spread independently); a filter keeps half.
+// -1 when an operand has no estimate.
+func (c *compiler) estimateOp(op algebra.Op, n node) float64 {
+	ch := algebra.Children(op)
+	in := make([]float64, len(ch))
+	for i, o := range ch {
+		if in[i] = c.rowsOf(o); in[i] < 0 {
+			return -1
+		}
+	}
+	switch x := op.(type) {
+	case *algebra.Table:
+		return float64(len(x.Rows))
+	case *algebra.Join:
+		if _, ok := n.(*bindJoinNode); ok {
+			return in[0] * in[1]
+		}
+		return math.Min(in[0], in[1])
+	case *algebra.LeftJoin:
+		if lj, ok := n.(*leftJoinNode); ok && lj.bind {
+			return in[0] * math.Max(1, in[1])
+		}
+		return in[0]
+	case *algebra.Minus:
+		if m, ok := n.(*minusNode); ok && m.right == nil {
+			return in[0]
+		}
+		return keep(in[0], in[1])
+	case *algebra.Filter:
+		if h, ok := n.(*existsHashNode); ok {
+			r := c.rowsOf(h.pattern)
+			if r < 0 {
+				return in[0] / 2
+			}
+			if h.not {
+				return keep(in[0], r)
+			}
+			return in[0] - keep(in[0], r)
+		}
+		return in[0] / 2
+	case *algebra.Union:
+		return in[0] + in[1]
+	case *algebra.Group:
+		if len(x.Keys) == 0 {
+			return 1
+		}
+		return in[0]
+	case *algebra.Slice:
+		if x.Limit >= 0 {
+			return math.Min(in[0], float64(x.Limit))
+		}
+		return in[0]
+	case *algebra.Graph, *algebra.Extend, *algebra.Project, *algebra.OrderBy, *algebra.Distinct, *algebra.Reduced:
+		return in[0]
+	}
+	return -1
+}
+
+// keep is the estimated left rows that no right row matches, the keys of
+// both spread independently over the union of their values.
+func keep(left, right float64) float64 {
+	if left+right == 0 {
+		return 0
+	}
+	return left * left / (left + right)
+}

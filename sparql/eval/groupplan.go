@@ -1,0 +1,135 @@
+package eval
+
+import (
+	"math"
+
+	"github.com/mneme-archive/mneme/sparql/algebra"
+)
+
+// The operands of a group — its basic graph pattern, OPTIONALs, UNIONs,
+// subqueries, VALUES — are joined in the order and by the join the
+// estimates find cheapest, not in the order of the query: an operand is
+// evaluated first and the other looked up per row of it (bind), which
+// needs the other to be seedSafe, or both are evaluated and the smaller
+// hashed (hash).
+
+// seedSafe reports whether opening op with a row's bindings as its seed
+// equals joining op's solutions with the row: patterns, inline data, and
+// joins and unions of them. A filter, OPTIONAL or MINUS could see the
+// seed's bindings where a join would not.
+func seedSafe(op algebra.Op) bool {
+	switch x := op.(type) {
+	case *algebra.BGP, *algebra.Path, *algebra.Table:
+		return true
+	case *algebra.Join:
+		return seedSafe(x.Left) && seedSafe(x.Right)
+	case *algebra.Union:
+		return seedSafe(x.Left) && seedSafe(x.Right)
+	}
+	return false
+}
+
+// joinPlan is one way to join two operands.
+type joinPlan struct {
+	first, second algebra.Op
+	bind          bool
+	cost          float64
+}
+
+func (c *compiler) compileJoin(x *algebra.Join, bound []bool) (node, error) {
+	jp, err := c.planJoin(x, bound)
+	if err != nil {
+		return nil, err
+	}
+	l, err := c.compile(jp.first, bound)
+	if err != nil {
+		return nil, err
+	}
+	if jp.bind {
+		r, err := c.compile(jp.second, c.certain(jp.first, bound))
+		if err != nil {
+			return nil, err
+		}
+		return &bindJoinNode{left: l, right: r}, nil
+	}
+	r, err := c.compile(jp.second, bound)
+	if err != nil {
+		return nil, err
+	}
+	return &hashJoinNode{left: l, right: r, keys: c.sharedKeys(jp.first, jp.second)}, nil
+}
+
+// planJoin chooses how to join x's operands: each seedSafe operand looked
+// up per row of the other, or both evaluated and the one with fewer rows
+// hashed (the hash join holds its right side). Without estimates it
+// keeps the rule of thumb: a pure operand is looked up per row of the
+// other, else hash.
+func (c *compiler) planJoin(x *algebra.Join, bound []bool) (joinPlan, error) {
+	sides := [2]algebra.Op{x.Left, x.Right}
+	var cost, rows [2]float64
+	for i, s := range sides {
+		var err error
+		if cost[i], rows[i], err = c.measure(s, bound); err != nil {
+			return joinPlan{}, err
+		}
+	}
+	if rows[0] < 0 || rows[1] < 0 {
+		if pure(x.Left) && !pure(x.Right) {
+			return joinPlan{first: x.Right, second: x.Left, bind: true}, nil
+		}
+		return joinPlan{first: x.Left, second: x.Right, bind: pure(x.Right)}, nil
+	}
+	small, large := 1, 0
+	if rows[0] < rows[1] {
+		small, large = 0, 1
+	}
+	best := joinPlan{first: sides[large], second: sides[small],
+		cost: cost[0] + cost[1] + rows[small]*buildCost + rows[large]*probeCost}
+	for i := range 2 {
+		if !seedSafe(sides[1-i]) {
+			continue
+		}
+		per, _, err := c.measure(sides[1-i], c.certain(sides[i], bound))
+		if err != nil {
+			return joinPlan{}, err
+		}
+		if bc := cost[i] + math.Max(rows[i], 1)*per; bc <= best.cost {
+			best = joinPlan{first: sides[i], second: sides[1-i], bind: true, cost: bc}
+		}
+	}
+	return best, nil
+}
+
+// compileLeftJoin compiles OPTIONAL: a pure optional part is looked up
+// per left row, or evaluated once and hashed when the estimates find
+// that cheaper; any other is hashed.
+func (c *compiler) compileLeftJoin(x *algebra.LeftJoin, bound []bool) (node, error) {
+	l, err := c.compile(x.Left, bound)
+	if err != nil {
+		return nil, err
+	}
+	lj := &leftJoinNode{left: l}
+	rb := bound
+	if pure(x.Right) {
+		perRow := c.certain(x.Left, bound)
+		hash, err := c.hashCheaper(x.Right, c.leftRows(x.Left), bound, perRow)
+		if err != nil {
+			return nil, err
+		}
+		if !hash {
+			lj.bind, rb = true, perRow
+		}
+	}
+	if !lj.bind {
+		lj.keys = c.sharedKeys(x.Left, x.Right)
+	}
+	if lj.right, err = c.compile(x.Right, rb); err != nil {
+		return nil, err
+	}
+	if x.Expr != nil {
+		if lj.filter, err = c.expr(x.Expr, c.certain(x.Right, rb)); err != nil {
+			return nil, err
+		}
+	}
+	return lj, nil
+}
