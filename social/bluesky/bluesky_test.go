@@ -206,6 +206,9 @@ func TestCampaignCollectsEverything(t *testing.T) {
 				t.Fatalf("%s %s: post %s", q.Kind, q.Text, lp.ID)
 			}
 			checkPost(t, lp, fp)
+			if c := lp.Counts; c == nil || c.Likes != 1 || c.Replies != int64(len(s.replies(fp))) || c.Reposts != 0 {
+				t.Fatalf("lookup %s: counts %+v", lp.ID, c)
+			}
 			if lp.Author.Handle != fp.Actor.Handle || lp.Author.Name != fp.Actor.Name {
 				t.Fatalf("lookup %s: author %+v", lp.ID, lp.Author)
 			}

@@ -403,6 +403,7 @@ func (m *mapper) add(s *gomasto.Status) {
 	if s.Reblog != nil {
 		p.Reposts = postURL(s.Reblog)
 	} else {
+		p.Counts = &platform.Counts{Likes: s.FavouritesCount, Reposts: s.ReblogsCount, Replies: s.RepliesCount}
 		text, links := plainText(s.Content)
 		if s.SpoilerText != "" {
 			text = s.SpoilerText + "\n\n" + text

@@ -80,6 +80,9 @@ func check(t *testing.T, s *instanceServer, posts []platform.Post, want map[stri
 				t.Fatalf("post %s: mentions %v", p.ID, p.Mentions)
 			}
 		}
+		if c := p.Counts; c == nil || c.Likes != favourites(st) || c.Replies != s.replyCount(st) || c.Reposts != 0 {
+			t.Fatalf("post %s: counts %+v", p.ID, c)
+		}
 		if st.ReplyTo != nil && p.ReplyTo == "" {
 			t.Fatalf("post %s answers %s, says nothing", p.ID, st.ReplyTo.ID)
 		}

@@ -388,6 +388,11 @@ func (m *mapper) add(t *gotw.Tweet, follow bool) {
 	if t.ExtendedTweet != nil && t.ExtendedTweet.FullText != "" {
 		text, ents, media = t.ExtendedTweet.FullText, t.ExtendedTweet.Entities, t.ExtendedTweet.ExtendedEntities
 	}
+	// reply_count is in premium tiers only: 0 elsewhere, so unknown.
+	p.Counts = &platform.Counts{Likes: int64(t.FavoriteCount), Reposts: int64(t.RetweetCount), Replies: -1}
+	if t.ReplyCount > 0 {
+		p.Counts.Replies = int64(t.ReplyCount)
+	}
 	// The API escapes &, < and > in tweet text.
 	p.Text = html.UnescapeString(text)
 	if ents != nil {

@@ -92,6 +92,9 @@ func check(t *testing.T, posts []platform.Post, want map[string]*fakeTweet, all 
 		if tw.Retweet != nil {
 			continue
 		}
+		if c := p.Counts; c == nil || c.Likes != tw.ID%13 || c.Reposts != tw.ID%5 || c.Replies != -1 {
+			t.Fatalf("post %s: counts %+v", p.ID, c)
+		}
 		if !slices.Equal(p.Hashtags, tw.Tags) || !slices.Equal(p.Links, tw.Links) || !slices.Equal(p.Media, tw.Media) {
 			t.Fatalf("post %s: tags %v links %v media %v; want %v %v %v", p.ID, p.Hashtags, p.Links, p.Media, tw.Tags, tw.Links, tw.Media)
 		}
