@@ -37,7 +37,7 @@ func testEnv(s *network, tr http.RoundTripper, log *bytes.Buffer) (platform.Env,
 	w := &warc{records: map[string][]byte{}}
 	env := platform.Env{
 		HTTP:        &http.Client{Transport: tr, Timeout: 10 * time.Second},
-		Credentials: map[string]string{"access-token": token},
+		Credentials: map[string]string{"token": token},
 		Base:        s.base(),
 		Record:      w.record,
 	}

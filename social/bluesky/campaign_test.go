@@ -23,7 +23,7 @@ pairs:
   - {platform: bluesky, kind: hashtag, query: climate}
 `, since, s.base())
 	posts, status := campaigntest.Run(t, spec, &Platform{PageSize: 15, Idle: 300 * time.Millisecond},
-		[]string{"MNEME_SOCIAL_BLUESKY_ACCESS_TOKEN=" + token}, token)
+		[]string{"MNEME_SOCIAL_BLUESKY_TOKEN=" + token}, token)
 	want := s.matching(func(p *fakePost) bool { return hasWord("solar")(p) || hasTag("climate")(p) })
 	if len(posts) != len(want) || status.State != "done" {
 		t.Fatalf("%d posts in the graph, the network holds %d; status %+v", len(posts), len(want), status)

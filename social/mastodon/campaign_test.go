@@ -24,7 +24,7 @@ pairs:
   - {platform: mastodon, kind: hashtag, query: climate}
   - {platform: mastodon, kind: keyword, query: solar}
 `, s.URL)
-	posts, status := campaigntest.Run(t, spec, &Platform{PageSize: 10}, []string{"MNEME_SOCIAL_MASTODON_ACCESS_TOKEN=" + token}, token)
+	posts, status := campaigntest.Run(t, spec, &Platform{PageSize: 10}, []string{"MNEME_SOCIAL_MASTODON_TOKEN=" + token}, token)
 	want := s.matching(func(st *fakeStatus) bool { return hasTag("climate")(st) || hasWord("solar")(st) })
 	if len(posts) != len(want) || status.State != "done" {
 		t.Fatalf("%d posts in the graph, the server holds %d; status %+v", len(posts), len(want), status)

@@ -173,7 +173,7 @@ func (p *Platform) fetcher(env platform.Env, base string) *fetcher {
 	}
 	tr := &apierr.Tracker{Next: noEmptyBearer{next}}
 	hc.Transport = tr
-	token := env.Credentials["access-token"]
+	token := env.Credentials["token"]
 	c := gomasto.NewClient(&gomasto.Config{Server: base, AccessToken: token})
 	c.Client = hc
 	c.UserAgent = p.UserAgent

@@ -20,7 +20,7 @@ const token = "tok-Zq8Xw3-secret-value"
 func testEnv(base string, tr http.RoundTripper, log *bytes.Buffer) platform.Env {
 	env := platform.Env{
 		HTTP:        &http.Client{Transport: tr, Timeout: 10 * time.Second},
-		Credentials: map[string]string{"access-token": token},
+		Credentials: map[string]string{"token": token},
 		Base:        base,
 	}
 	if log != nil {

@@ -22,7 +22,7 @@ pairs:
   - {platform: twitter, kind: keyword, query: solar}
   - {platform: twitter, kind: hashtag, query: climate}
 `, s.URL)
-	posts, status := campaigntest.Run(t, spec, &Platform{PageSize: 15}, []string{"MNEME_SOCIAL_TWITTER_BEARER_TOKEN=" + token}, token)
+	posts, status := campaigntest.Run(t, spec, &Platform{PageSize: 15}, []string{"MNEME_SOCIAL_TWITTER_BEARER=" + token}, token)
 	want := s.matching(func(tw *fakeTweet) bool { return searchMatch("solar")(tw) || searchMatch("#climate")(tw) })
 	expect := map[string]*fakeTweet{}
 	for _, tw := range want {

@@ -7,7 +7,7 @@
 // paid account or a compatible service, so Env.Base, when set, names the
 // API's base (scheme, host and an optional path prefix) and a transport
 // rewrites every request to it. Authentication is the application-only
-// bearer token of the credential "bearer-token", which the three
+// bearer token of the credential "bearer", which the three
 // endpoints accept.
 //
 // Its strategy: a search page yields, as more queries, the recent tweets
@@ -145,7 +145,7 @@ func (p *Platform) fetcher(ctx context.Context, env platform.Env) (*fetcher, err
 	// recording and rate-limiting transport) sends them, so that its
 	// deadline is derived from the Fetch's context.
 	tr := &apierr.Tracker{Next: clientTransport{inner}}
-	hc := &http.Client{Transport: &rewrite{ctx: ctx, base: base, token: env.Credentials["bearer-token"], next: tr}}
+	hc := &http.Client{Transport: &rewrite{ctx: ctx, base: base, token: env.Credentials["bearer"], next: tr}}
 	return &fetcher{c: gotw.NewClient(hc), tracker: tr, now: time.Now().UTC()}, nil
 }
 

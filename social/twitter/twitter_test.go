@@ -22,7 +22,7 @@ const token = "AAAAAAAAAAAAAAAAAAAAAFake%2Bbearer%3Dtoken-Q9x"
 func testEnv(base string, tr http.RoundTripper, log *bytes.Buffer) platform.Env {
 	env := platform.Env{
 		HTTP:        &http.Client{Transport: tr, Timeout: 10 * time.Second},
-		Credentials: map[string]string{"bearer-token": token},
+		Credentials: map[string]string{"bearer": token},
 		Base:        base,
 	}
 	if log != nil {
@@ -126,7 +126,7 @@ func TestCampaignCollectsEverything(t *testing.T) {
 		o.Slack = 20 * time.Millisecond
 		return o
 	}}
-	env := testEnv(s.URL, reg.For(Name, map[string]string{"bearer-token": token}).Transport(nil), &log)
+	env := testEnv(s.URL, reg.For(Name, map[string]string{"bearer": token}).Transport(nil), &log)
 	p := &Platform{PageSize: 25}
 	queries := []platform.Query{{Kind: platform.ByKeyword, Text: "solar"}, {Kind: platform.ByHashtag, Text: "climate"}}
 	all := s.matching(func(*fakeTweet) bool { return true })
@@ -279,7 +279,7 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	// A wrong token is the service's 401.
-	env.Credentials = map[string]string{"bearer-token": "wrong-token-value"}
+	env.Credentials = map[string]string{"bearer": "wrong-token-value"}
 	if _, err := p.Fetch(context.Background(), env, q, nil); err == nil || !strings.Contains(err.Error(), "401 Unauthorized: twitter: 89 Invalid or expired token.") {
 		t.Fatalf("wrong token: %v", err)
 	}
