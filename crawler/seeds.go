@@ -98,19 +98,32 @@ func (w *seedWatch) observe(ev Fetch, now time.Time) {
 			plan = "no retries left"
 		}
 	}
+	whys, stopping := w.allFailed()
+	if stopping {
+		// The crawl stops now, so the retry it planned will not come.
+		plan, f.Next = "every seed failed, the crawl stops (resume it to try again)", time.Time{}
+	}
 	fmt.Fprintf(w.log, "seed %s failed: %s; %s\n", f.URL, f.Error, plan)
+	if stopping {
+		w.stopped = true
+		w.stop(fmt.Errorf("%w (%s)", ErrSeedsFailed, strings.Join(whys, "; ")))
+	}
+}
+
+// allFailed says whether the run must stop because every seed failed and
+// nothing else was fetched, with each seed's error.
+func (w *seedWatch) allFailed() ([]string, bool) {
 	if w.fetched || w.stopped || w.stop == nil {
-		return
+		return nil, false
 	}
 	var whys []string
 	for _, s := range w.seeds {
 		if s.Error == "" {
-			return // not tried yet, or fetched
+			return nil, false // not tried yet, or fetched
 		}
 		whys = append(whys, s.URL+": "+s.Error)
 	}
-	w.stopped = true
-	w.stop(fmt.Errorf("%w (%s)", ErrSeedsFailed, strings.Join(whys, "; ")))
+	return whys, true
 }
 
 // fates returns a copy of the seeds' fates.

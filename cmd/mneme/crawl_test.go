@@ -204,9 +204,9 @@ func TestCrawlAPILoopbackOnly(t *testing.T) {
 }
 
 // TestCrawlSeedsFail crawls a seed nobody listens on and one that is not
-// found: each failure is reported as it happens, with the retry plan, and
-// the crawl ends at once with exit 1, naming the seeds and their errors;
-// the report says the same.
+// found: each failure is reported as it happens, with the retry plan (the
+// last one with the crawl's stop), and the crawl ends at once with exit 1,
+// naming the seeds and their errors; the report says the same.
 func TestCrawlSeedsFail(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -225,14 +225,22 @@ func TestCrawlSeedsFail(t *testing.T) {
 		t.Errorf("exit %d after %s, want 1 within a minute", code, took)
 	}
 	for _, want := range []string{
-		"seed " + down + " failed: robots.txt: ", "connection refused; retry 1 at ",
-		"seed " + missing + " failed: HTTP 404 Not Found; not retried\n",
+		"seed " + down + " failed: robots.txt: ", "connection refused; ",
+		"seed " + missing + " failed: HTTP 404 Not Found; ",
 		"mneme: crawl bad: every seed failed (", down + ": robots.txt: ", missing + ": HTTP 404 Not Found",
 		"'mneme crawl resume bad' tries the seeds again",
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q", want)
 		}
+	}
+	// The seed that failed last says the crawl stops instead of planning
+	// a retry that will not come; the other gave its own plan.
+	if n := strings.Count(errOut, "; every seed failed, the crawl stops (resume it to try again)\n"); n != 1 {
+		t.Errorf("%d seed lines say the crawl stops, want 1", n)
+	}
+	if !strings.Contains(errOut, "connection refused; retry 1 at ") && !strings.Contains(errOut, "HTTP 404 Not Found; not retried\n") {
+		t.Error("the seed that failed first gave no retry plan")
 	}
 	code, list, errOut := mneme(t, "", "crawl", "list", "--data", data)
 	row := regexp.MustCompile(`(?m)^bad\s+stopped \(every seed failed \(http://\S+…\)\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+0s\s+2\s+\d+ bytes\s+` + regexp.QuoteMeta(down+" "+missing) + `$`)
