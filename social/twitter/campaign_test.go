@@ -26,9 +26,9 @@ pairs:
 	want := s.matching(func(tw *fakeTweet) bool { return searchMatch("solar")(tw) || searchMatch("#climate")(tw) })
 	expect := map[string]*fakeTweet{}
 	for _, tw := range want {
-		expect[PostURL(strconv.FormatInt(tw.ID, 10))] = tw
+		expect[PostURL(tw.User.Screen, strconv.FormatInt(tw.ID, 10))] = tw
 		for _, e := range embeds(tw) {
-			expect[PostURL(strconv.FormatInt(e.ID, 10))] = e
+			expect[PostURL(e.User.Screen, strconv.FormatInt(e.ID, 10))] = e
 		}
 	}
 	if len(posts) != len(expect) || status.State != "done" {
@@ -43,7 +43,7 @@ pairs:
 		if tw.Retweet != nil {
 			text = ""
 		}
-		if p.Text != text || !p.Created.Equal(tw.Created) || p.Author != AccountURL(strconv.FormatInt(tw.User.ID, 10)) {
+		if p.Text != text || !p.Created.Equal(tw.Created) || p.Author != AccountURL(tw.User.Screen, "") {
 			t.Fatalf("tweet %d stored as %q by %s at %v; want %q at %v", tw.ID, p.Text, p.Author, p.Created, text, tw.Created)
 		}
 	}

@@ -78,16 +78,16 @@ func check(t *testing.T, posts []platform.Post, want map[string]*fakeTweet, all 
 		text := tw.Text
 		if tw.Retweet != nil {
 			text = ""
-			if p.Reposts != PostURL(strconv.FormatInt(tw.Retweet.ID, 10)) {
+			if p.Reposts != PostURL(tw.Retweet.User.Screen, strconv.FormatInt(tw.Retweet.ID, 10)) {
 				t.Fatalf("retweet %s: reposts %q", p.ID, p.Reposts)
 			}
 		}
 		uid := strconv.FormatInt(tw.User.ID, 10)
-		if p.Text != text || p.Author.URL != AccountURL(uid) || p.Author.Handle != tw.User.Screen ||
-			p.Author.Name != tw.User.Name || !p.Created.Equal(tw.Created) || p.URL != PostURL(p.ID) || p.Lang != tw.Lang {
+		if p.Text != text || p.Author.URL != AccountURL(tw.User.Screen, uid) || p.Author.ID != uid || p.Author.Handle != tw.User.Screen ||
+			p.Author.Name != tw.User.Name || !p.Created.Equal(tw.Created) || p.URL != PostURL(tw.User.Screen, p.ID) || p.Lang != tw.Lang {
 			t.Fatalf("post %s: %q by %s @%s (%q) at %v lang %s; want %q by %s @%s (%q) at %v lang %s", p.ID,
 				p.Text, p.Author.URL, p.Author.Handle, p.Author.Name, p.Created, p.Lang,
-				text, AccountURL(uid), tw.User.Screen, tw.User.Name, tw.Created, tw.Lang)
+				text, AccountURL(tw.User.Screen, uid), tw.User.Screen, tw.User.Name, tw.Created, tw.Lang)
 		}
 		if tw.Retweet != nil {
 			continue
@@ -99,7 +99,7 @@ func check(t *testing.T, posts []platform.Post, want map[string]*fakeTweet, all 
 			t.Fatalf("post %s: tags %v links %v media %v; want %v %v %v", p.ID, p.Hashtags, p.Links, p.Media, tw.Tags, tw.Links, tw.Media)
 		}
 		for i, m := range tw.Mentions {
-			if i >= len(p.Mentions) || p.Mentions[i] != AccountURL(strconv.FormatInt(m.ID, 10)) {
+			if i >= len(p.Mentions) || p.Mentions[i] != AccountURL(m.Screen, "") {
 				t.Fatalf("post %s: mentions %v", p.ID, p.Mentions)
 			}
 		}
