@@ -369,7 +369,7 @@ func (x *xrpc) get(ctx context.Context, method string, params url.Values, out an
 		return fail(0, "", err)
 	}
 	req.Header.Set("Accept", "application/json")
-	if t := x.env.Credentials["access_token"]; t != "" {
+	if t := x.env.Credentials["token"]; t != "" {
 		req.Header.Set("Authorization", "Bearer "+t)
 	}
 	resp, err := hc.Do(req)

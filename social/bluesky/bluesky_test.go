@@ -37,7 +37,7 @@ func testEnv(s *network, tr http.RoundTripper, log *bytes.Buffer) (platform.Env,
 	w := &warc{records: map[string][]byte{}}
 	env := platform.Env{
 		HTTP:        &http.Client{Transport: tr, Timeout: 10 * time.Second},
-		Credentials: map[string]string{"access_token": token},
+		Credentials: map[string]string{"token": token},
 		Base:        s.base(),
 		Record:      w.record,
 	}
@@ -206,6 +206,9 @@ func TestCampaignCollectsEverything(t *testing.T) {
 				t.Fatalf("%s %s: post %s", q.Kind, q.Text, lp.ID)
 			}
 			checkPost(t, lp, fp)
+			if c := lp.Counts; c == nil || c.Likes != 1 || c.Replies != int64(len(s.replies(fp))) || c.Reposts != 0 {
+				t.Fatalf("lookup %s: counts %+v", lp.ID, c)
+			}
 			if lp.Author.Handle != fp.Actor.Handle || lp.Author.Name != fp.Actor.Name {
 				t.Fatalf("lookup %s: author %+v", lp.ID, lp.Author)
 			}

@@ -124,7 +124,10 @@ type postView struct {
 		FollowsCount   *int64 `json:"followsCount"`
 		PostsCount     *int64 `json:"postsCount"`
 	} `json:"author"`
-	Record record `json:"record"`
+	Record      record `json:"record"`
+	LikeCount   *int64 `json:"likeCount"`
+	RepostCount *int64 `json:"repostCount"`
+	ReplyCount  *int64 `json:"replyCount"`
 }
 
 // mapper turns the records of one page into posts and accounts.
@@ -229,6 +232,13 @@ func (m *mapper) view(pv *postView, source string) {
 	}
 	m.accounts[did] = *a
 	m.add(did, rkey, &pv.Record, source, false, 0)
+	c := &platform.Counts{Likes: -1, Reposts: -1, Replies: -1}
+	for _, n := range []struct{ v, dst *int64 }{{pv.LikeCount, &c.Likes}, {pv.RepostCount, &c.Reposts}, {pv.ReplyCount, &c.Replies}} {
+		if n.v != nil {
+			*n.dst = *n.v
+		}
+	}
+	m.posts[len(m.posts)-1].Counts = c
 }
 
 // deleted records that the author deleted a post.

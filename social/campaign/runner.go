@@ -466,7 +466,9 @@ func (r *Runner) spent() string {
 func (r *Runner) client(ru *run, name string) *http.Client {
 	c := ru.clients[name]
 	if c == nil {
-		c = &http.Client{Transport: limit(userAgent{ru.rec, ru.ua}, name, r.Secrets[name]), Timeout: 5 * time.Minute}
+		// The timeout covers the limiter's waits too: longer than the
+		// longest of them (16 min, for Twitter's 15 min windows).
+		c = &http.Client{Transport: limit(userAgent{ru.rec, ru.ua}, name, r.Secrets[name]), Timeout: 20 * time.Minute}
 		ru.clients[name] = c
 	}
 	return c

@@ -407,13 +407,8 @@ func (s *instanceServer) render(st *fakeStatus) map[string]any {
 		m["in_reply_to_id"] = st.ReplyTo.ID
 		m["in_reply_to_account_id"] = st.ReplyTo.Account.ID
 	}
-	n := 0
-	for _, c := range s.statuses {
-		if c.ReplyTo == st {
-			n++
-		}
-	}
-	m["replies_count"] = n
+	m["replies_count"] = s.replyCount(st)
+	m["favourites_count"] = favourites(st)
 	var tags, mentions, media []any
 	for _, t := range st.Tags {
 		tags = append(tags, map[string]any{"name": t, "url": s.URL + "/tags/" + t})
@@ -484,3 +479,16 @@ func (s *instanceServer) contentHTML(st *fakeStatus) string {
 	}
 	return b.String()
 }
+
+func (s *instanceServer) replyCount(st *fakeStatus) int64 {
+	var n int64
+	for _, c := range s.statuses {
+		if c.ReplyTo == st {
+			n++
+		}
+	}
+	return n
+}
+
+// favourites is how many favourites a status has.
+func favourites(st *fakeStatus) int64 { return int64(len(st.Text) % 7) }

@@ -173,10 +173,7 @@ func (p *Platform) fetcher(env platform.Env, base string) *fetcher {
 	}
 	tr := &apierr.Tracker{Next: noEmptyBearer{next}}
 	hc.Transport = tr
-	token := env.Credentials["access_token"]
-	if token == "" {
-		token = env.Credentials["token"]
-	}
+	token := env.Credentials["token"]
 	c := gomasto.NewClient(&gomasto.Config{Server: base, AccessToken: token})
 	c.Client = hc
 	c.UserAgent = p.UserAgent
@@ -406,6 +403,7 @@ func (m *mapper) add(s *gomasto.Status) {
 	if s.Reblog != nil {
 		p.Reposts = postURL(s.Reblog)
 	} else {
+		p.Counts = &platform.Counts{Likes: s.FavouritesCount, Reposts: s.ReblogsCount, Replies: s.RepliesCount}
 		text, links := plainText(s.Content)
 		if s.SpoilerText != "" {
 			text = s.SpoilerText + "\n\n" + text

@@ -20,7 +20,7 @@ const token = "tok-Zq8Xw3-secret-value"
 func testEnv(base string, tr http.RoundTripper, log *bytes.Buffer) platform.Env {
 	env := platform.Env{
 		HTTP:        &http.Client{Transport: tr, Timeout: 10 * time.Second},
-		Credentials: map[string]string{"access_token": token},
+		Credentials: map[string]string{"token": token},
 		Base:        base,
 	}
 	if log != nil {
@@ -79,6 +79,9 @@ func check(t *testing.T, s *instanceServer, posts []platform.Post, want map[stri
 			if i >= len(p.Mentions) || p.Mentions[i] != s.accountURL(m) {
 				t.Fatalf("post %s: mentions %v", p.ID, p.Mentions)
 			}
+		}
+		if c := p.Counts; c == nil || c.Likes != favourites(st) || c.Replies != s.replyCount(st) || c.Reposts != 0 {
+			t.Fatalf("post %s: counts %+v", p.ID, c)
 		}
 		if st.ReplyTo != nil && p.ReplyTo == "" {
 			t.Fatalf("post %s answers %s, says nothing", p.ID, st.ReplyTo.ID)

@@ -167,11 +167,11 @@ func TestBudget(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1); ok(w, r) }))
 	defer srv.Close()
 	r := &Registry{Options: func(string) Options { return Options{Budget: 2} }}
-	creds := map[string]string{"access_token": "tok-123456"}
+	creds := map[string]string{"access-token": "tok-123456"}
 	c := &http.Client{Transport: r.For("mastodon", creds).Transport(nil)}
 	send(t, c, srv.URL, 2, 1)
 	// Another campaign with the same credential shares its budget.
-	c2 := &http.Client{Transport: r.For("mastodon", map[string]string{"access_token": "tok-123456"}).Transport(nil)}
+	c2 := &http.Client{Transport: r.For("mastodon", map[string]string{"access-token": "tok-123456"}).Transport(nil)}
 	if _, err := c2.Get(srv.URL); !errors.Is(err, ErrBudget) || n.Load() != 2 {
 		t.Fatalf("third request: %v after %d sent: want ErrBudget after 2", err, n.Load())
 	}

@@ -367,7 +367,7 @@ func (s *service) render(tw *fakeTweet, inQuote bool) map[string]any {
 		"source": `<a href="https://example.org" rel="nofollow">client</a>`, "user": s.user(tw.User),
 		"in_reply_to_status_id": nil, "in_reply_to_status_id_str": nil, "in_reply_to_user_id": nil,
 		"in_reply_to_user_id_str": nil, "in_reply_to_screen_name": nil, "geo": nil, "coordinates": nil, "place": nil,
-		"contributors": nil, "is_quote_status": false, "retweet_count": 0, "favorite_count": 0, "favorited": false,
+		"contributors": nil, "is_quote_status": false, "retweet_count": tw.ID % 5, "favorite_count": tw.ID % 13, "favorited": false,
 		"retweeted": false, "lang": tw.Lang}
 	tags, mentions, urls := []any{}, []any{}, []any{}
 	for _, t := range tw.Tags {

@@ -7,7 +7,7 @@
 // paid account or a compatible service, so Env.Base, when set, names the
 // API's base (scheme, host and an optional path prefix) and a transport
 // rewrites every request to it. Authentication is the application-only
-// bearer token of the credential "bearer_token", which the three
+// bearer token of the credential "bearer", which the three
 // endpoints accept.
 //
 // Its strategy: a search page yields, as more queries, the recent tweets
@@ -16,10 +16,10 @@
 // tweets the API embeds are returned as posts of their own, and quoted or
 // answered tweets it does not embed are looked up.
 //
-// Posts and accounts are named by the id-only URLs Twitter redirects from
-// (https://twitter.com/i/web/status/ID, https://twitter.com/i/user/ID),
-// which stay the same when a user renames and are known from an id alone,
-// so a reply, a quote and the tweet itself name it alike.
+// Posts and accounts are named as the JSONL import names them
+// (https://twitter.com/HANDLE/status/ID, https://twitter.com/HANDLE), so a
+// tweet crawled and imported is one resource; a quoted tweet known by its
+// id alone is https://twitter.com/i/web/status/ID.
 package twitter
 
 import (
@@ -63,11 +63,31 @@ type cursor struct {
 	Floor int64 `json:"floor,omitempty"` // newest id of the last pass
 }
 
-// PostURL is the IRI of the tweet id.
-func PostURL(id string) string { return "https://twitter.com/i/web/status/" + id }
+// PostURL is the IRI of tweet id by the account handle, as the JSONL
+// import names it too; without the handle, the id-only URL Twitter
+// redirects from.
+func PostURL(handle, id string) string {
+	if handle == "" {
+		handle = "i/web"
+	}
+	return "https://twitter.com/" + handle + "/status/" + id
+}
 
-// AccountURL is the IRI of the account id.
-func AccountURL(id string) string { return "https://twitter.com/i/user/" + id }
+// AccountURL is the IRI of the account handle (id when it has none).
+func AccountURL(handle, id string) string {
+	if handle == "" {
+		return "https://twitter.com/i/user/" + id
+	}
+	return "https://twitter.com/" + handle
+}
+
+// screenName is u's handle, "" for no user.
+func screenName(u *gotw.User) string {
+	if u == nil {
+		return ""
+	}
+	return u.ScreenName
+}
 
 // Fetch returns the next page of q.
 func (p *Platform) Fetch(ctx context.Context, env platform.Env, q platform.Query, cur []byte) (platform.Page, error) {
@@ -145,7 +165,7 @@ func (p *Platform) fetcher(ctx context.Context, env platform.Env) (*fetcher, err
 	// recording and rate-limiting transport) sends them, so that its
 	// deadline is derived from the Fetch's context.
 	tr := &apierr.Tracker{Next: clientTransport{inner}}
-	hc := &http.Client{Transport: &rewrite{ctx: ctx, base: base, token: env.Credentials["bearer_token"], next: tr}}
+	hc := &http.Client{Transport: &rewrite{ctx: ctx, base: base, token: env.Credentials["bearer"], next: tr}}
 	return &fetcher{c: gotw.NewClient(hc), tracker: tr, now: time.Now().UTC()}, nil
 }
 
@@ -361,11 +381,11 @@ func (m *mapper) add(t *gotw.Tweet, follow bool) {
 		m.add(t.QuotedStatus, false)
 	}
 	created, _ := t.CreatedAtTime()
-	p := platform.Post{Platform: Name, ID: t.IDStr, URL: PostURL(t.IDStr), Lang: t.Lang,
+	p := platform.Post{Platform: Name, ID: t.IDStr, URL: PostURL(screenName(t.User), t.IDStr), Lang: t.Lang,
 		Created: created.UTC(), Source: m.source}
 	if p.ID == "" {
 		p.ID = strconv.FormatInt(t.ID, 10)
-		p.URL = PostURL(p.ID)
+		p.URL = PostURL(screenName(t.User), p.ID)
 	}
 	if p.Lang == "und" {
 		p.Lang = ""
@@ -377,7 +397,7 @@ func (m *mapper) add(t *gotw.Tweet, follow bool) {
 		}
 	}
 	if t.RetweetedStatus != nil {
-		p.Reposts = PostURL(strconv.FormatInt(t.RetweetedStatus.ID, 10))
+		p.Reposts = PostURL(screenName(t.RetweetedStatus.User), strconv.FormatInt(t.RetweetedStatus.ID, 10))
 		m.posts = append(m.posts, p)
 		return
 	}
@@ -388,6 +408,11 @@ func (m *mapper) add(t *gotw.Tweet, follow bool) {
 	if t.ExtendedTweet != nil && t.ExtendedTweet.FullText != "" {
 		text, ents, media = t.ExtendedTweet.FullText, t.ExtendedTweet.Entities, t.ExtendedTweet.ExtendedEntities
 	}
+	// reply_count is in premium tiers only: 0 elsewhere, so unknown.
+	p.Counts = &platform.Counts{Likes: int64(t.FavoriteCount), Reposts: int64(t.RetweetCount), Replies: -1}
+	if t.ReplyCount > 0 {
+		p.Counts.Replies = int64(t.ReplyCount)
+	}
 	// The API escapes &, < and > in tweet text.
 	p.Text = html.UnescapeString(text)
 	if ents != nil {
@@ -395,7 +420,7 @@ func (m *mapper) add(t *gotw.Tweet, follow bool) {
 			p.Hashtags = append(p.Hashtags, h.Text)
 		}
 		for _, u := range ents.UserMentions {
-			p.Mentions = append(p.Mentions, AccountURL(strconv.FormatInt(u.ID, 10)))
+			p.Mentions = append(p.Mentions, AccountURL(u.ScreenName, strconv.FormatInt(u.ID, 10)))
 		}
 		for _, u := range ents.Urls {
 			if u.ExpandedURL != "" {
@@ -428,7 +453,7 @@ func (m *mapper) add(t *gotw.Tweet, follow bool) {
 		}
 	}
 	if t.InReplyToStatusID != 0 {
-		p.ReplyTo = PostURL(strconv.FormatInt(t.InReplyToStatusID, 10))
+		p.ReplyTo = PostURL(t.InReplyToScreenName, strconv.FormatInt(t.InReplyToStatusID, 10))
 		if follow {
 			m.threads = append(m.threads, t.ID)
 		}
@@ -436,7 +461,11 @@ func (m *mapper) add(t *gotw.Tweet, follow bool) {
 		m.threads = append(m.threads, t.ID)
 	}
 	if t.QuotedStatusID != 0 {
-		p.Quotes = PostURL(strconv.FormatInt(t.QuotedStatusID, 10))
+		var by string
+		if t.QuotedStatus != nil {
+			by = screenName(t.QuotedStatus.User)
+		}
+		p.Quotes = PostURL(by, strconv.FormatInt(t.QuotedStatusID, 10))
 		if t.QuotedStatus == nil && follow {
 			m.lookups = append(m.lookups, t.QuotedStatusID)
 		}
@@ -449,7 +478,7 @@ func (m *mapper) account(u *gotw.User) platform.Account {
 	if id == "" {
 		id = strconv.FormatInt(u.ID, 10)
 	}
-	a := platform.Account{Platform: Name, ID: id, URL: AccountURL(id), Handle: u.ScreenName, Name: u.Name,
+	a := platform.Account{Platform: Name, ID: id, URL: AccountURL(u.ScreenName, id), Handle: u.ScreenName, Name: u.Name,
 		Followers: int64(u.FollowersCount), Following: int64(u.FriendsCount), Posts: int64(u.StatusesCount),
 		ObservedAt: m.f.now}
 	if _, ok := m.accounts[a.URL]; !ok {

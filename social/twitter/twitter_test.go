@@ -22,7 +22,7 @@ const token = "AAAAAAAAAAAAAAAAAAAAAFake%2Bbearer%3Dtoken-Q9x"
 func testEnv(base string, tr http.RoundTripper, log *bytes.Buffer) platform.Env {
 	env := platform.Env{
 		HTTP:        &http.Client{Transport: tr, Timeout: 10 * time.Second},
-		Credentials: map[string]string{"bearer_token": token},
+		Credentials: map[string]string{"bearer": token},
 		Base:        base,
 	}
 	if log != nil {
@@ -78,25 +78,28 @@ func check(t *testing.T, posts []platform.Post, want map[string]*fakeTweet, all 
 		text := tw.Text
 		if tw.Retweet != nil {
 			text = ""
-			if p.Reposts != PostURL(strconv.FormatInt(tw.Retweet.ID, 10)) {
+			if p.Reposts != PostURL(tw.Retweet.User.Screen, strconv.FormatInt(tw.Retweet.ID, 10)) {
 				t.Fatalf("retweet %s: reposts %q", p.ID, p.Reposts)
 			}
 		}
 		uid := strconv.FormatInt(tw.User.ID, 10)
-		if p.Text != text || p.Author.URL != AccountURL(uid) || p.Author.Handle != tw.User.Screen ||
-			p.Author.Name != tw.User.Name || !p.Created.Equal(tw.Created) || p.URL != PostURL(p.ID) || p.Lang != tw.Lang {
+		if p.Text != text || p.Author.URL != AccountURL(tw.User.Screen, uid) || p.Author.ID != uid || p.Author.Handle != tw.User.Screen ||
+			p.Author.Name != tw.User.Name || !p.Created.Equal(tw.Created) || p.URL != PostURL(tw.User.Screen, p.ID) || p.Lang != tw.Lang {
 			t.Fatalf("post %s: %q by %s @%s (%q) at %v lang %s; want %q by %s @%s (%q) at %v lang %s", p.ID,
 				p.Text, p.Author.URL, p.Author.Handle, p.Author.Name, p.Created, p.Lang,
-				text, AccountURL(uid), tw.User.Screen, tw.User.Name, tw.Created, tw.Lang)
+				text, AccountURL(tw.User.Screen, uid), tw.User.Screen, tw.User.Name, tw.Created, tw.Lang)
 		}
 		if tw.Retweet != nil {
 			continue
+		}
+		if c := p.Counts; c == nil || c.Likes != tw.ID%13 || c.Reposts != tw.ID%5 || c.Replies != -1 {
+			t.Fatalf("post %s: counts %+v", p.ID, c)
 		}
 		if !slices.Equal(p.Hashtags, tw.Tags) || !slices.Equal(p.Links, tw.Links) || !slices.Equal(p.Media, tw.Media) {
 			t.Fatalf("post %s: tags %v links %v media %v; want %v %v %v", p.ID, p.Hashtags, p.Links, p.Media, tw.Tags, tw.Links, tw.Media)
 		}
 		for i, m := range tw.Mentions {
-			if i >= len(p.Mentions) || p.Mentions[i] != AccountURL(strconv.FormatInt(m.ID, 10)) {
+			if i >= len(p.Mentions) || p.Mentions[i] != AccountURL(m.Screen, "") {
 				t.Fatalf("post %s: mentions %v", p.ID, p.Mentions)
 			}
 		}
@@ -123,7 +126,7 @@ func TestCampaignCollectsEverything(t *testing.T) {
 		o.Slack = 20 * time.Millisecond
 		return o
 	}}
-	env := testEnv(s.URL, reg.For(Name, map[string]string{"bearer_token": token}).Transport(nil), &log)
+	env := testEnv(s.URL, reg.For(Name, map[string]string{"bearer": token}).Transport(nil), &log)
 	p := &Platform{PageSize: 25}
 	queries := []platform.Query{{Kind: platform.ByKeyword, Text: "solar"}, {Kind: platform.ByHashtag, Text: "climate"}}
 	all := s.matching(func(*fakeTweet) bool { return true })
@@ -276,7 +279,7 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	// A wrong token is the service's 401.
-	env.Credentials = map[string]string{"bearer_token": "wrong-token-value"}
+	env.Credentials = map[string]string{"bearer": "wrong-token-value"}
 	if _, err := p.Fetch(context.Background(), env, q, nil); err == nil || !strings.Contains(err.Error(), "401 Unauthorized: twitter: 89 Invalid or expired token.") {
 		t.Fatalf("wrong token: %v", err)
 	}
