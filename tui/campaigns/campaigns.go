@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -65,8 +64,7 @@ type Model struct {
 	pairs string
 
 	ask    crawlkit.Question
-	input  textinput.Model
-	typing bool
+	prompt crawlkit.Prompt
 
 	width, height int
 }
@@ -76,13 +74,11 @@ func New(o Options) *Model {
 	if o.Interval <= 0 {
 		o.Interval = time.Second
 	}
-	in := textinput.New()
-	in.Prompt = "add a query (platform kind query): "
-	return &Model{opts: o, input: in, gen: 1}
+	return &Model{opts: o, prompt: crawlkit.NewPrompt("add a query (platform kind query): "), gen: 1}
 }
 
 func (m *Model) Title() string { return "Campaigns" }
-func (m *Model) Typing() bool  { return m.typing || m.ask.Asking() }
+func (m *Model) Typing() bool  { return m.prompt.Active() || m.ask.Asking() }
 func (m *Model) Init() tea.Cmd { return m.poll(m.gen) }
 func (m *Model) Busy() string  { return "" }
 
@@ -157,20 +153,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.ask.Asking() {
 		return m.ask.Key(msg)
 	}
-	if m.typing {
-		switch msg.String() {
-		case "esc":
-			m.typing = false
-			m.input.Blur()
-			return nil
-		case "enter":
-			m.typing = false
-			m.input.Blur()
-			return m.add(m.input.Value())
-		}
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		return cmd
+	if m.prompt.Active() {
+		return m.prompt.Key(msg, m.add)
 	}
 	if key.Matches(msg, keys.Back) && m.pairs != "" {
 		m.pairs = ""
@@ -189,9 +173,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.render()
 		return nil
 	case key.Matches(msg, keys.Add):
-		m.typing = true
-		m.input.SetValue("")
-		return m.input.Focus()
+		return m.prompt.Open()
 	case key.Matches(msg, k.Start):
 		return m.action(id, "start")
 	case key.Matches(msg, k.Pause):
@@ -280,8 +262,8 @@ func (m *Model) View() string {
 	switch {
 	case m.ask.Asking():
 		info = m.ask.View()
-	case m.typing:
-		info = m.input.View()
+	case m.prompt.Active():
+		info = m.prompt.View()
 	case m.err != nil:
 		info = screen.Error.Render("✗ " + crawlkit.Words(m.err))
 	case !m.loaded:

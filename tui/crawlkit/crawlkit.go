@@ -2,7 +2,8 @@
 // frontier; the review screen too) share: calls of the control API run
 // as commands with a timeout, the lifecycle actions, the y/n question
 // before a stop or a blacklisting, the poll timer, and the formatting of
-// states, sizes, rates and times.
+// states, sizes, rates and times, and the one-line prompt a screen opens
+// with a key.
 package crawlkit
 
 import (

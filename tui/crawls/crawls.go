@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -77,8 +76,7 @@ type Model struct {
 	loaded bool
 
 	ask    crawlkit.Question
-	input  textinput.Model
-	typing bool
+	prompt crawlkit.Prompt
 	// follow is the crawl the cursor goes to at the next render (one just
 	// created); otherwise it stays on the crawl it was on, wherever a
 	// new crawl moves that crawl's row.
@@ -93,13 +91,11 @@ func New(o Options) *Model {
 	if o.Interval <= 0 {
 		o.Interval = time.Second
 	}
-	in := textinput.New()
-	in.Prompt = "new crawl, seed URLs or spec file: "
-	return &Model{opts: o, spark: map[string][]float64{}, last: map[string]int64{}, input: in, gen: 1}
+	return &Model{opts: o, spark: map[string][]float64{}, last: map[string]int64{}, prompt: crawlkit.NewPrompt("new crawl, seed URLs or spec file: "), gen: 1}
 }
 
 func (m *Model) Title() string { return "Crawls" }
-func (m *Model) Typing() bool  { return m.typing || m.ask.Asking() }
+func (m *Model) Typing() bool  { return m.prompt.Active() || m.ask.Asking() }
 func (m *Model) Init() tea.Cmd { return m.poll(m.gen) }
 
 // Crawls is the last list polled.
@@ -216,25 +212,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.ask.Asking() {
 		return m.ask.Key(msg)
 	}
-	if m.typing {
-		switch msg.String() {
-		case "esc":
-			m.typing = false
-			m.input.Blur()
-			return nil
-		case "enter":
-			m.typing = false
-			m.input.Blur()
-			return m.create(m.input.Value())
-		}
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		return cmd
+	if m.prompt.Active() {
+		return m.prompt.Key(msg, m.create)
 	}
 	if key.Matches(msg, keys.New) {
-		m.typing = true
-		m.input.SetValue("")
-		return m.input.Focus()
+		return m.prompt.Open()
 	}
 	id, ok := m.selected()
 	if !ok {
@@ -343,8 +325,8 @@ func (m *Model) View() string {
 	switch {
 	case m.ask.Asking():
 		info = m.ask.View()
-	case m.typing:
-		info = m.input.View()
+	case m.prompt.Active():
+		info = m.prompt.View()
 	case m.err != nil:
 		info = screen.Error.Render("✗ " + crawlkit.Words(m.err))
 	case !m.loaded:
