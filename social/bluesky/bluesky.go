@@ -233,7 +233,7 @@ func (p *Platform) stream(ctx context.Context, env platform.Env, x *xrpc, jet st
 						}
 						// What was read is kept; the next Fetch
 						// connects again from its cursor.
-						return platform.Page{Posts: m.posts, Accounts: m.accountList(), More: m.more(q)}, nil
+						return platform.Page{Posts: m.posts, Accounts: m.accounts.List(), More: m.more(q)}, nil
 					}
 					if env.Log != nil {
 						env.Log.Info("Jetstream connection lost; reconnecting", "platform", Name, "url", apierr.RedactURL(u), "err", err)
@@ -302,7 +302,7 @@ func (p *Platform) stream(ctx context.Context, env platform.Env, x *xrpc, jet st
 	if done {
 		c.PassEnd = 0
 	}
-	return platform.Page{Posts: m.posts, Accounts: m.accountList(), More: m.more(q), Done: done}, nil
+	return platform.Page{Posts: m.posts, Accounts: m.accounts.List(), More: m.more(q), Done: done}, nil
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
@@ -448,7 +448,7 @@ func (x *xrpc) getPosts(ctx context.Context, text string) (platform.Page, error)
 	for _, pv := range r.Posts {
 		m.view(pv, source)
 	}
-	return platform.Page{Posts: m.posts, Accounts: m.accountList(), More: m.more(platform.Query{Kind: platform.ByPost})}, nil
+	return platform.Page{Posts: m.posts, Accounts: m.accounts.List(), More: m.more(platform.Query{Kind: platform.ByPost})}, nil
 }
 
 // threadView is app.bsky.feed.defs#threadViewPost; a missing or blocked
@@ -496,7 +496,7 @@ func (x *xrpc) getPostThread(ctx context.Context, text string) (platform.Page, e
 	if r.Thread != nil {
 		replies(r.Thread)
 	}
-	return platform.Page{Posts: m.posts, Accounts: m.accountList()}, nil
+	return platform.Page{Posts: m.posts, Accounts: m.accounts.List()}, nil
 }
 
 // ATURI returns the AT-URI of a post named by its AT-URI or its

@@ -2,6 +2,7 @@ package bluesky
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -134,8 +135,7 @@ type postView struct {
 type mapper struct {
 	now      time.Time
 	posts    []platform.Post
-	accounts map[string]platform.Account
-	order    []string
+	accounts platform.AccountSet
 	seen     map[string]bool // AT-URIs of the page's posts
 	roots    []string        // AT-URIs of the threads answered
 	quoted   []string        // AT-URIs quoted
@@ -144,26 +144,17 @@ type mapper struct {
 }
 
 func newMapper(now time.Time) *mapper {
-	return &mapper{now: now, accounts: map[string]platform.Account{}, seen: map[string]bool{}, handles: map[string]string{}}
+	return &mapper{now: now, seen: map[string]bool{}, handles: map[string]string{}}
 }
 
 func (m *mapper) account(did string) *platform.Account {
-	a, ok := m.accounts[did]
+	a, ok := m.accounts.Get(did)
 	if !ok {
 		a = platform.Account{Platform: Name, ID: did, URL: ProfileURL(did), Handle: m.handles[did],
 			Followers: -1, Following: -1, Posts: -1, ObservedAt: m.now}
-		m.accounts[did] = a
-		m.order = append(m.order, did)
+		m.accounts.Put(did, a)
 	}
 	return &a
-}
-
-func (m *mapper) accountList() []platform.Account {
-	out := make([]platform.Account, 0, len(m.order))
-	for _, d := range m.order {
-		out = append(out, m.accounts[d])
-	}
-	return out
 }
 
 // add maps the record of post did/rkey; an update's edit time is the
@@ -201,13 +192,13 @@ func (m *mapper) add(did, rkey string, r *record, source string, update bool, ti
 			p.Quotes = webURL(q)
 			m.quoted = append(m.quoted, q)
 		}
-		if r.Embed.External != nil && r.Embed.External.URI != "" && !contains(p.Links, r.Embed.External.URI) {
+		if r.Embed.External != nil && r.Embed.External.URI != "" && !slices.Contains(p.Links, r.Embed.External.URI) {
 			p.Links = append(p.Links, r.Embed.External.URI)
 		}
 		p.Media = r.Embed.media(did)
 	}
 	m.posts = append(m.posts, p)
-	if !contains(m.authors, did) {
+	if !slices.Contains(m.authors, did) {
 		m.authors = append(m.authors, did)
 	}
 }
@@ -230,7 +221,7 @@ func (m *mapper) view(pv *postView, source string) {
 			*c.dst = *c.v
 		}
 	}
-	m.accounts[did] = *a
+	m.accounts.Put(did, *a)
 	m.add(did, rkey, &pv.Record, source, false, 0)
 	c := &platform.Counts{Likes: -1, Reposts: -1, Replies: -1}
 	for _, n := range []struct{ v, dst *int64 }{{pv.LikeCount, &c.Likes}, {pv.RepostCount, &c.Reposts}, {pv.ReplyCount, &c.Replies}} {
@@ -261,14 +252,14 @@ func (m *mapper) more(q platform.Query) []platform.Query {
 	}
 	var roots []string
 	for _, u := range m.roots {
-		if _, _, ok := splitATURI(u); ok && !contains(roots, u) {
+		if _, _, ok := splitATURI(u); ok && !slices.Contains(roots, u) {
 			roots = append(roots, u)
 			out = append(out, platform.Query{Kind: platform.ByThread, Text: u})
 		}
 	}
 	var uris []string
 	for _, u := range m.quoted {
-		if _, _, ok := splitATURI(u); ok && !m.seen[u] && !contains(uris, u) {
+		if _, _, ok := splitATURI(u); ok && !m.seen[u] && !slices.Contains(uris, u) {
 			uris = append(uris, u)
 		}
 	}
@@ -278,13 +269,4 @@ func (m *mapper) more(q platform.Query) []platform.Query {
 		uris = uris[n:]
 	}
 	return out
-}
-
-func contains[T comparable](s []T, v T) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -268,7 +269,7 @@ func (f *fetcher) timeline(ctx context.Context, q platform.Query, term string, i
 			in.MaxID = string(pg.MaxID)
 		}
 	}
-	page.Posts, page.Accounts = m.posts, m.accountList()
+	page.Posts, page.Accounts = m.posts, m.accounts.List()
 	page.More = m.more(q)
 	return page, done, nil
 }
@@ -331,7 +332,7 @@ func (f *fetcher) thread(ctx context.Context, term string) (platform.Page, error
 	for _, d := range tc.Descendants {
 		m.add(d)
 	}
-	return platform.Page{Posts: m.posts, Accounts: m.accountList()}, nil
+	return platform.Page{Posts: m.posts, Accounts: m.accounts.List()}, nil
 }
 
 func (f *fetcher) post(ctx context.Context, term string) (platform.Page, error) {
@@ -341,7 +342,7 @@ func (f *fetcher) post(ctx context.Context, term string) (platform.Page, error) 
 	}
 	m := f.mapper()
 	m.add(s)
-	return platform.Page{Posts: m.posts, Accounts: m.accountList()}, nil
+	return platform.Page{Posts: m.posts, Accounts: m.accounts.List()}, nil
 }
 
 // statusID takes a status id, or the last path segment of its web URL.
@@ -360,15 +361,14 @@ type mapper struct {
 	posts    []platform.Post
 	seen     map[gomasto.ID]bool
 	uris     map[gomasto.ID]string // id -> URI of the statuses of the page
-	accounts map[string]platform.Account
-	order    []string
+	accounts platform.AccountSet
 	replies  []gomasto.ID // statuses whose threads are worth fetching
 	authors  []string     // accts
 }
 
 func (f *fetcher) mapper() *mapper {
 	return &mapper{f: f, source: f.tracker.Last().URL, seen: map[gomasto.ID]bool{},
-		uris: map[gomasto.ID]string{}, accounts: map[string]platform.Account{}}
+		uris: map[gomasto.ID]string{}}
 }
 
 func postURL(s *gomasto.Status) string {
@@ -410,7 +410,7 @@ func (m *mapper) add(s *gomasto.Status) {
 		}
 		p.Text = text
 		p.Links = links
-		if s.Card != nil && s.Card.URL != "" && !contains(p.Links, s.Card.URL) {
+		if s.Card != nil && s.Card.URL != "" && !slices.Contains(p.Links, s.Card.URL) {
 			p.Links = append(p.Links, s.Card.URL)
 		}
 		for _, t := range s.Tags {
@@ -434,7 +434,7 @@ func (m *mapper) add(s *gomasto.Status) {
 		}
 	}
 	m.posts = append(m.posts, p)
-	if !contains(m.authors, s.Account.Acct) {
+	if !slices.Contains(m.authors, s.Account.Acct) {
 		m.authors = append(m.authors, s.Account.Acct)
 	}
 }
@@ -466,19 +466,8 @@ func (m *mapper) account(a *gomasto.Account) platform.Account {
 		Followers: a.FollowersCount, Following: a.FollowingCount, Posts: a.StatusesCount,
 		ObservedAt: m.f.now,
 	}
-	if _, ok := m.accounts[acc.URL]; !ok {
-		m.order = append(m.order, acc.URL)
-	}
-	m.accounts[acc.URL] = acc
+	m.accounts.Put(acc.URL, acc)
 	return acc
-}
-
-func (m *mapper) accountList() []platform.Account {
-	out := make([]platform.Account, 0, len(m.order))
-	for _, u := range m.order {
-		out = append(out, m.accounts[u])
-	}
-	return out
 }
 
 // more derives the strategy's next queries from a page of q: the authors'
@@ -494,7 +483,7 @@ func (m *mapper) more(q platform.Query) []platform.Query {
 	}
 	var done []gomasto.ID
 	for _, id := range m.replies {
-		if !contains(done, id) {
+		if !slices.Contains(done, id) {
 			done = append(done, id)
 			out = append(out, platform.Query{Kind: platform.ByThread, Text: prefix + string(id)})
 		}
@@ -512,15 +501,6 @@ func idOf(v any) gomasto.ID {
 		return gomasto.ID(x.String())
 	}
 	return ""
-}
-
-func contains[T comparable](s []T, v T) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 var _ platform.Platform = (*Platform)(nil)

@@ -131,3 +131,37 @@ type Account struct {
 
 // ErrUnsupported is wrapped by Fetch for a query kind the platform cannot serve.
 var ErrUnsupported = errors.New("query kind not supported by this platform")
+
+// AccountSet holds the accounts a page met, once each by a key of the
+// platform's choosing (profile URL, DID), in the order first met. Its zero
+// value is empty and ready.
+type AccountSet struct {
+	byKey map[string]Account
+	order []string
+}
+
+// Get returns the account put under key.
+func (s *AccountSet) Get(key string) (Account, bool) {
+	a, ok := s.byKey[key]
+	return a, ok
+}
+
+// Put stores a under key, replacing what was there but keeping its place.
+func (s *AccountSet) Put(key string, a Account) {
+	if s.byKey == nil {
+		s.byKey = map[string]Account{}
+	}
+	if _, ok := s.byKey[key]; !ok {
+		s.order = append(s.order, key)
+	}
+	s.byKey[key] = a
+}
+
+// List returns the accounts in the order first met.
+func (s *AccountSet) List() []Account {
+	out := make([]Account, 0, len(s.order))
+	for _, k := range s.order {
+		out = append(out, s.byKey[k])
+	}
+	return out
+}

@@ -30,6 +30,7 @@ import (
 	"html"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -262,7 +263,7 @@ func (f *fetcher) timeline(q platform.Query, term string, c *cursor, count int) 
 		}
 		m.add(t, true)
 	}
-	page := platform.Page{Posts: m.posts, Accounts: m.accountList(), More: m.more(q)}
+	page := platform.Page{Posts: m.posts, Accounts: m.accounts.List(), More: m.more(q)}
 	if done {
 		c.MaxID = 0
 		c.Floor = max(c.Floor, c.Top)
@@ -294,7 +295,7 @@ func (f *fetcher) lookup(term string) (platform.Page, error) {
 	for i := range ts {
 		m.add(&ts[i], true)
 	}
-	return platform.Page{Posts: m.posts, Accounts: m.accountList(), More: m.more(platform.Query{Kind: platform.ByPost})}, nil
+	return platform.Page{Posts: m.posts, Accounts: m.accounts.List(), More: m.more(platform.Query{Kind: platform.ByPost})}, nil
 }
 
 // thread returns a tweet, the tweets it answers up the chain (one lookup
@@ -334,7 +335,7 @@ func (f *fetcher) thread(term string) (platform.Page, error) {
 			}
 		}
 	}
-	return platform.Page{Posts: m.posts, Accounts: m.accountList()}, nil
+	return platform.Page{Posts: m.posts, Accounts: m.accounts.List()}, nil
 }
 
 func tweetID(s string) (int64, error) {
@@ -356,15 +357,14 @@ type mapper struct {
 	source   string
 	posts    []platform.Post
 	seen     map[int64]bool
-	accounts map[string]platform.Account
-	order    []string
+	accounts platform.AccountSet
 	authors  []string // screen names
 	lookups  []int64  // answered or quoted tweets not embedded
 	threads  []int64  // tweets with answers
 }
 
 func (f *fetcher) mapper() *mapper {
-	return &mapper{f: f, source: f.tracker.Last().URL, seen: map[int64]bool{}, accounts: map[string]platform.Account{}}
+	return &mapper{f: f, source: f.tracker.Last().URL, seen: map[int64]bool{}}
 }
 
 // add maps t, and the retweeted and quoted tweets it embeds; follow says
@@ -392,7 +392,7 @@ func (m *mapper) add(t *gotw.Tweet, follow bool) {
 	}
 	if t.User != nil {
 		p.Author = m.account(t.User)
-		if follow && !contains(m.authors, t.User.ScreenName) {
+		if follow && !slices.Contains(m.authors, t.User.ScreenName) {
 			m.authors = append(m.authors, t.User.ScreenName)
 		}
 	}
@@ -481,19 +481,8 @@ func (m *mapper) account(u *gotw.User) platform.Account {
 	a := platform.Account{Platform: Name, ID: id, URL: AccountURL(u.ScreenName, id), Handle: u.ScreenName, Name: u.Name,
 		Followers: int64(u.FollowersCount), Following: int64(u.FriendsCount), Posts: int64(u.StatusesCount),
 		ObservedAt: m.f.now}
-	if _, ok := m.accounts[a.URL]; !ok {
-		m.order = append(m.order, a.URL)
-	}
-	m.accounts[a.URL] = a
+	m.accounts.Put(a.URL, a)
 	return a
-}
-
-func (m *mapper) accountList() []platform.Account {
-	out := make([]platform.Account, 0, len(m.order))
-	for _, u := range m.order {
-		out = append(out, m.accounts[u])
-	}
-	return out
 }
 
 // more derives the strategy's next queries: the authors' recent tweets
@@ -521,15 +510,6 @@ func (m *mapper) more(q platform.Query) []platform.Query {
 		ids = ids[n:]
 	}
 	return out
-}
-
-func contains[T comparable](s []T, v T) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 var _ platform.Platform = (*Platform)(nil)
