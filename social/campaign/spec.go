@@ -7,13 +7,13 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	crawlspec "github.com/mneme-archive/mneme/crawler/spec"
 	"github.com/mneme-archive/mneme/social/platform"
 )
 
@@ -153,11 +153,10 @@ func (s *Spec) Marshal() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-var idRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
-// ValidID reports whether id can name a campaign (it becomes a folder and
-// part of WARC file names).
-func ValidID(id string) bool { return idRE.MatchString(id) }
+// ValidID reports whether id can name a campaign: the rule of crawl ids
+// (it becomes a folder and part of WARC file names), so that a campaign
+// and its linked crawl are named alike.
+func ValidID(id string) bool { return crawlspec.ValidID(id) }
 
 // NewID returns an id for a campaign created at t.
 func NewID(t time.Time) string { return "campaign-" + t.UTC().Format("20060102-150405") }
