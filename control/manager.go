@@ -47,7 +47,7 @@ type Manager struct {
 
 	closed figures // of the crawls not open here
 
-	social *Social // the data folder's social campaigns
+	social   *Social  // the data folder's social campaigns
 	analyses analyses // the analysis jobs (analysis.go)
 }
 

@@ -8,7 +8,8 @@
 // Pages of unknown applications get the standard link extractor; while a
 // site's application is unknown, its pages are parsed for detection only
 // when their literals say a detection pattern could fire on them
-// (kb.Detector.Possible), which on most sites is never.
+// (kb.Detector.Possible), which on most sites is never, and past a site's
+// first few such pages only on ever fewer of them.
 package aah
 
 import (
@@ -76,6 +77,14 @@ type minedSite struct {
 // literal prefilter.
 const probePages = 3
 
+// freeCandidates is how many pages of a site of no known application are
+// detected in full when their literals say a pattern could fire; past
+// them, only the pages whose count is a power of two are. A site that
+// stays unknown though its pages keep carrying some fingerprint's literal
+// (common with thousands of fingerprints loaded) thus costs a full
+// detection on 8 + log2(n) of its n pages, not on every page.
+const freeCandidates = 8
+
 // Site is what the helper learnt of one site (scheme, host and port).
 type Site struct {
 	Root string // the site's root URL, e.g. "http://example.org/"
@@ -94,6 +103,9 @@ type Site struct {
 	// Probes counts the pages mined for a forum's records while the
 	// site's application was unknown.
 	Probes int
+	// Candidates counts the pages whose literals could name an
+	// application while the site's was unknown (see freeCandidates).
+	Candidates int
 }
 
 // Result is the helper's analysis of one page of a known application.
@@ -165,6 +177,15 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 		}
 		if !probe && !h.det.Possible(head) {
 			return an, h.count(root, false, 0)
+		}
+		if !probe {
+			detect, err := h.candidate(root)
+			if err != nil {
+				return an, err
+			}
+			if !detect {
+				return an, h.count(root, false, 0)
+			}
 		}
 	}
 	doc, err := vdoc.New(p.URL.Href, p.Header, p.Body)
@@ -400,6 +421,20 @@ func (h *Helper) probe(root string) (bool, error) {
 	}
 	site.Probes++
 	return true, nil
+}
+
+// candidate counts a page of the site at root, of no known application,
+// that could name one, and reports whether to detect it (freeCandidates).
+func (h *Helper) candidate(root string) (bool, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	site, err := h.sites.get(root)
+	if err != nil {
+		return false, err
+	}
+	site.Candidates++
+	n := site.Candidates
+	return n <= freeCandidates || n&(n-1) == 0, nil
 }
 
 // mineSite mines a page of a site of no known application for the

@@ -3,6 +3,7 @@ package aah_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -297,5 +298,52 @@ func TestSiteSpill(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Errorf("left after Close: %v", left)
+	}
+}
+
+// TestUnknownSiteDetectedOnFewerPages analyzes many pages of a site of no
+// known application whose pages all carry a literal of a detection
+// pattern (so that each could name one): past the first freeCandidates,
+// only the pages whose count is a power of two are detected in full, so
+// a WordPress page among them is recognised on the 64th, not the 41st.
+func TestUnknownSiteDetectedOnFewerPages(t *testing.T) {
+	k, err := kb.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := aah.New(kb.NewDetector(k, nil), aah.Options{Log: io.Discard})
+	const wp = `<html><head><meta name="generator" content="WordPress 6.1"></head><body class="home blog">
+		<article><h2 class="entry-title"><a href="/2024/01/a-post/">A post</a></h2></article></body></html>`
+	// The page's head links one WordPress asset (a lone weak signal: no
+	// application), which the literal prefilter cannot tell from more.
+	const plain = `<html><head><title>phpbb, wp-content and mediawiki notes</title></head><body><p>notes</p></body></html>`
+	analyze := func(i int, body string) string {
+		t.Helper()
+		an, err := h.Analyze(htmlPage(t, fmt.Sprintf("http://plain.test/%d", i), body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return an.Annotation
+	}
+	if a := analyze(0, plain); a != "" {
+		t.Fatalf("a plain page is annotated %q: the test's page names an application", a)
+	}
+	// The first 3 pages are mined for a forum's records (probePages),
+	// the next 40 are candidates.
+	for i := 1; i < 43; i++ {
+		analyze(i, plain)
+	}
+	sites := sitesOf(t, h)
+	if len(sites) != 1 || sites[0].Candidates != 40 {
+		t.Fatalf("sites %+v, want one whose pages after the 3 probed were 40 candidates", sites)
+	}
+	if a := analyze(43, wp); a != "" {
+		t.Errorf("41st candidate page detected (%q): only powers of two past the first 8 are", a)
+	}
+	for i := 44; i < 66; i++ {
+		analyze(i, plain)
+	}
+	if a := analyze(66, wp); !strings.HasPrefix(a, "app:wordpress") {
+		t.Errorf("64th candidate page: annotation %q, want WordPress", a)
 	}
 }
