@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -246,12 +245,11 @@ func newSocialListCmd() *cobra.Command {
 				enc.SetIndent("", "  ")
 				return enc.Encode(all)
 			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSTATE\tPASS\tPOSTS\tREQUESTS\tPAIRS")
+			t := newColumns(cmd.OutOrStdout(), tableLayout{none: "no campaigns"}, []string{"ID", "STATE", "PASS", "POSTS", "REQUESTS", "PAIRS"})
 			for _, c := range all {
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\n", c.ID, c.State, c.Pass, c.Posts, c.Requests, len(c.Pairs))
+				t.row([]string{c.ID, c.State, fmt.Sprint(c.Pass), fmt.Sprint(c.Posts), fmt.Sprint(c.Requests), fmt.Sprint(len(c.Pairs))})
 			}
-			return tw.Flush()
+			return t.end()
 		},
 	}
 	cmd.Flags().StringVar(&data, "data", "", "data folder (default: $MNEME_DATA, else ./mneme-data)")
@@ -290,12 +288,11 @@ func writeCampaign(w io.Writer, c api.Campaign) error {
 		fmt.Fprintf(w, " (%s)", c.Reason)
 	}
 	fmt.Fprintf(w, "; pass %d, %d posts, %d requests\n", c.Pass, c.Posts, c.Requests)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PLATFORM\tKIND\tQUERY\tPASS\tDONE\tPOSTS\tREQUESTS\tERRORS\tLAST ERROR")
+	t := newColumns(w, tableLayout{none: "no query pairs"}, []string{"PLATFORM", "KIND", "QUERY", "PASS", "DONE", "POSTS", "REQUESTS", "ERRORS", "LAST ERROR"})
 	for _, p := range c.Pairs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%v\t%d\t%d\t%d\t%s\n", p.Platform, p.Kind, p.Query, p.Pass, p.Done, p.Posts, p.Requests, p.Errors, p.LastError)
+		t.row([]string{p.Platform, p.Kind, p.Query, fmt.Sprint(p.Pass), fmt.Sprint(p.Done), fmt.Sprint(p.Posts), fmt.Sprint(p.Requests), fmt.Sprint(p.Errors), p.LastError})
 	}
-	return tw.Flush()
+	return t.end()
 }
 
 func newSocialImportCmd() *cobra.Command {
