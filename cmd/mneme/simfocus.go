@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -99,12 +98,11 @@ update function of --updates.`,
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "topical web: %d pages, %d topics, out-degree %d, noise %.2f, %d hosts; %d pages per crawl from %d seeds\n\n",
 				w.Pages, w.Topics, w.OutDegree, w.Noise, w.Hosts, pages, seeds)
-			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-			head := "setting\tupdate\t"
+			head := []string{"setting", "update"}
 			for _, t := range topics {
-				head += fmt.Sprintf("topic %d\t", t)
+				head = append(head, fmt.Sprintf("topic %d", t))
 			}
-			fmt.Fprintln(tw, head+"mean\t")
+			tab := newColumns(out, tableLayout{}, append(head, "mean"))
 			for _, st := range sets {
 				us := ups
 				if st.mode == sim.BreadthFirst {
@@ -122,7 +120,7 @@ update function of --updates.`,
 					if st.mode == sim.BreadthFirst {
 						upd = "-"
 					}
-					row := name + "\t" + upd + "\t"
+					row := []string{name, upd}
 					sum := 0.0
 					for _, t := range topics {
 						if t < 0 || t >= w.Topics {
@@ -140,13 +138,13 @@ update function of --updates.`,
 						if err != nil {
 							return err
 						}
-						row += fmt.Sprintf("%.3f\t", res.Ratio)
+						row = append(row, fmt.Sprintf("%.3f", res.Ratio))
 						sum += res.Ratio
 					}
-					fmt.Fprintln(tw, row+fmt.Sprintf("%.3f\t", sum/float64(len(topics))))
+					tab.row(append(row, fmt.Sprintf("%.3f", sum/float64(len(topics)))))
 				}
 			}
-			return tw.Flush()
+			return tab.end()
 		},
 	}
 	f := cmd.Flags()

@@ -12,7 +12,7 @@ func TestSimFocusTable(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	// A header, then breadth-first once and the batch setting with each update function.
-	for _, want := range []string{"1200 pages, 4 topics", "breadth-first       -", "batch b=2 k=3     AVG", "batch b=2 k=3   FIRST"} {
+	for _, want := range []string{"1200 pages, 4 topics", "\nbreadth-first  -      ", "\nbatch b=2 k=3  AVG    ", "\nbatch b=2 k=3  FIRST  "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
