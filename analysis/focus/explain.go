@@ -3,7 +3,6 @@ package focus
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"math"
 	"sync"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/mneme-archive/mneme/crawler/frontier"
+	"github.com/mneme-archive/mneme/internal/pebblelog"
 )
 
 // explainStore keeps, per link URL, its module values combined over its
@@ -58,7 +58,7 @@ func decodeRecord(b []byte) (record, bool) {
 
 // openExplain opens the store in dir, or in memory when dir is "".
 func openExplain(dir string) (*explainStore, error) {
-	o := &pebble.Options{Logger: quietLogger{}}
+	o := &pebble.Options{Logger: pebblelog.Logger{Name: "focus: explain store"}}
 	if dir == "" {
 		o.FS = vfs.NewMem()
 	}
@@ -67,14 +67,6 @@ func openExplain(dir string) (*explainStore, error) {
 		return nil, err
 	}
 	return &explainStore{db: db}, nil
-}
-
-type quietLogger struct{}
-
-func (quietLogger) Infof(string, ...any)  {}
-func (quietLogger) Errorf(string, ...any) {}
-func (quietLogger) Fatalf(format string, args ...any) {
-	panic(fmt.Sprintf("pebble: "+format, args...))
 }
 
 // combine merges a new sighting (values v, score s) into r as update u
