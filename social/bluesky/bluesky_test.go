@@ -278,30 +278,13 @@ func TestBadInput(t *testing.T) {
 		fakeapi.Status404: {"404 Not Found", "NotFound"},
 		fakeapi.EchoAuth:  {"401 Unauthorized", "[redacted]"},
 	}
-	for _, f := range fakeapi.Faults {
+	set := func(f fakeapi.Fault) {
 		s.mu.Lock()
 		s.fault = f
 		s.mu.Unlock()
-		_, err := p.Fetch(context.Background(), env, q, nil)
-		if err == nil {
-			t.Fatalf("%s: no error", f)
-		}
-		msg := err.Error()
-		for _, w := range append([]string{"bluesky: GET " + s.app.URL + "/xrpc/app.bsky.feed.getPosts?uris=at%3A%2F%2F"}, want[f]...) {
-			if !strings.Contains(msg, w) {
-				t.Fatalf("%s: error %q does not say %q", f, msg, w)
-			}
-		}
-		if strings.Contains(msg, token) {
-			t.Fatalf("%s: error shows the token: %s", f, msg)
-		}
-		s.mu.Lock()
-		s.fault = fakeapi.Nothing
-		s.mu.Unlock()
-		if page, err := p.Fetch(context.Background(), env, q, nil); err != nil || len(page.Posts) != 1 {
-			t.Fatalf("after %s: %v", f, err)
-		}
 	}
+	fakeapi.CheckFaults(t, p, env, q, set, "bluesky: GET "+s.app.URL+"/xrpc/app.bsky.feed.getPosts?uris=at%3A%2F%2F", want,
+		[]string{token}, func(page platform.Page) bool { return len(page.Posts) == 1 })
 	if _, err := p.Fetch(context.Background(), env, platform.Query{Kind: platform.ByPost, Text: "https://example.org/x"}, nil); err == nil {
 		t.Fatal("a URL that names no post: no error")
 	}

@@ -110,7 +110,7 @@ func dirSize(tb testing.TB, dir string) int64 {
 // 20,000) into WARC and RDF, once, and reports posts/s and bytes a post
 // in the store and in the WARC files:
 //
-//	MNEME_IMPORT_TWEETS=1000000 go test ./social/importer -run XXX -bench Import -benchtime 1x
+//	MNEME_IMPORT_TWEETS=1000000 go test ./social/importer -run '^$' -bench Import -benchtime 1x
 func BenchmarkImport(b *testing.B) {
 	n := 20000
 	if v, err := strconv.Atoi(os.Getenv("MNEME_IMPORT_TWEETS")); err == nil && v > 0 {

@@ -266,26 +266,8 @@ func TestBadInput(t *testing.T) {
 		fakeapi.Status404: {"404 Not Found", "Record not found"},
 		fakeapi.EchoAuth:  {"401 Unauthorized", "[redacted]"},
 	}
-	for _, f := range fakeapi.Faults {
-		s.setFault(f)
-		_, err := p.Fetch(context.Background(), env, q, nil)
-		if err == nil {
-			t.Fatalf("%s: no error", f)
-		}
-		msg := err.Error()
-		for _, w := range append([]string{"mastodon: GET " + s.URL + "/api/v1/timelines/tag/climate?limit=40"}, want[f]...) {
-			if !strings.Contains(msg, w) {
-				t.Fatalf("%s: error %q does not say %q", f, msg, w)
-			}
-		}
-		if strings.Contains(msg, token) {
-			t.Fatalf("%s: error shows the token: %s", f, msg)
-		}
-		s.setFault(fakeapi.Nothing)
-		if page, err := p.Fetch(context.Background(), env, q, nil); err != nil || len(page.Posts) == 0 {
-			t.Fatalf("after %s: %v, %d posts", f, err, len(page.Posts))
-		}
-	}
+	fakeapi.CheckFaults(t, p, env, q, s.setFault, "mastodon: GET "+s.URL+"/api/v1/timelines/tag/climate?limit=40", want,
+		[]string{token}, func(page platform.Page) bool { return len(page.Posts) > 0 })
 	if strings.Contains(log.String(), token) {
 		t.Fatal("the token is in the log")
 	}

@@ -258,26 +258,8 @@ func TestBadInput(t *testing.T) {
 		fakeapi.Status404: {"404 Not Found", "34 Record not found"},
 		fakeapi.EchoAuth:  {"401 Unauthorized", "[redacted]"},
 	}
-	for _, f := range fakeapi.Faults {
-		s.setFault(f)
-		_, err := p.Fetch(context.Background(), env, q, nil)
-		if err == nil {
-			t.Fatalf("%s: no error", f)
-		}
-		msg := err.Error()
-		for _, w := range append([]string{"twitter: GET " + s.URL + "/1.1/search/tweets.json?"}, want[f]...) {
-			if !strings.Contains(msg, w) {
-				t.Fatalf("%s: error %q does not say %q", f, msg, w)
-			}
-		}
-		if strings.Contains(msg, token) || strings.Contains(msg, "Fake") {
-			t.Fatalf("%s: error shows the token: %s", f, msg)
-		}
-		s.setFault(fakeapi.Nothing)
-		if page, err := p.Fetch(context.Background(), env, q, nil); err != nil || len(page.Posts) == 0 {
-			t.Fatalf("after %s: %v, %d posts", f, err, len(page.Posts))
-		}
-	}
+	fakeapi.CheckFaults(t, p, env, q, s.setFault, "twitter: GET "+s.URL+"/1.1/search/tweets.json?", want,
+		[]string{token, "Fake"}, func(page platform.Page) bool { return len(page.Posts) > 0 })
 	// A wrong token is the service's 401.
 	env.Credentials = map[string]string{"bearer": "wrong-token-value"}
 	if _, err := p.Fetch(context.Background(), env, q, nil); err == nil || !strings.Contains(err.Error(), "401 Unauthorized: twitter: 89 Invalid or expired token.") {
