@@ -149,7 +149,7 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 		t1 := time.Now()
 		s.cost[modDocument].Add(int64(t1.Sub(t0)))
 		if s.entities != nil {
-			found := s.entities.match(strings.ToLower(content))
+			found := s.entities.match(lowerBytes(content))
 			for _, e := range found {
 				res.Entities = append(res.Entities, s.entities.entities[e])
 			}
@@ -171,6 +171,7 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 	urls := make([]string, 0, len(links))
 	kept := make([]float64, 0, len(links))
 	paraCos := map[string]float64{}
+	scratch := text.Vector{} // one link text's counts, reused
 	cos := func(txt string, mod int) float64 {
 		if txt == "" {
 			return math.NaN()
@@ -181,7 +182,9 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 				return c
 			}
 		}
-		c := s.topic.Cosine(s.topic.an.Counts(txt))
+		clear(scratch)
+		s.topic.an.AddCounts(txt, scratch)
+		c := s.topic.Cosine(scratch)
 		if mod == modParagraph {
 			paraCos[txt] = c
 		}
