@@ -47,6 +47,7 @@ type Scorer struct {
 	expl      *explainStore
 	ref       *reference
 	harvest   harvest
+	linkCos   cosCache
 	// cost is the time spent per module (ns), the text analysis apart.
 	cost  [numModules + 1]atomic.Int64
 	pages atomic.Int64
@@ -170,23 +171,23 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 	vals := make([]Values, 0, len(links))
 	urls := make([]string, 0, len(links))
 	kept := make([]float64, 0, len(links))
-	paraCos := map[string]float64{}
-	scratch := text.Vector{} // one link text's counts, reused
+	pageCos := map[string]float64{} // a page's link texts, both modules
+	scratch := text.Vector{}        // one link text's counts, reused
+	gen := s.topic.Generation()
 	cos := func(txt string, mod int) float64 {
 		if txt == "" {
 			return math.NaN()
 		}
 		t0 := time.Now()
-		if mod == modParagraph {
-			if c, ok := paraCos[txt]; ok {
-				return c
+		c, ok := pageCos[txt]
+		if !ok {
+			if c, ok = s.linkCos.get(gen, txt); !ok {
+				clear(scratch)
+				s.topic.an.AddCounts(txt, scratch)
+				c = s.topic.Cosine(scratch)
+				s.linkCos.put(gen, txt, c)
 			}
-		}
-		clear(scratch)
-		s.topic.an.AddCounts(txt, scratch)
-		c := s.topic.Cosine(scratch)
-		if mod == modParagraph {
-			paraCos[txt] = c
+			pageCos[txt] = c
 		}
 		s.cost[mod].Add(int64(time.Since(t0)))
 		return c
@@ -500,4 +501,35 @@ func (s *Scorer) Decide(accept, drop []string) error {
 		s.topic.Accept(acc)
 	}
 	return nil
+}
+
+// cosCache remembers the cosine of link texts (anchors, paragraphs) with
+// the topic across pages: menus, lists of related pages and their titles
+// come back on many pages of a site. It holds the cosines of one topic
+// generation and at most cosCacheMax texts (emptied when full).
+type cosCache struct {
+	mu  sync.RWMutex
+	gen int
+	m   map[string]float64
+}
+
+const cosCacheMax = 1 << 14
+
+func (c *cosCache) get(gen int, txt string) (float64, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.gen != gen {
+		return 0, false
+	}
+	x, ok := c.m[txt]
+	return x, ok
+}
+
+func (c *cosCache) put(gen int, txt string, x float64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || c.gen != gen || len(c.m) >= cosCacheMax {
+		c.m, c.gen = map[string]float64{}, gen
+	}
+	c.m[strings.Clone(txt)] = x
 }
