@@ -90,7 +90,7 @@ func New(o Options) (*Scorer, error) {
 	if f.Reference > 0 {
 		s.ref = &reference{want: f.Reference, pages: f.Reference}
 	}
-	if s.expl, err = openExplain(o.Store); err != nil {
+	if s.expl, err = openExplain(o.Store, o.Update); err != nil {
 		return nil, fmt.Errorf("focus: explanations: %w", err)
 	}
 	return s, nil
@@ -218,7 +218,7 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 		vals = append(vals, v)
 		kept = append(kept, scores[i])
 	}
-	if err := s.expl.add(urls, vals, kept, s.update); err != nil {
+	if err := s.expl.add(urls, vals, kept); err != nil {
 		return res, scores, err
 	}
 	return res, scores, nil
