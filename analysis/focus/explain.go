@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
