@@ -103,3 +103,41 @@ func TestCountsSameAsReference(t *testing.T) {
 		}
 	}
 }
+
+// TestCountsConcurrent counts texts from several goroutines at once while
+// the cache fills (run with -race).
+func TestCountsConcurrent(t *testing.T) {
+	a, err := New("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var texts []string
+	for range 8 {
+		texts = append(texts, randomText(r, 300))
+	}
+	want := make([]Vector, len(texts))
+	for i, s := range texts {
+		want[i] = referenceCounts(a, s)
+	}
+	errs := make(chan string, len(texts))
+	for i, s := range texts {
+		go func() {
+			for range 3 {
+				got := a.Counts(s)
+				for term, c := range want[i] {
+					if got[term] != c {
+						errs <- term
+						return
+					}
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range texts {
+		if e := <-errs; e != "" {
+			t.Errorf("concurrent counts differ at %q", e)
+		}
+	}
+}

@@ -162,11 +162,11 @@ func words(s string, low *[]byte, fn func(w string, b []byte)) {
 // others stemmed.
 func (a *Analyzer) Terms(s string, fn func(term string)) {
 	var out []string
-	a.scan(s, func(e entry) {
+	a.scan(s, func(e entry, _ bool) {
 		if !e.stop {
 			out = append(out, e.stem)
 		}
-	})
+	}, nil)
 	for _, t := range out {
 		fn(t)
 	}
@@ -212,12 +212,47 @@ func (a *Analyzer) Counts(s string) Vector {
 // AddCounts adds the term frequencies of s to v: Counts into a map the
 // caller reuses.
 func (a *Analyzer) AddCounts(s string, v Vector) {
-	a.scan(s, func(e entry) {
-		if !e.stop {
-			v[e.stem]++
+	c := counters.Get().(*counter)
+	var missed Vector // stems of words not cached yet
+	a.scan(s, func(e entry, cached bool) {
+		switch {
+		case e.stop:
+		case cached:
+			// Cached words count by stem id, one hash per word.
+			if int(e.id) >= len(c.n) {
+				c.n = append(c.n, make([]float64, int(e.id)+1-len(c.n))...)
+			}
+			if c.n[e.id] == 0 {
+				c.touched = append(c.touched, e.id)
+			}
+			c.n[e.id]++
+		default:
+			if missed == nil {
+				missed = Vector{}
+			}
+			missed[e.stem]++
 		}
+	}, func(stems []string) {
+		// Under the same read lock: the ids are the cache's of this scan.
+		for _, id := range c.touched {
+			v[stems[id]] += c.n[id]
+			c.n[id] = 0
+		}
+		c.touched = c.touched[:0]
 	})
+	for t, n := range missed {
+		v[t] += n
+	}
+	counters.Put(c)
 }
+
+// counter counts a text's cached words by stem id; reused (counters).
+type counter struct {
+	n       []float64 // by stem id; zero outside touched
+	touched []uint32
+}
+
+var counters = sync.Pool{New: func() any { return &counter{} }}
 
 // Norm is the Euclidean length of v.
 func (v Vector) Norm() float64 {
@@ -323,13 +358,17 @@ func TFIDF(docs []Vector) Vector {
 type wordCache struct{ shards []wordShard }
 
 type wordShard struct {
-	mu sync.RWMutex
-	m  map[string]entry
+	mu    sync.RWMutex
+	m     map[string]entry
+	ids   map[string]uint32 // stem → id
+	stems []string          // id → stem
 }
 
-// entry is what a word is in a language.
+// entry is what a word is in a language: a stop word, or a stem and the
+// stem's id in its shard.
 type entry struct {
 	stem string
+	id   uint32
 	stop bool
 }
 
@@ -346,9 +385,11 @@ func (a *Analyzer) entryOf(lang int, w string) entry {
 }
 
 // scan calls fn with the entry of each word of s (stop words included),
-// in order, in the language detected for s. fn is called under the
-// cache's read lock: it must not call the Analyzer.
-func (a *Analyzer) scan(s string, fn func(entry)) {
+// in order, in the language detected for s, and whether the entry came
+// from the cache (only then is its id set); then done, when not nil, with
+// the stems by id. fn and done are called under the cache's read lock:
+// they must not call the Analyzer.
+func (a *Analyzer) scan(s string, fn func(e entry, cached bool), done func(stems []string)) {
 	lang := a.detect(s)
 	sh := &a.cache.shards[lang]
 	var low []byte
@@ -362,29 +403,43 @@ func (a *Analyzer) scan(s string, fn func(entry)) {
 		} else {
 			e, ok = sh.m[w]
 		}
-		if !ok {
-			if b != nil {
-				w = string(b)
-			}
-			if e, ok = miss[w]; !ok {
-				e = a.entryOf(lang, w)
-				if miss == nil {
-					miss = map[string]entry{}
-				}
-				miss[strings.Clone(w)] = e
-			}
+		if ok {
+			fn(e, true)
+			return
 		}
-		fn(e)
+		if b != nil {
+			w = string(b)
+		}
+		if e, ok = miss[w]; !ok {
+			e = a.entryOf(lang, w)
+			if miss == nil {
+				miss = map[string]entry{}
+			}
+			miss[strings.Clone(w)] = e
+		}
+		fn(e, false)
 	})
+	if done != nil {
+		done(sh.stems)
+	}
 	sh.mu.RUnlock()
 	if len(miss) == 0 {
 		return
 	}
 	sh.mu.Lock()
 	if sh.m == nil || len(sh.m)+len(miss) > wordCacheMax {
-		sh.m = make(map[string]entry, len(miss))
+		sh.m, sh.ids, sh.stems = make(map[string]entry, len(miss)), map[string]uint32{}, nil
 	}
 	for w, e := range miss {
+		if !e.stop {
+			id, ok := sh.ids[e.stem]
+			if !ok {
+				id = uint32(len(sh.stems))
+				sh.ids[e.stem] = id
+				sh.stems = append(sh.stems, e.stem)
+			}
+			e.id = id
+		}
 		sh.m[w] = e
 	}
 	sh.mu.Unlock()
