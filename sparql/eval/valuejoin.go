@@ -389,7 +389,7 @@ func (it *valueJoinIter) chunk() error {
 	}
 	it.held = len(it.rows)
 	ex.memRows += it.held
-	it.hash = float64(len(it.keys))*it.j.lookupCost > it.j.scanCost
+	it.hash = it.lits != nil || float64(len(it.keys))*it.j.lookupCost > it.j.scanCost
 	// EXPLAIN shows how the last chunk was joined.
 	if it.hash {
 		it.j.stats.Detail = it.j.detail + " hash"
