@@ -404,6 +404,7 @@ func (c *compiler) compileFilter(x *algebra.Filter, bound []bool) (node, error) 
 			continue
 		}
 		f.exprs = append(f.exprs, ce)
+		f.memo = append(f.memo, c.memoSlot(e))
 	}
 	var n node = f
 	if len(f.exprs) == 0 {
