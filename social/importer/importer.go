@@ -28,8 +28,12 @@ import (
 // Name is the platform's name in campaign specs.
 const Name = "import"
 
-// DefaultPagePosts is about how many posts a page holds.
-const DefaultPagePosts = 5000
+// DefaultPagePosts is about how many posts a page holds: one commit of
+// some 500,000 statements, large enough that the store writes it as
+// sorted files (a few hundred MB of memory while it commits), and that an
+// author named on many pages is observed once a page and not once for
+// every few posts.
+const DefaultPagePosts = 20000
 
 // maxLine bounds one line (a v2 page of 100 tweets with its includes is
 // well under a megabyte).
