@@ -100,7 +100,23 @@ func (a *Analyzer) Analyze(text string) Result {
 	}
 	spans := Sentences(text)
 	r.Sentences = len(spans)
-	docLang := language(text)
+	// A sentence of its own language: only a long one that whatlanggo is
+	// sure of (short ones are often misjudged). The others are of the
+	// language of most of the long ones, or when there is none, of the
+	// whole text's.
+	langs := make([]string, len(spans))
+	long := map[string]int{}
+	for i, sp := range spans {
+		if s := text[sp.Start:sp.End]; len(s) >= 60 {
+			if langs[i] = sentenceLanguage(s); langs[i] != "" {
+				long[langs[i]] += len(s)
+			}
+		}
+	}
+	docLang := majority(long)
+	if docLang == "" {
+		docLang = language(text)
+	}
 	chars := map[string]int{}
 	var ms []Mention
 	sents := make([]sentence, 0, len(spans)) // never grown: score keeps pointers
@@ -111,15 +127,11 @@ func (a *Analyzer) Analyze(text string) Result {
 		}
 		return x.sent
 	}
-	for _, sp := range spans {
+	for i, sp := range spans {
 		s := text[sp.Start:sp.End]
-		// A sentence of its own language: only a long one that
-		// whatlanggo is sure of (short ones are often misjudged).
-		lang := docLang
-		if len(s) >= 60 {
-			if l := sentenceLanguage(s); l != "" {
-				lang = l
-			}
+		lang := langs[i]
+		if lang == "" {
+			lang = docLang
 		}
 		chars[lang] += len(s)
 		// English, or too short to tell: the English recogniser and
@@ -147,12 +159,7 @@ func (a *Analyzer) Analyze(text string) Result {
 			known.add(m)
 		}
 	}
-	best := 0
-	for l, n := range chars {
-		if l != "" && (n > best || n == best && l < r.Language) {
-			r.Language, best = l, n
-		}
-	}
+	r.Language = majority(chars)
 	if len(chars) > 1 {
 		var ls []string
 		for l := range chars {
@@ -194,6 +201,18 @@ func (a *Analyzer) Analyze(text string) Result {
 	r.Mentions = ms
 	r.Terms = topTerms(text, a.o.Terms)
 	return r
+}
+
+// majority is the language of most characters in chars ("" for
+// unknown does not count), the least code on a tie.
+func majority(chars map[string]int) string {
+	out, best := "", 0
+	for l, n := range chars {
+		if l != "" && (n > best || n == best && l < out) {
+			out, best = l, n
+		}
+	}
+	return out
 }
 
 // sentence is a sentence of a text being analysed.
