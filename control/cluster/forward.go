@@ -13,16 +13,18 @@ import (
 	"github.com/mneme-archive/mneme/crawler/frontier"
 )
 
-// Forwarding batches: a batch leaves when it holds maxBatch URLs or has
-// waited flushEvery, so a page's links cost a fraction of a message.
+// Forwarding batches: a batch leaves when its message reaches batchBytes
+// or it has waited flushEvery, so a page's links cost a fraction of a
+// message and a message carries thousands of URLs (about 60 bytes each),
+// well under NATS's default maximum payload of 1 MiB.
 const (
-	maxBatch   = 2048
+	batchBytes = 256 << 10
 	flushEvery = 5 * time.Millisecond
 	// fetchBatch is how many messages a receiver takes at once: their URLs
 	// go into the frontier with one sync.
-	fetchBatch = 64
-	// maxMessage bounds a message, under NATS's default maximum payload
-	// of 1 MiB: a batch of long URLs is split.
+	fetchBatch = 16
+	// maxMessage bounds a message of statements, under NATS's default
+	// maximum payload of 1 MiB.
 	maxMessage = 512 << 10
 )
 
@@ -42,7 +44,7 @@ type forwarder struct {
 // stored it (err nil) or it was given up (err set).
 type outBatch struct {
 	dest string
-	urls []URL
+	w    batchWriter
 	done chan struct{}
 	err  error
 }
@@ -102,8 +104,8 @@ func (f *forwarder) add(dest string, u URL) *outBatch {
 		f.open[dest] = b
 		f.unacked.Add(1)
 	}
-	b.urls = append(b.urls, u)
-	full := len(b.urls) >= maxBatch
+	b.w.add(u)
+	full := len(b.w.buf) >= batchBytes
 	if full {
 		delete(f.open, dest)
 		f.wg.Add(1)
@@ -151,22 +153,15 @@ func (f *forwarder) sendOpen() {
 func (f *forwarder) send(b *outBatch) {
 	defer f.wg.Done()
 	defer f.unacked.Add(-1)
-	b.err = f.publish(f.n.ctx, b.dest, b.urls)
+	b.err = f.publish(f.n.ctx, b.dest, &b.w)
 	close(b.done)
 }
 
-// publish stores urls in dest's subject, retrying until it succeeds or
+// publish stores a batch in dest's subject, retrying until it succeeds or
 // ctx ends.
-func (f *forwarder) publish(ctx context.Context, dest string, urls []URL) error {
+func (f *forwarder) publish(ctx context.Context, dest string, w *batchWriter) error {
 	n := f.n
-	data := appendBatch(nil, urls)
-	if len(data) > maxMessage && len(urls) > 1 {
-		h := len(urls) / 2
-		if err := f.publish(ctx, dest, urls[:h]); err != nil {
-			return err
-		}
-		return f.publish(ctx, dest, urls[h:])
-	}
+	data := w.bytes()
 	subj := n.subject(dest)
 	wait := 50 * time.Millisecond
 	for {
@@ -174,15 +169,15 @@ func (f *forwarder) publish(ctx context.Context, dest string, urls []URL) error 
 		_, err := n.js.Publish(pctx, subj, data)
 		cancel()
 		if err == nil {
-			n.forwarded.Add(int64(len(urls)))
+			n.forwarded.Add(int64(w.n))
 			n.batchesSent.Add(1)
 			n.log.ok()
 			return nil
 		}
-		n.log.trouble(fmt.Sprintf("forwarding %d URLs to node %s", len(urls), dest), err)
+		n.log.trouble(fmt.Sprintf("forwarding %d URLs to node %s", w.n, dest), err)
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("forwarding %d URLs to node %s: %w", len(urls), dest, err)
+			return fmt.Errorf("forwarding %d URLs to node %s: %w", w.n, dest, err)
 		case <-time.After(wait):
 		}
 		wait = min(2*wait, 2*time.Second)
@@ -262,17 +257,17 @@ func (n *Node) drain(ctx context.Context, cons jetstream.Consumer, wait bool) {
 // take routes the URLs of some messages: it returns once those this node
 // owns are durable in its frontier and the others are in the stream.
 func (n *Node) take(msgs []jetstream.Msg) error {
-	var cands []frontier.Candidate
+	var us []URL
 	for _, m := range msgs {
-		us, err := decodeBatch(m.Data())
-		if err != nil {
+		var err error
+		if us, err = decodeBatch(us, m.Data()); err != nil {
 			// Nothing can make it readable: drop it, loudly.
 			n.log.printf("dropping an unreadable forwarded batch (%s): %v", m.Subject(), err)
-			continue
 		}
-		for _, u := range us {
-			cands = append(cands, u.candidate())
-		}
+	}
+	cands := make([]frontier.Candidate, len(us))
+	for i, u := range us {
+		cands[i] = u.candidate()
 	}
 	c := n.crawl.Load()
 	if c == nil {

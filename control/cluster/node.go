@@ -79,6 +79,8 @@ type Node struct {
 	recvStop context.CancelFunc
 	recvDone chan struct{}
 
+	beats map[string]seenBeat // by node: the last heartbeat read; poll's own
+
 	mu       sync.Mutex
 	prevTerm map[string]termSnap // the last termination snapshot
 	lastBeat time.Time
@@ -89,6 +91,13 @@ type Node struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	loop   chan struct{}
+}
+
+// seenBeat is a node's heartbeat as a poll read it.
+type seenBeat struct {
+	s       api.Node
+	created time.Time
+	rev     uint64
 }
 
 // termSnap is what a node's heartbeat said at a termination check.
@@ -388,14 +397,15 @@ func (n *Node) beat(ctx context.Context) error {
 // this node no longer owns when the set changed, reads the messages of
 // nodes that left, and checks for the crawl's end.
 func (n *Node) poll(ctx context.Context) error {
-	w, err := n.members.Watch(ctx, n.token+".*", jetstream.IgnoreDeletes())
+	w, err := n.members.Watch(ctx, n.token+".*")
 	if err != nil {
 		return err
 	}
 	defer w.Stop()
 	now := time.Now()
-	var view []api.Node
-	revs := map[string]uint64{}
+	if n.beats == nil {
+		n.beats = map[string]seenBeat{}
+	}
 read:
 	for {
 		var e jetstream.KeyValueEntry
@@ -407,9 +417,9 @@ read:
 		if e == nil {
 			break read // the current values are all read
 		}
-		// The server drops expired heartbeats; one it has not dropped yet
-		// is dead all the same.
-		if now.Sub(e.Created()) > n.cfg.TTL {
+		name := strings.TrimPrefix(e.Key(), n.token+".")
+		if e.Operation() != jetstream.KeyValuePut {
+			delete(n.beats, name) // it left
 			continue
 		}
 		var s api.Node
@@ -417,8 +427,23 @@ read:
 			n.log.printf("node %s: unreadable heartbeat: %v", e.Key(), err)
 			continue
 		}
-		view = append(view, s)
-		revs[s.Name] = e.Revision()
+		n.beats[name] = seenBeat{s: s, created: e.Created(), rev: e.Revision()}
+	}
+	// A heartbeat read at an earlier poll counts until it expires: a
+	// watch's first values can miss a key whose heartbeat is being
+	// replaced at that moment, and a node must not leave the live set
+	// (and have its domains handed back and forth) for that.
+	var view []api.Node
+	revs := map[string]uint64{}
+	for name, b := range n.beats {
+		// The server drops expired heartbeats; one it has not dropped
+		// yet is dead all the same.
+		if now.Sub(b.created) > n.cfg.TTL {
+			delete(n.beats, name)
+			continue
+		}
+		view = append(view, b.s)
+		revs[b.s.Name] = b.rev
 	}
 	slices.SortFunc(view, func(a, b api.Node) int { return strings.Compare(a.Name, b.Name) })
 	var live []string
@@ -550,13 +575,27 @@ func (n *Node) handOver(ctx context.Context) (int, error) {
 	moved, err := c.HandOver(func(key string) bool {
 		return Owner(Domain(key), live) == n.cfg.Name
 	}, func(qs []frontier.Queued) error {
-		by := map[string][]URL{}
+		by := map[string]*batchWriter{}
 		for _, q := range qs {
 			o := Owner(Domain(q.QueueKey), live)
-			by[o] = append(by[o], fromQueued(q))
+			w := by[o]
+			if w == nil {
+				w = &batchWriter{}
+				by[o] = w
+			}
+			w.add(fromQueued(q))
+			if len(w.buf) >= batchBytes {
+				if err := n.fw.publish(ctx, o, w); err != nil {
+					return err
+				}
+				w.n = 0
+			}
 		}
-		for o, us := range by {
-			if err := n.fw.publish(ctx, o, us); err != nil {
+		for o, w := range by {
+			if w.n == 0 {
+				continue
+			}
+			if err := n.fw.publish(ctx, o, w); err != nil {
 				return err
 			}
 		}

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"net"
+	"sync"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -11,6 +12,33 @@ import (
 // Domain is the pay-level domain of a frontier queue key (a host or
 // host:port): the unit of ownership.
 func Domain(queueKey string) string {
+	domains.mu.Lock()
+	d, ok := domains.m[queueKey]
+	domains.mu.Unlock()
+	if ok {
+		return d
+	}
+	d = domainOf(queueKey)
+	domains.mu.Lock()
+	if len(domains.m) >= maxDomains {
+		clear(domains.m)
+	}
+	domains.m[queueKey] = d
+	domains.mu.Unlock()
+	return d
+}
+
+// domains caches Domain: the public-suffix lookup costs about a
+// microsecond, and every forwarded URL is routed twice (by its sender and
+// by its receiver). The cache is emptied when full, so it stays bounded.
+var domains = struct {
+	mu sync.Mutex
+	m  map[string]string
+}{m: map[string]string{}}
+
+const maxDomains = 1 << 16
+
+func domainOf(queueKey string) string {
 	host := queueKey
 	if h, _, err := net.SplitHostPort(queueKey); err == nil {
 		host = h
