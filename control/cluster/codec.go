@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/mneme-archive/mneme/crawler/frontier"
@@ -114,6 +115,7 @@ func decodeBatch(dst []URL, b []byte) ([]URL, error) {
 	if n > uint64(len(b)) {
 		return dst, errCorrupt
 	}
+	dst = slices.Grow(dst, int(n))
 	all := string(b) // one allocation for every string of the batch
 	p := 0
 	str := func() (string, bool) {

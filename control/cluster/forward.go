@@ -28,6 +28,10 @@ const (
 	maxMessage = 512 << 10
 )
 
+// bufs holds the buffers of batches sent: a batch grows to batchBytes
+// and then some, and growing each one anew was a tenth of the cost.
+var bufs = sync.Pool{New: func() any { return make([]byte, 0, batchBytes+batchBytes/4) }}
+
 // forwarder gathers the URLs bound for each node and publishes them in
 // batches to the node's subject of the forwarding stream.
 type forwarder struct {
@@ -58,21 +62,24 @@ func newForwarder(n *Node) *forwarder {
 // Route keeps the candidates this node owns and queues the others for
 // their owners; sent waits until the stream holds them.
 func (n *Node) Route(cands []frontier.Candidate) ([]frontier.Candidate, func() error, error) {
-	live := n.owners()
-	if len(live) == 0 {
+	live := n.live.Load()
+	if live == nil || len(*live) == 0 {
 		// This node leaves and no other is live: the links stay here,
 		// for the next run of this node.
 		return cands, nil, nil
 	}
-	local := cands[:0:0]
+	var local []frontier.Candidate
 	var waits []*outBatch
 	// A page's links mostly share a host: its owner is found once.
 	lastKey, lastOwner := "", ""
 	for i, c := range cands {
 		if i == 0 || c.QueueKey != lastKey {
-			lastKey, lastOwner = c.QueueKey, Owner(Domain(c.QueueKey), live)
+			lastKey, lastOwner = c.QueueKey, n.ownerOf(c.QueueKey, live)
 		}
 		if lastOwner == n.cfg.Name {
+			if local == nil {
+				local = make([]frontier.Candidate, 0, len(cands)-i)
+			}
 			local = append(local, c)
 			continue
 		}
@@ -103,6 +110,9 @@ func (f *forwarder) add(dest string, u URL) *outBatch {
 		b = &outBatch{dest: dest, done: make(chan struct{})}
 		f.open[dest] = b
 		f.unacked.Add(1)
+	}
+	if b.w.n == 0 {
+		b.w.buf = bufs.Get().([]byte)
 	}
 	b.w.add(u)
 	full := len(b.w.buf) >= batchBytes
@@ -154,6 +164,8 @@ func (f *forwarder) send(b *outBatch) {
 	defer f.wg.Done()
 	defer f.unacked.Add(-1)
 	b.err = f.publish(f.n.ctx, b.dest, &b.w)
+	bufs.Put(b.w.buf[:0]) //nolint:staticcheck // a slice header: the pool's own allocation is small
+	b.w.buf = nil
 	close(b.done)
 }
 

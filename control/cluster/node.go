@@ -60,11 +60,12 @@ type Node struct {
 	started time.Time
 	log     *logger
 
-	live    atomic.Pointer[[]string] // the owners: the live set, less this node while it leaves
-	crawl   atomic.Pointer[crawler.Crawl]
-	leaving atomic.Bool
-	done    atomic.Bool
-	fw      *forwarder
+	live       atomic.Pointer[[]string] // the owners: the live set, less this node while it leaves
+	ownerCache ownerCache
+	crawl      atomic.Pointer[crawler.Crawl]
+	leaving    atomic.Bool
+	done       atomic.Bool
+	fw         *forwarder
 
 	forwarded, received, batchesSent, batchesReceived atomic.Int64
 	handedOver, elsewhere, claims, receiving          atomic.Int64
@@ -568,16 +569,16 @@ func (n *Node) handOver(ctx context.Context) (int, error) {
 	n.rebalanceMu.Lock()
 	defer n.rebalanceMu.Unlock()
 	c := n.crawl.Load()
-	live := n.owners()
-	if c == nil || len(live) == 0 {
+	live := n.live.Load()
+	if c == nil || live == nil || len(*live) == 0 {
 		return 0, nil
 	}
 	moved, err := c.HandOver(func(key string) bool {
-		return Owner(Domain(key), live) == n.cfg.Name
+		return n.ownerOf(key, live) == n.cfg.Name
 	}, func(qs []frontier.Queued) error {
 		by := map[string]*batchWriter{}
 		for _, q := range qs {
-			o := Owner(Domain(q.QueueKey), live)
+			o := n.ownerOf(q.QueueKey, live)
 			w := by[o]
 			if w == nil {
 				w = &batchWriter{}

@@ -12,33 +12,6 @@ import (
 // Domain is the pay-level domain of a frontier queue key (a host or
 // host:port): the unit of ownership.
 func Domain(queueKey string) string {
-	domains.mu.Lock()
-	d, ok := domains.m[queueKey]
-	domains.mu.Unlock()
-	if ok {
-		return d
-	}
-	d = domainOf(queueKey)
-	domains.mu.Lock()
-	if len(domains.m) >= maxDomains {
-		clear(domains.m)
-	}
-	domains.m[queueKey] = d
-	domains.mu.Unlock()
-	return d
-}
-
-// domains caches Domain: the public-suffix lookup costs about a
-// microsecond, and every forwarded URL is routed twice (by its sender and
-// by its receiver). The cache is emptied when full, so it stays bounded.
-var domains = struct {
-	mu sync.Mutex
-	m  map[string]string
-}{m: map[string]string{}}
-
-const maxDomains = 1 << 16
-
-func domainOf(queueKey string) string {
 	host := queueKey
 	if h, _, err := net.SplitHostPort(queueKey); err == nil {
 		host = h
@@ -69,4 +42,37 @@ func weight(node, domain string) uint64 {
 	d.Write([]byte{0})
 	d.WriteString(domain)
 	return d.Sum64()
+}
+
+// ownerOf is the owner of a queue key's domain in the live set live,
+// cached while the live set stays the same: every forwarded URL is routed
+// by its sender and again by its receiver.
+func (n *Node) ownerOf(queueKey string, live *[]string) string {
+	c := &n.ownerCache
+	c.mu.Lock()
+	if c.live != live || len(c.m) >= maxOwners {
+		c.live, c.m = live, make(map[string]string)
+	}
+	o, ok := c.m[queueKey]
+	c.mu.Unlock()
+	if ok {
+		return o
+	}
+	o = Owner(Domain(queueKey), *live)
+	c.mu.Lock()
+	if c.live == live {
+		c.m[queueKey] = o
+	}
+	c.mu.Unlock()
+	return o
+}
+
+// maxOwners bounds the owner cache: it is emptied when full.
+const maxOwners = 1 << 16
+
+// ownerCache is Node.ownerOf's cache, for one live set.
+type ownerCache struct {
+	mu   sync.Mutex
+	live *[]string
+	m    map[string]string // queue key → owner
 }
