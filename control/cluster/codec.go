@@ -93,6 +93,19 @@ func appendString(buf []byte, s string) []byte {
 
 var errCorrupt = errors.New("cluster: corrupt URL batch")
 
+// batchLen is the number of URLs a batch says it holds (0 if it says
+// nothing readable): decodeBatch checks it.
+func batchLen(b []byte) int {
+	switch {
+	case len(b) >= 5 && b[0] == batchVersion:
+		return int(binary.BigEndian.Uint32(b[1:5]))
+	case len(b) >= 2 && b[0] == 1:
+		n, _ := binary.Uvarint(b[1:])
+		return int(min(n, uint64(len(b))))
+	}
+	return 0
+}
+
 // decodeBatch appends the URLs of a batch to dst. Their strings share
 // one copy of b, except the queue keys, which the frontier keeps.
 func decodeBatch(dst []URL, b []byte) ([]URL, error) {

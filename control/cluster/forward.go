@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -77,11 +78,14 @@ func (n *Node) Route(cands []frontier.Candidate) ([]frontier.Candidate, func() e
 			lastKey, lastOwner = c.QueueKey, n.ownerOf(c.QueueKey, live)
 		}
 		if lastOwner == n.cfg.Name {
-			if local == nil {
-				local = make([]frontier.Candidate, 0, len(cands)-i)
+			if len(waits) > 0 {
+				local = append(local, c)
 			}
-			local = append(local, c)
 			continue
+		}
+		if len(waits) == 0 {
+			// The first to send: those before it stay.
+			local = slices.Clone(cands[:i])
 		}
 		b := n.fw.add(lastOwner, fromCandidate(c))
 		if len(waits) == 0 || waits[len(waits)-1] != b {
@@ -89,7 +93,7 @@ func (n *Node) Route(cands []frontier.Candidate) ([]frontier.Candidate, func() e
 		}
 	}
 	if len(waits) == 0 {
-		return local, nil, nil
+		return cands, nil, nil
 	}
 	return local, func() error {
 		for _, b := range waits {
@@ -227,6 +231,7 @@ func (f *forwarder) close() {
 // all its URLs are safe. With wait it goes on until ctx ends; otherwise it
 // returns when the consumer has nothing left.
 func (n *Node) drain(ctx context.Context, cons jetstream.Consumer, wait bool) {
+	var buf takeBuf
 	for ctx.Err() == nil {
 		maxWait := time.Second
 		if !wait {
@@ -248,7 +253,7 @@ func (n *Node) drain(ctx context.Context, cons jetstream.Consumer, wait bool) {
 			continue
 		}
 		n.receiving.Add(1)
-		err = n.take(msgs)
+		err = n.take(msgs, &buf)
 		n.receiving.Add(-1)
 		if err != nil {
 			n.log.printf("taking %d forwarded batches: %v (they come again)", len(msgs), err)
@@ -268,8 +273,13 @@ func (n *Node) drain(ctx context.Context, cons jetstream.Consumer, wait bool) {
 
 // take routes the URLs of some messages: it returns once those this node
 // owns are durable in its frontier and the others are in the stream.
-func (n *Node) take(msgs []jetstream.Msg) error {
-	var us []URL
+// buf holds the caller's working arrays from one call to the next.
+func (n *Node) take(msgs []jetstream.Msg, buf *takeBuf) error {
+	total := 0
+	for _, m := range msgs {
+		total += batchLen(m.Data())
+	}
+	us := slices.Grow(buf.urls[:0], total)
 	for _, m := range msgs {
 		var err error
 		if us, err = decodeBatch(us, m.Data()); err != nil {
@@ -277,10 +287,11 @@ func (n *Node) take(msgs []jetstream.Msg) error {
 			n.log.printf("dropping an unreadable forwarded batch (%s): %v", m.Subject(), err)
 		}
 	}
-	cands := make([]frontier.Candidate, len(us))
+	cands := slices.Grow(buf.cands[:0], len(us))[:len(us)]
 	for i, u := range us {
 		cands[i] = u.candidate()
 	}
+	buf.urls, buf.cands = us, cands
 	c := n.crawl.Load()
 	if c == nil {
 		return errors.New("no crawl attached")
@@ -299,6 +310,12 @@ func (n *Node) take(msgs []jetstream.Msg) error {
 		return sent()
 	}
 	return nil
+}
+
+// takeBuf is the working arrays of take.
+type takeBuf struct {
+	urls  []URL
+	cands []frontier.Candidate
 }
 
 // rescue reads the messages waiting for a node that left and routes them
