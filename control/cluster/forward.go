@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-archive/mneme/crawler/frontier"
@@ -167,22 +168,24 @@ func (f *forwarder) sendOpen() {
 func (f *forwarder) send(b *outBatch) {
 	defer f.wg.Done()
 	defer f.unacked.Add(-1)
-	b.err = f.publish(f.n.ctx, b.dest, &b.w)
+	b.err = f.publish(f.n.ctx, b.dest, &b.w, false)
 	bufs.Put(b.w.buf[:0]) //nolint:staticcheck // a slice header: the pool's own allocation is small
 	b.w.buf = nil
 	close(b.done)
 }
 
-// publish stores a batch in dest's subject, retrying until it succeeds or
-// ctx ends.
-func (f *forwarder) publish(ctx context.Context, dest string, w *batchWriter) error {
+// publish stores a batch in dest's subject, lent (see lend) or not,
+// retrying until it succeeds or ctx ends.
+func (f *forwarder) publish(ctx context.Context, dest string, w *batchWriter, lent bool) error {
 	n := f.n
-	data := w.bytes()
-	subj := n.subject(dest)
+	m := &nats.Msg{Subject: n.subject(dest), Data: w.bytes()}
+	if lent {
+		m.Header = nats.Header{lentHeader: []string{"1"}}
+	}
 	wait := 50 * time.Millisecond
 	for {
 		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		_, err := n.js.Publish(pctx, subj, data)
+		_, err := n.js.PublishMsg(pctx, m)
 		cancel()
 		if err == nil {
 			n.forwarded.Add(int64(w.n))
@@ -272,19 +275,29 @@ func (n *Node) drain(ctx context.Context, cons jetstream.Consumer, wait bool) {
 }
 
 // take routes the URLs of some messages: it returns once those this node
-// owns are durable in its frontier and the others are in the stream.
-// buf holds the caller's working arrays from one call to the next.
+// owns (or was lent) are durable in its frontier and the others are in
+// the stream. buf holds the caller's working arrays from one call to the
+// next.
 func (n *Node) take(msgs []jetstream.Msg, buf *takeBuf) error {
 	total := 0
 	for _, m := range msgs {
 		total += batchLen(m.Data())
 	}
 	us := slices.Grow(buf.urls[:0], total)
-	for _, m := range msgs {
-		var err error
-		if us, err = decodeBatch(us, m.Data()); err != nil {
-			// Nothing can make it readable: drop it, loudly.
-			n.log.printf("dropping an unreadable forwarded batch (%s): %v", m.Subject(), err)
+	kept := 0 // us[:kept] were lent to this node: they stay
+	for _, lentPass := range []bool{true, false} {
+		for _, m := range msgs {
+			if n.lentTo(m.Subject(), m.Headers().Get(lentHeader) != "") != lentPass {
+				continue
+			}
+			var err error
+			if us, err = decodeBatch(us, m.Data()); err != nil {
+				// Nothing can make it readable: drop it, loudly.
+				n.log.printf("dropping an unreadable forwarded batch (%s): %v", m.Subject(), err)
+			}
+		}
+		if lentPass {
+			kept = len(us)
 		}
 	}
 	cands := slices.Grow(buf.cands[:0], len(us))[:len(us)]
@@ -296,9 +309,12 @@ func (n *Node) take(msgs []jetstream.Msg, buf *takeBuf) error {
 	if c == nil {
 		return errors.New("no crawl attached")
 	}
-	local, sent, err := n.Route(cands)
+	local, sent, err := n.Route(cands[kept:])
 	if err != nil {
 		return err
+	}
+	if kept > 0 {
+		local = append(cands[:kept:kept], local...)
 	}
 	if len(local) > 0 {
 		if err := c.Accept(local); err != nil {

@@ -69,6 +69,10 @@ type Node struct {
 
 	forwarded, received, batchesSent, batchesReceived atomic.Int64
 	handedOver, elsewhere, claims, receiving          atomic.Int64
+	lent                                              atomic.Int64 // URLs lent to idle nodes
+
+	lending atomic.Bool          // a lend is under way
+	lentAt  map[string]time.Time // by peer: the last lend to it; poll's own
 
 	rebalanceMu sync.Mutex // one hand-over at a time
 	rebalance   chan struct{}
@@ -165,7 +169,8 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, err
 	}
 	n := &Node{cfg: cfg, js: js, token: Token(cfg.Crawl), started: time.Now(), log: &logger{w: cfg.Log},
-		rebalance: make(chan struct{}, 1), loop: make(chan struct{}), local: map[string]chan struct{}{}}
+		rebalance: make(chan struct{}, 1), loop: make(chan struct{}), local: map[string]chan struct{}{},
+		lentAt: map[string]time.Time{}}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
 	ok := false
 	defer func() {
@@ -361,6 +366,7 @@ func (n *Node) status() api.Node {
 		Leaving: n.leaving.Load(), Forwarded: n.forwarded.Load(), Received: n.received.Load(),
 		BatchesSent: n.batchesSent.Load(), BatchesReceived: n.batchesReceived.Load(),
 		HandedOver: n.handedOver.Load(), FetchedElsewhere: n.elsewhere.Load(), IPClaims: n.claims.Load(),
+		Lent: n.lent.Load(),
 	}
 	idle := n.fw.idle() && n.receiving.Load() == 0
 	if c := n.crawl.Load(); c != nil {
@@ -479,6 +485,7 @@ read:
 		}
 	}
 	n.checkDone(view, revs, info.State.Msgs)
+	n.lend(view, live)
 	return nil
 }
 
@@ -562,6 +569,36 @@ func (n *Node) rebalancer() {
 	}
 }
 
+// sendQueued sends queued URLs to the nodes dest names for their queue
+// keys, lent or not; it returns once the stream holds them all.
+func (n *Node) sendQueued(ctx context.Context, qs []frontier.Queued, dest func(queueKey string) string, lent bool) error {
+	by := map[string]*batchWriter{}
+	for _, q := range qs {
+		d := dest(q.QueueKey)
+		w := by[d]
+		if w == nil {
+			w = &batchWriter{}
+			by[d] = w
+		}
+		w.add(fromQueued(q))
+		if len(w.buf) >= batchBytes {
+			if err := n.fw.publish(ctx, d, w, lent); err != nil {
+				return err
+			}
+			w.n = 0
+		}
+	}
+	for d, w := range by {
+		if w.n == 0 {
+			continue
+		}
+		if err := n.fw.publish(ctx, d, w, lent); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // handOver sends the queued URLs of the domains another node owns to
 // their owners, each batch durably in the stream before the frontier
 // forgets it.
@@ -576,31 +613,7 @@ func (n *Node) handOver(ctx context.Context) (int, error) {
 	moved, err := c.HandOver(func(key string) bool {
 		return n.ownerOf(key, live) == n.cfg.Name
 	}, func(qs []frontier.Queued) error {
-		by := map[string]*batchWriter{}
-		for _, q := range qs {
-			o := n.ownerOf(q.QueueKey, live)
-			w := by[o]
-			if w == nil {
-				w = &batchWriter{}
-				by[o] = w
-			}
-			w.add(fromQueued(q))
-			if len(w.buf) >= batchBytes {
-				if err := n.fw.publish(ctx, o, w); err != nil {
-					return err
-				}
-				w.n = 0
-			}
-		}
-		for o, w := range by {
-			if w.n == 0 {
-				continue
-			}
-			if err := n.fw.publish(ctx, o, w); err != nil {
-				return err
-			}
-		}
-		return nil
+		return n.sendQueued(ctx, qs, func(key string) string { return n.ownerOf(key, live) }, false)
 	})
 	n.handedOver.Add(int64(moved))
 	if moved > 0 {
