@@ -185,6 +185,10 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 		b, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 			Bucket: name, TTL: ttl, Storage: jetstream.FileStorage, Replicas: cfg.Replicas, History: 1,
 		})
+		if errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount) {
+			return nil, fmt.Errorf("cluster: the NATS server at %s runs without JetStream (start it with -js, or use --cluster embedded): %w",
+				cfg.Conn.ConnectedUrlRedacted(), err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("cluster: bucket %s: %w", name, err)
 		}
