@@ -32,6 +32,7 @@ type Node struct {
 	HandedOver       int64 `json:"handed_over"`       // queued URLs sent to new owners
 	FetchedElsewhere int64 `json:"fetched_elsewhere"` // URLs skipped: another node fetched them
 	IPClaims         int64 `json:"ip_claims"`         // IPs this node holds now
+	Lent             int64 `json:"lent,omitempty"`    // queued URLs lent to idle nodes
 }
 
 // Cluster is the cluster a node belongs to, as that node sees it.
