@@ -38,9 +38,11 @@ type Source struct {
 	s     *graph.Store
 	ids   *otter.Cache[rdf.Term, graph.ID]
 	sizes *otter.Cache[graph.Pattern, refs.Size]
-	// Over a read-only store: the reads the queries share.
-	v    *view
-	pool *scanPool
+	// Over a read-only store: the QuadStore all queries share, and its
+	// reads.
+	shared *QuadStore
+	v      *view
+	pool   *scanPool
 }
 
 // NewSource returns a Source over s.
@@ -60,20 +62,21 @@ func NewSource(s *graph.Store) *Source {
 	src := &Source{s: s, ids: ids, sizes: sizes}
 	if s.ReadOnly() {
 		src.v, src.pool = &view{v: s.View}, &scanPool{}
+		src.shared = &QuadStore{v: src.v, frozen: true, ro: s, pool: src.pool, ids: ids, sizes: sizes}
 	}
 	return src
 }
 
 // Snapshot returns a read-only QuadStore for one query: over a snapshot
-// of a writable store, as NewSnapshot; over a read-only store itself,
-// sharing the Source's scans.
+// of a writable store, as NewSnapshot; over a read-only store the same
+// QuadStore for every query, the store itself, sharing the Source's scans
+// (its Close does nothing, so that Gizmo sessions over it can be kept for
+// later queries: api.Sessions).
 func (src *Source) Snapshot() *QuadStore {
-	var qs *QuadStore
-	if src.pool != nil {
-		qs = &QuadStore{v: src.v, frozen: true, ro: src.s, pool: src.pool}
-	} else {
-		qs = NewSnapshot(src.s)
+	if src.shared != nil {
+		return src.shared
 	}
+	qs := NewSnapshot(src.s)
 	qs.ids, qs.sizes = src.ids, src.sizes
 	return qs
 }
