@@ -7,6 +7,10 @@
 //
 // Usage: cayleybench -data lubm-univ8-seed0.nt.gz -dir WORKDIR [-runs 5]
 //
+// Each store's queries run as mneme serve runs them over a read-only
+// store: in Gizmo sessions kept across queries (api.Sessions), all on the
+// clock; -fresh builds a session per query instead, off the clock.
+//
 // With -cpuprofile it writes a CPU profile of the timed query runs (both
 // stores; -match keeps the queries whose names match a regular
 // expression), to see where a query's time goes.
