@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/cayleygraph/cayley/graph/refs"
+	"github.com/cayleygraph/quad"
 	"github.com/maypok86/otter/v2"
 
 	"github.com/mneme-archive/mneme/graph"
@@ -13,8 +14,9 @@ import (
 const (
 	// sourceIDs bounds a Source's cache of term IDs, sourceSizes its
 	// cache of size estimates.
-	sourceIDs   = 1 << 16
-	sourceSizes = 1 << 12
+	sourceIDs    = 1 << 16
+	sourceValues = 1 << 16
+	sourceSizes  = 1 << 12
 	// sizeAge is how long an estimate of a writable store is reused:
 	// estimates only steer Cayley's optimiser, and a store that grows
 	// changes them slowly.
@@ -25,7 +27,9 @@ const (
 // stays true across its snapshots: the IDs of the terms queries name (an
 // ID never changes, dictionary entries are never rewritten or deleted),
 // so that a query's constants (predicates, classes, the nodes it starts
-// from) are not looked up in the dictionary again by every query; and
+// from) are not looked up in the dictionary again by every query; the
+// Cayley values of the IDs its results name (NameOf), for the same
+// reason; and
 // the size estimates of the patterns the optimiser weighs (an estimate
 // counts up to a thousand keys), for good on a read-only store, for
 // sizeAge on a writable one.
@@ -37,6 +41,7 @@ const (
 type Source struct {
 	s     *graph.Store
 	ids   *otter.Cache[rdf.Term, graph.ID]
+	vals  *otter.Cache[graph.ID, quad.Value]
 	sizes *otter.Cache[graph.Pattern, refs.Size]
 	// Over a read-only store: the QuadStore all queries share, and its
 	// reads.
@@ -51,6 +56,10 @@ func NewSource(s *graph.Store) *Source {
 	if err != nil {
 		panic(err) // the options are constant and valid
 	}
+	vals, err := otter.New(&otter.Options[graph.ID, quad.Value]{MaximumSize: sourceValues})
+	if err != nil {
+		panic(err)
+	}
 	so := &otter.Options[graph.Pattern, refs.Size]{MaximumSize: sourceSizes}
 	if !s.ReadOnly() {
 		so.ExpiryCalculator = otter.ExpiryWriting[graph.Pattern, refs.Size](sizeAge)
@@ -59,10 +68,10 @@ func NewSource(s *graph.Store) *Source {
 	if err != nil {
 		panic(err)
 	}
-	src := &Source{s: s, ids: ids, sizes: sizes}
+	src := &Source{s: s, ids: ids, vals: vals, sizes: sizes}
 	if s.ReadOnly() {
 		src.v, src.pool = &view{v: s.View}, &scanPool{}
-		src.shared = &QuadStore{v: src.v, frozen: true, ro: s, pool: src.pool, ids: ids, sizes: sizes}
+		src.shared = &QuadStore{v: src.v, frozen: true, ro: s, pool: src.pool, ids: ids, vals: vals, sizes: sizes}
 	}
 	return src
 }
@@ -77,7 +86,7 @@ func (src *Source) Snapshot() *QuadStore {
 		return src.shared
 	}
 	qs := NewSnapshot(src.s)
-	qs.ids, qs.sizes = src.ids, src.sizes
+	qs.ids, qs.vals, qs.sizes = src.ids, src.vals, src.sizes
 	return qs
 }
 
