@@ -1,6 +1,7 @@
 package cayley
 
 import (
+	"sync"
 	"time"
 
 	"github.com/cayleygraph/cayley/graph/refs"
@@ -88,6 +89,22 @@ func (src *Source) Snapshot() *QuadStore {
 	qs := NewSnapshot(src.s)
 	qs.ids, qs.vals, qs.sizes = src.ids, src.vals, src.sizes
 	return qs
+}
+
+// Renew moves qs, a QuadStore that Snapshot returned over a writable
+// store, to a new snapshot of the store, releasing its old one (as
+// Close), so that a Gizmo session bound to qs can run a later query over
+// the store's latest state (api.Sessions). Only between queries: no scan
+// of qs may be open. Over a read-only store it does nothing.
+func (src *Source) Renew(qs *QuadStore) {
+	if qs == src.shared {
+		return
+	}
+	qs.Close()
+	v := src.s.Snapshot()
+	qs.v = &view{v: v, release: v.Close}
+	qs.pool = &scanPool{}
+	qs.statsOnce, qs.st, qs.stErr = sync.Once{}, nil, nil
 }
 
 // Close closes the scans the queries of a read-only store share, once

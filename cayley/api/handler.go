@@ -60,9 +60,8 @@ type Config struct {
 type Handler struct {
 	s   *graph.Store
 	src *cayley.Source
-	// sessions keeps the Gizmo sessions of a read-only store, whose
-	// queries all read the Source's one QuadStore; nil on a writable
-	// store, whose queries each read a snapshot of their own.
+	// sessions keeps the Gizmo sessions of finished queries for later
+	// ones.
 	sessions *Sessions
 	cfg      Config
 	slots    chan struct{}
@@ -84,9 +83,7 @@ func New(s *graph.Store, cfg Config) *Handler {
 		cfg.Log = slog.Default()
 	}
 	h := &Handler{s: s, src: cayley.NewSource(s), cfg: cfg, slots: make(chan struct{}, cfg.MaxConcurrent), mux: http.NewServeMux()}
-	if s.ReadOnly() {
-		h.sessions = NewSessions(h.src.Snapshot(), cfg.MaxConcurrent)
-	}
+	h.sessions = NewSourceSessions(h.src, cfg.MaxConcurrent)
 	h.mux.HandleFunc("/api/v2/query", h.query)
 	h.mux.HandleFunc("/api/v2/write", func(w http.ResponseWriter, r *http.Request) { h.write(w, r, false) })
 	h.mux.HandleFunc("/api/v2/delete", func(w http.ResponseWriter, r *http.Request) { h.write(w, r, true) })
@@ -167,10 +164,6 @@ func (h *Handler) query(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
-	run := h.run
-	if h.sessions != nil {
-		run = h.sessions.Run
-	}
 
 	// The first result commits the answer: before it, a failure gets its
 	// status; after it, the connection is aborted, so that a client never
@@ -178,7 +171,7 @@ func (h *Handler) query(w http.ResponseWriter, r *http.Request) {
 	committed := false
 	n := 0
 	rc := http.NewResponseController(w)
-	truncated, err := run(ctx, lang, text, limit, func(v any) error {
+	truncated, err := h.sessions.Run(ctx, lang, text, limit, func(v any) error {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return err
@@ -220,13 +213,6 @@ func (h *Handler) query(w http.ResponseWriter, r *http.Request) {
 	if truncated && limit == h.cfg.MaxRows {
 		h.cfg.Log.Warn("cayley: result cut at the row limit", "lang", lang, "max_rows", limit)
 	}
-}
-
-// run runs a query over a snapshot of its own.
-func (h *Handler) run(ctx context.Context, lang, text string, limit int, emit func(any) error) (bool, error) {
-	qs := h.src.Snapshot()
-	defer qs.Close()
-	return Run(ctx, qs, lang, text, limit, emit)
 }
 
 func (h *Handler) queryError(w http.ResponseWriter, err error, timeout time.Duration) {

@@ -10,6 +10,8 @@ import (
 	"github.com/dop251/goja/parser"
 	"github.com/dop251/goja/token"
 	"github.com/maypok86/otter/v2"
+
+	"github.com/mneme-archive/mneme/cayley"
 )
 
 // Sessions keeps the Gizmo sessions of finished queries over one
@@ -28,13 +30,18 @@ import (
 // session of its own, dropped after it; so does a query stopped by its
 // context, its limit or an error.
 //
-// The pool serves one QuadStore, which must outlive it and stay the same
-// state for all its queries: Cayley's own stores, or a Source's QuadStore
-// over a read-only store.
+// A pool made by NewSessions serves one QuadStore, which must outlive it
+// and stay the same state for all its queries: Cayley's own stores, or a
+// Source's QuadStore over a read-only store. One made by
+// NewSourceSessions serves a Source: each session reads a QuadStore of its
+// own, moved to a new snapshot of the store for each query
+// (cayley.Source.Renew) and released while the session is idle, so that
+// an idle session holds no snapshot.
 type Sessions struct {
-	qs      cgraph.QuadStore
+	qs      cgraph.QuadStore // nil: src's
+	src     *cayley.Source
 	mu      sync.Mutex
-	idle    []*gizmo.Session
+	idle    []session
 	maxIdle int
 	// verdicts of pure on the query texts seen, bounded in entries and in
 	// the length of the texts kept.
@@ -56,35 +63,70 @@ func NewSessions(qs cgraph.QuadStore, maxIdle int) *Sessions {
 	return &Sessions{qs: qs, maxIdle: max(maxIdle, 1), verdicts: v}
 }
 
+// NewSourceSessions returns a pool over the snapshots of src's store
+// keeping up to maxIdle idle sessions; over a read-only store, as
+// NewSessions over its one QuadStore.
+func NewSourceSessions(src *cayley.Source, maxIdle int) *Sessions {
+	if src.Store().ReadOnly() {
+		return NewSessions(src.Snapshot(), maxIdle)
+	}
+	p := NewSessions(nil, maxIdle)
+	p.src = src
+	return p
+}
+
+// session is a Gizmo session and the QuadStore it reads.
+type session struct {
+	s  *gizmo.Session
+	qs cgraph.QuadStore
+}
+
 // Run runs one query as the package's Run does, in a pooled session for
 // Gizmo.
 func (p *Sessions) Run(ctx context.Context, lang, text string, limit int, emit func(any) error) (truncated bool, err error) {
 	if lang != "gizmo" {
-		return Run(ctx, p.qs, lang, text, limit, emit)
+		qs := p.qs
+		if p.src != nil {
+			snap := p.src.Snapshot()
+			defer snap.Close()
+			qs = snap
+		}
+		return Run(ctx, qs, lang, text, limit, emit)
 	}
 	keep := p.pure(text)
 	s := p.get()
-	truncated, finished, err := run(ctx, s, lang, text, limit, keep, emit)
+	truncated, finished, err := run(ctx, s.s, lang, text, limit, keep, emit)
+	if p.src != nil {
+		s.qs.Close() // an idle session holds no snapshot
+	}
 	if finished && keep {
 		p.put(s)
 	}
 	return truncated, err
 }
 
-func (p *Sessions) get() *gizmo.Session {
+// get takes an idle session, or makes one.
+func (p *Sessions) get() session {
 	p.mu.Lock()
 	if n := len(p.idle); n > 0 {
 		s := p.idle[n-1]
-		p.idle[n-1] = nil
+		p.idle[n-1] = session{}
 		p.idle = p.idle[:n-1]
 		p.mu.Unlock()
+		if p.src != nil {
+			p.src.Renew(s.qs.(*cayley.QuadStore))
+		}
 		return s
 	}
 	p.mu.Unlock()
-	return gizmo.NewSession(p.qs)
+	qs := p.qs
+	if p.src != nil {
+		qs = p.src.Snapshot()
+	}
+	return session{gizmo.NewSession(qs), qs}
 }
 
-func (p *Sessions) put(s *gizmo.Session) {
+func (p *Sessions) put(s session) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.idle) < p.maxIdle {

@@ -7,6 +7,10 @@ import (
 
 	"github.com/cayleygraph/cayley/graph/memstore"
 	"github.com/cayleygraph/quad"
+
+	"github.com/mneme-archive/mneme/cayley"
+	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/rdf"
 )
 
 func TestPureScripts(t *testing.T) {
@@ -110,5 +114,46 @@ func TestSessionsKeepOnlyUntouchedRuntimes(t *testing.T) {
 	got, _, err = run1(t, p, `g.V("<a>").Out("<p>").Count(); g.emit(g.V("<a>").Out("<p>").ToArray())`, 0)
 	if err != nil || len(got) != 1 || len(p.idle) != 1 || p.idle[0] != kept {
 		t.Fatalf("a pure query did not run in the kept session: %v %v", got, err)
+	}
+}
+
+// TestSourceSessionsSeeWrites: over a writable store a kept session reads
+// the store's latest state at each query, and an idle one holds no
+// snapshot.
+func TestSourceSessionsSeeWrites(t *testing.T) {
+	s, err := graph.Open(t.TempDir(), graph.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func(o string) {
+		b := s.NewBatch()
+		b.Add(rdf.Quad{S: rdf.IRI("a"), P: rdf.IRI("p"), O: rdf.IRI(o)})
+		if _, err := b.Commit(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("b")
+	src := cayley.NewSource(s)
+	p := NewSourceSessions(src, 1)
+	const q = `g.V("<a>").Out("<p>").All()`
+	for i, o := range []string{"c", "d", ""} {
+		got, _, err := run1(t, p, q, 0)
+		if err != nil || len(got) != i+1 {
+			t.Fatalf("query %d: %v %v, want %d results", i, got, err, i+1)
+		}
+		if len(p.idle) != 1 {
+			t.Fatalf("query %d: %d idle sessions, want the one kept", i, len(p.idle))
+		}
+		if o != "" {
+			add(o)
+		}
+	}
+	if _, err := p.Run(context.Background(), "graphql", `{ nodes(id: "a") { p } }`, 0, func(any) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	src.Close()
+	// Pebble refuses to close with a snapshot open ("leaked snapshots").
+	if err := s.Close(); err != nil {
+		t.Fatalf("closing the store with a session idle: %v", err)
 	}
 }
