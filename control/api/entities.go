@@ -69,7 +69,7 @@ type EntityMention struct {
 	Crawl     string    `json:"crawl"`
 	Object    string    `json:"object"`
 	Capture   string    `json:"capture"`
-	URL       string    `json:"url,omitempty"`           // the capture's URL
+	URL       string    `json:"url,omitempty"`         // the capture's URL
 	Time      time.Time `json:"capture_time,omitzero"` // when captured
 	Surface   string    `json:"surface"`
 	Sentence  string    `json:"sentence"`
