@@ -15,6 +15,7 @@ import (
 	"github.com/mneme-archive/mneme/tui/console"
 	"github.com/mneme-archive/mneme/tui/crawls"
 	"github.com/mneme-archive/mneme/tui/detail"
+	"github.com/mneme-archive/mneme/tui/entities"
 	"github.com/mneme-archive/mneme/tui/frontier"
 	"github.com/mneme-archive/mneme/tui/review"
 )
@@ -51,7 +52,8 @@ func New(b backend.Backend, dataDir, source string, c Crawls) *App {
 		frontier.New(frontier.Options{Client: c.Client, Interval: 2 * c.Interval}),
 		review.New(review.Options{Client: c.Client}),
 		con, archive.New(b),
-		campaigns.New(campaigns.Options{Client: c.Client, Interval: c.Interval}))
+		campaigns.New(campaigns.Options{Client: c.Client, Interval: c.Interval}),
+		entities.New(entities.Options{Client: c.Client}))
 }
 
 // Run shows app on the terminal until the user quits or ctx ends.
