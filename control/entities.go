@@ -56,7 +56,20 @@ func limitParam(r *http.Request, name string, def, top int) (int, error) {
 	return min(n, top), nil
 }
 
+// noStore answers for a server without a store (none in the crawl
+// daemons of tests that leave it out).
+func (h *Handler) noStore(w http.ResponseWriter) bool {
+	if h.m.deps.Store != nil {
+		return false
+	}
+	writeError(w, http.StatusServiceUnavailable, "this server has no store to read entities from", nil)
+	return true
+}
+
 func (h *Handler) findEntities(w http.ResponseWriter, r *http.Request) {
+	if h.noStore(w) {
+		return
+	}
 	limit, err := limitParam(r, "limit", entityLimit, maxEntityLimit)
 	if err != nil {
 		h.fail(w, err)
@@ -71,6 +84,9 @@ func (h *Handler) findEntities(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) entity(w http.ResponseWriter, r *http.Request) {
+	if h.noStore(w) {
+		return
+	}
 	limit, err := limitParam(r, "mentions", mentionLimit, maxMentionLimit)
 	if err != nil {
 		h.fail(w, err)

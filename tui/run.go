@@ -17,6 +17,7 @@ import (
 	"github.com/mneme-archive/mneme/tui/detail"
 	"github.com/mneme-archive/mneme/tui/entities"
 	"github.com/mneme-archive/mneme/tui/frontier"
+	"github.com/mneme-archive/mneme/tui/nodes"
 	"github.com/mneme-archive/mneme/tui/review"
 )
 
@@ -53,7 +54,8 @@ func New(b backend.Backend, dataDir, source string, c Crawls) *App {
 		review.New(review.Options{Client: c.Client}),
 		con, archive.New(b),
 		campaigns.New(campaigns.Options{Client: c.Client, Interval: c.Interval}),
-		entities.New(entities.Options{Client: c.Client}))
+		entities.New(entities.Options{Client: c.Client}),
+		nodes.New(nodes.Options{Client: c.Client, Interval: c.Interval}))
 }
 
 // Run shows app on the terminal until the user quits or ctx ends.
