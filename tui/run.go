@@ -34,8 +34,8 @@ type Crawls struct {
 
 // New assembles the shell over b: with a control client the crawl
 // screens (crawls, crawl detail, frontier, review of learned patterns)
-// first, then the SPARQL console
-// and the archive browser. The TUI's own files (query history, saved
+// first, then the SPARQL console and the archive browser, then the
+// social campaigns, the entities and the cluster view. The TUI's own files (query history, saved
 // queries) are kept in dataDir/tui; source names the data in the tab bar.
 func New(b backend.Backend, dataDir, source string, c Crawls) *App {
 	own := filepath.Join(dataDir, "tui")
