@@ -28,7 +28,8 @@ import (
 // when the page holds no such records. now is the capture time, for
 // relative dates ("2 hours ago"); zero leaves them unread.
 func Mine(doc *vdoc.Doc, kind ObjectKind, now time.Time) *Extraction {
-	m := &miner{stats: map[*html.Node]*nodeStats{}, now: now, read: map[string]bool{}, classed: map[string][]*html.Node{}}
+	m := &miner{stats: map[*html.Node]*nodeStats{}, now: now, read: map[string]bool{}, classed: map[string][]*html.Node{},
+		lang: DocLang(doc.Root, doc.Header)}
 	body := findBody(doc.Root)
 	if body != nil && kind == Comment {
 		// Comments are sought in the comment section alone: a page
@@ -60,6 +61,7 @@ type miner struct {
 	stats  map[*html.Node]*nodeStats
 	groups [][]*html.Node
 	now    time.Time
+	lang   string // the page's language, for its dates' words
 	// dates and persons are every date-like and person-like element,
 	// in document order.
 	dates, persons []*html.Node
@@ -229,7 +231,7 @@ func (m *miner) isDate(n *html.Node, s *nodeStats) bool {
 	if now.IsZero() {
 		now = refTime // any reading of a relative date will do here
 	}
-	_, ok := ParseDateAt(t, "", now)
+	_, ok := ParseDateAt(t, m.lang, now)
 	m.read[t] = ok
 	return ok
 }
@@ -666,7 +668,7 @@ func (m *miner) dateQuality(d *html.Node) float64 {
 	if d.DataAtom == atom.Time || attr(d, "datetime") != "" || attr(d, "data-time") != "" {
 		q += 0.5
 	}
-	if t, ok := ParseDateAt(Text(d), "", m.now); ok && (t.Hour() != 0 || t.Minute() != 0) {
+	if t, ok := ParseDateAt(Text(d), m.lang, m.now); ok && (t.Hour() != 0 || t.Minute() != 0) {
 		q += 0.5
 	}
 	ctx := Text(d)
