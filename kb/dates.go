@@ -296,11 +296,17 @@ func parseNamedDay(l string, now time.Time) (time.Time, bool) {
 	if day < 0 {
 		return time.Time{}, false
 	}
-	// Nothing else but a time of day and the words joining it.
+	// Nothing else but a time of day and the words joining it; with a
+	// time, a few words of a header line too ("ann wrote yesterday at
+	// 10:20").
+	others := 0
 	for _, w := range letterRunRE.FindAllString(timeRE.ReplaceAllString(rest, " "), -1) {
 		if !dayJoiners[w] {
-			return time.Time{}, false
+			others++
 		}
+	}
+	if others > 0 && (!timeRE.MatchString(l) || others > 4) {
+		return time.Time{}, false
 	}
 	hour, min := 0, 0
 	if m := timeRE.FindStringSubmatch(l); m != nil {

@@ -155,6 +155,15 @@ func (t *Type) ExtractPage(l *Level, doc *vdoc.Doc, learned *Extraction) ([]Obje
 		return objs, nil, x
 	}
 	objs, fails := t.Extract(l, doc)
+	if slices.ContainsFunc(l.Extract, func(x *Extraction) bool { return x.Object == ForumPost }) &&
+		!slices.ContainsFunc(objs, func(o Object) bool { return o.Kind == ForumPost }) {
+		// A thread whose posts the entry's records miss (a template
+		// it does not know): its posts mined, when they are a thread's.
+		if posts, x := MineObjects(doc, ForumPost, learned); Thread(posts) {
+			return append(objs, posts...), fails, x
+		}
+		return objs, fails, learned
+	}
 	if !slices.ContainsFunc(l.Extract, func(x *Extraction) bool { return x.Object == Comment }) {
 		return objs, fails, learned
 	}
@@ -211,13 +220,22 @@ func commentScore(objs []Object) int {
 }
 
 // ExtractUnleveled extracts a page of an application that no level of
-// its type describes, when the page shows numbered comments (a post of
-// a theme whose markup the entry does not know): the page's article and
-// its mined comments, as the category's generic type finds them; nil
-// otherwise.
+// its type describes: on a forum, the posts mining finds when they are a
+// thread's; on a blog or CMS, when the page shows numbered comments (a
+// post of a theme whose markup the entry does not know), the page's
+// article and its mined comments, as the category's generic type finds
+// them; nil otherwise.
 func (t *Type) ExtractUnleveled(doc *vdoc.Doc, learned *Extraction) ([]Object, *Extraction) {
 	g := Generic(t.Category)
-	if g == nil || genericRecords[t.Category] != Comment || len(commentRecords(doc.Root)) == 0 {
+	switch {
+	case g == nil:
+		return nil, nil
+	case t.Category == "forum":
+		if posts, x := MineObjects(doc, ForumPost, learned); Thread(posts) {
+			return posts, x
+		}
+		return nil, nil
+	case genericRecords[t.Category] != Comment || len(commentRecords(doc.Root)) == 0:
 		return nil, nil
 	}
 	return g.extractGeneric(doc, learned)
