@@ -58,6 +58,9 @@ func recogniseCached(s string) []found {
 		return f.names
 	}
 	f.names, f.namesDone = recognise(s), true
+	for i := range f.names { // a key may share the text's bytes
+		f.names[i].key = strings.Clone(f.names[i].key)
+	}
 	c.Set(strings.Clone(s), f)
 	return f.names
 }
