@@ -108,8 +108,9 @@ func dirSize(tb testing.TB, dir string) int64 {
 
 // BenchmarkImport imports MNEME_IMPORT_TWEETS generated tweets (default
 // 20,000) into WARC and RDF, once, and reports posts/s, the statements
-// stored and the bytes a post in the store and in the WARC files (MNEME_IMPORT_PAGE sets the posts a
-// page, the importer's default otherwise):
+// stored and the bytes a post in the store and in the WARC files
+// (MNEME_IMPORT_PAGE sets the posts a page, the importer's default
+// otherwise):
 //
 //	MNEME_IMPORT_TWEETS=1000000 go test ./social/importer -run '^$' -bench Import -benchtime 1x
 func BenchmarkImport(b *testing.B) {

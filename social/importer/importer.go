@@ -29,10 +29,10 @@ import (
 const Name = "import"
 
 // DefaultPagePosts is about how many posts a page holds: one commit of
-// some 500,000 statements, large enough that the store writes it as
-// sorted files (a few hundred MB of memory while it commits), and that an
-// author named on many pages is observed once a page and not once for
-// every few posts.
+// some 500,000 statements, which the store writes as sorted files, few
+// enough of them for its compactions and probes, and an author named on
+// many pages observed once a page, not once for every few posts. The
+// price is memory: an import of a million tweets peaks at some 1.5 GB.
 const DefaultPagePosts = 20000
 
 // maxLine bounds one line (a v2 page of 100 tweets with its includes is
