@@ -540,6 +540,7 @@ func (m *miner) extraction(kind ObjectKind, g []*html.Node) *Extraction {
 			authors[p] += w
 		}
 	}
+	m.chronology(recs, dates)
 	x := &Extraction{Object: kind, Fields: map[Field][]*Pattern{}, Optional: map[Field]bool{FieldAuthor: true}}
 	rp, err := xpath.Compile(recordsPath(g))
 	if err != nil {
@@ -588,6 +589,46 @@ func (m *miner) extraction(kind ObjectKind, g []*html.Node) *Extraction {
 		x.Optional[FieldID] = true
 	}
 	return x
+}
+
+// chronology favours the date paths whose dates run forward through the
+// records and differ: a thread's posting dates do, a profile's joining
+// date beside each post (one per author, in no order) does not. Each
+// path gains up to one point a record.
+func (m *miner) chronology(recs []*html.Node, dates map[string]float64) {
+	if len(recs) < 3 {
+		return
+	}
+	now := m.now
+	if now.IsZero() {
+		now = refTime
+	}
+	for p := range dates {
+		e, err := xpath.Compile(p)
+		if err != nil {
+			continue
+		}
+		var seq []time.Time
+		for _, r := range recs {
+			if it, ok := e.First(r); ok {
+				if t, ok := ParseDateAt(Text(it.Node), m.lang, now); ok {
+					seq = append(seq, t)
+				}
+			}
+		}
+		if len(seq) < 3 {
+			continue
+		}
+		forward, distinct := 0, map[time.Time]bool{seq[0]: true}
+		for i := 1; i < len(seq); i++ {
+			if !seq[i].Before(seq[i-1]) {
+				forward++
+			}
+			distinct[seq[i]] = true
+		}
+		n := float64(len(seq))
+		dates[p] += 0.5*n*float64(forward)/(n-1) + 0.5*n*float64(len(distinct))/n
+	}
 }
 
 // content is the record's text block: its descendant with the most words
