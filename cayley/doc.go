@@ -14,7 +14,8 @@
 // direction, or several bound directions at once. The shape optimiser
 // (shapes.go) turns Cayley's quad filters into range scans, and the
 // nodes at one end of quads with constants (Has, In, Out) into a scan to
-// list them and a seek to check one. Sizes come from the store's
+// list them and a seek to check one, and an intersection of such sets
+// into one iterator. Sizes come from the store's
 // statistics and estimates; Contains on quads checks a quad's column and
 // never reads a range. The package is outside the core: nothing in
 // graph, sparql or rdf imports Cayley.

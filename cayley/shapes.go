@@ -26,10 +26,15 @@ import (
 //     node, and checking a node reads the quads of its side only, instead
 //     of Cayley's HasA over LinksTo, which reads every quad of each node;
 //   - quads with constants in several directions (with tags to save) are
-//     one scan of the ordering whose prefix the constants bind.
+//     one scan of the ordering whose prefix the constants bind;
+//   - an intersection of such node sets (Has after In from a constant) is
+//     one iterator: a scan of the smallest, a seek in the others per node.
 func (qs *QuadStore) OptimizeShape(ctx context.Context, s shape.Shape) (shape.Shape, bool) {
-	if nf, ok := s.(shape.NodesFrom); ok {
-		return optimizeNodesFrom(nf)
+	switch s := s.(type) {
+	case shape.NodesFrom:
+		return optimizeNodesFrom(s)
+	case shape.Intersect:
+		return optimizeIntersect(s)
 	}
 	a, ok := s.(shape.QuadsAction)
 	if !ok || len(a.Filter) == 0 {
@@ -501,6 +506,225 @@ func (c *linksOfIndex) Close() error {
 	}
 	if e := c.sub.Close(); err == nil {
 		err = e
+	}
+	return err
+}
+
+// optimizeIntersect makes one iterator of an intersection whose parts
+// are all nodes at one end of quads with constants (Has, or In/Out from a
+// constant, intersected): it lists the smallest part and checks each node
+// in the others with a seek, without Cayley's And, Save and Optimize
+// layers around the parts.
+func optimizeIntersect(s shape.Intersect) (shape.Shape, bool) {
+	if len(s) < 2 {
+		return s, false
+	}
+	parts := make([]nodesShape, len(s))
+	for i, c := range s {
+		n, ok := c.(nodesShape)
+		if !ok {
+			return s, false
+		}
+		parts[i] = n
+	}
+	return intersectShape{parts: parts}, true
+}
+
+// intersectShape is the shape of the nodes in all its parts.
+type intersectShape struct{ parts []nodesShape }
+
+func (s intersectShape) BuildIterator(qs cgraph.QuadStore) iterator.Shape {
+	m, ok := qs.(*QuadStore)
+	if !ok {
+		return iterator.NewError(fmt.Errorf("cayley: a mneme scan built on %T", qs))
+	}
+	it := &nodesAnd{qs: m, parts: make([]*nodesOf, len(s.parts))}
+	for i, p := range s.parts {
+		it.parts[i] = &nodesOf{qs: m, pat: p.pat, dir: p.dir}
+	}
+	return it
+}
+
+func (s intersectShape) Optimize(ctx context.Context, r shape.Optimizer) (shape.Shape, bool) {
+	return s, false
+}
+
+// nodesAnd is the iterator of an intersectShape. As Cayley's And, a node
+// comes once per quad of the listed part, and NextPath gives the other
+// parts' further quads of the node in turn.
+type nodesAnd struct {
+	qs      *QuadStore
+	parts   []*nodesOf
+	primary int // the part listed: the smallest
+	sized   bool
+}
+
+var _ iterator.Shape = (*nodesAnd)(nil)
+
+func (it *nodesAnd) String() string { return fmt.Sprintf("MnemeNodesAnd(%d)", len(it.parts)) }
+
+// Stats: the smallest part's size; a node is checked in every part.
+func (it *nodesAnd) Stats(ctx context.Context) (iterator.Costs, error) {
+	var out iterator.Costs
+	for i, p := range it.parts {
+		st, err := p.Stats(ctx)
+		if err != nil {
+			return iterator.Costs{}, err
+		}
+		if i == 0 || st.Size.Value < out.Size.Value {
+			out.Size, out.NextCost, it.primary = st.Size, st.NextCost, i
+		}
+		out.ContainsCost += st.ContainsCost
+	}
+	out.Size.Exact = false
+	out.NextCost += out.ContainsCost
+	it.sized = true
+	return out, nil
+}
+
+func (it *nodesAnd) Iterate() iterator.Scanner {
+	if !it.sized {
+		it.Stats(context.Background()) // picks the primary; an error shows in the scan
+	}
+	s := &nodesAndScanner{primary: it.parts[it.primary].Iterate()}
+	for i, p := range it.parts {
+		if i != it.primary {
+			s.others = append(s.others, p.Lookup())
+		}
+	}
+	return s
+}
+
+func (it *nodesAnd) Lookup() iterator.Index {
+	c := &nodesAndIndex{}
+	for _, p := range it.parts {
+		c.parts = append(c.parts, p.Lookup())
+	}
+	return c
+}
+
+func (it *nodesAnd) Optimize(ctx context.Context) (iterator.Shape, bool) { return it, false }
+
+func (it *nodesAnd) SubIterators() []iterator.Shape { return nil }
+
+// nodesAndScanner lists the primary part and checks the others.
+type nodesAndScanner struct {
+	primary iterator.Scanner
+	others  []iterator.Index
+	res     cgraph.Ref
+	err     error
+}
+
+func (s *nodesAndScanner) Next(ctx context.Context) bool {
+	s.res = nil
+	if s.err != nil {
+		return false
+	}
+next:
+	for s.primary.Next(ctx) {
+		r := s.primary.Result()
+		for _, o := range s.others {
+			if !o.Contains(ctx, r) {
+				if s.err = o.Err(); s.err != nil {
+					return false
+				}
+				continue next
+			}
+		}
+		s.res = r
+		return true
+	}
+	s.err = s.primary.Err()
+	return false
+}
+
+func (s *nodesAndScanner) NextPath(ctx context.Context) bool {
+	if s.res == nil || s.err != nil {
+		return false
+	}
+	if s.primary.NextPath(ctx) {
+		return true
+	}
+	for _, o := range s.others {
+		if o.NextPath(ctx) {
+			return true
+		}
+		if s.err = o.Err(); s.err != nil {
+			return false
+		}
+	}
+	return false
+}
+
+func (s *nodesAndScanner) Result() cgraph.Ref               { return s.res }
+func (s *nodesAndScanner) TagResults(map[string]cgraph.Ref) {}
+func (s *nodesAndScanner) String() string                   { return "MnemeNodesAndNext" }
+
+func (s *nodesAndScanner) Err() error {
+	if s.err != nil {
+		return s.err
+	}
+	return s.primary.Err()
+}
+
+func (s *nodesAndScanner) Close() error {
+	err := s.primary.Close()
+	for _, o := range s.others {
+		if e := o.Close(); err == nil {
+			err = e
+		}
+	}
+	return err
+}
+
+// nodesAndIndex checks a node in every part.
+type nodesAndIndex struct {
+	parts []iterator.Index
+	cur   cgraph.Ref
+	err   error
+}
+
+func (c *nodesAndIndex) Contains(ctx context.Context, r cgraph.Ref) bool {
+	c.cur = nil
+	if c.err != nil {
+		return false
+	}
+	for _, p := range c.parts {
+		if !p.Contains(ctx, r) {
+			c.err = p.Err()
+			return false
+		}
+	}
+	c.cur = r
+	return true
+}
+
+func (c *nodesAndIndex) NextPath(ctx context.Context) bool {
+	if c.cur == nil || c.err != nil {
+		return false
+	}
+	for _, p := range c.parts {
+		if p.NextPath(ctx) {
+			return true
+		}
+		if c.err = p.Err(); c.err != nil {
+			return false
+		}
+	}
+	return false
+}
+
+func (c *nodesAndIndex) Result() cgraph.Ref               { return c.cur }
+func (c *nodesAndIndex) TagResults(map[string]cgraph.Ref) {}
+func (c *nodesAndIndex) Err() error                       { return c.err }
+func (c *nodesAndIndex) String() string                   { return "MnemeNodesAndContains" }
+
+func (c *nodesAndIndex) Close() error {
+	var err error
+	for _, p := range c.parts {
+		if e := p.Close(); err == nil {
+			err = e
+		}
 	}
 	return err
 }

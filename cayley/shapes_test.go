@@ -87,6 +87,10 @@ func TestShapesMatchMemstore(t *testing.T) {
 		`g.V("<s1>").Out("<takes>").All()`,
 		`g.V("<p0>").Out("<teaches>").All()`, // one triple in three graphs
 		`g.V("<c0>").In("<takes>").Has("<type>", "<Grad>").All()`,
+		`g.V("<c0>").In("<takes>").Has("<type>", "<Grad>").Count()`,
+		`g.V().Has("<type>", "<Grad>").Has("<advisor>", "<p0>").All()`,
+		`g.V("<p0>").Out("<teaches>").Has("<type>", "<Course>").All()`, // a path per graph
+		`g.V("<c0>").In("<takes>").Tag("x").Has("<type>", "<Grad>").All()`,
 		`g.V().Has("<type>", "<Grad>").All()`,
 		`g.V().Has("<type>", "<Grad>").Count()`,
 		`g.V("<p0>").Out("<teaches>").In("<takes>").All()`,
@@ -126,6 +130,7 @@ func TestShapesMatchMemstore(t *testing.T) {
 	}{
 		{"In from a constant", shape.In(shape.Lookup{p("c0")}, shape.Lookup{p("takes")}, nil), "*cayley.nodesOf"},
 		{"Has", shape.HasLabels(shape.AllNodes{}, shape.Lookup{p("type")}, shape.Lookup{p("Grad")}, nil, false), "*cayley.nodesOf"},
+		{"Has after In from a constant", shape.HasLabels(shape.In(shape.Lookup{p("c0")}, shape.Lookup{p("takes")}, nil), shape.Lookup{p("type")}, shape.Lookup{p("Grad")}, nil, false), "*cayley.nodesAnd"},
 		{"In from a path", shape.In(shape.Out(shape.Lookup{p("p0")}, shape.Lookup{p("teaches")}, nil), shape.Lookup{p("takes")}, nil), "*cayley.linksOf"},
 	} {
 		it := shape.BuildIterator(ctx, qs, c.sh)
