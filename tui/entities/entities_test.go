@@ -45,7 +45,7 @@ func TestEntityScreen(t *testing.T) {
 	s.Press("8")
 	s.Wait(t, "most popular entities")
 	s.TM.Send(tea.WindowSizeMsg{Width: 160, Height: 40}) // room for the evidence
-	s.Wait(t, "9 Cluster") // the tab bar, whole at this width
+	s.Wait(t, "9 Cluster")                               // the tab bar, whole at this width
 	row(t, s, `^Maria Keller +person +`+fmt.Sprint(keller.Popularity)+` +2 +maria_keller`)
 	s.Press("f")
 	s.Wait(t, "find an entity (name or alias): ")
