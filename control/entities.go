@@ -23,12 +23,16 @@ import (
 
 // Bounds of the entity answers: what a screen shows, not a dump.
 const (
-	entityLimit      = 50
-	maxEntityLimit   = 1000
-	mentionLimit     = 100
-	maxMentionLimit  = 5000
-	neighbourLimit   = 50
-	entityIRIPrefix  = "urn:mneme:entity:"
+	entityLimit     = 50
+	maxEntityLimit  = 1000
+	mentionLimit    = 100
+	maxMentionLimit = 5000
+	neighbourLimit  = 50
+)
+
+const (
+	entityIRIPrefix = "urn:mneme:entity:"
+	// entityQueryStart are the prefixes of the entity queries.
 	entityQueryStart = `PREFIX mneme: <https://w3id.org/mneme#>
 PREFIX prov: <http://www.w3.org/ns/prov#>
 PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
@@ -105,7 +109,7 @@ func (h *Handler) entity(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, e)
 }
 
-// selectRows runs a SELECT query (prefixes added) on a snapshot of st and
+// selectRows runs a SELECT query (prefixes added) on the snapshot v and
 // calls fn with every row.
 func selectRows(ctx context.Context, v *graph.View, q string, fn func(row []rdf.Term)) error {
 	pq, err := sparql.Prepare(entityQueryStart+q, sparql.Options{})
