@@ -51,7 +51,7 @@ func TestEntityScreen(t *testing.T) {
 	s.Wait(t, "find an entity (name or alias): ")
 	s.Type("southgate")
 	s.Press("enter")
-	s.Wait(t, `1 entities named "southgate"`)
+	s.Wait(t, `1 entity named "southgate"`)
 	s.Press("enter")
 	s.Wait(t, "Entity · Southgate Holdings (organization)")
 	// One crawl names it: its timeline has one row, popularity 8 (the
@@ -86,6 +86,6 @@ func TestEntityScreen(t *testing.T) {
 	s.Press("esc")
 	s.Wait(t, "Entity · Southgate Holdings (organization)")
 	s.Press("esc")
-	s.Wait(t, `1 entities named "southgate"`)
+	s.Wait(t, `1 entity named "southgate"`)
 	s.Finish(t)
 }
