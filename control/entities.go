@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -24,12 +23,16 @@ import (
 
 // Bounds of the entity answers: what a screen shows, not a dump.
 const (
-	entityLimit      = 50
-	maxEntityLimit   = 1000
-	mentionLimit     = 100
-	maxMentionLimit  = 5000
-	neighbourLimit   = 50
-	entityIRIPrefix  = "urn:mneme:entity:"
+	entityLimit     = 50
+	maxEntityLimit  = 1000
+	mentionLimit    = 100
+	maxMentionLimit = 5000
+	neighbourLimit  = 50
+)
+
+const (
+	entityIRIPrefix = "urn:mneme:entity:"
+	// entityQueryStart are the prefixes of the entity queries.
 	entityQueryStart = `PREFIX mneme: <https://w3id.org/mneme#>
 PREFIX prov: <http://www.w3.org/ns/prov#>
 PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
@@ -106,7 +109,7 @@ func (h *Handler) entity(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, e)
 }
 
-// selectRows runs a SELECT query (prefixes added) on a snapshot of st and
+// selectRows runs a SELECT query (prefixes added) on the snapshot v and
 // calls fn with every row.
 func selectRows(ctx context.Context, v *graph.View, q string, fn func(row []rdf.Term)) error {
 	pq, err := sparql.Prepare(entityQueryStart+q, sparql.Options{})
@@ -164,49 +167,45 @@ func findEntities(ctx context.Context, st *graph.Store, q string, limit int) ([]
 	filter := ""
 	if q = strings.ToLower(strings.TrimSpace(q)); q != "" {
 		lit := rdf.String(q).String()
-		filter = `FILTER (CONTAINS(LCASE(STR(?label)), ` + lit + `) || EXISTS { GRAPH ?g { ?entity mneme:alias ?alias } FILTER (CONTAINS(LCASE(STR(?alias)), ` + lit + `)) })`
+		filter = `FILTER EXISTS { GRAPH ?g { ?entity rdfs:label|mneme:alias ?name } FILTER (CONTAINS(LCASE(STR(?name)), ` + lit + `)) }`
 	}
-	// The entities first (one row each), then their measures and types.
-	hits := map[string]*api.EntityHit{}
-	err := selectRows(ctx, v, `SELECT ?entity (SAMPLE(?label) AS ?l) WHERE {
-  GRAPH ?a { ?entity a mneme:Entity ; rdfs:label ?label }
-  `+filter+`
-} GROUP BY ?entity`, func(row []rdf.Term) {
-		hits[row[0].Value] = &api.EntityHit{ID: entityID(row[0].Value), IRI: row[0].Value, Label: row[1].Value, Kind: "thing"}
-	})
-	if err != nil || len(hits) == 0 {
-		return []api.EntityHit{}, err
-	}
-	err = selectRows(ctx, v, `SELECT ?entity (SUM(?p) AS ?pop) (COUNT(DISTINCT ?crawl) AS ?crawls) WHERE {
+	// Ranked and cut in the query, which spills to disk past its row
+	// bound: an archive's entities are not held here.
+	var out []api.EntityHit
+	err := selectRows(ctx, v, `SELECT ?entity (SUM(?p) AS ?pop) (COUNT(DISTINCT ?crawl) AS ?crawls) WHERE {
   GRAPH ?a { ?m mneme:measuresOf ?entity ; mneme:popularity ?p ; mneme:inCrawl ?crawl }
-} GROUP BY ?entity`, func(row []rdf.Term) {
-		if e := hits[row[0].Value]; e != nil {
-			e.Popularity, e.Crawls = integer(row[1]), int(integer(row[2]))
-		}
+  `+filter+`
+} GROUP BY ?entity ORDER BY DESC(?pop) ?entity LIMIT `+strconv.Itoa(limit), func(row []rdf.Term) {
+		out = append(out, api.EntityHit{ID: entityID(row[0].Value), IRI: row[0].Value, Popularity: integer(row[1]), Crawls: int(integer(row[2]))})
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]api.EntityHit, 0, len(hits))
-	for _, e := range hits {
-		out = append(out, *e)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Popularity != b.Popularity {
-			return a.Popularity > b.Popularity
-		}
-		return a.Label < b.Label || a.Label == b.Label && a.IRI < b.IRI
-	})
-	out = out[:min(len(out), limit)]
 	for i := range out {
-		types, err := typesOf(ctx, v, rdf.IRI(out[i].IRI))
+		e := rdf.IRI(out[i].IRI)
+		if out[i].Label, err = labelOf(ctx, v, e); err != nil {
+			return nil, err
+		}
+		types, err := typesOf(ctx, v, e)
 		if err != nil {
 			return nil, err
 		}
 		out[i].Kind = kindOf(types)
 	}
+	if out == nil {
+		out = []api.EntityHit{}
+	}
 	return out, nil
+}
+
+// labelOf is an entity's label (the first, should crawls differ), "" when
+// none names it an entity.
+func labelOf(ctx context.Context, v *graph.View, e rdf.Term) (string, error) {
+	label := ""
+	err := selectRows(ctx, v, `SELECT ?label WHERE { GRAPH ?a { `+e.String()+` a mneme:Entity ; rdfs:label ?label } } ORDER BY ?label LIMIT 1`, func(row []rdf.Term) {
+		label = row[0].Value
+	})
+	return label, err
 }
 
 func typesOf(ctx context.Context, v *graph.View, e rdf.Term) ([]string, error) {
@@ -225,16 +224,11 @@ func entity(ctx context.Context, st *graph.Store, e rdf.Term, mentions int) (*ap
 	out := &api.Entity{EntityHit: api.EntityHit{ID: entityID(e.Value), IRI: e.Value},
 		Aliases: []string{}, Measures: []api.EntityMeasures{}, NameChanges: []api.NameChange{},
 		Mentions: []api.EntityMention{}, Neighbours: []api.EntityNeighbour{}}
-	found := false
-	err := selectRows(ctx, v, `SELECT DISTINCT ?label WHERE { GRAPH ?a { `+E+` a mneme:Entity ; rdfs:label ?label } } ORDER BY ?label`, func(row []rdf.Term) {
-		if !found {
-			out.Label, found = row[0].Value, true
-		}
-	})
-	if err != nil {
+	var err error
+	if out.Label, err = labelOf(ctx, v, e); err != nil {
 		return nil, err
 	}
-	if !found {
+	if out.Label == "" {
 		return nil, fmt.Errorf("entity %s: no analysis graph names it: %w", e.Value, ErrUnknown)
 	}
 	types, err := typesOf(ctx, v, e)

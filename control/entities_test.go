@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mneme-archive/mneme/analysis/gencorpus"
 	"github.com/mneme-archive/mneme/control/api"
@@ -138,5 +139,47 @@ func TestEntityRoutes(t *testing.T) {
 	var ae *api.APIError
 	if _, err := cl.Entity(ctx, "nobody", 1); !errors.As(err, &ae) || !strings.Contains(ae.Message, "urn:mneme:entity:nobody") {
 		t.Errorf("an unknown entity: %v", err)
+	}
+}
+
+// BenchmarkEntityRoutes times the entity routes over HTTP on a generated
+// archive of four analysed crawls (analysis/gencorpus, default size):
+// the most popular entities, a search by a last name, and the whole
+// answer for the most popular entity with its 100 latest mentions.
+func BenchmarkEntityRoutes(b *testing.B) {
+	s := newServer(b)
+	c := gencorpus.Generate(gencorpus.Config{Seed: 3})
+	analysistest.Load(b, s.m.deps.Store, c)
+	cl := s.client()
+	start := time.Now()
+	analysistest.Analyse(b, cl, c)
+	texts := 0
+	for _, cr := range c.Crawls {
+		texts += len(cr.Texts)
+	}
+	b.Logf("%d crawls, %d texts analysed in %v", len(c.Crawls), texts, time.Since(start))
+	ctx := context.Background()
+	top, err := cl.FindEntities(ctx, "", 1000)
+	if err != nil || len(top) == 0 {
+		b.Fatal(top, err)
+	}
+	words := strings.Fields(c.Rising)
+	last := words[len(words)-1]
+	b.Logf("%d entities; searching %q, opening %s", len(top), last, top[0].ID)
+	for _, r := range []struct {
+		name string
+		call func() error
+	}{
+		{"popular", func() error { _, err := cl.FindEntities(ctx, "", 50); return err }},
+		{"find", func() error { _, err := cl.FindEntities(ctx, last, 50); return err }},
+		{"entity", func() error { _, err := cl.Entity(ctx, top[0].ID, 100); return err }},
+	} {
+		b.Run(r.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := r.call(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -22,7 +22,7 @@ type server struct {
 	srv   *httptest.Server
 }
 
-func newServer(t *testing.T) *server {
+func newServer(t testing.TB) *server {
 	t.Helper()
 	data, st, tok := datatest.DataFolder(t)
 	m := NewManager(data, crawler.Deps{Store: st}, "mneme-test/1.0 (+https://example.org/contact)")

@@ -73,3 +73,11 @@ func Clip(s string, width int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// Plural says n of a thing: "1 entity", "3 entities".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -443,7 +443,7 @@ func (m *Model) View() string {
 	case m.q == "":
 		info = screen.Faint.Render(fmt.Sprintf("%d most popular entities · f find · enter open", len(m.list)))
 	default:
-		info = screen.Faint.Render(fmt.Sprintf("%d entities named %q · f find · enter open", len(m.list), m.q))
+		info = screen.Faint.Render(fmt.Sprintf("%s named %q · f find · enter open", crawlkit.Plural(len(m.list), "entity", "entities"), m.q))
 	}
 	if m.cur == nil {
 		return screen.Title.Render("Entities") + "\n" + ansi.Truncate(info, m.width, "…") + "\n" + m.grid.View()

@@ -45,13 +45,13 @@ func TestEntityScreen(t *testing.T) {
 	s.Press("8")
 	s.Wait(t, "most popular entities")
 	s.TM.Send(tea.WindowSizeMsg{Width: 160, Height: 40}) // room for the evidence
-	s.Wait(t, "8 Entities    ")
+	s.Wait(t, "9 Cluster")                               // the tab bar, whole at this width
 	row(t, s, `^Maria Keller +person +`+fmt.Sprint(keller.Popularity)+` +2 +maria_keller`)
 	s.Press("f")
 	s.Wait(t, "find an entity (name or alias): ")
 	s.Type("southgate")
 	s.Press("enter")
-	s.Wait(t, `1 entities named "southgate"`)
+	s.Wait(t, `1 entity named "southgate"`)
 	s.Press("enter")
 	s.Wait(t, "Entity · Southgate Holdings (organization)")
 	// One crawl names it: its timeline has one row, popularity 8 (the
@@ -86,6 +86,6 @@ func TestEntityScreen(t *testing.T) {
 	s.Press("esc")
 	s.Wait(t, "Entity · Southgate Holdings (organization)")
 	s.Press("esc")
-	s.Wait(t, `1 entities named "southgate"`)
+	s.Wait(t, `1 entity named "southgate"`)
 	s.Finish(t)
 }

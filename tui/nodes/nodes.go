@@ -289,8 +289,8 @@ func (m *Model) View() string {
 		if m.c.Done {
 			done = " · crawl done"
 		}
-		info = screen.Faint.Render(fmt.Sprintf("crawl %s · attached to %s (*) · %d live nodes · %d forwarded batches pending%s · enter domains · i IPs · p/r pause/resume here",
-			m.c.Crawl, m.c.Self, len(m.c.Nodes), m.c.Pending, done))
+		info = screen.Faint.Render(fmt.Sprintf("crawl %s · attached to %s (*) · %s live · %d forwarded batches pending%s · enter domains · i IPs · p/r pause/resume here",
+			m.c.Crawl, m.c.Self, crawlkit.Plural(len(m.c.Nodes), "node", "nodes"), m.c.Pending, done))
 	}
 	return screen.Title.Render("Cluster") + "\n" + ansi.Truncate(info, m.width, "…") + "\n" + m.grid.View()
 }

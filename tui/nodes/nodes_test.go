@@ -35,8 +35,8 @@ func row(t *testing.T, s *tuitest.Session, re string) {
 	}
 }
 
-// node is a crawler node of crawl c1 running its crawl of site, as
-// `mneme node` does in its process.
+// node is a crawler node of crawl c1 with its crawl of site, as `mneme
+// node` runs it in its process.
 type node struct {
 	n    *cluster.Node
 	c    *crawler.Crawl
@@ -74,13 +74,32 @@ func startNode(t *testing.T, url, name, data string, site *sitetest.Site) *node 
 	if err := n.Attach(c); err != nil {
 		t.Fatal(err)
 	}
-	x := &node{n: n, c: c, st: st, data: data, ran: make(chan error, 1)}
-	go func() { x.ran <- c.Run(context.Background()) }()
+	x := &node{n: n, c: c, st: st, data: data}
 	t.Cleanup(func() {
 		x.stop()
 		c.Close()
 	})
 	return x
+}
+
+// run starts the node's crawl.
+func (x *node) run() {
+	x.ran = make(chan error, 1)
+	go func() { x.ran <- x.c.Run(context.Background()) }()
+}
+
+// sees waits until the node's live set has n nodes.
+func (x *node) sees(t *testing.T, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		st, err := x.n.Status(context.Background())
+		if err == nil && len(st.Nodes) == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the live set of %s: %+v %v", x.n.Name(), st.Nodes, err)
+		}
+	}
 }
 
 // stop ends the node's crawl and takes it out of the live set at once.
@@ -111,6 +130,12 @@ func TestClusterView(t *testing.T) {
 
 	a := startNode(t, srv.ClientURL(), "alpha", t.TempDir(), site)
 	b := startNode(t, srv.ClientURL(), "beta", t.TempDir(), site)
+	// Both crawl once both are in the live set, so that the domain has one
+	// owner from the start.
+	a.sees(t, 2)
+	b.sees(t, 2)
+	a.run()
+	b.run()
 	tok, err := inject.LoadToken(crawler.Layout{Data: a.data}.Token())
 	if err != nil {
 		t.Fatal(err)
