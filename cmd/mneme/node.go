@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/netip"
+	neturl "net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -99,6 +101,11 @@ collector they wait in the stream.
 func (o *nodeOptions) run(cmd *cobra.Command, args []string) error {
 	if o.cluster == "" {
 		return usagef("--cluster: give the NATS URL of the cluster, or \"embedded\"")
+	}
+	if o.cluster != "embedded" {
+		if err := checkNATSURLs(o.cluster); err != nil {
+			return err
+		}
 	}
 	hosts, err := parseResolve(o.resolve)
 	if err != nil {
@@ -301,6 +308,27 @@ func nodeName(flag, data string) (string, error) {
 	_, _ = rand.Read(r[:])
 	name := host + "-" + hex.EncodeToString(r[:])
 	return name, os.WriteFile(path, []byte(name+"\n"), 0o644)
+}
+
+// checkNATSURLs refuses a --cluster value that no NATS server can answer
+// (a typing error waits for no server): each comma-separated part must be
+// a nats, tls, ws or wss URL with a host, or HOST:PORT.
+func checkNATSURLs(list string) error {
+	for _, part := range strings.Split(list, ",") {
+		part = strings.TrimSpace(part)
+		ok := false
+		if scheme, rest, found := strings.Cut(part, "://"); found {
+			u, err := neturl.Parse(part)
+			ok = err == nil && rest != "" && u.Hostname() != "" &&
+				(scheme == "nats" || scheme == "tls" || scheme == "ws" || scheme == "wss")
+		} else if h, p, err := net.SplitHostPort(part); err == nil && h != "" && p != "" {
+			ok = true
+		}
+		if !ok {
+			return usagef("--cluster %q: %q is not a NATS URL (nats://HOST:PORT, tls://, ws://, wss://, HOST:PORT, several with commas, or \"embedded\")", list, part)
+		}
+	}
+	return nil
 }
 
 // connectNATS connects to the cluster's NATS server, retrying with a

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
 	"github.com/mneme-archive/mneme/control/cluster"
@@ -504,4 +505,31 @@ func BenchmarkNodeScaling(b *testing.B) {
 	}
 	b.ReportMetric(rates[2]/rates[1], "speedup@2")
 	b.ReportMetric(rates[3]/rates[1], "speedup@3")
+}
+
+// TestNodeBadCluster gives a node a --cluster that cannot work: a URL of
+// another scheme or a typing error is refused at once as a usage error;
+// a NATS server without JetStream is named as such and the node exits.
+func TestNodeBadCluster(t *testing.T) {
+	for _, bad := range []string{"http://127.0.0.1:4222", "embeded", "nats://", "nats://127.0.0.1:4222,localhost"} {
+		code, _, errOut := mneme(t, "", "node", "--cluster", bad, "--id", "web", "--data", t.TempDir(), "http://127.0.0.1:1/")
+		if code != 2 || !strings.Contains(errOut, "is not a NATS URL") {
+			t.Errorf("--cluster %q: exit %d, want 2 with a clear message; stderr %q", bad, code, errOut)
+		}
+	}
+	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, NoSigs: true, NoLog: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns.Start()
+	defer ns.Shutdown()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		t.Fatal("NATS server not ready")
+	}
+	web := serveTestWeb(t, 1, 1, 1, 0)
+	n := startNode(t, web, ns.ClientURL(), web.spec(t, 1, 0), "nojs", t.TempDir())
+	n.wait(t, 60*time.Second)
+	if code := n.cmd.ProcessState.ExitCode(); code == 0 || !strings.Contains(n.out.String(), "runs without JetStream") {
+		t.Fatalf("a NATS server without JetStream: exit %d, output:\n%s", code, n.out)
+	}
 }

@@ -4,27 +4,35 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-archive/mneme/crawler/frontier"
 )
 
-// Forwarding batches: a batch leaves when it holds maxBatch URLs or has
-// waited flushEvery, so a page's links cost a fraction of a message.
+// Forwarding batches: a batch leaves when its message reaches batchBytes
+// or it has waited flushEvery, so a page's links cost a fraction of a
+// message and a message carries thousands of URLs (about 60 bytes each),
+// well under NATS's default maximum payload of 1 MiB.
 const (
-	maxBatch   = 2048
+	batchBytes = 256 << 10
 	flushEvery = 5 * time.Millisecond
 	// fetchBatch is how many messages a receiver takes at once: their URLs
 	// go into the frontier with one sync.
-	fetchBatch = 64
-	// maxMessage bounds a message, under NATS's default maximum payload
-	// of 1 MiB: a batch of long URLs is split.
+	fetchBatch = 16
+	// maxMessage bounds a message of statements, under NATS's default
+	// maximum payload of 1 MiB.
 	maxMessage = 512 << 10
 )
+
+// bufs holds the buffers of batches sent: a batch grows to batchBytes
+// and then some, and growing each one anew was a tenth of the cost.
+var bufs = sync.Pool{New: func() any { return make([]byte, 0, batchBytes+batchBytes/4) }}
 
 // forwarder gathers the URLs bound for each node and publishes them in
 // batches to the node's subject of the forwarding stream.
@@ -42,7 +50,7 @@ type forwarder struct {
 // stored it (err nil) or it was given up (err set).
 type outBatch struct {
 	dest string
-	urls []URL
+	w    batchWriter
 	done chan struct{}
 	err  error
 }
@@ -56,23 +64,29 @@ func newForwarder(n *Node) *forwarder {
 // Route keeps the candidates this node owns and queues the others for
 // their owners; sent waits until the stream holds them.
 func (n *Node) Route(cands []frontier.Candidate) ([]frontier.Candidate, func() error, error) {
-	live := n.owners()
-	if len(live) == 0 {
+	live := n.live.Load()
+	if live == nil || len(*live) == 0 {
 		// This node leaves and no other is live: the links stay here,
 		// for the next run of this node.
 		return cands, nil, nil
 	}
-	local := cands[:0:0]
+	var local []frontier.Candidate
 	var waits []*outBatch
 	// A page's links mostly share a host: its owner is found once.
 	lastKey, lastOwner := "", ""
 	for i, c := range cands {
 		if i == 0 || c.QueueKey != lastKey {
-			lastKey, lastOwner = c.QueueKey, Owner(Domain(c.QueueKey), live)
+			lastKey, lastOwner = c.QueueKey, n.ownerOf(c.QueueKey, live)
 		}
 		if lastOwner == n.cfg.Name {
-			local = append(local, c)
+			if len(waits) > 0 {
+				local = append(local, c)
+			}
 			continue
+		}
+		if len(waits) == 0 {
+			// The first to send: those before it stay.
+			local = slices.Clone(cands[:i])
 		}
 		b := n.fw.add(lastOwner, fromCandidate(c))
 		if len(waits) == 0 || waits[len(waits)-1] != b {
@@ -80,7 +94,7 @@ func (n *Node) Route(cands []frontier.Candidate) ([]frontier.Candidate, func() e
 		}
 	}
 	if len(waits) == 0 {
-		return local, nil, nil
+		return cands, nil, nil
 	}
 	return local, func() error {
 		for _, b := range waits {
@@ -102,8 +116,11 @@ func (f *forwarder) add(dest string, u URL) *outBatch {
 		f.open[dest] = b
 		f.unacked.Add(1)
 	}
-	b.urls = append(b.urls, u)
-	full := len(b.urls) >= maxBatch
+	if b.w.n == 0 {
+		b.w.buf = bufs.Get().([]byte)
+	}
+	b.w.add(u)
+	full := len(b.w.buf) >= batchBytes
 	if full {
 		delete(f.open, dest)
 		f.wg.Add(1)
@@ -151,38 +168,35 @@ func (f *forwarder) sendOpen() {
 func (f *forwarder) send(b *outBatch) {
 	defer f.wg.Done()
 	defer f.unacked.Add(-1)
-	b.err = f.publish(f.n.ctx, b.dest, b.urls)
+	b.err = f.publish(f.n.ctx, b.dest, &b.w, false)
+	bufs.Put(b.w.buf[:0]) //nolint:staticcheck // a slice header: the pool's own allocation is small
+	b.w.buf = nil
 	close(b.done)
 }
 
-// publish stores urls in dest's subject, retrying until it succeeds or
-// ctx ends.
-func (f *forwarder) publish(ctx context.Context, dest string, urls []URL) error {
+// publish stores a batch in dest's subject, lent (see lend) or not,
+// retrying until it succeeds or ctx ends.
+func (f *forwarder) publish(ctx context.Context, dest string, w *batchWriter, lent bool) error {
 	n := f.n
-	data := appendBatch(nil, urls)
-	if len(data) > maxMessage && len(urls) > 1 {
-		h := len(urls) / 2
-		if err := f.publish(ctx, dest, urls[:h]); err != nil {
-			return err
-		}
-		return f.publish(ctx, dest, urls[h:])
+	m := &nats.Msg{Subject: n.subject(dest), Data: w.bytes()}
+	if lent {
+		m.Header = nats.Header{lentHeader: []string{"1"}}
 	}
-	subj := n.subject(dest)
 	wait := 50 * time.Millisecond
 	for {
 		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		_, err := n.js.Publish(pctx, subj, data)
+		_, err := n.js.PublishMsg(pctx, m)
 		cancel()
 		if err == nil {
-			n.forwarded.Add(int64(len(urls)))
+			n.forwarded.Add(int64(w.n))
 			n.batchesSent.Add(1)
 			n.log.ok()
 			return nil
 		}
-		n.log.trouble(fmt.Sprintf("forwarding %d URLs to node %s", len(urls), dest), err)
+		n.log.trouble(fmt.Sprintf("forwarding %d URLs to node %s", w.n, dest), err)
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("forwarding %d URLs to node %s: %w", len(urls), dest, err)
+			return fmt.Errorf("forwarding %d URLs to node %s: %w", w.n, dest, err)
 		case <-time.After(wait):
 		}
 		wait = min(2*wait, 2*time.Second)
@@ -220,6 +234,7 @@ func (f *forwarder) close() {
 // all its URLs are safe. With wait it goes on until ctx ends; otherwise it
 // returns when the consumer has nothing left.
 func (n *Node) drain(ctx context.Context, cons jetstream.Consumer, wait bool) {
+	var buf takeBuf
 	for ctx.Err() == nil {
 		maxWait := time.Second
 		if !wait {
@@ -241,7 +256,7 @@ func (n *Node) drain(ctx context.Context, cons jetstream.Consumer, wait bool) {
 			continue
 		}
 		n.receiving.Add(1)
-		err = n.take(msgs)
+		err = n.take(msgs, &buf)
 		n.receiving.Add(-1)
 		if err != nil {
 			n.log.printf("taking %d forwarded batches: %v (they come again)", len(msgs), err)
@@ -260,27 +275,46 @@ func (n *Node) drain(ctx context.Context, cons jetstream.Consumer, wait bool) {
 }
 
 // take routes the URLs of some messages: it returns once those this node
-// owns are durable in its frontier and the others are in the stream.
-func (n *Node) take(msgs []jetstream.Msg) error {
-	var cands []frontier.Candidate
+// owns (or was lent) are durable in its frontier and the others are in
+// the stream. buf holds the caller's working arrays from one call to the
+// next.
+func (n *Node) take(msgs []jetstream.Msg, buf *takeBuf) error {
+	total := 0
 	for _, m := range msgs {
-		us, err := decodeBatch(m.Data())
-		if err != nil {
-			// Nothing can make it readable: drop it, loudly.
-			n.log.printf("dropping an unreadable forwarded batch (%s): %v", m.Subject(), err)
-			continue
+		total += batchLen(m.Data())
+	}
+	us := slices.Grow(buf.urls[:0], total)
+	kept := 0 // us[:kept] were lent to this node: they stay
+	for _, lentPass := range []bool{true, false} {
+		for _, m := range msgs {
+			if n.lentTo(m.Subject(), m.Headers().Get(lentHeader) != "") != lentPass {
+				continue
+			}
+			var err error
+			if us, err = decodeBatch(us, m.Data()); err != nil {
+				// Nothing can make it readable: drop it, loudly.
+				n.log.printf("dropping an unreadable forwarded batch (%s): %v", m.Subject(), err)
+			}
 		}
-		for _, u := range us {
-			cands = append(cands, u.candidate())
+		if lentPass {
+			kept = len(us)
 		}
 	}
+	cands := slices.Grow(buf.cands[:0], len(us))[:len(us)]
+	for i, u := range us {
+		cands[i] = u.candidate()
+	}
+	buf.urls, buf.cands = us, cands
 	c := n.crawl.Load()
 	if c == nil {
 		return errors.New("no crawl attached")
 	}
-	local, sent, err := n.Route(cands)
+	local, sent, err := n.Route(cands[kept:])
 	if err != nil {
 		return err
+	}
+	if kept > 0 {
+		local = append(cands[:kept:kept], local...)
 	}
 	if len(local) > 0 {
 		if err := c.Accept(local); err != nil {
@@ -292,6 +326,12 @@ func (n *Node) take(msgs []jetstream.Msg) error {
 		return sent()
 	}
 	return nil
+}
+
+// takeBuf is the working arrays of take.
+type takeBuf struct {
+	urls  []URL
+	cands []frontier.Candidate
 }
 
 // rescue reads the messages waiting for a node that left and routes them

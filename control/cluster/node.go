@@ -60,14 +60,19 @@ type Node struct {
 	started time.Time
 	log     *logger
 
-	live    atomic.Pointer[[]string] // the owners: the live set, less this node while it leaves
-	crawl   atomic.Pointer[crawler.Crawl]
-	leaving atomic.Bool
-	done    atomic.Bool
-	fw      *forwarder
+	live       atomic.Pointer[[]string] // the owners: the live set, less this node while it leaves
+	ownerCache ownerCache
+	crawl      atomic.Pointer[crawler.Crawl]
+	leaving    atomic.Bool
+	done       atomic.Bool
+	fw         *forwarder
 
 	forwarded, received, batchesSent, batchesReceived atomic.Int64
 	handedOver, elsewhere, claims, receiving          atomic.Int64
+	lent                                              atomic.Int64 // URLs lent to idle nodes
+
+	lending atomic.Bool          // a lend is under way
+	lentAt  map[string]time.Time // by peer: the last lend to it; poll's own
 
 	rebalanceMu sync.Mutex // one hand-over at a time
 	rebalance   chan struct{}
@@ -79,6 +84,8 @@ type Node struct {
 	recvStop context.CancelFunc
 	recvDone chan struct{}
 
+	beats map[string]seenBeat // by node: the last heartbeat read; poll's own
+
 	mu       sync.Mutex
 	prevTerm map[string]termSnap // the last termination snapshot
 	lastBeat time.Time
@@ -89,6 +96,13 @@ type Node struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	loop   chan struct{}
+}
+
+// seenBeat is a node's heartbeat as a poll read it.
+type seenBeat struct {
+	s       api.Node
+	created time.Time
+	rev     uint64
 }
 
 // termSnap is what a node's heartbeat said at a termination check.
@@ -155,7 +169,8 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, err
 	}
 	n := &Node{cfg: cfg, js: js, token: Token(cfg.Crawl), started: time.Now(), log: &logger{w: cfg.Log},
-		rebalance: make(chan struct{}, 1), loop: make(chan struct{}), local: map[string]chan struct{}{}}
+		rebalance: make(chan struct{}, 1), loop: make(chan struct{}), local: map[string]chan struct{}{},
+		lentAt: map[string]time.Time{}}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
 	ok := false
 	defer func() {
@@ -170,6 +185,10 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 		b, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 			Bucket: name, TTL: ttl, Storage: jetstream.FileStorage, Replicas: cfg.Replicas, History: 1,
 		})
+		if errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount) {
+			return nil, fmt.Errorf("cluster: the NATS server at %s runs without JetStream (start it with -js, or use --cluster embedded): %w",
+				cfg.Conn.ConnectedUrlRedacted(), err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("cluster: bucket %s: %w", name, err)
 		}
@@ -351,11 +370,13 @@ func (n *Node) status() api.Node {
 		Leaving: n.leaving.Load(), Forwarded: n.forwarded.Load(), Received: n.received.Load(),
 		BatchesSent: n.batchesSent.Load(), BatchesReceived: n.batchesReceived.Load(),
 		HandedOver: n.handedOver.Load(), FetchedElsewhere: n.elsewhere.Load(), IPClaims: n.claims.Load(),
+		Lent: n.lent.Load(),
 	}
 	idle := n.fw.idle() && n.receiving.Load() == 0
 	if c := n.crawl.Load(); c != nil {
 		st := c.Status()
 		s.Queued, s.InFlight, s.Fetched, s.Queues = st.Queued, st.InFlight, st.Fetched, st.Queues
+		s.Domains, s.TopDomains = n.domains(c)
 		idle = idle && st.Queued == 0 && st.InFlight == 0 && st.Waiting == 0
 	} else {
 		idle = false // not crawling yet
@@ -388,14 +409,15 @@ func (n *Node) beat(ctx context.Context) error {
 // this node no longer owns when the set changed, reads the messages of
 // nodes that left, and checks for the crawl's end.
 func (n *Node) poll(ctx context.Context) error {
-	w, err := n.members.Watch(ctx, n.token+".*", jetstream.IgnoreDeletes())
+	w, err := n.members.Watch(ctx, n.token+".*")
 	if err != nil {
 		return err
 	}
 	defer w.Stop()
 	now := time.Now()
-	var view []api.Node
-	revs := map[string]uint64{}
+	if n.beats == nil {
+		n.beats = map[string]seenBeat{}
+	}
 read:
 	for {
 		var e jetstream.KeyValueEntry
@@ -407,9 +429,9 @@ read:
 		if e == nil {
 			break read // the current values are all read
 		}
-		// The server drops expired heartbeats; one it has not dropped yet
-		// is dead all the same.
-		if now.Sub(e.Created()) > n.cfg.TTL {
+		name := strings.TrimPrefix(e.Key(), n.token+".")
+		if e.Operation() != jetstream.KeyValuePut {
+			delete(n.beats, name) // it left
 			continue
 		}
 		var s api.Node
@@ -417,8 +439,23 @@ read:
 			n.log.printf("node %s: unreadable heartbeat: %v", e.Key(), err)
 			continue
 		}
-		view = append(view, s)
-		revs[s.Name] = e.Revision()
+		n.beats[name] = seenBeat{s: s, created: e.Created(), rev: e.Revision()}
+	}
+	// A heartbeat read at an earlier poll counts until it expires: a
+	// watch's first values can miss a key whose heartbeat is being
+	// replaced at that moment, and a node must not leave the live set
+	// (and have its domains handed back and forth) for that.
+	var view []api.Node
+	revs := map[string]uint64{}
+	for name, b := range n.beats {
+		// The server drops expired heartbeats; one it has not dropped
+		// yet is dead all the same.
+		if now.Sub(b.created) > n.cfg.TTL {
+			delete(n.beats, name)
+			continue
+		}
+		view = append(view, b.s)
+		revs[b.s.Name] = b.rev
 	}
 	slices.SortFunc(view, func(a, b api.Node) int { return strings.Compare(a.Name, b.Name) })
 	var live []string
@@ -453,6 +490,7 @@ read:
 		}
 	}
 	n.checkDone(view, revs, info.State.Msgs)
+	n.lend(view, live)
 	return nil
 }
 
@@ -536,6 +574,36 @@ func (n *Node) rebalancer() {
 	}
 }
 
+// sendQueued sends queued URLs to the nodes dest names for their queue
+// keys, lent or not; it returns once the stream holds them all.
+func (n *Node) sendQueued(ctx context.Context, qs []frontier.Queued, dest func(queueKey string) string, lent bool) error {
+	by := map[string]*batchWriter{}
+	for _, q := range qs {
+		d := dest(q.QueueKey)
+		w := by[d]
+		if w == nil {
+			w = &batchWriter{}
+			by[d] = w
+		}
+		w.add(fromQueued(q))
+		if len(w.buf) >= batchBytes {
+			if err := n.fw.publish(ctx, d, w, lent); err != nil {
+				return err
+			}
+			w.n = 0
+		}
+	}
+	for d, w := range by {
+		if w.n == 0 {
+			continue
+		}
+		if err := n.fw.publish(ctx, d, w, lent); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // handOver sends the queued URLs of the domains another node owns to
 // their owners, each batch durably in the stream before the frontier
 // forgets it.
@@ -543,24 +611,14 @@ func (n *Node) handOver(ctx context.Context) (int, error) {
 	n.rebalanceMu.Lock()
 	defer n.rebalanceMu.Unlock()
 	c := n.crawl.Load()
-	live := n.owners()
-	if c == nil || len(live) == 0 {
+	live := n.live.Load()
+	if c == nil || live == nil || len(*live) == 0 {
 		return 0, nil
 	}
 	moved, err := c.HandOver(func(key string) bool {
-		return Owner(Domain(key), live) == n.cfg.Name
+		return n.ownerOf(key, live) == n.cfg.Name
 	}, func(qs []frontier.Queued) error {
-		by := map[string][]URL{}
-		for _, q := range qs {
-			o := Owner(Domain(q.QueueKey), live)
-			by[o] = append(by[o], fromQueued(q))
-		}
-		for o, us := range by {
-			if err := n.fw.publish(ctx, o, us); err != nil {
-				return err
-			}
-		}
-		return nil
+		return n.sendQueued(ctx, qs, func(key string) string { return n.ownerOf(key, live) }, false)
 	})
 	n.handedOver.Add(int64(moved))
 	if moved > 0 {

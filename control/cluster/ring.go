@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"net"
+	"sync"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -41,4 +42,37 @@ func weight(node, domain string) uint64 {
 	d.Write([]byte{0})
 	d.WriteString(domain)
 	return d.Sum64()
+}
+
+// ownerOf is the owner of a queue key's domain in the live set live,
+// cached while the live set stays the same: every forwarded URL is routed
+// by its sender and again by its receiver.
+func (n *Node) ownerOf(queueKey string, live *[]string) string {
+	c := &n.ownerCache
+	c.mu.Lock()
+	if c.live != live || len(c.m) >= maxOwners {
+		c.live, c.m = live, make(map[string]string)
+	}
+	o, ok := c.m[queueKey]
+	c.mu.Unlock()
+	if ok {
+		return o
+	}
+	o = Owner(Domain(queueKey), *live)
+	c.mu.Lock()
+	if c.live == live {
+		c.m[queueKey] = o
+	}
+	c.mu.Unlock()
+	return o
+}
+
+// maxOwners bounds the owner cache: it is emptied when full.
+const maxOwners = 1 << 16
+
+// ownerCache is Node.ownerOf's cache, for one live set.
+type ownerCache struct {
+	mu   sync.Mutex
+	live *[]string
+	m    map[string]string // queue key → owner
 }

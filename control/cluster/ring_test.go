@@ -80,17 +80,27 @@ func TestBatchRoundTrip(t *testing.T) {
 		{URL: "http://a.test/2", QueueKey: "a.test", Hops: "LL", Via: "http://a.test/", Score: -3, Retries: 2},
 		{URL: "http://b.test/", QueueKey: "b.test:8080", Hops: "", Via: "", Score: 1},
 	}
-	got, err := decodeBatch(appendBatch(nil, in))
+	var w batchWriter
+	for _, u := range in {
+		w.add(u)
+	}
+	b := w.bytes()
+	got, err := decodeBatch(nil, b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(got, in) {
 		t.Fatalf("got %+v, want %+v", got, in)
 	}
-	b := appendBatch(nil, in)
 	for cut := range len(b) - 1 {
-		if _, err := decodeBatch(b[:cut]); err == nil {
+		if _, err := decodeBatch(nil, b[:cut]); err == nil {
 			t.Fatalf("a batch cut at %d of %d bytes decoded", cut, len(b))
 		}
+	}
+	// A batch of version 1 (a uvarint count), as older nodes left in the
+	// stream, still reads.
+	v1 := append([]byte{1, byte(len(in))}, b[5:]...)
+	if got, err := decodeBatch(nil, v1); err != nil || !slices.Equal(got, in) {
+		t.Fatalf("version 1: got %+v, %v; want %+v", got, err, in)
 	}
 }
