@@ -141,11 +141,55 @@ func (c *compiler) compileMinus(x *algebra.Minus, bound []bool) (node, error) {
 			return &antiBindNode{left: l, right: r, vars: vars}, nil
 		}
 	}
+	keys := c.sharedKeys(x.Left, x.Right)
+	if pure(x.Right) && len(keys) > 0 && c.keysOnly(x.Left, x.Right, bound, keys) {
+		// Every right row shares the keys with every left row and
+		// nothing else: a left row goes when its key is among the
+		// right's, as for NOT EXISTS — a set of keys, not of rows.
+		// (The per-row form, past the memory bound, is compiled
+		// first: the hashed form's estimates are the ones kept.)
+		ce, err := c.expr(&algebra.Exists{Not: true, Op: x.Right}, c.certain(x.Left, bound))
+		if err != nil {
+			return nil, err
+		}
+		r, err := c.compile(x.Right, bound)
+		if err != nil {
+			return nil, err
+		}
+		slices.Sort(keys)
+		var names []string
+		for _, k := range keys {
+			names = append(names, "?"+c.ex.Scope.Vars()[k])
+		}
+		return &existsHashNode{sub: l, right: r, pattern: x.Right, keys: keys, not: true, expr: ce,
+			names: strings.Join(names, " ")}, nil
+	}
 	r, err := c.compile(x.Right, bound)
 	if err != nil {
 		return nil, err
 	}
-	return &minusNode{left: l, right: r, keys: c.sharedKeys(x.Left, x.Right)}, nil
+	return &minusNode{left: l, right: r, keys: keys}, nil
+}
+
+// keysOnly reports whether the variables left and right may share are
+// exactly keys (bound in every solution of both) and none is bound from
+// outside.
+func (c *compiler) keysOnly(left, right algebra.Op, bound []bool, keys []int) bool {
+	lp := optimize.PossibleVars(left)
+	n := 0
+	for v := range optimize.PossibleVars(right) {
+		s := c.slot(v)
+		if isBound(bound, s) {
+			return false
+		}
+		if lp[v] {
+			if !slices.Contains(keys, s) {
+				return false
+			}
+			n++
+		}
+	}
+	return n == len(keys)
 }
 
 // antiBindNode is MINUS with a plain pattern: a left row is removed when

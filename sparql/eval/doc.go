@@ -36,7 +36,10 @@
 // hash anti-joins (semi-joins) or as a lookup per row, whichever the
 // estimates favour (see antijoin.go); the operands of a group (OPTIONAL,
 // UNION, subqueries, VALUES) are joined in the order and by the join the
-// estimates favour (see groupplan.go).
+// estimates favour (see groupplan.go). A FILTER equating variables of
+// two parts of a basic graph pattern that share no variable joins the
+// parts on the value (see valuejoin.go); a filter expression of one
+// variable is evaluated once per ID of it.
 //
 // GROUP BY aggregates on IDs (see group.go): plain-variable keys and the
 // arguments of COUNT, COUNT(DISTINCT), MIN and MAX are read as IDs, so

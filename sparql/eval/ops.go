@@ -70,9 +70,14 @@ type filterIter struct {
 	f  *filterNode
 	// b is re-pointed at each row: expressions keep nothing of it.
 	b rowBinding
-	// memo holds, per memoized expression, its result by ID.
+	// memo holds, per memoized expression, its result by ID, once
+	// memoStart rows were tested (a filter opened per row of a bind
+	// join or EXISTS sees few rows: a memo would cost more than it saves).
 	memo []map[ID]bool
+	n    int
 }
+
+const memoStart = 32
 
 func (f *filterIter) next() ([]ID, error) {
 	for {
@@ -91,9 +96,10 @@ func (f *filterIter) next() ([]ID, error) {
 // expressions from their memo.
 func (f *filterIter) test(r []ID) bool {
 	ex := f.ex
+	f.n++
 	for i, e := range f.f.exprs {
 		s := -1
-		if i < len(f.f.memo) {
+		if i < len(f.f.memo) && f.n > memoStart {
 			s = f.f.memo[i]
 		}
 		var id ID

@@ -69,8 +69,7 @@ func (c *compiler) components(triples []syntax.Triple, bound []bool) ([][]syntax
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]
