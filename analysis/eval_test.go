@@ -15,10 +15,11 @@ import (
 	"github.com/mneme-archive/mneme/rdf"
 )
 
-// evalSeeds are the seeds of the generated corpora measured. The analysis
-// was developed on seeds 1 and 2; these were kept for measuring and not
-// looked at before (101 and 102, looked at once, are retired).
-var evalSeeds = []uint64{103, 104}
+// evalSeeds are the seeds of the generated corpora measured, held out:
+// the analysis was developed and its name-change threshold chosen on
+// seeds 1, 2, 103 and 104 (101 and 102, looked at once, are retired);
+// these were not looked at before they were measured.
+var evalSeeds = []uint64{105, 106}
 
 // loadCorpus writes the crawls of a generated corpus into a fresh store.
 func loadCorpus(t testing.TB, c *gencorpus.Corpus) *graph.Store {
@@ -231,11 +232,8 @@ func evaluate(t *testing.T, seed uint64) (mentions, renames scores) {
 // TestGeneratedCorpus measures the analysis on the generated corpora of
 // the evaluation seeds: NER and resolution F1 ≥ 0.85 on the planted
 // mentions, every object's version right, the planted rise and
-// controversy in the measures, and the name changes found. The name
-// changes fall short of the target (recall ≥ 0.9 at precision
-// ≥ 0.8; measured recall 0.88, precision 0.50 on seeds 103 and 104, see
-// docs/benchmarks.md): the test holds them at the level reached, so that
-// a regression shows.
+// controversy in the measures, and the name changes found with recall
+// ≥ 0.9 at precision ≥ 0.8.
 func TestGeneratedCorpus(t *testing.T) {
 	var m, r scores
 	for _, seed := range evalSeeds {
@@ -247,8 +245,8 @@ func TestGeneratedCorpus(t *testing.T) {
 	if m.f1() < 0.85 {
 		t.Errorf("mention F1 %.3f, want ≥ 0.85", m.f1())
 	}
-	if r.recall() < 0.85 || r.precision() < 0.45 {
-		t.Errorf("name changes: recall %.2f precision %.2f, want ≥ 0.85 and ≥ 0.45 (the level reached; the target is 0.9 and 0.8)", r.recall(), r.precision())
+	if r.recall() < 0.9 || r.precision() < 0.8 {
+		t.Errorf("name changes: recall %.2f precision %.2f, want ≥ 0.9 and ≥ 0.8", r.recall(), r.precision())
 	}
 }
 

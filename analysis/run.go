@@ -202,47 +202,96 @@ func (r *run) texts(ctx context.Context, v *graph.View) error {
 	for i := range workers {
 		workers[i] = nlp.NewAnalyzer(r.dict, nlp.Options{MaxText: r.o.MaxText})
 	}
-	for lo := 0; lo < len(items); lo += r.o.Batch {
-		if err := ctx.Err(); err != nil {
-			return err
+	// Three stages overlap: a goroutine reads the next batch of captures
+	// while the workers analyse this one, and the previous batch commits
+	// (a synced write) meanwhile. Commits stay in order, each with its
+	// captures' markers, so a killed run resumes after the last one.
+	type read struct {
+		caps  []rdf.Term
+		texts []*text
+		hi    int
+		err   error
+	}
+	rctx, stop := context.WithCancel(ctx)
+	reads := make(chan read, 1)
+	defer func() { // the reader is done with the view before it closes
+		stop()
+		for range reads {
 		}
-		hi := min(lo+r.o.Batch, len(items))
-		var batch []*text
-		var caps []rdf.Term
-		for _, it := range items[lo:hi] {
-			var capt rdf.Term
-			var ts []*text
-			var err error
-			if it.page {
-				var t *text
-				if capt, t, err = r.readPage(ctx, v, pids, it.c); t != nil {
-					ts = []*text{t}
+	}()
+	go func() {
+		defer close(reads)
+		for lo := 0; lo < len(items); lo += r.o.Batch {
+			hi := min(lo+r.o.Batch, len(items))
+			rd := read{hi: hi}
+			for _, it := range items[lo:hi] {
+				var capt rdf.Term
+				var ts []*text
+				if it.page {
+					var t *text
+					if capt, t, rd.err = r.readPage(rctx, v, pids, it.c); t != nil {
+						ts = []*text{t}
+					}
+				} else {
+					capt, ts, rd.err = r.read(rctx, v, id, it.c)
 				}
-			} else {
-				capt, ts, err = r.read(ctx, v, id, it.c)
+				if rd.err != nil {
+					break
+				}
+				rd.caps = append(rd.caps, capt)
+				rd.texts = append(rd.texts, ts...)
 			}
-			if err != nil {
-				return err
+			select {
+			case reads <- rd:
+			case <-rctx.Done():
+				return
 			}
-			caps = append(caps, capt)
-			batch = append(batch, ts...)
+			if rd.err != nil {
+				return
+			}
 		}
-		analyse(batch, workers)
+	}()
+	var committing chan error
+	done := 0
+	wait := func() error {
+		if committing == nil {
+			return nil
+		}
+		err := <-committing
+		committing = nil
+		if err == nil {
+			r.rep.Done = done
+			r.rep.Elapsed = time.Since(t0)
+			r.progress()
+		}
+		return err
+	}
+	for rd := range reads {
+		if rd.err == nil {
+			rd.err = ctx.Err()
+		}
+		if rd.err != nil {
+			wait()
+			return rd.err
+		}
+		analyse(rd.texts, workers)
 		b := r.o.Store.NewBatch()
-		for _, t := range batch {
+		for _, t := range rd.texts {
 			r.write(b, t)
 		}
-		for _, c := range caps {
+		for _, c := range rd.caps {
 			b.Add(rdf.Quad{S: c, P: rdf.IRI(ontology.AnalysedBy), O: r.graph, G: r.graph})
 		}
-		if _, err := b.Commit(ctx); err != nil {
+		if err := wait(); err != nil {
 			return err
 		}
-		r.rep.Done = hi
-		r.rep.Elapsed = time.Since(t0)
-		r.progress()
+		committing, done = make(chan error, 1), rd.hi
+		go func(c chan error) {
+			_, err := b.Commit(ctx)
+			c <- err
+		}(committing)
 	}
-	return nil
+	return wait()
 }
 
 // pending lists the captures of the crawl from which objects were

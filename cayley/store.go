@@ -39,6 +39,7 @@ type QuadStore struct {
 	frozen bool                                   // a snapshot: its statistics do not change
 	ro     *graph.Store                           // the store of a snapshot, when opened read-only
 	ids    *otter.Cache[rdf.Term, graph.ID]       // of its Source; nil: none
+	vals   *otter.Cache[graph.ID, quad.Value]     // of its Source; nil: none
 	sizes  *otter.Cache[graph.Pattern, refs.Size] // of its Source; nil: none
 
 	statsOnce sync.Once
@@ -227,11 +228,20 @@ func (qs *QuadStore) NameOf(r cgraph.Ref) (quad.Value, error) {
 		if graph.ID(r) == graph.DefaultGraph {
 			return nil, nil
 		}
+		if qs.vals != nil {
+			if v, ok := qs.vals.GetIfPresent(graph.ID(r)); ok {
+				return v, nil
+			}
+		}
 		t, err := qs.v.Term(graph.ID(r))
 		if err != nil {
 			return nil, err
 		}
-		return ToValue(t), nil
+		v := ToValue(t)
+		if qs.vals != nil {
+			qs.vals.Set(graph.ID(r), v)
+		}
+		return v, nil
 	case refs.PreFetchedValue:
 		return r.NameOf(), nil
 	}

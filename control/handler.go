@@ -57,6 +57,7 @@ func NewHandler(m *Manager, token string, interval time.Duration) *Handler {
 	h.socialRoutes(m.social)
 	h.focusRoutes(mux)
 	h.analysisRoutes()
+	h.entityRoutes()
 	inj := &inject.Handler{Token: token, Lookup: m.target}
 	mux.Handle("POST /crawls/{id}/urls", h.write(inj.ServeHTTP))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

@@ -91,7 +91,8 @@ type Crawl struct {
 	focus   Focuser // nil unless the spec has a focus section
 	// focusPages counts the pages whose scored links wait for the
 	// frontier's next seen pass (focusApply).
-	focusPages atomic.Int64
+	focusPages    atomic.Int64
+	focusFlushing flushState
 
 	failing failures // retriable errors in a row per queue
 	// wlogs holds, per worker, the crawl.log lines of the URL it is

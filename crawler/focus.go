@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"io"
+	"sync"
 
 	"github.com/mneme-archive/mneme/crawler/extract"
 	"github.com/mneme-archive/mneme/crawler/frontier"
@@ -67,7 +68,44 @@ func (c *Crawl) focusApply(pages int) error {
 		return nil
 	}
 	c.focusPages.Store(0)
-	return c.front.Flush()
+	return c.focusFlush()
+}
+
+// focusFlush runs the frontier's seen-set pass, coalescing requests as a
+// group commit does: a worker asking while a pass runs leaves its links
+// to the next pass, which the running flusher starts when it is done,
+// instead of queueing a pass of its own behind the frontier's lock. With
+// the crawl idle every page gets its pass; under load the passes take
+// the links of several pages at once (a pass costs about a seek per
+// distinct URL, and pages share many links).
+func (c *Crawl) focusFlush() error {
+	f := &c.focusFlushing
+	f.mu.Lock()
+	if f.running {
+		f.again = true
+		f.mu.Unlock()
+		return nil
+	}
+	f.running = true
+	for {
+		f.again = false
+		f.mu.Unlock()
+		err := c.front.Flush()
+		f.mu.Lock()
+		if err != nil || !f.again {
+			f.running = false
+			f.mu.Unlock()
+			return err
+		}
+	}
+}
+
+// flushState is focusFlush's: whether a pass runs, and whether another
+// was asked for meanwhile.
+type flushState struct {
+	mu      sync.Mutex
+	running bool
+	again   bool
 }
 
 // focusExtract is the standard extractor of a focused crawl: it keeps

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -40,7 +42,15 @@ func ParseDateIn(s, lang string) (time.Time, bool) {
 		n, _ := strconv.ParseInt(s, 10, 64)
 		return time.Unix(n, 0).UTC(), true
 	}
-	return parseHuman(strings.ToLower(s), monthsOf(lang))
+	// Month names are inflected in languages other than the ones of
+	// monthNames, where "market" is no March.
+	inflect := ""
+	if _, known := monthWords[langKey(lang)]; known {
+		if _, plain := monthNames[langKey(lang)]; !plain {
+			inflect = langKey(lang)
+		}
+	}
+	return parseHuman(strings.ToLower(s), monthsOf(lang), numericOrder(lang), inflect)
 }
 
 var isoLayouts = []string{
@@ -71,23 +81,70 @@ var monthNames = map[string][12][]string{
 		{"juli", "jul"}, {"augustus", "aug"}, {"september", "sep", "sept"}, {"oktober", "okt"}, {"november", "nov"}, {"december", "dec"}},
 }
 
-// monthWords maps each language's month words to month numbers; under ""
-// are the words of every language, for text whose language is unknown.
+// monthWords maps each language's month words to month numbers: the
+// words of monthNames and of the C library's locales (localeMonths).
+// Under "" are the words any text may be read with when its language is
+// unknown: every word of monthNames, and the locales' names of four
+// letters or more (or of two CJK characters or more) that no language
+// gives another month; short abbreviations ("sie", "lis") are words of
+// other languages too often.
 var monthWords = func() map[string]map[string]int {
 	all := map[string]int{}
 	m := map[string]map[string]int{"": all}
-	for lang, names := range monthNames {
-		words := map[string]int{}
+	add := func(lang string, names [12][]string) {
+		words := m[lang]
+		if words == nil {
+			words = map[string]int{}
+			m[lang] = words
+		}
 		for i, ws := range names {
 			for _, w := range ws {
-				words[w] = i + 1
+				if _, ok := words[w]; !ok {
+					words[w] = i + 1
+				}
+			}
+		}
+	}
+	for lang, names := range monthNames {
+		add(lang, names)
+		for i, ws := range names {
+			for _, w := range ws {
 				all[w] = i + 1
 			}
 		}
-		m[lang] = words
+	}
+	claimed := map[string]int{} // a locale word's month, -1 when languages disagree
+	for lang, names := range localeMonths {
+		add(lang, names)
+		for i, ws := range names {
+			for _, w := range ws {
+				if c, ok := claimed[w]; ok && c != i+1 {
+					claimed[w] = -1
+				} else if !ok {
+					claimed[w] = i + 1
+				}
+			}
+		}
+	}
+	for w, month := range claimed {
+		if _, ok := all[w]; ok || month < 0 || !wholeName(w) {
+			continue
+		}
+		all[w] = month
 	}
 	return m
 }()
+
+// wholeName tells a name safe to read in text of unknown language: four
+// letters or more, or two or more of a script written without spaces.
+func wholeName(w string) bool {
+	n, cjk := 0, false
+	for _, r := range w {
+		n++
+		cjk = cjk || unicode.In(r, unicode.Han, unicode.Hangul, unicode.Hiragana, unicode.Katakana, unicode.Thai)
+	}
+	return n >= 4 || cjk && n >= 2
+}
 
 // monthsOf returns the month words of a language tag ("de-AT" reads as
 // "de"); a language whose month names are not known gets every
@@ -136,16 +193,65 @@ func DocLang(root *html.Node, header http.Header) string {
 	return strings.TrimSpace(l)
 }
 
-func parseHuman(s string, months map[string]int) (time.Time, bool) {
+// Orders of all-numeric dates: day first, month first (US English), year
+// first (East Asian, Hungarian, Lithuanian, Basque).
+const (
+	dayFirst = iota
+	monthFirst
+	yearFirst
+)
+
+// numericOrder is the order CLDR's short date patterns give a language:
+// English without a region is read as the United States' (CLDR's "en"),
+// a region other than the US or the Philippines as day first.
+func numericOrder(lang string) int {
+	l := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(lang), "_", "-"))
+	switch langKey(l) {
+	case "en":
+		if l == "en" || l == "en-us" || l == "en-ph" {
+			return monthFirst
+		}
+	case "ja", "ko", "zh", "hu", "lt", "eu", "mn":
+		return yearFirst
+	}
+	return dayFirst
+}
+
+// pmWords and amWords mark a 12-hour clock's half in the languages whose
+// dates name it in words ("PM 2:05", "2:05 μ.μ.").
+var (
+	pmWords = []string{"pm", "p.m.", "μ.μ.", "오후", "午後", "下午", "ptg", "ch", "du"}
+	amWords = []string{"am", "a.m.", "π.μ.", "오전", "午前", "上午", "pg", "sa", "de"}
+)
+
+// dotTimeRE is a time written with a dot after a word that announces a
+// time (Finnish "klo 14.05", Danish "kl. 14.05", Indonesian "pukul
+// 14.05") or after a comma at the end ("23 Nov 2021, 09.41"); a dot
+// elsewhere separates a date's numbers.
+var dotTimeRE = regexp.MustCompile(`(?:\b(?:klo|kl\.?|pukul|pada|om)\s*|,\s*)(\d{1,2})\.(\d{2})(?:$|[^.\d])`)
+
+// parseHuman reads a date written for people, its month words in months
+// (inflected forms too when months are the words of one language, the
+// language inflect).
+func parseHuman(s string, months map[string]int, order int, inflect string) (time.Time, bool) {
 	hour, min, sec := 0, 0, 0
+	if m := dotTimeRE.FindStringSubmatchIndex(s); m != nil {
+		s = s[:m[2]] + s[m[2]:m[3]] + ":" + s[m[4]:]
+	}
 	if m := timeRE.FindStringSubmatchIndex(s); m != nil {
 		hour, _ = strconv.Atoi(s[m[2]:m[3]])
 		min, _ = strconv.Atoi(s[m[4]:m[5]])
 		if m[6] >= 0 {
 			sec, _ = strconv.Atoi(s[m[6]:m[7]])
 		}
+		half := ""
 		if m[8] >= 0 {
-			pm := s[m[8]] == 'p'
+			half = s[m[8]:m[9]]
+		} else {
+			half = clockHalf(s)
+		}
+		if half != "" {
+			pm := half[0] == 'p'
 			if pm && hour < 12 {
 				hour += 12
 			} else if !pm && hour == 12 {
@@ -164,6 +270,9 @@ func parseHuman(s string, months map[string]int) (time.Time, bool) {
 		}
 		if month == 0 {
 			month = months[tok]
+			if month == 0 && inflect != "" {
+				month = inflected(tok, months, inflect)
+			}
 		}
 	}
 	year, day := 0, 0
@@ -182,9 +291,9 @@ func parseHuman(s string, months map[string]int) (time.Time, bool) {
 	case month == 0 && len(nums) >= 3:
 		a, b, c := nums[0], nums[1], nums[2]
 		switch {
-		case a > 31: // 2019-02-22
+		case a > 31 || order == yearFirst && c <= 31: // 2019-02-22, 19. 3. 7.
 			year, month, day = a, b, c
-		case b > 12: // 02/22/2019, month first
+		case b > 12 || order == monthFirst && a <= 12 && strings.Contains(s, "/"): // 02/22/2019, 3/7/19 in the US
 			month, day, year = a, b, c
 		default: // 22.02.2019
 			day, month, year = a, b, c
@@ -199,4 +308,75 @@ func parseHuman(s string, months map[string]int) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return time.Date(year, time.Month(month), day, hour, min, sec, 0, time.UTC), true
+}
+
+// clockHalf is "am" or "pm" when s names a 12-hour clock's half in words,
+// "" otherwise.
+func clockHalf(s string) string {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == ',' }) {
+		switch {
+		case slices.Contains(pmWords, w):
+			return "pm"
+		case slices.Contains(amWords, w):
+			return "am"
+		}
+	}
+	return ""
+}
+
+// inflected reads a word as a month of the language lang, months its
+// month words, when it is inflected (the Finnish "maaliskuuta" of
+// "maaliskuu", the Slovak "novembra" of "november") or abbreviated as
+// CLDR abbreviates ("нояб." of "ноября"): the word and a name share three
+// letters or more and differ in endings of at most three, or the word
+// (four letters or more) begins a name. Every such name must be of one
+// month, and the word no weekday's ("martes" is not "marzo").
+func inflected(w string, months map[string]int, lang string) int {
+	n := utf8.RuneCountInString(w)
+	if n < 3 || weekdayWord(w, lang) {
+		return 0
+	}
+	found := 0
+	for name, m := range months {
+		p := commonPrefix(w, name)
+		wt, nt := n-p, utf8.RuneCountInString(name)-p
+		if p >= 3 && wt <= 3 && (nt <= 3 || wt == 0 && n >= 4) {
+			if found != 0 && found != m {
+				return 0
+			}
+			found = m
+		}
+	}
+	return found
+}
+
+// commonPrefix is the number of runes a and b begin with alike.
+func commonPrefix(a, b string) int {
+	n := 0
+	for a != "" && b != "" {
+		ra, sa := utf8.DecodeRuneInString(a)
+		rb, sb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			break
+		}
+		n++
+		a, b = a[sa:], b[sb:]
+	}
+	return n
+}
+
+// weekdayWord reports a weekday name of lang, or a form of one (five
+// letters alike).
+func weekdayWord(w, lang string) bool {
+	if _, ok := weekdays[w]; ok {
+		return true
+	}
+	for _, names := range localeWeekdays[lang] {
+		for _, d := range names {
+			if w == d || commonPrefix(w, d) >= 5 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -22,8 +24,11 @@ import (
 // ("#2 21. Apr 2020"), and dates relative to now, the capture time: "2
 // hours ago", "vor 3 Tagen", "il y a 2 jours", "hace 5 minutos", "3
 // giorni fa", "2 dagen geleden", "há 2 dias", "5 дней назад",
-// "yesterday at 10:20", "gestern, 18:03", "Sunday at 3:15 PM", and a day
-// and month without a year ("March 30", the latest such day up to now).
+// "yesterday at 10:20", "gestern, 18:03", "Sunday at 3:15 PM", a time
+// alone ("14:05", today's), and a day and month without a year ("March
+// 30", the latest such day up to now). Relative phrases are read in some
+// fifty languages, month and weekday names in every language of the C
+// library's locales (localeMonths).
 // With a zero now, relative dates are not read.
 func ParseDateAt(s, lang string, now time.Time) (time.Time, bool) {
 	if t, ok := ParseDateIn(s, lang); ok {
@@ -38,7 +43,7 @@ func ParseDateAt(s, lang string, now time.Time) (time.Time, bool) {
 	months, local := monthsOf(lang), l
 	if _, known := monthWords[langKey(lang)]; !known || langKey(lang) == "" {
 		local, months = localMonths(l), monthWords[""]
-		if t, ok := parseHuman(local, months); ok {
+		if t, ok := parseHuman(local, months, numericOrder(lang), ""); ok {
 			return t, true
 		}
 	}
@@ -50,6 +55,15 @@ func ParseDateAt(s, lang string, now time.Time) (time.Time, bool) {
 		return t, true
 	}
 	if t, ok := parseNamedDay(l, now); ok {
+		return t, true
+	}
+	if timeOnlyRE.MatchString(l) {
+		// A time alone is today's ("14:05" beside yesterday's dates),
+		// yesterday's when later than now.
+		t, _ := parseNamedDay("today "+l, now)
+		if t.After(now) {
+			t = t.AddDate(0, 0, -1)
+		}
 		return t, true
 	}
 	return parseYearless(local, months, now)
@@ -94,74 +108,134 @@ var (
 	}()
 )
 
-// agoRE reads "N units ago" in the languages of the forums: the number
-// (or a word for one) and the unit's stem.
-var agoRE = []*regexp.Regexp{
-	regexp.MustCompile(`(\d+|an?|one)\s+(sec|min|hour|hr|day|week|month|year)\w*\s+ago`),
-	regexp.MustCompile(`vor\s+(\d+|eine[rm]?)\s+(sek|min|stund|tag|woche|monat|jahr)`),
-	regexp.MustCompile(`il y a\s+(\d+|une?)\s+(sec|min|heure|jour|semaine|mois|an)`),
-	regexp.MustCompile(`hace\s+(\d+|una?)\s+(seg|min|hora|día|dia|semana|mes|año)`),
-	regexp.MustCompile(`(\d+|una?)\s+(sec|min|or[ae]|giorn|settiman|mes[ei]|ann[oi])\w*\s+fa\b`),
-	regexp.MustCompile(`(\d+|een)\s+(sec|min|uur|dag|we[e]?k|maand|jaar)\w*\s+geleden`),
-	regexp.MustCompile(`há\s+(\d+|uma?)\s+(seg|min|hora|dia|semana|m[eê]s|ano)`),
-	regexp.MustCompile(`(\d+)\s+(сек|мин|час|дн|ден|недел|месяц|год|лет)\S*\s+назад`),
+// Relative dates ("3 days ago", "vor 3 Tagen", "il y a 2 jours", "3 天前")
+// are read as a past marker, a unit and a number (one when a word such
+// as "an" or none stands for it), in a short text. The words are the
+// ones CLDR's relative-time patterns use in the languages below; they
+// are matched whole, or as a stem for the units' inflected forms.
+
+// agoMarkers say "before now": words and phrases matched whole, and
+// markers of scripts written without spaces (前, 전) matched anywhere.
+var (
+	agoMarkers = []string{"ago", "vor", "il y a", "hace", "fa", "geleden", "há", "назад", "тому", "temu", "před",
+		"pred", "sedan", "siden", "sitten", "önce", "lalu", "trước", "πριν", "לפני", "منذ", "tagasi", "atpakaļ",
+		"prieš", "ezelőtt", "în urmă", "prije", "пре", "преди", "yang lalu", "acum", "hai", "duela", "gelede", "eest",
+		"pirms", "pre", "pred"}
+	agoMarkersCJK = []string{"前", "전"}
+)
+
+// agoUnits: per unit, stems matched at a word's start (four letters or
+// more, or whole words when shorter) and units of scripts without spaces.
+var agoUnits = []struct {
+	stems, whole, cjk []string
+	d                 time.Duration
+	month             int
+}{
+	{[]string{"sec", "sek", "seg", "sekund", "saniye", "másodperc", "giây", "detik", "сек", "δευτ"}, nil, []string{"秒", "초"}, time.Second, 0},
+	{[]string{"min", "perc", "dakika", "phút", "menit", "мин", "хвилин", "λεπτ"}, nil, []string{"分", "분"}, time.Minute, 0},
+	{[]string{"hour", "stund", "heure", "hora", "uur", "godzin", "hodin", "timm", "time", "tunti", "tuntia", "saat", "óra", "órá", "giờ", "час", "годин", "ώρ", "שע", "ساع", "tund", "tunni", "valand", "sati", "ceas", "ore", "ordu", "urami", "uri", "hores"}, []string{"hr", "hrs", "h", "ora", "jam", "t", "uur", "ur"}, []string{"時間", "小时", "小時", "시간"}, time.Hour, 0},
+	{[]string{"day", "tag", "jour", "día", "dia", "giorn", "dag", "dni", "dzień", "dny", "dnem", "den", "päiv", "gün", "nap", "ngày", "hari", "дн", "ден", "день", "μέρ", "ημέρ", "יום", "ימים", "يوم", "أيام", "päev", "dien", "zile", "dae", "dana", "dnevi", "dňami", "døgn", "egun", "dies"}, []string{"d", "zi", "dag", "dan"}, []string{"天", "日", "일"}, 24 * time.Hour, 0},
+	{[]string{"week", "woche", "semaine", "semana", "settiman", "tydz", "tygod", "týd", "tyd", "veck", "uge", "uke", "viik", "hafta", "hét", "tuần", "minggu", "недел", "тижн", "εβδομ", "שבוע", "أسبوع", "nädal", "nedēļ", "savait", "săptăm", "tjed", "weke", "weken", "tedn", "týždň", "nedelj", "седмиц", "aste", "setman"}, []string{"wk", "wks", "w"}, []string{"周", "週", "주"}, 7 * 24 * time.Hour, 0},
+	{[]string{"month", "monat", "mois", "mes", "mese", "mesi", "maand", "mês", "meses", "miesi", "měsí", "mesí", "månad", "måned", "kuukau", "hónap", "tháng", "bulan", "месяц", "місяц", "μήν", "μην", "חוד", "شهر", "mēneš", "mėnes", "luni", "luna", "mjesec", "mesec", "месец", "maande", "hilabete"}, []string{"mo", "mos", "ay", "kuu"}, []string{"个月", "個月", "か月", "ヶ月", "ケ月", "개월", "달"}, 0, 1},
+	{[]string{"year", "jahr", "année", "año", "anno", "anni", "jaar", "ano", "anos", "lata", "roky", "roku", "vuo", "yıl", "năm", "tahun", "год", "лет", "рок", "χρόν", "שנ", "سن", "aasta", "gad", "godin", "rok", "urte", "έτ", "рік", "let", "év", "jaar", "metu", "metų", "metai"}, []string{"an", "ans", "any", "anys", "yr", "yrs", "y", "lat", "år"}, []string{"年", "년"}, 0, 12},
 }
 
-// agoUnits maps unit stems to their length (months and years by the
-// calendar).
-var agoUnits = []struct {
-	stems []string
-	d     time.Duration
-	month int
-}{
-	{[]string{"sec", "sek", "seg", "сек"}, time.Second, 0},
-	{[]string{"min", "мин"}, time.Minute, 0},
-	{[]string{"hour", "hr", "stund", "heure", "hora", "ora", "ore", "uur", "час"}, time.Hour, 0},
-	{[]string{"day", "tag", "jour", "día", "dia", "giorn", "dag", "дн", "ден"}, 24 * time.Hour, 0},
-	{[]string{"week", "woche", "semaine", "semana", "settiman", "wek", "недел"}, 7 * 24 * time.Hour, 0},
-	{[]string{"month", "monat", "mois", "mes", "mese", "mesi", "maand", "mês", "месяц"}, 0, 1},
-	{[]string{"year", "jahr", "an", "año", "anno", "anni", "jaar", "ano", "год", "лет"}, 0, 12},
-}
+// oneWords stand for the number one ("an hour ago", "vor einer Stunde").
+var oneWords = map[string]bool{"a": true, "an": true, "one": true, "ein": true, "eine": true, "einer": true, "einem": true,
+	"un": true, "une": true, "uno": true, "una": true, "um": true, "uma": true, "een": true, "один": true, "одну": true,
+	"jeden": true, "jedna": true, "jednu": true, "en": true, "ett": true, "et": true, "yksi": true, "bir": true, "egy": true, "một": true}
 
 func parseAgo(l string, now time.Time) (time.Time, bool) {
-	for _, re := range agoRE {
-		m := re.FindStringSubmatch(l)
-		if m == nil {
-			continue
+	if utf8.RuneCountInString(l) > 48 {
+		return time.Time{}, false
+	}
+	words := letterRunRE.FindAllString(l, -1)
+	marked := false
+	for _, m := range agoMarkers {
+		if strings.Contains(m, " ") {
+			marked = marked || strings.Contains(l, m)
+		} else {
+			marked = marked || slices.Contains(words, m)
 		}
-		n, err := strconv.Atoi(m[1])
-		if err != nil {
-			n = 1 // "an hour ago", "vor einer Stunde"
+	}
+	for _, m := range agoMarkersCJK {
+		marked = marked || strings.Contains(l, m)
+	}
+	if !marked {
+		if strings.Contains(l, "just now") || strings.Contains(l, "gerade eben") || strings.Contains(l, "à l'instant") {
+			return now, true
 		}
-		for _, u := range agoUnits {
-			for _, st := range u.stems {
-				if strings.HasPrefix(m[2], st) {
-					if u.month > 0 {
-						return now.AddDate(0, -n*u.month, 0), true
-					}
-					return now.Add(-time.Duration(n) * u.d), true
-				}
+		return time.Time{}, false
+	}
+	n := -1
+	if d := digitRunRE.FindString(l); d != "" {
+		n, _ = strconv.Atoi(d)
+	}
+	for _, w := range words {
+		if n < 0 && oneWords[w] {
+			n = 1
+		}
+	}
+	best, bestLen := -1, 0
+	for i, u := range agoUnits {
+		if k := agoUnitIn(l, words, u.stems, u.whole, u.cjk); k > bestLen {
+			best, bestLen = i, k
+		}
+	}
+	if best < 0 {
+		return time.Time{}, false
+	}
+	if n < 0 {
+		n = 1 // "час назад", "hace una hora"
+	}
+	if u := agoUnits[best]; u.month > 0 {
+		return now.AddDate(0, -n*u.month, 0), true
+	} else {
+		return now.Add(-time.Duration(n) * u.d), true
+	}
+}
+
+// agoUnitIn is the length of the longest unit word of l: a stem at a
+// word's start, a whole word, or a unit of a script without spaces
+// anywhere in l; 0 when there is none. The longest wins: "minggu" (a
+// week) begins like "min".
+func agoUnitIn(l string, words, stems, whole, cjk []string) int {
+	best := 0
+	for _, w := range words {
+		if slices.Contains(whole, w) {
+			best = max(best, len(w))
+		}
+		for _, st := range stems {
+			if strings.HasPrefix(w, st) {
+				best = max(best, len(st))
 			}
 		}
 	}
-	if strings.Contains(l, "just now") || strings.Contains(l, "gerade eben") || strings.Contains(l, "à l'instant") {
-		return now, true
+	for _, c := range cjk {
+		if strings.Contains(l, c) {
+			best = max(best, len(c))
+		}
 	}
-	return time.Time{}, false
+	return best
 }
+
+var digitRunRE = regexp.MustCompile(`\d+`)
 
 // dayWords are "today" and "yesterday" in the forums' languages, as days
 // before now.
 var dayWords = map[string]int{
 	"today": 0, "heute": 0, "aujourd'hui": 0, "hoy": 0, "oggi": 0, "vandaag": 0, "hoje": 0, "сегодня": 0, "dzisiaj": 0, "idag": 0, "i dag": 0,
+	"dnes": 0, "tänään": 0, "bugün": 0, "hôm nay": 0, "hari ini": 0, "今天": 0, "今日": 0, "오늘": 0, "σήμερα": 0, "сьогодні": 0,
 	"yesterday": 1, "gestern": 1, "hier": 1, "ayer": 1, "ieri": 1, "gisteren": 1, "ontem": 1, "вчера": 1, "wczoraj": 1, "igår": 1, "i går": 1,
+	"včera": 1, "eilen": 1, "dün": 1, "tegnap": 1, "hôm qua": 1, "kemarin": 1, "昨天": 1, "昨日": 1, "어제": 1, "χθες": 1, "вчора": 1,
 }
 
 // dayJoiners are the words between a day and its time ("at", "um").
 var dayJoiners = map[string]bool{"at": true, "um": true, "à": true, "a": true, "las": true, "alle": true, "om": true, "в": true, "o": true, "kl": true, "klo": true, "uhr": true, "h": true}
 
-// weekdays are weekday names (English, German, French, Spanish, Italian,
-// Dutch) by time.Weekday.
+// weekdays are weekday names by time.Weekday: English, German, French,
+// Spanish, Italian and Dutch, and the C library's locales' names that
+// wholeName finds safe and no language gives another day.
 var weekdays = map[string]time.Weekday{}
 
 func init() {
@@ -177,6 +251,23 @@ func init() {
 			weekdays[n] = time.Weekday(i)
 		}
 	}
+	claimed := map[string]int{}
+	for _, names := range localeWeekdays {
+		for i, ws := range names {
+			for _, w := range ws {
+				if c, ok := claimed[w]; ok && c != i {
+					claimed[w] = -1
+				} else if !ok {
+					claimed[w] = i
+				}
+			}
+		}
+	}
+	for w, d := range claimed {
+		if _, ok := weekdays[w]; !ok && d >= 0 && wholeName(w) && monthWords[""][w] == 0 {
+			weekdays[w] = time.Weekday(d)
+		}
+	}
 }
 
 // parseNamedDay reads "yesterday at 10:20", "heute, 09:12" or "Sunday at
@@ -185,8 +276,11 @@ func init() {
 func parseNamedDay(l string, now time.Time) (time.Time, bool) {
 	day := -1
 	rest := l
+	words := letterRunRE.FindAllString(l, -1)
 	for w, back := range dayWords {
-		if strings.Contains(l, w) {
+		// Whole words; phrases ("i dag") and words of scripts without
+		// spaces anywhere.
+		if slices.Contains(words, w) || (strings.ContainsAny(w, " '") || cjkWord(w)) && strings.Contains(l, w) {
 			day, rest = back, strings.Replace(l, w, " ", 1)
 			break
 		}
@@ -202,11 +296,17 @@ func parseNamedDay(l string, now time.Time) (time.Time, bool) {
 	if day < 0 {
 		return time.Time{}, false
 	}
-	// Nothing else but a time of day and the words joining it.
+	// Nothing else but a time of day and the words joining it; with a
+	// time, a few words of a header line too ("ann wrote yesterday at
+	// 10:20").
+	others := 0
 	for _, w := range letterRunRE.FindAllString(timeRE.ReplaceAllString(rest, " "), -1) {
 		if !dayJoiners[w] {
-			return time.Time{}, false
+			others++
 		}
+	}
+	if others > 0 && (!timeRE.MatchString(l) || others > 4) {
+		return time.Time{}, false
 	}
 	hour, min := 0, 0
 	if m := timeRE.FindStringSubmatch(l); m != nil {
@@ -369,4 +469,15 @@ func jsonLDDate(src string) time.Time {
 		return time.Time{}
 	}
 	return find(v, 0)
+}
+
+// cjkWord: a word of a script written without spaces, found anywhere in
+// a text.
+func cjkWord(w string) bool {
+	for _, r := range w {
+		if unicode.In(r, unicode.Han, unicode.Hangul, unicode.Hiragana, unicode.Katakana) {
+			return true
+		}
+	}
+	return false
 }

@@ -33,8 +33,12 @@ func TestParseDateAt(t *testing.T) {
 		{"March 30", "2023-03-30T00:00:00Z", now},
 		{"14. lokakuuta 2019", "2019-10-14T00:00:00Z", time.Time{}},
 		{"5 listopada 2019", "2019-11-05T00:00:00Z", time.Time{}},
-		{"2 hours ago", "", time.Time{}}, // relative to no known capture
-		{"Joined Jan 2010", "", now},     // no day
+		{"14:05", "2024-03-20T14:05:00Z", now.Add(3 * time.Hour)}, // a time alone: today's
+		{"14:05", "2024-03-19T14:05:00Z", now},                    // later than now: yesterday's
+		{"3 天前", "2024-03-17T12:00:00Z", now},
+		{"2 minggu yang lalu", "2024-03-06T12:00:00Z", now}, // weeks, not minutes
+		{"2 hours ago", "", time.Time{}},                    // relative to no known capture
+		{"Joined Jan 2010", "", now},                        // no day
 		{"Posts: 1,234", "", now},
 		{"Hello world", "", now},
 		{"Today's topics", "", now},
@@ -49,6 +53,16 @@ func TestParseDateAt(t *testing.T) {
 		want, _ := time.Parse(time.RFC3339, c.want)
 		if !ok || !got.Equal(want) {
 			t.Errorf("ParseDateAt(%q) = %v, %v; want %v", c.in, got, ok, want)
+		}
+	}
+	// All-numeric dates in the order of the page's language.
+	for _, c := range []struct{ in, lang, want string }{
+		{"3/7/19", "en-US", "2019-03-07"}, {"3/7/19", "en-GB", "2019-07-03"}, {"3.7.2019", "en-US", "2019-07-03"},
+		{"19. 3. 7.", "ko", "2019-03-07"}, {"7. 3. 2019", "cs", "2019-03-07"},
+	} {
+		got, ok := ParseDateIn(c.in, c.lang)
+		if !ok || got.Format(time.DateOnly) != c.want {
+			t.Errorf("ParseDateIn(%q, %q) = %v, %v; want %s", c.in, c.lang, got, ok, c.want)
 		}
 	}
 	if !RelativeDate("11 days ago") || RelativeDate("Sep 14, 2017") {

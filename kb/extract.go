@@ -155,23 +155,90 @@ func (t *Type) ExtractPage(l *Level, doc *vdoc.Doc, learned *Extraction) ([]Obje
 		return objs, nil, x
 	}
 	objs, fails := t.Extract(l, doc)
-	for _, f := range fails {
-		if f.Action != "records" || !slices.ContainsFunc(l.Extract, func(x *Extraction) bool {
-			return x.Object == Comment && x.Records.String() == f.Patterns[0]
-		}) {
-			continue
+	if slices.ContainsFunc(l.Extract, func(x *Extraction) bool { return x.Object == ForumPost }) &&
+		!slices.ContainsFunc(objs, func(o Object) bool { return o.Kind == ForumPost }) {
+		// A thread whose posts the entry's records miss (a template
+		// it does not know): its posts mined, when they are a thread's.
+		if posts, x := MineObjects(doc, ForumPost, learned); Thread(posts) {
+			return append(objs, posts...), fails, x
 		}
-		recs, x := MineObjects(doc, Comment, learned)
-		if len(objs) > 0 {
-			for i := range recs {
-				if recs[i].ReplyTo == "" || recs[i].ReplyTo == recs[0].IRI {
-					recs[i].ReplyTo = objs[0].IRI
-				}
+		return objs, fails, learned
+	}
+	if !slices.ContainsFunc(l.Extract, func(x *Extraction) bool { return x.Object == Comment }) {
+		return objs, fails, learned
+	}
+	// The level has comments. Where the knowledge base's comment
+	// records find none, or fewer or poorer ones than the page's own
+	// evidence shows (a theme's markup the entry does not know), the
+	// comments are mined.
+	kbRecords := slices.ContainsFunc(fails, func(f Failure) bool {
+		return f.Action == "records" && slices.ContainsFunc(l.Extract, func(x *Extraction) bool {
+			return x.Object == Comment && x.Records.String() == f.Patterns[0]
+		})
+	})
+	if !kbRecords && len(commentRecords(doc.Root)) == 0 {
+		return objs, fails, learned
+	}
+	recs, x := MineObjects(doc, Comment, learned)
+	var kept []Object
+	var own []Object
+	for _, o := range objs {
+		if o.Kind == Comment {
+			own = append(own, o)
+		} else {
+			kept = append(kept, o)
+		}
+	}
+	if commentScore(recs) <= commentScore(own) {
+		return objs, fails, learned
+	}
+	if len(kept) > 0 {
+		for i := range recs {
+			if recs[i].ReplyTo == "" || recs[i].ReplyTo == recs[0].IRI {
+				recs[i].ReplyTo = kept[0].IRI
 			}
 		}
-		return append(objs, recs...), fails, x
 	}
-	return objs, fails, learned
+	return append(kept, recs...), fails, x
+}
+
+// commentScore weighs comments by what they hold: text, author, date.
+func commentScore(objs []Object) int {
+	n := 0
+	for _, o := range objs {
+		if o.Content != "" {
+			n++
+		}
+		if o.Author != "" {
+			n++
+		}
+		if !o.Date.IsZero() || o.DateText != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// ExtractUnleveled extracts a page of an application that no level of
+// its type describes: on a forum, the posts mining finds when they are a
+// thread's; on a blog or CMS, when the page shows numbered comments (a
+// post of a theme whose markup the entry does not know), the page's
+// article and its mined comments, as the category's generic type finds
+// them; nil otherwise.
+func (t *Type) ExtractUnleveled(doc *vdoc.Doc, learned *Extraction) ([]Object, *Extraction) {
+	g := Generic(t.Category)
+	switch {
+	case g == nil:
+		return nil, nil
+	case t.Category == "forum":
+		if posts, x := MineObjects(doc, ForumPost, learned); Thread(posts) {
+			return posts, x
+		}
+		return nil, nil
+	case genericRecords[t.Category] != Comment || len(commentRecords(doc.Root)) == 0:
+		return nil, nil
+	}
+	return g.extractGeneric(doc, learned)
 }
 
 // Objects applies x alone to doc (an extraction Mine found, say) and
@@ -314,6 +381,8 @@ func ExtractField(o *Object, f Field, alts []*Pattern, rec *html.Node, doc *vdoc
 func itemDate(it xpath.Item, lang string, now time.Time) (time.Time, string, bool) {
 	text := xpath.Collapse(it.Text())
 	if it.Attr == "" && it.Node.Type == html.ElementNode {
+		// Words apart at <br> and blocks: "ann<br>March 4" is no "annmarch".
+		text = Text(it.Node)
 		for _, a := range []string{"datetime", "content", "data-time", "data-timestamp", "title"} {
 			if v := attr(it.Node, a); v != "" {
 				if tm, ok := ParseDateIn(v, lang); ok {

@@ -201,7 +201,11 @@ func (d *Detector) PageObjects(doc *vdoc.Doc) (*Detection, []Object) {
 		det.Level = det.Type.Levels[0]
 		return det, objs
 	}
-	if det.Level == nil || !det.Level.Terminal {
+	if det.Level == nil {
+		objs, _ := det.Type.ExtractUnleveled(doc, nil)
+		return det, objs
+	}
+	if !det.Level.Terminal {
 		return det, nil
 	}
 	objs, _, _ := det.Type.ExtractPage(det.Level, doc, nil)

@@ -28,11 +28,18 @@ import (
 // when the page holds no such records. now is the capture time, for
 // relative dates ("2 hours ago"); zero leaves them unread.
 func Mine(doc *vdoc.Doc, kind ObjectKind, now time.Time) *Extraction {
-	m := &miner{stats: map[*html.Node]*nodeStats{}, now: now, read: map[string]bool{}, classed: map[string][]*html.Node{}}
+	m := &miner{stats: map[*html.Node]*nodeStats{}, now: now, read: map[string]bool{}, classed: map[string][]*html.Node{},
+		lang: DocLang(doc.Root, doc.Header)}
 	body := findBody(doc.Root)
 	if body != nil && kind == Comment {
-		// Comments are sought in the comment section alone: a page
-		// without one has none.
+		// Comments numbered by their ids or reply links are the
+		// records whatever their markup; others are sought in the
+		// comment section alone: a page without one has none.
+		if recs := commentRecords(body); len(recs) > 0 {
+			m.numbered = true
+			m.walk(body)
+			return m.extraction(kind, recs)
+		}
 		body = commentSection(body)
 	}
 	if body == nil {
@@ -60,6 +67,10 @@ type miner struct {
 	stats  map[*html.Node]*nodeStats
 	groups [][]*html.Node
 	now    time.Time
+	lang   string // the page's language, for its dates' words
+	// numbered: the records are comments their ids or reply links
+	// number, records whatever their dates.
+	numbered bool
 	// dates and persons are every date-like and person-like element,
 	// in document order.
 	dates, persons []*html.Node
@@ -127,9 +138,13 @@ func (m *miner) walk(n *html.Node) *nodeStats {
 			bySig[sig] = append(bySig[sig], c)
 		}
 	}
-	if s.date == nil && m.isDate(n, s) {
+	// A machine-readable date around a date's text (<time datetime><a>
+	// March 7</a></time>) is the record's date rather than the text.
+	if machine := s.date != nil && machineDate(n); (s.date == nil || machine) && m.isDate(n, s) {
 		s.date = n
-		s.dates++
+		if !machine {
+			s.dates++
+		}
 		m.dates = append(m.dates, n)
 	}
 	if s.person == nil && isPerson(n) {
@@ -196,6 +211,11 @@ func firstClass(n *html.Node) string {
 	return ""
 }
 
+// machineDate: an element that states a date in an attribute.
+func machineDate(n *html.Node) bool {
+	return attr(n, "datetime") != "" || attr(n, "data-time") != "" || attr(n, "data-timestamp") != ""
+}
+
 // isDate: a <time>, an element with a machine-readable date, or a short
 // element whose text reads as a date (no descendant already did).
 func (m *miner) isDate(n *html.Node, s *nodeStats) bool {
@@ -229,7 +249,7 @@ func (m *miner) isDate(n *html.Node, s *nodeStats) bool {
 	if now.IsZero() {
 		now = refTime // any reading of a relative date will do here
 	}
-	_, ok := ParseDateAt(t, "", now)
+	_, ok := ParseDateAt(t, m.lang, now)
 	m.read[t] = ok
 	return ok
 }
@@ -260,7 +280,10 @@ func dateShape(t string) bool {
 }
 
 var profileRE = regexp.MustCompile(`(?i)(user|member|profile|author|people|poster|/u/|/~|showuser|mode=viewprofile|/p/)`)
-var personClassRE = regexp.MustCompile(`(?i)(author|user|poster|nick|byline|member|name|profile)`)
+
+// personClassRE: the class of a person's name, microformats' hCard and
+// h-card ("fn", "p-name") among them.
+var personClassRE = regexp.MustCompile(`(?i)(author|user|poster|nick|byline|member|name|profile|\bfn\b|vcard|h-card)`)
 
 // isPerson: a link to a profile-like page or an element classed as an
 // author or user name, with a short text; not an avatar.
@@ -275,7 +298,7 @@ func isPerson(n *html.Node) bool {
 	if n.DataAtom == atom.A && profileRE.MatchString(attr(n, "href")) {
 		return short()
 	}
-	if ip := attr(n, "itemprop"); ip == "author" || ip == "creator" {
+	if ip := attr(n, "itemprop"); ip == "author" || ip == "creator" || n.DataAtom == atom.Cite {
 		return short()
 	}
 	if c := attr(n, "class"); c != "" && personClassRE.MatchString(c) && !blocks[n.DataAtom] || n.DataAtom == atom.Div && personClassRE.MatchString(c) {
@@ -289,6 +312,9 @@ func isPerson(n *html.Node) bool {
 // of records holds many.
 func (m *miner) good(n *html.Node) bool {
 	s := m.stats[n]
+	if m.numbered {
+		return s.words >= 2
+	}
 	return m.dateOf(n) != nil && s.words >= 4 && s.dates <= 8
 }
 
@@ -416,6 +442,19 @@ func relPath(rec, n *html.Node) string {
 			break
 		}
 	}
+	// Last, the steps down from rec by position ("./td[2]"), for
+	// markup without classes.
+	var pos []string
+	for c := n; c != nil && c != rec; c = c.Parent {
+		i := 1
+		for s := c.PrevSibling; s != nil; s = s.PrevSibling {
+			if s.Type == html.ElementNode && s.Data == c.Data {
+				i++
+			}
+		}
+		pos = append([]string{fmt.Sprintf("%s[%d]", c.Data, i)}, pos...)
+	}
+	cands = append(cands, "./"+strings.Join(pos, "/"))
 	for _, c := range cands {
 		e, err := xpath.Compile(c)
 		if err != nil {
@@ -666,7 +705,7 @@ func (m *miner) dateQuality(d *html.Node) float64 {
 	if d.DataAtom == atom.Time || attr(d, "datetime") != "" || attr(d, "data-time") != "" {
 		q += 0.5
 	}
-	if t, ok := ParseDateAt(Text(d), "", m.now); ok && (t.Hour() != 0 || t.Minute() != 0) {
+	if t, ok := ParseDateAt(Text(d), m.lang, m.now); ok && (t.Hour() != 0 || t.Minute() != 0) {
 		q += 0.5
 	}
 	ctx := Text(d)
@@ -722,26 +761,43 @@ func ranked[N int | float64](counts map[string]N, n int) []*Pattern {
 
 var commentSectionRE = regexp.MustCompile(`(?i)^(comments?|comment-?list|commentlist|comments-area|comment-section|discussion|responses|replies)$`)
 
-// commentSection is the first element under n whose id or a class names
-// a comment list.
+// commentSection is the element under n whose id or a class names a
+// comment list and that holds the most text: not a heading that
+// carries the list's id ("<h3 id=comments>23 responses</h3>") nor a link
+// to it.
 func commentSection(n *html.Node) *html.Node {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode || skipped(c) {
-			continue
-		}
-		if commentSectionRE.MatchString(attr(c, "id")) {
-			return c
-		}
-		for _, cl := range strings.Fields(attr(c, "class")) {
-			if commentSectionRE.MatchString(cl) {
-				return c
+	var best *html.Node
+	bestLen := 0
+	var visit func(n *html.Node)
+	visit = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode || skipped(c) {
+				continue
 			}
-		}
-		if s := commentSection(c); s != nil {
-			return s
+			if isCommentSection(c) {
+				if l := len(Text(c)); best == nil || l > bestLen {
+					best, bestLen = c, l
+				}
+				continue
+			}
+			visit(c)
 		}
 	}
-	return nil
+	visit(n)
+	return best
+}
+
+// isCommentSection: n's id or a class names a comment list.
+func isCommentSection(n *html.Node) bool {
+	if commentSectionRE.MatchString(attr(n, "id")) {
+		return true
+	}
+	for _, cl := range strings.Fields(attr(n, "class")) {
+		if commentSectionRE.MatchString(cl) {
+			return true
+		}
+	}
+	return false
 }
 
 // Thread reports whether mined objects look like a forum thread's posts:

@@ -10,7 +10,9 @@
 #   (default data: LUBM(8) from ../shared). Flags go to cayleybench:
 #   -reuse queries the stores an earlier run left in BENCH_DIR without
 #   loading them again; -match RE runs some of the queries; -cpuprofile
-#   FILE profiles the query runs.
+#   FILE profiles the query runs; -fresh builds a Gizmo session per query
+#   (off the clock) instead of keeping sessions across queries as mneme
+#   serve does over a read-only store (api.Sessions, for both stores).
 # Environment: RUNS (timed runs per query and store, default 7); BENCH_DIR
 # (work directory, kept for -reuse; without it a temporary one, removed
 # at exit).
@@ -38,14 +40,14 @@ echo "bench-cayley: $(date -u +%FT%TZ), commit $(git -C "$ROOT" rev-parse --shor
 echo "bench-cayley: queries done $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 # PROFILE=N: then N runs of the cheap queries under the CPU profiler,
-# and a table of where each query's CPU goes on each store: building the
-# Gizmo session (off the clock), the store's own code (mneme: packages
-# cayley, graph and Pebble; bolt: Cayley's kv quad store, hidalgo and
-# bolt), and the rest (Gizmo's JavaScript runtime, Cayley's iterators,
-# the results' conversion), the same code for both stores.
+# and a table of where each query's CPU goes on each store: the store's
+# own code (mneme: packages cayley, graph and Pebble; bolt: Cayley's kv
+# quad store, hidalgo and bolt), and the rest (Gizmo's JavaScript runtime,
+# Cayley's iterators, the results' conversion), the same code for both
+# stores. The flags given to this script go to that run too (-fresh).
 if [ -n "${PROFILE:-}" ]; then
 	prof=$WORK/cayley.pprof
-	"$WORK/cayleybench" -reuse -dir "$WORK/stores" -runs "$PROFILE" -match '^Q(1|3|7) ' -cpuprofile "$prof" >/dev/null
+	"$WORK/cayleybench" -reuse -dir "$WORK/stores" -runs "$PROFILE" -match '^Q(1|3|7) ' -cpuprofile "$prof" "$@" >/dev/null
 	ms() { # samples of the profile matching pprof flags "$@", in ms per run
 		go tool pprof -nodefraction=0 -nodecount=1000000 "$@" -top "$WORK/cayleybench" "$prof" 2>/dev/null |
 			awk -v n="$((PROFILE + 1))" '/^Showing nodes accounting for/ {
@@ -54,18 +56,17 @@ if [ -n "${PROFILE:-}" ]; then
 				printf "%.0f", v * f * 1000 / n; found = 1 } END { if (!found) printf "0" }'
 	}
 	echo
-	echo "CPU per query in µs ($PROFILE runs each, load $(cut -d' ' -f1-3 /proc/loadavg)): total on the clock = all − session"
+	echo "CPU per query in µs ($PROFILE runs each, load $(cut -d' ' -f1-3 /proc/loadavg))"
 	echo
-	echo "| query | store | all | Gizmo session (off the clock) | on the clock | store's own code | the rest (same code on both) |"
-	echo "|---|---|---|---|---|---|---|"
+	echo "| query | store | all | store's own code | the rest (same code on both) |"
+	echo "|---|---|---|---|---|"
 	for q in empty Q1 Q3 Q7; do
 		for st in mneme bolt; do
-			own='mneme-archive/mneme/(cayley|graph)|cockroachdb/pebble'
+			own='mneme-archive/mneme/(cayley|graph)\.|cockroachdb/pebble'
 			[ "$st" = bolt ] && own='cayley/graph/kv|hidal-go|boltdb'
 			all=$(ms -tagfocus "run=^$st/$q\$")
-			sess=$(ms -tagfocus "run=^$st/$q\$" -focus 'gizmo\.NewSession')
-			store=$(ms -tagfocus "run=^$st/$q\$" -focus "$own" -ignore 'gizmo\.NewSession')
-			echo "| $q | $st | $all | $sess | $((all - sess)) | $store | $((all - sess - store)) |"
+			store=$(ms -tagfocus "run=^$st/$q\$" -focus "$own")
+			echo "| $q | $st | $all | $store | $((all - store)) |"
 		done
 	done
 fi

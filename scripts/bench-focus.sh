@@ -20,6 +20,7 @@
 #   scripts/bench-focus.sh                   # everything
 #   PARTS="sim web" scripts/bench-focus.sh   # some parts
 #   PAGES=500 scripts/bench-focus.sh         # a quick run
+#   PROFILE=/tmp/focus PARTS=cost scripts/bench-focus.sh  # CPU profiles of the cost crawls
 set -euo pipefail
 
 PAGES=${PAGES:-2000}
@@ -167,16 +168,20 @@ if has cost; then
 	printf 'seeds: [%s]\naah: false\n' "$site" >"$work/off.yaml"
 	echo "## cost: $COST_PAGES-page crawl benchmark site, analysis off and on, interleaved"
 	echo
-	echo "| run | analysis | load before | pages/s | per page (ns): text, document, paragraph, anchor, entities, url |"
-	echo "|---|---|---|---|---|"
+	# CPU: user + system time of the crawl process per response (the
+	# machine's load inflates wall times, not CPU times).
+	echo "| run | analysis | load before | pages/s | CPU ms per page | wall time per page in the workers, by module |"
+	echo "|---|---|---|---|---|---|"
 	for run in $(seq "$RUNS"); do
 		for mode in off on; do
 			l=$(load)
 			rm -rf "$work/cost"
-			"$mneme" crawl --spec "$work/$mode.yaml" --politeness off --workers 8 --data "$work/cost" --id c >"$work/cost.out" 2>/dev/null
+			/usr/bin/time -f "%U %S" -o "$work/cost.time" "$mneme" crawl --spec "$work/$mode.yaml" --politeness off --workers 8 --data "$work/cost" --id c ${PROFILE:+--cpuprofile "$PROFILE-$mode-$run.pprof"} >"$work/cost.out" 2>/dev/null
 			rate=$(sed -n 's/.* \([0-9.]*\) pages\/s.*/\1/p' "$work/cost.out" | head -1)
 			per=$(sed -n 's/^focus: analysis time per page[^:]*: //p' "$work/cost.out")
-			echo "| $run | $mode | $l | $rate | ${per:--} |"
+			n=$(sed -n 's/.* finished: \([0-9]*\) pages.*/\1/p' "$work/cost.out" | head -1)
+			cpu=$(awk -v n="${n:-0}" '{printf "%.2f", n ? ($1 + $2) * 1000 / n : 0}' "$work/cost.time")
+			echo "| $run | $mode | $l | $rate | $cpu | ${per:--} |"
 		done
 	done
 	echo

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -143,4 +144,41 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkQueryFiles runs the queries of the files matching the glob
+// MNEME_BENCH_QUERIES warm on the store MNEME_BENCH_STORE, one
+// sub-benchmark per file, reporting CPU time per query as BenchmarkLUBM
+// does (for profiling a workload such as scripts/bench/queries/lubm-features).
+func BenchmarkQueryFiles(b *testing.B) {
+	dir, glob := os.Getenv("MNEME_BENCH_STORE"), os.Getenv("MNEME_BENCH_QUERIES")
+	if dir == "" || glob == "" {
+		b.Skip("MNEME_BENCH_STORE and MNEME_BENCH_QUERIES are not set")
+	}
+	files, err := filepath.Glob(glob)
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no query files match %s (%v)", glob, err)
+	}
+	s, err := graph.Open(dir, graph.OpenOptions{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		q, err := sparql.Prepare(string(src), sparql.Options{})
+		if err != nil {
+			b.Fatalf("%s: %v", f, err)
+		}
+		b.Run(strings.TrimSuffix(filepath.Base(f), ".rq"), func(b *testing.B) {
+			cpu := cpuTime()
+			for b.Loop() {
+				count(b, q, s.View)
+			}
+			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
 }

@@ -1,6 +1,7 @@
 // Package tui is mneme's terminal user interface: a shell of screens
 // (crawls, crawl detail, frontier, review of learned patterns, the SPARQL
-// console, the archive browser) over a `mneme serve` reached over HTTP:
+// console, the archive browser, social campaigns, entities, the cluster of
+// crawler nodes) over a `mneme serve` reached over HTTP:
 // its SPARQL endpoint (package tui/backend) and its control API (the
 // client of package control/api). The TUI never opens a store or runs a
 // crawl itself (internal/layers tests it).

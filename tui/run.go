@@ -15,7 +15,9 @@ import (
 	"github.com/mneme-archive/mneme/tui/console"
 	"github.com/mneme-archive/mneme/tui/crawls"
 	"github.com/mneme-archive/mneme/tui/detail"
+	"github.com/mneme-archive/mneme/tui/entities"
 	"github.com/mneme-archive/mneme/tui/frontier"
+	"github.com/mneme-archive/mneme/tui/nodes"
 	"github.com/mneme-archive/mneme/tui/review"
 )
 
@@ -32,8 +34,8 @@ type Crawls struct {
 
 // New assembles the shell over b: with a control client the crawl
 // screens (crawls, crawl detail, frontier, review of learned patterns)
-// first, then the SPARQL console
-// and the archive browser. The TUI's own files (query history, saved
+// first, then the SPARQL console and the archive browser, then the
+// social campaigns, the entities and the cluster view. The TUI's own files (query history, saved
 // queries) are kept in dataDir/tui; source names the data in the tab bar.
 func New(b backend.Backend, dataDir, source string, c Crawls) *App {
 	own := filepath.Join(dataDir, "tui")
@@ -51,7 +53,9 @@ func New(b backend.Backend, dataDir, source string, c Crawls) *App {
 		frontier.New(frontier.Options{Client: c.Client, Interval: 2 * c.Interval}),
 		review.New(review.Options{Client: c.Client}),
 		con, archive.New(b),
-		campaigns.New(campaigns.Options{Client: c.Client, Interval: c.Interval}))
+		campaigns.New(campaigns.Options{Client: c.Client, Interval: c.Interval}),
+		entities.New(entities.Options{Client: c.Client}),
+		nodes.New(nodes.Options{Client: c.Client, Interval: c.Interval}))
 }
 
 // Run shows app on the terminal until the user quits or ctx ends.

@@ -3,7 +3,10 @@ package focus
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"io"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -56,17 +59,84 @@ func decodeRecord(b []byte) (record, bool) {
 	return r, true
 }
 
-// openExplain opens the store in dir, or in memory when dir is "".
-func openExplain(dir string) (*explainStore, error) {
-	o := &pebble.Options{Logger: pebblelog.Logger{Name: "focus: explain store"}}
+// openExplain opens the store in dir, or in memory when dir is "". Its
+// sightings are combined by update function u.
+func openExplain(dir string, u frontier.UpdateFunc) (*explainStore, error) {
+	o := &pebble.Options{Logger: pebblelog.Logger{Name: "focus: explain store"}, Merger: sightingMerger(u)}
 	if dir == "" {
 		o.FS = vfs.NewMem()
 	}
 	db, err := pebble.Open(dir, o)
+	if err != nil && strings.Contains(err.Error(), "merger name from file") {
+		// Stores written before sightings were merges.
+		return nil, fmt.Errorf("%s: written by an older mneme (its records are not merges): remove the folder to record the explanations again: %w", dir, err)
+	}
 	if err != nil {
 		return nil, err
 	}
 	return &explainStore{db: db}, nil
+}
+
+// sightingMerger combines a link's sightings inside Pebble, so that
+// recording one is a write without a read: each sighting is a merge
+// operand (a record of one sighting); a merge that includes the oldest
+// value folds them in order with combine, one that may not (a partial
+// compaction) keeps them as a list, whose first record alone may be a
+// fold.
+func sightingMerger(u frontier.UpdateFunc) *pebble.Merger {
+	return &pebble.Merger{
+		Name: "mneme.focus.sightings",
+		Merge: func(_, value []byte) (pebble.ValueMerger, error) {
+			m := &sightings{u: u}
+			return m, m.MergeNewer(value)
+		},
+	}
+}
+
+// sightings is a merge in progress: its records, oldest first.
+type sightings struct {
+	u    frontier.UpdateFunc
+	recs []record
+}
+
+func splitRecords(value []byte) ([]record, error) {
+	if len(value) == 0 || len(value)%recordSize != 0 {
+		return nil, fmt.Errorf("focus: explain store: a value of %d bytes (records are %d)", len(value), recordSize)
+	}
+	out := make([]record, 0, len(value)/recordSize)
+	for i := 0; i < len(value); i += recordSize {
+		r, _ := decodeRecord(value[i : i+recordSize])
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func (m *sightings) MergeNewer(value []byte) error {
+	rs, err := splitRecords(value)
+	m.recs = append(m.recs, rs...)
+	return err
+}
+
+func (m *sightings) MergeOlder(value []byte) error {
+	rs, err := splitRecords(value)
+	m.recs = append(rs, m.recs...)
+	return err
+}
+
+func (m *sightings) Finish(includesBase bool) ([]byte, io.Closer, error) {
+	recs := m.recs
+	if includesBase {
+		r := recs[0]
+		for _, x := range recs[1:] {
+			r = combine(r, true, m.u, x.values, x.score)
+		}
+		recs = []record{r}
+	}
+	buf := make([]byte, 0, len(recs)*recordSize)
+	for _, r := range recs {
+		buf = r.encode(buf)
+	}
+	return buf, nil, nil
 }
 
 // combine merges a new sighting (values v, score s) into r as update u
@@ -109,7 +179,7 @@ func combine(r record, found bool, u frontier.UpdateFunc, v Values, s float64) r
 }
 
 // add records the sightings of one page's links.
-func (e *explainStore) add(urls []string, vals []Values, scores []float64, u frontier.UpdateFunc) error {
+func (e *explainStore) add(urls []string, vals []Values, scores []float64) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
@@ -118,20 +188,10 @@ func (e *explainStore) add(urls []string, vals []Values, scores []float64, u fro
 	b := e.db.NewBatch()
 	defer b.Close()
 	var buf []byte
-	seen := map[string]record{}
 	for i, url := range urls {
-		r, found := seen[url]
-		if !found {
-			var err error
-			r, found, err = e.get(url)
-			if err != nil {
-				return err
-			}
-		}
-		r = combine(r, found, u, vals[i], scores[i])
-		seen[url] = r
-		buf = r.encode(buf[:0])
-		if err := b.Set([]byte(url), buf, nil); err != nil {
+		// One sighting, as combine records a first one.
+		buf = record{n: 1, values: vals[i], score: scores[i]}.encode(buf[:0])
+		if err := b.Merge([]byte(url), buf, nil); err != nil {
 			return err
 		}
 	}

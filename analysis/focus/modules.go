@@ -127,12 +127,27 @@ func newEntityMatcher(es []spec.FocusEntity) (*entityMatcher, error) {
 	return m, nil
 }
 
+// lowerBytes is strings.ToLower(s) as bytes, in one copy when s is ASCII.
+func lowerBytes(s string) []byte {
+	b := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return []byte(strings.ToLower(s))
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return b
+}
+
 // match returns the entities mentioned in lower-cased text, each once.
-func (m *entityMatcher) match(lower string) []int {
+func (m *entityMatcher) match(hay []byte) []int {
 	if m == nil {
 		return nil
 	}
-	hay := []byte(lower)
 	var found []int
 	seen := make([]bool, len(m.entities))
 	for pos := 0; pos < len(hay); {

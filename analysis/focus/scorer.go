@@ -47,6 +47,7 @@ type Scorer struct {
 	expl      *explainStore
 	ref       *reference
 	harvest   harvest
+	linkCos   cosCache
 	// cost is the time spent per module (ns), the text analysis apart.
 	cost  [numModules + 1]atomic.Int64
 	pages atomic.Int64
@@ -89,7 +90,7 @@ func New(o Options) (*Scorer, error) {
 	if f.Reference > 0 {
 		s.ref = &reference{want: f.Reference, pages: f.Reference}
 	}
-	if s.expl, err = openExplain(o.Store); err != nil {
+	if s.expl, err = openExplain(o.Store, o.Update); err != nil {
 		return nil, fmt.Errorf("focus: explanations: %w", err)
 	}
 	return s, nil
@@ -149,7 +150,7 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 		t1 := time.Now()
 		s.cost[modDocument].Add(int64(t1.Sub(t0)))
 		if s.entities != nil {
-			found := s.entities.match(strings.ToLower(content))
+			found := s.entities.match(lowerBytes(content))
 			for _, e := range found {
 				res.Entities = append(res.Entities, s.entities.entities[e])
 			}
@@ -170,20 +171,23 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 	vals := make([]Values, 0, len(links))
 	urls := make([]string, 0, len(links))
 	kept := make([]float64, 0, len(links))
-	paraCos := map[string]float64{}
+	pageCos := map[string]float64{} // a page's link texts, both modules
+	scratch := text.Vector{}        // one link text's counts, reused
+	gen := s.topic.Generation()
 	cos := func(txt string, mod int) float64 {
 		if txt == "" {
 			return math.NaN()
 		}
 		t0 := time.Now()
-		if mod == modParagraph {
-			if c, ok := paraCos[txt]; ok {
-				return c
+		c, ok := pageCos[txt]
+		if !ok {
+			if c, ok = s.linkCos.get(gen, txt); !ok {
+				clear(scratch)
+				s.topic.an.AddCounts(txt, scratch)
+				c = s.topic.Cosine(scratch)
+				s.linkCos.put(gen, txt, c)
 			}
-		}
-		c := s.topic.Cosine(s.topic.an.Counts(txt))
-		if mod == modParagraph {
-			paraCos[txt] = c
+			pageCos[txt] = c
 		}
 		s.cost[mod].Add(int64(time.Since(t0)))
 		return c
@@ -214,7 +218,7 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 		vals = append(vals, v)
 		kept = append(kept, scores[i])
 	}
-	if err := s.expl.add(urls, vals, kept, s.update); err != nil {
+	if err := s.expl.add(urls, vals, kept); err != nil {
 		return res, scores, err
 	}
 	return res, scores, nil
@@ -497,4 +501,35 @@ func (s *Scorer) Decide(accept, drop []string) error {
 		s.topic.Accept(acc)
 	}
 	return nil
+}
+
+// cosCache remembers the cosine of link texts (anchors, paragraphs) with
+// the topic across pages: menus, lists of related pages and their titles
+// come back on many pages of a site. It holds the cosines of one topic
+// generation and at most cosCacheMax texts (emptied when full).
+type cosCache struct {
+	mu  sync.RWMutex
+	gen int
+	m   map[string]float64
+}
+
+const cosCacheMax = 1 << 14
+
+func (c *cosCache) get(gen int, txt string) (float64, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.gen != gen {
+		return 0, false
+	}
+	x, ok := c.m[txt]
+	return x, ok
+}
+
+func (c *cosCache) put(gen int, txt string, x float64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || c.gen != gen || len(c.m) >= cosCacheMax {
+		c.m, c.gen = map[string]float64{}, gen
+	}
+	c.m[strings.Clone(txt)] = x
 }

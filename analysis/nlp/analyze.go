@@ -100,25 +100,38 @@ func (a *Analyzer) Analyze(text string) Result {
 	}
 	spans := Sentences(text)
 	r.Sentences = len(spans)
-	docLang := language(text)
+	// A sentence of its own language: only a long one that whatlanggo is
+	// sure of (short ones are often misjudged). The others are of the
+	// language of most of the long ones, or when there is none, of the
+	// whole text's.
+	langs := make([]string, len(spans))
+	long := map[string]int{}
+	for i, sp := range spans {
+		if s := text[sp.Start:sp.End]; len(s) >= 60 {
+			if langs[i] = sentenceLanguage(s); langs[i] != "" {
+				long[langs[i]] += len(s)
+			}
+		}
+	}
+	docLang := majority(long)
+	if docLang == "" {
+		docLang = language(text)
+	}
 	chars := map[string]int{}
 	var ms []Mention
 	sents := make([]sentence, 0, len(spans)) // never grown: score keeps pointers
+	known := forms{}                         // of the names found so far
 	score := func(x *sentence) govader.Sentiment {
 		if x.english && !x.sentiment {
 			x.sent, x.sentiment = a.vad.PolarityScores(x.s), true
 		}
 		return x.sent
 	}
-	for _, sp := range spans {
+	for i, sp := range spans {
 		s := text[sp.Start:sp.End]
-		// A sentence of its own language: only a long one that
-		// whatlanggo is sure of (short ones are often misjudged).
-		lang := docLang
-		if len(s) >= 60 {
-			if info := whatlanggo.Detect(s); info.IsReliable() {
-				lang = info.Lang.Iso6391()
-			}
+		lang := langs[i]
+		if lang == "" {
+			lang = docLang
 		}
 		chars[lang] += len(s)
 		// English, or too short to tell: the English recogniser and
@@ -127,8 +140,8 @@ func (a *Analyzer) Analyze(text string) Result {
 		sents = append(sents, sentence{s: s, start: sp.Start, english: english})
 		x := &sents[len(sents)-1]
 		fs := a.dict.match(s)
-		if english {
-			fs = merge(fs, recognise(s))
+		if english && !known.known(s, fs) {
+			fs = merge(fs, recogniseCached(s))
 		}
 		if len(fs) == 0 {
 			continue
@@ -142,13 +155,11 @@ func (a *Analyzer) Analyze(text string) Result {
 				initial: f.initial && f.by != ByDictionary,
 			})
 		}
-	}
-	best := 0
-	for l, n := range chars {
-		if l != "" && (n > best || n == best && l < r.Language) {
-			r.Language, best = l, n
+		for _, m := range ms[len(ms)-len(fs):] {
+			known.add(m)
 		}
 	}
+	r.Language = majority(chars)
 	if len(chars) > 1 {
 		var ls []string
 		for l := range chars {
@@ -192,6 +203,18 @@ func (a *Analyzer) Analyze(text string) Result {
 	return r
 }
 
+// majority is the language of most characters in chars ("" for
+// unknown does not count), the least code on a tie.
+func majority(chars map[string]int) string {
+	out, best := "", 0
+	for l, n := range chars {
+		if l != "" && (n > best || n == best && l < out) {
+			out, best = l, n
+		}
+	}
+	return out
+}
+
 // sentence is a sentence of a text being analysed.
 type sentence struct {
 	s         string
@@ -207,69 +230,143 @@ type sentence struct {
 // name, an organisation's first word — as whole words written the same
 // way. Offsets are bytes of the text.
 func (a *Analyzer) again(text string, sents []sentence, ms []Mention, score func(*sentence) govader.Sentiment) []Mention {
-	type name struct{ key, typ string }
-	forms := map[string]name{}
-	for _, m := range ms {
-		words := strings.Fields(m.Key)
-		if len(words) < 2 || m.Type == Place {
-			continue
-		}
-		full := Display(m.Surface)
-		if Key(full) != m.Key {
-			continue
-		}
-		forms[full] = name{m.Key, m.Type}
-		ws := strings.Fields(full)
-		short := ws[0]
-		if m.Type == Person {
-			short = ws[len(ws)-1]
-		}
-		if n, ok := forms[short]; ok && n.key != m.Key {
-			forms[short] = name{} // two names share it: ambiguous
-		} else if !ok {
-			forms[short] = name{m.Key, m.Type}
-		}
-	}
+	forms := formsOf(ms)
 	if len(forms) == 0 {
 		return nil
 	}
-	taken := func(start, end int) bool {
-		for _, m := range ms {
-			if start < m.End && m.Start < end {
-				return true
-			}
-		}
-		return false
+	// The names found, by start: a name found again must overlap none of
+	// its sentence's, which sort.Search finds without a scan of them all.
+	type span struct{ start, end int }
+	spans := make([]span, len(ms))
+	for i, m := range ms {
+		spans[i] = span{m.Start, m.End}
 	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
 	var out []Mention
 	for i := range sents {
 		x := &sents[i]
-		ws := wordsOf(x.s)
-		for j := 0; j < len(ws); j++ {
-			// The longest form starting at word j.
-			best, bestEnd := name{}, 0
-			for k := min(len(ws), j+6); k > j; k-- {
-				form := x.s[ws[j].start:ws[k-1].end]
-				if n, ok := forms[form]; ok && n.key != "" {
-					best, bestEnd = n, k
+		lo := sort.Search(len(spans), func(k int) bool { return spans[k].start >= x.start })
+		hi := sort.Search(len(spans), func(k int) bool { return spans[k].start >= x.start+len(x.s) })
+		local := append([]span(nil), spans[lo:hi]...)
+		for _, f := range forms.find(x.s) {
+			start, end := x.start+f.start, x.start+f.end
+			taken := false
+			for _, sp := range local {
+				if start < sp.end && sp.start < end {
+					taken = true
 					break
 				}
 			}
-			if bestEnd == 0 {
+			if taken {
 				continue
 			}
-			start, end := x.start+ws[j].start, x.start+ws[bestEnd-1].end
-			if !taken(start, end) {
-				sent := score(x)
-				out = append(out, Mention{Start: start, End: end, Surface: text[start:end], Key: best.key, Type: best.typ,
-					By: ByRepeat, Sentence: x.s, Compound: sent.Compound, Positive: sent.Positive, Negative: sent.Negative,
-					HasSentiment: x.english})
-				ms = append(ms, out[len(out)-1])
-			}
-			j = bestEnd - 1
+			sent := score(x)
+			out = append(out, Mention{Start: start, End: end, Surface: text[start:end], Key: f.key, Type: f.typ,
+				By: ByRepeat, Sentence: x.s, Compound: sent.Compound, Positive: sent.Positive, Negative: sent.Negative,
+				HasSentiment: x.english})
+			local = append(local, span{start, end})
 		}
 	}
 	return out
+}
+
+// formName is the entity a written form of a name stands for.
+type formName struct{ key, typ string }
+
+// forms are the written forms of the names of a text that are found
+// again wherever they occur: full names of persons and organisations (of
+// two words or more) and their short forms; a short form two names share
+// stands for neither (its formName is empty).
+type forms map[string]formName
+
+// formsOf returns the forms of the names found in ms.
+func formsOf(ms []Mention) forms {
+	fs := forms{}
+	for _, m := range ms {
+		fs.add(m)
+	}
+	return fs
+}
+
+// add adds the forms of m's name.
+func (fs forms) add(m Mention) {
+	words := strings.Fields(m.Key)
+	if len(words) < 2 || m.Type == Place {
+		return
+	}
+	full := Display(m.Surface)
+	if Key(full) != m.Key {
+		return
+	}
+	fs[full] = formName{m.Key, m.Type}
+	ws := strings.Fields(full)
+	short := ws[0]
+	if m.Type == Person {
+		short = ws[len(ws)-1]
+	}
+	if n, ok := fs[short]; ok && n.key != m.Key {
+		fs[short] = formName{} // two names share it: ambiguous
+	} else if !ok {
+		fs[short] = formName{m.Key, m.Type}
+	}
+}
+
+// formAt is a form found in a sentence, by byte offsets of the sentence.
+type formAt struct {
+	start, end int
+	formName
+}
+
+// find returns the forms written in sentence s, whole words, the longest
+// at each word, in order.
+func (fs forms) find(s string) []formAt {
+	if len(fs) == 0 {
+		return nil
+	}
+	var out []formAt
+	ws := wordsOf(s)
+	for j := 0; j < len(ws); j++ {
+		for k := min(len(ws), j+6); k > j; k-- {
+			if n, ok := fs[s[ws[j].start:ws[k-1].end]]; ok && n.key != "" {
+				out = append(out, formAt{ws[j].start, ws[k-1].end, n})
+				j = k - 1
+				break
+			}
+		}
+	}
+	return out
+}
+
+// known reports whether every capitalised word of sentence s after its
+// first is a word of a name already found: one of the dictionary's
+// (dict), a form of the text's names, or a word that names nothing on
+// its own (a weekday, a pronoun). The recogniser would find nothing
+// there that finding the text's names again does not.
+func (fs forms) known(s string, dict []found) bool {
+	ws := wordsOf(s)
+	found := fs.find(s)
+	for _, w := range ws[min(1, len(ws)):] {
+		if !startsUpper(w.text) || notNames[strings.ToLower(w.text)] {
+			continue
+		}
+		in := false
+		for _, f := range found {
+			if f.start <= w.start && w.end <= f.end {
+				in = true
+				break
+			}
+		}
+		for _, d := range dict {
+			if in || d.start <= w.start && w.end <= d.end {
+				in = true
+				break
+			}
+		}
+		if !in {
+			return false
+		}
+	}
+	return true
 }
 
 // merge adds to the dictionary's names those of the recogniser that

@@ -133,10 +133,15 @@ func distinct(s []string) []string {
 
 // TestDifferentialSPARQL runs each Gizmo or GraphQL query and its SPARQL
 // twin over the same crawl store and compares the answers as sets (a
-// traversal yields a node once per path, SPARQL a row per solution).
+// traversal yields a node once per path, SPARQL a row per solution), the
+// Gizmo and GraphQL queries both in a session of their own and in
+// sessions kept across queries (api.Sessions).
 func TestDifferentialSPARQL(t *testing.T) {
 	s := crawlStore(t, 25)
 	ctx := context.Background()
+	poolQS := cayley.NewSnapshot(s) // the pool's one state
+	defer poolQS.Close()
+	pool := api.NewSessions(poolQS, 2)
 	for _, c := range differential {
 		t.Run(c.name, func(t *testing.T) {
 			q, err := sparql.Prepare(sparqlPrefixes+c.sparql, sparql.Options{})
@@ -167,34 +172,48 @@ func TestDifferentialSPARQL(t *testing.T) {
 			}
 			res.Close()
 
-			qs := cayley.NewSnapshot(s)
-			defer qs.Close()
-			got := map[string][]string{}
-			_, err = api.Run(ctx, qs, c.lang, iris.Replace(c.query), 0, func(v any) error {
-				if c.lang == "graphql" {
-					collect(v, "", got, t)
-					return nil
-				}
-				switch v := v.(type) {
-				case map[string]any:
-					for k, x := range v {
-						got[k] = append(got[k], jsonOf(t, x))
-					}
-				default: // an emitted value
-					got["id"] = append(got["id"], jsonOf(t, v))
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
 			if len(want["id"]) == 0 {
 				t.Fatalf("SPARQL found nothing: the pair tests nothing")
 			}
-			for _, v := range res.Vars {
-				w, g := distinct(want[v]), distinct(got[v])
-				if !slices.Equal(w, g) {
-					t.Errorf("%s: SPARQL %d values, %s %d:\nSPARQL %v\n%s %v", v, len(w), c.lang, len(g), w, c.lang, g)
+			qs := cayley.NewSnapshot(s)
+			defer qs.Close()
+			// Each query runs in a session of its own, then twice in the
+			// pool's sessions, which earlier queries have run in.
+			runs := []struct {
+				name string
+				run  func(ctx context.Context, lang, text string, limit int, emit func(any) error) (bool, error)
+			}{
+				{"own session", func(ctx context.Context, lang, text string, limit int, emit func(any) error) (bool, error) {
+					return api.Run(ctx, qs, lang, text, limit, emit)
+				}},
+				{"pooled", pool.Run},
+				{"pooled again", pool.Run},
+			}
+			for _, r := range runs {
+				got := map[string][]string{}
+				_, err = r.run(ctx, c.lang, iris.Replace(c.query), 0, func(v any) error {
+					if c.lang == "graphql" {
+						collect(v, "", got, t)
+						return nil
+					}
+					switch v := v.(type) {
+					case map[string]any:
+						for k, x := range v {
+							got[k] = append(got[k], jsonOf(t, x))
+						}
+					default: // an emitted value
+						got["id"] = append(got["id"], jsonOf(t, v))
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatalf("%s: %v", r.name, err)
+				}
+				for _, v := range res.Vars {
+					w, g := distinct(slices.Clone(want[v])), distinct(got[v])
+					if !slices.Equal(w, g) {
+						t.Errorf("%s: %s: SPARQL %d values, %s %d:\nSPARQL %v\n%s %v", r.name, v, len(w), c.lang, len(g), w, c.lang, g)
+					}
 				}
 			}
 			if t.Failed() {

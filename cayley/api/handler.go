@@ -58,11 +58,14 @@ type Config struct {
 // {"error": "..."}; with Config.Token on a writable store, POST
 // /api/v2/write and /api/v2/delete with N-Quads bodies.
 type Handler struct {
-	s     *graph.Store
-	src   *cayley.Source
-	cfg   Config
-	slots chan struct{}
-	mux   *http.ServeMux
+	s   *graph.Store
+	src *cayley.Source
+	// sessions keeps the Gizmo sessions of finished queries for later
+	// ones.
+	sessions *Sessions
+	cfg      Config
+	slots    chan struct{}
+	mux      *http.ServeMux
 }
 
 // New returns the handler over s.
@@ -80,6 +83,7 @@ func New(s *graph.Store, cfg Config) *Handler {
 		cfg.Log = slog.Default()
 	}
 	h := &Handler{s: s, src: cayley.NewSource(s), cfg: cfg, slots: make(chan struct{}, cfg.MaxConcurrent), mux: http.NewServeMux()}
+	h.sessions = NewSourceSessions(h.src, cfg.MaxConcurrent)
 	h.mux.HandleFunc("/api/v2/query", h.query)
 	h.mux.HandleFunc("/api/v2/write", func(w http.ResponseWriter, r *http.Request) { h.write(w, r, false) })
 	h.mux.HandleFunc("/api/v2/delete", func(w http.ResponseWriter, r *http.Request) { h.write(w, r, true) })
@@ -160,8 +164,6 @@ func (h *Handler) query(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
-	qs := h.src.Snapshot()
-	defer qs.Close()
 
 	// The first result commits the answer: before it, a failure gets its
 	// status; after it, the connection is aborted, so that a client never
@@ -169,7 +171,7 @@ func (h *Handler) query(w http.ResponseWriter, r *http.Request) {
 	committed := false
 	n := 0
 	rc := http.NewResponseController(w)
-	truncated, err := Run(ctx, qs, lang, text, limit, func(v any) error {
+	truncated, err := h.sessions.Run(ctx, lang, text, limit, func(v any) error {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return err

@@ -12,13 +12,12 @@ import (
 	"regexp"
 	"strconv"
 
+	cgraph "github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/cayley/query"
 	_ "github.com/cayleygraph/cayley/query/gizmo"   // registers "gizmo"
 	_ "github.com/cayleygraph/cayley/query/graphql" // registers "graphql"
 	"github.com/cayleygraph/quad"
 	"github.com/dop251/goja"
-
-	"github.com/mneme-archive/mneme/cayley"
 )
 
 // Languages are the query languages served.
@@ -80,41 +79,57 @@ var ErrLanguage = errors.New("unknown query language: want gizmo or graphql")
 // to emit, stopping after limit results (limit <= 0: no limit); truncated
 // tells that more were there. A query that does not parse gives a
 // *SyntaxError; ctx's end stops it, a Gizmo script in a loop included.
-func Run(ctx context.Context, qs *cayley.QuadStore, lang, text string, limit int, emit func(any) error) (truncated bool, err error) {
+// Each call builds a session of its own; Sessions keeps them for the
+// queries that follow.
+func Run(ctx context.Context, qs cgraph.QuadStore, lang, text string, limit int, emit func(any) error) (truncated bool, err error) {
 	l := query.GetLanguage(lang)
 	if l == nil || l.Session == nil {
 		return false, ErrLanguage
 	}
+	truncated, _, err = run(ctx, l.Session(qs), lang, text, limit, false, emit)
+	return truncated, err
+}
+
+// run runs a query in session s. finished reports that the query ran to
+// its end without error; then, with keep, its results iterator is left
+// unclosed, so that s can run another query: closing it interrupts a
+// Gizmo runtime even after its script has ended, and the runtime's next
+// script would stop at once.
+func run(ctx context.Context, s query.Session, lang, text string, limit int, keep bool, emit func(any) error) (truncated, finished bool, err error) {
 	opt := query.Options{Collation: query.JSON}
 	if limit > 0 {
 		opt.Limit = limit + 1
 	}
-	it, err := l.Session(qs).Execute(ctx, text, opt)
+	it, err := s.Execute(ctx, text, opt)
 	if err != nil {
-		return false, syntaxError(lang, err)
+		return false, false, syntaxError(lang, err)
 	}
-	defer it.Close()
+	defer func() {
+		if !finished || !keep {
+			it.Close()
+		}
+	}()
 	n := 0
 	for it.Next(ctx) {
 		if limit > 0 && n == limit {
-			return true, nil
+			return true, false, nil
 		}
 		r := it.Result()
 		if lang == "graphql" {
 			r = jsonReady(r)
 		}
 		if err := emit(r); err != nil {
-			return false, err
+			return false, false, err
 		}
 		n++
 	}
 	if err := ctx.Err(); err != nil {
-		return false, err
+		return false, false, err
 	}
 	if err := it.Err(); err != nil {
-		return false, syntaxError(lang, err)
+		return false, false, syntaxError(lang, err)
 	}
-	return false, nil
+	return false, true, nil
 }
 
 // jsonReady turns the values of a GraphQL answer into JSON: IRIs as

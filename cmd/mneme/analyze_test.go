@@ -151,14 +151,20 @@ func TestAnalyzeUsage(t *testing.T) {
 }
 
 // TestAnalyzePlainPages crawls a site of no known application and
-// analyses the main text of its pages, read back from the WARC files.
+// analyses the main text of its pages, read back from the WARC files,
+// one of them with bytes that are not UTF-8 although it says it is.
 func TestAnalyzePlainPages(t *testing.T) {
 	site := sitetest.Serve(t, sitetest.Options{Pages: 3})
 	site.Override = map[string]http.HandlerFunc{"/p/1": func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<html><head><title>News</title></head><body><nav><a href="/p/0">home</a></nav>
+		fmt.Fprint(w, `<html><head><title>News</title></head><body><nav><a href="/p/0">home</a><a href="/p/2">more</a></nav>
 <article><h1>Harbour news</h1><p>Maria Keller met Peter Novak in Lisbon to discuss the new cargo terminal.</p>
 <p>Keller called the plan a wonderful success.</p></article></body></html>`)
+	}, "/p/2": func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, "<html><head><title>Caf\xe9</title></head><body><article><h1>Caf\xe9 news</h1>"+
+			"<p>Anna Moreau opened a caf\xe9 in Lyon near the harbour, she said on the radio.</p>"+
+			"<p>Moreau\xff\xfe called it a d\xe9j\xe0 vu of her youth in the old town.</p></article></body></html>")
 	}}
 	data := t.TempDir()
 	if code, _, errOut := mneme(t, "", "crawl", "--data", data, "--id", "plain", "--politeness", "off", site.URL("/p/0")); code != 0 {
@@ -168,6 +174,9 @@ func TestAnalyzePlainPages(t *testing.T) {
 		t.Fatalf("analyze: exit %d: %s", code, errOut)
 	} else {
 		t.Log(strings.TrimSpace(out))
+		if want := site.URL("/p/2") + ": invalid UTF-8 replaced by U+FFFD"; !strings.Contains(errOut, want) {
+			t.Errorf("the log does not say %q:\n%s", want, errOut)
+		}
 	}
 	st, err := graph.Open(crawler.Layout{Data: data}.Store(), graph.OpenOptions{ReadOnly: true})
 	if err != nil {
@@ -194,5 +203,25 @@ func TestAnalyzePlainPages(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "Maria Keller,Keller" {
 		t.Errorf("mentions of Maria Keller in the page: %q, want her full name and \"Keller\"", got)
+	}
+	// The page with invalid bytes: analysed, the reason in the graph.
+	q, err = sparql.Prepare(`SELECT ?reason ?surface WHERE { GRAPH <`+analysis.GraphIRI("plain")+`> {
+  <`+site.URL("/p/2")+`> <https://w3id.org/mneme#skipReason> ?reason .
+  ?m <https://w3id.org/mneme#mentionOf> <urn:mneme:entity:anna_moreau> ; <https://w3id.org/mneme#inObject> <`+site.URL("/p/2")+`> ;
+     <https://w3id.org/mneme#surfaceForm> ?surface } }`, sparql.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res2, err := q.Exec(context.Background(), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res2.Close()
+	var bad []string
+	for res2.Next() {
+		bad = append(bad, res2.Row()[0].Value+" / "+res2.Row()[1].Value)
+	}
+	if len(bad) == 0 || !strings.Contains(bad[0], "invalid UTF-8") {
+		t.Errorf("the page with invalid UTF-8: %q, want its reason and mentions of Anna Moreau", bad)
 	}
 }

@@ -33,6 +33,19 @@ type Node struct {
 	FetchedElsewhere int64 `json:"fetched_elsewhere"` // URLs skipped: another node fetched them
 	IPClaims         int64 `json:"ip_claims"`         // IPs this node holds now
 	Lent             int64 `json:"lent,omitempty"`    // queued URLs lent to idle nodes
+	// Domains counts the pay-level domains this node owns among the host
+	// queues of its frontier; TopDomains are the ones with the most URLs
+	// queued (a bounded list).
+	Domains    int64        `json:"domains"`
+	TopDomains []DomainLoad `json:"top_domains,omitempty"`
+}
+
+// DomainLoad is a pay-level domain of a node's frontier: its host queues
+// and the URLs queued in them.
+type DomainLoad struct {
+	Domain string `json:"domain"`
+	Hosts  int    `json:"hosts"`
+	Queued int64  `json:"queued"`
 }
 
 // Cluster is the cluster a node belongs to, as that node sees it.

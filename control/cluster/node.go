@@ -376,6 +376,7 @@ func (n *Node) status() api.Node {
 	if c := n.crawl.Load(); c != nil {
 		st := c.Status()
 		s.Queued, s.InFlight, s.Fetched, s.Queues = st.Queued, st.InFlight, st.Fetched, st.Queues
+		s.Domains, s.TopDomains = n.domains(c)
 		idle = idle && st.Queued == 0 && st.InFlight == 0 && st.Waiting == 0
 	} else {
 		idle = false // not crawling yet

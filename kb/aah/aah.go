@@ -223,6 +223,10 @@ func (h *Helper) Analyze(p crawler.Page) (crawler.Analysis, error) {
 			h.learned(root, learned)
 		}
 		res.Failures = append(navFails, res.Failures...)
+	} else {
+		var learned *kb.Extraction
+		res.Objects, learned = typ.ExtractUnleveled(doc, h.learned(root, nil))
+		h.learned(root, learned)
 	}
 	if h.opts.Observe != nil {
 		h.opts.Observe(res)

@@ -16,6 +16,7 @@ import (
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/social/feed"
+	"github.com/mneme-archive/mneme/social/importer"
 	"github.com/mneme-archive/mneme/social/platform"
 	"github.com/mneme-archive/mneme/social/socialrdf"
 	"github.com/mneme-archive/mneme/social/socialtest"
@@ -50,7 +51,8 @@ func runner(t testing.TB, l Layout, id string, environ []string) *Runner {
 }
 
 // openRunner opens the data folder's store and returns a runner of the
-// campaign id with the feeds platform.
+// campaign id with the feeds platform and the import platform (pages of
+// importPagePosts posts).
 func openRunner(l Layout, id string, environ []string) (*Runner, error) {
 	s, err := l.LoadSpec(id)
 	if err != nil {
@@ -67,7 +69,8 @@ func openRunner(l Layout, id string, environ []string) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{Layout: l, Spec: s, Store: st, Platforms: map[string]platform.Platform{feed.Name: feed.New()}, Secrets: secrets}, nil
+	return &Runner{Layout: l, Spec: s, Store: st, Platforms: map[string]platform.Platform{feed.Name: feed.New(),
+		importer.Name: &importer.Importer{PagePosts: importPagePosts}}, Secrets: secrets}, nil
 }
 
 func query(t testing.TB, st *graph.Store, q string) [][]rdf.Term {

@@ -26,9 +26,14 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// child runs the campaign "killed" of the data folder to its end.
+// child runs the campaign of the data folder that MNEME_SOCIAL_TEST_CAMPAIGN
+// names ("killed" by default) to its end.
 func child(data string) int {
-	r, err := openRunner(Layout{Data: data}, "killed", os.Environ())
+	id := os.Getenv("MNEME_SOCIAL_TEST_CAMPAIGN")
+	if id == "" {
+		id = "killed"
+	}
+	r, err := openRunner(Layout{Data: data}, id, os.Environ())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

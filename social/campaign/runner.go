@@ -58,6 +58,10 @@ type Runner struct {
 // maxErrs is how many of the last errors Status keeps.
 const maxErrs = 10
 
+// describedMax bounds the accounts and hashtags whose description a run
+// remembers having stated (some 10 MB).
+const describedMax = 1 << 16
+
 // errStopped ends a run stopped or paused by the operator.
 var errStopped = errors.New("campaign stopped")
 
@@ -236,6 +240,8 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	ru := &run{red: record.NewRedactor(r.Secrets.Values()...), clients: map[string]*http.Client{}}
 	ru.log = slog.New(slog.NewJSONHandler(redactingWriter{logFile, ru.red}, nil)).With("campaign", id)
 	ru.rdf = socialrdf.NewWriter(id, ru.red.String)
+	// Every page's statements are committed in order, or the run ends.
+	ru.rdf.Remember(describedMax)
 	ua := r.Spec.UserAgent
 	if ua == "" {
 		ua = DefaultUserAgent
@@ -568,6 +574,7 @@ func (r *Runner) page(ctx context.Context, ru *run, p *pairState, pass int64) er
 		}
 	}
 	if _, err := b.Commit(ctx); err != nil {
+		ru.rdf.Forget()
 		return fmt.Errorf("committing a page of %s: %w", p.IRI, err)
 	}
 	r.mu.Lock()

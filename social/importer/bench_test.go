@@ -107,8 +107,9 @@ func dirSize(tb testing.TB, dir string) int64 {
 }
 
 // BenchmarkImport imports MNEME_IMPORT_TWEETS generated tweets (default
-// 20,000) into WARC and RDF, once, and reports posts/s and bytes a post
-// in the store and in the WARC files:
+// 20,000) into WARC and RDF, once, and reports posts/s, the statements
+// stored and the bytes a post in the store and in the WARC files (MNEME_IMPORT_PAGE sets the posts a
+// page, the importer's default otherwise):
 //
 //	MNEME_IMPORT_TWEETS=1000000 go test ./social/importer -run '^$' -bench Import -benchtime 1x
 func BenchmarkImport(b *testing.B) {
@@ -116,17 +117,26 @@ func BenchmarkImport(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("MNEME_IMPORT_TWEETS")); err == nil && v > 0 {
 		n = v
 	}
+	page := 0 // the importer's default
+	if v, err := strconv.Atoi(os.Getenv("MNEME_IMPORT_PAGE")); err == nil && v > 0 {
+		page = v
+	}
 	path := filepath.Join(b.TempDir(), "tweets.jsonl")
 	generate(b, path, n)
 	b.ResetTimer()
 	for range b.N {
 		start, cpu0 := time.Now(), cpuTime()
-		_, l, status, closeStore := runImport(b, "bench", 0, path)
+		st, l, status, closeStore := runImport(b, "bench", page, path)
 		el, cpu := time.Since(start), cpuTime()-cpu0
 		if status.Posts != int64(n) {
 			b.Fatalf("%d posts imported, want %d", status.Posts, n)
 		}
+		stats, err := st.Stats()
+		if err != nil {
+			b.Fatal(err)
+		}
 		closeStore()
+		b.ReportMetric(float64(stats.Quads)/float64(n), "quads/post")
 		b.ReportMetric(float64(n)/el.Seconds(), "posts/s")
 		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/post")
 		b.ReportMetric(float64(dirSize(b, l.Store()))/float64(n), "store-B/post")

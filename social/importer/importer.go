@@ -12,14 +12,12 @@ package importer
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -30,8 +28,12 @@ import (
 // Name is the platform's name in campaign specs.
 const Name = "import"
 
-// DefaultPagePosts is about how many posts a page holds.
-const DefaultPagePosts = 5000
+// DefaultPagePosts is about how many posts a page holds: one commit of
+// some 500,000 statements, large enough that the store writes it as
+// sorted files (a few hundred MB of memory while it commits), and that an
+// author named on many pages is observed once a page and not once for
+// every few posts.
+const DefaultPagePosts = 20000
 
 // maxLine bounds one line (a v2 page of 100 tweets with its includes is
 // well under a megabyte).
@@ -42,6 +44,8 @@ type Importer struct {
 	// PagePosts is about how many posts a page holds (whole lines);
 	// 0 means DefaultPagePosts.
 	PagePosts int
+
+	readers readers // reading ahead of the pages taken
 }
 
 // New returns the import platform.
@@ -70,61 +74,63 @@ func (im *Importer) Fetch(ctx context.Context, env platform.Env, q platform.Quer
 	if err != nil {
 		return platform.Page{}, err
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return platform.Page{}, fmt.Errorf("import: %w", err)
-	}
-	defer f.Close()
-	if _, err := f.Seek(c.Offset, io.SeekStart); err != nil {
-		return platform.Page{}, fmt.Errorf("import %s: %w", path, err)
-	}
 	want := im.PagePosts
 	if want <= 0 {
 		want = DefaultPagePosts
 	}
-	br := bufio.NewReaderSize(f, 1<<20)
+	rd, err := im.readers.take(path, c.Offset, c.Line, want)
+	if err != nil {
+		return platform.Page{}, err
+	}
 	fileURL := (&url.URL{Scheme: "file", Path: path}).String()
 	var page platform.Page
 	seenAccounts := map[string]bool{}
 	for len(page.Posts) < want {
-		if err := ctx.Err(); err != nil {
-			return platform.Page{}, err
+		l, err := rd.next(ctx)
+		if err == nil {
+			err = l.err
 		}
-		line, err := readLine(br)
-		if errors.Is(err, io.EOF) && len(line) == 0 {
+		if errors.Is(err, io.EOF) {
 			page.Done = true
 			break
 		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return platform.Page{}, fmt.Errorf("import %s:%d: %w", path, c.Line+1, err)
+		if err != nil {
+			rd.close()
+			if ctx.Err() != nil {
+				return platform.Page{}, err
+			}
+			return platform.Page{}, fmt.Errorf("import %s:%d: %w", path, l.no, err)
 		}
-		c.Offset += int64(len(line))
-		c.Line++
-		body := bytes.TrimSpace(line)
-		if len(body) == 0 {
+		c.Offset, c.Line = l.end, l.no
+		if len(l.body) == 0 {
 			continue
 		}
 		uri := fileURL + "#line=" + strconv.FormatInt(c.Line, 10)
-		rec, rerr := env.Record(uri, "application/json", body)
+		rec, rerr := env.Record(uri, "application/json", l.body)
 		if rerr != nil {
+			rd.close()
 			return platform.Page{}, fmt.Errorf("import %s:%d: archiving the line: %w", path, c.Line, rerr)
 		}
-		posts, accounts, perr := Parse(body)
-		if perr != nil {
+		if l.perr != nil {
 			// A bad line is archived and reported, and the import goes on.
-			env.Log.Error("line skipped", "file", path, "line", c.Line, "error", perr.Error())
+			env.Log.Error("line skipped", "file", path, "line", c.Line, "error", l.perr.Error())
 			continue
 		}
-		for i := range posts {
-			posts[i].Source = rec
+		for i := range l.posts {
+			l.posts[i].Source = rec
 		}
-		page.Posts = append(page.Posts, posts...)
-		for _, a := range accounts {
+		page.Posts = append(page.Posts, l.posts...)
+		for _, a := range l.accs {
 			if !seenAccounts[a.ID] {
 				seenAccounts[a.ID] = true
 				page.Accounts = append(page.Accounts, a)
 			}
 		}
+	}
+	if page.Done {
+		rd.close()
+	} else {
+		im.readers.keep(rd, c.Offset)
 	}
 	page.Cursor, _ = json.Marshal(c)
 	return page, nil
@@ -146,8 +152,30 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 }
 
 // Parse reads one line of a collection: its posts and the accounts they
-// show with their counts.
+// show with their counts. The common shapes, a v2 page and a v1.1 tweet,
+// are told apart by one decoding of the line into a v2 page that also
+// takes the ids of a tweet; the others are probed first.
 func Parse(line []byte) ([]platform.Post, []platform.Account, error) {
+	var pg v2Page
+	if err := json.Unmarshal(line, &pg); err == nil {
+		switch {
+		case pg.Data != nil:
+			posts, accs := pg.posts()
+			return posts, accs, nil
+		case pg.IDStr != "":
+			var t v1Tweet
+			if err := json.Unmarshal(line, &t); err != nil {
+				return nil, nil, fmt.Errorf("a v1.1 tweet: %w", err)
+			}
+			p, accs := t.post()
+			return []platform.Post{p}, accs, nil
+		}
+	}
+	return parseProbed(line)
+}
+
+// parseProbed reads a line of any shape, its shape probed first.
+func parseProbed(line []byte) ([]platform.Post, []platform.Account, error) {
 	var probe struct {
 		Data  json.RawMessage `json:"data"`
 		IDStr string          `json:"id_str"`
@@ -400,6 +428,23 @@ type v2Page struct {
 	Includes struct {
 		Users []v2User `json:"users"`
 	} `json:"includes"`
+	IDStr string `json:"id_str"` // a v1.1 tweet's, not a page's
+}
+
+// posts returns the page's posts and the accounts of its includes.
+func (pg *v2Page) posts() ([]platform.Post, []platform.Account) {
+	users := make(map[string]*v2User, len(pg.Includes.Users))
+	accs := make([]platform.Account, 0, len(pg.Includes.Users))
+	for i := range pg.Includes.Users {
+		u := &pg.Includes.Users[i]
+		users[u.ID] = u
+		accs = append(accs, u.account())
+	}
+	posts := make([]platform.Post, 0, len(pg.Data))
+	for i := range pg.Data {
+		posts = append(posts, pg.Data[i].post(users))
+	}
+	return posts, accs
 }
 
 func parseV2Page(line []byte) ([]platform.Post, []platform.Account, error) {
@@ -417,16 +462,6 @@ func parseV2Page(line []byte) ([]platform.Post, []platform.Account, error) {
 		}
 		pg.Data, pg.Includes.Users = []v2Tweet{one.Data}, one.Includes.Users
 	}
-	users := make(map[string]*v2User, len(pg.Includes.Users))
-	accs := make([]platform.Account, 0, len(pg.Includes.Users))
-	for i := range pg.Includes.Users {
-		u := &pg.Includes.Users[i]
-		users[u.ID] = u
-		accs = append(accs, u.account())
-	}
-	posts := make([]platform.Post, 0, len(pg.Data))
-	for i := range pg.Data {
-		posts = append(posts, pg.Data[i].post(users))
-	}
+	posts, accs := pg.posts()
 	return posts, accs, nil
 }

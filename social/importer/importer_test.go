@@ -147,3 +147,38 @@ func TestImportShapes(t *testing.T) {
 		t.Error("no page in the log")
 	}
 }
+
+// TestImportTwiceOneResource imports the same collection twice, as two
+// files of one campaign: each post and account is one resource with its
+// statements once, and each sighting an observation of its own.
+func TestImportTwiceOneResource(t *testing.T) {
+	src, err := os.ReadFile("testdata/mixed.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := filepath.Join(t.TempDir(), "again.jsonl")
+	if err := os.WriteFile(again, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, _, status, _ := runImport(t, "twice", 2, "testdata/mixed.jsonl", again)
+	if status.State != campaign.Done {
+		t.Fatalf("status %+v", status)
+	}
+	g := socialrdf.CampaignIRI("twice")
+	posts := rows(t, st, fmt.Sprintf(`SELECT ?post (COUNT(DISTINCT ?text) AS ?texts) (COUNT(DISTINCT ?id) AS ?ids) (COUNT(DISTINCT ?o) AS ?obs) WHERE { GRAPH <%s> {
+  ?post a <%s> ; <%s> ?id ; <%s> ?text . ?o <%s> ?post } } GROUP BY ?post`,
+		g, ontology.SchemaSocialMediaPosting, ontology.DCTermsIdentifier, ontology.SIOCContent, ontology.ObservationOf))
+	if len(posts) != 5 {
+		t.Fatalf("%d posts, want 5: %v", len(posts), posts)
+	}
+	for _, p := range posts {
+		if p[1].Value != "1" || p[2].Value != "1" || p[3].Value != "2" {
+			t.Errorf("%s: %s texts, %s ids, %s observations; want 1, 1, 2", p[0].Value, p[1].Value, p[2].Value, p[3].Value)
+		}
+	}
+	acc := rows(t, st, fmt.Sprintf(`SELECT ?name ?o WHERE { GRAPH <%s> { <https://twitter.com/TwitterDev> <%s> ?name . ?o <%s> <https://twitter.com/TwitterDev> ; <%s> ?n } }`,
+		g, ontology.SIOCName, ontology.ObservationOf, ontology.FollowerCount))
+	if len(acc) != 2 || acc[0][0].Value != "TwitterDev" {
+		t.Errorf("TwitterDev: %v, want its one name in two observations with counts", acc)
+	}
+}

@@ -76,6 +76,56 @@ func ObservationIRI(record, kind, id string) string {
 type Writer struct {
 	G     rdf.Term            // the campaign's graph
 	Clean func(string) string // applied to every literal and IRI taken from platform data
+	// described, when not nil, remembers the accounts and hashtags whose
+	// description (type, platform, identifier, names; a tag's type and
+	// label) the writer has given, so that it is given once and not with
+	// every post and page that names them (see Remember).
+	described *memo
+}
+
+// Remember makes the writer state the description of an account or a
+// hashtag once, not again while it remembers it (at most max of them,
+// the ones in use kept): for a writer whose every output reaches the
+// store in order. After output that did not reach the store, call Forget.
+func (w *Writer) Remember(max int) { w.described = newMemo(max) }
+
+// Forget makes the writer state every description again.
+func (w *Writer) Forget() {
+	if w.described != nil {
+		w.described = newMemo(w.described.max)
+	}
+}
+
+// fresh reports whether the description keyed by key is to be given
+// (and notes it given).
+func (w *Writer) fresh(key string) bool {
+	if w.described == nil {
+		return true
+	}
+	return w.described.add(key)
+}
+
+// memo is a bounded set in two generations: when the current one is full
+// it becomes the old one, the one before dropped; a key found in the old
+// one moves to the current one, so that keys in use survive.
+type memo struct {
+	cur, old map[string]struct{}
+	max      int
+}
+
+func newMemo(max int) *memo { return &memo{cur: map[string]struct{}{}, max: max} }
+
+// add adds key and reports whether it was new.
+func (m *memo) add(key string) bool {
+	if _, ok := m.cur[key]; ok {
+		return false
+	}
+	_, had := m.old[key]
+	if len(m.cur) >= m.max {
+		m.old, m.cur = m.cur, make(map[string]struct{}, m.max)
+	}
+	m.cur[key] = struct{}{}
+	return !had
 }
 
 // NewWriter writes into the graph of campaign.
@@ -133,8 +183,10 @@ func (w *Writer) Post(dst []rdf.Quad, p *platform.Post, s Sighting) []rdf.Quad {
 	for _, t := range p.Hashtags {
 		tag := rdf.IRI(TagIRI(w.Clean(t)))
 		dst = w.q(dst, post, ontology.SIOCTopic, tag)
-		dst = w.q(dst, tag, rdf.RDFType, rdf.IRI(ontology.SIOCTTag))
-		dst = w.q(dst, tag, ontology.RDFSLabel, rdf.String(strings.ToLower(w.Clean(t))))
+		if w.fresh(tag.Value) {
+			dst = w.q(dst, tag, rdf.RDFType, rdf.IRI(ontology.SIOCTTag))
+			dst = w.q(dst, tag, ontology.RDFSLabel, rdf.String(strings.ToLower(w.Clean(t))))
+		}
 	}
 	for _, m := range p.Mentions {
 		dst = w.q(dst, post, ontology.SchemaMentions, w.iri(m))
@@ -215,16 +267,18 @@ func (w *Writer) Account(dst []rdf.Quad, a *platform.Account, s Sighting) []rdf.
 		return dst
 	}
 	acc := w.iri(iri)
-	dst = w.q(dst, acc, rdf.RDFType, rdf.IRI(ontology.SIOCUserAccount))
-	dst = w.q(dst, acc, ontology.Platform, rdf.String(a.Platform))
-	if a.ID != "" {
-		dst = w.q(dst, acc, ontology.DCTermsIdentifier, w.str(a.ID))
-	}
-	if a.Handle != "" {
-		dst = w.q(dst, acc, ontology.SIOCName, w.str(a.Handle))
-	}
-	if a.Name != "" {
-		dst = w.q(dst, acc, ontology.FOAFName, w.str(a.Name))
+	if w.fresh(acc.Value + "\x00" + a.Platform + "\x00" + a.ID + "\x00" + a.Handle + "\x00" + a.Name) {
+		dst = w.q(dst, acc, rdf.RDFType, rdf.IRI(ontology.SIOCUserAccount))
+		dst = w.q(dst, acc, ontology.Platform, rdf.String(a.Platform))
+		if a.ID != "" {
+			dst = w.q(dst, acc, ontology.DCTermsIdentifier, w.str(a.ID))
+		}
+		if a.Handle != "" {
+			dst = w.q(dst, acc, ontology.SIOCName, w.str(a.Handle))
+		}
+		if a.Name != "" {
+			dst = w.q(dst, acc, ontology.FOAFName, w.str(a.Name))
+		}
 	}
 	if a.Followers < 0 && a.Following < 0 && a.Posts < 0 {
 		return dst // a name met as an author: nothing observed about it

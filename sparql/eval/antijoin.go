@@ -356,6 +356,24 @@ func (it *existsHashIter) close() {
 	it.held = 0
 }
 
+// unionRows is the estimated rows of the union of ops: the sum of its
+// branches', looked for under the nested unions a union of several
+// branches compiles as one (-1 when a branch has no estimate).
+func (c *compiler) unionRows(ops ...algebra.Op) float64 {
+	var sum float64
+	for _, op := range ops {
+		r := c.rowsOf(op)
+		if u, ok := op.(*algebra.Union); ok && r < 0 {
+			r = c.unionRows(u.Left, u.Right)
+		}
+		if r < 0 {
+			return -1
+		}
+		sum += r
+	}
+	return sum
+}
+
 // rowsOf is the estimated rows of a compiled operator, -1 when unknown.
 func (c *compiler) rowsOf(op algebra.Op) float64 {
 	if st := c.stats[op]; st != nil {
@@ -376,6 +394,9 @@ func (c *compiler) rowsOf(op algebra.Op) float64 {
 // among both sides' (keys spread independently); a filter keeps half.
 // -1 when an operand has no estimate.
 func (c *compiler) estimateOp(op algebra.Op, n node) float64 {
+	if u, ok := op.(*algebra.Union); ok {
+		return c.unionRows(u.Left, u.Right)
+	}
 	ch := algebra.Children(op)
 	in := make([]float64, len(ch))
 	for i, o := range ch {

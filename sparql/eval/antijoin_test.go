@@ -231,6 +231,18 @@ func TestAntiJoinsAgreeWithDefinition(t *testing.T) {
 				solStrings(refLeftJoin(l, refBGP(ts, "?y q ?z")), "x", "y", "z")},
 			{fmt.Sprintf("SELECT ?x ?y ?z WHERE { %s OPTIONAL { ?y :q ?z FILTER(?z != ?x) } }", sparqlPats(left...)),
 				solStrings(refLeftJoinIf(l, refBGP(ts, "?y q ?z"), func(m rsol) bool { return m["z"] != m["x"] }), "x", "y", "z")},
+			// Nested OPTIONALs: looked up per row where the left's
+			// variables are certain in the optional part, else hashed.
+			{fmt.Sprintf("SELECT ?x ?y ?z ?w WHERE { %s OPTIONAL { ?y :q ?z OPTIONAL { ?z :r ?w } } }", sparqlPats(left...)),
+				solStrings(refLeftJoin(l, refLeftJoin(refBGP(ts, "?y q ?z"), refBGP(ts, "?z r ?w"))), "x", "y", "z", "w")},
+			{fmt.Sprintf("SELECT ?x ?y ?z ?w WHERE { %s OPTIONAL { ?z :q ?w OPTIONAL { ?w :r ?y } } }", sparqlPats(left...)),
+				solStrings(refLeftJoin(l, refLeftJoin(refBGP(ts, "?z q ?w"), refBGP(ts, "?w r ?y"))), "x", "y", "z", "w")},
+			{fmt.Sprintf("SELECT ?x ?y ?z ?w WHERE { %s OPTIONAL { { ?y :q ?z FILTER(?z != ?x) } OPTIONAL { ?z :r ?w } } }", sparqlPats(left...)),
+				solStrings(l, "x", "y", "z", "w")},
+			{fmt.Sprintf("SELECT ?x ?y ?z ?w WHERE { %s { ?y :q ?z OPTIONAL { ?z :r ?w } } }", sparqlPats(left...)),
+				solStrings(refJoin(l, refLeftJoin(refBGP(ts, "?y q ?z"), refBGP(ts, "?z r ?w"))), "x", "y", "z", "w")},
+			{fmt.Sprintf("SELECT ?x ?y ?z ?w WHERE { %s { ?y :q ?z OPTIONAL { ?z :r ?x } } }", sparqlPats(left...)),
+				solStrings(refJoin(l, refLeftJoin(refBGP(ts, "?y q ?z"), refBGP(ts, "?z r ?x"))), "x", "y", "z", "w")},
 			{fmt.Sprintf("SELECT ?x ?y ?z WHERE { %s { ?y :q ?z } UNION { ?y :r ?z } }", sparqlPats(left...)),
 				solStrings(refJoin(l, append(refBGP(ts, "?y q ?z"), refBGP(ts, "?y r ?z")...)), "x", "y", "z")},
 			{fmt.Sprintf("SELECT ?x ?y WHERE { %s VALUES ?y { :n1 :n2 :zz } }", sparqlPats(left...)),

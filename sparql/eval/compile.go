@@ -374,9 +374,17 @@ func (c *compiler) sharedKeys(l, r algebra.Op) []int {
 // cheaper as hash semi-joins (anti-joins) become those, applied after
 // the other conjuncts.
 func (c *compiler) compileFilter(x *algebra.Filter, bound []bool) (node, error) {
-	sub, err := c.compile(x.Sub, bound)
-	if err != nil {
-		return nil, err
+	var sub node
+	var err error
+	if b, ok := x.Sub.(*algebra.BGP); ok && !hasExists(x.Exprs) {
+		if sub, _, err = c.compileValueJoin(x, b, bound); err != nil {
+			return nil, err
+		}
+	}
+	if sub == nil {
+		if sub, err = c.compile(x.Sub, bound); err != nil {
+			return nil, err
+		}
 	}
 	f := &filterNode{sub: sub}
 	inner := c.certain(x.Sub, bound)
@@ -396,6 +404,7 @@ func (c *compiler) compileFilter(x *algebra.Filter, bound []bool) (node, error) 
 			continue
 		}
 		f.exprs = append(f.exprs, ce)
+		f.memo = append(f.memo, c.memoSlot(e))
 	}
 	var n node = f
 	if len(f.exprs) == 0 {

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/mneme-archive/mneme/sparql/algebra"
+	"github.com/mneme-archive/mneme/sparql/optimize"
+	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
 // The operands of a group — its basic graph pattern, OPTIONALs, UNIONs,
@@ -25,6 +27,74 @@ func seedSafe(op algebra.Op) bool {
 		return seedSafe(x.Left) && seedSafe(x.Right)
 	case *algebra.Union:
 		return seedSafe(x.Left) && seedSafe(x.Right)
+	}
+	return false
+}
+
+// seedSafeWith reports whether opening op with a seed row that binds
+// some of seedVars equals joining op's solutions with the row, for an
+// op that is not seedSafe: OPTIONALs, filters and unions of patterns
+// whose variables the seed may bind are all bound in every solution of
+// op (CertainVars). Seeding such a variable then only drops the
+// solutions a join would drop: no OPTIONAL's part and no filter sees a
+// binding it would not have seen (a variable an optional part or a
+// filter uses alone is never one the seed binds).
+func seedSafeWith(op algebra.Op, seedVars map[string]bool) bool {
+	if seedSafe(op) {
+		return true
+	}
+	used := map[string]bool{}
+	if !seedKinds(op, used) {
+		return false
+	}
+	certain := optimize.CertainVars(op)
+	for v := range used {
+		if seedVars[v] && !certain[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// seedKinds reports whether op is built of patterns, joins, unions,
+// OPTIONALs and filters without EXISTS, adding the variables it uses
+// (in patterns and expressions) to used.
+func seedKinds(op algebra.Op, used map[string]bool) bool {
+	exprVars := func(e syntax.Expr) bool {
+		if e == nil {
+			return true
+		}
+		ok := true
+		syntax.WalkExpr(e, func(x syntax.Expr) bool {
+			switch v := x.(type) {
+			case *syntax.Var:
+				used[v.Name] = true
+			case *algebra.Exists:
+				ok = false
+			}
+			return ok
+		})
+		return ok
+	}
+	switch x := op.(type) {
+	case *algebra.BGP, *algebra.Path, *algebra.Table:
+		for v := range optimize.PossibleVars(op) {
+			used[v] = true
+		}
+		return true
+	case *algebra.Join:
+		return seedKinds(x.Left, used) && seedKinds(x.Right, used)
+	case *algebra.Union:
+		return seedKinds(x.Left, used) && seedKinds(x.Right, used)
+	case *algebra.LeftJoin:
+		return seedKinds(x.Left, used) && seedKinds(x.Right, used) && exprVars(x.Expr)
+	case *algebra.Filter:
+		for _, e := range x.Exprs {
+			if !exprVars(e) {
+				return false
+			}
+		}
+		return seedKinds(x.Sub, used)
 	}
 	return false
 }
@@ -92,7 +162,7 @@ func (c *compiler) planJoin(x *algebra.Join, bound []bool) (joinPlan, error) {
 	best := joinPlan{first: sides[large], second: sides[small],
 		cost: cost[0] + cost[1] + rows[small]*buildCost + rows[large]*probeCost}
 	for i := range 2 {
-		if !seedSafe(sides[1-i]) {
+		if !seedSafeWith(sides[1-i], optimize.PossibleVars(sides[i])) {
 			continue
 		}
 		per, _, err := c.measure(sides[1-i], c.certain(sides[i], bound))
@@ -116,7 +186,7 @@ func (c *compiler) compileLeftJoin(x *algebra.LeftJoin, bound []bool) (node, err
 	}
 	lj := &leftJoinNode{left: l}
 	rb := bound
-	if pure(x.Right) {
+	if pure(x.Right) || seedSafeWith(x.Right, optimize.PossibleVars(x.Left)) {
 		perRow := c.certain(x.Left, bound)
 		hash, err := c.hashCheaper(x.Right, c.leftRows(x.Left), bound, perRow, false)
 		if err != nil {

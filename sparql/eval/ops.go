@@ -2,15 +2,58 @@ package eval
 
 import (
 	"encoding/binary"
+	"strings"
 
+	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql/algebra"
 	"github.com/mneme-archive/mneme/sparql/expr"
+	"github.com/mneme-archive/mneme/sparql/syntax"
 )
 
 // filterNode keeps the rows for which every expression is true.
 type filterNode struct {
 	sub   node
 	exprs []*expr.Expr
+	// memo is, per expression, the slot of its one variable when its
+	// value depends on that alone (see memoSlot), else -1: its result
+	// is then remembered per ID of the variable.
+	memo []int
+}
+
+// maxMemo bounds the IDs a filter remembers results for, per
+// expression.
+const maxMemo = 1 << 16
+
+// memoSlot returns the slot of e's one variable when e's value is a
+// function of that variable's term alone: no other variable, no EXISTS,
+// nothing random or fresh (RAND, BNODE, UUID, STRUUID), no function
+// but the built-ins and XSD casts; -1 otherwise.
+func (c *compiler) memoSlot(e syntax.Expr) int {
+	v, ok := "", true
+	syntax.WalkExpr(e, func(x syntax.Expr) bool {
+		switch y := x.(type) {
+		case *syntax.Var:
+			if v != "" && v != y.Name {
+				ok = false
+			}
+			v = y.Name
+		case *syntax.Call:
+			switch y.Op {
+			case "RAND", "BNODE", "UUID", "STRUUID":
+				ok = false
+			}
+		case *syntax.FuncCall:
+			ok = ok && strings.HasPrefix(y.IRI, rdf.XSDNS)
+		case *syntax.Const:
+		default:
+			ok = false // EXISTS, aggregates
+		}
+		return ok
+	})
+	if !ok || v == "" {
+		return -1
+	}
+	return c.slot(v)
 }
 
 func (f *filterNode) open(ex *Exec, e env) (iter, error) {
@@ -27,6 +70,8 @@ type filterIter struct {
 	f  *filterNode
 	// b is re-pointed at each row: expressions keep nothing of it.
 	b rowBinding
+	// memo holds, per memoized expression, its result by ID.
+	memo []map[ID]bool
 }
 
 func (f *filterIter) next() ([]ID, error) {
@@ -36,10 +81,50 @@ func (f *filterIter) next() ([]ID, error) {
 			return nil, err
 		}
 		f.b.row = r
-		if f.ex.testBinding(f.f.exprs, &f.b) {
+		if f.test(r) {
 			return r, f.ex.storeErr
 		}
 	}
+}
+
+// test is testBinding for the row, taking the results of memoized
+// expressions from their memo.
+func (f *filterIter) test(r []ID) bool {
+	ex := f.ex
+	for i, e := range f.f.exprs {
+		s := -1
+		if i < len(f.f.memo) {
+			s = f.f.memo[i]
+		}
+		var id ID
+		if s >= 0 {
+			if s < len(r) {
+				id = r[s]
+			}
+			if f.memo == nil {
+				f.memo = make([]map[ID]bool, len(f.f.exprs))
+			}
+			if f.memo[i] == nil {
+				f.memo[i] = map[ID]bool{}
+			}
+			if res, ok := f.memo[i][id]; ok {
+				if !res {
+					return false
+				}
+				continue
+			}
+		}
+		ex.Expr.NewSolution()
+		ok, err := e.EBV(ex.Expr, &f.b)
+		res := err == nil && ok
+		if s >= 0 && len(f.memo[i]) < maxMemo && ex.storeErr == nil {
+			f.memo[i][id] = res
+		}
+		if !res {
+			return false
+		}
+	}
+	return true
 }
 
 func (f *filterIter) close() { f.it.close() }

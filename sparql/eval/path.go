@@ -449,6 +449,11 @@ func (pe *pathEval) pairs(p ppath, s, o ID) ([][2]ID, error) {
 			return nil
 		})
 	default:
+		if links, ok := altLinks(p); ok {
+			// Links and their alternatives match exactly the quads
+			// of their predicates: read those, not walks per node.
+			return pe.linkPairs(links)
+		}
 		var starts []ID
 		if starts, err = pe.starts(p); err != nil {
 			return nil, err
@@ -538,4 +543,50 @@ func (n *pathNode) match(pe *pathEval, row []ID) ([][2]ID, error) {
 		return out, nil
 	}
 	return pe.pairs(n.p, s, o)
+}
+
+// altLinks returns the links of p when p is a link or an alternative of
+// links (forwards or inverse), whose matches are the quads of their
+// predicates, each quad once per link (bag semantics).
+func altLinks(p ppath) ([]*pLink, bool) {
+	switch x := p.(type) {
+	case *pLink:
+		return []*pLink{x}, true
+	case *pAlt:
+		a, ok := altLinks(x.a)
+		if !ok {
+			return nil, false
+		}
+		b, ok := altLinks(x.b)
+		return append(a, b...), ok
+	}
+	return nil, false
+}
+
+// linkPairs returns the (subject, object) pairs of links, both ends
+// free: one scan of each predicate.
+func (pe *pathEval) linkPairs(links []*pLink) ([][2]ID, error) {
+	var out [][2]ID
+	for _, l := range links {
+		if l.absent {
+			continue
+		}
+		q := pe.ex.scan(graph.Pattern{P: l.id}, pe.sel)
+		for q.next() {
+			if err := pe.ex.tick(); err != nil {
+				q.close()
+				return nil, err
+			}
+			if l.rev {
+				out = append(out, [2]ID{q.quad.O, q.quad.S})
+			} else {
+				out = append(out, [2]ID{q.quad.S, q.quad.O})
+			}
+		}
+		q.close()
+		if q.err != nil {
+			return nil, q.err
+		}
+	}
+	return out, nil
 }

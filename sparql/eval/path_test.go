@@ -164,6 +164,7 @@ func TestPathsAgreeWithDefinition(t *testing.T) {
 		alt(p, q), alt(p, q.mod("inv")).mod("+"), seq(p, q).mod("*"), seq(p, q.mod("+")),
 		alt(p, r).mod("?"), {kind: "neg", iri: "p"}, seq(p.mod("inv").mod("*"), q),
 		seq(q.mod("+"), p.mod("inv")), alt(seq(p, p), r.mod("*")).mod("+"),
+		alt(p, q.mod("inv")), alt(alt(p, q), r.mod("inv")),
 	}
 	for seed := range uint64(4) {
 		s, ts := randomGraph(t, seed)

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"math"
 	"strings"
 
 	"github.com/mneme-archive/mneme/rdf"
@@ -261,4 +262,40 @@ func literalClass(t rdf.Term) int {
 		return classNumber
 	}
 	return classOther
+}
+
+// EqualKey returns a key of literal t that every literal equal to t
+// under = (Equal true) shares: numbers by their value rounded to float
+// (the coarsest type a comparison promotes to), booleans by value,
+// strings by lexical form and language, the well-formed dates and
+// dateTimes one key per datatype (time zones make equal values of different forms),
+// and anything else, whose equality is term identity, by the term.
+// Unequal literals may share a key: a join on it must still check =.
+func EqualKey(t rdf.Term) string {
+	v := termVal(t)
+	if n, ok := v.number(); ok {
+		f := float32(n.float())
+		if f == 0 {
+			f = 0 // -0 = +0
+		}
+		b := math.Float32bits(f)
+		return string([]byte{'n', byte(b >> 24), byte(b >> 16), byte(b >> 8), byte(b)})
+	}
+	if b, ok := v.boolean(); ok {
+		if b {
+			return "b1"
+		}
+		return "b0"
+	}
+	switch dt := t.Datatype; {
+	case dt == rdf.XSDString:
+		return "s" + t.Value
+	case dt == rdf.RDFLangString:
+		return "l" + strings.ToLower(t.Lang) + "\x00" + t.Value
+	case isTemporal(dt):
+		if _, ok := parseDateTime(t.Value, dt == rdf.XSDDate); ok {
+			return "t" + dt
+		}
+	}
+	return "o" + t.Datatype + "\x00" + t.Lang + "\x00" + t.Value
 }

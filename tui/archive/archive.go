@@ -184,7 +184,7 @@ func (m *Model) open() tea.Cmd {
 		c := cell("capture")
 		next = &level{kind: objects, label: "capture " + cell("time").Value, query: objectsQuery(c.Value)}
 	case objects:
-		q := historyQuery(cell("object").Value)
+		q := HistoryQuery(cell("object").Value)
 		return func() tea.Msg { return screen.OpenQueryMsg{Query: q, Run: true} }
 	}
 	next.grid.SetSize(m.width, m.gridHeight())

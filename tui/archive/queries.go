@@ -49,9 +49,10 @@ ORDER BY ?object
 `)
 }
 
-// historyQuery lists what every crawl said about an object: one row per
+// HistoryQuery lists what every crawl said about an object (the archive
+// browser and the entity screen open it in the console): one row per
 // property and value, oldest capture first.
-func historyQuery(object string) string {
+func HistoryQuery(object string) string {
 	return screen.WithPrefixes(`SELECT ?time ?crawl ?property ?value WHERE {
   GRAPH ?crawl {
     ` + rdf.IRI(object).String() + ` prov:wasDerivedFrom ?capture ; ?property ?value .

@@ -244,6 +244,8 @@ func (g *Grid) Update(msg tea.KeyPressMsg) bool {
 	default:
 		return false
 	}
+	// The cursor is in range before pageRows reads the selected row.
+	g.cursor = max(min(g.cursor, len(g.visible)-1), 0)
 	g.top = max(min(g.top, len(g.visible)-g.pageRows()), 0)
 	g.clamp()
 	return true

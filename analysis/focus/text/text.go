@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -60,7 +59,7 @@ func Languages() []string {
 type Analyzer struct {
 	langs []language
 	codes []string
-	cache stemCache
+	cache wordCache
 }
 
 // New returns an Analyzer for the languages (ISO 639-1 codes, see
@@ -77,49 +76,81 @@ func New(codes ...string) (*Analyzer, error) {
 		}
 		a.langs = append(a.langs, l)
 	}
-	a.cache.shards = make([]stemShard, len(codes))
+	a.cache.shards = make([]wordShard, len(codes))
 	return a, nil
 }
 
 // Languages returns the analyzer's language codes.
 func (a *Analyzer) Languages() []string { return slices.Clone(a.codes) }
 
-// words splits s into lower-cased words of at least two letters or digits;
-// pure numbers are left out (they say little about a topic).
-func words(s string, fn func(string)) {
-	start, letters := -1, false
-	var buf strings.Builder
+// words splits s into lower-cased words of at least two letters or digits
+// (two bytes); pure numbers are left out (they say little about a topic).
+// A word is given to fn as a substring of s when it is lower-case ASCII
+// already, else lower-cased into *low and given as b (w is then ""): the
+// caller looks it up without a copy.
+func words(s string, low *[]byte, fn func(w string, b []byte)) {
+	start, letters, upper, wide := -1, false, false, false
 	flush := func(end int) {
 		if start >= 0 && letters && end-start >= 2 {
 			w := s[start:end]
-			if isLowerASCII(w) {
-				fn(w)
-			} else {
-				buf.Reset()
-				for _, r := range w {
-					buf.WriteRune(unicode.ToLower(r))
+			switch {
+			case !upper && !wide:
+				fn(w, nil)
+			case !wide:
+				b := (*low)[:0]
+				for i := 0; i < len(w); i++ {
+					c := w[i]
+					if c >= 'A' && c <= 'Z' {
+						c += 'a' - 'A'
+					}
+					b = append(b, c)
 				}
-				fn(buf.String())
+				*low = b
+				fn("", b)
+			default:
+				b := (*low)[:0]
+				for _, r := range w {
+					b = utf8.AppendRune(b, unicode.ToLower(r))
+				}
+				*low = b
+				fn("", b)
 			}
 		}
-		start, letters = -1, false
+		start, letters, upper, wide = -1, false, false, false
 	}
 	for i := 0; i < len(s); {
-		r, n := rune(s[i]), 1
-		if r >= utf8.RuneSelf {
-			r, n = utf8.DecodeRuneInString(s[i:])
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c >= 'a' && c <= 'z':
+				if start < 0 {
+					start = i
+				}
+				letters = true
+			case c >= 'A' && c <= 'Z':
+				if start < 0 {
+					start = i
+				}
+				letters, upper = true, true
+			case c >= '0' && c <= '9':
+				if start < 0 {
+					start = i
+				}
+			default:
+				if start >= 0 {
+					flush(i)
+				}
+			}
+			i++
+			continue
 		}
-		switch {
-		case r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'), r >= utf8.RuneSelf && unicode.IsLetter(r):
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsLetter(r) {
 			if start < 0 {
 				start = i
 			}
-			letters = true
-		case r >= '0' && r <= '9':
-			if start < 0 {
-				start = i
-			}
-		default:
+			letters, wide = true, true
+		} else if start >= 0 {
 			flush(i)
 		}
 		i += n
@@ -127,27 +158,18 @@ func words(s string, fn func(string)) {
 	flush(len(s))
 }
 
-func isLowerASCII(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; c >= utf8.RuneSelf || c >= 'A' && c <= 'Z' {
-			return false
-		}
-	}
-	return true
-}
-
 // Terms calls fn with each term of s in order: stop words dropped, the
 // others stemmed.
 func (a *Analyzer) Terms(s string, fn func(term string)) {
-	lang := a.detect(s)
-	words(s, func(w string) {
-		for _, l := range a.langs {
-			if l.stop(w) {
-				return
-			}
+	var out []string
+	a.scan(s, func(e entry, _ bool) {
+		if !e.stop {
+			out = append(out, e.stem)
 		}
-		fn(a.cache.stem(lang, a.langs[lang], w))
-	})
+	}, nil)
+	for _, t := range out {
+		fn(t)
+	}
 }
 
 // detect picks the language whose stop words are most frequent in the
@@ -157,9 +179,11 @@ func (a *Analyzer) detect(s string) int {
 		return 0
 	}
 	hits := make([]int, len(a.langs))
-	n := 0
-	words(s[:min(len(s), 4096)], func(w string) {
-		n++
+	var low []byte
+	words(s[:min(len(s), 4096)], &low, func(w string, b []byte) {
+		if b != nil {
+			w = string(b)
+		}
 		for i, l := range a.langs {
 			if l.stop(w) {
 				hits[i]++
@@ -181,9 +205,54 @@ type Vector map[string]float64
 // Counts returns the term frequencies of s.
 func (a *Analyzer) Counts(s string) Vector {
 	v := Vector{}
-	a.Terms(s, func(t string) { v[t]++ })
+	a.AddCounts(s, v)
 	return v
 }
+
+// AddCounts adds the term frequencies of s to v: Counts into a map the
+// caller reuses.
+func (a *Analyzer) AddCounts(s string, v Vector) {
+	c := counters.Get().(*counter)
+	var missed Vector // stems of words not cached yet
+	a.scan(s, func(e entry, cached bool) {
+		switch {
+		case e.stop:
+		case cached:
+			// Cached words count by stem id, one hash per word.
+			if int(e.id) >= len(c.n) {
+				c.n = append(c.n, make([]float64, int(e.id)+1-len(c.n))...)
+			}
+			if c.n[e.id] == 0 {
+				c.touched = append(c.touched, e.id)
+			}
+			c.n[e.id]++
+		default:
+			if missed == nil {
+				missed = Vector{}
+			}
+			missed[e.stem]++
+		}
+	}, func(stems []string) {
+		// Under the same read lock: the ids are the cache's of this scan.
+		for _, id := range c.touched {
+			v[stems[id]] += c.n[id]
+			c.n[id] = 0
+		}
+		c.touched = c.touched[:0]
+	})
+	for t, n := range missed {
+		v[t] += n
+	}
+	counters.Put(c)
+}
+
+// counter counts a text's cached words by stem id; reused (counters).
+type counter struct {
+	n       []float64 // by stem id; zero outside touched
+	touched []uint32
+}
+
+var counters = sync.Pool{New: func() any { return &counter{} }}
 
 // Norm is the Euclidean length of v.
 func (v Vector) Norm() float64 {
@@ -281,29 +350,97 @@ func TFIDF(docs []Vector) Vector {
 	return out
 }
 
-// stemCache remembers stems per language: a bounded map per language,
-// emptied when full (a crawl's vocabulary is mostly a few thousand
-// frequent words, which come back at once). Reads take no lock, as the
-// workers stem concurrently.
-type stemCache struct{ shards []stemShard }
+// wordCache remembers, per language, what each word is: a stop word or
+// its stem. A crawl's vocabulary is mostly a few thousand frequent words,
+// so nearly every word of a page is one map lookup instead of the stop
+// word lists and the stemmer. Each language's map is bounded: emptied
+// when full (the frequent words come back at once).
+type wordCache struct{ shards []wordShard }
 
-type stemShard struct {
-	m sync.Map // word → stem
-	n atomic.Int64
+type wordShard struct {
+	mu    sync.RWMutex
+	m     map[string]entry
+	ids   map[string]uint32 // stem → id
+	stems []string          // id → stem
 }
 
-const stemCacheMax = 1 << 16
+// entry is what a word is in a language: a stop word, or a stem and the
+// stem's id in its shard.
+type entry struct {
+	stem string
+	id   uint32
+	stop bool
+}
 
-func (c *stemCache) stem(i int, l language, w string) string {
-	sh := &c.shards[i]
-	if s, ok := sh.m.Load(w); ok {
-		return s.(string)
+const wordCacheMax = 1 << 16
+
+// entryOf works out what w is in language lang, without the cache.
+func (a *Analyzer) entryOf(lang int, w string) entry {
+	for _, l := range a.langs {
+		if l.stop(w) {
+			return entry{stop: true}
+		}
 	}
-	s := l.stem(w, true)
-	if sh.n.Add(1) > stemCacheMax {
-		sh.m.Clear()
-		sh.n.Store(0)
+	return entry{stem: a.langs[lang].stem(w, true)}
+}
+
+// scan calls fn with the entry of each word of s (stop words included),
+// in order, in the language detected for s, and whether the entry came
+// from the cache (only then is its id set); then done, when not nil, with
+// the stems by id. fn and done are called under the cache's read lock:
+// they must not call the Analyzer.
+func (a *Analyzer) scan(s string, fn func(e entry, cached bool), done func(stems []string)) {
+	lang := a.detect(s)
+	sh := &a.cache.shards[lang]
+	var low []byte
+	var miss map[string]entry // words not cached, added after the scan
+	sh.mu.RLock()
+	words(s, &low, func(w string, b []byte) {
+		var e entry
+		var ok bool
+		if b != nil {
+			e, ok = sh.m[string(b)]
+		} else {
+			e, ok = sh.m[w]
+		}
+		if ok {
+			fn(e, true)
+			return
+		}
+		if b != nil {
+			w = string(b)
+		}
+		if e, ok = miss[w]; !ok {
+			e = a.entryOf(lang, w)
+			if miss == nil {
+				miss = map[string]entry{}
+			}
+			miss[strings.Clone(w)] = e
+		}
+		fn(e, false)
+	})
+	if done != nil {
+		done(sh.stems)
 	}
-	sh.m.Store(strings.Clone(w), s)
-	return s
+	sh.mu.RUnlock()
+	if len(miss) == 0 {
+		return
+	}
+	sh.mu.Lock()
+	if sh.m == nil || len(sh.m)+len(miss) > wordCacheMax {
+		sh.m, sh.ids, sh.stems = make(map[string]entry, len(miss)), map[string]uint32{}, nil
+	}
+	for w, e := range miss {
+		if !e.stop {
+			id, ok := sh.ids[e.stem]
+			if !ok {
+				id = uint32(len(sh.stems))
+				sh.ids[e.stem] = id
+				sh.stems = append(sh.stems, e.stem)
+			}
+			e.id = id
+		}
+		sh.m[w] = e
+	}
+	sh.mu.Unlock()
 }

@@ -7,6 +7,10 @@
 //
 // Usage: cayleybench -data lubm-univ8-seed0.nt.gz -dir WORKDIR [-runs 5]
 //
+// Each store's queries run as mneme serve runs them over a read-only
+// store: in Gizmo sessions kept across queries (api.Sessions), all on the
+// clock; -fresh builds a session per query instead, off the clock.
+//
 // With -cpuprofile it writes a CPU profile of the timed query runs (both
 // stores; -match keeps the queries whose names match a regular
 // expression), to see where a query's time goes.
@@ -36,6 +40,7 @@ import (
 	"github.com/cayleygraph/quad/nquads"
 
 	"github.com/mneme-archive/mneme/cayley"
+	"github.com/mneme-archive/mneme/cayley/api"
 	"github.com/mneme-archive/mneme/graph"
 )
 
@@ -64,6 +69,7 @@ func main() {
 	reuse := flag.Bool("reuse", false, "query the stores a previous run left in -dir, without loading")
 	match := flag.String("match", "", "run only the queries whose names match this regular expression")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the query runs to this file")
+	fresh := flag.Bool("fresh", false, "build a Gizmo session per query (off the clock) instead of keeping sessions across queries")
 	flag.Parse()
 	if *data == "" && !*reuse || *dir == "" {
 		flag.Usage()
@@ -73,7 +79,7 @@ func main() {
 	if err != nil {
 		log.Fatalf("-match: %v", err)
 	}
-	if err := run(*data, *dir, *runs, *reuse, re, *profile); err != nil {
+	if err := run(*data, *dir, *runs, *reuse, re, *profile, *fresh); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -112,14 +118,28 @@ func load(qs cgraph.QuadStore, quads []quad.Quad) (time.Duration, error) {
 	return time.Since(start), nil
 }
 
-// runQuery runs one Gizmo query in a new session and counts its results.
-// The session (a JavaScript runtime with Gizmo's environment, which takes
-// about half a millisecond to build whatever the store) is made off the
-// clock, so that the times are those of the query. On mneme (ms not nil)
-// each run reads a snapshot of its own, taken on the clock, from a Source
-// as mneme serve does.
-func runQuery(qs cgraph.QuadStore, ms *cayley.Source, text string) (int, time.Duration, error) {
+// runQuery runs one Gizmo query and counts its results. With sessions
+// (not nil) it runs as mneme serve runs a query over a read-only store:
+// in a Gizmo session kept from an earlier query over the same QuadStore
+// (api.Sessions), all on the clock. Without, it builds a session of its
+// own (a JavaScript runtime with Gizmo's environment), off the clock, and
+// on mneme (ms not nil) takes its QuadStore from a Source on the clock.
+func runQuery(qs cgraph.QuadStore, ms *cayley.Source, sessions *api.Sessions, text string) (int, time.Duration, error) {
 	ctx := context.Background()
+	n := 0
+	count := func(v any) error {
+		if c, ok := v.(int64); ok { // an emitted count
+			n += int(c)
+		} else {
+			n++
+		}
+		return nil
+	}
+	if sessions != nil {
+		start := time.Now()
+		_, err := sessions.Run(ctx, "gizmo", text, 0, count)
+		return n, time.Since(start), err
+	}
 	start := time.Now()
 	if ms != nil {
 		snap := ms.Snapshot()
@@ -133,13 +153,8 @@ func runQuery(qs cgraph.QuadStore, ms *cayley.Source, text string) (int, time.Du
 	if err != nil {
 		return 0, 0, err
 	}
-	n := 0
 	for it.Next(ctx) {
-		if v, ok := it.Result().(int64); ok { // an emitted count
-			n += int(v)
-			continue
-		}
-		n++
+		count(it.Result())
 	}
 	err = it.Err()
 	it.Close()
@@ -151,7 +166,7 @@ func median(d []time.Duration) time.Duration {
 	return d[len(d)/2]
 }
 
-func run(data, dir string, runs int, reuse bool, match *regexp.Regexp, profile string) error {
+func run(data, dir string, runs int, reuse bool, match *regexp.Regexp, profile string, fresh bool) error {
 	var quads []quad.Quad
 	var mload, bload time.Duration
 	if !reuse {
@@ -208,6 +223,10 @@ func run(data, dir string, runs int, reuse bool, match *regexp.Regexp, profile s
 
 	stores := []cgraph.QuadStore{mqs, bqs}
 	storeNames := []string{"mneme", "bolt"}
+	var sessions []*api.Sessions
+	if !fresh { // as mneme serve keeps them for a read-only store
+		sessions = []*api.Sessions{api.NewSessions(src.Snapshot(), 1), api.NewSessions(bqs, 1)}
+	}
 	if !reuse {
 		fmt.Printf("| load through Cayley's quad writer | mneme | bolt |\n|---|---|---|\n")
 		fmt.Printf("| %d triples | %.1f s (%.0f k quads/s) | %.1f s (%.0f k quads/s) |\n\n",
@@ -240,13 +259,17 @@ func run(data, dir string, runs int, reuse bool, match *regexp.Regexp, profile s
 				if i == 0 {
 					snapOf = src
 				}
+				var ss *api.Sessions
+				if sessions != nil {
+					ss = sessions[i]
+				}
 				var n int
 				var d time.Duration
 				// Labelled so that a profile tells the stores and the
 				// queries apart (go tool pprof -tagfocus run=mneme/Q1).
 				qlabel, _, _ := strings.Cut(q.name, " ")
 				pprof.Do(context.Background(), pprof.Labels("run", storeNames[i]+"/"+qlabel), func(context.Context) {
-					n, d, err = runQuery(s, snapOf, text)
+					n, d, err = runQuery(s, snapOf, ss, text)
 				})
 				if err != nil {
 					return fmt.Errorf("%s: %w", q.name, err)

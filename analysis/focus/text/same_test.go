@@ -1,0 +1,143 @@
+package text
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// referenceCounts is the analysis without the word cache or the ASCII
+// fast path: every word lower-cased rune by rune, checked against the
+// stop words and stemmed. The cached analysis must give the same counts.
+func referenceCounts(a *Analyzer, s string) Vector {
+	lang := a.detect(s)
+	v := Vector{}
+	start, letters := -1, false
+	flush := func(end int) {
+		if start >= 0 && letters && end-start >= 2 {
+			var b strings.Builder
+			for _, r := range s[start:end] {
+				b.WriteRune(unicode.ToLower(r))
+			}
+			w := b.String()
+			for _, l := range a.langs {
+				if l.stop(w) {
+					start, letters = -1, false
+					return
+				}
+			}
+			v[a.langs[lang].stem(w, true)]++
+		}
+		start, letters = -1, false
+	}
+	for i, r := range s {
+		switch {
+		case r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'), r >= utf8.RuneSelf && unicode.IsLetter(r):
+			if start < 0 {
+				start = i
+			}
+			letters = true
+		case r >= '0' && r <= '9':
+			if start < 0 {
+				start = i
+			}
+		default:
+			flush(i)
+		}
+	}
+	flush(len(s))
+	return v
+}
+
+var sameCorpus = []string{
+	"The Crawlers were crawling; a crawled page, 2024 and X. Web ARCHIVES archive Archiving",
+	"Les archives du web et la conservation des pages pour les chercheurs: Été, ÉCOLE, été2024",
+	"Архивы веба и сохранение страниц для исследователей; АРХИВ архивный",
+	"Arkivering av webbsidor för forskare och bibliotek, Straße STRASSE ǅemal İstanbul",
+	"mixed123 123 a1 1a x9y Ωmega ΩMEGA naïve café CAFÉ\u00a0non-breaking\u2003em space",
+}
+
+// randomText draws words from letters of several scripts, digits and
+// punctuation, in mixed case.
+func randomText(r *rand.Rand, n int) string {
+	alpha := []rune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéÉàßøØжЖΩω0123456789")
+	sep := []string{" ", ", ", ". ", "\n", "-", "'", "\u00a0", "…", "/"}
+	var b strings.Builder
+	for range n {
+		for range 1 + r.IntN(9) {
+			b.WriteRune(alpha[r.IntN(len(alpha))])
+		}
+		b.WriteString(sep[r.IntN(len(sep))])
+	}
+	return b.String()
+}
+
+// TestCountsSameAsReference checks the cached, fast-path analysis
+// against the plain one on a fixed corpus and on random text, in one
+// language and several, twice (the second time from the cache).
+func TestCountsSameAsReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 1))
+	corpus := append([]string(nil), sameCorpus...)
+	for range 20 {
+		corpus = append(corpus, randomText(r, 200))
+	}
+	for _, langs := range [][]string{{"en"}, {"en", "fr", "ru", "sv"}} {
+		a, err := New(langs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for pass := range 2 {
+			for i, s := range corpus {
+				got, want := a.Counts(s), referenceCounts(a, s)
+				if len(got) != len(want) {
+					t.Fatalf("%v pass %d text %d: %d terms, want %d", langs, pass, i, len(got), len(want))
+				}
+				for term, c := range want {
+					if got[term] != c {
+						t.Fatalf("%v pass %d text %d: %q counted %v, want %v", langs, pass, i, term, got[term], c)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCountsConcurrent counts texts from several goroutines at once while
+// the cache fills (run with -race).
+func TestCountsConcurrent(t *testing.T) {
+	a, err := New("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var texts []string
+	for range 8 {
+		texts = append(texts, randomText(r, 300))
+	}
+	want := make([]Vector, len(texts))
+	for i, s := range texts {
+		want[i] = referenceCounts(a, s)
+	}
+	errs := make(chan string, len(texts))
+	for i, s := range texts {
+		go func() {
+			for range 3 {
+				got := a.Counts(s)
+				for term, c := range want[i] {
+					if got[term] != c {
+						errs <- term
+						return
+					}
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range texts {
+		if e := <-errs; e != "" {
+			t.Errorf("concurrent counts differ at %q", e)
+		}
+	}
+}
