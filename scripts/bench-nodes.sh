@@ -14,6 +14,6 @@ COUNT=${COUNT:-3}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
-go test -run '^$' -bench 'BenchmarkForward$' -benchtime 200000x -count "$COUNT" ./control/cluster/
+go test -run '^$' -bench 'BenchmarkForward$' -benchtime 500000x -count "$COUNT" ./control/cluster/
 go test -run '^$' -bench 'BenchmarkNodeScaling$' -benchtime 1x -timeout 20m ./cmd/mneme/
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

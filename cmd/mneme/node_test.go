@@ -533,3 +533,46 @@ func TestNodeBadCluster(t *testing.T) {
 		t.Fatalf("a NATS server without JetStream: exit %d, output:\n%s", code, n.out)
 	}
 }
+
+// TestNodesLendToIdle runs two nodes on a web whose domains fall mostly
+// to one of them: the other runs out of work first and is lent queues,
+// and still every page is fetched once, never two at once on one IP.
+func TestNodesLendToIdle(t *testing.T) {
+	const hosts, pages = 12, 6
+	web := serveTestWeb(t, hosts, hosts, pages, 30*time.Millisecond)
+	// Two node names that split the web 3 to 9 or worse.
+	var names []string
+	for i := 0; names == nil; i++ {
+		a, b := fmt.Sprintf("a%d", i), fmt.Sprintf("b%d", i)
+		few := 0
+		for _, h := range web.hosts {
+			if cluster.Owner(cluster.Domain(h), []string{a, b}) == a {
+				few++
+			}
+		}
+		if few <= 3 {
+			names = []string{a, b}
+		}
+	}
+	ns, err := cluster.Embedded(t.TempDir(), "127.0.0.1:0", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Shutdown()
+	specFile := web.spec(t, 1, 100*time.Millisecond)
+	dir := t.TempDir()
+	var nodes []*clusterNode
+	for _, name := range names {
+		nodes = append(nodes, startNode(t, web, ns.ClientURL(), specFile, name, filepath.Join(dir, name)))
+	}
+	for _, n := range nodes {
+		n.wait(t, 2*time.Minute)
+	}
+	total, overlaps := web.snapshot()
+	if total != hosts*pages || len(overlaps) > 0 {
+		t.Fatalf("%d page requests for %d pages, overlaps %v", total, hosts*pages, overlaps)
+	}
+	if !strings.Contains(nodes[1].out.String(), "lent ") {
+		t.Fatalf("node %s, with most domains, lent nothing to %s, which ran out of work:\n%s\n%s", names[1], names[0], nodes[1].out, nodes[0].out)
+	}
+}

@@ -32,7 +32,10 @@ const (
 
 // bufs holds the buffers of batches sent: a batch grows to batchBytes
 // and then some, and growing each one anew was a tenth of the cost.
-var bufs = sync.Pool{New: func() any { return make([]byte, 0, batchBytes+batchBytes/4) }}
+var bufs = sync.Pool{New: func() any {
+	b := make([]byte, 0, batchBytes+batchBytes/4)
+	return &b
+}}
 
 // forwarder gathers the URLs bound for each node and publishes them in
 // batches to the node's subject of the forwarding stream.
@@ -51,6 +54,7 @@ type forwarder struct {
 type outBatch struct {
 	dest string
 	w    batchWriter
+	buf  *[]byte // w's buffer, from bufs
 	done chan struct{}
 	err  error
 }
@@ -117,7 +121,8 @@ func (f *forwarder) add(dest string, u URL) *outBatch {
 		f.unacked.Add(1)
 	}
 	if b.w.n == 0 {
-		b.w.buf = bufs.Get().([]byte)
+		b.buf = bufs.Get().(*[]byte)
+		b.w.buf = (*b.buf)[:0]
 	}
 	b.w.add(u)
 	full := len(b.w.buf) >= batchBytes
@@ -169,8 +174,8 @@ func (f *forwarder) send(b *outBatch) {
 	defer f.wg.Done()
 	defer f.unacked.Add(-1)
 	b.err = f.publish(f.n.ctx, b.dest, &b.w, false)
-	bufs.Put(b.w.buf[:0]) //nolint:staticcheck // a slice header: the pool's own allocation is small
-	b.w.buf = nil
+	*b.buf, b.w.buf = b.w.buf[:0], nil
+	bufs.Put(b.buf)
 	close(b.done)
 }
 

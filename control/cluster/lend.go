@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mneme-archive/mneme/control/api"
@@ -74,6 +75,9 @@ func (n *Node) lend(view []api.Node, live []string) {
 			return n.sendQueued(n.ctx, qs, func(key string) string { return to[key] }, true)
 		})
 		n.lent.Add(int64(moved))
+		if moved > 0 {
+			n.log.printf("lent %d queued URLs of %d queues to idle nodes %s", moved, share, strings.Join(idle, " "))
+		}
 		if err != nil && n.ctx.Err() == nil {
 			n.log.printf("lending queues: %v", err)
 		}
