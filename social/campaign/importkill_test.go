@@ -2,21 +2,16 @@ package campaign
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mneme-archive/mneme/crawler/warc/warctest"
-	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/social/socialrdf"
 )
@@ -70,42 +65,7 @@ func TestImportSurvivesKill9(t *testing.T) {
 	if err := l.Create(spec); err != nil {
 		t.Fatal(err)
 	}
-	start := func() *exec.Cmd {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "MNEME_SOCIAL_TEST_CHILD="+data, "MNEME_SOCIAL_TEST_CAMPAIGN=imported")
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd
-	}
-	pages := func() int {
-		b, _ := os.ReadFile(l.Log("imported"))
-		return bytes.Count(b, []byte(`"msg":"page"`))
-	}
-	midway := 0
-	for kill := 0; kill < 3; kill++ {
-		before := pages()
-		cmd := start()
-		waitFor(t, func() bool { return pages() >= before+1+kill%2 })
-		time.Sleep(time.Duration(rand.IntN(5)) * time.Millisecond)
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
-		st, err := graph.Open(l.Store(), graph.OpenOptions{ReadOnly: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := query(t, st, `SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE { GRAPH <urn:mneme:campaign:imported> { ?p a <http://rdfs.org/sioc/ns#Post> } }`)
-		st.Close()
-		c, _ := strconv.Atoi(got[0][0].Value)
-		t.Logf("kill %d: %d tweets committed", kill+1, c)
-		if c > 0 && c < n {
-			midway++
-		}
-	}
-	if midway < 3 {
-		t.Errorf("only %d of the 3 kills came mid-import", midway)
-	}
+	start := killThrice(t, l, "imported", n, 5*time.Millisecond)
 	if err := start().Wait(); err != nil {
 		t.Fatalf("the resumed import failed: %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mneme-archive/mneme/crawler/warc/warctest"
 	"github.com/mneme-archive/mneme/graph"
+	"github.com/mneme-archive/mneme/social/socialrdf"
 	"github.com/mneme-archive/mneme/social/socialtest"
 )
 
@@ -62,40 +63,8 @@ func TestCampaignSurvivesKill9(t *testing.T) {
 	if err := l.Create(spec); err != nil {
 		t.Fatal(err)
 	}
-	start := func() *exec.Cmd {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "MNEME_SOCIAL_TEST_CHILD="+data, "MNEME_SOCIAL_FEED_TOKEN="+token)
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd
-	}
-	pages := func() int {
-		b, _ := os.ReadFile(l.Log("killed"))
-		return bytes.Count(b, []byte(`"msg":"page"`))
-	}
-	midway := 0
-	for kill := 0; kill < 3; kill++ {
-		before := pages()
-		cmd := start()
-		// Kill once the run has committed a page or two of its own,
-		// at a random moment of the next.
-		waitFor(t, func() bool { return pages() >= before+1+kill%2 })
-		time.Sleep(time.Duration(rand.IntN(15)) * time.Millisecond)
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
-		n := countPosts(t, l)
-		t.Logf("kill %d: %d posts committed", kill+1, n)
-		if n > 0 && n < f.Items {
-			midway++
-		}
-	}
-	if midway < 3 {
-		t.Errorf("only %d of the 3 kills came mid-campaign", midway)
-	}
-	cmd := start()
-	if err := cmd.Wait(); err != nil {
+	start := killThrice(t, l, "killed", f.Items, 15*time.Millisecond, "MNEME_SOCIAL_FEED_TOKEN="+token)
+	if err := start().Wait(); err != nil {
 		t.Fatalf("the resumed campaign failed: %v", err)
 	}
 	r := runner(t, l, "killed", nil)
@@ -108,15 +77,56 @@ func TestCampaignSurvivesKill9(t *testing.T) {
 	socialtest.NoSecret(t, data, token)
 }
 
-// countPosts counts the posts of the campaign "killed", reading the store
-// between two runs.
-func countPosts(t *testing.T, l Layout) int {
+// killThrice runs campaign id of l in a child process (this test binary,
+// with env added) and kills it with SIGKILL three times, each time once
+// the run has committed a page or two of its own, at a random moment
+// (up to jitter) of the next. Each kill must come mid-run: some but not
+// all of the campaign's total posts committed. It returns how to start
+// the child once more, to resume and finish.
+func killThrice(t *testing.T, l Layout, id string, total int, jitter time.Duration, env ...string) (start func() *exec.Cmd) {
+	start = func() *exec.Cmd {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "MNEME_SOCIAL_TEST_CHILD="+l.Data, "MNEME_SOCIAL_TEST_CAMPAIGN="+id)
+		cmd.Env = append(cmd.Env, env...)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd
+	}
+	pages := func() int {
+		b, _ := os.ReadFile(l.Log(id))
+		return bytes.Count(b, []byte(`"msg":"page"`))
+	}
+	midway := 0
+	for kill := 0; kill < 3; kill++ {
+		before := pages()
+		cmd := start()
+		waitFor(t, func() bool { return pages() >= before+1+kill%2 })
+		time.Sleep(time.Duration(rand.Int64N(int64(jitter))))
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		n := countPosts(t, l, id)
+		t.Logf("kill %d: %d posts committed", kill+1, n)
+		if n > 0 && n < total {
+			midway++
+		}
+	}
+	if midway < 3 {
+		t.Errorf("only %d of the 3 kills came mid-run", midway)
+	}
+	return start
+}
+
+// countPosts counts the posts of campaign id, reading the store between
+// two runs.
+func countPosts(t *testing.T, l Layout, id string) int {
 	st, err := graph.Open(l.Store(), graph.OpenOptions{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	rows := query(t, st, `SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE { GRAPH <urn:mneme:campaign:killed> { ?p a <http://rdfs.org/sioc/ns#Post> } }`)
+	rows := query(t, st, `SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE { GRAPH <`+socialrdf.CampaignIRI(id)+`> { ?p a <http://rdfs.org/sioc/ns#Post> } }`)
 	var n int
 	fmt.Sscan(rows[0][0].Value, &n)
 	return n
