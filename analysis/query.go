@@ -21,23 +21,10 @@ PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
 PREFIX schema: <http://schema.org/>
 `
 
-// each runs a SELECT query on v and calls fn with every row.
+// each runs a SELECT query (the prefixes above added) on v and calls fn
+// with every row.
 func each(ctx context.Context, v *graph.View, q string, fn func(row []rdf.Term) error) error {
-	pq, err := sparql.Prepare(prefixes+q, sparql.Options{})
-	if err != nil {
-		return err
-	}
-	res, err := pq.Exec(ctx, v)
-	if err != nil {
-		return err
-	}
-	defer res.Close()
-	for res.Next() {
-		if err := fn(res.Row()); err != nil {
-			return err
-		}
-	}
-	return res.Err()
+	return sparql.Each(ctx, v, prefixes+q, fn)
 }
 
 // storeNames are the names of people the store knows: foaf:name of

@@ -112,19 +112,11 @@ func (h *Handler) entity(w http.ResponseWriter, r *http.Request) {
 // selectRows runs a SELECT query (prefixes added) on the snapshot v and
 // calls fn with every row.
 func selectRows(ctx context.Context, v *graph.View, q string, fn func(row []rdf.Term)) error {
-	pq, err := sparql.Prepare(entityQueryStart+q, sparql.Options{})
+	err := sparql.Each(ctx, v, entityQueryStart+q, func(row []rdf.Term) error { fn(row); return nil })
 	if err != nil {
 		return fmt.Errorf("entity query: %w", err)
 	}
-	res, err := pq.Exec(ctx, v)
-	if err != nil {
-		return err
-	}
-	defer res.Close()
-	for res.Next() {
-		fn(res.Row())
-	}
-	return res.Err()
+	return nil
 }
 
 func num(t rdf.Term) float64 {

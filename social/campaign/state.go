@@ -119,22 +119,14 @@ func loadPairs(ctx context.Context, st *graph.Store, s *Spec) ([]*pairState, err
 
 // selectRows runs a SELECT query over the store and returns its rows.
 func selectRows(ctx context.Context, st *graph.Store, q string) ([][]rdf.Term, error) {
-	pq, err := sparql.Prepare(q, sparql.Options{})
-	if err != nil {
-		return nil, err
-	}
 	snap := st.Snapshot()
 	defer snap.Close()
-	res, err := pq.Exec(ctx, snap)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Close()
 	var out [][]rdf.Term
-	for res.Next() {
-		out = append(out, append([]rdf.Term(nil), res.Row()...))
-	}
-	return out, res.Err()
+	err := sparql.Each(ctx, snap, q, func(row []rdf.Term) error {
+		out = append(out, append([]rdf.Term(nil), row...))
+		return nil
+	})
+	return out, err
 }
 
 // ReadStatus reads the pairs of a campaign as its store has them, for a
