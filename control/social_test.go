@@ -13,6 +13,7 @@ import (
 	"github.com/mneme-archive/mneme/control/api"
 	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/ontology"
+	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql"
 )
 
@@ -99,21 +100,12 @@ func TestSocialLinkedCrawl(t *testing.T) {
 	q := fmt.Sprintf(`SELECT DISTINCT ?post ?page ?capture WHERE {
   GRAPH <urn:mneme:campaign:posts> { ?post <%s> ?page }
   GRAPH <urn:mneme:crawl:web> { ?capture <%s> ?page ; <%s> 200 } }`, ontology.SIOCLinksTo, ontology.URL, ontology.HTTPStatus)
-	pq, err := sparql.Prepare(q, sparql.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	snap := s.m.deps.Store.Snapshot()
 	defer snap.Close()
-	res, err := pq.Exec(ctx, snap)
-	if err != nil {
+	pages := map[string]bool{}
+	if err := sparql.Each(ctx, snap, q, func(row []rdf.Term) error { pages[row[1].Value] = true; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	pages := map[string]bool{}
-	for res.Next() {
-		pages[res.Row()[1].Value] = true
-	}
-	res.Close()
 	if len(pages) != len(targets) {
 		t.Errorf("post → link → capture joins %d pages, want %d: %v", len(pages), len(targets), pages)
 	}

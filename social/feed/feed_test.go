@@ -12,6 +12,7 @@ import (
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/ontology"
+	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/social/campaign"
 	"github.com/mneme-archive/mneme/social/feed"
 	"github.com/mneme-archive/mneme/social/platform"
@@ -114,25 +115,17 @@ func runTwice(t *testing.T, id string, feeds ...string) (*graph.Store, campaign.
 
 func count(t *testing.T, st *graph.Store, q string) map[string]int {
 	t.Helper()
-	pq, err := sparql.Prepare(q, sparql.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	snap := st.Snapshot()
 	defer snap.Close()
-	res, err := pq.Exec(context.Background(), snap)
+	out := map[string]int{}
+	err := sparql.Each(context.Background(), snap, q, func(row []rdf.Term) error {
+		var n int
+		fmt.Sscan(row[1].Value, &n)
+		out[row[0].Value] = n
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer res.Close()
-	out := map[string]int{}
-	for res.Next() {
-		var n int
-		fmt.Sscan(res.Row()[1].Value, &n)
-		out[res.Row()[0].Value] = n
-	}
-	if res.Err() != nil {
-		t.Fatal(res.Err())
 	}
 	return out
 }

@@ -54,23 +54,15 @@ func runImport(t testing.TB, id string, pagePosts int, files ...string) (st *gra
 
 func rows(t testing.TB, st *graph.Store, q string) [][]rdf.Term {
 	t.Helper()
-	pq, err := sparql.Prepare(q, sparql.Options{})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, q)
-	}
 	snap := st.Snapshot()
 	defer snap.Close()
-	res, err := pq.Exec(context.Background(), snap)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
 	var out [][]rdf.Term
-	for res.Next() {
-		out = append(out, append([]rdf.Term(nil), res.Row()...))
-	}
-	if res.Err() != nil {
-		t.Fatal(res.Err())
+	err := sparql.Each(context.Background(), snap, q, func(row []rdf.Term) error {
+		out = append(out, append([]rdf.Term(nil), row...))
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, q)
 	}
 	return out
 }

@@ -15,24 +15,19 @@ import (
 
 func selectAll(t *testing.T, st *graph.Store, q string) [][]string {
 	t.Helper()
-	pq, err := sparql.Prepare(q, sparql.Options{})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, q)
-	}
 	snap := st.Snapshot()
 	defer snap.Close()
-	res, err := pq.Exec(context.Background(), snap)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
 	var out [][]string
-	for res.Next() {
+	err := sparql.Each(context.Background(), snap, q, func(terms []rdf.Term) error {
 		var row []string
-		for _, v := range res.Row() {
+		for _, v := range terms {
 			row = append(row, v.Value)
 		}
 		out = append(out, row)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, q)
 	}
 	return out
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mneme-archive/mneme/crawler/warc/warctest"
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/ontology"
+	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/social/campaign"
 	"github.com/mneme-archive/mneme/social/platform"
 	"github.com/mneme-archive/mneme/social/socialrdf"
@@ -77,20 +78,10 @@ func readPosts(t testing.TB, st *graph.Store, id string) map[string]Post {
   OPTIONAL { { ?p <%s> ?text } UNION { ?obs <%s> ?p ; <%s> ?text } } } }`,
 		socialrdf.CampaignIRI(id), ontology.SIOCPost, ontology.DCTermsCreated, ontology.SIOCHasCreator,
 		ontology.SIOCContent, ontology.ObservationOf, ontology.SIOCContent)
-	pq, err := sparql.Prepare(q, sparql.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	snap := st.Snapshot()
 	defer snap.Close()
-	res, err := pq.Exec(context.Background(), snap)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
 	out := map[string]Post{}
-	for res.Next() {
-		row := res.Row()
+	err := sparql.Each(context.Background(), snap, q, func(row []rdf.Term) error {
 		created, err := time.Parse(time.RFC3339Nano, row[2].Value)
 		if err != nil {
 			t.Fatalf("post %s: created %q: %v", row[0].Value, row[2].Value, err)
@@ -103,8 +94,9 @@ func readPosts(t testing.TB, st *graph.Store, id string) map[string]Post {
 			t.Fatalf("post %s has two texts: %q and %q", p.IRI, old.Text, p.Text)
 		}
 		out[p.IRI] = p
-	}
-	if err := res.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	return out
