@@ -68,14 +68,11 @@ const clusterWait = 200 * time.Millisecond
 // crawl's scope where they were found. They are durable when Accept
 // returns.
 func (c *Crawl) Accept(cands []frontier.Candidate) error {
-	c.closeMu.RLock()
-	defer c.closeMu.RUnlock()
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if closed {
+	release, ok := c.hold()
+	if !ok {
 		return errClosed
 	}
+	defer release()
 	for i := range cands {
 		cands[i].Update = c.update
 	}
@@ -103,14 +100,11 @@ var errClosed = errors.New("crawl: closed")
 // cluster's fetch ledger catches). URLs in flight stay and are fetched
 // here. It returns how many URLs were handed over.
 func (c *Crawl) HandOver(keep func(queueKey string) bool, send func([]frontier.Queued) error) (int, error) {
-	c.closeMu.RLock()
-	defer c.closeMu.RUnlock()
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if closed {
+	release, ok := c.hold()
+	if !ok {
 		return 0, errClosed
 	}
+	defer release()
 	var keys []string
 	c.front.EachQueue(func(q frontier.QueueStats) bool {
 		if q.Size > 0 && !keep(q.Key) {

@@ -116,7 +116,7 @@ type Crawl struct {
 	running  bool
 	cancel   context.CancelCauseFunc
 	closed   bool
-	closeMu  sync.RWMutex // held for reading by Inject, so Close waits for it
+	closeMu  sync.RWMutex // held for reading by hold, so Close waits for injections and hand-overs
 	inFlight int64        // claimed, not completed
 	wake     chan struct{}
 }
@@ -524,6 +524,21 @@ func (c *Crawl) Spec() *spec.Spec {
 
 // Dir is the crawl's folder.
 func (c *Crawl) Dir() string { return c.layout.Crawl(c.id) }
+
+// hold keeps Close waiting until release is called, so that the crawl's
+// files stay open for an injection, a rescore or a hand-over under way;
+// ok is false when the crawl is closed already (nothing to release).
+func (c *Crawl) hold() (release func(), ok bool) {
+	c.closeMu.RLock()
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		c.closeMu.RUnlock()
+		return nil, false
+	}
+	return c.closeMu.RUnlock, true
+}
 
 // Close releases the crawl's files. Run closes them itself; Close is for a
 // crawl that is not run after all.

@@ -33,14 +33,11 @@ func (c *Crawl) Focuser() Focuser { return c.focus }
 // Rescore changes the scores of queued URLs (URLs not queued are left
 // alone): a focused crawl's new weights reorder its queues.
 func (c *Crawl) Rescore(updates []frontier.Rescore) error {
-	c.closeMu.RLock()
-	defer c.closeMu.RUnlock()
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if closed {
+	release, ok := c.hold()
+	if !ok {
 		return inject.ErrNotRunning
 	}
+	defer release()
 	return c.front.UpdatePriority(updates)
 }
 

@@ -30,14 +30,11 @@ func (c *Crawl) Inject(_ context.Context, items []inject.Item) (inject.Result, e
 			return inject.Result{}, &inject.RefusedError{Item: i + 1, URL: it.URL.Href, Why: why}
 		}
 	}
-	c.closeMu.RLock()
-	defer c.closeMu.RUnlock()
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if closed {
+	release, ok := c.hold()
+	if !ok {
 		return inject.Result{}, inject.ErrNotRunning
 	}
+	defer release()
 	var cands []frontier.Candidate
 	var black []string
 	for _, it := range items {
