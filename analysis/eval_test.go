@@ -29,14 +29,8 @@ func loadCorpus(t testing.TB, c *gencorpus.Corpus) *graph.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	for k := range c.Crawls {
-		b := st.NewBatch()
-		for _, q := range c.Quads(k) {
-			b.Add(q)
-		}
-		if _, err := b.Commit(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+	if err := c.Write(context.Background(), st); err != nil {
+		t.Fatal(err)
 	}
 	return st
 }

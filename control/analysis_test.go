@@ -19,14 +19,8 @@ func TestAnalysisJob(t *testing.T) {
 	s := newServer(t)
 	c := gencorpus.Generate(gencorpus.Config{Seed: 5, Crawls: 2, PostsPerCrawl: 20})
 	st := s.m.deps.Store
-	for k := range c.Crawls {
-		b := st.NewBatch()
-		for _, q := range c.Quads(k) {
-			b.Add(q)
-		}
-		if _, err := b.Commit(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+	if err := c.Write(context.Background(), st); err != nil {
+		t.Fatal(err)
 	}
 	cl := s.client()
 	ctx := context.Background()

@@ -1,12 +1,30 @@
 package gencorpus
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"time"
 
+	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/rdf"
 )
+
+// Write commits the crawls' quads (Quads) into st, one batch a crawl,
+// in order, as the crawler would have stored them.
+func (c *Corpus) Write(ctx context.Context, st *graph.Store) error {
+	for k := range c.Crawls {
+		b := st.NewBatch()
+		for _, q := range c.Quads(k) {
+			b.Add(q)
+		}
+		if _, err := b.Commit(ctx); err != nil {
+			return fmt.Errorf("crawl %s: %w", c.Crawls[k].ID, err)
+		}
+	}
+	return nil
+}
 
 // Quads describes crawl k as the crawler and the application-aware helper
 // would: the crawl with its start, a capture per post page, and each post

@@ -31,14 +31,8 @@ func corpusFolder(t *testing.T, c *gencorpus.Corpus) string {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	for k := range c.Crawls {
-		b := st.NewBatch()
-		for _, q := range c.Quads(k) {
-			b.Add(q)
-		}
-		if _, err := b.Commit(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+	if err := c.Write(context.Background(), st); err != nil {
+		t.Fatal(err)
 	}
 	return data
 }
