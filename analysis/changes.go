@@ -58,18 +58,53 @@ const nameWindow = 3
 
 // changes adds the versions of the crawl's objects against the crawl
 // analysed before it, and the candidate name changes against the crawls
-// analysed before it (nameWindow of them).
-func (r *run) changes(ctx context.Context, v *graph.View, b *graph.Batch, s *stats, when time.Time) error {
+// analysed before it (nameWindow of them), replacing those written
+// before (collected in er). The versions are written anew for the
+// objects of dirty only, unless the crawl compared against is another,
+// or has more texts, than when they were last written (or full).
+func (r *run) changes(ctx context.Context, v *graph.View, b *graph.Batch, er *eraser, s *stats, dirty map[string]bool, full bool, when time.Time) error {
 	prevs, err := r.earlier(ctx, v, when, nameWindow)
-	if err != nil || len(prevs) == 0 {
+	if err != nil {
 		return err
+	}
+	var oldPrev string
+	if ids, err := v.LookupTerms([]rdf.Term{r.graph, rdf.IRI(ontology.PreviousAnalysis)}); err != nil {
+		return err
+	} else if ids[0] != graph.Any && ids[1] != graph.Any {
+		os, err := values(ctx, v, graph.Pattern{S: ids[0], P: ids[1], G: ids[0]}, true)
+		if err != nil {
+			return err
+		}
+		if len(os) > 0 {
+			t, err := v.Term(os[0])
+			if err != nil {
+				return err
+			}
+			oldPrev = t.Value
+		}
+	}
+	oldCount, err := er.number(ctx, ontology.PreviousTextCount)
+	if err != nil {
+		return err
+	}
+	for _, p := range []string{ontology.PreviousAnalysis, ontology.PreviousTextCount} {
+		if err := er.predicate(ctx, r.graph, p); err != nil {
+			return err
+		}
+	}
+	if err := er.class(ctx, ontology.NameChange); err != nil {
+		return err
+	}
+	if len(prevs) == 0 {
+		if oldPrev != "" {
+			s.status = nil
+			s.setFresh()
+			return er.class(ctx, ontology.ObjectVersion)
+		}
+		return nil
 	}
 	id, _ := CrawlID(prevs[0])
 	r.rep.Previous = id
-	b.Add(rdf.Quad{S: r.graph, P: rdf.IRI(ontology.PreviousAnalysis), O: rdf.IRI(GraphIRI(id)), G: r.graph})
-	if err := r.versions(ctx, v, b, prevs[0], s); err != nil {
-		return err
-	}
 	var before []*stats
 	for _, p := range prevs {
 		pid, _ := CrawlID(p)
@@ -78,6 +113,19 @@ func (r *run) changes(ctx context.Context, v *graph.View, b *graph.Batch, s *sta
 			return err
 		}
 		before = append(before, ps)
+	}
+	count := len(before[0].docs)
+	b.Add(rdf.Quad{S: r.graph, P: rdf.IRI(ontology.PreviousAnalysis), O: rdf.IRI(GraphIRI(id)), G: r.graph})
+	b.Add(rdf.Quad{S: r.graph, P: rdf.IRI(ontology.PreviousTextCount), O: integer(count), G: r.graph})
+	if full || oldPrev != GraphIRI(id) || oldCount != count {
+		if err := er.class(ctx, ontology.ObjectVersion); err != nil {
+			return err
+		}
+		if err := r.versions(ctx, v, b, prevs[0], s); err != nil {
+			return err
+		}
+	} else if err := r.versionsOf(ctx, v, b, er, prevs[0], s, dirty); err != nil {
+		return err
 	}
 	s.prior = before[0].docEntities
 	return r.nameChanges(ctx, v, b, before, prevs, s)
@@ -94,6 +142,21 @@ func contents(ctx context.Context, v *graph.View, c string) (map[string]uint64, 
 		return nil
 	})
 	return out, err
+}
+
+// digest returns the digest of the texts of object o in crawl graph c
+// as contents does, and whether it has any.
+func digest(ctx context.Context, v *graph.View, c, o string) (uint64, bool, error) {
+	var d uint64
+	found := false
+	err := each(ctx, v, `SELECT ?c WHERE { GRAPH `+rdf.IRI(c).String()+` { `+rdf.IRI(o).String()+` sioc:content ?c } }`, func(row []rdf.Term) error {
+		h := fnv.New64a()
+		h.Write([]byte(row[0].Value))
+		d ^= h.Sum64() | 1
+		found = true
+		return nil
+	})
+	return d, found, err
 }
 
 // content returns the text of object o in crawl graph c (the least of
@@ -114,7 +177,6 @@ func content(ctx context.Context, v *graph.View, c, o string) (string, error) {
 // or the previous one: new, changed (with a summary of the words removed
 // and added), unchanged or deleted.
 func (r *run) versions(ctx context.Context, v *graph.View, b *graph.Batch, prev string, s *stats) error {
-	add := func(sub rdf.Term, p string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(p), O: o, G: r.graph}) }
 	before, err := contents(ctx, v, prev)
 	if err != nil {
 		return err
@@ -130,49 +192,97 @@ func (r *run) versions(ctx context.Context, v *graph.View, b *graph.Batch, prev 
 	for o := range after {
 		all[o] = true
 	}
-	r.rep.Versions = map[string]int{}
 	// The crawl's texts of its own time, recomputed with the versions
 	// (those read from the graph are an earlier run's).
-	s.fresh, s.changed = map[string]bool{}, map[string]bool{}
+	s.status = map[string]string{}
 	for _, o := range sortedKeys(all) {
 		hb, inB := before[o]
 		ha, inA := after[o]
-		status := ontology.StatusUnchanged
-		switch {
-		case !inB:
-			status = ontology.StatusNew
-		case !inA:
-			status = ontology.StatusDeleted
-		case ha != hb:
-			status = ontology.StatusChanged
-		}
-		r.rep.Versions[strings.TrimPrefix(status, ontology.MnemeNS+"Status")]++
-		if status == ontology.StatusNew || status == ontology.StatusChanged {
-			s.fresh[o] = true
-			s.changed[o] = status == ontology.StatusChanged
-		}
-		x := node(r.id, "version", o)
-		add(x, rdf.RDFType, rdf.IRI(ontology.ObjectVersion))
-		add(x, ontology.VersionOf, rdf.IRI(o))
-		add(x, ontology.InCrawl, r.crawl)
-		add(x, ontology.PreviousCrawl, rdf.IRI(prev))
-		add(x, ontology.VersionStatus, rdf.IRI(status))
-		if status != ontology.StatusChanged {
-			continue
-		}
-		old, err := content(ctx, v, prev, o)
-		if err != nil {
+		r.rep.Updated.Versions++
+		if err := r.version(ctx, v, b, prev, s, o, hb, inB, ha, inA); err != nil {
 			return err
 		}
-		cur, err := content(ctx, v, r.crawl.Value, o)
-		if err != nil {
-			return err
-		}
-		d := diffWords(old, cur)
-		add(x, ontology.WordsRemoved, integer(d.removed))
-		add(x, ontology.WordsAdded, integer(d.added))
-		add(x, ontology.DiffSummary, rdf.String(d.summary))
 	}
+	r.countVersions(s)
+	return nil
+}
+
+// versionsOf writes anew the versions of the objects of dirty, the
+// others left as they are, and updates s.
+func (r *run) versionsOf(ctx context.Context, v *graph.View, b *graph.Batch, er *eraser, prev string, s *stats, dirty map[string]bool) error {
+	if s.status == nil {
+		s.status = map[string]string{}
+	}
+	for _, o := range sortedKeys(dirty) {
+		if err := er.subject(ctx, node(r.id, "version", o)); err != nil {
+			return err
+		}
+		hb, inB, err := digest(ctx, v, prev, o)
+		if err != nil {
+			return err
+		}
+		ha, inA, err := digest(ctx, v, r.crawl.Value, o)
+		if err != nil {
+			return err
+		}
+		delete(s.status, o)
+		if inA || inB {
+			r.rep.Updated.Versions++
+			if err := r.version(ctx, v, b, prev, s, o, hb, inB, ha, inA); err != nil {
+				return err
+			}
+		}
+	}
+	r.countVersions(s)
+	return nil
+}
+
+// countVersions sets the report's versions and the crawl's texts of its
+// own time from s.status.
+func (r *run) countVersions(s *stats) {
+	r.rep.Versions = map[string]int{}
+	for _, st := range s.status {
+		r.rep.Versions[strings.TrimPrefix(st, ontology.MnemeNS+"Status")]++
+	}
+	s.setFresh()
+}
+
+// version adds the mneme:ObjectVersion of object o, whose text digests
+// in the crawl before and this one are hb and ha (inB and inA: it has
+// one there), and records its status in s.
+func (r *run) version(ctx context.Context, v *graph.View, b *graph.Batch, prev string, s *stats, o string, hb uint64, inB bool, ha uint64, inA bool) error {
+	add := func(sub rdf.Term, p string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(p), O: o, G: r.graph}) }
+	status := ontology.StatusUnchanged
+	switch {
+	case !inB:
+		status = ontology.StatusNew
+	case !inA:
+		status = ontology.StatusDeleted
+	case ha != hb:
+		status = ontology.StatusChanged
+	}
+	s.status[o] = status
+	x := node(r.id, "version", o)
+	add(x, rdf.RDFType, rdf.IRI(ontology.ObjectVersion))
+	add(x, ontology.VersionOf, rdf.IRI(o))
+	add(x, ontology.InCrawl, r.crawl)
+	add(x, ontology.PreviousCrawl, rdf.IRI(prev))
+	add(x, ontology.VersionStatus, rdf.IRI(status))
+	if status != ontology.StatusChanged {
+		return nil
+	}
+	old, err := content(ctx, v, prev, o)
+	if err != nil {
+		return err
+	}
+	cur, err := content(ctx, v, r.crawl.Value, o)
+	if err != nil {
+		return err
+	}
+	d := diffWords(old, cur)
+	add(x, ontology.WordsRemoved, integer(d.removed))
+	add(x, ontology.WordsAdded, integer(d.added))
+	add(x, ontology.DiffSummary, rdf.String(d.summary))
 	return nil
 }
 

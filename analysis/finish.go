@@ -3,7 +3,9 @@ package analysis
 import (
 	"context"
 	"math"
+	"math/bits"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,27 +21,30 @@ const (
 	associations = 10
 )
 
-// derivedClasses are the classes of the nodes finish recomputes, and
-// derivedPredicates the statements about objects it recomputes: a run
-// deletes the earlier ones in the batch that adds the new.
-var (
-	derivedClasses    = []string{ontology.EntityMeasures, ontology.TopicTerm, ontology.Association, ontology.ObjectVersion, ontology.NameChange}
-	derivedPredicates = []string{ontology.HasTopicTerm, ontology.PreviousAnalysis}
-)
-
-// finish recomputes the crawl-wide figures of the analysis graph from its
-// mentions and terms, and the changes against the crawl analysed before,
-// in one atomic commit.
+// finish updates the crawl-wide figures of the analysis graph for the
+// objects analysed since the figures were last written (those marked
+// mneme:awaitsFigures), and the changes against the crawl analysed
+// before, in one atomic commit that drops the marks. Only the figures
+// those objects can change are rewritten: the measures and associations
+// of the entities they name, the topic terms of the texts whose terms
+// they share (all of them when the crawl's size crosses a power of two,
+// see topicN), their versions; the name changes, which weigh every
+// entity against the whole crawl, are recomputed.
 func (r *run) finish(ctx context.Context) error {
 	v := r.o.Store.Snapshot()
 	defer v.Close()
 	b := r.o.Store.NewBatch()
-	if err := clearDerived(ctx, v, b, r.graph); err != nil {
-		return err
-	}
 	t0 := time.Now()
 	r.rep.Stage = "measures"
 	r.progress()
+	er, err := newEraser(v, r.graph)
+	if err != nil {
+		return err
+	}
+	dirty, err := er.marked(ctx, b)
+	if err != nil {
+		return err
+	}
 	s, err := loadStats(ctx, v, r.graph.Value)
 	if err != nil {
 		return err
@@ -48,88 +53,228 @@ func (r *run) finish(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.measures(b, s, when)
+	// The figures were never written (or by a version of the analysis
+	// that did not mark what they await): all are written anew.
+	before, err := er.number(ctx, ontology.TextCount)
+	if err != nil {
+		return err
+	}
+	full := before < 0
+	touched := map[string]bool{}
+	for d := range dirty {
+		for e := range s.docEntities[d] {
+			touched[e] = true
+		}
+	}
+	if full {
+		for e := range s.entities {
+			touched[e] = true
+		}
+	}
+	r.rep.Entities = len(s.entities)
+	for _, e := range sortedKeys(touched) {
+		if err := er.subject(ctx, node(r.id, "measures", e)); err != nil {
+			return err
+		}
+		if err := er.objectsOf(ctx, ontology.AssociationOf, rdf.IRI(e)); err != nil {
+			return err
+		}
+	}
+	r.measures(b, s, when, touched)
 	r.rep.Stages = append(r.rep.Stages, StageTime{"measures", time.Since(t0)})
 	t0 = time.Now()
 	r.rep.Stage = "topics"
 	r.progress()
-	r.topics(b, s)
-	r.associations(b, s)
+	redo, err := r.topicTexts(ctx, er, s, dirty, before)
+	if err != nil {
+		return err
+	}
+	r.topics(b, s, redo)
+	r.associations(b, s, touched)
+	r.rep.Updated.Entities, r.rep.Updated.Texts = len(touched), len(redo)
+	if err := r.setNumber(ctx, b, er, ontology.TextCount, len(s.docs)); err != nil {
+		return err
+	}
 	r.rep.Stages = append(r.rep.Stages, StageTime{"topics and associations", time.Since(t0)})
 	t0 = time.Now()
 	r.rep.Stage = "changes"
 	r.progress()
-	if err := r.changes(ctx, v, b, s, when); err != nil {
+	if err := r.changes(ctx, v, b, er, s, dirty, full, when); err != nil {
 		return err
 	}
+	// The replaced statements are deleted first: a batch applies its
+	// operations in order.
+	d := r.o.Store.NewBatch()
+	if err := er.flush(ctx, d); err != nil {
+		return err
+	}
+	d.AddBatch(b)
 	r.rep.Stages = append(r.rep.Stages, StageTime{"changes", time.Since(t0)})
-	_, err = b.Commit(ctx)
+	_, err = d.Commit(ctx)
 	return err
 }
 
-// clearDerived deletes, in b, the nodes of the derived classes in graph g
-// and the derived statements.
-func clearDerived(ctx context.Context, v *graph.View, b *graph.Batch, g rdf.Term) error {
-	gid, ok, err := v.Lookup(g)
-	if err != nil || !ok {
-		return err
+// eraser collects the quads of the analysis graph that a finish replaces,
+// to delete them in its batch before the new ones are added (a quad
+// deleted and added again is left as it was).
+type eraser struct {
+	v     *graph.View
+	g     rdf.Term
+	gid   graph.ID
+	quads []graph.IDQuad
+}
+
+func newEraser(v *graph.View, g rdf.Term) (*eraser, error) {
+	gid, _, err := v.Lookup(g)
+	return &eraser{v: v, g: g, gid: gid}, err
+}
+
+// lookup returns the ID of t, or false when the store never held it (nor
+// any quad naming it).
+func (e *eraser) lookup(t rdf.Term) (graph.ID, bool, error) {
+	if e.gid == graph.Any {
+		return graph.Any, false, nil
 	}
-	var quads []graph.IDQuad
-	collect := func(p graph.Pattern) error {
-		it, err := v.Scan(ctx, p, graph.ScanOptions{})
-		if err != nil {
-			return err
-		}
-		defer it.Close()
-		for it.Next() {
-			quads = append(quads, it.Quad())
-		}
-		return it.Err()
-	}
-	typ, ok, err := v.Lookup(rdf.IRI(rdf.RDFType))
-	if err != nil || !ok {
-		return err
-	}
-	for _, c := range derivedClasses {
-		cid, ok, err := v.Lookup(rdf.IRI(c))
-		if err != nil {
-			return err
-		}
-		if !ok {
-			continue
-		}
-		subjects, err := values(ctx, v, graph.Pattern{P: typ, O: cid, G: gid}, false)
-		if err != nil {
-			return err
-		}
-		for _, s := range subjects {
-			if err := collect(graph.Pattern{S: s, G: gid}); err != nil {
-				return err
-			}
-		}
-	}
-	for _, p := range derivedPredicates {
-		pid, ok, err := v.Lookup(rdf.IRI(p))
-		if err != nil {
-			return err
-		}
-		if ok {
-			if err := collect(graph.Pattern{P: pid, G: gid}); err != nil {
-				return err
-			}
-		}
-	}
-	ids := make([]graph.ID, 0, 3*len(quads))
-	for _, q := range quads {
-		ids = append(ids, q.S, q.P, q.O)
-	}
-	terms, err := v.Terms(ctx, ids, nil)
+	return e.v.Lookup(t)
+}
+
+// pattern collects the quads of the graph matching p (its G is set).
+func (e *eraser) pattern(ctx context.Context, p graph.Pattern) error {
+	p.G = e.gid
+	it, err := e.v.Scan(ctx, p, graph.ScanOptions{})
 	if err != nil {
 		return err
 	}
-	for i := range quads {
-		b.Delete(rdf.Quad{S: terms[3*i], P: terms[3*i+1], O: terms[3*i+2], G: g})
+	defer it.Close()
+	for it.Next() {
+		e.quads = append(e.quads, it.Quad())
 	}
+	return it.Err()
+}
+
+// subject collects the statements about s.
+func (e *eraser) subject(ctx context.Context, s rdf.Term) error {
+	id, ok, err := e.lookup(s)
+	if err != nil || !ok {
+		return err
+	}
+	return e.pattern(ctx, graph.Pattern{S: id})
+}
+
+// objectsOf collects the statements about every node n with "n p o".
+func (e *eraser) objectsOf(ctx context.Context, p string, o rdf.Term) error {
+	pid, ok, err := e.lookup(rdf.IRI(p))
+	if err != nil || !ok {
+		return err
+	}
+	oid, ok, err := e.lookup(o)
+	if err != nil || !ok {
+		return err
+	}
+	nodes, err := values(ctx, e.v, graph.Pattern{P: pid, O: oid, G: e.gid}, false)
+	if err != nil {
+		return err
+	}
+	for _, n := range nodes {
+		if err := e.pattern(ctx, graph.Pattern{S: n}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// class collects the statements about every node of class c.
+func (e *eraser) class(ctx context.Context, c string) error {
+	return e.objectsOf(ctx, rdf.RDFType, rdf.IRI(c))
+}
+
+// predicate collects the statements of s with predicate p.
+func (e *eraser) predicate(ctx context.Context, s rdf.Term, p string) error {
+	sid, ok, err := e.lookup(s)
+	if err != nil || !ok {
+		return err
+	}
+	pid, ok, err := e.lookup(rdf.IRI(p))
+	if err != nil || !ok {
+		return err
+	}
+	return e.pattern(ctx, graph.Pattern{S: sid, P: pid})
+}
+
+// marked returns the objects marked mneme:awaitsFigures, whose marks it
+// deletes in b.
+func (e *eraser) marked(ctx context.Context, b *graph.Batch) (map[string]bool, error) {
+	pid, ok, err := e.lookup(rdf.IRI(ontology.AwaitsFigures))
+	if err != nil || !ok {
+		return map[string]bool{}, err
+	}
+	objs, err := values(ctx, e.v, graph.Pattern{P: pid, O: e.gid, G: e.gid}, false)
+	if err != nil {
+		return nil, err
+	}
+	ts, err := e.v.Terms(ctx, objs, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(ts))
+	for _, t := range ts {
+		out[t.Value] = true
+		b.Delete(rdf.Quad{S: t, P: rdf.IRI(ontology.AwaitsFigures), O: e.g, G: e.g})
+	}
+	return out, nil
+}
+
+// number returns the integer the analysis states with predicate p (-1
+// when it states none).
+func (e *eraser) number(ctx context.Context, p string) (int, error) {
+	return numberOf(ctx, e.v, e.g, e.g, p)
+}
+
+// numberOf returns the integer node s states with predicate p in graph g
+// (-1 when none).
+func numberOf(ctx context.Context, v *graph.View, g, s rdf.Term, p string) (int, error) {
+	ids, err := v.LookupTerms([]rdf.Term{g, s, rdf.IRI(p)})
+	if err != nil || ids[0] == graph.Any || ids[1] == graph.Any || ids[2] == graph.Any {
+		return -1, err
+	}
+	os, err := values(ctx, v, graph.Pattern{S: ids[1], P: ids[2], G: ids[0]}, true)
+	if err != nil || len(os) == 0 {
+		return -1, err
+	}
+	t, err := v.Term(os[0])
+	if err != nil {
+		return -1, err
+	}
+	n, err := strconv.Atoi(t.Value)
+	if err != nil {
+		return -1, nil
+	}
+	return n, nil
+}
+
+// setNumber replaces the analysis's statement with predicate p by n.
+func (r *run) setNumber(ctx context.Context, b *graph.Batch, e *eraser, p string, n int) error {
+	if err := e.predicate(ctx, r.graph, p); err != nil {
+		return err
+	}
+	b.Add(rdf.Quad{S: r.graph, P: rdf.IRI(p), O: integer(n), G: r.graph})
+	return nil
+}
+
+// flush deletes the collected quads in b.
+func (e *eraser) flush(ctx context.Context, b *graph.Batch) error {
+	ids := make([]graph.ID, 0, 3*len(e.quads))
+	for _, q := range e.quads {
+		ids = append(ids, q.S, q.P, q.O)
+	}
+	terms, err := e.v.Terms(ctx, ids, nil)
+	if err != nil {
+		return err
+	}
+	for i := range e.quads {
+		b.Delete(rdf.Quad{S: terms[3*i], P: terms[3*i+1], O: terms[3*i+2], G: e.g})
+	}
+	e.quads = nil
 	return nil
 }
 
@@ -146,12 +291,14 @@ func crawlStart(ctx context.Context, v *graph.View, c string) (time.Time, error)
 	return t, err
 }
 
-// measures adds the measures of every entity of the crawl.
-func (r *run) measures(b *graph.Batch, s *stats, when time.Time) {
+// measures adds the measures of the entities of the crawl in only.
+func (r *run) measures(b *graph.Batch, s *stats, when time.Time, only map[string]bool) {
 	add := func(sub rdf.Term, p string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(p), O: o, G: r.graph}) }
-	r.rep.Entities = len(s.entities)
-	for _, e := range sortedKeys(s.entities) {
+	for _, e := range sortedKeys(only) {
 		es := s.entities[e]
+		if es == nil {
+			continue
+		}
 		m := node(r.id, "measures", e)
 		add(m, rdf.RDFType, rdf.IRI(ontology.EntityMeasures))
 		add(m, ontology.MeasuresOf, rdf.IRI(e))
@@ -178,16 +325,135 @@ func (r *run) measures(b *graph.Batch, s *stats, when time.Time) {
 	}
 }
 
-// idf is the inverse document frequency of a term in n texts, df of
-// which have it among their most frequent terms (smoothed: a term in
-// every text still weighs a little).
-func idf(n, df int) float64 { return math.Log(1 + float64(n)/float64(max(df, 1))) }
+// idf is the inverse document frequency of a term in a crawl of n texts,
+// df of which have it among their most frequent terms (smoothed: a term
+// in every text still weighs a little), both counted coarsely (see
+// coarse).
+func idf(n, df int) float64 { return math.Log(1 + float64(coarse(n))/float64(max(coarse(df), 1))) }
 
-// topics adds each text's topicTerms terms of highest TF-IDF.
-func (r *run) topics(b *graph.Batch, s *stats) {
+// coarse is a count as TF-IDF takes it: n rounded down to two significant
+// bits (1, 2, 3, 4, 6, 8, 12, 16, 24 …). With the counts themselves every
+// weight of the crawl would change whenever a text is added (n), and
+// every weight of a term whenever a text using it is (its df): a rerun
+// would rewrite the topic terms of nearly every text. Counted coarsely, a
+// text's topic terms change only when the crawl grows by a third or more
+// (when they are all written anew), or the document frequency of one of
+// its topic terms by as much. Rounding moves n/df by less than a factor
+// of 1.5 either way, which moves a weight by less than log 1.5 and leaves
+// the order of a text's terms nearly always as it was.
+func coarse(n int) int {
+	if n < 4 {
+		return max(n, 0)
+	}
+	e := bits.Len(uint(n)) - 2 // n >> e is 2 or 3
+	return n >> e << e
+}
+
+// topicTexts returns the texts whose topic terms are written anew, and
+// collects their old ones in er: those of the texts of dirty, and of the
+// texts with a topic term whose document frequency as counted (coarse)
+// rose with them (its weight fell; a term that is not among a text's
+// topic terms stays out as its weight falls); of every text when the
+// crawl's size as counted changed since it had before texts (-1 when not
+// known).
+func (r *run) topicTexts(ctx context.Context, er *eraser, s *stats, dirty map[string]bool, before int) (map[string]bool, error) {
+	redo := map[string]bool{}
+	if before < 0 || coarse(before) != coarse(len(s.docs)) {
+		for d := range s.terms {
+			redo[d] = true
+		}
+		if err := er.class(ctx, ontology.TopicTerm); err != nil {
+			return nil, err
+		}
+		pid, ok, err := er.lookup(rdf.IRI(ontology.HasTopicTerm))
+		if err != nil || !ok {
+			return redo, err
+		}
+		return redo, er.pattern(ctx, graph.Pattern{P: pid})
+	}
+	added := map[string]int{} // texts of dirty using a term
+	for d := range dirty {
+		for t := range s.terms[d] {
+			added[t]++
+		}
+		if s.terms[d] != nil {
+			redo[d] = true
+		}
+	}
+	var olds []graph.ID // texts with one of the terms that rose as a topic term
+	tid, ok, err := er.lookup(rdf.IRI(ontology.Term))
+	if err != nil || !ok {
+		return redo, err
+	}
+	hid, ok, err := er.lookup(rdf.IRI(ontology.HasTopicTerm))
+	if err != nil || !ok {
+		return redo, err
+	}
+	for _, t := range sortedKeys(added) {
+		// A text of dirty that was analysed before did not raise the
+		// count: counting it makes at worst more texts written anew.
+		if coarse(s.df[t]) == coarse(s.df[t]-added[t]) {
+			continue
+		}
+		id, ok, err := er.lookup(rdf.String(t))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		nodes, err := values(ctx, er.v, graph.Pattern{P: tid, O: id, G: er.gid}, false)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range nodes {
+			ds, err := values(ctx, er.v, graph.Pattern{P: hid, O: n, G: er.gid}, false)
+			if err != nil {
+				return nil, err
+			}
+			olds = append(olds, ds...)
+		}
+	}
+	ts, err := er.v.Terms(ctx, olds, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ts {
+		redo[t.Value] = true
+	}
+	for _, d := range sortedKeys(redo) {
+		id, ok, err := er.lookup(rdf.IRI(d))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		nodes, err := values(ctx, er.v, graph.Pattern{S: id, P: hid, G: er.gid}, true)
+		if err != nil {
+			return nil, err
+		}
+		if err := er.pattern(ctx, graph.Pattern{S: id, P: hid}); err != nil {
+			return nil, err
+		}
+		for _, n := range nodes {
+			if err := er.pattern(ctx, graph.Pattern{S: n}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return redo, nil
+}
+
+// topics adds the topicTerms terms of highest TF-IDF of each text of
+// only.
+func (r *run) topics(b *graph.Batch, s *stats, only map[string]bool) {
 	add := func(sub rdf.Term, p string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(p), O: o, G: r.graph}) }
-	n := len(s.terms)
-	for _, d := range sortedKeys(s.terms) {
+	n := len(s.docs)
+	for _, d := range sortedKeys(only) {
+		if s.terms[d] == nil {
+			continue
+		}
 		type tw struct {
 			t string
 			w float64
@@ -218,60 +484,63 @@ func pmi(n, c, na, nb int) float64 {
 	return math.Log(float64(n) * float64(c) / (float64(max(na, 1)) * float64(max(nb, 1))))
 }
 
-// associations adds, for every entity, the entities and terms it occurs
-// with most, with their pointwise mutual information.
-func (r *run) associations(b *graph.Batch, s *stats) {
+// associations adds, for the entities of only, the entities and terms
+// each occurs with most, weighted by the share of its texts they occur
+// in. The weight is the entity's own (not, say, their pointwise mutual
+// information, which the size of the crawl and the other's frequency
+// enter): a text added to the crawl changes the associations of the
+// entities it names and of no other.
+func (r *run) associations(b *graph.Batch, s *stats, only map[string]bool) {
 	add := func(sub rdf.Term, p string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(p), O: o, G: r.graph}) }
-	n := len(s.docs)
 	type assoc struct {
 		other string
 		c     int
-		w     float64
 	}
-	best := func(m map[string]int, size func(string) int, na int, minCount int, skip func(string) bool) []assoc {
+	best := func(m map[string]int, minCount int, skip func(string) bool) []assoc {
 		var out []assoc
 		for o, c := range m {
 			if c < minCount || skip(o) {
 				continue
 			}
-			out = append(out, assoc{o, c, pmi(n, c, na, size(o))})
+			out = append(out, assoc{o, c})
 		}
 		sort.Slice(out, func(i, j int) bool {
 			if out[i].c != out[j].c {
 				return out[i].c > out[j].c
 			}
-			if out[i].w != out[j].w {
-				return out[i].w > out[j].w
-			}
 			return out[i].other < out[j].other
 		})
 		return out[:min(associations, len(out))]
 	}
-	for _, e := range sortedKeys(s.entities) {
+	for _, e := range sortedKeys(only) {
 		es := s.entities[e]
+		if es == nil {
+			continue
+		}
+		na := float64(len(es.docs))
 		ents, terms := s.cooccurring(e)
 		own := nameWords(e)
 		minCount := 1
 		if len(es.docs) > 2 {
 			minCount = 2
 		}
-		for _, a := range best(ents, func(f string) int { return len(s.entities[f].docs) }, len(es.docs), 1, func(string) bool { return false }) {
+		for _, a := range best(ents, 1, func(string) bool { return false }) {
 			x := node(r.id, "association", e, a.other)
 			add(x, rdf.RDFType, rdf.IRI(ontology.Association))
 			add(x, ontology.AssociationOf, rdf.IRI(e))
 			add(x, ontology.AssociatedEntity, rdf.IRI(a.other))
 			add(x, ontology.InCrawl, r.crawl)
 			add(x, ontology.Cooccurrences, integer(a.c))
-			add(x, ontology.Weight, decimal(a.w))
+			add(x, ontology.Weight, decimal(float64(a.c)/na))
 		}
-		for _, a := range best(terms, func(t string) int { return s.df[t] }, len(es.docs), minCount, func(t string) bool { return own[t] }) {
+		for _, a := range best(terms, minCount, func(t string) bool { return own[t] }) {
 			x := node(r.id, "association", e, "term:"+a.other)
 			add(x, rdf.RDFType, rdf.IRI(ontology.Association))
 			add(x, ontology.AssociationOf, rdf.IRI(e))
 			add(x, ontology.AssociatedTerm, rdf.String(a.other))
 			add(x, ontology.InCrawl, r.crawl)
 			add(x, ontology.Cooccurrences, integer(a.c))
-			add(x, ontology.Weight, decimal(a.w))
+			add(x, ontology.Weight, decimal(float64(a.c)/na))
 		}
 	}
 }

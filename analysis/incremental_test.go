@@ -3,6 +3,7 @@ package analysis
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -105,4 +106,117 @@ func firstDiff(a, b string) string {
 		}
 	}
 	return out.String()
+}
+
+// TestIncrementalParts stores the second crawl's captures in three parts
+// and analyses the crawl after each, as the analysis of a crawl still
+// being crawled would run; its figures (measures, associations, topic
+// terms, versions, name changes) must then equal those of the crawl
+// analysed once, whole. The parts are cut so that the second keeps the
+// crawl's size as TF-IDF counts it (topic terms are updated text by text)
+// and the third changes it. The second rerun is first stopped in its
+// crawl-wide stage (nothing of it committed), the third after a commit
+// of its text stage.
+func TestIncrementalParts(t *testing.T) {
+	ctx := context.Background()
+	c := gencorpus.Generate(gencorpus.Config{Seed: 7, Crawls: 2, PostsPerCrawl: 40})
+	whole := loadCorpus(t, c)
+	for _, cr := range c.Crawls {
+		if _, err := Run(ctx, Options{Store: whole, Crawl: cr.ID}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parts, err := graph.Open(filepath.Join(t.TempDir(), "store"), graph.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer parts.Close()
+	write := func(qs []rdf.Quad) {
+		b := parts.NewBatch()
+		for _, q := range qs {
+			b.Add(q)
+		}
+		if _, err := b.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(c.Quads(0))
+	first, id := c.Crawls[0].ID, c.Crawls[1].ID
+	if _, err := Run(ctx, Options{Store: parts, Crawl: first}); err != nil {
+		t.Fatal(err)
+	}
+	// Cut the captures so that the first two parts hold from q to q' - 1
+	// texts, q and q' consecutive values of coarse below the crawl's
+	// count, and the third reaches q'.
+	caps := c.Captures(1)
+	texts := map[string]int{}
+	for _, tx := range c.Crawls[1].Texts {
+		texts[tx.Capture]++
+	}
+	total := len(c.Crawls[1].Texts)
+	q2 := coarse(total - 1)
+	q := coarse(q2 - 1)
+	cut1, cut2, n := -1, -1, 0
+	for i, capt := range caps {
+		if cut1 < 0 && n >= q {
+			cut1 = i
+		}
+		if n+texts[capt] >= q2 {
+			cut2 = i
+			break
+		}
+		n += texts[capt]
+	}
+	textsBefore := func(cut int) int {
+		k := 0
+		for _, capt := range caps[:cut] {
+			k += texts[capt]
+		}
+		return k
+	}
+	if cut1 < 0 || cut2 <= cut1 {
+		t.Fatalf("no cuts for %d texts in %d captures", total, len(caps))
+	}
+	write(c.CaptureQuads(1, 0, cut1))
+	if _, err := Run(ctx, Options{Store: parts, Crawl: id}); err != nil {
+		t.Fatal(err)
+	}
+
+	write(c.CaptureQuads(1, cut1, cut2))
+	stop, cancel := context.WithCancel(ctx)
+	if _, err := Run(stop, Options{Store: parts, Crawl: id, Progress: func(p Progress) {
+		if p.Stage == "topics" {
+			cancel()
+		}
+	}}); err == nil {
+		t.Fatal("the run stopped in its crawl-wide stage did not fail")
+	}
+	rep, err := Run(ctx, Options{Store: parts, Crawl: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := n - textsBefore(cut1)
+	if rep.Updated.Texts >= n || rep.Updated.Versions != added {
+		t.Errorf("the rerun after %d new texts wrote anew the topic terms of %d of %d texts and %d versions; want fewer than all, and %d", added, rep.Updated.Texts, n, rep.Updated.Versions, added)
+	}
+	t.Logf("rerun after %d new texts of %d: updated %+v of %d entities", added, n, rep.Updated, rep.Entities)
+
+	write(c.CaptureQuads(1, cut2, len(caps)))
+	stop, cancel = context.WithCancel(ctx)
+	if _, err := Run(stop, Options{Store: parts, Crawl: id, Batch: 3, Progress: func(p Progress) {
+		if p.Stage == "texts" && p.Done > 0 {
+			cancel()
+		}
+	}}); err == nil {
+		t.Fatal("the run stopped in its text stage did not fail")
+	}
+	if _, err := Run(ctx, Options{Store: parts, Crawl: id}); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []string{GraphIRI(first), GraphIRI(id)} {
+		a, b := dump(t, whole, g), dump(t, parts, g)
+		if a != b {
+			t.Errorf("%s analysed in parts differs from it analysed whole:\n%s", g, firstDiff(a, b))
+		}
+	}
 }

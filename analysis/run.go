@@ -61,7 +61,16 @@ type Report struct {
 	Entities    int            // entities measured in the crawl
 	Versions    map[string]int // objects by version status (new, changed, unchanged, deleted)
 	NameChanges int            // candidate name changes proposed
+	Updated     Updated        // the crawl-wide figures written anew
 	Stages      []StageTime
+}
+
+// Updated counts the crawl-wide figures a run wrote anew: those the texts
+// it analysed (or an interrupted run before it) can change.
+type Updated struct {
+	Entities int // measures and associations
+	Texts    int // topic terms
+	Versions int // object versions
 }
 
 // StageTime is the duration of one stage of a run.
@@ -209,6 +218,7 @@ func (r *run) texts(ctx context.Context, v *graph.View) error {
 	type read struct {
 		caps  []rdf.Term
 		texts []*text
+		objs  []rdf.Term // every object derived from caps, read or not
 		hi    int
 		err   error
 	}
@@ -227,19 +237,21 @@ func (r *run) texts(ctx context.Context, v *graph.View) error {
 			for _, it := range items[lo:hi] {
 				var capt rdf.Term
 				var ts []*text
+				var objs []rdf.Term
 				if it.page {
 					var t *text
 					if capt, t, rd.err = r.readPage(rctx, v, pids, it.c); t != nil {
-						ts = []*text{t}
+						ts, objs = []*text{t}, []rdf.Term{rdf.IRI(t.object)}
 					}
 				} else {
-					capt, ts, rd.err = r.read(rctx, v, id, it.c)
+					capt, ts, objs, rd.err = r.read(rctx, v, id, it.c)
 				}
 				if rd.err != nil {
 					break
 				}
 				rd.caps = append(rd.caps, capt)
 				rd.texts = append(rd.texts, ts...)
+				rd.objs = append(rd.objs, objs...)
 			}
 			select {
 			case reads <- rd:
@@ -281,6 +293,12 @@ func (r *run) texts(ctx context.Context, v *graph.View) error {
 		}
 		for _, c := range rd.caps {
 			b.Add(rdf.Quad{S: c, P: rdf.IRI(ontology.AnalysedBy), O: r.graph, G: r.graph})
+		}
+		// The objects of these captures, read now or before through
+		// another capture (whose version may change with this one's
+		// text), are the ones whose figures the next finish updates.
+		for _, o := range rd.objs {
+			b.Add(rdf.Quad{S: o, P: rdf.IRI(ontology.AwaitsFigures), O: r.graph, G: r.graph})
 		}
 		if err := wait(); err != nil {
 			return err
@@ -355,21 +373,23 @@ func values(ctx context.Context, v *graph.View, p graph.Pattern, object bool) ([
 
 // read returns the texts of the objects derived from capture c: each
 // object's sioc:content, read with the first of its captures by IRI (a
-// post on two pages of comments is read once).
-func (r *run) read(ctx context.Context, v *graph.View, id ids, c graph.ID) (rdf.Term, []*text, error) {
-	capt, err := v.Term(c)
+// post on two pages of comments is read once); and all those objects.
+func (r *run) read(ctx context.Context, v *graph.View, id ids, c graph.ID) (capt rdf.Term, out []*text, all []rdf.Term, err error) {
+	capt, err = v.Term(c)
 	if err != nil {
-		return capt, nil, err
+		return capt, nil, nil, err
 	}
 	objs, err := values(ctx, v, graph.Pattern{P: id.derived, O: c, G: id.crawl}, false)
 	if err != nil {
-		return capt, nil, err
+		return capt, nil, nil, err
 	}
-	var out []*text
+	if all, err = v.Terms(ctx, objs, nil); err != nil {
+		return capt, nil, nil, err
+	}
 	for _, obj := range objs {
 		caps, err := values(ctx, v, graph.Pattern{S: obj, P: id.derived, G: id.crawl}, true)
 		if err != nil {
-			return capt, nil, err
+			return capt, nil, nil, err
 		}
 		first := true
 		for _, other := range caps {
@@ -378,7 +398,7 @@ func (r *run) read(ctx context.Context, v *graph.View, id ids, c graph.ID) (rdf.
 			}
 			t, err := v.Term(other)
 			if err != nil {
-				return capt, nil, err
+				return capt, nil, nil, err
 			}
 			if t.Value < capt.Value {
 				first = false
@@ -391,13 +411,13 @@ func (r *run) read(ctx context.Context, v *graph.View, id ids, c graph.ID) (rdf.
 		contents, err := values(ctx, v, graph.Pattern{S: obj, P: id.content, G: id.crawl}, true)
 		if err != nil || len(contents) == 0 {
 			if err != nil {
-				return capt, nil, err
+				return capt, nil, nil, err
 			}
 			continue
 		}
 		ts, err := v.Terms(ctx, append(contents, obj), nil)
 		if err != nil {
-			return capt, nil, err
+			return capt, nil, nil, err
 		}
 		content := ts[0].Value
 		for _, t := range ts[1 : len(ts)-1] {
@@ -407,7 +427,7 @@ func (r *run) read(ctx context.Context, v *graph.View, id ids, c graph.ID) (rdf.
 		}
 		out = append(out, &text{object: ts[len(ts)-1].Value, capture: capt.Value, content: content})
 	}
-	return capt, out, nil
+	return capt, out, all, nil
 }
 
 // analyse runs the analyzers on the texts, one goroutine per analyzer.

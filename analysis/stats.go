@@ -29,6 +29,9 @@ type stats struct {
 	// only the entities its earlier version did not name are of its time.
 	changed map[string]bool
 	prior   map[string]map[string]int
+	// status is the version status of each object against the crawl
+	// before (none when the crawl was compared with none).
+	status map[string]string
 }
 
 // nFresh is the number of the crawl's new or changed texts (at least 1).
@@ -141,17 +144,16 @@ func loadStats(ctx context.Context, v *graph.View, g string) (*stats, error) {
 		return nil, err
 	}
 	err = each(ctx, v, `SELECT ?o ?s WHERE { `+in+` { ?v mneme:versionOf ?o ; mneme:versionStatus ?s } }`, func(row []rdf.Term) error {
-		if s.fresh == nil {
-			s.fresh = map[string]bool{}
+		if s.status == nil {
+			s.status = map[string]string{}
 		}
-		if row[1].Value == ontology.StatusNew || row[1].Value == ontology.StatusChanged {
-			s.fresh[row[0].Value] = true
-		}
+		s.status[row[0].Value] = row[1].Value
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.setFresh()
 	err = each(ctx, v, `SELECT ?e ?t WHERE { `+in+` { ?e a mneme:Entity, ?t } }`, func(row []rdf.Term) error {
 		m := s.types[row[0].Value]
 		if m == nil {
@@ -162,6 +164,21 @@ func loadStats(ctx context.Context, v *graph.View, g string) (*stats, error) {
 		return nil
 	})
 	return s, err
+}
+
+// setFresh sets the new or changed texts from the versions' status.
+func (s *stats) setFresh() {
+	if s.status == nil {
+		s.fresh, s.changed = nil, nil
+		return
+	}
+	s.fresh, s.changed = map[string]bool{}, map[string]bool{}
+	for o, st := range s.status {
+		if st == ontology.StatusNew || st == ontology.StatusChanged {
+			s.fresh[o] = true
+			s.changed[o] = st == ontology.StatusChanged
+		}
+	}
 }
 
 // parseTermCounts reads a mneme:termCounts literal.

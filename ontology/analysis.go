@@ -13,6 +13,15 @@ const (
 	SkipReason       = MnemeNS + "skipReason"
 	TermCounts       = MnemeNS + "termCounts"
 	TextLength       = MnemeNS + "textLength"
+	// AwaitsFigures marks an object whose texts are analysed and whose
+	// share of the crawl-wide figures is not yet written: the next run
+	// updates the figures it touches, and drops the mark in the same
+	// commit.
+	AwaitsFigures = MnemeNS + "awaitsFigures"
+	// TextCount is the number of texts an analysis holds, and
+	// PreviousTextCount that of the analysis it was compared with.
+	TextCount         = MnemeNS + "textCount"
+	PreviousTextCount = MnemeNS + "previousTextCount"
 )
 
 // Entities and their mentions.

@@ -29,8 +29,42 @@ func (c *Corpus) Write(ctx context.Context, st *graph.Store) error {
 // Quads describes crawl k as the crawler and the application-aware helper
 // would: the crawl with its start, a capture per post page, and each post
 // and comment derived from its capture with its text.
-func (c *Corpus) Quads(k int) []rdf.Quad {
+func (c *Corpus) Quads(k int) []rdf.Quad { return crawlQuads(c.Crawls[k]) }
+
+// Captures returns the captures of crawl k in the order of its texts.
+func (c *Corpus) Captures(k int) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range c.Crawls[k].Texts {
+		if !seen[t.Capture] {
+			seen[t.Capture] = true
+			out = append(out, t.Capture)
+		}
+	}
+	return out
+}
+
+// CaptureQuads describes the captures [from, to) of crawl k (as Captures
+// lists them) as Quads does: the crawl's quads in parts, as an
+// incremental crawl stores its captures over time.
+func (c *Corpus) CaptureQuads(k, from, to int) []rdf.Quad {
+	in := map[string]bool{}
+	for _, capt := range c.Captures(k)[from:to] {
+		in[capt] = true
+	}
 	cr := c.Crawls[k]
+	texts := cr.Texts
+	cr.Texts = nil
+	for _, t := range texts {
+		if in[t.Capture] {
+			cr.Texts = append(cr.Texts, t)
+		}
+	}
+	return crawlQuads(cr)
+}
+
+// crawlQuads describes crawl cr (see Quads).
+func crawlQuads(cr Crawl) []rdf.Quad {
 	g := rdf.IRI("urn:mneme:crawl:" + cr.ID)
 	var out []rdf.Quad
 	add := func(s rdf.Term, p string, o rdf.Term) { out = append(out, rdf.Quad{S: s, P: rdf.IRI(p), O: o, G: g}) }
