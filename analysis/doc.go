@@ -14,10 +14,14 @@
 // burst and context similarity, proposals with evidence, never merged).
 //
 // The job is incremental and crash-safe: each capture's results are
-// committed with the marker "capture mneme:analysedBy analysis" in one
-// atomic batch, a run reads only the captures without it, and the
-// crawl-wide figures are recomputed from the graph at the end of every
-// run, so a run killed at any moment and run again leaves the graph a
-// run without interruption leaves. docs/analysis.md describes the graph
-// and the queries researchers ask of it.
+// committed with the marker "capture mneme:analysedBy analysis" (and its
+// objects marked mneme:awaitsFigures) in one atomic batch, a run reads
+// only the captures without it, and at its end writes anew, in one
+// commit that drops the objects' marks, the crawl-wide figures those
+// objects can change (the entities they name, their versions, the topic
+// terms of texts sharing their terms), so a run costs the new captures
+// and what they touch, and a run killed at any moment and run again
+// leaves the graph a run without interruption over the whole crawl
+// leaves. docs/analysis.md describes the graph and the queries
+// researchers ask of it.
 package analysis
