@@ -2,8 +2,11 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"runtime/pprof"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,7 +44,8 @@ func addPosts(t testing.TB, st *graph.Store, id string, seed uint64, posts int) 
 // MNEME_RERUN_NEW posts (default 30, with their comments) are added to
 // the second crawl, whose analysis runs again; and once more with ten
 // times as many. It logs the first run of the crawl and each rerun,
-// wall and CPU, by stage.
+// wall and CPU, by stage. MNEME_RERUN_PROFILE names a file for a CPU
+// profile of the reruns alone.
 func BenchmarkRerun(b *testing.B) {
 	posts, fresh := 1000, 30
 	if n, err := strconv.Atoi(os.Getenv("MNEME_RERUN_POSTS")); err == nil && n > 0 {
@@ -62,15 +66,29 @@ func BenchmarkRerun(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.Logf("%s: %d captures, %d texts read; %.3f s wall, %.3f s CPU", what, rep.Captures, rep.Texts, time.Since(w0).Seconds(), (cpuTime() - c0).Seconds())
+			var stages []string
 			for _, s := range rep.Stages {
-				b.Logf("  stage %-24s %7.3f s", s.Stage, s.Elapsed.Seconds())
+				stages = append(stages, fmt.Sprintf("%s %.3f", s.Stage, s.Elapsed.Seconds()))
 			}
+			b.Logf("%s: %d captures, %d texts read; %.3f s wall, %.3f s CPU; stages (s wall): %s; written anew: %d entities, %d texts' topics, %d versions",
+				what, rep.Captures, rep.Texts, time.Since(w0).Seconds(), (cpuTime() - c0).Seconds(), strings.Join(stages, ", "),
+				rep.Updated.Entities, rep.Updated.Texts, rep.Updated.Versions)
 		}
 		if _, err := Run(context.Background(), Options{Store: st, Crawl: c.Crawls[0].ID}); err != nil {
 			b.Fatal(err)
 		}
 		run("first run of the crawl (" + strconv.Itoa(len(last.Texts)) + " texts)")
+		if prof := os.Getenv("MNEME_RERUN_PROFILE"); prof != "" {
+			f, err := os.Create(prof)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				b.Fatal(err)
+			}
+			defer pprof.StopCPUProfile()
+		}
 		for i, n := range []int{fresh, 10 * fresh} {
 			b.StopTimer()
 			texts := addPosts(b, st, last.ID, uint64(300+i), n)
