@@ -147,16 +147,25 @@ func contents(ctx context.Context, v *graph.View, c string) (map[string]uint64, 
 // digest returns the digest of the texts of object o in crawl graph c
 // as contents does, and whether it has any.
 func digest(ctx context.Context, v *graph.View, c, o string) (uint64, bool, error) {
+	ids, err := v.LookupTerms([]rdf.Term{rdf.IRI(c), rdf.IRI(o), rdf.IRI(ontology.SIOCContent)})
+	if err != nil || ids[0] == graph.Any || ids[1] == graph.Any || ids[2] == graph.Any {
+		return 0, false, err
+	}
+	cs, err := values(ctx, v, graph.Pattern{S: ids[1], P: ids[2], G: ids[0]}, true)
+	if err != nil || len(cs) == 0 {
+		return 0, false, err
+	}
+	ts, err := v.Terms(ctx, cs, nil)
+	if err != nil {
+		return 0, false, err
+	}
 	var d uint64
-	found := false
-	err := each(ctx, v, `SELECT ?c WHERE { GRAPH `+rdf.IRI(c).String()+` { `+rdf.IRI(o).String()+` sioc:content ?c } }`, func(row []rdf.Term) error {
+	for _, t := range ts {
 		h := fnv.New64a()
-		h.Write([]byte(row[0].Value))
+		h.Write([]byte(t.Value))
 		d ^= h.Sum64() | 1
-		found = true
-		return nil
-	})
-	return d, found, err
+	}
+	return d, true, nil
 }
 
 // content returns the text of object o in crawl graph c (the least of
