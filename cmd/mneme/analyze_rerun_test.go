@@ -75,7 +75,7 @@ func analyzeKilledAt(t *testing.T, data, id, at string) bool {
 // crawl-wide stage; a last run must leave the analysis graphs of both
 // crawls as one uninterrupted analysis of the whole crawls leaves them.
 func TestAnalyzeRerunSurvivesKill(t *testing.T) {
-	c := gencorpus.Generate(gencorpus.Config{Seed: 12, Crawls: 2, PostsPerCrawl: 30})
+	c := gencorpus.Generate(gencorpus.Config{Seed: 12, Crawls: 2, PostsPerCrawl: 20})
 	ids := []string{c.Crawls[0].ID, c.Crawls[1].ID}
 	ref := corpusFolder(t, c)
 	crashed := t.TempDir()
