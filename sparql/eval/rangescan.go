@@ -4,8 +4,7 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strconv"
-
+	
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql/algebra"
@@ -48,6 +47,7 @@ type valueRange struct {
 func rangeOf(exprs []syntax.Expr, v string) (r valueRange, ok bool) {
 	var lo, hi graph.Value
 	var loSet, hiSet bool
+	var loText, hiText string
 	for _, e := range conjuncts(exprs) {
 		op, k, found := compareWith(e, v)
 		if !found {
@@ -63,11 +63,13 @@ func rangeOf(exprs []syntax.Expr, v string) (r valueRange, ok bool) {
 		if op == "=" || op == ">" || op == ">=" {
 			if !loSet || greater(val, lo) {
 				lo, loSet = val, true
+				loText = op + " " + k.String()
 			}
 		}
 		if op == "=" || op == "<" || op == "<=" {
 			if !hiSet || greater(hi, val) {
 				hi, hiSet = val, true
+				hiText = op + " " + k.String()
 			}
 		}
 	}
@@ -78,11 +80,13 @@ func rangeOf(exprs []syntax.Expr, v string) (r valueRange, ok bool) {
 	r.text = "?" + v
 	if loSet {
 		r.lo = widen(lo, -1).Key()
-		r.text = valueText(lo) + " ≤ " + r.text
+		r.text += " " + loText
 	}
 	if hiSet {
 		r.hi = widen(hi, 1).Key()
-		r.text += " ≤ " + valueText(hi)
+		if hiText != loText {
+			r.text += " " + hiText
+		}
 	}
 	return r, true
 }
@@ -113,13 +117,6 @@ func widen(v graph.Value, dir float64) graph.Value {
 		v.Num = f + dir*(math.Abs(f)*rel+abs)
 	}
 	return v
-}
-
-func valueText(v graph.Value) string {
-	if v.Class == graph.ValueNumber {
-		return strconv.FormatFloat(v.Num, 'g', -1, 64)
-	}
-	return strconv.FormatInt(v.Sec, 10) + "s"
 }
 
 // conjuncts flattens && in exprs.
