@@ -4,7 +4,7 @@ import (
 	"maps"
 	"math"
 	"slices"
-	
+
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/sparql/algebra"
