@@ -509,6 +509,9 @@ func (s *Store) write(pending *pendingTerms, runs *sortedRuns, removed []IDQuad,
 	for _, id := range ids {
 		w.Set(appendDictKey(key[:0], id), []byte(pending.byID[id]))
 	}
+	for _, e := range valueEntries(pending) {
+		w.Set(e.appendKey(key[:0]), nil)
+	}
 	for _, sw := range stats {
 		if sw.val == nil {
 			w.Delete(sw.key)

@@ -37,7 +37,8 @@ func (r *CheckReport) addf(format string, args ...any) {
 // Check verifies the store: the six indexes hold the same quads, every ID
 // they use is in the dictionary, every dictionary entry decodes and is
 // where a lookup of its term finds it (no term under two IDs, no two terms
-// under one), and the statistics equal counts recomputed from the indexes.
+// under one), the value index holds exactly the dictionary's numbers and
+// dates, and the statistics equal counts recomputed from the indexes.
 // Problems are listed in the report; the error is for failing to read.
 //
 // The indexes are compared by count and an order-independent fingerprint
@@ -179,6 +180,8 @@ func (v *View) checkDictionary(ctx context.Context, rep *CheckReport) error {
 		return err
 	}
 	defer it.Close()
+	var want valueSum
+	key := make([]byte, 0, valueKeyWidth)
 	for ok := it.First(); ok; ok = it.Next() {
 		if rep.Terms++; rep.Terms%4096 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -194,6 +197,9 @@ func (v *View) checkDictionary(ctx context.Context, rep *CheckReport) error {
 			rep.addf("dictionary: ID %016x: %v", uint64(id), err)
 			continue
 		}
+		if e, ok := valueEntryOf(id, string(enc)); ok {
+			want.add(e.appendKey(key[:0]))
+		}
 		if id == firstSlot(v.hash(enc)) {
 			continue // the common case: no collision on the way
 		}
@@ -204,6 +210,36 @@ func (v *View) checkDictionary(ctx context.Context, rep *CheckReport) error {
 		if !found || got != id {
 			rep.addf("dictionary: term %q has ID %016x but a lookup finds %016x (found=%v)", enc, uint64(id), uint64(got), found)
 		}
+	}
+	if err := it.Err(); err != nil || v.noValues {
+		return err
+	}
+	return v.checkValueIndex(ctx, want, rep)
+}
+
+// valueSum is the count and an order-independent fingerprint of a set of
+// value index keys.
+type valueSum struct{ n, fp uint64 }
+
+func (s *valueSum) add(key []byte) { s.n++; s.fp += xxhash.Sum64(key) }
+
+// checkValueIndex compares the value index with the keys the dictionary
+// entries call for (want).
+func (v *View) checkValueIndex(ctx context.Context, want valueSum, rep *CheckReport) error {
+	it, err := v.r.NewIter([]byte{tagValue}, []byte{tagValue + 1})
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	var got valueSum
+	for ok := it.First(); ok; ok = it.Next() {
+		if got.n%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		got.add(it.Key())
+	}
+	if got != want {
+		rep.addf("value index: %d keys (fingerprint %016x), the dictionary's numbers and dates call for %d (%016x)", got.n, got.fp, want.n, want.fp)
 	}
 	return it.Err()
 }

@@ -83,6 +83,12 @@ func (s *Store) ingest(pending *pendingTerms, runs *sortedRuns, stats []statWrit
 				return err
 			}
 		}
+		// The value index keys ('v') sort after the statistics ('s').
+		for _, e := range valueEntries(pending) {
+			if err := f.Add(e.appendKey(key[:0]), nil); err != nil {
+				return err
+			}
+		}
 		return nil
 	}})
 	paths := make([]string, len(files))

@@ -377,8 +377,21 @@ func (l *Loader) writeTerms() (*idSet, error) {
 		if err != nil {
 			return nil, err
 		}
+		var values []valueEntry
 		for _, e := range entries {
 			if err := f.Add(dictKey(e.id), []byte(e.enc)); err != nil {
+				f.Abort()
+				return nil, err
+			}
+			if v, ok := valueEntryOf(e.id, e.enc); ok {
+				values = append(values, v)
+			}
+		}
+		// The value index keys ('v') sort after the dictionary's ('d').
+		sortValueEntries(values)
+		key := make([]byte, 0, valueKeyWidth)
+		for _, v := range values {
+			if err := f.Add(v.appendKey(key[:0]), nil); err != nil {
 				f.Abort()
 				return nil, err
 			}

@@ -17,7 +17,12 @@ import (
 // another key layout or hash is refused rather than misread.
 var formatKey = []byte{tagMeta, 'f', 'o', 'r', 'm', 'a', 't'}
 
-const formatValue = "mneme-graph/1 xxhash64"
+const formatValue = "mneme-graph/2 xxhash64"
+
+// formatNoValues is the format before the value index (values.go): the
+// same layout without it. Open adds the index to such a store, or, when
+// read-only, reads it without (ValueRange then fails).
+const formatNoValues = "mneme-graph/1 xxhash64"
 
 // ErrReadOnly is returned by writes to a store opened read-only.
 var ErrReadOnly = kv.ErrReadOnly
@@ -123,6 +128,12 @@ func newStore(db kv.Store, tmpDir string, h hashFunc, o OpenOptions) (*Store, er
 		}
 	case err != nil:
 		return nil, err
+	case string(v) == formatNoValues && db.ReadOnly():
+		s.View.noValues = true
+	case string(v) == formatNoValues:
+		if err := addValueIndex(db); err != nil {
+			return nil, fmt.Errorf("upgrade store format %q to %q (adding the value index): %w", v, formatValue, err)
+		}
 	case string(v) != formatValue:
 		return nil, fmt.Errorf("store format %q, this build reads %q", v, formatValue)
 	}
@@ -155,7 +166,7 @@ func (s *Store) ReadOnly() bool { return s.kv.ReadOnly() }
 func (s *Store) Snapshot() *View {
 	var snap kv.Snapshot
 	gen, ok := s.postings.readGen(func() { snap = s.kv.NewSnapshot() })
-	v := &View{r: snap, hash: s.hash, terms: s.View.terms, closer: snap.Close}
+	v := &View{r: snap, hash: s.hash, terms: s.View.terms, closer: snap.Close, noValues: s.View.noValues}
 	if ok {
 		v.postings, v.gen = s.postings, gen
 	}
@@ -177,6 +188,9 @@ type View struct {
 	postings *postingCache
 	live     bool
 	gen      uint64
+	// noValues is set for a store without a value index (see
+	// formatNoValues).
+	noValues bool
 	closer   func() error
 }
 

@@ -142,6 +142,9 @@ func runQuery(cmd *cobra.Command, o queryOptions, arg string) error {
 		return err
 	}
 	defer s.Close()
+	if !s.HasValueIndex() {
+		fmt.Fprint(cmd.ErrOrStderr(), oldStoreNotice(o.store))
+	}
 	snap := s.Snapshot()
 	defer snap.Close()
 	ctx, cancel := context.WithTimeout(cmd.Context(), o.timeout)

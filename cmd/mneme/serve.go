@@ -255,6 +255,9 @@ func openServed(o serveOptions, log io.Writer) (*graph.Store, served, error) {
 			return nil, served{}, fmt.Errorf("store: %w", err)
 		}
 		s, err := graph.Open(o.store, graph.OpenOptions{ReadOnly: true})
+		if err == nil && !s.HasValueIndex() {
+			fmt.Fprint(log, oldStoreNotice(o.store))
+		}
 		return s, served{}, err
 	}
 	tok, err := inject.LoadToken(crawler.Layout{Data: o.data}.Token())

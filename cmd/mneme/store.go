@@ -17,7 +17,7 @@ func newStoreCmd() *cobra.Command {
 		Args:  subcommandArgs,
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newStoreStatsCmd(), newStoreCheckCmd())
+	cmd.AddCommand(newStoreStatsCmd(), newStoreCheckCmd(), newStoreUpgradeCmd())
 	return cmd
 }
 

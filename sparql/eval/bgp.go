@@ -276,11 +276,25 @@ func planPattern(qp quadPat, card float64, st *graph.Stats) plan.Pattern {
 	return p
 }
 
-func (n *bgpNode) open(ex *Exec, e env) (iter, error) {
+func (n *bgpNode) open(ex *Exec, e env) (iter, error) { return n.openFrom(ex, e, nil) }
+
+// openFrom runs the pattern from the rows of in (each extending e's
+// seed) instead of the seed alone, when in is not nil: the steps are
+// then always left-deep ones.
+func (n *bgpNode) openFrom(ex *Exec, e env, in iter) (iter, error) {
 	if n.empty {
+		if in != nil {
+			in.close()
+		}
 		return emptyIter{}, nil
 	}
+	if in != nil && n.lf != nil {
+		return n.alt.openFrom(ex, e, in)
+	}
 	var it iter = &sliceIter{rows: [][]ID{ex.newRow(e.seed)}}
+	if in != nil {
+		it = in
+	}
 	i := 0
 	if n.lf != nil {
 		lf, err := openLeapfrog(ex, n.lf, e.seed, e.graph)
@@ -296,7 +310,7 @@ func (n *bgpNode) open(ex *Exec, e env) (iter, error) {
 	for ; i < len(n.steps); i++ {
 		s := n.steps[i]
 		qp := &n.pats[s.Pattern]
-		if i == 0 && len(n.steps) > 1 && n.steps[1].Join == plan.Merge && e.graph.mergeable() {
+		if i == 0 && in == nil && len(n.steps) > 1 && n.steps[1].Join == plan.Merge && e.graph.mergeable() {
 			b := n.steps[1].Pattern
 			m, err := openMerge(ex, e.seed, qp, &n.pats[b], n.sortPos[s.Pattern], n.sortPos[b], e.graph,
 				[2]*Stats{n.stats[0], n.stats[1]})

@@ -380,6 +380,11 @@ func (c *compiler) compileFilter(x *algebra.Filter, bound []bool) (node, error) 
 		if sub, _, err = c.compileValueJoin(x, b, bound); err != nil {
 			return nil, err
 		}
+		if sub == nil {
+			if sub, err = c.compileRange(x, b, bound); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if sub == nil {
 		if sub, err = c.compile(x.Sub, bound); err != nil {

@@ -38,8 +38,11 @@
 // UNION, subqueries, VALUES) are joined in the order and by the join the
 // estimates favour (see groupplan.go). A FILTER equating variables of
 // two parts of a basic graph pattern that share no variable joins the
-// parts on the value (see valuejoin.go); a filter expression of one
-// variable is evaluated once per ID of it.
+// parts on the value (see valuejoin.go); a filter keeping a variable of
+// its pattern in a range of numbers, dateTimes or dates runs the pattern
+// from the terms a scan of the store's value index finds, when cheaper
+// (see rangescan.go); a filter expression of one variable is evaluated
+// once per ID of it.
 //
 // GROUP BY aggregates on IDs (see group.go): plain-variable keys and the
 // arguments of COUNT, COUNT(DISTINCT), MIN and MAX are read as IDs, so

@@ -1,0 +1,380 @@
+package graph
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mneme-archive/mneme/graph/kv"
+	"github.com/mneme-archive/mneme/rdf"
+)
+
+// The value index orders the numeric and temporal literals of the
+// dictionary by value, so that a range filter such as
+// FILTER(?d >= "2008-03-01"^^xsd:date && ?d < "2008-04-01"^^xsd:date)
+// finds the few literals in the range with one range scan, instead of
+// decoding every object of the pattern and testing it. Term IDs are
+// hashes and carry no order; this index is the order, kept beside the
+// dictionary: one key per indexed term, written with its dictionary
+// entry and, like it, never deleted.
+//
+// Key: 'v' class(1) key(8) id(8), empty value. The key is a monotone
+// image of the value: a ≤ b implies key(a) ≤ key(b), never the reverse
+// (decimals are rounded to float64, fractions of seconds dropped). A
+// range of keys therefore holds every term whose value is in the
+// matching range of values, and maybe a few around it: callers still
+// test the terms they get, as the filter does.
+
+// ValueClass names a value space the value index orders.
+type ValueClass byte
+
+const (
+	// ValueNumber: xsd:integer, decimal, float, double and the types
+	// derived from integer, compared by numeric value with each other.
+	ValueNumber ValueClass = 'n'
+	// ValueDateTime: xsd:dateTime, by instant; a value without a time
+	// zone is placed as if in UTC.
+	ValueDateTime ValueClass = 't'
+	// ValueDate: xsd:date, by its starting instant, placed like a
+	// dateTime.
+	ValueDate ValueClass = 'd'
+)
+
+// tagValue starts the keys of the value index.
+const tagValue = 'v'
+
+// valueKeyWidth is the length of a value index key.
+const valueKeyWidth = 1 + 1 + 8 + 8
+
+// Value is the position of a literal in the value index: its class and
+// its value, as a float64 for numbers and as seconds since 1970-01-01
+// (UTC, fractions dropped) for dateTimes and dates.
+type Value struct {
+	Class ValueClass
+	Num   float64
+	Sec   int64
+}
+
+// Key is v's 8-byte ordered key: NumberKey or InstantKey.
+func (v Value) Key() uint64 {
+	if v.Class == ValueNumber {
+		return NumberKey(v.Num)
+	}
+	return InstantKey(v.Sec)
+}
+
+// NumberKey maps f to a key whose unsigned order is the numeric order
+// of f (-0 and +0 share one; NaN has none and is never indexed).
+func NumberKey(f float64) uint64 {
+	if f == 0 {
+		f = 0
+	}
+	b := math.Float64bits(f)
+	if b>>63 == 1 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+// InstantKey maps seconds to a key whose unsigned order is theirs.
+func InstantKey(sec int64) uint64 { return uint64(sec) ^ 1<<63 }
+
+// numericTypes are the datatypes of ValueNumber.
+var numericTypes = map[string]bool{}
+
+func init() {
+	for _, n := range []string{"integer", "decimal", "float", "double", "nonPositiveInteger", "negativeInteger",
+		"long", "int", "short", "byte", "nonNegativeInteger", "unsignedLong", "unsignedInt",
+		"unsignedShort", "unsignedByte", "positiveInteger"} {
+		numericTypes[rdf.XSDNS+n] = true
+	}
+}
+
+// ParseValue returns the place of literal t in the value index; ok is
+// false for terms the index does not hold (other datatypes, NaN, lexical
+// forms that are no number or date). It accepts a little more than the
+// XSD lexical spaces (e.g. "1." or hexadecimal floats): whatever it
+// accepts it places by the value strconv reads, and a term a SPARQL
+// comparison rejects is filtered out after the scan anyway.
+func ParseValue(t rdf.Term) (Value, bool) {
+	if t.Kind != rdf.KindLiteral {
+		return Value{}, false
+	}
+	return parseValue(t.Datatype, t.Value)
+}
+
+func parseValue(dt, lex string) (Value, bool) {
+	switch {
+	case dt == rdf.XSDDateTime:
+		sec, ok := parseInstant(lex, false)
+		return Value{Class: ValueDateTime, Sec: sec}, ok
+	case dt == rdf.XSDDate:
+		sec, ok := parseInstant(lex, true)
+		return Value{Class: ValueDate, Sec: sec}, ok
+	case !numericTypes[dt]:
+		return Value{}, false
+	}
+	var f float64
+	switch lex {
+	case "INF", "+INF":
+		f = math.Inf(1)
+	case "-INF":
+		f = math.Inf(-1)
+	default:
+		var err error
+		f, err = strconv.ParseFloat(lex, 64)
+		var ne *strconv.NumError
+		if err != nil && (!errors.As(err, &ne) || ne.Err != strconv.ErrRange) || math.IsNaN(f) {
+			return Value{}, false
+		}
+	}
+	if dt == rdf.XSDNS+"float" {
+		f = float64(float32(f)) // the value xsd:float holds
+	}
+	return Value{Class: ValueNumber, Num: f}, true
+}
+
+// parseInstant reads -?Y{4,}-MM-DD, with date unset followed by
+// Thh:mm:ss(.s*)?, then an optional Z or ±hh:mm, into seconds since
+// 1970-01-01T00:00:00Z (fraction dropped, time zone applied).
+func parseInstant(s string, date bool) (int64, bool) {
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i < 4 || i > 10 {
+		return 0, false
+	}
+	y, _ := strconv.ParseInt(s[:i], 10, 64)
+	if neg {
+		y = -y
+	}
+	s = s[i:]
+	var mo, d, h, mi, sec int64
+	var ok bool
+	if mo, s, ok = twoDigits(s, '-'); !ok {
+		return 0, false
+	}
+	if d, s, ok = twoDigits(s, '-'); !ok {
+		return 0, false
+	}
+	if !date {
+		if h, s, ok = twoDigits(s, 'T'); !ok {
+			return 0, false
+		}
+		if mi, s, ok = twoDigits(s, ':'); !ok {
+			return 0, false
+		}
+		if sec, s, ok = twoDigits(s, ':'); !ok {
+			return 0, false
+		}
+		if strings.HasPrefix(s, ".") {
+			j := 1
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			s = s[j:]
+		}
+	}
+	var tz int64
+	switch {
+	case s == "" || s == "Z":
+	case len(s) == 6 && (s[0] == '+' || s[0] == '-') && s[3] == ':':
+		th, _, ok1 := twoDigits(s[0:3], s[0])
+		tm, _, ok2 := twoDigits(s[3:6], ':')
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		tz = th*60 + tm
+		if s[0] == '-' {
+			tz = -tz
+		}
+	default:
+		return 0, false
+	}
+	days := daysFromCivil(y, mo, d)
+	return days*86400 + h*3600 + mi*60 + sec - tz*60, true
+}
+
+// twoDigits reads sep and two digits.
+func twoDigits(s string, sep byte) (int64, string, bool) {
+	if len(s) < 3 || s[0] != sep || s[1] < '0' || s[1] > '9' || s[2] < '0' || s[2] > '9' {
+		return 0, s, false
+	}
+	return int64(s[1]-'0')*10 + int64(s[2]-'0'), s[3:], true
+}
+
+// daysFromCivil is the day number of a proleptic Gregorian date, 0 on
+// 1970-01-01 (H. Hinnant's algorithm); months and days out of range
+// count on from the month's start, which is still monotone within the
+// valid dates.
+func daysFromCivil(y, m, d int64) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era--
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
+}
+
+// valueEntry is one key of the value index.
+type valueEntry struct {
+	class ValueClass
+	key   uint64
+	id    ID
+}
+
+// valueEntryOf returns the value index entry of the term with ID id and
+// dictionary encoding enc, ok false when the index does not hold it.
+func valueEntryOf(id ID, enc string) (valueEntry, bool) {
+	if enc == "" || enc[0] != encTyped {
+		return valueEntry{}, false
+	}
+	n, w := binary.Uvarint([]byte(enc[1:min(len(enc), 1+binary.MaxVarintLen64)]))
+	if w <= 0 || uint64(len(enc)-1-w) < n {
+		return valueEntry{}, false
+	}
+	dt := enc[1+w : 1+w+int(n)]
+	v, ok := parseValue(dt, enc[1+w+int(n):])
+	if !ok {
+		return valueEntry{}, false
+	}
+	return valueEntry{v.Class, v.Key(), id}, true
+}
+
+func (e valueEntry) appendKey(dst []byte) []byte {
+	dst = append(dst, tagValue, byte(e.class))
+	dst = binary.BigEndian.AppendUint64(dst, e.key)
+	return binary.BigEndian.AppendUint64(dst, uint64(e.id))
+}
+
+// valueEntries returns the value index entries of the pending terms,
+// sorted as their keys.
+func valueEntries(p *pendingTerms) []valueEntry {
+	var es []valueEntry
+	for id, enc := range p.byID {
+		if e, ok := valueEntryOf(id, enc); ok {
+			es = append(es, e)
+		}
+	}
+	sortValueEntries(es)
+	return es
+}
+
+func sortValueEntries(es []valueEntry) {
+	slices.SortFunc(es, func(a, b valueEntry) int {
+		switch {
+		case a.class != b.class:
+			return int(a.class) - int(b.class)
+		case a.key != b.key:
+			if a.key < b.key {
+				return -1
+			}
+			return 1
+		case a.id < b.id:
+			return -1
+		case a.id > b.id:
+			return 1
+		}
+		return 0
+	})
+}
+
+// ErrNoValueIndex is returned by ValueRange on a store written before
+// the value index existed and opened read-only (so not upgraded).
+var ErrNoValueIndex = errors.New("the store has no value index (written by an older version; open it once for writing to add one)")
+
+// HasValueIndex reports whether ValueRange can be used.
+func (v *View) HasValueIndex() bool { return !v.noValues }
+
+// ValueRange returns the IDs of the indexed terms of class whose keys lie
+// in [lo, hi] (see Value.Key), in key order, stopping after limit IDs
+// (complete is then false). Every term whose value lies in the range of
+// values the keys stand for is among them; a few outside may be too.
+func (v *View) ValueRange(ctx context.Context, class ValueClass, lo, hi uint64, limit int) (ids []ID, complete bool, err error) {
+	if v.noValues {
+		return nil, false, ErrNoValueIndex
+	}
+	if lo > hi {
+		return nil, true, nil
+	}
+	lower := valueEntry{class, lo, 0}.appendKey(nil)
+	upper := valueEntry{class, hi, ^ID(0)}.appendKey(nil)
+	upper = append(upper, 0) // inclusive of hi's last key
+	it, err := v.r.NewIter(lower, upper)
+	if err != nil {
+		return nil, false, err
+	}
+	complete = true
+	for ok := it.First(); ok; ok = it.Next() {
+		if len(ids) == limit {
+			complete = false
+			break
+		}
+		if len(ids)%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				_ = it.Close()
+				return nil, false, err
+			}
+		}
+		k := it.Key()
+		if len(k) != valueKeyWidth {
+			_ = it.Close()
+			return nil, false, errors.New("value index: bad key length")
+		}
+		ids = append(ids, ID(binary.BigEndian.Uint64(k[10:])))
+	}
+	return ids, complete, errors.Join(it.Err(), it.Close())
+}
+
+// addValueIndex writes the value index entries of every dictionary term,
+// in batches, for a store written before the index existed; the format
+// key changes after the last batch, so an interrupted upgrade starts over
+// (its keys are written again, harmlessly) at the next Open.
+func addValueIndex(db kv.Store) error {
+	it, err := db.NewIter([]byte{tagDict}, []byte{tagDict + 1})
+	if err != nil {
+		return err
+	}
+	b := db.NewBatch()
+	defer func() { b.Close() }()
+	key := make([]byte, 0, valueKeyWidth)
+	for ok := it.First(); ok; ok = it.Next() {
+		k := it.Key()
+		if len(k) != 9 {
+			continue
+		}
+		e, ok := valueEntryOf(ID(binary.BigEndian.Uint64(k[1:])), string(it.Value()))
+		if !ok {
+			continue
+		}
+		b.Set(e.appendKey(key[:0]), nil)
+		if b.Len() >= 1<<16 {
+			if err := b.Commit(); err != nil {
+				_ = it.Close()
+				return err
+			}
+			b.Close()
+			b = db.NewBatch()
+		}
+	}
+	if err := errors.Join(it.Err(), it.Close()); err != nil {
+		return err
+	}
+	b.Set(formatKey, []byte(formatValue))
+	return b.Commit()
+}
