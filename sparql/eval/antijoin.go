@@ -318,9 +318,14 @@ func (h *existsHashNode) detail() string {
 
 func (h *existsHashNode) open(ex *Exec, e env) (iter, error) {
 	set := newRowSet(len(h.keys))
-	rit, err := h.right.open(ex, e)
-	if err != nil {
-		return nil, err
+	// The set copies each row's key: one pattern's matches can come in
+	// one reused row.
+	rit := scanRows(ex, h.right, e)
+	if rit == nil {
+		var err error
+		if rit, err = h.right.open(ex, e); err != nil {
+			return nil, err
+		}
 	}
 	key := make([]ID, len(h.keys))
 	held := 0
@@ -360,12 +365,12 @@ func (h *existsHashNode) open(ex *Exec, e env) (iter, error) {
 		ex.memRows -= held
 		return nil, err
 	}
-	return &existsHashIter{ex: ex, g: e.graph, h: h, sub: sub, set: set, held: held, key: key}, nil
+	return &existsHashIter{ex: ex, e: e, h: h, sub: sub, set: set, held: held, key: key}, nil
 }
 
 type existsHashIter struct {
 	ex   *Exec
-	g    *graphSel
+	e    env
 	h    *existsHashNode
 	sub  iter
 	set  *rowSet // nil: past the memory bound, test per row
@@ -380,7 +385,7 @@ func (it *existsHashIter) next() ([]ID, error) {
 			return nil, err
 		}
 		if it.set == nil {
-			if it.ex.test([]*expr.Expr{it.h.expr}, r, it.g) {
+			if it.ex.test([]*expr.Expr{it.h.expr}, r, it.e.graph) {
 				return r, it.ex.storeErr
 			}
 			continue
@@ -390,6 +395,32 @@ func (it *existsHashIter) next() ([]ID, error) {
 		}
 		if it.set.contains(it.key) != it.h.not {
 			return r, nil
+		}
+	}
+}
+
+// count counts the rows kept without making them: when sub is one
+// pattern its matches are read into one reused row, only their keys
+// being looked at.
+func (it *existsHashIter) count() (int64, bool, error) {
+	if it.set == nil {
+		return 0, false, nil
+	}
+	if sr := scanRows(it.ex, it.h.sub, it.e); sr != nil {
+		it.sub.close()
+		it.sub = sr
+	}
+	var n int64
+	for {
+		r, err := pull(it.ex, it.sub)
+		if err != nil || r == nil {
+			return n, true, err
+		}
+		for i, s := range it.h.keys {
+			it.key[i] = slot(r, s)
+		}
+		if it.set.contains(it.key) != it.h.not {
+			n++
 		}
 	}
 }
