@@ -162,7 +162,7 @@ func (c *compiler) compileMinus(x *algebra.Minus, bound []bool) (node, error) {
 			names = append(names, "?"+c.ex.Scope.Vars()[k])
 		}
 		return &existsHashNode{sub: l, right: r, pattern: x.Right, keys: keys, not: true, expr: ce,
-			names: strings.Join(names, " ")}, nil
+			names: strings.Join(names, " "), est: c.rowsOf(x.Right)}, nil
 	}
 	r, err := c.compile(x.Right, bound)
 	if err != nil {
@@ -290,7 +290,8 @@ func (c *compiler) existsHash(e syntax.Expr, sub algebra.Op, bound, inner []bool
 	}
 	slices.Sort(names)
 	slices.Sort(keys)
-	return &existsHashNode{right: r, pattern: x.Op, keys: keys, not: x.Not, names: strings.Join(names, " ")}, nil
+	return &existsHashNode{right: r, pattern: x.Op, keys: keys, not: x.Not, names: strings.Join(names, " "),
+		est: c.rowsOf(x.Op)}, nil
 }
 
 // existsHashNode keeps the rows of sub whose key (the slots of keys) is
@@ -303,6 +304,7 @@ type existsHashNode struct {
 	not        bool
 	expr       *expr.Expr
 	names      string
+	est        float64 // right's estimated rows, to size the set (-1: none)
 }
 
 func (h *existsHashNode) detail() string {
@@ -317,7 +319,7 @@ func (h *existsHashNode) detail() string {
 }
 
 func (h *existsHashNode) open(ex *Exec, e env) (iter, error) {
-	set := newRowSet(len(h.keys))
+	set := newRowSetFor(len(h.keys), int(min(max(h.est, 0), hashPresizeMax)))
 	// The set copies each row's key: one pattern's matches can come in
 	// one reused row.
 	rit := scanRows(ex, h.right, e)
@@ -367,6 +369,10 @@ func (h *existsHashNode) open(ex *Exec, e env) (iter, error) {
 	}
 	return &existsHashIter{ex: ex, e: e, h: h, sub: sub, set: set, held: held, key: key}, nil
 }
+
+// hashPresizeMax bounds the rows a hash set is sized for from an
+// estimate before any is read.
+const hashPresizeMax = 1 << 20
 
 type existsHashIter struct {
 	ex   *Exec
