@@ -521,6 +521,9 @@ func (c *compiler) estimateOp(op algebra.Op, n node) float64 {
 		if len(x.Keys) == 0 {
 			return 1
 		}
+		if g, ok := n.(*groupNode); ok && g.rowsEst() >= 0 {
+			return g.rowsEst() // from the keys' distinct values
+		}
 		return in[0]
 	case *algebra.Slice:
 		if x.Limit >= 0 {
