@@ -162,7 +162,7 @@ func (c *compiler) compileMinus(x *algebra.Minus, bound []bool) (node, error) {
 			names = append(names, "?"+c.ex.Scope.Vars()[k])
 		}
 		return &existsHashNode{sub: l, right: r, pattern: x.Right, keys: keys, not: true, expr: ce,
-			names: strings.Join(names, " ")}, nil
+			names: strings.Join(names, " "), est: c.rowsOf(x.Right)}, nil
 	}
 	r, err := c.compile(x.Right, bound)
 	if err != nil {
@@ -290,7 +290,8 @@ func (c *compiler) existsHash(e syntax.Expr, sub algebra.Op, bound, inner []bool
 	}
 	slices.Sort(names)
 	slices.Sort(keys)
-	return &existsHashNode{right: r, pattern: x.Op, keys: keys, not: x.Not, names: strings.Join(names, " ")}, nil
+	return &existsHashNode{right: r, pattern: x.Op, keys: keys, not: x.Not, names: strings.Join(names, " "),
+		est: c.rowsOf(x.Op)}, nil
 }
 
 // existsHashNode keeps the rows of sub whose key (the slots of keys) is
@@ -303,6 +304,7 @@ type existsHashNode struct {
 	not        bool
 	expr       *expr.Expr
 	names      string
+	est        float64 // right's estimated rows, to size the set (-1: none)
 }
 
 func (h *existsHashNode) detail() string {
@@ -317,10 +319,15 @@ func (h *existsHashNode) detail() string {
 }
 
 func (h *existsHashNode) open(ex *Exec, e env) (iter, error) {
-	set := newRowSet(len(h.keys))
-	rit, err := h.right.open(ex, e)
-	if err != nil {
-		return nil, err
+	set := newRowSetFor(len(h.keys), int(min(max(h.est, 0), hashPresizeMax)))
+	// The set copies each row's key: one pattern's matches can come in
+	// one reused row.
+	rit := scanRows(ex, h.right, e)
+	if rit == nil {
+		var err error
+		if rit, err = h.right.open(ex, e); err != nil {
+			return nil, err
+		}
 	}
 	key := make([]ID, len(h.keys))
 	held := 0
@@ -360,12 +367,16 @@ func (h *existsHashNode) open(ex *Exec, e env) (iter, error) {
 		ex.memRows -= held
 		return nil, err
 	}
-	return &existsHashIter{ex: ex, g: e.graph, h: h, sub: sub, set: set, held: held, key: key}, nil
+	return &existsHashIter{ex: ex, e: e, h: h, sub: sub, set: set, held: held, key: key}, nil
 }
+
+// hashPresizeMax bounds the rows a hash set is sized for from an
+// estimate before any is read.
+const hashPresizeMax = 1 << 20
 
 type existsHashIter struct {
 	ex   *Exec
-	g    *graphSel
+	e    env
 	h    *existsHashNode
 	sub  iter
 	set  *rowSet // nil: past the memory bound, test per row
@@ -380,7 +391,7 @@ func (it *existsHashIter) next() ([]ID, error) {
 			return nil, err
 		}
 		if it.set == nil {
-			if it.ex.test([]*expr.Expr{it.h.expr}, r, it.g) {
+			if it.ex.test([]*expr.Expr{it.h.expr}, r, it.e.graph) {
 				return r, it.ex.storeErr
 			}
 			continue
@@ -390,6 +401,32 @@ func (it *existsHashIter) next() ([]ID, error) {
 		}
 		if it.set.contains(it.key) != it.h.not {
 			return r, nil
+		}
+	}
+}
+
+// count counts the rows kept without making them: when sub is one
+// pattern its matches are read into one reused row, only their keys
+// being looked at.
+func (it *existsHashIter) count() (int64, bool, error) {
+	if it.set == nil {
+		return 0, false, nil
+	}
+	if sr := scanRows(it.ex, it.h.sub, it.e); sr != nil {
+		it.sub.close()
+		it.sub = sr
+	}
+	var n int64
+	for {
+		r, err := pull(it.ex, it.sub)
+		if err != nil || r == nil {
+			return n, true, err
+		}
+		for i, s := range it.h.keys {
+			it.key[i] = slot(r, s)
+		}
+		if it.set.contains(it.key) != it.h.not {
+			n++
 		}
 	}
 }
@@ -483,6 +520,9 @@ func (c *compiler) estimateOp(op algebra.Op, n node) float64 {
 	case *algebra.Group:
 		if len(x.Keys) == 0 {
 			return 1
+		}
+		if g, ok := n.(*groupNode); ok && g.rowsEst() >= 0 {
+			return g.rowsEst() // from the keys' distinct values
 		}
 		return in[0]
 	case *algebra.Slice:

@@ -271,7 +271,11 @@ type aggAcc struct {
 
 func (g *groupNode) open(ex *Exec, e env) (iter, error) {
 	if sr := scanRows(ex, g.sub, e); sr != nil {
-		return &groupIter{ex: ex, g: g, e: e, in: sr, first: true}, nil
+		gi := &groupIter{ex: ex, g: g, e: e, in: sr, first: true}
+		if g.countRows {
+			return &countGroupIter{gi: gi, c: sr.(counter)}, nil
+		}
+		return gi, nil
 	}
 	it, err := g.sub.open(ex, e)
 	if err != nil {

@@ -103,7 +103,10 @@ func seedKinds(op algebra.Op, used map[string]bool) bool {
 type joinPlan struct {
 	first, second algebra.Op
 	bind          bool
-	cost          float64
+	// keys, when set, are the group keys of second (a grouped
+	// subquery) seeded from each row of first (keyjoin.go).
+	keys []int
+	cost float64
 }
 
 func (c *compiler) compileJoin(x *algebra.Join, bound []bool) (node, error) {
@@ -120,6 +123,13 @@ func (c *compiler) compileJoin(x *algebra.Join, bound []bool) (node, error) {
 		c.rewrites[x] = &algebra.Join{Left: jp.first, Right: jp.second}
 	} else {
 		delete(c.rewrites, x)
+	}
+	if jp.keys != nil {
+		r, err := c.compile(jp.second, withSlots(bound, jp.keys))
+		if err != nil {
+			return nil, err
+		}
+		return &keySeedJoinNode{left: l, right: r, keys: jp.keys}, nil
 	}
 	if jp.bind {
 		r, err := c.compile(jp.second, c.certain(jp.first, bound))
@@ -173,7 +183,32 @@ func (c *compiler) planJoin(x *algebra.Join, bound []bool) (joinPlan, error) {
 			best = joinPlan{first: sides[i], second: sides[1-i], bind: true, cost: bc}
 		}
 	}
+	for i := range 2 {
+		keys := c.groupKeys(sides[1-i], optimize.PossibleVars(sides[i]))
+		if keys == nil || noKeySeed {
+			continue
+		}
+		per, _, err := c.measure(sides[1-i], withSlots(bound, keys))
+		if err != nil {
+			return joinPlan{}, err
+		}
+		if bc := cost[i] + math.Max(rows[i], 1)*per; bc < best.cost {
+			best = joinPlan{first: sides[i], second: sides[1-i], keys: keys, cost: bc}
+		}
+	}
 	return best, nil
+}
+
+// withSlots is bound with slots set as well.
+func withSlots(bound []bool, slots []int) []bool {
+	out := append([]bool(nil), bound...)
+	for _, s := range slots {
+		for len(out) <= s {
+			out = append(out, false)
+		}
+		out[s] = true
+	}
+	return out
 }
 
 // compileLeftJoin compiles OPTIONAL: a pure optional part is looked up

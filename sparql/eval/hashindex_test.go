@@ -43,6 +43,55 @@ func TestHashIndexAgreesWithMap(t *testing.T) {
 // row equals its widening with unbound slots, and that reset empties.
 func TestRowSet(t *testing.T) {
 	s := newRowSet(3)
+	testRowSet(t, s)
+}
+
+// TestRowSetOfOneColumn puts IDs that collide in the slot bits and random
+// ones (and 0, unbound) through an idSet's growth, comparing with a map.
+func TestRowSetOfOneColumn(t *testing.T) {
+	s := newRowSet(1)
+	want := map[ID]bool{}
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 6000 {
+		id := ID(r.Uint64())
+		switch i % 3 {
+		case 0:
+			id = ID(r.IntN(400)) << 40
+		case 1:
+			id = ID(r.IntN(50))
+		}
+		if got := s.add([]ID{id, 7}); got != !want[id] {
+			t.Fatalf("add(%x) = %v, want %v", id, got, !want[id])
+		}
+		want[id] = true
+	}
+	if s.len() != len(want) {
+		t.Fatalf("%d ids, want %d", s.len(), len(want))
+	}
+	for range 6000 {
+		id := ID(r.IntN(60)) << 40
+		if s.contains([]ID{id}) != want[id] {
+			t.Fatalf("contains(%x) = %v, want %v", id, !want[id], want[id])
+		}
+	}
+	if !s.contains(nil) {
+		t.Fatal("an unbound key added is not contained")
+	}
+	s.reset()
+	if s.len() != 0 || s.contains([]ID{want0(want)}) {
+		t.Fatal("reset did not empty the set")
+	}
+}
+
+// want0 is some ID of m.
+func want0(m map[ID]bool) ID {
+	for id := range m {
+		return id
+	}
+	return 0
+}
+
+func testRowSet(t *testing.T, s *rowSet) {
 	for _, c := range []struct {
 		row []ID
 		add bool

@@ -10,6 +10,8 @@ import "math/bits"
 type idSet struct {
 	slots []ID // 0 (graph.Any, never a term's ID): empty
 	shift uint8
+	n     int  // keys in slots
+	zero  bool // 0 was added (idset.go)
 }
 
 // reset fills s with keys (distinct and non-zero), reusing its memory.
@@ -22,6 +24,7 @@ func (s *idSet) reset(keys []ID) {
 		s.slots = make([]ID, n)
 	}
 	s.shift = uint8(64 - bits.Len(uint(n-1)))
+	s.n, s.zero = len(keys), false
 	mask := n - 1
 	for _, k := range keys {
 		i := s.slot(k)

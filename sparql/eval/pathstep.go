@@ -161,14 +161,19 @@ func pathPattern(pn *pathNode) quadPat {
 // planPath describes the path to the planner. With a constant end it
 // walks the path from there (within walkBudget lookups) and counts; the
 // walk is kept for the run. With both ends free it walks from sampled
-// nodes (sampled). Otherwise, or when the walks are too long, it
+// nodes (sampled), unless the path is links and alternatives of them. Otherwise, or when the walks are too long, it
 // estimates from the predicates' statistics (pathStats).
 func (c *compiler) planPath(x *algebra.Path, qp *quadPat) (plan.Pattern, error) {
 	pn := qp.path
 	p := plan.Pattern{Path: true, Sorted: -1, Vars: [4]int{pn.s.slot, -1, pn.o.slot, -1}}
 	card, dS, dO := c.pathStats(pn.p)
 	s, o := pn.ends(nil)
-	if s == 0 && o == 0 {
+	_, links := altLinks(pn.p)
+	switch {
+	case s == 0 && o == 0 && links:
+		// Links and their alternatives are their predicates' quads:
+		// the statistics count them.
+	case s == 0 && o == 0:
 		smp, err := c.sampled(x, pn.p)
 		if err != nil {
 			return p, err
@@ -176,7 +181,7 @@ func (c *compiler) planPath(x *algebra.Path, qp *quadPat) (plan.Pattern, error) 
 		if smp.ok {
 			card, dS, dO = smp.card, smp.card/smp.perS, smp.card/smp.perO
 		}
-	} else {
+	default:
 		w, done := c.walks[x]
 		var err error
 		if !done {

@@ -9,16 +9,26 @@ type rowSet struct {
 	rows  []ID    // row i is rows[i*width : (i+1)*width]
 	next  []int32 // the previous row of the same hash, or -1
 	index *hashIndex
+	ids   *idSet // instead of the above for rows of one column
 }
 
-func newRowSet(width int) *rowSet {
-	return &rowSet{width: width, index: newHashIndex(0)}
+func newRowSet(width int) *rowSet { return newRowSetFor(width, 0) }
+
+// newRowSetFor returns a set sized for about n rows.
+func newRowSetFor(width, n int) *rowSet {
+	if width == 1 {
+		return &rowSet{width: 1, ids: newIDSet(n)}
+	}
+	return &rowSet{width: width, index: newHashIndex(n)}
 }
 
 // add inserts row and reports whether it was absent. Slots beyond the
 // set's width are ignored and missing ones count as unbound, as rows are
 // cut to the execution's width.
 func (s *rowSet) add(row []ID) bool {
+	if s.ids != nil {
+		return s.ids.add(slot(row, 0))
+	}
 	row = row[:min(len(row), s.width)]
 	h, found := s.find(row)
 	if found {
@@ -35,6 +45,9 @@ func (s *rowSet) add(row []ID) bool {
 
 // contains reports whether row is in the set.
 func (s *rowSet) contains(row []ID) bool {
+	if s.ids != nil {
+		return s.ids.contains(slot(row, 0))
+	}
 	_, found := s.find(row[:min(len(row), s.width)])
 	return found
 }
@@ -72,10 +85,19 @@ func (s *rowSet) equal(i int, row []ID) bool {
 }
 
 // len is the number of rows held.
-func (s *rowSet) len() int { return len(s.next) }
+func (s *rowSet) len() int {
+	if s.ids != nil {
+		return s.ids.len()
+	}
+	return len(s.next)
+}
 
 // reset empties the set, keeping its memory.
 func (s *rowSet) reset() {
+	if s.ids != nil {
+		s.ids = newIDSet(0)
+		return
+	}
 	s.rows, s.next = s.rows[:0], s.next[:0]
 	s.index = newHashIndex(0)
 }

@@ -12,7 +12,9 @@ import (
 )
 
 // Optimize returns an equivalent operator tree; it does not modify op.
-func Optimize(op algebra.Op) algebra.Op { return BindConstants(PushFilters(FoldConstants(op))) }
+func Optimize(op algebra.Op) algebra.Op {
+	return DistinctBeforeOrder(BindConstants(PushFilters(FoldConstants(op))))
+}
 
 // PushFilters moves each conjunct of every FILTER as far down as it stays
 // equivalent: below a join or a left join's left side when one side binds
