@@ -37,6 +37,9 @@ type bulkPage struct {
 	kept int64
 }
 
+// groupRunQuads is the loader's run for a group: larger than any group.
+const groupRunQuads = 1 << 30
+
 // bulkPosts is about how many posts a group of plat's pages holds; 0 when
 // plat's pages are committed one by one.
 func bulkPosts(plat platform.Platform) int64 {
@@ -52,7 +55,9 @@ func bulkPosts(plat platform.Platform) int64 {
 func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf.Quad, cp socialrdf.Checkpoint, kept int64, links []string, limit int64, log *slog.Logger) error {
 	g := ru.bulk
 	if g == nil {
-		l, err := r.Store.NewLoader(ctx, graph.LoadOptions{})
+		// The group is sorted in memory, in one run: it is bounded by
+		// its posts, and run files would write and read it again.
+		l, err := r.Store.NewLoader(ctx, graph.LoadOptions{RunQuads: groupRunQuads})
 		if err != nil {
 			return fmt.Errorf("opening a bulk load: %w", err)
 		}

@@ -36,10 +36,11 @@ const Name = "import"
 const DefaultPagePosts = 20000
 
 // DefaultGroupPosts is about how many posts the runner stores in one
-// atomic step of the store's bulk loader (platform.Bulk): ten pages,
-// some 5 million statements. Fewer, larger steps leave Pebble less to
-// compact; a crash makes the resumed import read the group again.
-const DefaultGroupPosts = 200000
+// atomic step of the store's bulk loader (platform.Bulk): five pages,
+// some 2.5 million statements, sorted in memory (some 400 MB). Fewer,
+// larger steps leave Pebble less to compact; a crash makes the resumed
+// import read the group again.
+const DefaultGroupPosts = 100000
 
 // maxLine bounds one line (a v2 page of 100 tweets with its includes is
 // well under a megabyte).
