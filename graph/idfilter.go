@@ -2,16 +2,15 @@ package graph
 
 import "sync/atomic"
 
-// idFilter is a fixed-size Bloom filter of the dictionary slots a load has
-// filled. When the store's dictionary was empty at the start of the load,
-// a slot the filter has never seen is free without asking the store,
-// which spares most new terms a read. It is an accelerator only: a false
+// idFilter is a fixed-size Bloom filter of the dictionary slots taken in
+// a store (Store.slotFilter): a slot it has never seen is free without
+// asking the store, which spares most new terms of a load a read. It is an accelerator only: a false
 // positive costs a read, and past its design size it just answers "maybe"
 // more often, so memory stays fixed whatever the input.
 type idFilter struct{ words []atomic.Uint64 }
 
 // idFilterBits is 2^29 bits (64 MiB): under 1% false positives up to about
-// 50 million new terms per load.
+// 50 million terms.
 const idFilterBits = 1 << 29
 
 func newIDFilter() *idFilter { return &idFilter{words: make([]atomic.Uint64, idFilterBits/64)} }

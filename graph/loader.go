@@ -52,8 +52,9 @@ type Loader struct {
 	tmp  string
 
 	shards [1 << shardBits]loadShard
-	// filled is set when the dictionary was empty at the start: then it
-	// knows every slot that can be taken in the store.
+	// filled is the store's filter of the dictionary slots taken
+	// (Store.slotFilter), nil when it has none: a slot it never saw is
+	// free without reading the store.
 	filled *idFilter
 
 	// mu guards the run being filled; it is held while a sealed run is
@@ -130,11 +131,9 @@ func (s *Store) NewLoader(ctx context.Context, opts LoadOptions) (*Loader, error
 	for i := range l.shards {
 		l.shards[i].active = newPendingTerms()
 	}
-	if any, err := hasPrefix(s.kv, []byte{tagDict}); err != nil {
+	if l.filled, err = s.slotFilter(); err != nil {
 		l.release()
 		return nil, err
-	} else if !any {
-		l.filled = newIDFilter()
 	}
 	l.wg.Add(1)
 	go l.flusher()

@@ -61,6 +61,12 @@ type Store struct {
 	// ingestMin is the fewest quads a commit that only adds writes as
 	// sorted files (ingestMinQuads; tests lower it).
 	ingestMin int
+	// slots is a filter of the dictionary slots taken, built for the
+	// first Loader (slotFilter) and kept up by every writer after;
+	// slotsTried is set once it was built or found too costly. Both are
+	// used under wmu.
+	slots      *idFilter
+	slotsTried bool
 }
 
 // Open opens (creating it unless read-only) the Pebble-backed store in dir.
