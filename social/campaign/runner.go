@@ -27,8 +27,8 @@ import (
 // Runner runs one campaign: pass after pass, it asks each due (query,
 // platform) pair's platform for its next page, and commits the page's
 // posts, accounts and archived requests together with the pair's new
-// checkpoint in one atomic batch, after the WARC records they name are
-// durable. A run killed at any point resumes from the last committed
+// checkpoint in one atomic batch (a bulk platform's pages in groups,
+// bulkGroup), after the WARC records they name are durable. A run killed at any point resumes from the last committed
 // checkpoints: the page being fetched is fetched again, nothing
 // committed is fetched twice.
 type Runner struct {

@@ -7,7 +7,8 @@
 // line archived as it is in a WARC resource record (there was no HTTP
 // exchange to archive), and the cursor is the byte offset after the
 // page's last line, so an import killed at any point resumes at the
-// first line it had not committed.
+// first line it had not committed. The platform is a bulk one
+// (platform.Bulk): the runner stores its pages many at a time.
 package importer
 
 import (
