@@ -194,16 +194,6 @@ func (v *View) Close() error {
 	return v.closer()
 }
 
-// hasPrefix reports whether any key starts with prefix.
-func hasPrefix(r kv.Reader, prefix []byte) (bool, error) {
-	it, err := r.NewIter(prefix, kv.PrefixEnd(prefix))
-	if err != nil {
-		return false, err
-	}
-	ok := it.First()
-	return ok, errors.Join(it.Err(), it.Close())
-}
-
 // exists reports whether key is present.
 func exists(r kv.Reader, key []byte) (bool, error) {
 	_, err := r.Get(key)
