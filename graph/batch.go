@@ -358,6 +358,7 @@ func (b *Batch) Commit(ctx context.Context) (CommitResult, error) {
 	if err != nil {
 		return CommitResult{}, err
 	}
+	s.noteSlots(pending) // before the write: the filter may say "taken" of a free slot, never the reverse
 	if err := s.write(pending, runs, removed, stats); err != nil {
 		return CommitResult{}, err
 	}

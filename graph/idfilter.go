@@ -2,29 +2,32 @@ package graph
 
 import "sync/atomic"
 
-// idFilter is a fixed-size Bloom filter of the dictionary slots a load has
-// filled. When the store's dictionary was empty at the start of the load,
-// a slot the filter has never seen is free without asking the store,
-// which spares most new terms a read. It is an accelerator only: a false
-// positive costs a read, and past its design size it just answers "maybe"
+// idFilter is a fixed-size Bloom filter of the dictionary slots taken in
+// a store (Store.slotFilter): a slot it has never seen is free without
+// asking the store, which spares most new terms of a load a read. It is
+// an accelerator only: a false positive costs a read, and past its design size it just answers "maybe"
 // more often, so memory stays fixed whatever the input.
 type idFilter struct{ words []atomic.Uint64 }
 
 // idFilterBits is 2^29 bits (64 MiB): under 1% false positives up to about
-// 50 million new terms per load.
+// 50 million terms.
 const idFilterBits = 1 << 29
 
 func newIDFilter() *idFilter { return &idFilter{words: make([]atomic.Uint64, idFilterBits/64)} }
 
-// bits derives four bit positions from an ID, itself a hash.
+// bits derives four bit positions from an ID, itself a hash, all in one
+// 64-byte block (a blocked Bloom filter): a lookup or an insertion costs
+// one cache miss, not four, for a slightly higher false-positive rate.
 func (f *idFilter) bits(id ID) [4]uint64 {
 	h := uint64(id)
+	h ^= h >> 29
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 32
+	block := (h % (idFilterBits / 512)) * 512
+	h *= 0x94d049bb133111eb
 	var out [4]uint64
 	for i := range out {
-		h ^= h >> 29
-		h *= 0xbf58476d1ce4e5b9
-		h ^= h >> 32
-		out[i] = h % idFilterBits
+		out[i] = block + (h>>(64-9*(i+1)))&511
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/mneme-archive/mneme/graph/kv"
 	"github.com/mneme-archive/mneme/rdf"
@@ -51,8 +52,9 @@ type Loader struct {
 	tmp  string
 
 	shards [1 << shardBits]loadShard
-	// filled is set when the dictionary was empty at the start: then it
-	// knows every slot that can be taken in the store.
+	// filled is the store's filter of the dictionary slots taken
+	// (Store.slotFilter), nil when it has none: a slot it never saw is
+	// free without reading the store.
 	filled *idFilter
 
 	// mu guards the run being filled; it is held while a sealed run is
@@ -129,11 +131,9 @@ func (s *Store) NewLoader(ctx context.Context, opts LoadOptions) (*Loader, error
 	for i := range l.shards {
 		l.shards[i].active = newPendingTerms()
 	}
-	if any, err := hasPrefix(s.kv, []byte{tagDict}); err != nil {
+	if l.filled, err = s.slotFilter(); err != nil {
 		l.release()
 		return nil, err
-	} else if !any {
-		l.filled = newIDFilter()
 	}
 	l.wg.Add(1)
 	go l.flusher()
@@ -149,9 +149,15 @@ func (l *Loader) Read() uint64 { return l.read.Load() }
 type LoadWorker struct {
 	l     *Loader
 	cache termIDs // the IDs of recent terms
-	enc   []byte
-	out   []IDQuad
-	read  uint64 // quads added since the last hand-over, for Loader.Read
+	// recent holds IRIs by the address of their text: the predicates,
+	// graph and classes of a writer's statements are the same strings
+	// again and again, found here without encoding or hashing them. A
+	// slot keeps its string alive, so an address equal to it is the same
+	// text.
+	recent [256]recentIRI
+	enc    []byte
+	out    []IDQuad
+	read   uint64 // quads added since the last hand-over, for Loader.Read
 	// dict reads the dictionary as of dictWrites writes of the loader.
 	dict       kv.Prober
 	dictWrites uint64
@@ -209,19 +215,36 @@ func (w *LoadWorker) Flush() error {
 	return err
 }
 
+// recentIRI is a slot of LoadWorker.recent.
+type recentIRI struct {
+	val string
+	id  ID
+}
+
 func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
 	if t.IsZero() {
 		return DefaultGraph, nil
 	}
+	var r *recentIRI
+	if t.Kind == rdf.KindIRI && t.Value != "" {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(t.Value)))
+		r = &w.recent[(p>>3^p>>11^uintptr(len(t.Value)))%uintptr(len(w.recent))]
+		if len(r.val) == len(t.Value) && unsafe.StringData(r.val) == unsafe.StringData(t.Value) {
+			return r.id, nil
+		}
+	}
 	w.enc = appendTerm(w.enc[:0], t)
-	if id, ok := w.cache.lookup(w.enc); ok {
-		return id, nil
+	id, ok := w.cache.lookup(w.enc)
+	if !ok {
+		var err error
+		if id, err = w.l.assign(w, w.enc); err != nil {
+			return 0, err
+		}
+		w.cache.put(string(w.enc), id)
 	}
-	id, err := w.l.assign(w, w.enc)
-	if err != nil {
-		return 0, err
+	if r != nil {
+		*r = recentIRI{t.Value, id}
 	}
-	w.cache.put(string(w.enc), id)
 	return id, nil
 }
 

@@ -60,9 +60,10 @@ func bigUniverseQuad(r *rand.Rand) rdf.Quad {
 }
 
 func TestLoaderAgreesWithModel(t *testing.T) {
-	// A first load into an empty store uses the filled-slot filter instead
-	// of store reads; with a batch first, the load meets a store that
-	// already has terms and quads.
+	// Loads find free slots from the store's filter of taken slots
+	// instead of store reads; with a batch first, the first load meets a
+	// store that already has terms and quads, and builds the filter
+	// from its dictionary.
 	for _, tc := range []struct {
 		name    string
 		hash    hashFunc
@@ -181,4 +182,35 @@ func TestLoaderWorkerSeesTermsWrittenSinceItsLastRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	compareWithModel(t, s.View, m)
+}
+
+// The store's filter of taken slots, built for the first load, must learn
+// the slots that batches take after it: with all terms on a few slots, a
+// later load blind to them would give its new terms the batches' slots.
+func TestLoaderAfterBatchesKeepsTheirSlots(t *testing.T) {
+	s := openTest(t, collidingHash)
+	r := rand.New(rand.NewPCG(5, 6))
+	m := model{}
+	for round := range 3 {
+		var quads []rdf.Quad
+		for range 200 {
+			q := bigUniverseQuad(r)
+			quads = append(quads, q)
+			m[q] = true
+		}
+		loadAll(t, s, quads, LoadOptions{})
+		b := s.NewBatch()
+		for range 60 {
+			q := bigUniverseQuad(r)
+			b.Add(q)
+			m[q] = true
+		}
+		if _, err := b.Commit(context.Background()); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+	}
+	compareWithModel(t, s.View, m)
+	if rep, err := s.Check(context.Background()); err != nil || !rep.OK() {
+		t.Fatalf("check: %v %+v", err, rep)
+	}
 }

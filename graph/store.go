@@ -66,6 +66,12 @@ type Store struct {
 	// ingestMin is the fewest quads a commit that only adds writes as
 	// sorted files (ingestMinQuads; tests lower it).
 	ingestMin int
+	// slots is a filter of the dictionary slots taken, built for the
+	// first Loader (slotFilter) and kept up by every writer after;
+	// slotsTried is set once it was built or found too costly. Both are
+	// used under wmu.
+	slots      *idFilter
+	slotsTried bool
 }
 
 // Open opens (creating it unless read-only) the Pebble-backed store in dir.
@@ -200,16 +206,6 @@ func (v *View) Close() error {
 		return nil
 	}
 	return v.closer()
-}
-
-// hasPrefix reports whether any key starts with prefix.
-func hasPrefix(r kv.Reader, prefix []byte) (bool, error) {
-	it, err := r.NewIter(prefix, kv.PrefixEnd(prefix))
-	if err != nil {
-		return false, err
-	}
-	ok := it.First()
-	return ok, errors.Join(it.Err(), it.Close())
 }
 
 // exists reports whether key is present.

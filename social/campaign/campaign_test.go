@@ -52,7 +52,7 @@ func runner(t testing.TB, l Layout, id string, environ []string) *Runner {
 
 // openRunner opens the data folder's store and returns a runner of the
 // campaign id with the feeds platform and the import platform (pages of
-// importPagePosts posts).
+// importPagePosts posts, stored importGroupPosts at a time).
 func openRunner(l Layout, id string, environ []string) (*Runner, error) {
 	s, err := l.LoadSpec(id)
 	if err != nil {
@@ -70,7 +70,7 @@ func openRunner(l Layout, id string, environ []string) (*Runner, error) {
 		return nil, err
 	}
 	return &Runner{Layout: l, Spec: s, Store: st, Platforms: map[string]platform.Platform{feed.Name: feed.New(),
-		importer.Name: &importer.Importer{PagePosts: importPagePosts}}, Secrets: secrets}, nil
+		importer.Name: &importer.Importer{PagePosts: importPagePosts, GroupPosts: importGroupPosts}}, Secrets: secrets}, nil
 }
 
 func query(t testing.TB, st *graph.Store, q string) [][]rdf.Term {

@@ -20,6 +20,11 @@ import (
 // so that an import of a few thousand tweets commits many pages.
 const importPagePosts = 60
 
+// importGroupPosts is how many posts of the import the runner stores in
+// one step of the store's bulk loader in these tests: three pages, so
+// that a kill can come between a group's pages.
+const importGroupPosts = 180
+
 // writeTweets writes n tweets as API v2 pages of 20 a line, with their
 // authors in includes.users, and returns the file's path.
 func writeTweets(t *testing.T, n int) string {

@@ -27,8 +27,8 @@ import (
 // Runner runs one campaign: pass after pass, it asks each due (query,
 // platform) pair's platform for its next page, and commits the page's
 // posts, accounts and archived requests together with the pair's new
-// checkpoint in one atomic batch, after the WARC records they name are
-// durable. A run killed at any point resumes from the last committed
+// checkpoint in one atomic batch (a bulk platform's pages in groups,
+// bulkGroup), after the WARC records they name are durable. A run killed at any point resumes from the last committed
 // checkpoints: the page being fetched is fetched again, nothing
 // committed is fetched twice.
 type Runner struct {
@@ -129,8 +129,9 @@ func (r *Runner) Status() Status {
 }
 
 // hold waits while the run is paused; it returns errStopped when the run
-// is to stop, and ctx's error when ctx ends.
-func (r *Runner) hold(ctx context.Context) error {
+// is to stop, and ctx's error when ctx ends. Before it waits or stops it
+// commits the run's group of bulk pages.
+func (r *Runner) hold(ctx context.Context, ru *run) error {
 	for {
 		r.mu.Lock()
 		paused, stopping, wake := r.paused, r.stopping, r.wake
@@ -139,11 +140,14 @@ func (r *Runner) hold(ctx context.Context) error {
 			wake = r.wake
 		}
 		r.mu.Unlock()
+		if !paused && !stopping {
+			return ctx.Err()
+		}
+		if err := r.flush(ctx, ru); err != nil {
+			return err
+		}
 		if stopping {
 			return errStopped
-		}
-		if !paused {
-			return ctx.Err()
 		}
 		if err := r.setState(State{State: Paused}); err != nil {
 			return err
@@ -160,7 +164,7 @@ func (r *Runner) hold(ctx context.Context) error {
 }
 
 // sleep waits d, or less when the run is paused, stopped or cancelled.
-func (r *Runner) sleep(ctx context.Context, d time.Duration) error {
+func (r *Runner) sleep(ctx context.Context, ru *run, d time.Duration) error {
 	r.mu.Lock()
 	if r.wake == nil {
 		r.wake = make(chan struct{})
@@ -173,7 +177,7 @@ func (r *Runner) sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-wake:
-		return r.hold(ctx)
+		return r.hold(ctx, ru)
 	case <-t.C:
 		return nil
 	}
@@ -209,6 +213,7 @@ type run struct {
 	clients map[string]*http.Client
 	ua      string
 	quads   []rdf.Quad // a page's statements, the slice reused
+	bulk    *bulkGroup // pages of bulk platforms not yet committed
 }
 
 // Run runs the campaign until its passes are done or its budget spent
@@ -262,6 +267,7 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	}
 	ru.rec = record.NewRecorder(next, ru.warcs, ru.red)
 	ru.ua = ua
+	defer ru.abandon() // what a failed or cancelled run did not commit
 
 	pairs, err := loadPairs(ctx, r.Store, r.Spec)
 	if err != nil {
@@ -341,6 +347,9 @@ func (r *Runner) hasStart(ctx context.Context) bool {
 
 // end records the campaign's end and final state.
 func (r *Runner) end(ctx context.Context, ru *run, s State) error {
+	if err := r.flush(ctx, ru); err != nil {
+		return err
+	}
 	b := r.Store.NewBatch()
 	b.Add(socialrdf.Ended(r.Spec.ID, time.Now()))
 	if _, err := b.Commit(ctx); err != nil {
@@ -361,7 +370,7 @@ func (r *Runner) passes(ctx context.Context, ru *run) error {
 	r.mu.Unlock()
 	passStart := time.Now()
 	for {
-		if err := r.hold(ctx); err != nil {
+		if err := r.hold(ctx, ru); err != nil {
 			return err
 		}
 		if err := r.takeAdded(ctx, ru); err != nil {
@@ -384,7 +393,10 @@ func (r *Runner) passes(ctx context.Context, ru *run) error {
 				return r.end(ctx, ru, State{State: Done, Reason: fmt.Sprintf("%d pass(es) run", pass)})
 			}
 			ru.log.Info("pass done", "pass", pass, "next", passStart.Add(every).UTC().Format(time.RFC3339))
-			if err := r.sleep(ctx, time.Until(passStart.Add(every))); err != nil {
+			if err := r.flush(ctx, ru); err != nil {
+				return err
+			}
+			if err := r.sleep(ctx, ru, time.Until(passStart.Add(every))); err != nil {
 				return err
 			}
 			pass++
@@ -395,7 +407,7 @@ func (r *Runner) passes(ctx context.Context, ru *run) error {
 			continue
 		}
 		for _, p := range due {
-			if err := r.hold(ctx); err != nil {
+			if err := r.hold(ctx, ru); err != nil {
 				return err
 			}
 			if r.spent() != "" {
@@ -416,6 +428,9 @@ func (r *Runner) takeAdded(ctx context.Context, ru *run) error {
 	r.mu.Unlock()
 	if len(added) == 0 {
 		return nil
+	}
+	if err := r.flush(ctx, ru); err != nil {
+		return err
 	}
 	have := map[string]bool{}
 	for _, p := range r.pairs {
@@ -564,6 +579,12 @@ func (r *Runner) page(ctx context.Context, ru *run, p *pairState, pass int64) er
 		kept = n
 	}
 	quads = append(quads, socialrdf.CheckpointQuads(r.Spec.ID, p.IRI, cp)...)
+	if limit := bulkPosts(plat); limit > 0 && ferr == nil {
+		return r.addBulk(ctx, ru, p, quads, cp, kept, links, limit, log)
+	}
+	if err := r.flush(ctx, ru); err != nil {
+		return err
+	}
 	if err := ru.warcs.Sync(); err != nil {
 		return fmt.Errorf("making the WARC records durable: %w", err)
 	}
@@ -583,21 +604,29 @@ func (r *Runner) page(ctx context.Context, ru *run, p *pairState, pass int64) er
 	if kept >= 0 {
 		log.Info("page", "posts", kept, "done", cp.Done, "pass", cp.Pass) // committed
 	}
-	if crawl := r.Spec.Options.LinkedCrawl; crawl != "" && r.Links != nil && len(links) > 0 {
-		shared, err := r.sharedLinks(ctx, links)
-		if err == nil {
-			err = r.Links(ctx, crawl, shared)
-		}
-		if err != nil {
-			log.Warn("links not passed to the linked crawl", "crawl", crawl, "error", ru.red.String(err.Error()))
-		} else {
-			log.Info("links passed to the linked crawl", "crawl", crawl, "links", len(shared))
-		}
-	}
+	r.passLinks(ctx, log, links, ru)
 	if wait > 0 {
-		return r.sleep(ctx, wait)
+		return r.sleep(ctx, ru, wait)
 	}
 	return nil
+}
+
+// passLinks hands the links of committed posts to the campaign's linked
+// crawl, if it has one.
+func (r *Runner) passLinks(ctx context.Context, log *slog.Logger, links []string, ru *run) {
+	crawl := r.Spec.Options.LinkedCrawl
+	if crawl == "" || r.Links == nil || len(links) == 0 {
+		return
+	}
+	shared, err := r.sharedLinks(ctx, links)
+	if err == nil {
+		err = r.Links(ctx, crawl, shared)
+	}
+	if err != nil {
+		log.Warn("links not passed to the linked crawl", "crawl", crawl, "error", ru.red.String(err.Error()))
+	} else {
+		log.Info("links passed to the linked crawl", "crawl", crawl, "links", len(shared))
+	}
 }
 
 // pageQuads appends the statements of a page's posts and accounts, and

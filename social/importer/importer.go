@@ -7,7 +7,8 @@
 // line archived as it is in a WARC resource record (there was no HTTP
 // exchange to archive), and the cursor is the byte offset after the
 // page's last line, so an import killed at any point resumes at the
-// first line it had not committed.
+// first line it had not committed. The platform is a bulk one
+// (platform.Bulk): the runner stores its pages many at a time.
 package importer
 
 import (
@@ -35,6 +36,13 @@ const Name = "import"
 // price is memory: an import of a million tweets peaks at some 1.5 GB.
 const DefaultPagePosts = 20000
 
+// DefaultGroupPosts is about how many posts the runner stores in one
+// atomic step of the store's bulk loader (platform.Bulk): five pages,
+// some 2.5 million statements, sorted in memory (some 400 MB). Fewer,
+// larger steps leave Pebble less to compact; a crash makes the resumed
+// import read the group again.
+const DefaultGroupPosts = 100000
+
 // maxLine bounds one line (a v2 page of 100 tweets with its includes is
 // well under a megabyte).
 const maxLine = 64 << 20
@@ -44,6 +52,10 @@ type Importer struct {
 	// PagePosts is about how many posts a page holds (whole lines);
 	// 0 means DefaultPagePosts.
 	PagePosts int
+	// GroupPosts is about how many posts the runner stores at once
+	// (BulkPosts); 0 means DefaultGroupPosts, a negative value makes it
+	// commit each page on its own.
+	GroupPosts int
 
 	readers readers // reading ahead of the pages taken
 }
@@ -53,6 +65,17 @@ func New() *Importer { return &Importer{} }
 
 // Name implements platform.Platform.
 func (*Importer) Name() string { return Name }
+
+// BulkPosts implements platform.Bulk.
+func (im *Importer) BulkPosts() int {
+	switch {
+	case im.GroupPosts < 0:
+		return 0
+	case im.GroupPosts > 0:
+		return im.GroupPosts
+	}
+	return DefaultGroupPosts
+}
 
 type cursor struct {
 	Offset int64 `json:"offset"`

@@ -24,6 +24,12 @@ import (
 // runImport imports the files as the campaign id of a new data folder.
 func runImport(t testing.TB, id string, pagePosts int, files ...string) (st *graph.Store, l campaign.Layout, status campaign.Status, closeStore func()) {
 	t.Helper()
+	return runImportWith(t, id, &importer.Importer{PagePosts: pagePosts}, files...)
+}
+
+// runImportWith is runImport with the import platform im.
+func runImportWith(t testing.TB, id string, im *importer.Importer, files ...string) (st *graph.Store, l campaign.Layout, status campaign.Status, closeStore func()) {
+	t.Helper()
 	l = campaign.Layout{Data: t.TempDir()}
 	spec := fmt.Sprintf("id: %s\npairs:\n", id)
 	for _, f := range files {
@@ -45,7 +51,7 @@ func runImport(t testing.TB, id string, pagePosts int, files ...string) (st *gra
 	var once sync.Once
 	closeStore = func() { once.Do(func() { st.Close() }) }
 	t.Cleanup(closeStore)
-	r := &campaign.Runner{Layout: l, Spec: s, Store: st, Platforms: map[string]platform.Platform{importer.Name: &importer.Importer{PagePosts: pagePosts}}}
+	r := &campaign.Runner{Layout: l, Spec: s, Store: st, Platforms: map[string]platform.Platform{importer.Name: im}}
 	if err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}

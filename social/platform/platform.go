@@ -83,6 +83,18 @@ type Platform interface {
 	Fetch(ctx context.Context, env Env, q Query, cursor []byte) (Page, error)
 }
 
+// Bulk is implemented by a platform whose pages come faster than a
+// commit a page can store them (an import of a collection already held):
+// the runner stores its pages many at a time through the store's bulk
+// loader, each group in one atomic step with the checkpoints of its
+// pages. A crash loses, and the resumed run fetches again, at most the
+// group under way.
+type Bulk interface {
+	// BulkPosts is about how many posts a group holds; 0 stores each
+	// page on its own.
+	BulkPosts() int
+}
+
 // Post is one post as a platform saw it.
 type Post struct {
 	Platform string
