@@ -56,7 +56,8 @@ func tokens(z tokenizer) []string {
 }
 
 // sameAsTokenizer fails unless the scanner gives the tokens x/net/html's
-// Tokenizer gives for doc, and the extractor the same outlinks with either.
+// Tokenizer gives for doc, and the extractor the same outlinks with
+// either, and the same content text in its pass as alone.
 func sameAsTokenizer(t *testing.T, name string, doc []byte) {
 	t.Helper()
 	want, got := tokens(netTokenizer(doc)), tokens(newScanner(doc, maxToken))
@@ -79,6 +80,7 @@ func sameAsTokenizer(t *testing.T, name string, doc []byte) {
 			t.Fatalf("%s: %+v: scanner: %d links (%v), tokenizer: %d links (%v)", name, opts, len(gotLinks), gotErr, len(wantLinks), wantErr)
 		}
 	}
+	sameContent(t, name, doc)
 }
 
 // scannerCases are the tokenizer's corner cases: unterminated tags,
