@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -61,29 +62,6 @@ func referenceContent(doc []byte) string {
 	}
 }
 
-// sameContent fails unless ContentText, and ExtractContent with and
-// without paragraphs (the same links as Extract), give the reference's
-// content text for doc.
-func sameContent(t *testing.T, name string, doc []byte) {
-	t.Helper()
-	want := referenceContent(doc)
-	if got := ContentText(doc); got != want {
-		t.Fatalf("%s: ContentText %q, reference %q", name, got, want)
-	}
-	for _, opts := range []Options{{}, {MaxParagraph: -1}} {
-		x := New(opts)
-		d := Document{URL: mustURL(t, "http://example.com/dir/page.html"), MediaType: "text/html", Text: doc}
-		links, err := x.Extract(d)
-		gotLinks, got, gotErr := x.ExtractContent(d)
-		if got != want {
-			t.Fatalf("%s: %+v: ExtractContent's text %q, reference %q", name, opts, got, want)
-		}
-		if summary(gotLinks) != summary(links) || (err == nil) != (gotErr == nil) {
-			t.Fatalf("%s: %+v: ExtractContent's links %s (%v), Extract's %s (%v)", name, opts, summary(gotLinks), gotErr, summary(links), err)
-		}
-	}
-}
-
 // TestContentCases: chrome, main and article, skipped elements, block
 // separators, self-closing tags and the tokenizer's corner cases.
 func TestContentCases(t *testing.T) {
@@ -95,10 +73,10 @@ func TestContentCases(t *testing.T) {
 		`<nav><nav>x</nav>y</nav>z</nav>w`, `</main>a<main>b`, `<textarea>a &amp; b</textarea><xmp>c</xmp>`,
 	}, scannerCases...)
 	for i, c := range cases {
-		sameContent(t, strings.Repeat("#", 1)+string(rune('a'+i%26)), []byte(c))
+		sameAsTokenizer(t, fmt.Sprintf("case %d %q", i, c), []byte(c))
 	}
 	long := "<p>" + strings.Repeat("word ", MaxContent/4) + "</p><main>late</main>"
-	sameContent(t, "long", []byte(long))
+	sameAsTokenizer(t, "long", []byte(long))
 	if got := ContentText([]byte(`<nav>menu</nav><main><p>kept</main>`)); strings.Fields(got)[0] != "kept" || strings.Contains(got, "menu") {
 		t.Errorf("content %q: want the main element's text only", got)
 	}
