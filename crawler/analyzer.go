@@ -59,7 +59,8 @@ type Analysis struct {
 	// Content, when set, is the text of the page's content parts (the
 	// posts, comments and wiki text an application-aware analyzer
 	// extracted), without the navigation around them: a focused crawl
-	// analyses it in place of the whole page.
+	// analyses it in place of the whole page. Without an Analyzer, a
+	// focused crawl sets it to an HTML page's extract.ContentText.
 	Content []string
 }
 

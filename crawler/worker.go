@@ -339,11 +339,16 @@ func (c *Crawl) analyze(res *fetch.Result, hops string, smp *sampler) (Analysis,
 	}
 	p := Page{URL: res.URL, MediaType: res.MediaType, Header: res.Header, Body: body}
 	if c.deps.Analyzer == nil {
-		found, err := c.extract.Extract(extract.Document{URL: res.URL, MediaType: res.MediaType, Text: body})
+		// The focus analysis reads the page's content text, taken in the
+		// extractor's pass rather than by parsing the page again.
+		found, text, err := c.extract.ExtractContent(extract.Document{URL: res.URL, MediaType: res.MediaType, Text: body})
 		if err != nil {
 			fmt.Fprintf(c.deps.Log, "extracting links of %s: %v\n", res.URL.Href, err)
 		}
 		an.Links, an.Follow = found, found
+		if extract.IsHTML(res.MediaType) {
+			an.Content = []string{text}
+		}
 	} else {
 		p.Fetch = smp.fetch
 		an, err = c.deps.Analyzer.Analyze(p) // a 2xx response: no redirect target to put first

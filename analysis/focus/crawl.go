@@ -56,9 +56,9 @@ func (fc *Crawl) Focus(p crawler.Page, an *crawler.Analysis) []float64 {
 	case len(an.Content) > 0:
 		content = strings.Join(an.Content, "\n")
 	case extract.IsHTML(p.MediaType):
-		content = ContentText(p.Body)
+		content = extract.ContentText(p.Body)
 	case strings.HasPrefix(p.MediaType, "text/plain"):
-		content = string(p.Body[:min(len(p.Body), maxText)])
+		content = string(p.Body[:min(len(p.Body), extract.MaxContent)])
 	}
 	links := make([]Link, len(an.Follow))
 	for i, l := range an.Follow {

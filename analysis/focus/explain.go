@@ -19,11 +19,24 @@ import (
 // explainStore keeps, per link URL, its module values combined over its
 // sightings and the number of sightings, in Pebble (it grows with the
 // crawl): what Explain shows and what new weights rescore.
+//
+// Sightings gather in memory first, up to explainBuffer bytes, as the
+// list of records of each URL (oldest first): a page's navigation links
+// are sighted again on the next pages, and one merge operand per URL
+// holding its list folds as one operand per sighting would, for a
+// memtable insertion per URL instead of one per link. Readers write the
+// buffer out first; a crash loses it as it loses the unsynced end of the
+// write-ahead log.
 type explainStore struct {
-	mu     sync.RWMutex // writers: a page's links, close; readers: lookups
-	db     *pebble.DB
-	closed bool
+	mu       sync.RWMutex // writers: a page's links, close; readers: lookups
+	db       *pebble.DB
+	closed   bool
+	buf      map[string][]byte // URL → its buffered records
+	buffered int               // bytes in buf
 }
+
+// explainBuffer bounds the sightings kept in memory.
+const explainBuffer = 1 << 20
 
 // errClosed answers what comes after the crawl closed its analysis.
 var errClosed = errors.New("focus: the crawl's analysis is closed (start the crawl again)")
@@ -74,7 +87,7 @@ func openExplain(dir string, u frontier.UpdateFunc) (*explainStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &explainStore{db: db}, nil
+	return &explainStore{db: db, buf: map[string][]byte{}}, nil
 }
 
 // sightingMerger combines a link's sightings inside Pebble, so that
@@ -185,27 +198,56 @@ func (e *explainStore) add(urls []string, vals []Values, scores []float64) error
 	if e.closed {
 		return errClosed
 	}
-	b := e.db.NewBatch()
-	defer b.Close()
-	var buf []byte
 	for i, url := range urls {
 		// One sighting, as combine records a first one.
-		buf = record{n: 1, values: vals[i], score: scores[i]}.encode(buf[:0])
-		if err := b.Merge([]byte(url), buf, nil); err != nil {
+		e.buf[url] = record{n: 1, values: vals[i], score: scores[i]}.encode(e.buf[url])
+		e.buffered += recordSize
+	}
+	if e.buffered < explainBuffer {
+		return nil
+	}
+	return e.flush()
+}
+
+// flush writes the buffered sightings as one merge operand per URL; the
+// caller holds the write lock.
+func (e *explainStore) flush() error {
+	if len(e.buf) == 0 {
+		return nil
+	}
+	b := e.db.NewBatch()
+	defer b.Close()
+	for url, recs := range e.buf {
+		if err := b.Merge([]byte(url), recs, nil); err != nil {
 			return err
 		}
 	}
+	clear(e.buf)
+	e.buffered = 0
 	return b.Commit(pebble.NoSync)
 }
 
 // lookup is get for a reader.
 func (e *explainStore) lookup(url string) (record, bool, error) {
+	if err := e.flushBuffered(); err != nil {
+		return record{}, false, err
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if e.closed {
 		return record{}, false, errClosed
 	}
 	return e.get(url)
+}
+
+// flushBuffered writes the buffered sightings out for a reader.
+func (e *explainStore) flushBuffered() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return errClosed
+	}
+	return e.flush()
 }
 
 func (e *explainStore) get(url string) (record, bool, error) {
@@ -223,6 +265,9 @@ func (e *explainStore) get(url string) (record, bool, error) {
 
 // each calls fn with every recorded URL in key order.
 func (e *explainStore) each(fn func(url string, r record) error) error {
+	if err := e.flushBuffered(); err != nil {
+		return err
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if e.closed {
@@ -250,5 +295,5 @@ func (e *explainStore) close() error {
 		return nil
 	}
 	e.closed = true
-	return e.db.Close()
+	return errors.Join(e.flush(), e.db.Close())
 }

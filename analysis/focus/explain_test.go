@@ -9,8 +9,8 @@ import (
 	"github.com/mneme-archive/mneme/crawler/frontier"
 )
 
-// TestExplainMergeSameAsFold records sightings through Pebble's merges,
-// with memtable flushes, compactions and a reopening in between (so that
+// TestExplainMergeSameAsFold records sightings through the store's
+// buffer and Pebble's merges, with memtable flushes, compactions and a reopening in between (so that
 // partial merges happen), and checks every link's record against
 // combine applied to its sightings in order.
 func TestExplainMergeSameAsFold(t *testing.T) {
@@ -44,6 +44,12 @@ func TestExplainMergeSameAsFold(t *testing.T) {
 				t.Fatal(err)
 			}
 			switch step % 10 {
+			case 1, 4:
+				// Buffered sightings out as merges (each URL's list of
+				// sightings one operand), between the steps above.
+				if err := e.flushBuffered(); err != nil {
+					t.Fatal(err)
+				}
 			case 3:
 				if err := e.db.Flush(); err != nil {
 					t.Fatal(err)

@@ -150,18 +150,14 @@ func (m *entityMatcher) match(hay []byte) []int {
 	}
 	var found []int
 	seen := make([]bool, len(m.entities))
-	for pos := 0; pos < len(hay); {
-		mt, ok := m.ac.Find(hay, pos)
-		if !ok {
-			break
+	// Every occurrence of every name, in one pass: a longest-match search
+	// from each match on would scan the rest of the text per match and
+	// pass over a shorter name before a longer one.
+	for _, mt := range m.ac.FindAllOverlapping(hay) {
+		if e := m.entityOf[mt.PatternID]; !seen[e] && wordEdge(hay, mt.Start, mt.End) {
+			seen[e] = true
+			found = append(found, e)
 		}
-		if wordEdge(hay, mt.Start, mt.End) {
-			if e := m.entityOf[mt.PatternID]; !seen[e] {
-				seen[e] = true
-				found = append(found, e)
-			}
-		}
-		pos = mt.Start + 1
 	}
 	return found
 }

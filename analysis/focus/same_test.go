@@ -53,7 +53,7 @@ func TestScoresSameAsPlain(t *testing.T) {
 			for _, l := range out {
 				links = append(links, Link{URL: l.URL, Hop: l.Hop, Text: l.Text, Paragraph: l.Paragraph})
 			}
-			content := ContentText(body)
+			content := extract.ContentText(body)
 			_, scores, err := s.Score(u, content, links)
 			if err != nil {
 				t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mneme-archive/mneme/analysis/focus/text"
+	"github.com/mneme-archive/mneme/crawler/extract"
 	"github.com/mneme-archive/mneme/crawler/spec"
 )
 
@@ -73,7 +74,7 @@ func NewTopic(f *spec.Focus, dir string) (*Topic, error) {
 		}
 		body := string(data)
 		if strings.HasSuffix(path, ".html") || strings.HasSuffix(path, ".htm") || strings.Contains(body[:min(len(body), 512)], "<html") {
-			body = ContentText(data)
+			body = extract.ContentText(data)
 		}
 		t.parts.Add(an.Counts(body).Normalized(), 1)
 	}

@@ -33,7 +33,8 @@ type htmlState struct {
 	// tokenize makes the tokenizer of the document and of the markup in
 	// its <noscript> elements.
 	tokenize func([]byte) tokenizer
-	attrs    attrs // of the current start tag
+	attrs    attrs    // of the current start tag
+	content  *content // the document's content text, when gathered
 }
 
 type pending struct{ link, at int }
@@ -45,6 +46,12 @@ func (s *Standard) html(doc Document) ([]Outlink, error) {
 // htmlWith extracts with the tokenizers tokenize makes (the tests compare
 // the scanner with x/net/html's Tokenizer on the same documents).
 func (s *Standard) htmlWith(doc Document, tokenize func([]byte) tokenizer) ([]Outlink, error) {
+	return s.htmlPass(doc, tokenize, nil)
+}
+
+// htmlPass is htmlWith, also gathering the content text in c when c is
+// not nil.
+func (s *Standard) htmlPass(doc Document, tokenize func([]byte) tokenizer, c *content) ([]Outlink, error) {
 	body := doc.Text
 	if body == nil {
 		var err error
@@ -58,6 +65,7 @@ func (s *Standard) htmlWith(doc Document, tokenize func([]byte) tokenizer) ([]Ou
 		text:     textBuf{max: s.opts.MaxText},
 		block:    textBuf{max: maxBlock},
 		tokenize: tokenize,
+		content:  c,
 	}
 	err := h.run(h.tokenize(body))
 	h.closeAnchor()
@@ -70,10 +78,16 @@ func (s *Standard) htmlWith(doc Document, tokenize func([]byte) tokenizer) ([]Ou
 
 func (h *htmlState) run(z tokenizer) error {
 	sc, _ := z.(*scanner)
+	// The content text is the document's own, not that of the markup in
+	// its <noscript> elements.
+	c := h.content
+	if h.depth > 0 {
+		c = nil
+	}
 	for {
 		if sc != nil {
 			// The text the case below would ignore need not be a token.
-			sc.skipText = h.raw == 0 && !h.inA && h.c.opts.MaxParagraph <= 0
+			sc.skipText = h.raw == 0 && !h.inA && h.c.opts.MaxParagraph <= 0 && c == nil
 		}
 		switch tt := z.Next(); tt {
 		case html.ErrorToken:
@@ -83,16 +97,28 @@ func (h *htmlState) run(z tokenizer) error {
 			return nil
 		case html.TextToken:
 			// Text unescapes and copies: only for text something reads.
-			if h.raw != 0 || h.inA || h.c.opts.MaxParagraph > 0 {
-				h.textToken(z.Text())
+			if h.raw != 0 || h.inA || h.c.opts.MaxParagraph > 0 || c != nil {
+				t := z.Text()
+				if c != nil {
+					c.text(t)
+				}
+				h.textToken(t)
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
-			h.startTag(z, tagAtom(name), hasAttr)
+			a := tagAtom(name)
+			if c != nil && tt == html.StartTagToken && (sc == nil || !sc.selfClosing()) {
+				c.tag(a, false)
+			}
+			h.startTag(z, a, hasAttr)
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			h.raw = 0
-			h.endTag(tagAtom(name))
+			a := tagAtom(name)
+			if c != nil {
+				c.tag(a, true)
+			}
+			h.endTag(a)
 		}
 	}
 }

@@ -59,6 +59,18 @@ func newScanner(b []byte, maxBuf int) *scanner {
 // Err returns io.EOF at the end of the document, or why it stopped.
 func (z *scanner) Err() error { return z.err }
 
+// selfClosing reports whether the start tag just scanned ends in "/>",
+// which x/net/html's Tokenizer returns as a SelfClosingTagToken (the
+// scanner returns a StartTagToken: the extractor reads both alike).
+func (z *scanner) selfClosing() bool {
+	if z.tt != nethtml.StartTagToken || z.err != nil || z.pos-2 <= z.rawStart || z.b[z.pos-2] != '/' {
+		return false
+	}
+	// As the Tokenizer, not when the '/' ends the last attribute's
+	// unquoted value (<p a=/>).
+	return len(z.attrs) == 0 || z.pos-2 != z.attrs[len(z.attrs)-1][3]-1
+}
+
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // Next scans the next token and returns its type.

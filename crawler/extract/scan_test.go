@@ -56,7 +56,9 @@ func tokens(z tokenizer) []string {
 }
 
 // sameAsTokenizer fails unless the scanner gives the tokens x/net/html's
-// Tokenizer gives for doc, and the extractor the same outlinks with either.
+// Tokenizer gives for doc, and the extractor the same outlinks with
+// either (the scanner's pass gathering the content text, which must be
+// the reference's, as ContentText's alone).
 func sameAsTokenizer(t *testing.T, name string, doc []byte) {
 	t.Helper()
 	want, got := tokens(netTokenizer(doc)), tokens(newScanner(doc, maxToken))
@@ -68,8 +70,9 @@ func sameAsTokenizer(t *testing.T, name string, doc []byte) {
 		}
 		t.Fatalf("%s: scanner gives %d tokens, tokenizer %d", name, len(got), len(want))
 	}
+	content := referenceContent(doc)
 	// With paragraphs and without: without, the scanner skips the text
-	// outside links.
+	// outside links (but not while it gathers the content text).
 	for _, opts := range []Options{{}, {MaxParagraph: -1}} {
 		x := New(opts)
 		d := Document{URL: mustURL(t, "http://example.com/dir/page.html"), MediaType: "text/html", Text: doc}
@@ -78,6 +81,17 @@ func sameAsTokenizer(t *testing.T, name string, doc []byte) {
 		if !reflect.DeepEqual(gotLinks, wantLinks) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 			t.Fatalf("%s: %+v: scanner: %d links (%v), tokenizer: %d links (%v)", name, opts, len(gotLinks), gotErr, len(wantLinks), wantErr)
 		}
+		// The pass that also gathers the content text finds the same links.
+		gotLinks, text, gotErr := x.ExtractContent(d)
+		if !reflect.DeepEqual(gotLinks, wantLinks) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("%s: %+v: scanner with the content text: %d links (%v), tokenizer: %d links (%v)", name, opts, len(gotLinks), gotErr, len(wantLinks), wantErr)
+		}
+		if text != content {
+			t.Fatalf("%s: %+v: content text %q, reference %q", name, opts, text, content)
+		}
+	}
+	if got := ContentText(doc); got != content {
+		t.Fatalf("%s: ContentText %q, reference %q", name, got, content)
 	}
 }
 

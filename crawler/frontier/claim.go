@@ -77,7 +77,7 @@ func (f *Frontier) claim(q *queue, now int64) (*Claim, error) {
 	defer b.Close()
 	b.Delete(item, nil)
 	b.Set(inFlightKey(h), nil, nil)
-	b.Set(urlKey(h), rec.encode(nil), nil)
+	f.setRecord(b, &h, rec)
 	q.size--
 	q.inFlight++
 	q.used++
@@ -233,7 +233,7 @@ func (f *Frontier) complete(url string, o Outcome) (*pebble.Batch, error) {
 	if err := f.keepHistory(b, h, q, rec, o); err != nil {
 		return nil, err
 	}
-	b.Set(urlKey(h), rec.encode(nil), nil)
+	f.setRecord(b, &h, rec)
 	q.inFlight--
 	q.lastFetch = int64(o.FetchDuration)
 	q.snoozeUntil = max(q.snoozeUntil, unixNano(o.SnoozeUntil), unixNano(o.RetryAt))
@@ -302,7 +302,7 @@ func (f *Frontier) requeueInFlight() error {
 			q.size++
 			f.meta.totals.Queued++
 		}
-		b.Set(urlKey(h), rec.encode(nil), nil)
+		f.setRecord(b, &h, rec)
 		t.add(q)
 	}
 	// Place queues in creation order, not in the hash order of the scan.

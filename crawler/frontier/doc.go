@@ -42,7 +42,10 @@
 // sequentially once four have piled up, so a lookup visits a few runs and a
 // record is rewritten a few times. A record that changes later (claim,
 // completion, score update, blacklist) is written to an overlay of ordinary
-// Pebble keys that takes precedence over the runs. The rest of a pass is
+// Pebble keys that takes precedence over the runs. A bounded cache of the
+// records the last passes read or wrote (reccache.go) answers first: a
+// crawl that applies each page's links at once (a focused crawl) sees the
+// same navigation links on every page. The rest of a pass is
 // written in key order without reading anything first: the queue keys and
 // the journal of the touched queues in one batch, the new URLs' entries in
 // one ingested table.
@@ -93,7 +96,8 @@
 //
 // What grows with the number of URLs lives only in Pebble. RAM holds the
 // Pebble block cache and memtables (both sized by [Options]), the pending
-// buffer and the seen pass's arrays (at most SeenBatch candidates), and one small entry per queue (key,
+// buffer and the seen pass's arrays (at most SeenBatch candidates), the
+// record cache (65,536 records), and one small entry per queue (key,
 // counters and a slot in the ready heap, about 150 bytes); queue entries are
 // persisted too and rebuilt on Open.
 //

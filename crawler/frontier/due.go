@@ -170,7 +170,7 @@ func (f *Frontier) claimDue(q *queue, now int64) (*Claim, error) {
 	b := f.db.NewBatch()
 	b.Delete(key, nil)
 	b.Set(inFlightKey(h), nil, nil)
-	b.Set(urlKey(h), rec.encode(nil), nil)
+	f.setRecord(b, &h, rec)
 	q.waiting--
 	q.nextDue = next
 	q.inFlight++

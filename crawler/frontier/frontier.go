@@ -52,6 +52,9 @@ type Options struct {
 	// seenSplit is the number of candidates from which a seen pass checks
 	// two hash ranges at once (default defaultSeenSplit).
 	seenSplit int
+	// recordCache is the number of URL records cached (default
+	// recordCacheSize); tests lower it to evict often.
+	recordCache int
 	// journalLimit is the size of the queue journal that makes the next
 	// batch a checkpoint (default: a few times the queue table, see
 	// journal.go); tests lower it to checkpoint often.
@@ -92,6 +95,7 @@ type Frontier struct {
 	// kept under maxAheadHeld so that the cache stays small with many queues.
 	aheadHeld int
 	scratch   seenScratch
+	records   recordCache // the URL records seen passes read or wrote last
 	// broken is set when a batch failed after memory was updated: the
 	// in-memory state no longer matches the database, so every later call
 	// fails until the frontier is reopened.
@@ -125,6 +129,9 @@ func Open(dir string, opts Options) (*Frontier, error) {
 	if opts.seenSplit <= 0 {
 		opts.seenSplit = defaultSeenSplit
 	}
+	if opts.recordCache <= 0 {
+		opts.recordCache = recordCacheSize
+	}
 	cache := pebble.NewCache(opts.CacheSize)
 	defer cache.Unref()
 	po := &pebble.Options{
@@ -147,7 +154,7 @@ func Open(dir string, opts Options) (*Frontier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("frontier: open %s: %w", dir, err)
 	}
-	f := &Frontier{db: db, dir: dir, po: po, opts: opts, clock: opts.Clock, byKey: map[string]*queue{}}
+	f := &Frontier{db: db, dir: dir, po: po, opts: opts, clock: opts.Clock, byKey: map[string]*queue{}, records: newRecordCache(opts.recordCache)}
 	if err := f.load(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("frontier: open %s: %w", dir, err)

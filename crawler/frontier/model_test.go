@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -326,13 +327,15 @@ func modelPolicy(key string) QueuePolicy {
 // records as a seen-set run (of two-record pages, so that lookups cross
 // pages), and runs are merged as they pile up; every pass of two or more
 // candidates is checked as two hash ranges at once. Odd seeds checkpoint
-// the queue journal every few batches.
+// the queue journal every few batches and cache few URL records (evicting
+// often), even seeds cache them all.
 func TestAgainstModel(t *testing.T) {
 	for _, seenBatch := range []int{1, 3, 64} {
 		for _, ingestMin := range []int{0, 1} {
 			for seed := range uint64(4) {
 				t.Run(fmt.Sprintf("SeenBatch=%d/ingestMin=%d/seed=%d", seenBatch, ingestMin, seed), func(t *testing.T) {
-					runModel(t, Options{SeenBatch: seenBatch, ingestMin: ingestMin, runPage: 2, seenSplit: 2, journalLimit: int(seed%2) * 150}, seed, 300)
+					runModel(t, Options{SeenBatch: seenBatch, ingestMin: ingestMin, runPage: 2, seenSplit: 2, journalLimit: int(seed%2) * 150,
+						recordCache: 4 + int(seed%2)*1000}, seed, 300)
 				})
 			}
 		}
@@ -460,6 +463,9 @@ func runModel(t *testing.T, opts Options, seed uint64, steps int) {
 			m.pending = m.pending[:m.logged]
 			m.reopen(now)
 		}
+		if err := checkRecordCache(f); err != nil {
+			fail("%v", err)
+		}
 		want := m.tot
 		want.Pending, want.Queues = int64(len(m.pending)), int64(len(m.queues))
 		if got := f.Totals(); got != want {
@@ -497,4 +503,33 @@ func queueStatsEqual(a, b QueueStats) bool {
 	return a.Key == b.Key && a.State == b.State && a.Size == b.Size && a.InFlight == b.InFlight &&
 		a.Valence == b.Valence && a.Budget == b.Budget && a.BudgetUsed == b.BudgetUsed &&
 		a.NextReady.Equal(b.NextReady) && a.LastFetch == b.LastFetch
+}
+
+// checkRecordCache compares every cached URL record with the stored one.
+func checkRecordCache(f *Frontier) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r, err := f.newRecordReader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var hashes []urlHash
+	for _, m := range []map[urlHash]urlRecord{f.records.cur, f.records.old} {
+		for h := range m {
+			hashes = append(hashes, h)
+		}
+	}
+	slices.SortFunc(hashes, func(x, y urlHash) int { return bytes.Compare(x[:], y[:]) })
+	for i := range hashes {
+		cached, _ := f.records.get(&hashes[i])
+		stored, found, err := r.find(&hashes[i])
+		if err != nil {
+			return err
+		}
+		if !found || stored != cached {
+			return fmt.Errorf("record cache: %x cached %+v, stored %+v (found %v)", hashes[i], cached, stored, found)
+		}
+	}
+	return nil
 }

@@ -86,7 +86,7 @@ func (f *Frontier) Release(key string, max int, send func([]Queued) error) (int,
 		b.Delete(p.key, nil)
 		b.Delete(dataKey(p.seq), nil)
 	}
-	writeRecords(b, recs)
+	f.writeRecords(b, recs)
 	if err := send(out); err != nil {
 		return 0, err
 	}

@@ -218,9 +218,12 @@ func (r *recordReader) Close() error {
 }
 
 // getRecord returns the URL record of h, or nil if the URL is unseen: a
-// single lookup, in the overlay and then in the record pages of each run
+// single lookup, in the record cache, in the overlay and then in the record pages of each run
 // through one iterator (the indexes help only a pass of many lookups).
 func (f *Frontier) getRecord(h urlHash) (*urlRecord, error) {
+	if rec, ok := f.records.get(&h); ok {
+		return &rec, nil
+	}
 	v, err := f.get(urlKey(h))
 	if err != nil {
 		return nil, err

@@ -167,6 +167,14 @@ func (f *Frontier) flushLocked() error {
 	if err := b.Commit(pebble.NoSync); err != nil {
 		return f.fail(err)
 	}
+	for i := range urls {
+		f.records.put(&urls[i].hash, &urls[i].rec)
+	}
+	for _, p := range f.scratch.parts {
+		for i := range p.known {
+			f.records.put(&p.known[i].hash, &p.known[i].rec)
+		}
+	}
 	return nil
 }
 
@@ -251,7 +259,7 @@ func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
 		}
 	}
 	first, second := &f.scratch.parts[0], &f.scratch.parts[1]
-	second.urls, second.fresh = second.urls[:0], second.fresh[:0]
+	second.urls, second.fresh, second.known = second.urls[:0], second.fresh[:0], second.known[:0]
 	done := make(chan error, 1)
 	if mid < len(order) {
 		go func() { done <- f.checkSeen(order[mid:], second) }()
@@ -274,27 +282,46 @@ func (f *Frontier) seenPass() (urls []seenURL, fresh []uint32, err error) {
 	return urls, fresh, nil
 }
 
-// seenPart is the result of checking one hash range of a pass.
+// seenPart is the result of checking one hash range of a pass: the URLs
+// queued after it, and those found in another state, which the pass
+// leaves alone but which go to the record cache.
 type seenPart struct {
 	urls  []seenURL
 	fresh []uint32
+	known []knownURL
 }
 
-// checkSeen merges candidates sorted by hash with the seen-set.
+type knownURL struct {
+	hash urlHash
+	rec  urlRecord
+}
+
+// checkSeen merges candidates sorted by hash with the seen-set, looking
+// in the record cache first.
 func (f *Frontier) checkSeen(order []sortEntry, p *seenPart) error {
-	r, err := f.newRecordReader()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	urls, fresh := p.urls[:0], p.fresh[:0]
-	defer func() { p.urls, p.fresh = urls, fresh }()
+	var r *recordReader // opened at the first URL the cache lacks
+	defer func() {
+		if r != nil {
+			r.Close()
+		}
+	}()
+	urls, fresh, known := p.urls[:0], p.fresh[:0], p.known[:0]
+	defer func() { p.urls, p.fresh, p.known = urls, fresh, known }()
 	for i := 0; i < len(order); {
 		first := order[i]
 		u := seenURL{hash: f.pending[first.idx].hash, idx: first.idx}
-		rec, found, err := r.find(&u.hash)
-		if err != nil {
-			return err
+		rec, found := f.records.get(&u.hash)
+		if !found {
+			if r == nil {
+				var err error
+				if r, err = f.newRecordReader(); err != nil {
+					return err
+				}
+			}
+			var err error
+			if rec, found, err = r.find(&u.hash); err != nil {
+				return err
+			}
 		}
 		if found && rec.state != stateMoved {
 			u.rec, u.old = rec, rec.pos()
@@ -313,6 +340,7 @@ func (f *Frontier) checkSeen(order []sortEntry, p *seenPart) error {
 			u.rec.rescore(c.Update, c.Score)
 		}
 		if u.rec.state != stateQueued {
+			known = append(known, knownURL{u.hash, u.rec})
 			continue
 		}
 		if u.isNew {

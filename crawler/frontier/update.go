@@ -56,7 +56,7 @@ func (f *Frontier) UpdatePriority(updates []Rescore) error {
 			f.moveItem(b, f.queues[rec.qid], old[h], rec)
 		}
 	}
-	writeRecords(b, recs)
+	f.writeRecords(b, recs)
 	return f.commit(b, nil, pebble.NoSync)
 }
 
@@ -117,7 +117,7 @@ func (f *Frontier) Blacklist(urls []string) error {
 		}
 		f.meta.totals.Blacklisted++
 	}
-	writeRecords(b, recs)
+	f.writeRecords(b, recs)
 	return f.commitTouched(b, &t, pebble.NoSync)
 }
 
@@ -150,6 +150,10 @@ func (f *Frontier) readRecords(urls []string) (map[urlHash]*urlRecord, error) {
 	}
 	defer r.Close()
 	for i := range hashes {
+		if rec, ok := f.records.get(&hashes[i]); ok {
+			recs[hashes[i]] = &rec
+			continue
+		}
 		rec, ok, err := r.find(&hashes[i])
 		if err != nil {
 			return nil, err
@@ -161,12 +165,10 @@ func (f *Frontier) readRecords(urls []string) (map[urlHash]*urlRecord, error) {
 	return recs, nil
 }
 
-func writeRecords(b *pebble.Batch, recs map[urlHash]*urlRecord) {
-	var buf []byte
+func (f *Frontier) writeRecords(b *pebble.Batch, recs map[urlHash]*urlRecord) {
 	for h, rec := range recs {
 		if rec != nil {
-			buf = rec.encode(buf[:0])
-			b.Set(urlKey(h), buf, nil)
+			f.setRecord(b, &h, rec)
 		}
 	}
 }

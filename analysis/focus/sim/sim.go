@@ -136,7 +136,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 				fl = append(fl, focus.Link{URL: l.URL, Hop: l.Hop, Text: l.Text, Paragraph: l.Paragraph})
 			}
 		}
-		pr, scores, err := sc.Score(u, focus.ContentText(body), fl)
+		pr, scores, err := sc.Score(u, extract.ContentText(body), fl)
 		if err != nil {
 			return err
 		}
