@@ -19,7 +19,12 @@
 //   - url: the score of the first URL rule (regex or SURT prefix) the
 //     link matches, 0 when none does;
 //   - social: how often and how recently the link was shared in the
-//     crawl's linked social campaign (a Shares source; none by default).
+//     crawl's linked social campaign (a Shares source; none by default);
+//   - site: how close to the topic the pages already crawled in the
+//     link's folder were (siteModel, learnt while the crawl runs): on
+//     documentation webs, whose navigation links (menus, next and
+//     previous, language bars) all look alike, it tells a folder of
+//     pages on the topic from one of pages off it.
 //
 // A link's score is Σ wₘ·vₘ / Σ wₘ over the modules that gave a value,
 // in [0, 1]. Links to blacklisted hosts or matching blacklisted patterns

@@ -81,8 +81,8 @@ func openExplain(dir string, u frontier.UpdateFunc) (*explainStore, error) {
 	}
 	db, err := pebble.Open(dir, o)
 	if err != nil && strings.Contains(err.Error(), "merger name from file") {
-		// Stores written before sightings were merges.
-		return nil, fmt.Errorf("%s: written by an older mneme (its records are not merges): remove the folder to record the explanations again: %w", dir, err)
+		// Stores written before sightings were merges, or with fewer modules.
+		return nil, fmt.Errorf("%s: written by an older mneme (its records are not merges of %d modules): remove the folder to record the explanations again: %w", dir, numModules, err)
 	}
 	if err != nil {
 		return nil, err
@@ -98,7 +98,8 @@ func openExplain(dir string, u frontier.UpdateFunc) (*explainStore, error) {
 // fold.
 func sightingMerger(u frontier.UpdateFunc) *pebble.Merger {
 	return &pebble.Merger{
-		Name: "mneme.focus.sightings",
+		// The name changes with the record's layout (the modules).
+		Name: "mneme.focus.sightings.7",
 		Merge: func(_, value []byte) (pebble.ValueMerger, error) {
 			m := &sightings{u: u}
 			return m, m.MergeNewer(value)

@@ -24,6 +24,7 @@ const (
 	modEntities
 	modURL
 	modSocial
+	modSite
 	numModules
 )
 

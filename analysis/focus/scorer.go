@@ -48,6 +48,7 @@ type Scorer struct {
 	ref       *reference
 	harvest   harvest
 	linkCos   cosCache
+	site      siteModel
 	// cost is the time spent per module (ns), the text analysis apart.
 	cost  [numModules + 1]atomic.Int64
 	pages atomic.Int64
@@ -158,6 +159,7 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 			s.cost[modEntities].Add(int64(time.Since(t1)))
 		}
 		s.harvest.add(res.Relevant)
+		s.site.add(page, res.Cosine)
 		if s.ref != nil {
 			s.ref.add(counts)
 		}
@@ -202,6 +204,9 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 		if l.Hop == extract.Link {
 			v[modParagraph] = cos(l.Paragraph, modParagraph)
 			v[modAnchor] = cos(l.Text, modAnchor)
+			t0 := time.Now()
+			v[modSite] = s.site.score(l.URL)
+			s.cost[modSite].Add(int64(time.Since(t0)))
 		}
 		t0 := time.Now()
 		v[modURL] = scoreURL(s.rules, l.URL)

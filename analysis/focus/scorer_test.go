@@ -74,7 +74,9 @@ func TestScoreModulesAndExplain(t *testing.T) {
 	for _, c := range e.Contributions {
 		sum += c
 	}
-	if math.Abs(sum-e.Current) > 1e-12 || math.Abs(e.Score-scores[0]) > 1e-12 || e.Modules["url"] != 1 || e.Modules["entities"] != 1 {
+	// The site module: the link's folder has no page yet, so it is like
+	// the rest of the crawl: 0.5.
+	if math.Abs(sum-e.Current) > 1e-12 || math.Abs(e.Score-scores[0]) > 1e-12 || e.Modules["url"] != 1 || e.Modules["entities"] != 1 || math.Abs(e.Modules["site"]-0.5) > 1e-12 {
 		t.Errorf("explanation %+v: contributions sum %v", e, sum)
 	}
 	// An embed: the page's document and entities and its URL rule; no anchor.

@@ -25,7 +25,7 @@ type Focus struct {
 	// for the archivist to accept into the topic or drop. 0: none.
 	Reference int `yaml:"reference,omitempty"`
 	// Weights of the analysis modules in the aggregated score: document,
-	// paragraph, anchor, entities, url, social.
+	// paragraph, anchor, entities, url, social, site.
 	Weights map[string]float64 `yaml:"weights,omitempty"`
 	URLs    []FocusURLRule     `yaml:"urls,omitempty"`
 	// Blacklist: hosts (exact, or "*.example.org") and URL regular
@@ -76,7 +76,7 @@ type FocusBlacklist struct {
 var FocusLanguages = []string{"en", "es", "fr", "hu", "no", "ru", "sv"}
 
 // FocusModules are the analysis modules a weight may name.
-var FocusModules = []string{"document", "paragraph", "anchor", "entities", "url", "social"}
+var FocusModules = []string{"document", "paragraph", "anchor", "entities", "url", "social", "site"}
 
 // DefaultFocusWeights are the weights of a focus section that sets none.
 var DefaultFocusWeights = map[string]float64{"document": 0.4, "paragraph": 0.2, "anchor": 0.3, "entities": 0.1}

@@ -47,7 +47,7 @@ func TestFocusSteering(t *testing.T) {
 	s.Press("e")
 	waitRow(t, s, `why [0-9.]+ = [a-z]+ [0-9.]+ \(`)
 	s.Press("w")
-	s.Wait(t, "weights: anchor=0.3 document=0.4 entities=0.1 paragraph=0.2 social=0 url=0")
+	s.Wait(t, "weights: anchor=0.3 document=0.4 entities=0.1 paragraph=0.2 site=0 social=0")
 	for range 80 {
 		s.Press("backspace")
 	}
