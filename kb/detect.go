@@ -214,12 +214,21 @@ func (det *Detection) Category() string {
 // category the fingerprints give it, or the one the knowledge base knows
 // for platforms the fingerprints file elsewhere (community platforms
 // under content curation, say).
-func TechCategory(m *fingerprint.Match) string {
-	if c, ok := techCategories[m.Slug]; ok {
+func TechCategory(m *fingerprint.Match) string { return techCategory(m.Slug, m.AppCategory) }
+
+func techCategory(slug, appCategory string) string {
+	if c, ok := techCategories[slug]; ok {
 		return c
 	}
-	return m.AppCategory
+	return appCategory
 }
+
+// NamesApplication reports whether the fingerprint technology of slug and
+// application category (fingerprint.Match) names an application
+// (TechCategory): what a crawl loads fingerprints for
+// (fingerprint.LoadOnly), as Detect names applications only by those
+// technologies and by the ones that imply them.
+func NamesApplication(slug, appCategory string) bool { return techCategory(slug, appCategory) != "" }
 
 // categoryRank orders categories from the most specific.
 var categoryRank = map[string]int{"forum": 4, "wiki": 3, "blog": 2, "cms": 1}
