@@ -287,6 +287,20 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 		done[r.typ] = true
 		fired[r.typ] = r.rank
 	}
+	// A type shown by the site's own files alone ranks after every
+	// pattern of its list.
+	ownFiles := map[int]*SiteFiles{}
+	for ti, t := range d.kb.Types {
+		for _, sf := range t.SiteFiles {
+			if sf.Holds(doc, markup) {
+				ownFiles[ti] = sf
+				if _, ok := fired[ti]; !ok {
+					fired[ti] = len(t.Detect)
+				}
+				break
+			}
+		}
+	}
 	// The strongest type whose evidence is not one weak signal alone.
 	for len(fired) > 0 {
 		b, br := -1, 0
@@ -297,12 +311,18 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 		}
 		t := d.kb.Types[b]
 		ev := Evidence(t, cands[b], func(p *Pattern) bool { return p.MatchIndexed(doc.Root, doc) })
+		if ownFiles[b] != nil {
+			ev = ev.with("asset")
+		}
 		if ev.Confidence < MinConfidence && t.structured(doc) {
 			ev = ev.with("markup")
 		}
 		if ev.Confidence >= MinConfidence {
 			best, bestRank = b, br
-			det.Pattern, det.Evidence = t.Detect[br], ev
+			det.Pattern, det.Evidence = t.Detect[min(br, len(t.Detect)-1)], ev
+			if br == len(t.Detect) {
+				det.Pattern = ownFiles[b].Pattern
+			}
 			break
 		}
 		det.Rejected = append(det.Rejected, t.ID)

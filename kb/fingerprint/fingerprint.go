@@ -5,8 +5,11 @@
 // embedded: it is read from a directory given by the user.
 //
 // Patterns on the page markup (html, scriptSrc), the URL, meta tags,
-// headers and cookies are compiled to Go regular expressions
-// (case-insensitive, as Wappalyzer matches). Patterns RE2 cannot compile
+// headers and cookies are parsed as Go regular expressions
+// (case-insensitive, as Wappalyzer matches) when loaded, and compiled
+// when a page first needs one. LoadOnly keeps the technologies a caller
+// asks for (those that name an application, for a crawl) and those that
+// imply them. Patterns RE2 cannot compile
 // (look-arounds, back-references), scripts rules (on the contents of
 // JavaScript files, which a page crawl does not fetch: matched on inline
 // scripts they misfire) and js/dom/dns/css/xhr/robots/certIssuer rules,
