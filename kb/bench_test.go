@@ -185,21 +185,37 @@ func naiveDetect(k *KB, fp *fingerprint.Set, doc *vdoc.Doc) (*Type, *Pattern, []
 	var typ *Type
 	var pat *Pattern
 	rank := 0
+	markup, _ := doc.Lower()
 	for _, t := range k.Types {
 		all := make([]int, len(t.Detect))
 		for i := range all {
 			all[i] = i
 		}
-		if Evidence(t, all, func(p *Pattern) bool { return p.MatchIndexed(doc.Root, doc) }).Confidence < MinConfidence && !t.structured(doc) {
-			continue
-		}
-		for pi, p := range t.Detect {
-			if p.MatchIndexed(doc.Root, doc) {
-				if typ == nil || pi < rank {
-					typ, pat, rank = t, p, pi
-				}
+		ev := Evidence(t, all, func(p *Pattern) bool { return p.MatchIndexed(doc.Root, doc) })
+		var own *SiteFiles
+		for _, sf := range t.SiteFiles {
+			if sf.Holds(doc, markup) {
+				own = sf
+				ev = ev.with("asset")
 				break
 			}
+		}
+		if ev.Confidence < MinConfidence && !t.structured(doc) {
+			continue
+		}
+		p, pi := own, len(t.Detect) // the site's files rank last
+		var pp *Pattern
+		if p != nil {
+			pp = p.Pattern
+		}
+		for i, q := range t.Detect {
+			if q.MatchIndexed(doc.Root, doc) {
+				pp, pi = q, i
+				break
+			}
+		}
+		if pp != nil && (typ == nil || pi < rank) {
+			typ, pat, rank = t, pp, pi
 		}
 	}
 	var techs []fingerprint.Match

@@ -214,12 +214,21 @@ func (det *Detection) Category() string {
 // category the fingerprints give it, or the one the knowledge base knows
 // for platforms the fingerprints file elsewhere (community platforms
 // under content curation, say).
-func TechCategory(m *fingerprint.Match) string {
-	if c, ok := techCategories[m.Slug]; ok {
+func TechCategory(m *fingerprint.Match) string { return techCategory(m.Slug, m.AppCategory) }
+
+func techCategory(slug, appCategory string) string {
+	if c, ok := techCategories[slug]; ok {
 		return c
 	}
-	return m.AppCategory
+	return appCategory
 }
+
+// NamesApplication reports whether the fingerprint technology of slug and
+// application category (fingerprint.Match) names an application
+// (TechCategory): what a crawl loads fingerprints for
+// (fingerprint.LoadOnly), as Detect names applications only by those
+// technologies and by the ones that imply them.
+func NamesApplication(slug, appCategory string) bool { return techCategory(slug, appCategory) != "" }
 
 // categoryRank orders categories from the most specific.
 var categoryRank = map[string]int{"forum": 4, "wiki": 3, "blog": 2, "cms": 1}
@@ -278,6 +287,20 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 		done[r.typ] = true
 		fired[r.typ] = r.rank
 	}
+	// A type shown by the site's own files alone ranks after every
+	// pattern of its list.
+	ownFiles := map[int]*SiteFiles{}
+	for ti, t := range d.kb.Types {
+		for _, sf := range t.SiteFiles {
+			if sf.Holds(doc, markup) {
+				ownFiles[ti] = sf
+				if _, ok := fired[ti]; !ok {
+					fired[ti] = len(t.Detect)
+				}
+				break
+			}
+		}
+	}
 	// The strongest type whose evidence is not one weak signal alone.
 	for len(fired) > 0 {
 		b, br := -1, 0
@@ -288,12 +311,18 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 		}
 		t := d.kb.Types[b]
 		ev := Evidence(t, cands[b], func(p *Pattern) bool { return p.MatchIndexed(doc.Root, doc) })
+		if ownFiles[b] != nil {
+			ev = ev.with("asset")
+		}
 		if ev.Confidence < MinConfidence && t.structured(doc) {
 			ev = ev.with("markup")
 		}
 		if ev.Confidence >= MinConfidence {
 			best, bestRank = b, br
-			det.Pattern, det.Evidence = t.Detect[br], ev
+			det.Pattern, det.Evidence = t.Detect[min(br, len(t.Detect)-1)], ev
+			if br == len(t.Detect) {
+				det.Pattern = ownFiles[b].Pattern
+			}
 			break
 		}
 		det.Rejected = append(det.Rejected, t.ID)

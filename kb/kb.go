@@ -22,6 +22,13 @@ type Type struct {
 	Website  string
 	// Detect identifies the type: any one pattern that is true suffices.
 	Detect []*Pattern
+	// SiteFiles are the type's evidence by the site's own files: a link
+	// or an asset whose path holds one of these parts (WordPress's
+	// /wp-content/uploads/) on any host of the page's registered domain
+	// (a media subdomain, the site's CDN name) shows that the site runs
+	// the application, though no asset of the page is on its host. On
+	// another site's host it shows nothing: pages link to others' files.
+	SiteFiles []*SiteFiles
 	// Avoid lists patterns over a link's virtual document (its URL alone,
 	// vdoc.ForURL): a link for which one is true is never followed.
 	Avoid  []*Pattern

@@ -242,3 +242,55 @@ func TestDetectAgainstNaive(t *testing.T) {
 		t.Error("nothing detected: the comparison compared nothing")
 	}
 }
+
+// TestApplicationFingerprints checks that the fingerprints a crawl loads
+// (fingerprint.LoadOnly with NamesApplication: the technologies that name
+// an application and those implying one) detect on every saved page what
+// all of them detect: the same application, type, level, the technology
+// that named it with its version, and the same technologies of an
+// application category.
+func TestApplicationFingerprints(t *testing.T) {
+	dir, pages := loadLabels(t)
+	k, all := builtinKB(t), loadFingerprints(t)
+	apps, err := fingerprint.LoadOnly(testenv.Path(t, "data", "fingerprints", "webappanalyzer"), NamesApplication)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if apps.Stats.Technologies >= all.Stats.Technologies/2 {
+		t.Errorf("%d of %d technologies kept: hardly a subset", apps.Stats.Technologies, all.Stats.Technologies)
+	}
+	full, lean := NewDetector(k, all), NewDetector(k, apps)
+	show := func(d *Detection) string {
+		s := d.App() + " " + d.Category()
+		if d.Type != nil {
+			s += " type=" + d.Type.ID
+		}
+		if d.Level != nil {
+			s += " level=" + d.Level.Name
+		}
+		if d.Technology != nil {
+			s += " by " + d.Technology.Name + " " + d.Technology.Version + " " + d.Technology.Pattern
+		}
+		for _, m := range d.Technologies {
+			if TechCategory(&m) != "" {
+				s += " | " + m.Name + " " + m.Version
+			}
+		}
+		return s
+	}
+	named := 0
+	for _, p := range pages {
+		doc := pageDoc(t, dir, p)
+		want, got := full.Detect(doc), lean.Detect(doc)
+		if w, g := show(want), show(got); w != g {
+			t.Errorf("%s: all fingerprints: %s; those a crawl loads: %s", p.file, w, g)
+		}
+		if want.Technology != nil {
+			named++
+		}
+	}
+	t.Logf("%d of %d technologies loaded; %d pages, %d named by a technology, alike", apps.Stats.Technologies, all.Stats.Technologies, len(pages), named)
+	if named == 0 {
+		t.Error("no page named by a technology: the comparison compared nothing")
+	}
+}

@@ -20,6 +20,13 @@ func (d *Detector) Possible(doc *vdoc.Doc) bool {
 	if d.fp != nil {
 		return true
 	}
+	for _, t := range d.kb.Types {
+		for _, sf := range t.SiteFiles {
+			if containsFold(doc.Body, sf.Path) {
+				return true
+			}
+		}
+	}
 	texts := append([][]byte{doc.Body}, doc.HTTPTexts()...)
 	hits := d.raw.Scan(texts...)
 	for _, id := range hits.Candidates {

@@ -18,13 +18,16 @@ import (
 // on carry their position (str); everything else decodes strictly, so an
 // unknown key is an error with its line.
 type fileType struct {
-	Type     str         `yaml:"type"`
-	Name     str         `yaml:"name"`
-	Category str         `yaml:"category"`
-	Website  string      `yaml:"website"`
-	Detect   []str       `yaml:"detect"`
-	Avoid    []str       `yaml:"avoid"`
-	Levels   []fileLevel `yaml:"levels"`
+	Type     str    `yaml:"type"`
+	Name     str    `yaml:"name"`
+	Category str    `yaml:"category"`
+	Website  string `yaml:"website"`
+	Detect   []str  `yaml:"detect"`
+	// SiteFiles are path parts under which the application serves a
+	// site's own files (Type.SiteFiles).
+	SiteFiles []str       `yaml:"site_files"`
+	Avoid     []str       `yaml:"avoid"`
+	Levels    []fileLevel `yaml:"levels"`
 }
 
 type fileLevel struct {
@@ -271,6 +274,13 @@ func (c *checker) check(f *fileType) *Type {
 		c.errs = append(c.errs, &Error{File: c.file, Line: 1, Msg: `missing "detect": at least one pattern identifies the type`})
 	}
 	t.Detect = c.xpaths(f.Detect)
+	for _, sf := range f.SiteFiles {
+		if !strings.HasPrefix(sf.V, "/") || !strings.HasSuffix(sf.V, "/") || strings.ContainsAny(sf.V, `'"<> `) {
+			c.errorf(sf, "site_files %q: a path part, written /like/this/", sf.V)
+			continue
+		}
+		t.SiteFiles = append(t.SiteFiles, siteFiles(sf.V, sf.Line))
+	}
 	t.Avoid = c.xpaths(f.Avoid)
 	if len(f.Levels) == 0 {
 		c.errs = append(c.errs, &Error{File: c.file, Line: 1, Msg: `missing "levels"`})

@@ -64,8 +64,9 @@ history, diffs or special pages), and stores the posts, comments and wiki
 pages it extracts in the crawl's graph, each derived from its capture; other
 sites get the generic link extractor. The summary names the application of
 each site. A spec with "aah: false" is --no-aah. --fingerprints DIR loads Wappalyzer-format fingerprints (e.g.
-../shared/data/fingerprints/webappanalyzer) to name technologies beyond the
-knowledge base.
+../shared/data/fingerprints/webappanalyzer) to name applications beyond the
+knowledge base (only the technologies that name one, or imply one, are
+loaded; "mneme kb detect" lists every technology).
 
 Where a known application's pages no longer match the knowledge base (a
 template change), the helper adapts unless --no-adapt: it relaxes the KB's

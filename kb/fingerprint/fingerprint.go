@@ -5,8 +5,11 @@
 // embedded: it is read from a directory given by the user.
 //
 // Patterns on the page markup (html, scriptSrc), the URL, meta tags,
-// headers and cookies are compiled to Go regular expressions
-// (case-insensitive, as Wappalyzer matches). Patterns RE2 cannot compile
+// headers and cookies are parsed as Go regular expressions
+// (case-insensitive, as Wappalyzer matches) when loaded, and compiled
+// when a page first needs one. LoadOnly keeps the technologies a caller
+// asks for (those that name an application, for a crawl) and those that
+// imply them. Patterns RE2 cannot compile
 // (look-arounds, back-references), scripts rules (on the contents of
 // JavaScript files, which a page crawl does not fetch: matched on inline
 // scripts they misfire) and js/dom/dns/css/xhr/robots/certIssuer rules,
@@ -28,9 +31,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+
+	jsoniter "github.com/json-iterator/go"
 
 	"github.com/mneme-archive/mneme/kb/litindex"
 )
@@ -91,11 +98,19 @@ type tech struct {
 }
 
 type pattern struct {
-	tech       int
-	field      string // html, scriptSrc, url, meta, headers, cookies
-	key        string // meta name, header or cookie name (lower-case)
-	keyRE      *regexp.Regexp
-	re         *regexp.Regexp // nil: the key's presence suffices
+	tech  int
+	field string // html, scriptSrc, url, meta, headers, cookies
+	key   string // meta name, header or cookie name (lower-case)
+	keyRE *regexp.Regexp
+	// expr is the regex as written, "" when the key's presence
+	// suffices; tree is it parsed, kept from compile until index has
+	// read its literals. The regexes run on pages (re, low, atHead) are
+	// compiled from it at first use (regexes): a page set holds a few of
+	// thousands of technologies, and compiling every regex up front was
+	// most of the cost of loading.
+	expr       string
+	tree       *syntax.Regexp
+	rx         *regexes
 	src        string
 	version    []byte // template for regexp.Expand (\1 made ${1}); nil: none
 	confidence int
@@ -121,17 +136,9 @@ type pattern struct {
 	stop   byteSet
 	narrow bool
 	stop1  int // the one stop byte, -1 if there are none or several
-	// low is re for text whose ASCII letters are lower-cased
-	// (vdoc.LowerASCII), run on the lower-cased markup and script
-	// sources: without (?i) on its ASCII literals, package regexp skips
-	// to a literal prefix, where the (?i) regex starts a match at every
-	// byte.
-	low *regexp.Regexp
 	// head is the literal every match of an html regex starts with
-	// (lower-case), "" if there is none; atHead is low anchored, run
-	// only where head occurs.
-	head   string
-	atHead *regexp.Regexp
+	// (lower-case), "" if there is none.
+	head string
 	// gate holds the literal sets a match starting at head holds before
 	// the next '>' (opening): most occurrences of head are ruled out
 	// there without running the regex.
@@ -162,7 +169,15 @@ type Match struct {
 // Load reads dir: technologies/*.json and categories.json (the layout of
 // enthec/webappanalyzer's src directory, as under
 // ../shared/data/fingerprints/webappanalyzer). Errors name the file.
-func Load(dir string) (*Set, error) {
+func Load(dir string) (*Set, error) { return LoadOnly(dir, nil) }
+
+// LoadOnly is Load keeping only the technologies keep keeps (given each
+// one's slug and application category, see Match) and those that imply
+// one of them, directly or through others: what names an application
+// on a page is then found as Load's set finds it, at a fraction of the
+// cost of indexing thousands of technologies no application follows
+// from. A nil keep keeps every technology.
+func LoadOnly(dir string, keep func(slug, appCategory string) bool) (*Set, error) {
 	cats, err := loadCategories(filepath.Join(dir, "categories.json"))
 	if err != nil {
 		return nil, err
@@ -174,6 +189,8 @@ func Load(dir string) (*Set, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%s: no technologies/*.json files", dir)
 	}
+	// A technology's patterns are decoded only when it is kept: most
+	// of a file's cost is their strings and maps.
 	raw := map[string]rawTech{}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -181,12 +198,16 @@ func Load(dir string) (*Set, error) {
 			return nil, err
 		}
 		var m map[string]rawTech
-		if err := json.Unmarshal(data, &m); err != nil {
+		if err := jsonFast.Unmarshal(data, &m); err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
 		for k, v := range m {
+			v.file = f
 			raw[k] = v
 		}
+	}
+	if keep != nil {
+		raw = keepImplying(raw, func(name string, r rawTech) bool { return keep(Slug(name), appCategoryOf(r.Cats)) })
 	}
 	names := make([]string, 0, len(raw))
 	for n := range raw {
@@ -194,6 +215,56 @@ func Load(dir string) (*Set, error) {
 	}
 	slices.Sort(names)
 	return build(names, raw, cats)
+}
+
+// jsonFast decodes the technology files as encoding/json does, at about
+// twice its speed (the files are 3 MB, read by every crawl that loads
+// them).
+var jsonFast = jsoniter.ConfigCompatibleWithStandardLibrary
+
+// keepImplying returns the technologies of raw that keep keeps and those
+// that imply one kept, transitively.
+func keepImplying(raw map[string]rawTech, keep func(string, rawTech) bool) map[string]rawTech {
+	impliedBy := map[string][]string{}
+	for n, r := range raw {
+		for _, im := range r.Implies {
+			impliedBy[impliedName(im)] = append(impliedBy[impliedName(im)], n)
+		}
+	}
+	kept := map[string]rawTech{}
+	var queue []string
+	for n, r := range raw {
+		if keep(n, r) {
+			kept[n] = r
+			queue = append(queue, n)
+		}
+	}
+	for len(queue) > 0 {
+		n := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, by := range impliedBy[n] {
+			if _, ok := kept[by]; !ok {
+				kept[by] = raw[by]
+				queue = append(queue, by)
+			}
+		}
+	}
+	return kept
+}
+
+// impliedName is the technology an implies entry names ("PHP\;confidence:50").
+func impliedName(im string) string { return strings.Split(im, `\;`)[0] }
+
+// appCategoryOf is the application category of a technology in the
+// Wappalyzer categories cats: the most specific of appCategories'.
+func appCategoryOf(cats []int) string {
+	app := ""
+	for _, c := range cats {
+		if a, ok := appCategories[c]; ok && appCategoryRank[a] > appCategoryRank[app] {
+			app = a
+		}
+	}
+	return app
 }
 
 // Subset returns a set with only the technologies keep keeps (it is
@@ -263,34 +334,68 @@ func loadCategories(path string) (map[int]string, error) {
 	return out, nil
 }
 
-// rawTech is one technology as stored; fields that hold a string or a
-// list of strings decode through strOrList.
+// rawTech is one technology as stored: its categories and implies, and
+// its rules as they are written (patterns), decoded by build.
 type rawTech struct {
-	Cats       []int                `json:"cats"`
-	HTML       strOrList            `json:"html"`
-	Scripts    strOrList            `json:"scripts"`
-	ScriptSrc  strOrList            `json:"scriptSrc"`
-	URL        strOrList            `json:"url"`
-	Meta       map[string]strOrList `json:"meta"`
-	Headers    map[string]string    `json:"headers"`
-	Cookies    map[string]string    `json:"cookies"`
-	Implies    strOrList            `json:"implies"`
-	JS         map[string]any       `json:"js"`
-	DOM        json.RawMessage      `json:"dom"`
-	DNS        json.RawMessage      `json:"dns"`
-	CSS        json.RawMessage      `json:"css"`
-	XHR        json.RawMessage      `json:"xhr"`
-	Robots     json.RawMessage      `json:"robots"`
-	CertIssuer json.RawMessage      `json:"certIssuer"`
-	Probe      json.RawMessage      `json:"probe"`
-	Text       json.RawMessage      `json:"text"`
+	Cats    []int     `json:"cats"`
+	Implies strOrList `json:"implies"`
+	// HTML, Scripts, ScriptSrc and URL hold a string or a list of
+	// strings (strOrList); Meta a map of those; Headers and Cookies maps
+	// of strings.
+	HTML      json.RawMessage `json:"html"`
+	Scripts   json.RawMessage `json:"scripts"`
+	ScriptSrc json.RawMessage `json:"scriptSrc"`
+	URL       json.RawMessage `json:"url"`
+	Meta      json.RawMessage `json:"meta"`
+	Headers   json.RawMessage `json:"headers"`
+	Cookies   json.RawMessage `json:"cookies"`
+	// Rules that need a browser or other requests, counted only.
+	JS         json.RawMessage `json:"js"`
+	DOM        json.RawMessage `json:"dom"`
+	DNS        json.RawMessage `json:"dns"`
+	CSS        json.RawMessage `json:"css"`
+	XHR        json.RawMessage `json:"xhr"`
+	Robots     json.RawMessage `json:"robots"`
+	CertIssuer json.RawMessage `json:"certIssuer"`
+	Probe      json.RawMessage `json:"probe"`
+	Text       json.RawMessage `json:"text"`
+	file       string          // where it was read, for errors
+}
+
+// rawPatterns are a technology's rules on what a crawl sees.
+type rawPatterns struct {
+	HTML, Scripts, ScriptSrc, URL strOrList
+	Meta                          map[string]strOrList
+	Headers, Cookies              map[string]string
+	JS                            map[string]json.RawMessage
+}
+
+// patterns decodes r's rules.
+func (r rawTech) patterns(name string) (rawPatterns, error) {
+	var p rawPatterns
+	for _, f := range []struct {
+		raw json.RawMessage
+		to  any
+	}{{r.HTML, &p.HTML}, {r.Scripts, &p.Scripts}, {r.ScriptSrc, &p.ScriptSrc}, {r.URL, &p.URL},
+		{r.Meta, &p.Meta}, {r.Headers, &p.Headers}, {r.Cookies, &p.Cookies}, {r.JS, &p.JS}} {
+		if len(f.raw) == 0 {
+			continue
+		}
+		if err := jsonFast.Unmarshal(f.raw, f.to); err != nil {
+			return p, fmt.Errorf("%s: %s: %w", r.file, name, err)
+		}
+	}
+	return p, nil
 }
 
 type strOrList []string
 
 func (s *strOrList) UnmarshalJSON(b []byte) error {
-	var one string
-	if err := json.Unmarshal(b, &one); err == nil {
+	if len(b) > 0 && b[0] == '"' {
+		var one string
+		if err := json.Unmarshal(b, &one); err != nil {
+			return err
+		}
 		*s = strOrList{one}
 		return nil
 	}
@@ -307,17 +412,16 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 	var pats []*pattern
 	for ti, name := range names {
 		r := raw[name]
-		t := &tech{name: name, slug: Slug(name)}
+		rp, err := r.patterns(name)
+		if err != nil {
+			return nil, err
+		}
+		t := &tech{name: name, slug: Slug(name), appCategory: appCategoryOf(r.Cats)}
 		for _, c := range r.Cats {
 			t.cats = append(t.cats, cats[c])
-			if a, ok := appCategories[c]; ok && appCategoryRank[a] > appCategoryRank[t.appCategory] {
-				t.appCategory = a
-			}
 		}
 		s.techs = append(s.techs, t)
-		if len(r.JS) > 0 {
-			s.Stats.SkippedJS += len(r.JS)
-		}
+		s.Stats.SkippedJS += len(rp.JS)
 		for _, m := range []json.RawMessage{r.DOM, r.DNS, r.CSS, r.XHR, r.Robots, r.CertIssuer, r.Probe, r.Text} {
 			if len(m) > 0 {
 				s.Stats.SkippedOther++
@@ -331,7 +435,7 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 			}
 			pats = append(pats, p)
 		}
-		for _, v := range r.HTML {
+		for _, v := range rp.HTML {
 			re, rest, _ := strings.Cut(v, `\;`)
 			alts := alternatives(re, strings.Contains(rest, "version:"))
 			if alts == nil {
@@ -350,22 +454,22 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 				p.alt, p.desc = i > 0, "html: "+v
 			}
 		}
-		s.Stats.SkippedScripts += len(r.Scripts)
-		for _, v := range r.ScriptSrc {
+		s.Stats.SkippedScripts += len(rp.Scripts)
+		for _, v := range rp.ScriptSrc {
 			add("scriptSrc", "", v)
 		}
-		for _, v := range r.URL {
+		for _, v := range rp.URL {
 			add("url", "", v)
 		}
-		for k, vs := range r.Meta {
+		for k, vs := range rp.Meta {
 			for _, v := range vs {
 				add("meta", k, v)
 			}
 		}
-		for k, v := range r.Headers {
+		for k, v := range rp.Headers {
 			add("headers", k, v)
 		}
-		for k, v := range r.Cookies {
+		for k, v := range rp.Cookies {
 			add("cookies", k, v)
 		}
 	}
@@ -375,8 +479,8 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 		byName[n] = i
 	}
 	for ti, name := range names {
-		for _, im := range raw[name].Implies { // "PHP\;confidence:50"
-			if i, ok := byName[strings.Split(im, `\;`)[0]]; ok {
+		for _, im := range raw[name].Implies {
+			if i, ok := byName[impliedName(im)]; ok {
 				s.techs[ti].implied = append(s.techs[ti].implied, i)
 			}
 		}
@@ -414,14 +518,49 @@ func compile(ti int, field, key, src string) (*pattern, error) {
 		p.desc += "[" + p.key + "]"
 	}
 	if parts[0] != "" {
-		re, err := regexp.Compile("(?i)" + parts[0])
+		// Parsing finds what RE2 cannot compile; the compilation
+		// itself waits for a page that needs the regex.
+		t, err := syntax.Parse("(?i)"+parts[0], syntax.Perl)
 		if err != nil {
 			return nil, err
 		}
-		p.re = re
+		p.expr, p.tree, p.rx = "(?i)"+parts[0], t, &regexes{}
 		p.desc += ": " + src
 	}
 	return p, nil
+}
+
+// regexes are a pattern's compiled regexes, made once, at first use.
+type regexes struct {
+	once sync.Once
+	// re is the regex as written, with (?i), for values matched as sent.
+	re *regexp.Regexp
+	// low is re for text whose ASCII letters are lower-cased
+	// (vdoc.LowerASCII), run on the lower-cased markup and script
+	// sources: without (?i) on its ASCII literals, package regexp skips
+	// to a literal prefix, where the (?i) regex starts a match at every
+	// byte.
+	low *regexp.Regexp
+	// atHead is low anchored, run only where the pattern's head
+	// occurs; nil for a pattern that is not matched from its head.
+	atHead *regexp.Regexp
+}
+
+// regexes returns p's compiled regexes, nil when p has no regex.
+func (p *pattern) regexes() *regexes {
+	if p.rx == nil {
+		return nil
+	}
+	p.rx.once.Do(func() {
+		p.rx.re = regexp.MustCompile(p.expr) // parsed by compile
+		if p.field == "html" || p.field == "scriptSrc" {
+			p.rx.low = lowered(p.expr, "")
+		}
+		if p.field == "html" && p.head != "" && !p.anchored {
+			p.rx.atHead = lowered(p.expr, "^")
+		}
+	})
+	return p.rx
 }
 
 func (s *Set) index(pats []*pattern) {
@@ -469,12 +608,6 @@ func (s *Set) index(pats []*pattern) {
 				slices.SortStableFunc(p.sets, func(a, b []string) int {
 					return cmp.Compare(selectivity(b), selectivity(a))
 				})
-			}
-			if p.re != nil {
-				p.low = lowered(p.re, "")
-			}
-			if p.field == "html" && p.head != "" && !p.anchored && p.re != nil {
-				p.atHead = lowered(p.re, "^")
 			}
 			if best < 0 {
 				// Evaluated on every page. A script source is still

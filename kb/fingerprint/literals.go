@@ -40,12 +40,16 @@ func bestSetOf(sets [][]string, minLen int) int {
 // literalSets returns the sets of literals (lower-cased) every match of
 // p's regex contains one of, and marks p pure or anchored.
 func literalSets(p *pattern) [][]string {
-	if p.re == nil {
+	if p.expr == "" {
 		return nil
 	}
-	t, err := syntax.Parse(p.re.String(), syntax.Perl)
-	if err != nil {
-		return nil
+	t := p.tree
+	p.tree = nil  // read once: the regexes are compiled from expr
+	if t == nil { // read before, by another index (Subset)
+		var err error
+		if t, err = syntax.Parse(p.expr, syntax.Perl); err != nil {
+			return nil
+		}
 	}
 	t = t.Simplify()
 	p.anchored = hasAnchor(t)
@@ -72,15 +76,15 @@ func literalSets(p *pattern) [][]string {
 	return sets
 }
 
-// lowered returns re (compiled with (?i)) for ASCII-lower-cased text,
+// lowered returns expr (compiled with (?i)) for ASCII-lower-cased text,
 // prefixed by anchor: its case-folded literals of ASCII letters, and of
 // other characters without case variants, lower-cased and matched as
 // they are; literals with other letters keep (?i). Matching lower-cased
 // text, it finds what re finds in the text, at the same offsets, as long
 // as the text spells with ASCII letters the K and s that (?i) also
 // matches as U+212A and U+017F (as the literal index assumes too).
-func lowered(re *regexp.Regexp, anchor string) *regexp.Regexp {
-	t, err := syntax.Parse(re.String(), syntax.Perl)
+func lowered(expr string, anchor string) *regexp.Regexp {
+	t, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		panic(err) // re was compiled from this text with the same flags
 	}

@@ -326,8 +326,9 @@ func findNear(p *pattern, html, lower []byte, hits *litindex.Hits) (string, bool
 // matches start with a literal: its anchored form is tried where the
 // literal occurs, in order, which gives the leftmost match find would.
 func findHead(p *pattern, html, lower []byte) (string, bool) {
-	if p.atHead == nil {
-		return findLow(p, p.low, html, lower)
+	rx := p.regexes()
+	if rx == nil || rx.atHead == nil {
+		return findLow(p, html, lower)
 	}
 	for i := 0; ; i++ {
 		j := bytes.Index(lower[i:], []byte(p.head))
@@ -344,7 +345,7 @@ func findHead(p *pattern, html, lower []byte) (string, bool) {
 				continue
 			}
 		}
-		if v, ok := findLow(p, p.atHead, html[i:], lower[i:]); ok {
+		if v, ok := findRE(p, rx.atHead, lower[i:], html[i:]); ok {
 			return v, true
 		}
 	}
@@ -496,7 +497,7 @@ func findSource(p *pattern, src string, lower []byte) (string, bool) {
 	if !holdsSets(lower, p.sets) {
 		return "", false
 	}
-	return findLow(p, p.low, []byte(src), lower)
+	return findLow(p, []byte(src), lower)
 }
 
 func findAny(p *pattern, vals []string) (string, bool) {
@@ -509,19 +510,20 @@ func findAny(p *pattern, vals []string) (string, bool) {
 }
 
 func find(p *pattern, b []byte) (string, bool) {
-	if p.re == nil {
+	rx := p.regexes()
+	if rx == nil {
 		return "", true
 	}
-	return findRE(p, p.re, b, b)
+	return findRE(p, rx.re, b, b)
 }
 
-// findLow is find on b by its lower-cased form lower, with p.low or a
-// form of it (re).
-func findLow(p *pattern, re *regexp.Regexp, b, lower []byte) (string, bool) {
-	if p.re == nil {
+// findLow is find on b by its lower-cased form lower.
+func findLow(p *pattern, b, lower []byte) (string, bool) {
+	rx := p.regexes()
+	if rx == nil {
 		return "", true
 	}
-	return findRE(p, re, lower, b)
+	return findRE(p, rx.low, lower, b)
 }
 
 // findRE matches re, p's regex or a form of it, on text and returns the

@@ -56,13 +56,13 @@ func TestAlternativesMatchAsWhole(t *testing.T) {
 		src, _, _ := strings.Cut(strings.TrimPrefix(desc, "html: "), `\;`)
 		whole := regexp.MustCompile("(?i)" + src)
 		for _, text := range texts {
-			if w, g := whole.Match(text), slices.ContainsFunc(alts, func(p *pattern) bool { return p.re.Match(text) }); w != g {
+			if w, g := whole.Match(text), slices.ContainsFunc(alts, func(p *pattern) bool { return p.regexes().re.Match(text) }); w != g {
 				t.Errorf("%s: whole matches %v, its alternatives %v", src, w, g)
 			}
 		}
 		// A text each alternative matches, as the whole must.
 		for _, p := range alts {
-			if x := example(p.re); x != nil {
+			if x := example(p.regexes().re); x != nil {
 				matched++
 				if !whole.Match(x) {
 					t.Errorf("%s: %q matches alternative %s but not the whole", src, x, p.src)

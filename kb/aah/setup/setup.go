@@ -29,7 +29,9 @@ type Knowledge struct {
 
 // Load reads the knowledge base files or directories kbFiles (the
 // built-in KB when there are none) and, when fingerprints is not empty,
-// the Wappalyzer-format fingerprints of that directory.
+// the Wappalyzer-format fingerprints of that directory: those of the
+// technologies that name an application (kb.NamesApplication), the only
+// ones a crawl's detection looks at.
 func Load(kbFiles []string, fingerprints string) (*Knowledge, error) {
 	k, err := LoadKB(kbFiles)
 	if err != nil {
@@ -37,7 +39,7 @@ func Load(kbFiles []string, fingerprints string) (*Knowledge, error) {
 	}
 	var fp *fingerprint.Set
 	if fingerprints != "" {
-		if fp, err = fingerprint.Load(fingerprints); err != nil {
+		if fp, err = fingerprint.LoadOnly(fingerprints, kb.NamesApplication); err != nil {
 			return nil, err
 		}
 	}
