@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -74,6 +75,17 @@ type Pause struct {
 	By     string    `json:"by,omitempty"` // who set it: a node's name, or "mneme cluster"
 	At     time.Time `json:"at,omitzero"`
 	Rev    uint64    `json:"rev,omitempty"` // its revision in the cluster's bucket; 0: never set
+}
+
+// String says what the pause is: "paused by n1 at 2026-11-29 08:10:03".
+func (p Pause) String() string {
+	switch {
+	case p.Rev == 0:
+		return "running, never paused"
+	case p.Paused:
+		return fmt.Sprintf("paused by %s at %s", p.By, p.At.Local().Format(time.DateTime))
+	}
+	return fmt.Sprintf("running, resumed by %s at %s", p.By, p.At.Local().Format(time.DateTime))
 }
 
 // IPClaim is an IP address claimed in the cluster's registry.

@@ -220,7 +220,7 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n.pause = &Pauser{kv: pauseKV, members: n.members, crawl: cfg.Crawl, token: n.token}
+	n.pause = &Pauser{kv: pauseKV, members: n.members, crawl: cfg.Crawl, token: n.token, live: n.owners}
 	n.fwd, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name: "MNEME_FWD_" + n.token, Subjects: []string{"mneme.fwd." + n.token + ".*"},
 		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: cfg.Replicas,

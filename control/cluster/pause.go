@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -29,6 +30,7 @@ type Pauser struct {
 	kv, members jetstream.KeyValue
 	crawl       string
 	token       string
+	live        func() []string // the live set of the node waiting; nil for mneme cluster
 }
 
 // NewPauser opens the pause of crawl on a NATS server whose nodes have
@@ -95,42 +97,106 @@ func decodePause(e jetstream.KeyValueEntry) api.Pause {
 // heartbeats then say. It fails when the pause changed meanwhile (someone
 // else paused or resumed), and when ctx ends first, naming the nodes it
 // still waits for.
+//
+// It follows the heartbeats with one watch. A watch's first values can
+// miss a heartbeat being rewritten at that moment; the node's next beat
+// comes as an update. So a node is waited for once it was seen, until its
+// heartbeat expires, and also when the live set of the node waiting names
+// it; a Pauser of no node (mneme cluster) waits at least half the
+// heartbeat TTL, in which every live node beats at least once.
 func (p *Pauser) Wait(ctx context.Context, v api.Pause) ([]api.Node, error) {
+	st, err := p.members.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ttl := st.TTL()
+	settle := time.Now()
+	if p.live == nil {
+		settle = settle.Add(ttl / 2)
+	}
+	w, err := p.members.Watch(ctx, p.token+".*")
+	if err != nil {
+		return nil, err
+	}
+	defer w.Stop()
+	type beat struct {
+		n       api.Node
+		created time.Time
+	}
+	beats := map[string]beat{}
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	waiting := []string{"the heartbeats"}
 	for {
-		cur, err := p.Get(ctx)
-		if err == nil && cur.Rev != v.Rev {
-			return nil, fmt.Errorf("crawl %s: the cluster's pause changed meanwhile: %s", p.crawl, describePause(cur))
-		}
-		var nodes []api.Node
-		if err == nil {
-			nodes, err = p.nodes(ctx)
-		}
-		var waiting []string
-		for _, n := range nodes {
-			switch {
-			case n.Leaving:
-			case n.PauseRev < v.Rev:
-				waiting = append(waiting, n.Name+" (has not seen it yet)")
-			case v.Paused && n.InFlight > 0:
-				waiting = append(waiting, fmt.Sprintf("%s (%d URLs in flight)", n.Name, n.InFlight))
-			}
-		}
-		if err == nil && len(waiting) == 0 {
-			return nodes, nil
-		}
 		select {
 		case <-ctx.Done():
-			if err == nil {
-				err = fmt.Errorf("still waiting for %s", strings.Join(waiting, ", "))
+			return nil, fmt.Errorf("crawl %s: %s: not every node followed: still waiting for %s", p.crawl, v, strings.Join(waiting, ", "))
+		case e, ok := <-w.Updates():
+			if !ok {
+				return nil, fmt.Errorf("crawl %s: the watch of the heartbeats closed", p.crawl)
 			}
-			return nodes, fmt.Errorf("crawl %s: %s: not every node followed: %w", p.crawl, describePause(v), err)
-		case <-time.After(50 * time.Millisecond):
+			if e != nil {
+				name := strings.TrimPrefix(e.Key(), p.token+".")
+				var n api.Node
+				if e.Operation() != jetstream.KeyValuePut {
+					delete(beats, name) // it left
+				} else if json.Unmarshal(e.Value(), &n) == nil {
+					beats[name] = beat{n, e.Created()}
+				}
+			}
+			continue
+		case <-tick.C:
+		}
+		cur, err := p.Get(ctx)
+		if err != nil {
+			waiting = []string{"the pause to be readable (" + err.Error() + ")"}
+			continue
+		}
+		if cur.Rev != v.Rev {
+			return nil, fmt.Errorf("crawl %s: the cluster's pause changed meanwhile: now %s", p.crawl, cur)
+		}
+		now := time.Now()
+		names := map[string]bool{}
+		for name, b := range beats {
+			if now.Sub(b.created) > ttl {
+				delete(beats, name) // expired: the node is gone
+				continue
+			}
+			names[name] = true
+		}
+		if p.live != nil {
+			for _, name := range p.live() {
+				names[name] = true
+			}
+		}
+		waiting = waiting[:0]
+		var nodes []api.Node
+		for _, name := range slices.Sorted(maps.Keys(names)) {
+			b, ok := beats[name]
+			switch {
+			case !ok:
+				waiting = append(waiting, name+" (no heartbeat read yet)")
+			case b.n.Leaving:
+			case b.n.PauseRev < v.Rev:
+				waiting = append(waiting, name+" (has not seen it yet)")
+			case v.Paused && b.n.InFlight > 0:
+				waiting = append(waiting, fmt.Sprintf("%s (%d URLs in flight)", name, b.n.InFlight))
+			}
+			if ok {
+				nodes = append(nodes, b.n)
+			}
+		}
+		if len(waiting) == 0 && !now.Before(settle) {
+			return nodes, nil
+		}
+		if len(waiting) == 0 {
+			waiting = append(waiting, "the heartbeats of nodes not seen yet")
 		}
 	}
 }
 
-// nodes reads the heartbeats of the crawl's live nodes.
-func (p *Pauser) nodes(ctx context.Context) ([]api.Node, error) {
+// Nodes reads the heartbeats of the crawl's live nodes.
+func (p *Pauser) Nodes(ctx context.Context) ([]api.Node, error) {
 	w, err := p.members.Watch(ctx, p.token+".*", jetstream.IgnoreDeletes())
 	if err != nil {
 		return nil, err
@@ -153,17 +219,6 @@ func (p *Pauser) nodes(ctx context.Context) ([]api.Node, error) {
 			out = append(out, n)
 		}
 	}
-}
-
-// describePause says what a pause is, for messages.
-func describePause(v api.Pause) string {
-	switch {
-	case v.Rev == 0:
-		return "running (never paused)"
-	case v.Paused:
-		return fmt.Sprintf("paused by %s at %s", v.By, v.At.Local().Format(time.DateTime))
-	}
-	return fmt.Sprintf("resumed by %s at %s", v.By, v.At.Local().Format(time.DateTime))
 }
 
 // watchPause follows the crawl's pause until the node closes: the value
@@ -239,7 +294,7 @@ func (n *Node) followPause(v api.Pause) {
 	n.applyPause()
 	n.pauseMu.Unlock()
 	if v.Paused != cur.Paused {
-		n.log.printf("crawl %s %s", n.cfg.Crawl, describePause(v))
+		n.log.printf("crawl %s %s", n.cfg.Crawl, v)
 	}
 	n.beatSoon()
 }
