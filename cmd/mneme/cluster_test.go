@@ -72,7 +72,9 @@ func TestNodesPauseCluster(t *testing.T) {
 	}
 
 	ctx := context.Background()
+	start := time.Now()
 	cl, err := c1.ClusterPause(ctx, true, 30*time.Second)
+	took := time.Since(start)
 	if err != nil {
 		t.Fatalf("pausing through n1: %v\n%s", err, nodes["n1"].out)
 	}
@@ -131,7 +133,9 @@ func TestNodesPauseCluster(t *testing.T) {
 	}
 
 	// n2, restarted, resumes the crawl through mneme cluster.
+	start = time.Now()
 	code, out, errOut = mneme(t, "", "cluster", "resume", "--data", data("n2"))
+	tookResume := time.Since(start)
 	if code != 0 || !strings.Contains(out, "crawl web resumed") || !strings.Contains(out, "resumed by n2") {
 		t.Fatalf("mneme cluster resume: exit %d\n%s%s", code, out, errOut)
 	}
@@ -152,5 +156,6 @@ func TestNodesPauseCluster(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d pages, %d of them before the pause; after the resume: %s", total, atPause, lastLine(nodes["n3"].out.String()))
+	t.Logf("%d pages, %d of them before the pause; the pause took %v, the resume %v; after the resume: %s",
+		total, atPause, took.Round(time.Millisecond), tookResume.Round(time.Millisecond), lastLine(nodes["n3"].out.String()))
 }
