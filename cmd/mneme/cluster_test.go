@@ -159,3 +159,24 @@ func TestNodesPauseCluster(t *testing.T) {
 	t.Logf("%d pages, %d of them before the pause; the pause took %v, the resume %v; after the resume: %s",
 		total, atPause, took.Round(time.Millisecond), tookResume.Round(time.Millisecond), lastLine(nodes["n3"].out.String()))
 }
+
+// TestClusterCmdErrors: mneme cluster says clearly what it lacks.
+func TestClusterCmdErrors(t *testing.T) {
+	empty := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"cluster", "pause", "--cluster", "embeded", "--id", "web"}, 2, "is not a NATS URL"},
+		{[]string{"cluster", "resume", "--cluster", "nats://127.0.0.1:4222"}, 2, "give the crawl's --id"},
+		{[]string{"cluster", "status", "--data", empty}, 1, "no node runs on data folder " + empty},
+		{[]string{"cluster", "pause", "--data", empty, "--wait", "-1s"}, 2, "--wait"},
+		{[]string{"cluster", "pause", "extra"}, 2, ""},
+	} {
+		code, _, errOut := mneme(t, "", c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("mneme %s: exit %d, stderr %q; want exit %d and %q", strings.Join(c.args, " "), code, errOut, c.code, c.want)
+		}
+	}
+}
