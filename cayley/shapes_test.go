@@ -106,11 +106,32 @@ func TestShapesMatchMemstore(t *testing.T) {
 		`g.V("<nothing>").In("<takes>").All()`,
 		`g.V("<s0>").Out("<takes>").In("<nothing>").All()`,
 	}
+	// Where two Has filters or a Has and a later step meet a node with
+	// several paths, the number of paths Cayley reports follows which
+	// iterator its And makes primary (by size estimate): the memstore
+	// gives s0 three paths for In("<takes>").Has(type).Has(advisor) but
+	// four for In("<takes>").Has(type) alone, though every s0 has one
+	// advisor. Such queries are held to the same distinct results.
+	distinct := []string{
+		`g.V("<c0>").In("<takes>").Has("<type>", "<Grad>").Has("<advisor>", "<p0>").All()`,
+		`g.V("<c0>").In("<takes>").Has("<advisor>", "<p0>").Has("<type>", "<Grad>").All()`,
+		`g.V("<p0>").Out("<teaches>").Has("<type>", "<Course>").In("<takes>").All()`,
+	}
 	check := func(name string, store func() cgraph.QuadStore) {
 		for _, q := range queries {
 			qs := store()
 			if got, want := runGizmo(t, qs, q), runGizmo(t, mem, q); !slices.Equal(got, want) {
 				t.Errorf("%s on %s:\n got  %v\n want %v", q, name, got, want)
+			}
+			if c, ok := qs.(*QuadStore); ok {
+				c.Close()
+			}
+		}
+		for _, q := range distinct {
+			qs := store()
+			got, want := slices.Compact(runGizmo(t, qs, q)), slices.Compact(runGizmo(t, mem, q))
+			if len(want) == 0 || !slices.Equal(got, want) {
+				t.Errorf("%s on %s (distinct):\n got  %v\n want %v", q, name, got, want)
 			}
 			if c, ok := qs.(*QuadStore); ok {
 				c.Close()
