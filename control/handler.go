@@ -27,7 +27,8 @@ type Handler struct {
 	token    string
 	interval time.Duration
 	mux      *http.ServeMux
-	public   bool // reads without the token
+	public   bool        // reads without the token
+	cluster  ClusterView // a crawler node's cluster (SetCluster)
 }
 
 // NewHandler serves m; every request needs the bearer token (reads too,
@@ -208,6 +209,9 @@ func (h *Handler) status(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) action(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	if h.clusterAction(w, r, id, r.PathValue("action")) {
+		return
+	}
 	var s crawler.Status
 	var err error
 	switch a := r.PathValue("action"); a {

@@ -71,6 +71,7 @@ store, one named graph per crawl, queried with SPARQL across crawls.`,
 	root.AddCommand(newDemoCmd())
 	root.AddCommand(newSocialCmd())
 	root.AddCommand(newNodeCmd())
+	root.AddCommand(newClusterCmd())
 	root.AddCommand(newAnalyzeCmd())
 	return root
 }

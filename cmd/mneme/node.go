@@ -72,6 +72,10 @@ nodes also go through a stream to the node started with --collect, whose
 store (and SPARQL endpoint) then holds the whole crawl graph. Without a
 collector they wait in the stream.
 
+'mneme cluster pause' (or p in the TUI attached to any node) pauses the
+crawl on every node, 'mneme cluster resume' resumes it; a node started
+while the crawl is paused starts paused.
+
 --resolve NAME=IP (repeatable) resolves a host name without DNS.`,
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -33,6 +34,12 @@ type Node struct {
 	FetchedElsewhere int64 `json:"fetched_elsewhere"` // URLs skipped: another node fetched them
 	IPClaims         int64 `json:"ip_claims"`         // IPs this node holds now
 	Lent             int64 `json:"lent,omitempty"`    // queued URLs lent to idle nodes
+	// Paused: the node claims no URLs (the cluster's pause, or its own
+	// with PausedHere); InFlight counts what it still fetches and commits.
+	// PauseRev is the revision of the cluster's pause it follows.
+	Paused     bool   `json:"paused,omitempty"`
+	PausedHere bool   `json:"paused_here,omitempty"`
+	PauseRev   uint64 `json:"pause_rev,omitempty"`
 	// Domains counts the pay-level domains this node owns among the host
 	// queues of its frontier; TopDomains are the ones with the most URLs
 	// queued (a bounded list).
@@ -58,6 +65,27 @@ type Cluster struct {
 	Pending uint64    `json:"pending"`
 	Done    bool      `json:"done"` // every node idle and nothing on its way
 	Claims  []IPClaim `json:"ip_claims"`
+	Pause   Pause     `json:"pause"` // the cluster's pause, as this node follows it
+}
+
+// Pause is the pause of a crawl in the whole cluster: every node follows
+// the latest revision.
+type Pause struct {
+	Paused bool      `json:"paused"`
+	By     string    `json:"by,omitempty"` // who set it: a node's name, or "mneme cluster"
+	At     time.Time `json:"at,omitzero"`
+	Rev    uint64    `json:"rev,omitempty"` // its revision in the cluster's bucket; 0: never set
+}
+
+// String says what the pause is: "paused by n1 at 2026-11-29 08:10:03".
+func (p Pause) String() string {
+	switch {
+	case p.Rev == 0:
+		return "running, never paused"
+	case p.Paused:
+		return fmt.Sprintf("paused by %s at %s", p.By, p.At.Local().Format(time.DateTime))
+	}
+	return fmt.Sprintf("running, resumed by %s at %s", p.By, p.At.Local().Format(time.DateTime))
 }
 
 // IPClaim is an IP address claimed in the cluster's registry.
@@ -86,5 +114,18 @@ func (c *Client) ClusterStatus(ctx context.Context) (Cluster, error) {
 func (c *Client) DomainOwner(ctx context.Context, host string) (Domain, error) {
 	var out Domain
 	err := c.do(ctx, http.MethodGet, "/api/cluster/domains?host="+url.QueryEscape(host), "", nil, &out)
+	return out, err
+}
+
+// ClusterPause pauses (or resumes, paused false) the crawl in the whole
+// cluster and waits up to wait for every live node to follow (paused:
+// with nothing left in flight); wait 0 returns at once.
+func (c *Client) ClusterPause(ctx context.Context, paused bool, wait time.Duration) (Cluster, error) {
+	action := "resume"
+	if paused {
+		action = "pause"
+	}
+	var out Cluster
+	err := c.do(ctx, http.MethodPost, "/api/cluster/"+action+"?wait="+url.QueryEscape(wait.String()), "", nil, &out)
 	return out, err
 }

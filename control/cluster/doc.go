@@ -28,6 +28,10 @@
 //     bucket's TTL in any case.
 //   - Termination: the crawl ends when every node is idle, the forwarding
 //     stream is empty and nothing moved between two polls.
+//   - Pause: the crawl's pause is one key in a bucket that every node
+//     watches (and reads before its crawl runs), so any node, or a Pauser
+//     with no node, pauses and resumes the crawl on every node; a node's
+//     heartbeat says which revision it follows and what it has in flight.
 //
 // Node implements crawler.Cluster; cmd/mneme's node command wires it to a
 // crawl.

@@ -39,8 +39,9 @@ func (n *Node) lend(view []api.Node, live []string) {
 	var idle []string
 	for _, s := range view {
 		// A peer that fetched and has nothing queued is out of work (one
-		// that fetched nothing yet may not be crawling at all).
-		if s.Name == n.cfg.Name || s.Leaving || s.Queued > 0 || s.Fetched == 0 || !slices.Contains(live, s.Name) ||
+		// that fetched nothing yet may not be crawling at all; a paused
+		// one would sit on what it borrowed).
+		if s.Name == n.cfg.Name || s.Leaving || s.Paused || s.Queued > 0 || s.Fetched == 0 || !slices.Contains(live, s.Name) ||
 			now.Sub(n.lentAt[s.Name]) < lendCooldown*n.cfg.Heartbeat {
 			continue
 		}

@@ -86,6 +86,12 @@ type Node struct {
 
 	beats map[string]seenBeat // by node: the last heartbeat read; poll's own
 
+	pause        *Pauser
+	pauseMu      sync.Mutex
+	clusterPause api.Pause // the cluster's pause this node follows
+	pausedHere   bool      // this node's own pause
+	pauseDone    chan struct{}
+
 	mu       sync.Mutex
 	prevTerm map[string]termSnap // the last termination snapshot
 	lastBeat time.Time
@@ -210,6 +216,11 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 	if err := n.checkSpec(ctx, specs); err != nil {
 		return nil, err
 	}
+	pauseKV, err := kv(pauseBucket, 0)
+	if err != nil {
+		return nil, err
+	}
+	n.pause = &Pauser{kv: pauseKV, members: n.members, crawl: cfg.Crawl, token: n.token, live: n.owners}
 	n.fwd, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name: "MNEME_FWD_" + n.token, Subjects: []string{"mneme.fwd." + n.token + ".*"},
 		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: cfg.Replicas,
@@ -229,6 +240,11 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("cluster: forwarding consumer: %w", err)
 	}
 	n.fw = newForwarder(n)
+	// The pause before the first heartbeat: the node announces itself
+	// following it, and its crawl starts paused if the cluster is.
+	if err := n.watchPause(ctx); err != nil {
+		return nil, err
+	}
 	if err := n.beat(ctx); err != nil {
 		return nil, fmt.Errorf("cluster: first heartbeat: %w", err)
 	}
@@ -286,7 +302,10 @@ func (n *Node) Name() string { return n.cfg.Name }
 // Attach gives the node its crawl, opened (New or Open) with the node as
 // its Deps.Cluster, and starts taking the URLs other nodes send.
 func (n *Node) Attach(c *crawler.Crawl) error {
+	n.pauseMu.Lock()
 	n.crawl.Store(c)
+	n.applyPause()
+	n.pauseMu.Unlock()
 	ctx, cancel := context.WithCancel(n.ctx)
 	cons, err := n.fwd.Consumer(ctx, "fwd-"+n.cfg.Name)
 	if err != nil {
@@ -372,6 +391,7 @@ func (n *Node) status() api.Node {
 		HandedOver: n.handedOver.Load(), FetchedElsewhere: n.elsewhere.Load(), IPClaims: n.claims.Load(),
 		Lent: n.lent.Load(),
 	}
+	s.Paused, s.PausedHere, s.PauseRev = n.paused()
 	idle := n.fw.idle() && n.receiving.Load() == 0
 	if c := n.crawl.Load(); c != nil {
 		st := c.Status()
@@ -644,7 +664,9 @@ func (n *Node) Leave(ctx context.Context) error {
 	if c == nil {
 		return n.members.Delete(ctx, n.memberKey(n.cfg.Name))
 	}
-	c.Pause()
+	n.pauseMu.Lock()
+	n.applyPause() // leaving: paused whatever the cluster's pause says
+	n.pauseMu.Unlock()
 	for c.Status().InFlight > 0 {
 		select {
 		case <-ctx.Done():
@@ -670,6 +692,9 @@ func (n *Node) Close() {
 	n.stopReceiving()
 	n.cancel()
 	<-n.loop
+	if n.pauseDone != nil {
+		<-n.pauseDone
+	}
 	n.fw.close()
 }
 
@@ -678,6 +703,9 @@ func (n *Node) Status(ctx context.Context) (api.Cluster, error) {
 	n.mu.Lock()
 	out := api.Cluster{Crawl: n.cfg.Crawl, Self: n.cfg.Name, Nodes: slices.Clone(n.view), Pending: n.pending, Done: n.done.Load()}
 	n.mu.Unlock()
+	n.pauseMu.Lock()
+	out.Pause = n.clusterPause
+	n.pauseMu.Unlock()
 	claims, err := n.Claims(ctx)
 	out.Claims = claims
 	return out, err

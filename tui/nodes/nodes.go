@@ -5,8 +5,10 @@
 // opened stays listed as left), its last heartbeat, the pay-level
 // domains it owns (enter lists them), its queue, pages/s, the URLs it
 // forwarded and received, and the IPs it holds; i shows the cluster's IP
-// registry. p and r pause and resume the crawl on the node the TUI is
-// attached to.
+// registry. p and r pause and resume the crawl on every node of the
+// cluster (the pause is the cluster's: any node's TUI sets it, every node
+// follows); each node's row says whether it is paused, or still pausing
+// while its last fetches finish.
 package nodes
 
 import (
@@ -33,8 +35,8 @@ var keys = struct {
 	Domains: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "the node's domains, most URLs queued first")),
 	Claims:  key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "the IP registry: which node holds which IP")),
 	Back:    key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc/backspace", "back to the nodes")),
-	Pause:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause the crawl on this node (the one attached to)")),
-	Resume:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resume the crawl on this node")),
+	Pause:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause the crawl on every node of the cluster")),
+	Resume:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resume the crawl on every node of the cluster")),
 }
 
 // Options configure the screen.
@@ -217,6 +219,12 @@ func (m *Model) state(n api.Node) string {
 		return screen.Error.Render("left")
 	case n.Leaving:
 		return screen.Accent.Render("leaving")
+	case n.PausedHere:
+		return screen.Accent.Render("live, paused here")
+	case n.Paused && n.InFlight > 0:
+		return screen.Accent.Render("live, pausing") // its last fetches finish
+	case n.Paused:
+		return screen.Accent.Render("live, paused")
 	case n.Idle:
 		return "live, idle"
 	}
@@ -229,6 +237,14 @@ func (m *Model) ago(t time.Time) string {
 		return ""
 	}
 	return max(m.at.Sub(t), 0).Round(100*time.Millisecond).String() + " ago"
+}
+
+// pauseInfo says whether the crawl is paused in the cluster, and by whom.
+func pauseInfo(p api.Pause) string {
+	if !p.Paused {
+		return "running"
+	}
+	return screen.Accent.Render(fmt.Sprintf("paused by %s at %s", p.By, p.At.Local().Format("15:04:05")))
 }
 
 func count(n int64) string { return strconv.FormatInt(n, 10) }
@@ -289,8 +305,8 @@ func (m *Model) View() string {
 		if m.c.Done {
 			done = " · crawl done"
 		}
-		info = screen.Faint.Render(fmt.Sprintf("crawl %s · attached to %s (*) · %s live · %d forwarded batches pending%s · enter domains · i IPs · p/r pause/resume here",
-			m.c.Crawl, m.c.Self, crawlkit.Plural(len(m.c.Nodes), "node", "nodes"), m.c.Pending, done))
+		info = screen.Faint.Render(fmt.Sprintf("crawl %s · %s · attached to %s (*) · %s live · %d forwarded batches pending%s · enter domains · i IPs · p/r pause/resume all",
+			m.c.Crawl, pauseInfo(m.c.Pause), m.c.Self, crawlkit.Plural(len(m.c.Nodes), "node", "nodes"), m.c.Pending, done))
 	}
 	return screen.Title.Render("Cluster") + "\n" + ansi.Truncate(info, m.width, "…") + "\n" + m.grid.View()
 }

@@ -118,7 +118,7 @@ func (x *node) stop() {
 // follows them on the cluster view of a TUI attached to one: both live
 // with their heartbeats, the owner of the site's domain holding it and
 // its IP, the other forwarding its seed there; pause and resume steer
-// the crawl of the node attached to; a node that quits shows as left.
+// the crawl of every node; a node that quits shows as left.
 func TestClusterView(t *testing.T) {
 	srv, err := cluster.Embedded(t.TempDir(), "127.0.0.1:0", false)
 	if err != nil {
@@ -156,7 +156,7 @@ func TestClusterView(t *testing.T) {
 	app := tui.New(tuitest.Backend(t, 0), t.TempDir(), "fixture", tui.Crawls{Client: cl, Interval: 50 * time.Millisecond})
 	s := tuitest.Start(t, app)
 	s.Press("9")
-	s.Wait(t, "crawl c1 · attached to alpha (*)")
+	s.Wait(t, "crawl c1 · running · attached to alpha (*)")
 	s.TM.Send(tea.WindowSizeMsg{Width: 150, Height: 30})
 	s.Wait(t, "9 Cluster    ")
 	// The owner holds the domain, fetched the site's pages but the gate,
@@ -173,13 +173,25 @@ func TestClusterView(t *testing.T) {
 	row(t, s, `^`+regexp.QuoteMeta(domain)+` +1 +\d+ *$`)
 	s.Press("esc", "i")
 	row(t, s, `^127\.0\.0\.1 +c1\.`+owner+` +fetching *$`)
+	// p pauses both nodes, not just the one attached to: the owner is
+	// pausing while the gate holds its fetch.
 	s.Press("esc", "p")
 	s.Wait(t, "pause c1: paused")
-	if st, err := cl.Status(context.Background(), "c1"); err != nil || st.State != "paused" {
-		t.Errorf("after p: %+v %v", st, err)
+	s.Wait(t, "crawl c1 · paused by alpha at ")
+	row(t, s, `^`+owner+`( \*)? +live, pausing +`)
+	row(t, s, `^`+other+`( \*)? +live, paused +`)
+	for _, x := range []*node{a, b} {
+		if st := x.c.Status(); st.State != "paused" {
+			t.Errorf("%s after p: %s", x.n.Name(), st.State)
+		}
 	}
 	s.Press("r")
 	s.Wait(t, "resume c1: running")
+	s.Wait(t, "crawl c1 · running · attached")
+	row(t, s, `^`+other+`( \*)? +live(, idle)? +\S+ ago`)
+	if st := b.c.Status(); st.State != "running" {
+		t.Errorf("beta after r: %s", st.State)
+	}
 
 	b.stop()
 	row(t, s, `^beta +left +`)
