@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mneme-archive/mneme/graph/kv"
+	"github.com/mneme-archive/mneme/internal/civil"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
@@ -200,7 +201,7 @@ func parseInstant(s string, date bool) (int64, bool) {
 	default:
 		return 0, false
 	}
-	days := daysFromCivil(y, mo, d)
+	days := civil.Days(y, mo, d)
 	return days*86400 + h*3600 + mi*60 + sec - tz*60, true
 }
 
@@ -210,25 +211,6 @@ func twoDigits(s string, sep byte) (int64, string, bool) {
 		return 0, s, false
 	}
 	return int64(s[1]-'0')*10 + int64(s[2]-'0'), s[3:], true
-}
-
-// daysFromCivil is the day number of a proleptic Gregorian date, 0 on
-// 1970-01-01 (H. Hinnant's algorithm); months and days out of range
-// count on from the month's start, which is still monotone within the
-// valid dates.
-func daysFromCivil(y, m, d int64) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	if y < 0 && y%400 != 0 {
-		era--
-	}
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return era*146097 + doe - 719468
 }
 
 // valueEntry is one key of the value index.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mneme-archive/mneme/internal/civil"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
@@ -82,7 +83,7 @@ func parseDateTime(s string, date bool) (dateTime, bool) {
 				return d, false
 			}
 			d.hour = 0
-			d.year, d.month, d.day = civil(daysFromCivil(d.year, d.month, d.day) + 1)
+			d.year, d.month, d.day = fromDays(civil.Days(d.year, int64(d.month), int64(d.day)) + 1)
 		}
 	}
 	switch {
@@ -129,25 +130,8 @@ func daysIn(y int64, m int) int {
 	return 31
 }
 
-// daysFromCivil counts days from 1970-01-01 in the proleptic Gregorian
-// calendar (H. Hinnant's algorithm; XSD year 0 is 1 BCE as in XSD 1.1).
-func daysFromCivil(y int64, m, d int) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	if y < 0 && y%400 != 0 {
-		era--
-	}
-	yoe := y - era*400
-	mp := (int64(m) + 9) % 12
-	doy := (153*mp+2)/5 + int64(d) - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return era*146097 + doe - 719468
-}
-
-// civil is the inverse of daysFromCivil.
-func civil(z int64) (int64, int, int) {
+// fromDays is the inverse of civil.Days.
+func fromDays(z int64) (int64, int, int) {
 	z += 719468
 	era := z / 146097
 	if z < 0 && z%146097 != 0 {
@@ -175,7 +159,7 @@ func (d dateTime) minutes(offset int) int64 {
 	if d.hasTZ {
 		offset = d.tz
 	}
-	return daysFromCivil(d.year, d.month, d.day)*1440 + int64(d.hour*60+d.minute) - int64(offset)
+	return civil.Days(d.year, int64(d.month), int64(d.day))*1440 + int64(d.hour*60+d.minute) - int64(offset)
 }
 
 // cmpInstant compares at the given offsets for timezone-less values.
