@@ -433,33 +433,25 @@ func (n *Node) poll(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	defer w.Stop()
 	now := time.Now()
 	if n.beats == nil {
 		n.beats = map[string]seenBeat{}
 	}
-read:
-	for {
-		var e jetstream.KeyValueEntry
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case e = <-w.Updates():
-		}
-		if e == nil {
-			break read // the current values are all read
-		}
+	err = readCurrent(ctx, w, func(e jetstream.KeyValueEntry) {
 		name := strings.TrimPrefix(e.Key(), n.token+".")
 		if e.Operation() != jetstream.KeyValuePut {
 			delete(n.beats, name) // it left
-			continue
+			return
 		}
 		var s api.Node
 		if err := json.Unmarshal(e.Value(), &s); err != nil {
 			n.log.printf("node %s: unreadable heartbeat: %v", e.Key(), err)
-			continue
+			return
 		}
 		n.beats[name] = seenBeat{s: s, created: e.Created(), rev: e.Revision()}
+	})
+	if err != nil {
+		return err
 	}
 	// A heartbeat read at an earlier poll counts until it expires: a
 	// watch's first values can miss a key whose heartbeat is being

@@ -201,24 +201,15 @@ func (p *Pauser) Nodes(ctx context.Context) ([]api.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer w.Stop()
 	var out []api.Node
-	for {
-		var e jetstream.KeyValueEntry
-		select {
-		case <-ctx.Done():
-			return out, ctx.Err()
-		case e = <-w.Updates():
-		}
-		if e == nil {
-			slices.SortFunc(out, func(a, b api.Node) int { return strings.Compare(a.Name, b.Name) })
-			return out, nil
-		}
+	err = readCurrent(ctx, w, func(e jetstream.KeyValueEntry) {
 		var n api.Node
 		if json.Unmarshal(e.Value(), &n) == nil {
 			out = append(out, n)
 		}
-	}
+	})
+	slices.SortFunc(out, func(a, b api.Node) int { return strings.Compare(a.Name, b.Name) })
+	return out, err
 }
 
 // watchPause follows the crawl's pause until the node closes: the value

@@ -278,27 +278,35 @@ func (n *Node) Claims(ctx context.Context) ([]api.IPClaim, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer w.Stop()
 	var out []api.IPClaim
-	for {
-		var e jetstream.KeyValueEntry
-		select {
-		case <-ctx.Done():
-			return out, ctx.Err()
-		case e = <-w.Updates():
-		}
-		if e == nil {
-			return out, nil
-		}
+	err = readCurrent(ctx, w, func(e jetstream.KeyValueEntry) {
 		c, err := decodeClaim(e.Value())
 		if err != nil {
-			continue
+			return
 		}
 		ip := strings.TrimPrefix(e.Key(), "ip.")
 		if a, err := netip.ParseAddr(strings.ReplaceAll(ip, "_", ".")); err == nil {
 			ip = a.String()
 		}
 		out = append(out, api.IPClaim{IP: ip, Node: c.node, Fetching: c.until.IsZero(), Until: c.until})
+	})
+	return out, err
+}
+
+// readCurrent passes each value a watch holds now to f, stopping the
+// watch at the first nil update, which marks the end of those values.
+func readCurrent(ctx context.Context, w jetstream.KeyWatcher, f func(jetstream.KeyValueEntry)) error {
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case e := <-w.Updates():
+			if e == nil {
+				return nil
+			}
+			f(e)
+		}
 	}
 }
 
