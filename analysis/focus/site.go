@@ -1,7 +1,6 @@
 package focus
 
 import (
-	"strings"
 	"sync"
 
 	"github.com/mneme-archive/mneme/crawler/canon"
@@ -44,16 +43,28 @@ const siteShrink = 2
 // ones take their parents' values.
 const siteMax = 1 << 16
 
-// folders calls fn with the folder keys of u, the host's root first.
-func folders(u canon.URL, fn func(key string)) {
+// folders calls fn with the folder keys of u, the host's root first. The
+// key is only valid during the call: it lives in one buffer reused for
+// every folder, so scoring a link allocates nothing (the map lookups of
+// string(key) do not copy).
+func folders(u canon.URL, fn func(key []byte)) {
 	p := u.Path
 	if p == "" || p[0] != '/' {
 		p = "/" + p
 	}
-	host := strings.ToLower(u.Host) + ":" + u.Port
+	var arr [256]byte
+	key := append(arr[:0], u.Host...)
+	for i := range len(u.Host) {
+		if c := key[i]; 'A' <= c && c <= 'Z' {
+			key[i] = c + 'a' - 'A'
+		}
+	}
+	key = append(append(key, ':'), u.Port...)
+	base := len(key)
 	for i := 0; i < len(p); i++ {
 		if p[i] == '/' {
-			fn(host + p[:i+1])
+			key = append(key[:base], p[:i+1]...)
+			fn(key)
 		}
 	}
 }
@@ -70,14 +81,14 @@ func (m *siteModel) add(u canon.URL, cos float64) {
 	}
 	m.n++
 	m.sum += cos
-	folders(u, func(key string) {
-		st, ok := m.dirs[key]
+	folders(u, func(key []byte) {
+		st, ok := m.dirs[string(key)]
 		if !ok && len(m.dirs) >= m.limit {
 			return
 		}
 		st.n++
 		st.sum += cos
-		m.dirs[key] = st
+		m.dirs[string(key)] = st
 	})
 }
 
@@ -91,8 +102,8 @@ func (m *siteModel) score(u canon.URL) float64 {
 	}
 	mean := m.sum / m.n
 	v := mean
-	folders(u, func(key string) {
-		if st, ok := m.dirs[key]; ok {
+	folders(u, func(key []byte) {
+		if st, ok := m.dirs[string(key)]; ok {
 			v = (st.sum + siteShrink*v) / (st.n + siteShrink)
 		}
 	})
