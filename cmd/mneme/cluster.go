@@ -126,45 +126,51 @@ func (o *clusterOptions) pauser(ctx context.Context, log io.Writer) (*cluster.Pa
 	return p, nc.Close, nil
 }
 
+// reach runs one action on the crawl's pause, straight through NATS
+// (--cluster) or through a node's API, and returns what the cluster
+// said: the crawl, its pause and its live nodes.
+func (o *clusterOptions) reach(ctx context.Context, viaNATS func(*cluster.Pauser) (api.Pause, []api.Node, error), viaAPI func(*api.Client) (api.Cluster, error)) (string, api.Pause, []api.Node, error) {
+	if o.nats != "" {
+		p, done, err := o.pauser(ctx, os.Stderr)
+		if err != nil {
+			return "", api.Pause{}, nil, err
+		}
+		defer done()
+		v, nodes, err := viaNATS(p)
+		return o.id, v, nodes, err
+	}
+	c, err := o.client()
+	if err != nil {
+		return "", api.Pause{}, nil, err
+	}
+	cl, err := viaAPI(c)
+	if ae := (*api.APIError)(nil); errors.As(err, &ae) {
+		err = errors.New(ae.Message)
+	}
+	return cl.Crawl, cl.Pause, cl.Nodes, err
+}
+
 func (o *clusterOptions) pause(ctx context.Context, out io.Writer, paused bool) error {
 	if o.wait < 0 {
 		return usagef("--wait %v: give a duration, or 0 not to wait", o.wait)
 	}
-	var (
-		v     api.Pause
-		nodes []api.Node
-		crawl = o.id
-		err   error
-	)
-	if o.nats != "" {
-		p, done, perr := o.pauser(ctx, os.Stderr)
-		if perr != nil {
-			return perr
-		}
-		defer done()
+	crawl, v, nodes, err := o.reach(ctx, func(p *cluster.Pauser) (api.Pause, []api.Node, error) {
 		host, _ := os.Hostname()
-		if v, err = p.Set(ctx, paused, "mneme cluster on "+host); err != nil {
-			return err
+		v, err := p.Set(ctx, paused, "mneme cluster on "+host)
+		if err != nil {
+			return v, nil, err
 		}
-		if o.wait > 0 {
-			wctx, cancel := context.WithTimeout(ctx, o.wait)
-			nodes, err = p.Wait(wctx, v)
-			cancel()
-		} else {
-			nodes, err = p.Nodes(ctx)
+		if o.wait == 0 {
+			nodes, err := p.Nodes(ctx)
+			return v, nodes, err
 		}
-	} else {
-		c, cerr := o.client()
-		if cerr != nil {
-			return cerr
-		}
-		var cl api.Cluster
-		cl, err = c.ClusterPause(ctx, paused, o.wait)
-		v, nodes, crawl = cl.Pause, cl.Nodes, cl.Crawl
-		if ae := (*api.APIError)(nil); errors.As(err, &ae) {
-			err = errors.New(ae.Message)
-		}
-	}
+		wctx, cancel := context.WithTimeout(ctx, o.wait)
+		defer cancel()
+		nodes, err := p.Wait(wctx, v)
+		return v, nodes, err
+	}, func(c *api.Client) (api.Cluster, error) {
+		return c.ClusterPause(ctx, paused, o.wait)
+	})
 	if err != nil {
 		return err
 	}
@@ -181,30 +187,16 @@ func (o *clusterOptions) pause(ctx context.Context, out io.Writer, paused bool) 
 }
 
 func (o *clusterOptions) status(ctx context.Context, out io.Writer) error {
-	var (
-		v     api.Pause
-		nodes []api.Node
-		crawl = o.id
-		err   error
-	)
-	if o.nats != "" {
-		p, done, perr := o.pauser(ctx, os.Stderr)
-		if perr != nil {
-			return perr
+	crawl, v, nodes, err := o.reach(ctx, func(p *cluster.Pauser) (api.Pause, []api.Node, error) {
+		v, err := p.Get(ctx)
+		if err != nil {
+			return v, nil, err
 		}
-		defer done()
-		if v, err = p.Get(ctx); err == nil {
-			nodes, err = p.Nodes(ctx)
-		}
-	} else {
-		c, cerr := o.client()
-		if cerr != nil {
-			return cerr
-		}
-		var cl api.Cluster
-		cl, err = c.ClusterStatus(ctx)
-		v, nodes, crawl = cl.Pause, cl.Nodes, cl.Crawl
-	}
+		nodes, err := p.Nodes(ctx)
+		return v, nodes, err
+	}, func(c *api.Client) (api.Cluster, error) {
+		return c.ClusterStatus(ctx)
+	})
 	if err != nil {
 		return err
 	}
