@@ -335,6 +335,25 @@ func (n *bgpNode) openFrom(ex *Exec, e env, in iter) (iter, error) {
 	return it, nil
 }
 
+// extendInto is extend writing into dst (as wide as row) instead of a new
+// row; nil when the quad conflicts with row.
+func (qp *quadPat) extendInto(dst, row []ID, q graph.IDQuad) []ID {
+	vals := [4]ID{q.S, q.P, q.O, q.G}
+	copy(dst, row)
+	for k, p := range qp.t {
+		if p.slot < 0 {
+			continue
+		}
+		if cur := dst[p.slot]; cur != vals[k] {
+			if cur != 0 {
+				return nil
+			}
+			dst[p.slot] = vals[k]
+		}
+	}
+	return dst
+}
+
 // pattern substitutes row's bindings into qp.
 func (qp *quadPat) pattern(row []ID) graph.Pattern {
 	var ids [4]ID

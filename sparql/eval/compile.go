@@ -456,6 +456,20 @@ func (c *countIter) next() ([]ID, error) {
 
 func (c *countIter) close() { c.it.close() }
 
+func (c *countIter) reuseRows() {
+	if r, ok := c.it.(rowReuser); ok {
+		r.reuseRows()
+	}
+}
+
+// rowReuser is an iterator that can, when asked before its first next,
+// yield every row in one buffer overwritten by the next call: for a
+// consumer that keeps nothing of a row past it (a group folding its
+// input), which then costs no row allocation per solution.
+type rowReuser interface {
+	reuseRows()
+}
+
 func (c *countIter) count() (int64, bool, error) {
 	in, ok := c.it.(counter)
 	if !ok {

@@ -286,6 +286,9 @@ func (g *groupNode) open(ex *Exec, e env) (iter, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r, ok := it.(rowReuser); ok {
+		r.reuseRows() // pass keeps nothing of a row
+	}
 	gi := &groupIter{ex: ex, g: g, e: e, in: it, first: true}
 	if c, ok := it.(counter); ok && g.countRows {
 		return &countGroupIter{gi: gi, c: c}, nil

@@ -152,7 +152,12 @@ type hashStep struct {
 	row   []ID
 	// cand..end are the quads of the row's bucket not yet tried.
 	cand, end int32
+	// out, when set, is the one row every match is written into (see
+	// rowReuser).
+	out []ID
 }
+
+func (s *hashStep) reuseRows() { s.out = make([]ID, s.ex.width()) }
 
 func (s *hashStep) next() ([]ID, error) {
 	if s.t == nil {
@@ -175,7 +180,13 @@ func (s *hashStep) next() ([]ID, error) {
 			}
 			c := s.t.quads[s.cand]
 			s.cand++
-			if out := s.pat.extend(s.ex, s.row, c); out != nil {
+			var out []ID
+			if s.out != nil && len(s.row) == len(s.out) {
+				out = s.pat.extendInto(s.out, s.row, c)
+			} else {
+				out = s.pat.extend(s.ex, s.row, c)
+			}
+			if out != nil {
 				s.stats.Rows++
 				return out, nil
 			}
