@@ -42,6 +42,21 @@ type bindStep struct {
 	// helpScans are the helper's scans, by shape like scans.
 	helpScans [16]*quadIter
 	found     []helpMatch // the helper's matches still to return
+	// out, when set, is the one row every match is written into (see
+	// rowReuser).
+	out []ID
+}
+
+// reuseRows: the step's input rows are held in batches, so only its
+// own output can be one reused row.
+func (s *bindStep) reuseRows() { s.out = make([]ID, s.ex.width()) }
+
+// emit is row extended with q, or nil when they conflict.
+func (s *bindStep) emit(row []ID, q graph.IDQuad) []ID {
+	if s.out != nil && len(row) == len(s.out) {
+		return s.pat.extendInto(s.out, row, q)
+	}
+	return s.pat.extend(s.ex, row, q)
 }
 
 // lookup is an input row and the pattern it looks up.
@@ -86,7 +101,7 @@ func (s *bindStep) next() ([]ID, error) {
 				if err := s.ex.tick(); err != nil {
 					return nil, err
 				}
-				if out := s.pat.extend(s.ex, s.row, s.scan.quad); out != nil {
+				if out := s.emit(s.row, s.scan.quad); out != nil {
 					s.stats.Rows++
 					return out, nil
 				}
@@ -103,7 +118,7 @@ func (s *bindStep) next() ([]ID, error) {
 			}
 			m := s.found[0]
 			s.found = s.found[1:]
-			if out := s.pat.extend(s.ex, s.batch[m.i].row, m.quad); out != nil {
+			if out := s.emit(s.batch[m.i].row, m.quad); out != nil {
 				s.stats.Rows++
 				return out, nil
 			}

@@ -168,6 +168,13 @@ func (s *hashStep) next() ([]ID, error) {
 		s.t = t
 		if t.tooBig {
 			s.bind = &bindStep{ex: s.ex, in: s.in, pat: s.pat, sel: s.sel, stats: s.stats}
+			if s.out != nil {
+				s.bind.reuseRows()
+			}
+		} else if r, ok := s.in.(rowReuser); ok {
+			// A probe holds its input row only until the next pull, and
+			// every match is a copy.
+			r.reuseRows()
 		}
 	}
 	if s.bind != nil {
