@@ -345,6 +345,9 @@ func (l *Loader) push(quads []IDQuad) error {
 type sealedRun struct {
 	quads []IDQuad
 	isNew func(ID) bool
+	// done, if not nil, makes the run the last of its segment, committed
+	// at once; it receives the outcome (see EndSegment).
+	done chan<- error
 }
 
 // sealRun makes the terms of the current run durable and hands its quads
@@ -358,7 +361,7 @@ func (l *Loader) sealRun() error {
 		return nil
 	}
 	select {
-	case l.jobs <- sealedRun{l.buf, fresh.has}:
+	case l.jobs <- sealedRun{quads: l.buf, isNew: fresh.has}:
 	case <-l.ctx.Done():
 		return l.ctx.Err()
 	}
@@ -369,6 +372,47 @@ func (l *Loader) sealRun() error {
 	}
 	l.buf = l.buf[:0]
 	return nil
+}
+
+// EndSegment ends the segment under way: the loader's goroutine commits
+// what the workers handed on so far (Flush) in one atomic step, while the
+// workers go on with the next segment, so that a caller can fill the
+// next group of quads on one core while the last is sorted and written on
+// the other. The channel receives nil once the segment is in the store,
+// or the load's error. Segments are committed in the order they are
+// ended; at most one is committed at a time, EndSegment waiting for the
+// one before to be taken up.
+func (l *Loader) EndSegment() <-chan error {
+	done := make(chan error, 1)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done {
+		done <- errLoaderDone
+		return done
+	}
+	if err := l.err(); err != nil {
+		done <- err
+		return done
+	}
+	fresh, err := l.writeTerms()
+	if err != nil {
+		done <- l.fail(err)
+		return done
+	}
+	size := len(l.buf)
+	select {
+	case l.jobs <- sealedRun{l.buf, fresh.has, done}:
+	case <-l.ctx.Done():
+		done <- l.fail(l.ctx.Err())
+		return done
+	}
+	select {
+	case l.buf = <-l.flushed:
+	default:
+		l.buf = make([]IDQuad, 0, min(size, l.opts.RunQuads))
+	}
+	l.buf = l.buf[:0]
+	return done
 }
 
 // writeTerms freezes the pending terms, ingests them as one sorted file
@@ -456,7 +500,15 @@ func (l *Loader) flusher() {
 	var keys, tmp []cols
 	for run := range l.jobs {
 		quads := run.quads
-		if l.err() == nil {
+		if run.done != nil {
+			err := l.err()
+			if err == nil {
+				if err = l.commitSegment(quads, run.isNew); err != nil {
+					err = l.fail(err)
+				}
+			}
+			run.done <- err
+		} else if l.err() == nil {
 			var paths [len(orders)]string
 			var err error
 			for i, o := range Orders() {
@@ -519,7 +571,8 @@ func (l *Loader) Commit() (LoadResult, error) {
 	return LoadResult{Read: l.read.Load(), Added: l.added.Load(), Terms: l.terms.Load()}, err
 }
 
-// Close abandons whatever was not committed and releases the store.
+// Close abandons whatever was not committed and releases the store. A
+// segment already ended (EndSegment) is committed first.
 func (l *Loader) Close() {
 	l.mu.Lock()
 	if l.done {
