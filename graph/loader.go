@@ -185,11 +185,27 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 	}
 	for i := range quads {
 		q := &quads[i]
-		if err := q.Validate(); err != nil {
+		// A term's text is checked when the worker first meets it: one
+		// the worker knows was checked then. All four are checked before
+		// any is given an ID, so that a bad quad adds no term.
+		if err := q.ValidateKinds(); err != nil {
 			return err
 		}
 		var iq IDQuad
-		for pos, t := range [4]rdf.Term{q.S, q.P, q.O, q.G} {
+		var known [4]bool
+		terms := [4]rdf.Term{q.S, q.P, q.O, q.G}
+		for pos, t := range terms {
+			if id, ok := w.known(t); ok {
+				iq.set(pos, id)
+				known[pos] = true
+			} else if err := t.Validate(positionNames[pos]); err != nil {
+				return err
+			}
+		}
+		for pos, t := range terms {
+			if known[pos] {
+				continue
+			}
 			id, err := w.resolve(t)
 			if err != nil {
 				return err
@@ -221,20 +237,42 @@ type recentIRI struct {
 	id  ID
 }
 
-func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
-	if t.IsZero() {
-		return DefaultGraph, nil
+// positionNames name a quad's positions for errors.
+var positionNames = [4]string{"subject", "predicate", "object", "graph"}
+
+// recentSlot returns the slot of LoadWorker.recent for an IRI, nil for
+// other terms.
+func (w *LoadWorker) recentSlot(t rdf.Term) *recentIRI {
+	if t.Kind != rdf.KindIRI || t.Value == "" {
+		return nil
 	}
-	var r *recentIRI
-	if t.Kind == rdf.KindIRI && t.Value != "" {
-		p := uintptr(unsafe.Pointer(unsafe.StringData(t.Value)))
-		r = &w.recent[(p>>3^p>>11^uintptr(len(t.Value)))%uintptr(len(w.recent))]
-		if len(r.val) == len(t.Value) && unsafe.StringData(r.val) == unsafe.StringData(t.Value) {
-			return r.id, nil
-		}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(t.Value)))
+	return &w.recent[(p>>3^p>>11^uintptr(len(t.Value)))%uintptr(len(w.recent))]
+}
+
+// known returns the ID of a term the worker has met recently: the default
+// graph, an IRI by the address of its text, or a term in its cache.
+func (w *LoadWorker) known(t rdf.Term) (ID, bool) {
+	if t.IsZero() {
+		return DefaultGraph, true
+	}
+	r := w.recentSlot(t)
+	if r != nil && len(r.val) == len(t.Value) && unsafe.StringData(r.val) == unsafe.StringData(t.Value) {
+		return r.id, true
 	}
 	w.enc = appendTerm(w.enc[:0], t)
 	id, ok := w.cache.lookup(w.enc)
+	if ok && r != nil {
+		*r = recentIRI{t.Value, id}
+	}
+	return id, ok
+}
+
+// resolve returns the ID of a term known returned none for, giving it one
+// if the store and the loader do not know it.
+func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
+	w.enc = appendTerm(w.enc[:0], t)
+	id, ok := w.cache.lookup(w.enc) // an earlier position of the quad
 	if !ok {
 		var err error
 		if id, err = w.l.assign(w, w.enc); err != nil {
@@ -242,7 +280,7 @@ func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
 		}
 		w.cache.put(string(w.enc), id)
 	}
-	if r != nil {
+	if r := w.recentSlot(t); r != nil {
 		*r = recentIRI{t.Value, id}
 	}
 	return id, nil
