@@ -109,12 +109,12 @@ func main() {
 					if err != nil {
 						log.Printf("%s: links: %v", u.Href, err)
 					}
-					content := extract.ContentText(body)
+					// Every topic has the same analyzer (English): one count.
+					counts := topics[0].t.Analyzer().Counts(extract.ContentText(body))
 					seg, _, _ := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/")
 					mu.Lock()
 					analysed++
 					for _, tp := range topics {
-						counts := tp.t.Analyzer().Counts(content)
 						if len(counts) == 0 {
 							continue
 						}
