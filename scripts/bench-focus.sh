@@ -111,11 +111,12 @@ fi
 if has docs; then
 	# The web: these packages' HTML manuals, each linked from a generated
 	# index page (the Debian Handbook once per language). Sizes in HTML
-	# pages (Debian 12): Python 530, PostgreSQL 1,169, Apache 2,500 (every
-	# language), Debian Reference 30, Debian Handbook 3,302 (26
-	# languages), SQLite 766, Django 692, SQLAlchemy 224, Git 242, Flask
-	# 77, Debian Policy 47, Developer's Reference 12, New Maintainers'
-	# Guide 11, OpenJDK 17 API 10,137: about 19,900 in all.
+	# pages (Debian 12): Python 530, PostgreSQL 1,169, Apache 2,685 (every
+	# language; most translations' missing pages are links to the English
+	# ones), Debian Reference 16, Debian Handbook 3,302 (26 languages),
+	# SQLite 766, Django 692, SQLAlchemy 224, Git 242, Flask 77, Debian
+	# Policy 26, Developer's Reference 12, New Maintainers' Guide 11,
+	# OpenJDK 17 API 10,137: 19,890 with the index page.
 	# "name|package|folder|index page under the folder|title"
 	manuals=(
 		"python|python3-doc|/usr/share/doc/python3-doc/html|index.html|Python 3 documentation"
