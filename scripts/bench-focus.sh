@@ -68,8 +68,16 @@ crawl() {
 		echo "  weights: $weights"
 	} >"$work/$name.yaml"
 	"$mneme" crawl --spec "$work/$name.yaml" --data "$work/data" >"$work/$name.out" 2>"$work/$name.err"
-	sed -n 's/^focus: harvest ratio \([0-9.]*\) (\([0-9]*\) of \([0-9]*\).*/\1 \2 \3/p' "$work/$name.out"
+	# Distinct relevant pages: relevant captures counted once per payload
+	# (a manual that serves one file under several URLs, as the Apache
+	# manual's translations do for their untranslated pages, is counted
+	# once per URL in the harvest ratio).
+	local distinct
+	distinct=$("$mneme" query --store "$work/data/store" --format tsv "PREFIX m: <https://w3id.org/mneme#>
+SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE { GRAPH <urn:mneme:crawl:$name> { ?c m:topicSimilarity ?x ; m:payloadDigest ?d FILTER(?x > $THRESHOLD) } }" | tail -1 | tr -dc '0-9')
+	echo "$(sed -n 's/^focus: harvest ratio \([0-9.]*\) (\([0-9]*\) of \([0-9]*\).*/\1 \2 \3/p' "$work/$name.out") ${distinct:-?}"
 }
+THRESHOLD=0.333 # the focus section's default relevance threshold
 FOCUSED='{document: 0.4, paragraph: 0.2, anchor: 0.3, entities: 0.1, site: 0.4}'
 BFS='{url: 1}'
 
@@ -79,9 +87,9 @@ compare() {
 	shift 2
 	local l f b
 	l=$(load)
-	read -r fr frel fn <<<"$(crawl "f-$RANDOM" "$FOCUSED" "$examples" "$@")"
-	read -r br brel bn <<<"$(crawl "b-$RANDOM" "$BFS" "$examples" "$@")"
-	echo "| $label | $l | $br ($brel/$bn) | $fr ($frel/$fn) | $(echo "$fr $br" | awk '{printf "%.2f", $1 / $2}')× |"
+	read -r fr frel fn fd <<<"$(crawl "f-$RANDOM" "$FOCUSED" "$examples" "$@")"
+	read -r br brel bn bd <<<"$(crawl "b-$RANDOM" "$BFS" "$examples" "$@")"
+	echo "| $label | $l | $br ($brel/$bn) | $fr ($frel/$fn) | $(echo "$fr $br" | awk '{printf "%.2f", $1 / $2}')× | $bd / $fd |"
 }
 
 if has sim; then
@@ -96,8 +104,8 @@ fi
 if has web; then
 	echo "## generated topical web (load $(load))"
 	echo
-	echo "| topic | load | breadth-first | focused | focused / breadth-first |"
-	echo "|---|---|---|---|---|"
+	echo "| topic | load | breadth-first | focused | focused / breadth-first | distinct relevant pages, breadth-first / focused |"
+	echo "|---|---|---|---|---|---|"
 	for t in 0 1 2; do
 		"$mneme" sim focus serve --topic "$t" --seeds 5 >"$work/web$t.txt" &
 		pids+=($!)
@@ -170,8 +178,8 @@ if has docs; then
 	pages=$(find -L "$root" -name '*.html' | wc -l)
 	echo "## Debian documentation web: $pages HTML pages (load $(load))"
 	echo
-	echo "| topic (seed pages) | load | breadth-first | focused | focused / breadth-first |"
-	echo "|---|---|---|---|---|"
+	echo "| topic (seed pages) | load | breadth-first | focused | focused / breadth-first | distinct relevant pages, breadth-first / focused |"
+	echo "|---|---|---|---|---|---|"
 	# A topic: its group, its label and its three seed pages. Narrow and
 	# broad topics were measured while the analysis was worked on; the
 	# held-out ones were chosen before, and not looked at.
@@ -216,12 +224,12 @@ if has docs; then
 		echo
 		echo "Ceiling: the relevant pages of the whole web (one breadth-first walk of all of it, load $(load)), and the best harvest ratio after $PAGES pages"
 		echo
-		echo "| topic (seed pages) | relevant of all analysed | best harvest ratio after $PAGES pages | relevant pages per manual |"
-		echo "|---|---|---|---|"
+		echo "| topic (seed pages) | relevant of all analysed | distinct relevant | best harvest ratio after $PAGES pages | relevant pages per manual |"
+		echo "|---|---|---|---|---|"
 		"$work/focusceiling" -start "$base/" "${args[@]}" 2>"$work/ceiling.err" |
 			awk -F'\t' -v pages="$PAGES" '{
-				per = ""; for (i = 4; i <= NF; i++) per = per (i > 4 ? ", " : "") $i
-				printf "| %s | %d of %d | %.3f | %s |\n", $1, $2, $3, ($2 < pages ? $2 : pages) / pages, per
+				per = ""; for (i = 5; i <= NF; i++) per = per (i > 5 ? ", " : "") $i
+				printf "| %s | %d of %d | %d | %.3f | %s |\n", $1, $2, $3, $4, ($2 < pages ? $2 : pages) / pages, per
 			}'
 	fi
 	echo

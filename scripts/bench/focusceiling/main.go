@@ -4,7 +4,8 @@
 // crawler's extractor, the start URL's host only), analyses every HTML
 // page as a focused crawl does (extract.ContentText, the focus topic's
 // analyzer) and counts the pages whose cosine with each topic exceeds the
-// relevance threshold, in all and per first path segment (on a web of
+// relevance threshold, in all, once per distinct content (a web may serve
+// one file under several URLs) and per first path segment (on a web of
 // manuals served side by side, per manual).
 //
 // A crawl of N pages cannot find more than min(relevant, N) relevant
@@ -16,12 +17,14 @@
 //
 // Each argument is a topic: a label and the URLs of its example pages,
 // as in a crawl spec's focus.examples. Prints a tab-separated line per
-// topic: label, relevant pages, analysed pages, then "segment=count" for
-// the segments holding relevant pages, most first.
+// topic: label, relevant pages, analysed pages, distinct relevant
+// contents, then "segment=count" for the segments holding relevant pages,
+// most first.
 package main
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"flag"
 	"fmt"
 	"io"
@@ -42,6 +45,7 @@ type topic struct {
 	label    string
 	t        *focus.Topic
 	relevant map[string]int // per first path segment
+	distinct map[[32]byte]bool
 	total    int
 }
 
@@ -79,7 +83,7 @@ func main() {
 			}
 			t.AddExample(u, t.Analyzer().Counts(extract.ContentText(body)))
 		}
-		topics = append(topics, &topic{label: label, t: t, relevant: map[string]int{}})
+		topics = append(topics, &topic{label: label, t: t, relevant: map[string]int{}, distinct: map[[32]byte]bool{}})
 	}
 	threshold := (&spec.Focus{}).RelevanceThreshold()
 
@@ -111,6 +115,7 @@ func main() {
 					}
 					// Every topic has the same analyzer (English): one count.
 					counts := topics[0].t.Analyzer().Counts(extract.ContentText(body))
+					sum := sha256.Sum256(body)
 					seg, _, _ := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/")
 					mu.Lock()
 					analysed++
@@ -121,6 +126,7 @@ func main() {
 						tp.total++
 						if tp.t.Cosine(counts) > threshold {
 							tp.relevant[seg]++
+							tp.distinct[sum] = true
 						}
 					}
 					for _, l := range links {
@@ -155,7 +161,7 @@ func main() {
 			segs = append(segs, sc{s, c})
 		}
 		slices.SortFunc(segs, func(a, b sc) int { return cmp.Or(b.n-a.n, strings.Compare(a.seg, b.seg)) })
-		parts := []string{tp.label, fmt.Sprint(n), fmt.Sprint(tp.total)}
+		parts := []string{tp.label, fmt.Sprint(n), fmt.Sprint(tp.total), fmt.Sprint(len(tp.distinct))}
 		for _, s := range segs {
 			parts = append(parts, fmt.Sprintf("%s=%d", s.seg, s.n))
 		}
