@@ -285,6 +285,11 @@ var profileRE = regexp.MustCompile(`(?i)(user|member|profile|author|people|poste
 // h-card ("fn", "p-name") among them.
 var personClassRE = regexp.MustCompile(`(?i)(author|user|poster|nick|byline|member|name|profile|\bfn\b|vcard|h-card)`)
 
+// quantityRE: a text that opens with a number standing alone ("112
+// ratings", "20℃", "3 replies") is a count or a measure, not a person's
+// name; a name may open with digits run into letters ("3dfan").
+var quantityRE = regexp.MustCompile(`^[0-9]+(?:[^\p{L}0-9]|$)`)
+
 // isPerson: a link to a profile-like page or an element classed as an
 // author or user name, with a short text; not an avatar.
 func isPerson(n *html.Node) bool {
@@ -293,7 +298,7 @@ func isPerson(n *html.Node) bool {
 	}
 	short := func() bool {
 		t := Text(n)
-		return t != "" && len(t) <= 40 && len(strings.Fields(t)) <= 4 && !strings.ContainsAny(t, ":@")
+		return t != "" && len(t) <= 40 && len(strings.Fields(t)) <= 4 && !strings.ContainsAny(t, ":@") && !quantityRE.MatchString(t)
 	}
 	if n.DataAtom == atom.A && profileRE.MatchString(attr(n, "href")) {
 		return short()
@@ -842,7 +847,8 @@ func isCommentSection(n *html.Node) bool {
 }
 
 // Thread reports whether mined objects look like a forum thread's posts:
-// two or more, most dated, a third or more with an author.
+// two or more, most dated, a third or more and at least two with an
+// author (a name, not a count such as "20℃").
 func Thread(objs []Object) bool {
 	if len(objs) < 2 {
 		return false
@@ -852,9 +858,9 @@ func Thread(objs []Object) bool {
 		if !o.Date.IsZero() || o.DateText != "" {
 			dated++
 		}
-		if o.Author != "" {
+		if a := strings.TrimSpace(o.Author); a != "" && !quantityRE.MatchString(a) {
 			authored++
 		}
 	}
-	return 2*dated > len(objs) && 3*authored >= len(objs)
+	return 2*dated > len(objs) && 3*authored >= len(objs) && authored >= 2
 }
