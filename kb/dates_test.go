@@ -44,7 +44,7 @@ func TestParseDateAt(t *testing.T) {
 		{"7 мар. 2019 г., 14:05", "2019-03-07T14:05:00Z", time.Time{}},
 		{"gen 12 items 2023", "", time.Time{}}, // a word that is no date's
 		{"23 lis 2021", "", time.Time{}},       // November in Polish, October in Croatian
-		{"Joined Jan 2010", "", now},                        // no day
+		{"Joined Jan 2010", "", now},           // no day
 		{"Posts: 1,234", "", now},
 		{"Hello world", "", now},
 		{"Today's topics", "", now},
