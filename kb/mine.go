@@ -557,6 +557,7 @@ func (m *miner) extraction(kind ObjectKind, g []*html.Node) *Extraction {
 		}
 	}
 	m.chronology(recs, dates)
+	constantLabels(recs, authors)
 	x := &Extraction{Object: kind, Fields: map[Field][]*Pattern{}, Optional: map[Field]bool{FieldAuthor: true}}
 	rp, err := xpath.Compile(recordsPath(g))
 	if err != nil {
@@ -613,6 +614,32 @@ func (m *miner) extraction(kind ObjectKind, g []*html.Node) *Extraction {
 		x.Optional[FieldID] = true
 	}
 	return x
+}
+
+// constantLabels drops the author paths whose text is the same on every
+// record of three or more: a field's label ("Username", "Author:"), not
+// the people who posted.
+func constantLabels(recs []*html.Node, authors map[string]float64) {
+	if len(recs) < 3 {
+		return
+	}
+	for p := range authors {
+		e, err := xpath.Compile(p)
+		if err != nil {
+			continue
+		}
+		texts := map[string]bool{}
+		for _, r := range recs {
+			if it, ok := e.First(r); ok {
+				texts[Text(it.Node)] = true
+			} else {
+				texts[""] = true
+			}
+		}
+		if len(texts) == 1 {
+			delete(authors, p)
+		}
+	}
 }
 
 // chronology favours the date paths whose dates run forward through the
@@ -684,7 +711,9 @@ func (m *miner) content(r *html.Node, marks []*html.Node) *html.Node {
 		}
 	}
 	visit(r)
-	if best == nil || 3*bestWords < m.stats[r].words {
+	// A block the markup names as the text (contentWeight) holds it
+	// however short the post is beside a long user panel.
+	if best == nil || 3*bestWords < m.stats[r].words && contentWeight(best) <= 1 {
 		return r
 	}
 	// Down to the block that holds the text alone: not a user panel
