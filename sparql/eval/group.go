@@ -610,6 +610,15 @@ func (b *havingBinding) Value(slot int) rdf.Term {
 	return b.rowBinding.Value(slot)
 }
 
+func (b *havingBinding) Bound(slot int) bool {
+	for i, s := range b.slots {
+		if s == slot {
+			return !b.vals[i].IsZero()
+		}
+	}
+	return b.rowBinding.Bound(slot)
+}
+
 func (g *groupNode) newGroup(key []ID) *group {
 	gr := &group{key: append([]ID(nil), key...), accs: make([]aggAcc, len(g.aggs))}
 	for i, a := range g.aggs {
