@@ -271,6 +271,9 @@ type aggAcc struct {
 
 func (g *groupNode) open(ex *Exec, e env) (iter, error) {
 	if sr := scanRows(ex, g.sub, e); sr != nil {
+		if rg := groupRuns(ex, g, e, sr.(*scanRowIter)); rg != nil {
+			return rg, nil
+		}
 		gi := &groupIter{ex: ex, g: g, e: e, in: sr, first: true}
 		if g.countRows {
 			return &countGroupIter{gi: gi, c: sr.(counter)}, nil
