@@ -276,6 +276,9 @@ type aggAcc struct {
 
 func (g *groupNode) open(ex *Exec, e env) (iter, error) {
 	if sr := scanRows(ex, g.sub, e); sr != nil {
+		if rg := groupRuns(ex, g, e, sr.(*scanRowIter)); rg != nil {
+			return rg, nil
+		}
 		gi := &groupIter{ex: ex, g: g, e: e, in: sr, first: true}
 		if g.countRows {
 			return &countGroupIter{gi: gi, c: sr.(counter)}, nil
@@ -640,6 +643,15 @@ func (b *havingBinding) Value(slot int) rdf.Term {
 		}
 	}
 	return b.rowBinding.Value(slot)
+}
+
+func (b *havingBinding) Bound(slot int) bool {
+	for i, s := range b.slots {
+		if s == slot {
+			return !b.vals[i].IsZero()
+		}
+	}
+	return b.rowBinding.Bound(slot)
 }
 
 func (g *groupNode) newGroup(key []ID) *group { return g.newGroupIn(nil, key) }
