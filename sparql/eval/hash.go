@@ -116,16 +116,26 @@ type hashStep struct {
 	cand  int32
 }
 
+// build gets the step's table, or its bindStep when the table is too
+// big.
+func (s *hashStep) build() error {
+	if s.t != nil {
+		return nil
+	}
+	t, err := s.ex.table(s.pat, s.key, s.sel)
+	if err != nil {
+		return err
+	}
+	s.t = t
+	if t.tooBig {
+		s.bind = &bindStep{ex: s.ex, in: s.in, pat: s.pat, sel: s.sel, stats: s.stats}
+	}
+	return nil
+}
+
 func (s *hashStep) next() ([]ID, error) {
-	if s.t == nil {
-		t, err := s.ex.table(s.pat, s.key, s.sel)
-		if err != nil {
-			return nil, err
-		}
-		s.t = t
-		if t.tooBig {
-			s.bind = &bindStep{ex: s.ex, in: s.in, pat: s.pat, sel: s.sel, stats: s.stats}
-		}
+	if err := s.build(); err != nil {
+		return nil, err
 	}
 	if s.bind != nil {
 		return s.bind.next()
@@ -145,6 +155,40 @@ func (s *hashStep) next() ([]ID, error) {
 		row, err := pull(s.ex, s.in)
 		if err != nil || row == nil {
 			return nil, err
+		}
+		s.row = row
+		var vals [4]ID
+		for _, p := range s.key {
+			vals[p] = row[s.pat.t[p].slot]
+		}
+		s.cand = s.t.first(vals)
+	}
+}
+
+// count consumes the step and returns its number of matches: each input
+// row's candidates are checked as next would extend the row, without
+// making the rows (a COUNT over a hash join).
+func (s *hashStep) count() (int64, bool, error) {
+	if err := s.build(); err != nil {
+		return 0, true, err
+	}
+	if s.bind != nil {
+		return s.bind.count()
+	}
+	var n int64
+	defer func() { s.stats.Rows += n }()
+	for {
+		for ; s.row != nil && s.cand >= 0; s.cand = s.t.next[s.cand] {
+			if err := s.ex.tick(); err != nil {
+				return n, true, err
+			}
+			if s.pat.matches(s.row, s.t.quads[s.cand]) {
+				n++
+			}
+		}
+		row, err := pull(s.ex, s.in)
+		if err != nil || row == nil {
+			return n, true, err
 		}
 		s.row = row
 		var vals [4]ID
