@@ -216,7 +216,7 @@ func (s *hashStep) count() (int64, bool, error) {
 	var n int64
 	defer func() { s.stats.Rows += n }()
 	for {
-		for ; s.row != nil && s.cand >= 0; s.cand = s.t.next[s.cand] {
+		for ; s.row != nil && s.cand < s.end; s.cand++ {
 			if err := s.ex.tick(); err != nil {
 				return n, true, err
 			}
@@ -233,7 +233,7 @@ func (s *hashStep) count() (int64, bool, error) {
 		for _, p := range s.key {
 			vals[p] = row[s.pat.t[p].slot]
 		}
-		s.cand = s.t.first(vals)
+		s.cand, s.end = s.t.bucket(vals)
 	}
 }
 
