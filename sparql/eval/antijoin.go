@@ -318,8 +318,22 @@ func (h *existsHashNode) detail() string {
 	return kind + " hash on " + h.names
 }
 
+// keySet is the set of the right side's keys: a hash set of rows, or for
+// one variable a sorted array (sortedIDs), whose add does not know yet
+// whether a key is new and whose finish drops the duplicates.
+type keySet interface {
+	add(key []ID) bool
+	contains(key []ID) bool
+}
+
 func (h *existsHashNode) open(ex *Exec, e env) (iter, error) {
-	set := newRowSetFor(len(h.keys), int(min(max(h.est, 0), hashPresizeMax)))
+	var set keySet
+	sorted := len(h.keys) == 1
+	if sorted {
+		set = &sortedIDs{}
+	} else {
+		set = newRowSetFor(len(h.keys), int(min(max(h.est, 0), hashPresizeMax)))
+	}
 	// The set copies each row's key: one pattern's matches can come in
 	// one reused row.
 	rit := scanRows(ex, h.right, e)
@@ -361,6 +375,10 @@ func (h *existsHashNode) open(ex *Exec, e env) (iter, error) {
 	if perRow {
 		ex.memRows -= held
 		held, set = 0, nil
+	} else if sorted {
+		dup := set.(*sortedIDs).finish()
+		held -= dup
+		ex.memRows -= dup
 	}
 	sub, err := h.sub.open(ex, e)
 	if err != nil {
@@ -379,7 +397,7 @@ type existsHashIter struct {
 	e    env
 	h    *existsHashNode
 	sub  iter
-	set  *rowSet // nil: past the memory bound, test per row
+	set  keySet // nil: past the memory bound, test per row
 	held int
 	key  []ID
 }

@@ -159,23 +159,33 @@ type hashStep struct {
 
 func (s *hashStep) reuseRows() { s.out = make([]ID, s.ex.width()) }
 
+// build gets the step's table, or its bindStep when the table is too
+// big.
+func (s *hashStep) build() error {
+	if s.t != nil {
+		return nil
+	}
+	t, err := s.ex.table(s.pat, s.key, s.sel)
+	if err != nil {
+		return err
+	}
+	s.t = t
+	if t.tooBig {
+		s.bind = &bindStep{ex: s.ex, in: s.in, pat: s.pat, sel: s.sel, stats: s.stats}
+		if s.out != nil {
+			s.bind.reuseRows()
+		}
+	} else if r, ok := s.in.(rowReuser); ok {
+		// A probe holds its input row only until the next pull, and
+		// every match is a copy.
+		r.reuseRows()
+	}
+	return nil
+}
+
 func (s *hashStep) next() ([]ID, error) {
-	if s.t == nil {
-		t, err := s.ex.table(s.pat, s.key, s.sel)
-		if err != nil {
-			return nil, err
-		}
-		s.t = t
-		if t.tooBig {
-			s.bind = &bindStep{ex: s.ex, in: s.in, pat: s.pat, sel: s.sel, stats: s.stats}
-			if s.out != nil {
-				s.bind.reuseRows()
-			}
-		} else if r, ok := s.in.(rowReuser); ok {
-			// A probe holds its input row only until the next pull, and
-			// every match is a copy.
-			r.reuseRows()
-		}
+	if err := s.build(); err != nil {
+		return nil, err
 	}
 	if s.bind != nil {
 		return s.bind.next()
@@ -201,6 +211,40 @@ func (s *hashStep) next() ([]ID, error) {
 		row, err := pull(s.ex, s.in)
 		if err != nil || row == nil {
 			return nil, err
+		}
+		s.row = row
+		var vals [4]ID
+		for _, p := range s.key {
+			vals[p] = row[s.pat.t[p].slot]
+		}
+		s.cand, s.end = s.t.bucket(vals)
+	}
+}
+
+// count consumes the step and returns its number of matches: each input
+// row's candidates are checked as next would extend the row, without
+// making the rows (a COUNT over a hash join).
+func (s *hashStep) count() (int64, bool, error) {
+	if err := s.build(); err != nil {
+		return 0, true, err
+	}
+	if s.bind != nil {
+		return s.bind.count()
+	}
+	var n int64
+	defer func() { s.stats.Rows += n }()
+	for {
+		for ; s.row != nil && s.cand < s.end; s.cand++ {
+			if err := s.ex.tick(); err != nil {
+				return n, true, err
+			}
+			if s.pat.matches(s.row, s.t.quads[s.cand]) {
+				n++
+			}
+		}
+		row, err := pull(s.ex, s.in)
+		if err != nil || row == nil {
+			return n, true, err
 		}
 		s.row = row
 		var vals [4]ID
