@@ -459,6 +459,36 @@ type entry struct {
 
 const wordCacheMax = 1 << 16
 
+// LeadStems returns the terms the first word of s may count as, one per
+// language of the analyzer, so that a text in which s occurs as whole
+// words has one of them in its counts. ok is false when that word does
+// not always count: s does not start with a word, or its first word is a
+// stop word, of one byte, of digits only or not all ASCII (whose lower
+// case may change its length).
+func (a *Analyzer) LeadStems(s string) (stems []string, ok bool) {
+	n := 0
+	letters := false
+	for n < len(s) && s[n] < utf8.RuneSelf && asciiClass[s[n]] != separator {
+		letters = letters || asciiClass[s[n]] != digit
+		n++
+	}
+	if n < 2 || !letters || n < len(s) && s[n] >= utf8.RuneSelf {
+		return nil, false
+	}
+	w := strings.ToLower(s[:n])
+	for _, l := range a.langs {
+		if l.stop(w) {
+			return nil, false
+		}
+	}
+	for _, l := range a.langs {
+		if st := l.stem(w, true); !slices.Contains(stems, st) {
+			stems = append(stems, st)
+		}
+	}
+	return stems, true
+}
+
 // entryOf works out what w is in language lang, without the cache.
 func (a *Analyzer) entryOf(lang int, w string) entry {
 	for _, l := range a.langs {
