@@ -52,15 +52,22 @@ func (c *Crawl) focusLinks(u Page, an *Analysis) []float64 {
 }
 
 // focusApply has the frontier apply the scored links of the last
-// focus.batch pages (default 1) to its queues, so that the next claims
-// see them: the seen-set pass otherwise waits for a batch of 2^17 links
-// or an empty queue, which would make a focused crawl of one host
-// breadth-first by generations.
+// focus.batch pages (default: as many as the crawl has workers) to its
+// queues, so that the next claims see them: the seen-set pass otherwise
+// waits for a batch of 2^17 links or an empty queue, which would make a
+// focused crawl of one host breadth-first by generations. With w workers
+// the pages in flight already take their URLs up to w pages before the
+// links of the pages finishing could have ranked them, so a batch of w
+// pages changes little in the order while it spares most of the passes
+// (each a frontier commit, and pages share many links).
 func (c *Crawl) focusApply(pages int) error {
 	if c.focus == nil {
 		return nil
 	}
-	every := int64(max(c.spec.Focus.Batch, 1))
+	every := int64(c.spec.Focus.Batch)
+	if every <= 0 {
+		every = int64(max(c.spec.Workers, 1))
+	}
 	if c.focusPages.Add(int64(pages)) < every {
 		return nil
 	}

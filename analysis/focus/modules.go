@@ -13,6 +13,7 @@ import (
 
 	"github.com/coregx/ahocorasick"
 
+	"github.com/mneme-archive/mneme/analysis/focus/text"
 	"github.com/mneme-archive/mneme/crawler/canon"
 	"github.com/mneme-archive/mneme/crawler/spec"
 )
@@ -104,10 +105,13 @@ func (w Weights) Aggregate(v Values) float64 {
 type entityMatcher struct {
 	ac       *ahocorasick.Automaton
 	entityOf []int // pattern → entity
+	// lead holds, per pattern, the terms its first word counts as (nil:
+	// not known), which a text that mentions it has among its terms.
+	lead     [][]string
 	entities []spec.FocusEntity
 }
 
-func newEntityMatcher(es []spec.FocusEntity) (*entityMatcher, error) {
+func newEntityMatcher(es []spec.FocusEntity, an *text.Analyzer) (*entityMatcher, error) {
 	if len(es) == 0 {
 		return nil, nil
 	}
@@ -118,6 +122,8 @@ func newEntityMatcher(es []spec.FocusEntity) (*entityMatcher, error) {
 			if n := strings.ToLower(strings.TrimSpace(name)); n != "" {
 				pats = append(pats, n)
 				m.entityOf = append(m.entityOf, i)
+				lead, _ := an.LeadStems(n)
+				m.lead = append(m.lead, lead)
 			}
 		}
 	}
@@ -147,6 +153,23 @@ func lowerInto(dst []byte, s string) []byte {
 
 // lowered recycles the lower-cased texts the matcher searches.
 var lowered = sync.Pool{New: func() any { return new([]byte) }}
+
+// mayMention reports whether a text whose term counts are counts may
+// mention an entity: whether the first word of one of the names is among
+// its terms. Most pages mention none, and are spared match.
+func (m *entityMatcher) mayMention(counts text.Vector) bool {
+	for _, lead := range m.lead {
+		if lead == nil {
+			return true
+		}
+		for _, t := range lead {
+			if counts[t] > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // match returns the entities mentioned in text (any case), each once.
 func (m *entityMatcher) match(text string) []int {

@@ -82,7 +82,7 @@ func New(o Options) (*Scorer, error) {
 	}
 	s := &Scorer{topic: t, shares: o.Shares, update: o.Update, threshold: f.RelevanceThreshold(), now: o.Now}
 	s.weights.Store(&w)
-	if s.entities, err = newEntityMatcher(f.Entities); err != nil {
+	if s.entities, err = newEntityMatcher(f.Entities, s.topic.an); err != nil {
 		return nil, err
 	}
 	if s.rules, err = compileURLRules(f.URLs, o.Canon); err != nil {
@@ -185,7 +185,10 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 		doc[modDocument] = res.Cosine
 		lap(modDocument)
 		if s.entities != nil {
-			found := s.entities.match(content)
+			var found []int
+			if s.entities.mayMention(counts) {
+				found = s.entities.match(content)
+			}
 			for _, e := range found {
 				res.Entities = append(res.Entities, s.entities.entities[e])
 			}

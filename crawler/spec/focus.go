@@ -34,7 +34,7 @@ type Focus struct {
 	// Batch is the number of pages whose scored links enter the
 	// frontier's queues together (the batch prioritisation of ARCOMEM's
 	// crawler: links are scored into the frontier only after every Batch
-	// pages); default 1, after every page.
+	// pages); default (0): as many pages as the crawl has workers.
 	Batch int `yaml:"batch,omitempty"`
 	// Threshold is the cosine with the topic above which a page counts as
 	// relevant (the harvest ratio's measure); default 0.333.
@@ -133,7 +133,7 @@ func checkFocus(f *Focus, bad func(string, ...any)) {
 		}
 	}
 	if f.Batch < 0 {
-		bad("focus.batch: %d: want a number of pages (0 or 1: after every page)", f.Batch)
+		bad("focus.batch: %d: want a number of pages (1: after every page; 0: as many as the crawl's workers)", f.Batch)
 	}
 	if f.Reference < 0 {
 		bad("focus.reference: %d: want a number of pages (0 for none)", f.Reference)

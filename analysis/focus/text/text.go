@@ -90,79 +90,93 @@ func (a *Analyzer) Languages() []string { return slices.Clone(a.codes) }
 // caller looks it up without a copy. h is the FNV-1a hash of the
 // lower-cased word, computed as the word is read, for wordShard's table.
 func words(s string, low *[]byte, fn func(w string, b []byte, h uint64)) {
-	start, letters, upper, wide := -1, false, false, false
-	h := uint64(fnvOffset)
-	flush := func(end int) {
-		if start >= 0 && letters && end-start >= 2 {
-			w := s[start:end]
-			switch {
-			case !upper && !wide:
-				fn(w, nil, h)
-			case !wide:
-				b := (*low)[:0]
-				for i := 0; i < len(w); i++ {
-					c := w[i]
-					if c >= 'A' && c <= 'Z' {
-						c += 'a' - 'A'
-					}
-					b = append(b, c)
-				}
-				*low = b
-				fn("", b, h)
-			default:
-				b := (*low)[:0]
-				for _, r := range w {
-					b = utf8.AppendRune(b, unicode.ToLower(r))
-				}
-				*low = b
-				fn("", b, hashBytes(b))
-			}
-		}
-		start, letters, upper, wide = -1, false, false, false
-		h = fnvOffset
-	}
+	// Two loops with the word's state in locals (a closure sharing it
+	// would keep it in memory, a store per byte).
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c >= 'a' && c <= 'z':
-				if start < 0 {
-					start = i
-				}
-				letters = true
-				h = (h ^ uint64(c)) * fnvPrime
-			case c >= 'A' && c <= 'Z':
-				if start < 0 {
-					start = i
-				}
-				letters, upper = true, true
-				h = (h ^ uint64(c+'a'-'A')) * fnvPrime
-			case c >= '0' && c <= '9':
-				if start < 0 {
-					start = i
+		start := i
+		letters, upper, wide := false, false, false
+		h := uint64(fnvOffset)
+		for i < len(s) {
+			c := s[i]
+			if c < utf8.RuneSelf {
+				switch asciiClass[c] {
+				case lowerLetter:
+					letters = true
+				case upperLetter:
+					letters, upper = true, true
+					c += 'a' - 'A'
+				case digit:
+				default:
+					goto end
 				}
 				h = (h ^ uint64(c)) * fnvPrime
-			default:
-				if start >= 0 {
-					flush(i)
-				}
+				i++
+				continue
 			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if unicode.IsLetter(r) {
-			if start < 0 {
-				start = i
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if !unicode.IsLetter(r) {
+				break
 			}
 			letters, wide = true, true
-		} else if start >= 0 {
-			flush(i)
+			i += n
 		}
-		i += n
+	end:
+		if i == start { // not a word's: one byte, or one character
+			if s[i] < utf8.RuneSelf {
+				i++
+			} else {
+				_, n := utf8.DecodeRuneInString(s[i:])
+				i += n
+			}
+			continue
+		}
+		if !letters || i-start < 2 {
+			continue
+		}
+		w := s[start:i]
+		switch {
+		case !upper && !wide:
+			fn(w, nil, h)
+		case !wide:
+			b := (*low)[:0]
+			for k := 0; k < len(w); k++ {
+				c := w[k]
+				if c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				b = append(b, c)
+			}
+			*low = b
+			fn("", b, h)
+		default:
+			b := (*low)[:0]
+			for _, r := range w {
+				b = utf8.AppendRune(b, unicode.ToLower(r))
+			}
+			*low = b
+			fn("", b, hashBytes(b))
+		}
 	}
-	flush(len(s))
 }
+
+// asciiClass classes ASCII bytes for words: letters, digits and the rest.
+var asciiClass = func() (t [utf8.RuneSelf]byte) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = lowerLetter
+		t[c-'a'+'A'] = upperLetter
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = digit
+	}
+	return t
+}()
+
+const (
+	separator = iota
+	lowerLetter
+	upperLetter
+	digit
+)
 
 // FNV-1a, 64 bits: a word's hash, one multiplication per byte as the word
 // is read.
@@ -444,6 +458,36 @@ type entry struct {
 }
 
 const wordCacheMax = 1 << 16
+
+// LeadStems returns the terms the first word of s may count as, one per
+// language of the analyzer, so that a text in which s occurs as whole
+// words has one of them in its counts. ok is false when that word does
+// not always count: s does not start with a word, or its first word is a
+// stop word, of one byte, of digits only or not all ASCII (whose lower
+// case may change its length).
+func (a *Analyzer) LeadStems(s string) (stems []string, ok bool) {
+	n := 0
+	letters := false
+	for n < len(s) && s[n] < utf8.RuneSelf && asciiClass[s[n]] != separator {
+		letters = letters || asciiClass[s[n]] != digit
+		n++
+	}
+	if n < 2 || !letters || n < len(s) && s[n] >= utf8.RuneSelf {
+		return nil, false
+	}
+	w := strings.ToLower(s[:n])
+	for _, l := range a.langs {
+		if l.stop(w) {
+			return nil, false
+		}
+	}
+	for _, l := range a.langs {
+		if st := l.stem(w, true); !slices.Contains(stems, st) {
+			stems = append(stems, st)
+		}
+	}
+	return stems, true
+}
 
 // entryOf works out what w is in language lang, without the cache.
 func (a *Analyzer) entryOf(lang int, w string) entry {
