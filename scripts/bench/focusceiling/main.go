@@ -116,7 +116,10 @@ func main() {
 					// Every topic has the same analyzer (English): one count.
 					counts := topics[0].t.Analyzer().Counts(extract.ContentText(body))
 					sum := sha256.Sum256(body)
-					seg, _, _ := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/")
+					seg, _, inFolder := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/")
+					if !inFolder {
+						seg = "/" // a page at the root: the index page
+					}
 					mu.Lock()
 					analysed++
 					for _, tp := range topics {
