@@ -639,11 +639,12 @@ func linkedBy(between string) bool {
 // k.old and k.cur (the first of them in k.first), and among those of its
 // own time for k.old tells those saying in a sentence that one is the
 // other's new name (k.linked) from those naming them as distinct
-// entities (k.apart). The old name's decline is then its share of the
-// texts naming it on its own: a text reporting the change still uses the
-// old name, and is no sign of it living on. The texts are found through
-// the entities' schema:mentions, so the cost is that of the two names'
-// texts, not of the crawl's.
+// entities (k.apart), from the texts' shares (share.links). The old
+// name's decline is then its share of the texts naming it on its own: a
+// text reporting the change still uses the old name, and is no sign of it
+// living on. The texts are found through the entities' schema:mentions,
+// so the cost is that of reading the two names' texts' shares, not of
+// the crawl.
 func cooccurrence(ctx context.Context, v *graph.View, c, before *tallies, k *nameCand) error {
 	ids, err := v.LookupTerms([]rdf.Term{rdf.IRI(ontology.SchemaMentions), rdf.IRI(k.old), rdf.IRI(k.cur)})
 	if err != nil {
@@ -691,34 +692,8 @@ func cooccurrence(ctx context.Context, v *graph.View, c, before *tallies, k *nam
 		if sh == nil || sh.ents[k.old] == nil || sh.ents[k.old].fresh == 0 {
 			continue // not of the crawl's time for the old name
 		}
-		linked := ""
-		err = each(ctx, v, `SELECT ?sent ?a ?b WHERE { GRAPH `+c.g.String()+` {
-	  ?m mneme:inObject `+rdf.IRI(d).String()+` ; mneme:mentionOf `+rdf.IRI(k.old).String()+` ; mneme:sentence ?sent ; mneme:surfaceForm ?a .
-	  ?n mneme:inObject `+rdf.IRI(d).String()+` ; mneme:mentionOf `+rdf.IRI(k.cur).String()+` ; mneme:sentence ?sent ; mneme:surfaceForm ?b } } ORDER BY ?sent ?a ?b`,
-			func(row []rdf.Term) error {
-				sent, a, b := row[0].Value, row[1].Value, row[2].Value
-				if linked != "" {
-					return nil
-				}
-				i, j := strings.Index(sent, a), strings.Index(sent, b)
-				if i < 0 || j < 0 {
-					return nil
-				}
-				var between string
-				if i < j {
-					between = sent[min(i+len(a), j):j]
-				} else {
-					between = sent[min(j+len(b), i):i]
-				}
-				if linkedBy(between) {
-					linked = sent
-				}
-				return nil
-			})
-		if err != nil {
-			return err
-		}
-		if linked != "" {
+		linked, ok := sh.links[pairKey(k.old, k.cur)]
+		if ok {
 			if k.linked++; k.statement == "" {
 				k.statement = linked
 			}

@@ -102,6 +102,18 @@ func (t *entTally) mention(c float64, has bool) {
 type share struct {
 	terms map[string]int
 	ents  map[string]*entTally
+	// links are the pairs of entities (pairKey) the text names in one
+	// sentence saying that one is the other's new name, with the least
+	// such sentence.
+	links map[string]string
+}
+
+// pairKey is the key of two entities in share.links, whichever order.
+func pairKey(a, b string) string {
+	if b < a {
+		a, b = b, a
+	}
+	return a + " " + b
 }
 
 // encode writes the share as a line of terms ("term:count …") and a line
@@ -117,6 +129,9 @@ func (s *share) encode() string {
 	for _, e := range sortedKeys(s.ents) {
 		sb.WriteString("\n" + e + " " + s.ents[e].encode())
 	}
+	for _, k := range sortedKeys(s.links) {
+		sb.WriteString("\n= " + k + " " + strconv.Quote(s.links[k]))
+	}
 	return sb.String()
 }
 
@@ -124,6 +139,21 @@ func decodeShare(v string) (*share, error) {
 	lines := strings.Split(v, "\n")
 	s := &share{terms: parseTermCounts(lines[0]), ents: map[string]*entTally{}}
 	for _, l := range lines[1:] {
+		if l, ok := strings.CutPrefix(l, "= "); ok {
+			f := strings.SplitN(l, " ", 3)
+			if len(f) != 3 {
+				return nil, fmt.Errorf("text tally line %q: not a link", l)
+			}
+			sent, err := strconv.Unquote(f[2])
+			if err != nil {
+				return nil, fmt.Errorf("text tally line %q: %w", l, err)
+			}
+			if s.links == nil {
+				s.links = map[string]string{}
+			}
+			s.links[f[0]+" "+f[1]] = sent
+			continue
+		}
 		e, rest, ok := strings.Cut(l, " ")
 		if !ok {
 			return nil, fmt.Errorf("text tally line %q: no entity", l)
@@ -720,7 +750,8 @@ type shareReader struct {
 	ids []graph.ID // the analysis graph, the previous one, then the predicates below
 }
 
-var sharePredicates = []string{ontology.TextLength, ontology.TermCounts, ontology.InObject, ontology.MentionOf, ontology.Sentiment, ontology.SchemaMentions}
+var sharePredicates = []string{ontology.TextLength, ontology.TermCounts, ontology.InObject, ontology.MentionOf, ontology.Sentiment, ontology.SchemaMentions,
+	ontology.Sentence, ontology.SurfaceForm}
 
 const (
 	srGraph = iota
@@ -731,6 +762,8 @@ const (
 	srMentionOf
 	srSentiment
 	srMentions
+	srSentence
+	srSurface
 )
 
 func newShareReader(v *graph.View, g, prev rdf.Term) (*shareReader, error) {
@@ -818,7 +851,10 @@ func (sr *shareReader) read(ctx context.Context, d, status string, versioned boo
 	if err != nil {
 		return nil, err
 	}
-	type mention struct{ es, ss []graph.ID }
+	type mention struct {
+		es, ss []graph.ID
+		e      string // the entity, when one
+	}
 	var all []graph.ID
 	mentions := make([]mention, len(ms))
 	for i, m := range ms {
@@ -837,9 +873,12 @@ func (sr *shareReader) read(ctx context.Context, d, status string, versioned boo
 		return nil, err
 	}
 	k := 0
-	for _, m := range mentions {
+	for i, m := range mentions {
 		es, ss := ts[k:k+len(m.es)], ts[k+len(m.es):k+len(m.es)+len(m.ss)]
 		k += len(m.es) + len(m.ss)
+		if len(es) == 1 {
+			mentions[i].e = es[0].Value
+		}
 		for _, e := range es {
 			x := sh.ents[e.Value]
 			if x == nil {
@@ -853,6 +892,15 @@ func (sr *shareReader) read(ctx context.Context, d, status string, versioned boo
 				c, err := strconv.ParseFloat(s.Value, 64)
 				x.mention(c, err == nil)
 			}
+		}
+	}
+	if len(sh.ents) > 1 {
+		es := make([]string, len(ms))
+		for i, m := range mentions {
+			es[i] = m.e
+		}
+		if sh.links, err = sr.links(ctx, ms, es); err != nil {
+			return nil, err
 		}
 	}
 	fresh := status == ontology.StatusNew || status == ontology.StatusChanged
@@ -881,4 +929,63 @@ func (sr *shareReader) read(ctx context.Context, d, status string, versioned boo
 		}
 	}
 	return sh, nil
+}
+
+// links finds the pairs of entities named in one sentence of a text
+// saying that one is the other's new name (see linkedBy), with the least
+// such sentence of each pair: ms are the text's mentions, es the entity
+// of each ("" when not one).
+func (sr *shareReader) links(ctx context.Context, ms []graph.ID, es []string) (map[string]string, error) {
+	g, ps, pf := sr.ids[srGraph], sr.ids[srSentence], sr.ids[srSurface]
+	if ps == graph.Any || pf == graph.Any {
+		return nil, nil
+	}
+	type named struct{ e, surface string }
+	bySentence := map[string][]named{}
+	for i, m := range ms {
+		if es[i] == "" {
+			continue
+		}
+		ss, err := values(ctx, sr.v, graph.Pattern{S: m, P: ps, G: g}, true)
+		if err != nil {
+			return nil, err
+		}
+		fs, err := values(ctx, sr.v, graph.Pattern{S: m, P: pf, G: g}, true)
+		if err != nil {
+			return nil, err
+		}
+		if len(ss) != 1 || len(fs) != 1 {
+			continue
+		}
+		ts, err := sr.v.Terms(ctx, []graph.ID{ss[0], fs[0]}, nil)
+		if err != nil {
+			return nil, err
+		}
+		bySentence[ts[0].Value] = append(bySentence[ts[0].Value], named{es[i], ts[1].Value})
+	}
+	var out map[string]string
+	for sent, ns := range bySentence {
+		for _, a := range ns {
+			for _, b := range ns {
+				if a.e == b.e {
+					continue
+				}
+				k := pairKey(a.e, b.e)
+				if old, ok := out[k]; ok && old <= sent {
+					continue
+				}
+				i, j := strings.Index(sent, a.surface), strings.Index(sent, b.surface)
+				if i < 0 || j < 0 || i >= j {
+					continue // the pair is tried in both orders
+				}
+				if linkedBy(sent[min(i+len(a.surface), j):j]) {
+					if out == nil {
+						out = map[string]string{}
+					}
+					out[k] = sent
+				}
+			}
+		}
+	}
+	return out, nil
 }
