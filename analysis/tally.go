@@ -529,7 +529,7 @@ func (t *tallies) remember(s, p, v string) {
 
 // replace sets the statement "s p ?" of the tally graph to value v (none
 // when v is ""), deleting the value read before in b.
-func (t *tallies) replace(b *graph.Batch, s rdf.Term, p, v string) {
+func (t *tallies) replace(b *writes, s rdf.Term, p, v string) {
 	old, had := t.orig[s.Value+"\x00"+p]
 	if had && old == v {
 		return
@@ -650,7 +650,7 @@ func (u *update) apply(ctx context.Context, sh *share, sign int) error {
 // updateTallies brings the crawl's totals up to date with the texts of
 // the objects of dirty (of every text when recount), writing the
 // changed totals in b, and returns what changed.
-func (r *run) updateTallies(ctx context.Context, v *graph.View, b *graph.Batch, tl *tallies, dirty map[string]bool, vs *versionState, recount bool) (*update, error) {
+func (r *run) updateTallies(ctx context.Context, v *graph.View, b *writes, tl *tallies, dirty map[string]bool, vs *versionState, recount bool) (*update, error) {
 	up := &update{tl: tl, touched: map[string]bool{}, shares: map[string]*share{}, dfBefore: map[string]int{}}
 	er, err := newEraser(v, tl.tg)
 	if err != nil {
