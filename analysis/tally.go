@@ -674,9 +674,19 @@ func (r *run) updateTallies(ctx context.Context, v *graph.View, b *writes, tl *t
 		for _, st := range vs.status {
 			tl.crawl.count(st, 1)
 		}
-		if docs, err = sr.texts(ctx); err != nil {
+		all, err := sr.all(ctx, vs.status, vs.versioned)
+		if err != nil {
 			return nil, err
 		}
+		for _, d := range sortedKeys(all) {
+			sh := all[d]
+			tl.shares[d] = sh
+			if err := up.apply(ctx, sh, 1); err != nil {
+				return nil, err
+			}
+			tl.replace(b, rdf.IRI(d), ontology.TextTally, sh.encode())
+		}
+		docs = nil
 	} else {
 		for _, st := range vs.status {
 			tl.crawl.count(st, 1)
@@ -686,30 +696,24 @@ func (r *run) updateTallies(ctx context.Context, v *graph.View, b *writes, tl *t
 		}
 	}
 	for _, d := range docs {
-		if !recount {
-			s, ok, err := tl.literal(ctx, rdf.IRI(d), ontology.TextTally)
+		s, ok, err := tl.literal(ctx, rdf.IRI(d), ontology.TextTally)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			old, err := decodeShare(s)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s: %w", d, err)
 			}
-			if ok {
-				old, err := decodeShare(s)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", d, err)
-				}
-				if err := up.apply(ctx, old, -1); err != nil {
-					return nil, err
-				}
+			if err := up.apply(ctx, old, -1); err != nil {
+				return nil, err
 			}
 		}
 		sh, err := sr.read(ctx, d, vs.status[d], vs.versioned)
 		if err != nil {
 			return nil, err
 		}
-		if recount {
-			tl.shares[d] = sh
-		} else {
-			up.shares[d] = sh
-		}
+		up.shares[d] = sh
 		v := ""
 		if sh != nil {
 			if err := up.apply(ctx, sh, 1); err != nil {
@@ -781,37 +785,21 @@ func newShareReader(v *graph.View, g, prev rdf.Term) (*shareReader, error) {
 	return &shareReader{v: v, ids: ids}, err
 }
 
-// texts lists the objects the analysis graph has texts of.
-func (sr *shareReader) texts(ctx context.Context) ([]string, error) {
-	if sr.ids[srGraph] == graph.Any || sr.ids[srTextLength] == graph.Any {
-		return nil, nil
-	}
-	ds, err := values(ctx, sr.v, graph.Pattern{P: sr.ids[srTextLength], G: sr.ids[srGraph]}, false)
-	if err != nil {
-		return nil, err
-	}
-	ts, err := sr.v.Terms(ctx, ds, nil)
-	if err != nil {
-		return nil, err
-	}
-	seen := map[string]bool{}
-	var out []string
-	for _, t := range ts {
-		if !seen[t.Value] {
-			seen[t.Value] = true
-			out = append(out, t.Value)
-		}
-	}
-	sort.Strings(out)
-	return out, nil
+// mentionIDs are the statements of one mention a share is made of.
+type mentionIDs struct {
+	es, ss     []graph.ID // its entities and sentiment scores
+	sent, surf []graph.ID // its sentence and surface form (when its text names two entities or more)
+}
+
+// textIDs are the statements of one text a share is made of.
+type textIDs struct {
+	d   graph.ID
+	tcs []graph.ID // its mneme:termCounts
+	ms  []mentionIDs
 }
 
 // read returns the share of object d's text (nil when the analysis has
-// none): its most frequent terms (of the least mneme:termCounts, should
-// captures have given it two texts), and per entity its mentions with
-// their sentiment; of the crawl's own time when the crawl was compared
-// with none (versioned false), or d is new, or changed and its earlier
-// version did not name the entity (status is d's version status).
+// none), reading its statements one by one.
 func (sr *shareReader) read(ctx context.Context, d, status string, versioned bool) (*share, error) {
 	g := sr.ids[srGraph]
 	if g == graph.Any || sr.ids[srTextLength] == graph.Any {
@@ -824,61 +812,144 @@ func (sr *shareReader) read(ctx context.Context, d, status string, versioned boo
 	if ok, err := has(ctx, sr.v, graph.Pattern{S: id, P: sr.ids[srTextLength], G: g}); err != nil || !ok {
 		return nil, err
 	}
-	sh := &share{terms: map[string]int{}, ents: map[string]*entTally{}}
-	if p := sr.ids[srTermCounts]; p != graph.Any {
-		tcs, err := values(ctx, sr.v, graph.Pattern{S: id, P: p, G: g}, true)
-		if err != nil {
-			return nil, err
+	t := &textIDs{d: id}
+	of := func(s graph.ID, p int) ([]graph.ID, error) {
+		if sr.ids[p] == graph.Any {
+			return nil, nil
 		}
-		ts, err := sr.v.Terms(ctx, tcs, nil)
-		if err != nil {
-			return nil, err
-		}
-		least := ""
-		for i, t := range ts {
-			if i == 0 || t.Value < least {
-				least = t.Value
-			}
-		}
-		if len(ts) > 0 {
-			sh.terms = parseTermCounts(least)
-		}
+		return values(ctx, sr.v, graph.Pattern{S: s, P: sr.ids[p], G: g}, true)
 	}
-	if sr.ids[srInObject] == graph.Any || sr.ids[srMentionOf] == graph.Any {
-		return sh, nil
-	}
-	ms, err := values(ctx, sr.v, graph.Pattern{P: sr.ids[srInObject], O: id, G: g}, false)
-	if err != nil {
+	if t.tcs, err = of(id, srTermCounts); err != nil {
 		return nil, err
 	}
-	type mention struct {
-		es, ss []graph.ID
-		e      string // the entity, when one
-	}
-	var all []graph.ID
-	mentions := make([]mention, len(ms))
-	for i, m := range ms {
-		if mentions[i].es, err = values(ctx, sr.v, graph.Pattern{S: m, P: sr.ids[srMentionOf], G: g}, true); err != nil {
+	var ms []graph.ID
+	if sr.ids[srInObject] != graph.Any {
+		if ms, err = values(ctx, sr.v, graph.Pattern{P: sr.ids[srInObject], O: id, G: g}, false); err != nil {
 			return nil, err
 		}
-		if p := sr.ids[srSentiment]; p != graph.Any {
-			if mentions[i].ss, err = values(ctx, sr.v, graph.Pattern{S: m, P: p, G: g}, true); err != nil {
+	}
+	ents := map[graph.ID]bool{}
+	t.ms = make([]mentionIDs, len(ms))
+	for i, m := range ms {
+		if t.ms[i].es, err = of(m, srMentionOf); err != nil {
+			return nil, err
+		}
+		if t.ms[i].ss, err = of(m, srSentiment); err != nil {
+			return nil, err
+		}
+		for _, e := range t.ms[i].es {
+			ents[e] = true
+		}
+	}
+	if len(ents) > 1 {
+		for i, m := range ms {
+			if t.ms[i].sent, err = of(m, srSentence); err != nil {
+				return nil, err
+			}
+			if t.ms[i].surf, err = of(m, srSurface); err != nil {
 				return nil, err
 			}
 		}
-		all = append(append(all, mentions[i].es...), mentions[i].ss...)
 	}
-	ts, err := sr.v.Terms(ctx, all, nil)
+	return sr.build(ctx, t, status, versioned)
+}
+
+// all returns the share of every text of the analysis graph, reading each
+// predicate's statements in one pass; status is the version status of
+// each object.
+func (sr *shareReader) all(ctx context.Context, status map[string]string, versioned bool) (map[string]*share, error) {
+	g := sr.ids[srGraph]
+	out := map[string]*share{}
+	if g == graph.Any || sr.ids[srTextLength] == graph.Any {
+		return out, nil
+	}
+	// pairs maps each subject of predicate p to its objects.
+	pairs := func(p int) (map[graph.ID][]graph.ID, error) {
+		m := map[graph.ID][]graph.ID{}
+		if sr.ids[p] == graph.Any {
+			return m, nil
+		}
+		it, err := sr.v.Scan(ctx, graph.Pattern{P: sr.ids[p], G: g}, graph.ScanOptions{})
+		if err != nil {
+			return nil, err
+		}
+		defer it.Close()
+		for it.Next() {
+			q := it.Quad()
+			m[q.S] = append(m[q.S], q.O)
+		}
+		return m, it.Err()
+	}
+	var got [srSurface + 1]map[graph.ID][]graph.ID
+	for _, p := range []int{srTextLength, srTermCounts, srInObject, srMentionOf, srSentiment, srSentence, srSurface} {
+		m, err := pairs(p)
+		if err != nil {
+			return nil, err
+		}
+		got[p] = m
+	}
+	texts := map[graph.ID]*textIDs{}
+	for d := range got[srTextLength] {
+		texts[d] = &textIDs{d: d, tcs: got[srTermCounts][d]}
+	}
+	for m, ds := range got[srInObject] {
+		for _, d := range ds {
+			if t := texts[d]; t != nil {
+				t.ms = append(t.ms, mentionIDs{es: got[srMentionOf][m], ss: got[srSentiment][m], sent: got[srSentence][m], surf: got[srSurface][m]})
+			}
+		}
+	}
+	ids := make([]graph.ID, 0, len(texts))
+	for d := range texts {
+		ids = append(ids, d)
+	}
+	names, err := sr.v.Terms(ctx, ids, nil)
+	if err != nil {
+		return nil, err
+	}
+	for i, d := range ids {
+		n := names[i].Value
+		sh, err := sr.build(ctx, texts[d], status[n], versioned)
+		if err != nil {
+			return nil, err
+		}
+		out[n] = sh
+	}
+	return out, nil
+}
+
+// build makes a text's share from its statements: its most frequent terms
+// (of the least mneme:termCounts, should captures have given it two
+// texts), and per entity its mentions with their sentiment; of the
+// crawl's own time when the crawl was compared with none (versioned
+// false), or the text is new, or changed and its earlier version did not
+// name the entity (status is its version status).
+func (sr *shareReader) build(ctx context.Context, t *textIDs, status string, versioned bool) (*share, error) {
+	ids := append([]graph.ID(nil), t.tcs...)
+	for _, m := range t.ms {
+		ids = append(append(append(append(ids, m.es...), m.ss...), m.sent...), m.surf...)
+	}
+	ts, err := sr.v.Terms(ctx, ids, nil)
 	if err != nil {
 		return nil, err
 	}
 	k := 0
-	for i, m := range mentions {
-		es, ss := ts[k:k+len(m.es)], ts[k+len(m.es):k+len(m.es)+len(m.ss)]
-		k += len(m.es) + len(m.ss)
-		if len(es) == 1 {
-			mentions[i].e = es[0].Value
+	take := func(n int) []rdf.Term {
+		x := ts[k : k+n]
+		k += n
+		return x
+	}
+	sh := &share{terms: map[string]int{}, ents: map[string]*entTally{}}
+	if tcs := take(len(t.tcs)); len(tcs) > 0 {
+		least := tcs[0].Value
+		for _, tc := range tcs[1:] {
+			least = min(least, tc.Value)
 		}
+		sh.terms = parseTermCounts(least)
+	}
+	var named []namedIn
+	for _, m := range t.ms {
+		es, ss, sent, surf := take(len(m.es)), take(len(m.ss)), take(len(m.sent)), take(len(m.surf))
 		for _, e := range es {
 			x := sh.ents[e.Value]
 			if x == nil {
@@ -893,15 +964,12 @@ func (sr *shareReader) read(ctx context.Context, d, status string, versioned boo
 				x.mention(c, err == nil)
 			}
 		}
+		if len(es) == 1 && len(sent) == 1 && len(surf) == 1 {
+			named = append(named, namedIn{es[0].Value, sent[0].Value, surf[0].Value})
+		}
 	}
 	if len(sh.ents) > 1 {
-		es := make([]string, len(ms))
-		for i, m := range mentions {
-			es[i] = m.e
-		}
-		if sh.links, err = sr.links(ctx, ms, es); err != nil {
-			return nil, err
-		}
+		sh.links = links(named)
 	}
 	fresh := status == ontology.StatusNew || status == ontology.StatusChanged
 	for _, e := range sortedKeys(sh.ents) {
@@ -915,13 +983,13 @@ func (sr *shareReader) read(ctx context.Context, d, status string, versioned boo
 			if err != nil {
 				return nil, err
 			}
-			named := false
+			before := false
 			if ok {
-				if named, err = has(ctx, sr.v, graph.Pattern{S: id, P: sr.ids[srMentions], O: eid, G: sr.ids[srPrev]}); err != nil {
+				if before, err = has(ctx, sr.v, graph.Pattern{S: t.d, P: sr.ids[srMentions], O: eid, G: sr.ids[srPrev]}); err != nil {
 					return nil, err
 				}
 			}
-			if !named {
+			if !before {
 				x.fresh = 1
 			}
 		default:
@@ -931,37 +999,16 @@ func (sr *shareReader) read(ctx context.Context, d, status string, versioned boo
 	return sh, nil
 }
 
-// links finds the pairs of entities named in one sentence of a text
-// saying that one is the other's new name (see linkedBy), with the least
-// such sentence of each pair: ms are the text's mentions, es the entity
-// of each ("" when not one).
-func (sr *shareReader) links(ctx context.Context, ms []graph.ID, es []string) (map[string]string, error) {
-	g, ps, pf := sr.ids[srGraph], sr.ids[srSentence], sr.ids[srSurface]
-	if ps == graph.Any || pf == graph.Any {
-		return nil, nil
-	}
-	type named struct{ e, surface string }
-	bySentence := map[string][]named{}
-	for i, m := range ms {
-		if es[i] == "" {
-			continue
-		}
-		ss, err := values(ctx, sr.v, graph.Pattern{S: m, P: ps, G: g}, true)
-		if err != nil {
-			return nil, err
-		}
-		fs, err := values(ctx, sr.v, graph.Pattern{S: m, P: pf, G: g}, true)
-		if err != nil {
-			return nil, err
-		}
-		if len(ss) != 1 || len(fs) != 1 {
-			continue
-		}
-		ts, err := sr.v.Terms(ctx, []graph.ID{ss[0], fs[0]}, nil)
-		if err != nil {
-			return nil, err
-		}
-		bySentence[ts[0].Value] = append(bySentence[ts[0].Value], named{es[i], ts[1].Value})
+// namedIn is a mention of entity e as surface in sentence.
+type namedIn struct{ e, sentence, surface string }
+
+// links finds the pairs of entities named in one sentence saying that one
+// is the other's new name (see linkedBy), with the least such sentence of
+// each pair.
+func links(named []namedIn) map[string]string {
+	bySentence := map[string][]namedIn{}
+	for _, n := range named {
+		bySentence[n.sentence] = append(bySentence[n.sentence], n)
 	}
 	var out map[string]string
 	for sent, ns := range bySentence {
@@ -987,5 +1034,5 @@ func (sr *shareReader) links(ctx context.Context, ms []graph.ID, es []string) (m
 			}
 		}
 	}
-	return out, nil
+	return out
 }
