@@ -73,7 +73,7 @@ type versionState struct {
 // in er). The versions are written anew for the objects of dirty only,
 // unless the crawl compared against is another, or has more texts, than
 // when they were last written (or full).
-func (r *run) versionsStage(ctx context.Context, v *graph.View, b *graph.Batch, er *eraser, dirty map[string]bool, full bool, when time.Time) (*versionState, error) {
+func (r *run) versionsStage(ctx context.Context, v *graph.View, b *writes, er *eraser, dirty map[string]bool, full bool, when time.Time) (*versionState, error) {
 	prevs, err := r.earlier(ctx, v, when, nameWindow)
 	if err != nil {
 		return nil, err
@@ -188,7 +188,7 @@ func content(ctx context.Context, v *graph.View, c, o string) (string, error) {
 // versions adds an mneme:ObjectVersion for every object of this crawl
 // or the previous one: new, changed (with a summary of the words removed
 // and added), unchanged or deleted.
-func (r *run) versions(ctx context.Context, v *graph.View, b *graph.Batch, prev string, vs *versionState) error {
+func (r *run) versions(ctx context.Context, v *graph.View, b *writes, prev string, vs *versionState) error {
 	before, err := contents(ctx, v, prev)
 	if err != nil {
 		return err
@@ -217,7 +217,7 @@ func (r *run) versions(ctx context.Context, v *graph.View, b *graph.Batch, prev 
 
 // versionsOf writes anew the versions of the objects of dirty, the
 // others left as they are, recording their status before and now in vs.
-func (r *run) versionsOf(ctx context.Context, v *graph.View, b *graph.Batch, er *eraser, prev string, vs *versionState, dirty map[string]bool) error {
+func (r *run) versionsOf(ctx context.Context, v *graph.View, b *writes, er *eraser, prev string, vs *versionState, dirty map[string]bool) error {
 	pid, ok, err := er.lookup(rdf.IRI(ontology.VersionStatus))
 	if err != nil {
 		return err
@@ -263,7 +263,7 @@ func (r *run) versionsOf(ctx context.Context, v *graph.View, b *graph.Batch, er 
 // version adds the mneme:ObjectVersion of object o, whose text digests
 // in the crawl before and this one are hb and ha (inB and inA: it has
 // one there), and records its status in vs.
-func (r *run) version(ctx context.Context, v *graph.View, b *graph.Batch, prev string, vs *versionState, o string, hb uint64, inB bool, ha uint64, inA bool) error {
+func (r *run) version(ctx context.Context, v *graph.View, b *writes, prev string, vs *versionState, o string, hb uint64, inB bool, ha uint64, inA bool) error {
 	add := func(sub rdf.Term, p string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(p), O: o, G: r.graph}) }
 	status := ontology.StatusUnchanged
 	switch {
@@ -401,7 +401,7 @@ const (
 // and the new one's after. Each old and new name goes into one proposal
 // at most, the best scored. The entities are left as they are. The
 // proposals written before (collected in er) are replaced.
-func (r *run) nameChanges(ctx context.Context, v *graph.View, b *graph.Batch, er *eraser, vs *versionState, c *tallies) error {
+func (r *run) nameChanges(ctx context.Context, v *graph.View, b *writes, er *eraser, vs *versionState, c *tallies) error {
 	if err := er.class(ctx, ontology.NameChange); err != nil {
 		return err
 	}
@@ -639,11 +639,12 @@ func linkedBy(between string) bool {
 // k.old and k.cur (the first of them in k.first), and among those of its
 // own time for k.old tells those saying in a sentence that one is the
 // other's new name (k.linked) from those naming them as distinct
-// entities (k.apart). The old name's decline is then its share of the
-// texts naming it on its own: a text reporting the change still uses the
-// old name, and is no sign of it living on. The texts are found through
-// the entities' schema:mentions, so the cost is that of the two names'
-// texts, not of the crawl's.
+// entities (k.apart), from the texts' shares (share.links). The old
+// name's decline is then its share of the texts naming it on its own: a
+// text reporting the change still uses the old name, and is no sign of it
+// living on. The texts are found through the entities' schema:mentions,
+// so the cost is that of reading the two names' texts' shares, not of
+// the crawl.
 func cooccurrence(ctx context.Context, v *graph.View, c, before *tallies, k *nameCand) error {
 	ids, err := v.LookupTerms([]rdf.Term{rdf.IRI(ontology.SchemaMentions), rdf.IRI(k.old), rdf.IRI(k.cur)})
 	if err != nil {
@@ -691,34 +692,8 @@ func cooccurrence(ctx context.Context, v *graph.View, c, before *tallies, k *nam
 		if sh == nil || sh.ents[k.old] == nil || sh.ents[k.old].fresh == 0 {
 			continue // not of the crawl's time for the old name
 		}
-		linked := ""
-		err = each(ctx, v, `SELECT ?sent ?a ?b WHERE { GRAPH `+c.g.String()+` {
-	  ?m mneme:inObject `+rdf.IRI(d).String()+` ; mneme:mentionOf `+rdf.IRI(k.old).String()+` ; mneme:sentence ?sent ; mneme:surfaceForm ?a .
-	  ?n mneme:inObject `+rdf.IRI(d).String()+` ; mneme:mentionOf `+rdf.IRI(k.cur).String()+` ; mneme:sentence ?sent ; mneme:surfaceForm ?b } } ORDER BY ?sent ?a ?b`,
-			func(row []rdf.Term) error {
-				sent, a, b := row[0].Value, row[1].Value, row[2].Value
-				if linked != "" {
-					return nil
-				}
-				i, j := strings.Index(sent, a), strings.Index(sent, b)
-				if i < 0 || j < 0 {
-					return nil
-				}
-				var between string
-				if i < j {
-					between = sent[min(i+len(a), j):j]
-				} else {
-					between = sent[min(j+len(b), i):i]
-				}
-				if linkedBy(between) {
-					linked = sent
-				}
-				return nil
-			})
-		if err != nil {
-			return err
-		}
-		if linked != "" {
+		linked, ok := sh.links[pairKey(k.old, k.cur)]
+		if ok {
 			if k.linked++; k.statement == "" {
 				k.statement = linked
 			}

@@ -36,7 +36,7 @@ const (
 func (r *run) finish(ctx context.Context) error {
 	v := r.o.Store.Snapshot()
 	defer v.Close()
-	b := r.o.Store.NewBatch()
+	b := &writes{}
 	t0 := time.Now()
 	r.rep.Stage = "measures"
 	r.progress()
@@ -117,19 +117,55 @@ func (r *run) finish(ctx context.Context) error {
 	if err := r.nameChanges(ctx, v, b, er, vs, tl); err != nil {
 		return err
 	}
-	// The replaced statements are deleted first: a batch applies its
-	// operations in order.
-	d := r.o.Store.NewBatch()
-	if err := er.flush(ctx, d); err != nil {
+	if err := er.flush(ctx, b); err != nil {
 		return err
 	}
-	if err := up.erased.flush(ctx, d); err != nil {
+	if err := up.erased.flush(ctx, b); err != nil {
 		return err
 	}
-	d.AddBatch(b)
 	r.rep.Stages = append(r.rep.Stages, StageTime{"changes", time.Since(t0)})
-	_, err = d.Commit(ctx)
+	_, err = b.batch(r.o.Store).Commit(ctx)
 	return err
+}
+
+// writes collects the statements a finish deletes (the figures it
+// replaces) and adds (the figures anew), to commit their net change: a
+// figure written anew as it was is left out of the commit.
+type writes struct {
+	dels, adds []rdf.Quad
+}
+
+func (w *writes) Add(q rdf.Quad)    { w.adds = append(w.adds, q) }
+func (w *writes) Delete(q rdf.Quad) { w.dels = append(w.dels, q) }
+
+// batch returns the net change as a batch: the deletions of statements
+// not added again, then the additions of statements not deleted (every
+// statement deleted was there; a batch applies its operations in order).
+func (w *writes) batch(s *graph.Store) *graph.Batch {
+	gone := make(map[string]bool, len(w.dels))
+	for _, q := range w.dels {
+		gone[q.String()] = true
+	}
+	again := map[string]bool{}
+	var adds []rdf.Quad
+	for _, q := range w.adds {
+		k := q.String()
+		if gone[k] {
+			again[k] = true
+			continue
+		}
+		adds = append(adds, q)
+	}
+	b := s.NewBatch()
+	for _, q := range w.dels {
+		if !again[q.String()] {
+			b.Delete(q)
+		}
+	}
+	for _, q := range adds {
+		b.Add(q)
+	}
+	return b
 }
 
 // eraser collects the quads of the analysis graph that a finish replaces,
@@ -221,7 +257,7 @@ func (e *eraser) predicate(ctx context.Context, s rdf.Term, p string) error {
 
 // marked returns the objects marked mneme:awaitsFigures, whose marks it
 // deletes in b.
-func (e *eraser) marked(ctx context.Context, b *graph.Batch) (map[string]bool, error) {
+func (e *eraser) marked(ctx context.Context, b *writes) (map[string]bool, error) {
 	pid, ok, err := e.lookup(rdf.IRI(ontology.AwaitsFigures))
 	if err != nil || !ok {
 		return map[string]bool{}, err
@@ -271,7 +307,7 @@ func numberOf(ctx context.Context, v *graph.View, g, s rdf.Term, p string) (int,
 }
 
 // setNumber replaces the analysis's statement with predicate p by n.
-func (r *run) setNumber(ctx context.Context, b *graph.Batch, e *eraser, p string, n int) error {
+func (r *run) setNumber(ctx context.Context, b *writes, e *eraser, p string, n int) error {
 	if err := e.predicate(ctx, r.graph, p); err != nil {
 		return err
 	}
@@ -280,7 +316,7 @@ func (r *run) setNumber(ctx context.Context, b *graph.Batch, e *eraser, p string
 }
 
 // flush deletes the collected quads in b.
-func (e *eraser) flush(ctx context.Context, b *graph.Batch) error {
+func (e *eraser) flush(ctx context.Context, b *writes) error {
 	ids := make([]graph.ID, 0, 3*len(e.quads))
 	for _, q := range e.quads {
 		ids = append(ids, q.S, q.P, q.O)
@@ -310,7 +346,7 @@ func crawlStart(ctx context.Context, v *graph.View, c string) (time.Time, error)
 }
 
 // measures adds the measures of the entities of the crawl in only.
-func (r *run) measures(ctx context.Context, b *graph.Batch, tl *tallies, when time.Time, only map[string]bool) error {
+func (r *run) measures(ctx context.Context, b *writes, tl *tallies, when time.Time, only map[string]bool) error {
 	add := func(sub rdf.Term, p string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(p), O: o, G: r.graph}) }
 	for _, e := range sortedKeys(only) {
 		es, err := tl.entity(ctx, e)
@@ -460,8 +496,8 @@ func (r *run) topicTexts(ctx context.Context, er *eraser, up *update, all bool) 
 		if err != nil {
 			return nil, err
 		}
-		if err := er.pattern(ctx, graph.Pattern{S: id, P: hid}); err != nil {
-			return nil, err
+		for _, n := range nodes {
+			er.quads = append(er.quads, graph.IDQuad{S: id, P: hid, O: n, G: er.gid})
 		}
 		for _, n := range nodes {
 			if err := er.pattern(ctx, graph.Pattern{S: n}); err != nil {
@@ -474,7 +510,7 @@ func (r *run) topicTexts(ctx context.Context, er *eraser, up *update, all bool) 
 
 // topics adds the topicTerms terms of highest TF-IDF of each text of
 // only.
-func (r *run) topics(ctx context.Context, b *graph.Batch, tl *tallies, up *update, only map[string]bool) error {
+func (r *run) topics(ctx context.Context, b *writes, tl *tallies, up *update, only map[string]bool) error {
 	add := func(sub rdf.Term, p string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(p), O: o, G: r.graph}) }
 	n := tl.crawl.texts
 	for _, d := range sortedKeys(only) {
@@ -526,7 +562,7 @@ func pmi(n, c, na, nb int) float64 {
 // information, which the size of the crawl and the other's frequency
 // enter): a text added to the crawl changes the associations of the
 // entities it names and of no other.
-func (r *run) associations(ctx context.Context, b *graph.Batch, tl *tallies, only map[string]bool) error {
+func (r *run) associations(ctx context.Context, b *writes, tl *tallies, only map[string]bool) error {
 	add := func(sub rdf.Term, p string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(p), O: o, G: r.graph}) }
 	type assoc struct {
 		other string

@@ -102,6 +102,18 @@ func (t *entTally) mention(c float64, has bool) {
 type share struct {
 	terms map[string]int
 	ents  map[string]*entTally
+	// links are the pairs of entities (pairKey) the text names in one
+	// sentence saying that one is the other's new name, with the least
+	// such sentence.
+	links map[string]string
+}
+
+// pairKey is the key of two entities in share.links, whichever order.
+func pairKey(a, b string) string {
+	if b < a {
+		a, b = b, a
+	}
+	return a + " " + b
 }
 
 // encode writes the share as a line of terms ("term:count …") and a line
@@ -117,6 +129,9 @@ func (s *share) encode() string {
 	for _, e := range sortedKeys(s.ents) {
 		sb.WriteString("\n" + e + " " + s.ents[e].encode())
 	}
+	for _, k := range sortedKeys(s.links) {
+		sb.WriteString("\n= " + k + " " + strconv.Quote(s.links[k]))
+	}
 	return sb.String()
 }
 
@@ -124,6 +139,21 @@ func decodeShare(v string) (*share, error) {
 	lines := strings.Split(v, "\n")
 	s := &share{terms: parseTermCounts(lines[0]), ents: map[string]*entTally{}}
 	for _, l := range lines[1:] {
+		if l, ok := strings.CutPrefix(l, "= "); ok {
+			f := strings.SplitN(l, " ", 3)
+			if len(f) != 3 {
+				return nil, fmt.Errorf("text tally line %q: not a link", l)
+			}
+			sent, err := strconv.Unquote(f[2])
+			if err != nil {
+				return nil, fmt.Errorf("text tally line %q: %w", l, err)
+			}
+			if s.links == nil {
+				s.links = map[string]string{}
+			}
+			s.links[f[0]+" "+f[1]] = sent
+			continue
+		}
 		e, rest, ok := strings.Cut(l, " ")
 		if !ok {
 			return nil, fmt.Errorf("text tally line %q: no entity", l)
@@ -499,7 +529,7 @@ func (t *tallies) remember(s, p, v string) {
 
 // replace sets the statement "s p ?" of the tally graph to value v (none
 // when v is ""), deleting the value read before in b.
-func (t *tallies) replace(b *graph.Batch, s rdf.Term, p, v string) {
+func (t *tallies) replace(b *writes, s rdf.Term, p, v string) {
 	old, had := t.orig[s.Value+"\x00"+p]
 	if had && old == v {
 		return
@@ -620,7 +650,7 @@ func (u *update) apply(ctx context.Context, sh *share, sign int) error {
 // updateTallies brings the crawl's totals up to date with the texts of
 // the objects of dirty (of every text when recount), writing the
 // changed totals in b, and returns what changed.
-func (r *run) updateTallies(ctx context.Context, v *graph.View, b *graph.Batch, tl *tallies, dirty map[string]bool, vs *versionState, recount bool) (*update, error) {
+func (r *run) updateTallies(ctx context.Context, v *graph.View, b *writes, tl *tallies, dirty map[string]bool, vs *versionState, recount bool) (*update, error) {
 	up := &update{tl: tl, touched: map[string]bool{}, shares: map[string]*share{}, dfBefore: map[string]int{}}
 	er, err := newEraser(v, tl.tg)
 	if err != nil {
@@ -644,9 +674,19 @@ func (r *run) updateTallies(ctx context.Context, v *graph.View, b *graph.Batch, 
 		for _, st := range vs.status {
 			tl.crawl.count(st, 1)
 		}
-		if docs, err = sr.texts(ctx); err != nil {
+		all, err := sr.all(ctx, vs.status, vs.versioned)
+		if err != nil {
 			return nil, err
 		}
+		for _, d := range sortedKeys(all) {
+			sh := all[d]
+			tl.shares[d] = sh
+			if err := up.apply(ctx, sh, 1); err != nil {
+				return nil, err
+			}
+			tl.replace(b, rdf.IRI(d), ontology.TextTally, sh.encode())
+		}
+		docs = nil
 	} else {
 		for _, st := range vs.status {
 			tl.crawl.count(st, 1)
@@ -656,30 +696,24 @@ func (r *run) updateTallies(ctx context.Context, v *graph.View, b *graph.Batch, 
 		}
 	}
 	for _, d := range docs {
-		if !recount {
-			s, ok, err := tl.literal(ctx, rdf.IRI(d), ontology.TextTally)
+		s, ok, err := tl.literal(ctx, rdf.IRI(d), ontology.TextTally)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			old, err := decodeShare(s)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s: %w", d, err)
 			}
-			if ok {
-				old, err := decodeShare(s)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", d, err)
-				}
-				if err := up.apply(ctx, old, -1); err != nil {
-					return nil, err
-				}
+			if err := up.apply(ctx, old, -1); err != nil {
+				return nil, err
 			}
 		}
 		sh, err := sr.read(ctx, d, vs.status[d], vs.versioned)
 		if err != nil {
 			return nil, err
 		}
-		if recount {
-			tl.shares[d] = sh
-		} else {
-			up.shares[d] = sh
-		}
+		up.shares[d] = sh
 		v := ""
 		if sh != nil {
 			if err := up.apply(ctx, sh, 1); err != nil {
@@ -720,7 +754,8 @@ type shareReader struct {
 	ids []graph.ID // the analysis graph, the previous one, then the predicates below
 }
 
-var sharePredicates = []string{ontology.TextLength, ontology.TermCounts, ontology.InObject, ontology.MentionOf, ontology.Sentiment, ontology.SchemaMentions}
+var sharePredicates = []string{ontology.TextLength, ontology.TermCounts, ontology.InObject, ontology.MentionOf, ontology.Sentiment, ontology.SchemaMentions,
+	ontology.Sentence, ontology.SurfaceForm}
 
 const (
 	srGraph = iota
@@ -731,6 +766,8 @@ const (
 	srMentionOf
 	srSentiment
 	srMentions
+	srSentence
+	srSurface
 )
 
 func newShareReader(v *graph.View, g, prev rdf.Term) (*shareReader, error) {
@@ -748,37 +785,21 @@ func newShareReader(v *graph.View, g, prev rdf.Term) (*shareReader, error) {
 	return &shareReader{v: v, ids: ids}, err
 }
 
-// texts lists the objects the analysis graph has texts of.
-func (sr *shareReader) texts(ctx context.Context) ([]string, error) {
-	if sr.ids[srGraph] == graph.Any || sr.ids[srTextLength] == graph.Any {
-		return nil, nil
-	}
-	ds, err := values(ctx, sr.v, graph.Pattern{P: sr.ids[srTextLength], G: sr.ids[srGraph]}, false)
-	if err != nil {
-		return nil, err
-	}
-	ts, err := sr.v.Terms(ctx, ds, nil)
-	if err != nil {
-		return nil, err
-	}
-	seen := map[string]bool{}
-	var out []string
-	for _, t := range ts {
-		if !seen[t.Value] {
-			seen[t.Value] = true
-			out = append(out, t.Value)
-		}
-	}
-	sort.Strings(out)
-	return out, nil
+// mentionIDs are the statements of one mention a share is made of.
+type mentionIDs struct {
+	es, ss     []graph.ID // its entities and sentiment scores
+	sent, surf []graph.ID // its sentence and surface form (when its text names two entities or more)
+}
+
+// textIDs are the statements of one text a share is made of.
+type textIDs struct {
+	d   graph.ID
+	tcs []graph.ID // its mneme:termCounts
+	ms  []mentionIDs
 }
 
 // read returns the share of object d's text (nil when the analysis has
-// none): its most frequent terms (of the least mneme:termCounts, should
-// captures have given it two texts), and per entity its mentions with
-// their sentiment; of the crawl's own time when the crawl was compared
-// with none (versioned false), or d is new, or changed and its earlier
-// version did not name the entity (status is d's version status).
+// none), reading its statements one by one.
 func (sr *shareReader) read(ctx context.Context, d, status string, versioned bool) (*share, error) {
 	g := sr.ids[srGraph]
 	if g == graph.Any || sr.ids[srTextLength] == graph.Any {
@@ -791,55 +812,144 @@ func (sr *shareReader) read(ctx context.Context, d, status string, versioned boo
 	if ok, err := has(ctx, sr.v, graph.Pattern{S: id, P: sr.ids[srTextLength], G: g}); err != nil || !ok {
 		return nil, err
 	}
-	sh := &share{terms: map[string]int{}, ents: map[string]*entTally{}}
-	if p := sr.ids[srTermCounts]; p != graph.Any {
-		tcs, err := values(ctx, sr.v, graph.Pattern{S: id, P: p, G: g}, true)
-		if err != nil {
-			return nil, err
+	t := &textIDs{d: id}
+	of := func(s graph.ID, p int) ([]graph.ID, error) {
+		if sr.ids[p] == graph.Any {
+			return nil, nil
 		}
-		ts, err := sr.v.Terms(ctx, tcs, nil)
-		if err != nil {
-			return nil, err
-		}
-		least := ""
-		for i, t := range ts {
-			if i == 0 || t.Value < least {
-				least = t.Value
-			}
-		}
-		if len(ts) > 0 {
-			sh.terms = parseTermCounts(least)
-		}
+		return values(ctx, sr.v, graph.Pattern{S: s, P: sr.ids[p], G: g}, true)
 	}
-	if sr.ids[srInObject] == graph.Any || sr.ids[srMentionOf] == graph.Any {
-		return sh, nil
-	}
-	ms, err := values(ctx, sr.v, graph.Pattern{P: sr.ids[srInObject], O: id, G: g}, false)
-	if err != nil {
+	if t.tcs, err = of(id, srTermCounts); err != nil {
 		return nil, err
 	}
-	type mention struct{ es, ss []graph.ID }
-	var all []graph.ID
-	mentions := make([]mention, len(ms))
-	for i, m := range ms {
-		if mentions[i].es, err = values(ctx, sr.v, graph.Pattern{S: m, P: sr.ids[srMentionOf], G: g}, true); err != nil {
+	var ms []graph.ID
+	if sr.ids[srInObject] != graph.Any {
+		if ms, err = values(ctx, sr.v, graph.Pattern{P: sr.ids[srInObject], O: id, G: g}, false); err != nil {
 			return nil, err
 		}
-		if p := sr.ids[srSentiment]; p != graph.Any {
-			if mentions[i].ss, err = values(ctx, sr.v, graph.Pattern{S: m, P: p, G: g}, true); err != nil {
+	}
+	ents := map[graph.ID]bool{}
+	t.ms = make([]mentionIDs, len(ms))
+	for i, m := range ms {
+		if t.ms[i].es, err = of(m, srMentionOf); err != nil {
+			return nil, err
+		}
+		if t.ms[i].ss, err = of(m, srSentiment); err != nil {
+			return nil, err
+		}
+		for _, e := range t.ms[i].es {
+			ents[e] = true
+		}
+	}
+	if len(ents) > 1 {
+		for i, m := range ms {
+			if t.ms[i].sent, err = of(m, srSentence); err != nil {
+				return nil, err
+			}
+			if t.ms[i].surf, err = of(m, srSurface); err != nil {
 				return nil, err
 			}
 		}
-		all = append(append(all, mentions[i].es...), mentions[i].ss...)
 	}
-	ts, err := sr.v.Terms(ctx, all, nil)
+	return sr.build(ctx, t, status, versioned)
+}
+
+// all returns the share of every text of the analysis graph, reading each
+// predicate's statements in one pass; status is the version status of
+// each object.
+func (sr *shareReader) all(ctx context.Context, status map[string]string, versioned bool) (map[string]*share, error) {
+	g := sr.ids[srGraph]
+	out := map[string]*share{}
+	if g == graph.Any || sr.ids[srTextLength] == graph.Any {
+		return out, nil
+	}
+	// pairs maps each subject of predicate p to its objects.
+	pairs := func(p int) (map[graph.ID][]graph.ID, error) {
+		m := map[graph.ID][]graph.ID{}
+		if sr.ids[p] == graph.Any {
+			return m, nil
+		}
+		it, err := sr.v.Scan(ctx, graph.Pattern{P: sr.ids[p], G: g}, graph.ScanOptions{})
+		if err != nil {
+			return nil, err
+		}
+		defer it.Close()
+		for it.Next() {
+			q := it.Quad()
+			m[q.S] = append(m[q.S], q.O)
+		}
+		return m, it.Err()
+	}
+	var got [srSurface + 1]map[graph.ID][]graph.ID
+	for _, p := range []int{srTextLength, srTermCounts, srInObject, srMentionOf, srSentiment, srSentence, srSurface} {
+		m, err := pairs(p)
+		if err != nil {
+			return nil, err
+		}
+		got[p] = m
+	}
+	texts := map[graph.ID]*textIDs{}
+	for d := range got[srTextLength] {
+		texts[d] = &textIDs{d: d, tcs: got[srTermCounts][d]}
+	}
+	for m, ds := range got[srInObject] {
+		for _, d := range ds {
+			if t := texts[d]; t != nil {
+				t.ms = append(t.ms, mentionIDs{es: got[srMentionOf][m], ss: got[srSentiment][m], sent: got[srSentence][m], surf: got[srSurface][m]})
+			}
+		}
+	}
+	ids := make([]graph.ID, 0, len(texts))
+	for d := range texts {
+		ids = append(ids, d)
+	}
+	names, err := sr.v.Terms(ctx, ids, nil)
+	if err != nil {
+		return nil, err
+	}
+	for i, d := range ids {
+		n := names[i].Value
+		sh, err := sr.build(ctx, texts[d], status[n], versioned)
+		if err != nil {
+			return nil, err
+		}
+		out[n] = sh
+	}
+	return out, nil
+}
+
+// build makes a text's share from its statements: its most frequent terms
+// (of the least mneme:termCounts, should captures have given it two
+// texts), and per entity its mentions with their sentiment; of the
+// crawl's own time when the crawl was compared with none (versioned
+// false), or the text is new, or changed and its earlier version did not
+// name the entity (status is its version status).
+func (sr *shareReader) build(ctx context.Context, t *textIDs, status string, versioned bool) (*share, error) {
+	ids := append([]graph.ID(nil), t.tcs...)
+	for _, m := range t.ms {
+		ids = append(append(append(append(ids, m.es...), m.ss...), m.sent...), m.surf...)
+	}
+	ts, err := sr.v.Terms(ctx, ids, nil)
 	if err != nil {
 		return nil, err
 	}
 	k := 0
-	for _, m := range mentions {
-		es, ss := ts[k:k+len(m.es)], ts[k+len(m.es):k+len(m.es)+len(m.ss)]
-		k += len(m.es) + len(m.ss)
+	take := func(n int) []rdf.Term {
+		x := ts[k : k+n]
+		k += n
+		return x
+	}
+	sh := &share{terms: map[string]int{}, ents: map[string]*entTally{}}
+	if tcs := take(len(t.tcs)); len(tcs) > 0 {
+		least := tcs[0].Value
+		for _, tc := range tcs[1:] {
+			least = min(least, tc.Value)
+		}
+		sh.terms = parseTermCounts(least)
+	}
+	var named []namedIn
+	for _, m := range t.ms {
+		es, ss, sent, surf := take(len(m.es)), take(len(m.ss)), take(len(m.sent)), take(len(m.surf))
 		for _, e := range es {
 			x := sh.ents[e.Value]
 			if x == nil {
@@ -854,6 +964,12 @@ func (sr *shareReader) read(ctx context.Context, d, status string, versioned boo
 				x.mention(c, err == nil)
 			}
 		}
+		if len(es) == 1 && len(sent) == 1 && len(surf) == 1 {
+			named = append(named, namedIn{es[0].Value, sent[0].Value, surf[0].Value})
+		}
+	}
+	if len(sh.ents) > 1 {
+		sh.links = links(named)
 	}
 	fresh := status == ontology.StatusNew || status == ontology.StatusChanged
 	for _, e := range sortedKeys(sh.ents) {
@@ -867,13 +983,13 @@ func (sr *shareReader) read(ctx context.Context, d, status string, versioned boo
 			if err != nil {
 				return nil, err
 			}
-			named := false
+			before := false
 			if ok {
-				if named, err = has(ctx, sr.v, graph.Pattern{S: id, P: sr.ids[srMentions], O: eid, G: sr.ids[srPrev]}); err != nil {
+				if before, err = has(ctx, sr.v, graph.Pattern{S: t.d, P: sr.ids[srMentions], O: eid, G: sr.ids[srPrev]}); err != nil {
 					return nil, err
 				}
 			}
-			if !named {
+			if !before {
 				x.fresh = 1
 			}
 		default:
@@ -881,4 +997,42 @@ func (sr *shareReader) read(ctx context.Context, d, status string, versioned boo
 		}
 	}
 	return sh, nil
+}
+
+// namedIn is a mention of entity e as surface in sentence.
+type namedIn struct{ e, sentence, surface string }
+
+// links finds the pairs of entities named in one sentence saying that one
+// is the other's new name (see linkedBy), with the least such sentence of
+// each pair.
+func links(named []namedIn) map[string]string {
+	bySentence := map[string][]namedIn{}
+	for _, n := range named {
+		bySentence[n.sentence] = append(bySentence[n.sentence], n)
+	}
+	var out map[string]string
+	for sent, ns := range bySentence {
+		for _, a := range ns {
+			for _, b := range ns {
+				if a.e == b.e {
+					continue
+				}
+				k := pairKey(a.e, b.e)
+				if old, ok := out[k]; ok && old <= sent {
+					continue
+				}
+				i, j := strings.Index(sent, a.surface), strings.Index(sent, b.surface)
+				if i < 0 || j < 0 || i >= j {
+					continue // the pair is tried in both orders
+				}
+				if linkedBy(sent[min(i+len(a.surface), j):j]) {
+					if out == nil {
+						out = map[string]string{}
+					}
+					out[k] = sent
+				}
+			}
+		}
+	}
+	return out
 }
