@@ -185,11 +185,27 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 	}
 	for i := range quads {
 		q := &quads[i]
-		if err := q.Validate(); err != nil {
+		// A term's text is checked when the worker first meets it: one
+		// the worker knows was checked then. All four are checked before
+		// any is given an ID, so that a bad quad adds no term.
+		if err := q.ValidateKinds(); err != nil {
 			return err
 		}
 		var iq IDQuad
-		for pos, t := range [4]rdf.Term{q.S, q.P, q.O, q.G} {
+		var known [4]bool
+		terms := [4]rdf.Term{q.S, q.P, q.O, q.G}
+		for pos, t := range terms {
+			if id, ok := w.known(t); ok {
+				iq.set(pos, id)
+				known[pos] = true
+			} else if err := t.Validate(positionNames[pos]); err != nil {
+				return err
+			}
+		}
+		for pos, t := range terms {
+			if known[pos] {
+				continue
+			}
 			id, err := w.resolve(t)
 			if err != nil {
 				return err
@@ -221,20 +237,42 @@ type recentIRI struct {
 	id  ID
 }
 
-func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
-	if t.IsZero() {
-		return DefaultGraph, nil
+// positionNames name a quad's positions for errors.
+var positionNames = [4]string{"subject", "predicate", "object", "graph"}
+
+// recentSlot returns the slot of LoadWorker.recent for an IRI, nil for
+// other terms.
+func (w *LoadWorker) recentSlot(t rdf.Term) *recentIRI {
+	if t.Kind != rdf.KindIRI || t.Value == "" {
+		return nil
 	}
-	var r *recentIRI
-	if t.Kind == rdf.KindIRI && t.Value != "" {
-		p := uintptr(unsafe.Pointer(unsafe.StringData(t.Value)))
-		r = &w.recent[(p>>3^p>>11^uintptr(len(t.Value)))%uintptr(len(w.recent))]
-		if len(r.val) == len(t.Value) && unsafe.StringData(r.val) == unsafe.StringData(t.Value) {
-			return r.id, nil
-		}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(t.Value)))
+	return &w.recent[(p>>3^p>>11^uintptr(len(t.Value)))%uintptr(len(w.recent))]
+}
+
+// known returns the ID of a term the worker has met recently: the default
+// graph, an IRI by the address of its text, or a term in its cache.
+func (w *LoadWorker) known(t rdf.Term) (ID, bool) {
+	if t.IsZero() {
+		return DefaultGraph, true
+	}
+	r := w.recentSlot(t)
+	if r != nil && len(r.val) == len(t.Value) && unsafe.StringData(r.val) == unsafe.StringData(t.Value) {
+		return r.id, true
 	}
 	w.enc = appendTerm(w.enc[:0], t)
 	id, ok := w.cache.lookup(w.enc)
+	if ok && r != nil {
+		*r = recentIRI{t.Value, id}
+	}
+	return id, ok
+}
+
+// resolve returns the ID of a term known returned none for, giving it one
+// if the store and the loader do not know it.
+func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
+	w.enc = appendTerm(w.enc[:0], t)
+	id, ok := w.cache.lookup(w.enc) // an earlier position of the quad
 	if !ok {
 		var err error
 		if id, err = w.l.assign(w, w.enc); err != nil {
@@ -242,7 +280,7 @@ func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
 		}
 		w.cache.put(string(w.enc), id)
 	}
-	if r != nil {
+	if r := w.recentSlot(t); r != nil {
 		*r = recentIRI{t.Value, id}
 	}
 	return id, nil
@@ -345,6 +383,9 @@ func (l *Loader) push(quads []IDQuad) error {
 type sealedRun struct {
 	quads []IDQuad
 	isNew func(ID) bool
+	// done, if not nil, makes the run the last of its segment, committed
+	// at once; it receives the outcome (see EndSegment).
+	done chan<- error
 }
 
 // sealRun makes the terms of the current run durable and hands its quads
@@ -358,7 +399,7 @@ func (l *Loader) sealRun() error {
 		return nil
 	}
 	select {
-	case l.jobs <- sealedRun{l.buf, fresh.has}:
+	case l.jobs <- sealedRun{quads: l.buf, isNew: fresh.has}:
 	case <-l.ctx.Done():
 		return l.ctx.Err()
 	}
@@ -369,6 +410,47 @@ func (l *Loader) sealRun() error {
 	}
 	l.buf = l.buf[:0]
 	return nil
+}
+
+// EndSegment ends the segment under way: the loader's goroutine commits
+// what the workers handed on so far (Flush) in one atomic step, while the
+// workers go on with the next segment, so that a caller can fill the
+// next group of quads on one core while the last is sorted and written on
+// the other. The channel receives nil once the segment is in the store,
+// or the load's error. Segments are committed in the order they are
+// ended; at most one is committed at a time, EndSegment waiting for the
+// one before to be taken up.
+func (l *Loader) EndSegment() <-chan error {
+	done := make(chan error, 1)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done {
+		done <- errLoaderDone
+		return done
+	}
+	if err := l.err(); err != nil {
+		done <- err
+		return done
+	}
+	fresh, err := l.writeTerms()
+	if err != nil {
+		done <- l.fail(err)
+		return done
+	}
+	size := len(l.buf)
+	select {
+	case l.jobs <- sealedRun{l.buf, fresh.has, done}:
+	case <-l.ctx.Done():
+		done <- l.fail(l.ctx.Err())
+		return done
+	}
+	select {
+	case l.buf = <-l.flushed:
+	default:
+		l.buf = make([]IDQuad, 0, min(size, l.opts.RunQuads))
+	}
+	l.buf = l.buf[:0]
+	return done
 }
 
 // writeTerms freezes the pending terms, ingests them as one sorted file
@@ -456,7 +538,15 @@ func (l *Loader) flusher() {
 	var keys, tmp []cols
 	for run := range l.jobs {
 		quads := run.quads
-		if l.err() == nil {
+		if run.done != nil {
+			err := l.err()
+			if err == nil {
+				if err = l.commitSegment(quads, run.isNew); err != nil {
+					err = l.fail(err)
+				}
+			}
+			run.done <- err
+		} else if l.err() == nil {
 			var paths [len(orders)]string
 			var err error
 			for i, o := range Orders() {
@@ -519,7 +609,8 @@ func (l *Loader) Commit() (LoadResult, error) {
 	return LoadResult{Read: l.read.Load(), Added: l.added.Load(), Terms: l.terms.Load()}, err
 }
 
-// Close abandons whatever was not committed and releases the store.
+// Close abandons whatever was not committed and releases the store. A
+// segment already ended (EndSegment) is committed first.
 func (l *Loader) Close() {
 	l.mu.Lock()
 	if l.done {

@@ -104,6 +104,82 @@ func TestLoaderAgreesWithModel(t *testing.T) {
 	}
 }
 
+// TestLoaderEndSegment ends segments while the worker goes on adding:
+// each ended segment is in the store (quads and statistics) once its
+// channel says so, and not what was added after it until it is ended or
+// committed; duplicates across segments and with the store count once.
+func TestLoaderEndSegment(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		hash hashFunc
+	}{{"xxhash", defaultHash}, {"colliding", collidingHash}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openTest(t, tc.hash)
+			r := rand.New(rand.NewPCG(7, 8))
+			m := model{}
+			b := s.NewBatch()
+			for range 30 {
+				q := bigUniverseQuad(r)
+				b.Add(q)
+				m[q] = true
+			}
+			if _, err := b.Commit(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			l, err := s.NewLoader(context.Background(), LoadOptions{RunQuads: 1 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			w := l.NewWorker()
+			add := func(n int) model {
+				added := model{}
+				for range n {
+					q := bigUniverseQuad(r)
+					if err := w.Add([]rdf.Quad{q}); err != nil {
+						t.Fatal(err)
+					}
+					added[q] = true
+				}
+				if err := w.Flush(); err != nil {
+					t.Fatal(err)
+				}
+				return added
+			}
+			before := len(m)
+			var ended <-chan error
+			for range 3 {
+				next := add(700) // while the segment before is committed
+				if ended != nil {
+					if err := <-ended; err != nil {
+						t.Fatal(err)
+					}
+					compareWithModel(t, s.View, m) // without next
+				}
+				ended = l.EndSegment()
+				for q := range next {
+					m[q] = true
+				}
+			}
+			if err := <-ended; err != nil {
+				t.Fatal(err)
+			}
+			compareWithModel(t, s.View, m)
+			for q := range add(500) {
+				m[q] = true
+			}
+			res, err := l.Commit()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Added != uint64(len(m)-before) {
+				t.Fatalf("added %d, want %d", res.Added, len(m)-before)
+			}
+			compareWithModel(t, s.View, m)
+		})
+	}
+}
+
 func TestLoaderCloseLoadsNothing(t *testing.T) {
 	s := openTest(t, defaultHash)
 	l, err := s.NewLoader(context.Background(), LoadOptions{RunQuads: 10})

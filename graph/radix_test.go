@@ -26,3 +26,26 @@ func TestSortColsMatchesComparisonSort(t *testing.T) {
 		}
 	}
 }
+
+// TestByGraph: keys of a graph-last ordering put in graph-first order by
+// their graph alone are what sorting them in that ordering gives; with
+// more graphs than byGraph takes it declines.
+func TestByGraph(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, graphs := range []int{1, 3, maxByGraph, maxByGraph + 1} {
+		var quads []IDQuad
+		for range 5000 {
+			quads = append(quads, IDQuad{S: ID(r.Uint64N(300)), P: ID(r.Uint64N(5)), O: ID(r.Uint64()), G: ID(r.Uint64N(uint64(graphs)) * 0x9e3779b97f4a7c15)})
+		}
+		for _, o := range []Order{SPOG, POSG, OSPG} {
+			keys, _ := sortRun(o, quads, nil, nil)
+			want, _ := sortRun(map[Order]Order{SPOG: GSPO, POSG: GPOS, OSPG: GOSP}[o], quads, nil, nil)
+			got := make([]cols, len(keys))
+			if ok := byGraph(keys, got); ok != (graphs <= maxByGraph) {
+				t.Fatalf("%d graphs: byGraph says %v", graphs, ok)
+			} else if ok && !slices.Equal(got, want) {
+				t.Fatalf("%d graphs, %s: byGraph differs from sorting", graphs, o)
+			}
+		}
+	}
+}

@@ -55,6 +55,9 @@ func unpermute(o Order, c cols) IDQuad {
 // them, using tmp as scratch; both buffers are grown as needed and
 // returned for reuse.
 func sortRun(o Order, quads []IDQuad, keys, tmp []cols) ([]cols, []cols) {
+	if cap(keys) < len(quads) {
+		keys = make([]cols, 0, len(quads))
+	}
 	keys = keys[:0]
 	for _, q := range quads {
 		keys = append(keys, permute(o, q))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/mneme-archive/mneme/graph/kv"
@@ -46,18 +47,26 @@ func (l *Loader) commitSegment(last []IDQuad, lastNew func(ID) bool) error {
 		spog  = newStatDelta()
 		posg  = newStatDelta()
 	)
-	work := make(chan int)
+	// Each graph-last ordering is sorted, and its graph-first twin
+	// (graphLast) taken from it by the graph alone when the segment names
+	// few graphs (byGraph), instead of sorted anew.
+	first := [len(orders) + 1]Order{}
+	for g, l := range graphLast {
+		if l != OrderAuto {
+			first[l] = Order(g)
+		}
+	}
+	work := make(chan Order)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(orders)) {
+	for range min(runtime.GOMAXPROCS(0), len(orders)/2) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var keys, tmp []cols
-			for i := range work {
-				o := Orders()[i]
+			merge := func(o Order, mem []cols) {
 				var paths []string
 				for _, r := range runs {
-					paths = append(paths, r[i])
+					paths = append(paths, r[o-1])
 				}
 				var d *statDelta
 				switch o {
@@ -66,12 +75,11 @@ func (l *Loader) commitSegment(last []IDQuad, lastNew func(ID) bool) error {
 				case POSG:
 					d = posg
 				}
-				keys, tmp = sortRun(o, last, keys, tmp)
 				var memNew func(ID) bool
 				if d != nil {
 					memNew = lastNew
 				}
-				out, err := l.mergeOrder(o, paths, keys, memNew, d, fresh)
+				out, err := l.mergeOrder(o, paths, mem, memNew, d, fresh)
 				mu.Lock()
 				files = append(files, out...)
 				if err != nil {
@@ -79,10 +87,23 @@ func (l *Loader) commitSegment(last []IDQuad, lastNew func(ID) bool) error {
 				}
 				mu.Unlock()
 			}
+			for o := range work {
+				keys, tmp = sortRun(o, last, keys, tmp)
+				merge(o, keys)
+				g := first[o]
+				if byGraph(keys, tmp[:len(keys)]) {
+					merge(g, tmp[:len(keys)])
+				} else {
+					keys, tmp = sortRun(g, last, keys, tmp)
+					merge(g, keys)
+				}
+			}
 		}()
 	}
-	for i := range orders {
-		work <- i
+	for _, o := range Orders() {
+		if o.GraphLast() {
+			work <- o
+		}
 	}
 	close(work)
 	wg.Wait()
@@ -105,6 +126,44 @@ func (l *Loader) commitSegment(last []IDQuad, lastNew func(ID) bool) error {
 	}
 	l.added.Add(uint64(spog.quads))
 	return nil
+}
+
+// maxByGraph is how many graphs byGraph orders keys by; more, and they
+// are sorted.
+const maxByGraph = 64
+
+// byGraph puts keys sorted in a graph-last ordering into dst in the order
+// of its graph-first twin (the graph column moved first), by the graph
+// alone: the keys of each graph keep their order. It reports false, and
+// leaves dst undefined, when the keys name more than maxByGraph graphs.
+func byGraph(keys, dst []cols) bool {
+	var graphs []uint64
+	var counts []int
+	for _, c := range keys {
+		i := slices.Index(graphs, c[3])
+		if i < 0 {
+			if len(graphs) == maxByGraph {
+				return false
+			}
+			graphs, counts = append(graphs, c[3]), append(counts, 0)
+			i = len(graphs) - 1
+		}
+		counts[i]++
+	}
+	start := make([]int, len(graphs))
+	for i, g := range graphs {
+		for j, h := range graphs {
+			if h < g {
+				start[i] += counts[j]
+			}
+		}
+	}
+	for _, c := range keys {
+		i := slices.Index(graphs, c[3])
+		dst[start[i]] = cols{c[3], c[0], c[1], c[2]}
+		start[i]++
+	}
+	return true
 }
 
 // mergeOrder merges the run files of ordering o into sorted files. For

@@ -18,8 +18,12 @@ import (
 // step when the group is full or the run turns to anything else. Until
 // then nothing of the group is visible, and a crash loses it whole: the
 // resumed run starts from the checkpoints committed before, so no post is
-// lost or stored twice. The loader holds the store's write lock, so every
-// other write of the run commits the group first (flush).
+// lost or stored twice. A full group is committed by the loader's own
+// goroutine while the next one fills (graph.Loader.EndSegment), so that
+// sorting and writing one group and decoding and resolving the next take
+// a core each; groups are committed in order. The loader holds the
+// store's write lock, so every other write of the run commits the groups
+// first (flush).
 type bulkGroup struct {
 	loader *graph.Loader
 	worker *graph.LoadWorker
@@ -28,6 +32,15 @@ type bulkGroup struct {
 	links  []string
 	linked map[string]bool
 	one    []rdf.Quad
+	// ended is the group before, being committed; nil when none is.
+	ended *endedGroup
+}
+
+// endedGroup is a full group handed to the loader's goroutine.
+type endedGroup struct {
+	done  <-chan error
+	pages []bulkPage
+	links []string
 }
 
 // bulkPage is a page of the group, logged once committed.
@@ -88,14 +101,69 @@ func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf
 		}
 	}
 	if g.posts >= limit {
-		return r.flush(ctx, ru)
+		return r.endGroup(ctx, ru)
 	}
 	return nil
 }
 
-// flush commits the run's group of bulk pages, if any, after the WARC
-// records it names are durable.
+// endGroup hands the run's full group to the loader's goroutine to
+// commit, after the WARC records it names are durable and the group
+// before is committed, and starts the next group.
+func (r *Runner) endGroup(ctx context.Context, ru *run) error {
+	if err := r.settle(ctx, ru); err != nil {
+		return err
+	}
+	g := ru.bulk
+	err := g.worker.Flush()
+	if err == nil {
+		if err = ru.warcs.Sync(); err != nil {
+			err = fmt.Errorf("making the WARC records durable: %w", err)
+		}
+	}
+	if err != nil {
+		ru.bulk = nil
+		g.loader.Close()
+		ru.rdf.Forget()
+		return err
+	}
+	g.ended = &endedGroup{done: g.loader.EndSegment(), pages: g.pages, links: g.links}
+	g.posts, g.pages, g.links, g.linked = 0, nil, nil, map[string]bool{}
+	return nil
+}
+
+// settle waits for the run's ended group, if any, to be committed and
+// logs its pages.
+func (r *Runner) settle(ctx context.Context, ru *run) error {
+	g := ru.bulk
+	if g == nil || g.ended == nil {
+		return nil
+	}
+	e := g.ended
+	g.ended = nil
+	if err := <-e.done; err != nil {
+		ru.bulk = nil
+		g.loader.Close()
+		ru.rdf.Forget()
+		return fmt.Errorf("committing %d pages: %w", len(e.pages), err)
+	}
+	r.committed(ctx, ru, e.pages, e.links)
+	return nil
+}
+
+// committed logs a committed group's pages and passes on its links.
+func (r *Runner) committed(ctx context.Context, ru *run, pages []bulkPage, links []string) {
+	for _, pg := range pages {
+		pg.log.Info("page", "posts", pg.kept, "done", pg.cp.Done, "pass", pg.cp.Pass) // committed
+	}
+	r.passLinks(ctx, ru.log, links, ru)
+}
+
+// flush commits the run's groups of bulk pages, if any, after the WARC
+// records they name are durable.
 func (r *Runner) flush(ctx context.Context, ru *run) error {
+	if err := r.settle(ctx, ru); err != nil {
+		return err
+	}
 	g := ru.bulk
 	if g == nil {
 		return nil
@@ -116,10 +184,7 @@ func (r *Runner) flush(ctx context.Context, ru *run) error {
 		ru.rdf.Forget()
 		return fmt.Errorf("committing %d pages: %w", len(g.pages), err)
 	}
-	for _, pg := range g.pages {
-		pg.log.Info("page", "posts", pg.kept, "done", pg.cp.Done, "pass", pg.cp.Pass) // committed
-	}
-	r.passLinks(ctx, ru.log, g.links, ru)
+	r.committed(ctx, ru, g.pages, g.links)
 	return nil
 }
 

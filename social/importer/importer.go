@@ -23,8 +23,15 @@ import (
 	"strconv"
 	"time"
 
+	jsoniter "github.com/json-iterator/go"
+
 	"github.com/mneme-archive/mneme/social/platform"
 )
+
+// decoder decodes the collections' lines: json-iterator, with the
+// standard library's behaviour, decodes the generated v2 pages of the
+// import benchmark three to four times as fast as encoding/json.
+var decoder = jsoniter.ConfigCompatibleWithStandardLibrary
 
 // Name is the platform's name in campaign specs.
 const Name = "import"
@@ -180,14 +187,14 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 // takes the ids of a tweet; the others are probed first.
 func Parse(line []byte) ([]platform.Post, []platform.Account, error) {
 	var pg v2Page
-	if err := json.Unmarshal(line, &pg); err == nil {
+	if err := decoder.Unmarshal(line, &pg); err == nil {
 		switch {
 		case pg.Data != nil:
 			posts, accs := pg.posts()
 			return posts, accs, nil
 		case pg.IDStr != "":
 			var t v1Tweet
-			if err := json.Unmarshal(line, &t); err != nil {
+			if err := decoder.Unmarshal(line, &t); err != nil {
 				return nil, nil, fmt.Errorf("a v1.1 tweet: %w", err)
 			}
 			p, accs := t.post()
@@ -204,7 +211,7 @@ func parseProbed(line []byte) ([]platform.Post, []platform.Account, error) {
 		IDStr string          `json:"id_str"`
 		ID    json.RawMessage `json:"id"`
 	}
-	if err := json.Unmarshal(line, &probe); err != nil {
+	if err := decoder.Unmarshal(line, &probe); err != nil {
 		return nil, nil, fmt.Errorf("not JSON: %w", err)
 	}
 	switch {
@@ -212,14 +219,14 @@ func parseProbed(line []byte) ([]platform.Post, []platform.Account, error) {
 		return parseV2Page(line)
 	case probe.IDStr != "":
 		var t v1Tweet
-		if err := json.Unmarshal(line, &t); err != nil {
+		if err := decoder.Unmarshal(line, &t); err != nil {
 			return nil, nil, fmt.Errorf("a v1.1 tweet: %w", err)
 		}
 		p, accs := t.post()
 		return []platform.Post{p}, accs, nil
 	case len(probe.ID) > 0:
 		var t v2Tweet
-		if err := json.Unmarshal(line, &t); err != nil {
+		if err := decoder.Unmarshal(line, &t); err != nil {
 			return nil, nil, fmt.Errorf("a v2 tweet: %w", err)
 		}
 		users := map[string]*v2User{}
@@ -472,7 +479,7 @@ func (pg *v2Page) posts() ([]platform.Post, []platform.Account) {
 
 func parseV2Page(line []byte) ([]platform.Post, []platform.Account, error) {
 	var pg v2Page
-	if err := json.Unmarshal(line, &pg); err != nil {
+	if err := decoder.Unmarshal(line, &pg); err != nil {
 		// A single tweet's response has data as an object.
 		var one struct {
 			Data     v2Tweet `json:"data"`
@@ -480,7 +487,7 @@ func parseV2Page(line []byte) ([]platform.Post, []platform.Account, error) {
 				Users []v2User `json:"users"`
 			} `json:"includes"`
 		}
-		if err2 := json.Unmarshal(line, &one); err2 != nil {
+		if err2 := decoder.Unmarshal(line, &one); err2 != nil {
 			return nil, nil, fmt.Errorf("an API v2 page: %w", err)
 		}
 		pg.Data, pg.Includes.Users = []v2Tweet{one.Data}, one.Includes.Users
