@@ -49,12 +49,18 @@ func TestLeaveOneEngineOut(t *testing.T) {
 		var wrong []string
 		for _, p := range byEngine[e] {
 			doc := pageDoc(t, dir, p)
-			if d := det.Detect(doc); d.Category() == want {
+			d := det.Detect(doc)
+			if d.Category() == want {
 				r++
 			} else {
 				wrong = append(wrong, p.sha+" got "+d.Category()+" ("+d.App()+")")
 			}
-			if d, _ := det.PageObjects(doc); d.Category() == want {
+			// PageObjects names a forum by the records only where
+			// Detect named nothing.
+			if d.Type == nil {
+				d, _ = det.PageObjects(doc)
+			}
+			if d.Category() == want {
 				rr++
 			}
 		}
