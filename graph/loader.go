@@ -74,6 +74,10 @@ type Loader struct {
 	emu      sync.Mutex
 	firstErr error
 
+	// termsWritten counts the frozen terms handed to the flusher and not
+	// yet written (EndSegment): terms are frozen again only after.
+	termsWritten sync.WaitGroup
+
 	wmu     sync.Mutex
 	workers []*LoadWorker
 	// dictWrites counts the dictionary writes, after which the workers
@@ -384,8 +388,10 @@ type sealedRun struct {
 	quads []IDQuad
 	isNew func(ID) bool
 	// done, if not nil, makes the run the last of its segment, committed
-	// at once; it receives the outcome (see EndSegment).
-	done chan<- error
+	// at once, after its new terms (written then, isNew unset); done
+	// receives the outcome (see EndSegment).
+	done  chan<- error
+	terms []dictEntry
 }
 
 // sealRun makes the terms of the current run durable and hands its quads
@@ -412,8 +418,9 @@ func (l *Loader) sealRun() error {
 	return nil
 }
 
-// EndSegment ends the segment under way: the loader's goroutine commits
-// what the workers handed on so far (Flush) in one atomic step, while the
+// EndSegment ends the segment under way: the loader's goroutine writes
+// its new terms and commits what the workers handed on so far (Flush) in
+// one atomic step, while the
 // workers go on with the next segment, so that a caller can fill the
 // next group of quads on one core while the last is sorted and written on
 // the other. The channel receives nil once the segment is in the store,
@@ -432,15 +439,13 @@ func (l *Loader) EndSegment() <-chan error {
 		done <- err
 		return done
 	}
-	fresh, err := l.writeTerms()
-	if err != nil {
-		done <- l.fail(err)
-		return done
-	}
+	l.termsWritten.Wait() // the terms of the segment before
+	l.termsWritten.Add(1)
 	size := len(l.buf)
 	select {
-	case l.jobs <- sealedRun{l.buf, fresh.has, done}:
+	case l.jobs <- sealedRun{quads: l.buf, terms: l.freezeTerms(), done: done}:
 	case <-l.ctx.Done():
+		l.termsWritten.Done()
 		done <- l.fail(l.ctx.Err())
 		return done
 	}
@@ -457,6 +462,13 @@ func (l *Loader) EndSegment() <-chan error {
 // and then forgets them: from then on lookups find them in the store. It
 // returns the set of their IDs.
 func (l *Loader) writeTerms() (*idSet, error) {
+	l.termsWritten.Wait()
+	return l.writeFrozen(l.freezeTerms())
+}
+
+// freezeTerms freezes the pending terms and returns them, for
+// writeFrozen; the terms frozen before must have been written.
+func (l *Loader) freezeTerms() []dictEntry {
 	var entries []dictEntry
 	for i := range l.shards {
 		sh := &l.shards[i]
@@ -467,6 +479,12 @@ func (l *Loader) writeTerms() (*idSet, error) {
 		}
 		sh.mu.Unlock()
 	}
+	return entries
+}
+
+// writeFrozen ingests the frozen terms, entries, as one sorted file and
+// then forgets them. It returns the set of their IDs.
+func (l *Loader) writeFrozen(entries []dictEntry) (*idSet, error) {
 	if len(entries) > 0 {
 		slices.SortFunc(entries, func(a, b dictEntry) int {
 			switch {
@@ -540,8 +558,13 @@ func (l *Loader) flusher() {
 		quads := run.quads
 		if run.done != nil {
 			err := l.err()
+			fresh, werr := l.writeFrozen(run.terms)
+			l.termsWritten.Done()
+			if err == nil && werr != nil {
+				err = l.fail(werr)
+			}
 			if err == nil {
-				if err = l.commitSegment(quads, run.isNew); err != nil {
+				if err = l.commitSegment(quads, fresh.has); err != nil {
 					err = l.fail(err)
 				}
 			}
