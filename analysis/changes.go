@@ -56,79 +56,82 @@ func (r *run) earlier(ctx context.Context, v *graph.View, when time.Time, window
 // the old one, so the change shows against the crawls before it began.
 const nameWindow = 3
 
-// changes adds the versions of the crawl's objects against the crawl
-// analysed before it, and the candidate name changes against the crawls
-// analysed before it (nameWindow of them), replacing those written
-// before (collected in er). The versions are written anew for the
-// objects of dirty only, unless the crawl compared against is another,
-// or has more texts, than when they were last written (or full).
-func (r *run) changes(ctx context.Context, v *graph.View, b *graph.Batch, er *eraser, s *stats, dirty map[string]bool, full bool, when time.Time) error {
+// versionState is what versionsStage found and wrote.
+type versionState struct {
+	prevs     []string // the crawls analysed before, latest first (see earlier)
+	prevGraph rdf.Term // the analysis graph of prevs[0]; zero when none
+	// versioned: the crawl is compared with prevs[0]; all: every version
+	// was written anew.
+	versioned, all bool
+	// status is the version status of the objects whose versions were
+	// written anew, and old their status before (when not all).
+	status, old map[string]string
+}
+
+// versionsStage adds the versions of the crawl's objects against the
+// crawl analysed before it, replacing those written before (collected
+// in er). The versions are written anew for the objects of dirty only,
+// unless the crawl compared against is another, or has more texts, than
+// when they were last written (or full).
+func (r *run) versionsStage(ctx context.Context, v *graph.View, b *graph.Batch, er *eraser, dirty map[string]bool, full bool, when time.Time) (*versionState, error) {
 	prevs, err := r.earlier(ctx, v, when, nameWindow)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	vs := &versionState{prevs: prevs, status: map[string]string{}, old: map[string]string{}}
 	var oldPrev string
 	if ids, err := v.LookupTerms([]rdf.Term{r.graph, rdf.IRI(ontology.PreviousAnalysis)}); err != nil {
-		return err
+		return nil, err
 	} else if ids[0] != graph.Any && ids[1] != graph.Any {
 		os, err := values(ctx, v, graph.Pattern{S: ids[0], P: ids[1], G: ids[0]}, true)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if len(os) > 0 {
 			t, err := v.Term(os[0])
 			if err != nil {
-				return err
+				return nil, err
 			}
 			oldPrev = t.Value
 		}
 	}
 	oldCount, err := er.number(ctx, ontology.PreviousTextCount)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, p := range []string{ontology.PreviousAnalysis, ontology.PreviousTextCount} {
 		if err := er.predicate(ctx, r.graph, p); err != nil {
-			return err
+			return nil, err
 		}
-	}
-	if err := er.class(ctx, ontology.NameChange); err != nil {
-		return err
 	}
 	if len(prevs) == 0 {
 		if oldPrev != "" {
-			s.status = nil
-			s.setFresh()
-			return er.class(ctx, ontology.ObjectVersion)
+			vs.all = true
+			return vs, er.class(ctx, ontology.ObjectVersion)
 		}
-		return nil
+		return vs, nil
 	}
 	id, _ := CrawlID(prevs[0])
 	r.rep.Previous = id
-	var before []*stats
-	for _, p := range prevs {
-		pid, _ := CrawlID(p)
-		ps, err := loadStats(ctx, v, GraphIRI(pid))
-		if err != nil {
-			return err
-		}
-		before = append(before, ps)
+	vs.versioned, vs.prevGraph = true, rdf.IRI(GraphIRI(id))
+	pt, err := openTallies(ctx, v, id)
+	if err != nil {
+		return nil, err
 	}
-	count := len(before[0].docs)
-	b.Add(rdf.Quad{S: r.graph, P: rdf.IRI(ontology.PreviousAnalysis), O: rdf.IRI(GraphIRI(id)), G: r.graph})
+	if !pt.present {
+		return nil, fmt.Errorf("the analysis of crawl %s, the crawl before, has no running totals (it was analysed by an earlier version of mneme): run mneme analyze --crawl %s first", id, id)
+	}
+	count := pt.crawl.texts
+	b.Add(rdf.Quad{S: r.graph, P: rdf.IRI(ontology.PreviousAnalysis), O: vs.prevGraph, G: r.graph})
 	b.Add(rdf.Quad{S: r.graph, P: rdf.IRI(ontology.PreviousTextCount), O: integer(count), G: r.graph})
 	if full || oldPrev != GraphIRI(id) || oldCount != count {
+		vs.all = true
 		if err := er.class(ctx, ontology.ObjectVersion); err != nil {
-			return err
+			return nil, err
 		}
-		if err := r.versions(ctx, v, b, prevs[0], s); err != nil {
-			return err
-		}
-	} else if err := r.versionsOf(ctx, v, b, er, prevs[0], s, dirty); err != nil {
-		return err
+		return vs, r.versions(ctx, v, b, prevs[0], vs)
 	}
-	s.prior = before[0].docEntities
-	return r.nameChanges(ctx, v, b, before, prevs, s)
+	return vs, r.versionsOf(ctx, v, b, er, prevs[0], vs, dirty)
 }
 
 // contents returns a digest of the text of every object of crawl graph c
@@ -185,7 +188,7 @@ func content(ctx context.Context, v *graph.View, c, o string) (string, error) {
 // versions adds an mneme:ObjectVersion for every object of this crawl
 // or the previous one: new, changed (with a summary of the words removed
 // and added), unchanged or deleted.
-func (r *run) versions(ctx context.Context, v *graph.View, b *graph.Batch, prev string, s *stats) error {
+func (r *run) versions(ctx context.Context, v *graph.View, b *graph.Batch, prev string, vs *versionState) error {
 	before, err := contents(ctx, v, prev)
 	if err != nil {
 		return err
@@ -201,29 +204,42 @@ func (r *run) versions(ctx context.Context, v *graph.View, b *graph.Batch, prev 
 	for o := range after {
 		all[o] = true
 	}
-	// The crawl's texts of its own time, recomputed with the versions
-	// (those read from the graph are an earlier run's).
-	s.status = map[string]string{}
 	for _, o := range sortedKeys(all) {
 		hb, inB := before[o]
 		ha, inA := after[o]
 		r.rep.Updated.Versions++
-		if err := r.version(ctx, v, b, prev, s, o, hb, inB, ha, inA); err != nil {
+		if err := r.version(ctx, v, b, prev, vs, o, hb, inB, ha, inA); err != nil {
 			return err
 		}
 	}
-	r.countVersions(s)
 	return nil
 }
 
 // versionsOf writes anew the versions of the objects of dirty, the
-// others left as they are, and updates s.
-func (r *run) versionsOf(ctx context.Context, v *graph.View, b *graph.Batch, er *eraser, prev string, s *stats, dirty map[string]bool) error {
-	if s.status == nil {
-		s.status = map[string]string{}
+// others left as they are, recording their status before and now in vs.
+func (r *run) versionsOf(ctx context.Context, v *graph.View, b *graph.Batch, er *eraser, prev string, vs *versionState, dirty map[string]bool) error {
+	pid, ok, err := er.lookup(rdf.IRI(ontology.VersionStatus))
+	if err != nil {
+		return err
 	}
 	for _, o := range sortedKeys(dirty) {
-		if err := er.subject(ctx, node(r.id, "version", o)); err != nil {
+		x := node(r.id, "version", o)
+		if xid, found, err := er.lookup(x); err != nil {
+			return err
+		} else if found && ok {
+			sts, err := values(ctx, v, graph.Pattern{S: xid, P: pid, G: er.gid}, true)
+			if err != nil {
+				return err
+			}
+			if len(sts) > 0 {
+				t, err := v.Term(sts[0])
+				if err != nil {
+					return err
+				}
+				vs.old[o] = t.Value
+			}
+		}
+		if err := er.subject(ctx, x); err != nil {
 			return err
 		}
 		hb, inB, err := digest(ctx, v, prev, o)
@@ -234,32 +250,20 @@ func (r *run) versionsOf(ctx context.Context, v *graph.View, b *graph.Batch, er 
 		if err != nil {
 			return err
 		}
-		delete(s.status, o)
 		if inA || inB {
 			r.rep.Updated.Versions++
-			if err := r.version(ctx, v, b, prev, s, o, hb, inB, ha, inA); err != nil {
+			if err := r.version(ctx, v, b, prev, vs, o, hb, inB, ha, inA); err != nil {
 				return err
 			}
 		}
 	}
-	r.countVersions(s)
 	return nil
-}
-
-// countVersions sets the report's versions and the crawl's texts of its
-// own time from s.status.
-func (r *run) countVersions(s *stats) {
-	r.rep.Versions = map[string]int{}
-	for _, st := range s.status {
-		r.rep.Versions[strings.TrimPrefix(st, ontology.MnemeNS+"Status")]++
-	}
-	s.setFresh()
 }
 
 // version adds the mneme:ObjectVersion of object o, whose text digests
 // in the crawl before and this one are hb and ha (inB and inA: it has
-// one there), and records its status in s.
-func (r *run) version(ctx context.Context, v *graph.View, b *graph.Batch, prev string, s *stats, o string, hb uint64, inB bool, ha uint64, inA bool) error {
+// one there), and records its status in vs.
+func (r *run) version(ctx context.Context, v *graph.View, b *graph.Batch, prev string, vs *versionState, o string, hb uint64, inB bool, ha uint64, inA bool) error {
 	add := func(sub rdf.Term, p string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(p), O: o, G: r.graph}) }
 	status := ontology.StatusUnchanged
 	switch {
@@ -270,7 +274,7 @@ func (r *run) version(ctx context.Context, v *graph.View, b *graph.Batch, prev s
 	case ha != hb:
 		status = ontology.StatusChanged
 	}
-	s.status[o] = status
+	vs.status[o] = status
 	x := node(r.id, "version", o)
 	add(x, rdf.RDFType, rdf.IRI(ontology.ObjectVersion))
 	add(x, ontology.VersionOf, rdf.IRI(o))
@@ -390,21 +394,37 @@ const (
 )
 
 // nameChanges proposes name changes from an earlier crawl p (each of
-// before, prevs their IRIs) to this one c: an entity whose share of the
-// crawl's new and changed texts (those of its time) fell by half or more, and one
-// whose share rose as much (a burst), used with similar co-occurring
-// terms and entities, the old name's context before and the new one's
-// after. Each old and new name goes into one proposal at most, the best
-// scored. The entities are left as they are.
-func (r *run) nameChanges(ctx context.Context, v *graph.View, b *graph.Batch, before []*stats, prevs []string, c *stats) error {
+// the crawls of vs.prevs) to this one c (its totals tl): an entity whose
+// share of the crawl's new and changed texts (those of its time) fell by
+// half or more, and one whose share rose as much (a burst), used with
+// similar co-occurring terms and entities, the old name's context before
+// and the new one's after. Each old and new name goes into one proposal
+// at most, the best scored. The entities are left as they are. The
+// proposals written before (collected in er) are replaced.
+func (r *run) nameChanges(ctx context.Context, v *graph.View, b *graph.Batch, er *eraser, vs *versionState, c *tallies) error {
+	if err := er.class(ctx, ontology.NameChange); err != nil {
+		return err
+	}
+	var before []*tallies
+	for _, p := range vs.prevs {
+		pid, _ := CrawlID(p)
+		pt, err := openTallies(ctx, v, pid)
+		if err != nil {
+			return err
+		}
+		if !pt.present {
+			return fmt.Errorf("the analysis of crawl %s, a crawl before, has no running totals (it was analysed by an earlier version of mneme): run mneme analyze --crawl %s first", pid, pid)
+		}
+		before = append(before, pt)
+	}
 	add := func(sub rdf.Term, pr string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(pr), O: o, G: r.graph}) }
-	cands, err := nameCandidates(ctx, v, r.graph.Value, before, c)
+	cands, err := nameCandidates(ctx, v, before, c)
 	if err != nil {
 		return err
 	}
 	usedOld, usedNew := map[string]bool{}, map[string]bool{}
 	for _, k := range cands {
-		p, prev := before[k.p], prevs[k.p]
+		p, prev := before[k.p], vs.prevs[k.p]
 		if k.score < minNameChange {
 			continue
 		}
@@ -422,12 +442,20 @@ func (r *run) nameChanges(ctx context.Context, v *graph.View, b *graph.Batch, be
 		add(x, ontology.Score, decimal(k.score))
 		add(x, ontology.ContextSimilarity, decimal(k.cs))
 		add(x, ontology.Burst, decimal(k.burst))
-		docs := (*stats).freshDocs
+		var n [4]int
+		for i, f := range []struct {
+			t *tallies
+			e string
+		}{{p, k.old}, {c, k.old}, {p, k.cur}, {c, k.cur}} {
+			if n[i], err = f.t.freshDocs(ctx, f.e); err != nil {
+				return err
+			}
+		}
 		oldName, newName := entityKey(k.old), entityKey(k.cur)
 		add(x, ontology.Evidence, rdf.String(fmt.Sprintf("%q was named in %d of the %d new or changed texts of the earlier crawl and %d of %d of this one, %d of them reporting the change (share down %.0f %%)",
-			oldName, docs(p, k.old), int(p.nFresh()), docs(c, k.old), int(c.nFresh()), k.linked, 100*k.decline)))
+			oldName, n[0], int(p.nFresh()), n[1], int(c.nFresh()), k.linked, 100*k.decline)))
 		add(x, ontology.Evidence, rdf.String(fmt.Sprintf("%q was named in %d of the %d new or changed texts of the earlier crawl and %d of %d of this one (burst %.0f %%)",
-			newName, docs(p, k.cur), int(p.nFresh()), docs(c, k.cur), int(c.nFresh()), 100*k.burst)))
+			newName, n[2], int(p.nFresh()), n[3], int(c.nFresh()), 100*k.burst)))
 		add(x, ontology.Evidence, rdf.String(fmt.Sprintf("the contexts of %q before and of %q after are similar (cosine %.2f), sharing %s",
 			oldName, newName, k.cs, strings.Join(k.shared, ", "))))
 		if k.statement != "" {
@@ -436,10 +464,10 @@ func (r *run) nameChanges(ctx context.Context, v *graph.View, b *graph.Batch, be
 		if k.apart > 0 {
 			add(x, ontology.Evidence, rdf.String(fmt.Sprintf("%d texts of this crawl name both as distinct entities", k.apart)))
 		}
-		if s, o, ok, err := r.together(ctx, v, c, k.old, k.cur); err != nil {
+		if s, ok, err := r.together(ctx, v, k.first, k.cur); err != nil {
 			return err
 		} else if ok {
-			add(x, ontology.Evidence, rdf.String(fmt.Sprintf("named together in %s: %q", o, s)))
+			add(x, ontology.Evidence, rdf.String(fmt.Sprintf("named together in %s: %q", k.first, s)))
 		}
 	}
 	return nil
@@ -458,6 +486,7 @@ type nameCand struct {
 	// such sentence; apart those naming both as distinct entities.
 	linked, apart int
 	statement     string
+	first         string // the first text of this crawl naming both
 }
 
 // Weights of the evidence of a name change beyond NEER's three: two
@@ -474,16 +503,17 @@ const (
 
 // nameScore scores a candidate name change: NEER's evidence (context
 // similarity, the old name's decline, the new one's burst), less when the
-// two were found as different kinds of thing or named as distinct
-// entities in the same texts, more when a text says that one is the
+// two were found as different kinds of thing (same false) or named as
+// distinct entities in the same texts (of rarer, the texts of its time
+// naming the rarer of the two), more when a text says that one is the
 // other's new name.
-func nameScore(k *nameCand, p, c *stats) float64 {
+func nameScore(k *nameCand, same bool, rarer int) float64 {
 	s := 0.5*k.cs + 0.25*k.decline + 0.25*k.burst
-	if !sameClasses(p.types[k.old], c.types[k.cur]) {
+	if !same {
 		s -= 0.15
 	}
 	if k.apart > 0 {
-		s -= apartPenalty * float64(k.apart) / float64(max(1, min(c.freshDocs(k.old), c.freshDocs(k.cur))))
+		s -= apartPenalty * float64(k.apart) / float64(max(1, rarer))
 	}
 	if k.linked > 0 {
 		s += linkedBonus
@@ -493,38 +523,65 @@ func nameScore(k *nameCand, p, c *stats) float64 {
 
 // nameCandidates scores the pairs of an entity of an earlier crawl (one
 // of before) and one whose share of the new texts burst in this crawl
-// (analysis graph g, figures c), best first: those of similar contexts
-// whose old name declined, once the texts reporting the change are left
-// out (see cooccurrence). Those below minNameChange are kept, for the
-// evaluation to see.
-func nameCandidates(ctx context.Context, v *graph.View, g string, before []*stats, c *stats) ([]nameCand, error) {
+// (totals c), best first: those of similar contexts whose old name
+// declined, once the texts reporting the change are left out (see
+// cooccurrence). Those below minNameChange are kept, for the evaluation
+// to see.
+func nameCandidates(ctx context.Context, v *graph.View, before []*tallies, c *tallies) ([]nameCand, error) {
 	nc := c.nFresh()
-	share := func(s *stats, e string, n float64) float64 { return float64(s.freshDocs(e)) / n }
+	cnames, err := c.entities(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var cands []nameCand
 	for pi, p := range before {
 		np := p.nFresh()
+		pnames, err := p.entities(ctx)
+		if err != nil {
+			return nil, err
+		}
+		fresh := func(t *tallies, e string) int {
+			if x := t.ents[e]; x != nil { // both are listed
+				return x.fresh
+			}
+			return 0
+		}
 		var olds, news []string
-		for _, e := range sortedKeys(p.entities) {
-			if p.freshDocs(e) >= minTexts {
+		for _, e := range pnames {
+			if fresh(p, e) >= minTexts {
 				olds = append(olds, e)
 			}
 		}
-		for _, e := range sortedKeys(c.entities) {
-			sp, sc := share(p, e, np), share(c, e, nc)
-			if c.freshDocs(e) >= minTexts && (sc-sp)/sc >= minBurst {
+		for _, e := range cnames {
+			sp, sc := float64(fresh(p, e))/np, float64(fresh(c, e))/nc
+			if fresh(c, e) >= minTexts && (sc-sp)/sc >= minBurst {
 				news = append(news, e)
 			}
 		}
 		for _, x := range olds {
 			var vx map[string]float64
+			tx, err := p.classes(ctx, x)
+			if err != nil {
+				return nil, err
+			}
 			for _, y := range news {
-				if x == y || !compatible(p.types[x], c.types[y]) {
+				ty, err := c.classes(ctx, y)
+				if err != nil {
+					return nil, err
+				}
+				if x == y || !compatible(tx, ty) {
 					continue
 				}
 				if vx == nil {
-					vx = p.context(x)
+					if vx, err = p.context(ctx, x); err != nil {
+						return nil, err
+					}
 				}
-				ax, vy := maps.Clone(vx), c.context(y)
+				vy, err := c.context(ctx, y)
+				if err != nil {
+					return nil, err
+				}
+				ax := maps.Clone(vx)
 				for _, e := range []string{x, y} {
 					for w := range nameWords(e) {
 						delete(ax, w)
@@ -537,15 +594,15 @@ func nameCandidates(ctx context.Context, v *graph.View, g string, before []*stat
 				if cs < minContext {
 					continue
 				}
-				sp, sc := share(p, y, np), share(c, y, nc)
+				sp, sc := float64(fresh(p, y))/np, float64(fresh(c, y))/nc
 				k := nameCand{old: x, cur: y, burst: (sc - sp) / sc, cs: cs, shared: shared, p: pi}
-				if err := cooccurrence(ctx, v, g, c, p, &k); err != nil {
+				if err := cooccurrence(ctx, v, c, p, &k); err != nil {
 					return nil, err
 				}
 				if k.decline < minDecline {
 					continue
 				}
-				k.score = nameScore(&k, p, c)
+				k.score = nameScore(&k, sameClasses(tx, ty), min(fresh(c, x), fresh(c, y)))
 				cands = append(cands, k)
 			}
 		}
@@ -578,29 +635,69 @@ func linkedBy(between string) bool {
 	return false
 }
 
-// cooccurrence finds the new or changed texts of this crawl (analysis
-// graph g, figures c) that name both k.old and k.cur, and tells those
-// saying in a sentence that one is the other's new name (k.linked) from
-// those naming them as distinct entities (k.apart). The old name's
-// decline is then its share of the texts naming it on its own: a text
-// reporting the change still uses the old name, and is no sign of it
-// living on.
-func cooccurrence(ctx context.Context, v *graph.View, g string, c *stats, before *stats, k *nameCand) error {
-	both := map[string]bool{}
-	for d, es := range c.docEntities {
-		if es[k.old] == 0 || es[k.cur] == 0 || c.fresh != nil && (!c.fresh[d] || c.changed[d] && c.prior[d][k.old] > 0) {
-			continue
-		}
-		both[d] = true
+// cooccurrence finds the texts of this crawl (totals c) that name both
+// k.old and k.cur (the first of them in k.first), and among those of its
+// own time for k.old tells those saying in a sentence that one is the
+// other's new name (k.linked) from those naming them as distinct
+// entities (k.apart). The old name's decline is then its share of the
+// texts naming it on its own: a text reporting the change still uses the
+// old name, and is no sign of it living on. The texts are found through
+// the entities' schema:mentions, so the cost is that of the two names'
+// texts, not of the crawl's.
+func cooccurrence(ctx context.Context, v *graph.View, c, before *tallies, k *nameCand) error {
+	ids, err := v.LookupTerms([]rdf.Term{rdf.IRI(ontology.SchemaMentions), rdf.IRI(k.old), rdf.IRI(k.cur)})
+	if err != nil {
+		return err
 	}
-	linked := map[string]string{}
+	var both []string
+	if ids[0] != graph.Any && ids[1] != graph.Any && ids[2] != graph.Any && c.gid != graph.Any {
+		a, err := values(ctx, v, graph.Pattern{P: ids[0], O: ids[1], G: c.gid}, false)
+		if err != nil {
+			return err
+		}
+		bs, err := values(ctx, v, graph.Pattern{P: ids[0], O: ids[2], G: c.gid}, false)
+		if err != nil {
+			return err
+		}
+		in := map[graph.ID]bool{}
+		for _, d := range a {
+			in[d] = true
+		}
+		var common []graph.ID
+		for _, d := range bs {
+			if in[d] {
+				common = append(common, d)
+				in[d] = false
+			}
+		}
+		ts, err := v.Terms(ctx, common, nil)
+		if err != nil {
+			return err
+		}
+		for _, t := range ts {
+			both = append(both, t.Value)
+		}
+		sort.Strings(both)
+	}
 	if len(both) > 0 {
-		if err := each(ctx, v, `SELECT ?o ?sent ?a ?b WHERE { GRAPH `+rdf.IRI(g).String()+` {
-	  ?m mneme:mentionOf `+rdf.IRI(k.old).String()+` ; mneme:inObject ?o ; mneme:sentence ?sent ; mneme:surfaceForm ?a .
-	  ?n mneme:mentionOf `+rdf.IRI(k.cur).String()+` ; mneme:inObject ?o ; mneme:sentence ?sent ; mneme:surfaceForm ?b } }`,
+		k.first = both[0]
+	}
+	up := &update{tl: c}
+	for _, d := range both {
+		sh, err := up.share(ctx, d)
+		if err != nil {
+			return err
+		}
+		if sh == nil || sh.ents[k.old] == nil || sh.ents[k.old].fresh == 0 {
+			continue // not of the crawl's time for the old name
+		}
+		linked := ""
+		err = each(ctx, v, `SELECT ?sent ?a ?b WHERE { GRAPH `+c.g.String()+` {
+	  ?m mneme:inObject `+rdf.IRI(d).String()+` ; mneme:mentionOf `+rdf.IRI(k.old).String()+` ; mneme:sentence ?sent ; mneme:surfaceForm ?a .
+	  ?n mneme:inObject `+rdf.IRI(d).String()+` ; mneme:mentionOf `+rdf.IRI(k.cur).String()+` ; mneme:sentence ?sent ; mneme:surfaceForm ?b } } ORDER BY ?sent ?a ?b`,
 			func(row []rdf.Term) error {
-				o, sent, a, b := row[0].Value, row[1].Value, row[2].Value, row[3].Value
-				if !both[o] || linked[o] != "" {
+				sent, a, b := row[0].Value, row[1].Value, row[2].Value
+				if linked != "" {
 					return nil
 				}
 				i, j := strings.Index(sent, a), strings.Index(sent, b)
@@ -614,46 +711,46 @@ func cooccurrence(ctx context.Context, v *graph.View, g string, c *stats, before
 					between = sent[min(j+len(b), i):i]
 				}
 				if linkedBy(between) {
-					linked[o] = sent
+					linked = sent
 				}
 				return nil
-			}); err != nil {
+			})
+		if err != nil {
 			return err
 		}
-	}
-	for _, d := range sortedKeys(both) {
-		if s, ok := linked[d]; ok {
+		if linked != "" {
 			if k.linked++; k.statement == "" {
-				k.statement = s
+				k.statement = linked
 			}
 		} else {
 			k.apart++
 		}
 	}
-	sp := float64(before.freshDocs(k.old)) / before.nFresh()
-	sc := float64(c.freshDocs(k.old)-k.linked) / c.nFresh()
+	fp, err := before.freshDocs(ctx, k.old)
+	if err != nil {
+		return err
+	}
+	fc, err := c.freshDocs(ctx, k.old)
+	if err != nil {
+		return err
+	}
+	sp := float64(fp) / before.nFresh()
+	sc := float64(fc-k.linked) / c.nFresh()
 	k.decline = (sp - sc) / sp
 	return nil
 }
 
-// together finds a text of this crawl naming both entities, and a
-// sentence of it naming the second.
-func (r *run) together(ctx context.Context, v *graph.View, c *stats, a, b string) (sentence, object string, ok bool, err error) {
-	for _, d := range sortedKeys(c.docEntities) {
-		if c.docEntities[d][a] > 0 && c.docEntities[d][b] > 0 {
-			object = d
-			break
-		}
-	}
+// together returns a sentence of text object naming entity e.
+func (r *run) together(ctx context.Context, v *graph.View, object, e string) (sentence string, ok bool, err error) {
 	if object == "" {
-		return "", "", false, nil
+		return "", false, nil
 	}
-	err = each(ctx, v, `SELECT ?s WHERE { GRAPH `+r.graph.String()+` { ?m mneme:mentionOf `+rdf.IRI(b).String()+` ; mneme:inObject `+rdf.IRI(object).String()+` ; mneme:sentence ?s } } ORDER BY ?s LIMIT 1`,
+	err = each(ctx, v, `SELECT ?s WHERE { GRAPH `+r.graph.String()+` { ?m mneme:mentionOf `+rdf.IRI(e).String()+` ; mneme:inObject `+rdf.IRI(object).String()+` ; mneme:sentence ?s } } ORDER BY ?s LIMIT 1`,
 		func(row []rdf.Term) error {
 			sentence, ok = row[0].Value, true
 			return nil
 		})
-	return sentence, object, ok, err
+	return sentence, ok, err
 }
 
 // compatible reports whether two entities' classes allow one to be the
@@ -686,21 +783,36 @@ func sameClasses(a, b map[string]bool) bool {
 // the number of its texts they occur in times their pointwise mutual
 // information with it, when positive: the words every text uses say
 // nothing of an entity.
-func (s *stats) context(e string) map[string]float64 {
-	ents, terms := s.cooccurring(e)
-	n, ne := len(s.docs), len(s.entities[e].docs)
+func (t *tallies) context(ctx context.Context, e string) (map[string]float64, error) {
+	co, err := t.cooccurring(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	n := t.crawl.texts
+	ne, err := t.docs(ctx, e)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]float64{}
-	for t, k := range terms {
-		if w := pmi(n, k, ne, s.df[t]); w > 0 {
-			out[t] = float64(k) * w
+	for w, k := range co.terms {
+		df, err := t.docFreq(ctx, w)
+		if err != nil {
+			return nil, err
+		}
+		if x := pmi(n, k, ne, df); x > 0 {
+			out[w] = float64(k) * x
 		}
 	}
-	for f, k := range ents {
-		if w := pmi(n, k, ne, len(s.entities[f].docs)); w > 0 {
-			out["@"+f] = float64(k) * w
+	for f, k := range co.ents {
+		nf, err := t.docs(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		if x := pmi(n, k, ne, nf); x > 0 {
+			out["@"+f] = float64(k) * x
 		}
 	}
-	return out
+	return out, nil
 }
 
 // cosine is the cosine similarity of two vectors, with the features that

@@ -16,12 +16,14 @@
 // The job is incremental and crash-safe: each capture's results are
 // committed with the marker "capture mneme:analysedBy analysis" (and its
 // objects marked mneme:awaitsFigures) in one atomic batch, a run reads
-// only the captures without it, and at its end writes anew, in one
-// commit that drops the objects' marks, the crawl-wide figures those
-// objects can change (the entities they name, their versions, the topic
-// terms of texts sharing their terms), so a run costs the new captures
-// and what they touch, and a run killed at any moment and run again
-// leaves the graph a run without interruption over the whole crawl
-// leaves. docs/analysis.md describes the graph and the queries
-// researchers ask of it.
+// only the captures without it, and at its end, in one commit that
+// drops the objects' marks, updates the crawl's running totals (graph
+// urn:mneme:tallies:ID: each text's share, per entity and per term
+// totals) by those objects' texts and writes anew from the totals the
+// crawl-wide figures those objects can change (the entities they name,
+// their versions, the topic terms of texts sharing their terms, the name
+// changes), so a run costs the new captures and what they touch, and a
+// run killed at any moment and run again leaves the graph a run without
+// interruption over the whole crawl leaves. docs/analysis.md describes
+// the graph and the queries researchers ask of it.
 package analysis

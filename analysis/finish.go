@@ -24,12 +24,15 @@ const (
 // finish updates the crawl-wide figures of the analysis graph for the
 // objects analysed since the figures were last written (those marked
 // mneme:awaitsFigures), and the changes against the crawl analysed
-// before, in one atomic commit that drops the marks. Only the figures
-// those objects can change are rewritten: the measures and associations
-// of the entities they name, the topic terms of the texts whose terms
-// they share (all of them when the crawl's size crosses a power of two,
-// see topicN), their versions; the name changes, which weigh every
-// entity against the whole crawl, are recomputed.
+// before, in one atomic commit that drops the marks. The figures are
+// computed from the crawl's running totals (tallies), which it first
+// updates by those objects' texts: each text's share as last counted is
+// taken away and its share now added. Only the figures those objects can
+// change are rewritten: their versions, the measures and associations of
+// the entities they name, the topic terms of the texts whose terms they
+// share (all of them when the crawl's size crosses a rounding step, see
+// coarse); the name changes, which weigh every entity against the crawls
+// before, are recomputed from the totals.
 func (r *run) finish(ctx context.Context) error {
 	v := r.o.Store.Snapshot()
 	defer v.Close()
@@ -45,10 +48,6 @@ func (r *run) finish(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := loadStats(ctx, v, r.graph.Value)
-	if err != nil {
-		return err
-	}
 	when, err := crawlStart(ctx, v, r.crawl.Value)
 	if err != nil {
 		return err
@@ -59,20 +58,29 @@ func (r *run) finish(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	full := before < 0
-	touched := map[string]bool{}
-	for d := range dirty {
-		for e := range s.docEntities[d] {
-			touched[e] = true
-		}
+	tl, err := openTallies(ctx, v, r.id)
+	if err != nil {
+		return err
 	}
-	if full {
-		for e := range s.entities {
-			touched[e] = true
-		}
+	full := before < 0 || !tl.present
+	// The versions come first: which texts are of the crawl's own time
+	// enters the totals.
+	vs, err := r.versionsStage(ctx, v, b, er, dirty, full, when)
+	if err != nil {
+		return err
 	}
-	r.rep.Entities = len(s.entities)
-	for _, e := range sortedKeys(touched) {
+	recount := full || vs.all || tl.crawl.versioned != vs.versioned
+	up, err := r.updateTallies(ctx, v, b, tl, dirty, vs, recount)
+	if err != nil {
+		return err
+	}
+	names, err := tl.entities(ctx)
+	if err != nil {
+		return err
+	}
+	r.rep.Entities = len(names)
+	r.rep.Versions = map[string]int{"New": tl.crawl.new, "Changed": tl.crawl.changed, "Unchanged": tl.crawl.unchanged, "Deleted": tl.crawl.deleted}
+	for _, e := range sortedKeys(up.touched) {
 		if err := er.subject(ctx, node(r.id, "measures", e)); err != nil {
 			return err
 		}
@@ -80,32 +88,42 @@ func (r *run) finish(ctx context.Context) error {
 			return err
 		}
 	}
-	r.measures(b, s, when, touched)
+	if err := r.measures(ctx, b, tl, when, up.touched); err != nil {
+		return err
+	}
 	r.rep.Stages = append(r.rep.Stages, StageTime{"measures", time.Since(t0)})
 	t0 = time.Now()
 	r.rep.Stage = "topics"
 	r.progress()
-	redo, err := r.topicTexts(ctx, er, s, dirty, before)
+	all := recount || coarse(before) != coarse(tl.crawl.texts)
+	redo, err := r.topicTexts(ctx, er, up, all)
 	if err != nil {
 		return err
 	}
-	r.topics(b, s, redo)
-	r.associations(b, s, touched)
-	r.rep.Updated.Entities, r.rep.Updated.Texts = len(touched), len(redo)
-	if err := r.setNumber(ctx, b, er, ontology.TextCount, len(s.docs)); err != nil {
+	if err := r.topics(ctx, b, tl, up, redo); err != nil {
+		return err
+	}
+	if err := r.associations(ctx, b, tl, up.touched); err != nil {
+		return err
+	}
+	r.rep.Updated.Entities, r.rep.Updated.Texts = len(up.touched), len(redo)
+	if err := r.setNumber(ctx, b, er, ontology.TextCount, tl.crawl.texts); err != nil {
 		return err
 	}
 	r.rep.Stages = append(r.rep.Stages, StageTime{"topics and associations", time.Since(t0)})
 	t0 = time.Now()
 	r.rep.Stage = "changes"
 	r.progress()
-	if err := r.changes(ctx, v, b, er, s, dirty, full, when); err != nil {
+	if err := r.nameChanges(ctx, v, b, er, vs, tl); err != nil {
 		return err
 	}
 	// The replaced statements are deleted first: a batch applies its
 	// operations in order.
 	d := r.o.Store.NewBatch()
 	if err := er.flush(ctx, d); err != nil {
+		return err
+	}
+	if err := up.erased.flush(ctx, d); err != nil {
 		return err
 	}
 	d.AddBatch(b)
@@ -292,12 +310,19 @@ func crawlStart(ctx context.Context, v *graph.View, c string) (time.Time, error)
 }
 
 // measures adds the measures of the entities of the crawl in only.
-func (r *run) measures(b *graph.Batch, s *stats, when time.Time, only map[string]bool) {
+func (r *run) measures(ctx context.Context, b *graph.Batch, tl *tallies, when time.Time, only map[string]bool) error {
 	add := func(sub rdf.Term, p string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(p), O: o, G: r.graph}) }
 	for _, e := range sortedKeys(only) {
-		es := s.entities[e]
+		es, err := tl.entity(ctx, e)
+		if err != nil {
+			return err
+		}
 		if es == nil {
 			continue
+		}
+		co, err := tl.cooccurring(ctx, e)
+		if err != nil {
+			return err
 		}
 		m := node(r.id, "measures", e)
 		add(m, rdf.RDFType, rdf.IRI(ontology.EntityMeasures))
@@ -307,12 +332,12 @@ func (r *run) measures(b *graph.Batch, s *stats, when time.Time, only map[string
 		if !when.IsZero() {
 			add(m, ontology.CrawlTime, rdf.Literal(when.UTC().Format(time.RFC3339), rdf.XSDDateTime))
 		}
-		add(m, ontology.Popularity, integer(len(es.docs)))
+		add(m, ontology.Popularity, integer(es.docs))
 		add(m, ontology.MentionCount, integer(es.mentions))
 		att, sen, con := 0.0, 0.0, 0.0
 		if es.sentiments > 0 {
-			n := float64(es.sentiments)
-			att, sen = es.sum/n, es.abs/n
+			n := 1e4 * float64(es.sentiments)
+			att, sen = float64(es.sumE4)/n, float64(es.absE4)/n
 		}
 		if es.opinions > 0 {
 			con = 2 * float64(min(es.strongPos, es.strongNeg)) / float64(es.opinions)
@@ -320,9 +345,9 @@ func (r *run) measures(b *graph.Batch, s *stats, when time.Time, only map[string
 		add(m, ontology.Attitude, decimal(att))
 		add(m, ontology.Sentimentality, decimal(sen))
 		add(m, ontology.Controversiality, decimal(con))
-		ents, _ := s.cooccurring(e)
-		add(m, ontology.Connectedness, integer(len(ents)))
+		add(m, ontology.Connectedness, integer(len(co.ents)))
 	}
+	return nil
 }
 
 // idf is the inverse document frequency of a term in a crawl of n texts,
@@ -350,16 +375,24 @@ func coarse(n int) int {
 }
 
 // topicTexts returns the texts whose topic terms are written anew, and
-// collects their old ones in er: those of the texts of dirty, and of the
-// texts with a topic term whose document frequency as counted (coarse)
-// rose with them (its weight fell; a term that is not among a text's
-// topic terms stays out as its weight falls); of every text when the
-// crawl's size as counted changed since it had before texts (-1 when not
-// known).
-func (r *run) topicTexts(ctx context.Context, er *eraser, s *stats, dirty map[string]bool, before int) (map[string]bool, error) {
+// collects their old ones in er: every text's when all (the crawl's size
+// as counted, see coarse, changed, or its totals were counted anew);
+// else the texts of the update's, and the texts with a topic term whose
+// document frequency as counted rose with them (its weight fell; a term
+// that is not among a text's topic terms stays out as its weight falls).
+func (r *run) topicTexts(ctx context.Context, er *eraser, up *update, all bool) (map[string]bool, error) {
 	redo := map[string]bool{}
-	if before < 0 || coarse(before) != coarse(len(s.docs)) {
-		for d := range s.terms {
+	if all {
+		// The texts counted before (their shares read for topics), and
+		// those of the update.
+		ds, err := up.tl.texts(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range ds {
+			redo[d] = true
+		}
+		for d := range up.shares {
 			redo[d] = true
 		}
 		if err := er.class(ctx, ontology.TopicTerm); err != nil {
@@ -371,12 +404,8 @@ func (r *run) topicTexts(ctx context.Context, er *eraser, s *stats, dirty map[st
 		}
 		return redo, er.pattern(ctx, graph.Pattern{P: pid})
 	}
-	added := map[string]int{} // texts of dirty using a term
-	for d := range dirty {
-		for t := range s.terms[d] {
-			added[t]++
-		}
-		if s.terms[d] != nil {
+	for d, sh := range up.shares {
+		if sh != nil && len(sh.terms) > 0 {
 			redo[d] = true
 		}
 	}
@@ -389,10 +418,8 @@ func (r *run) topicTexts(ctx context.Context, er *eraser, s *stats, dirty map[st
 	if err != nil || !ok {
 		return redo, err
 	}
-	for _, t := range sortedKeys(added) {
-		// A text of dirty that was analysed before did not raise the
-		// count: counting it makes at worst more texts written anew.
-		if coarse(s.df[t]) == coarse(s.df[t]-added[t]) {
+	for _, t := range sortedKeys(up.dfBefore) {
+		if coarse(up.tl.df[t]) == coarse(up.dfBefore[t]) {
 			continue
 		}
 		id, ok, err := er.lookup(rdf.String(t))
@@ -447,11 +474,15 @@ func (r *run) topicTexts(ctx context.Context, er *eraser, s *stats, dirty map[st
 
 // topics adds the topicTerms terms of highest TF-IDF of each text of
 // only.
-func (r *run) topics(b *graph.Batch, s *stats, only map[string]bool) {
+func (r *run) topics(ctx context.Context, b *graph.Batch, tl *tallies, up *update, only map[string]bool) error {
 	add := func(sub rdf.Term, p string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(p), O: o, G: r.graph}) }
-	n := len(s.docs)
+	n := tl.crawl.texts
 	for _, d := range sortedKeys(only) {
-		if s.terms[d] == nil {
+		sh, err := up.share(ctx, d)
+		if err != nil {
+			return err
+		}
+		if sh == nil || len(sh.terms) == 0 {
 			continue
 		}
 		type tw struct {
@@ -459,8 +490,12 @@ func (r *run) topics(b *graph.Batch, s *stats, only map[string]bool) {
 			w float64
 		}
 		var ws []tw
-		for t, c := range s.terms[d] {
-			ws = append(ws, tw{t, float64(c) * idf(n, s.df[t])})
+		for t, c := range sh.terms {
+			df, err := tl.docFreq(ctx, t)
+			if err != nil {
+				return err
+			}
+			ws = append(ws, tw{t, float64(c) * idf(n, df)})
 		}
 		sort.Slice(ws, func(i, j int) bool {
 			if ws[i].w != ws[j].w {
@@ -476,6 +511,7 @@ func (r *run) topics(b *graph.Batch, s *stats, only map[string]bool) {
 			add(tt, ontology.Weight, decimal(x.w))
 		}
 	}
+	return nil
 }
 
 // pmi is the pointwise mutual information of two things occurring in c
@@ -490,7 +526,7 @@ func pmi(n, c, na, nb int) float64 {
 // information, which the size of the crawl and the other's frequency
 // enter): a text added to the crawl changes the associations of the
 // entities it names and of no other.
-func (r *run) associations(b *graph.Batch, s *stats, only map[string]bool) {
+func (r *run) associations(ctx context.Context, b *graph.Batch, tl *tallies, only map[string]bool) error {
 	add := func(sub rdf.Term, p string, o rdf.Term) { b.Add(rdf.Quad{S: sub, P: rdf.IRI(p), O: o, G: r.graph}) }
 	type assoc struct {
 		other string
@@ -513,18 +549,24 @@ func (r *run) associations(b *graph.Batch, s *stats, only map[string]bool) {
 		return out[:min(associations, len(out))]
 	}
 	for _, e := range sortedKeys(only) {
-		es := s.entities[e]
+		es, err := tl.entity(ctx, e)
+		if err != nil {
+			return err
+		}
 		if es == nil {
 			continue
 		}
-		na := float64(len(es.docs))
-		ents, terms := s.cooccurring(e)
+		co, err := tl.cooccurring(ctx, e)
+		if err != nil {
+			return err
+		}
+		na := float64(es.docs)
 		own := nameWords(e)
 		minCount := 1
-		if len(es.docs) > 2 {
+		if es.docs > 2 {
 			minCount = 2
 		}
-		for _, a := range best(ents, 1, func(string) bool { return false }) {
+		for _, a := range best(co.ents, 1, func(string) bool { return false }) {
 			x := node(r.id, "association", e, a.other)
 			add(x, rdf.RDFType, rdf.IRI(ontology.Association))
 			add(x, ontology.AssociationOf, rdf.IRI(e))
@@ -533,7 +575,7 @@ func (r *run) associations(b *graph.Batch, s *stats, only map[string]bool) {
 			add(x, ontology.Cooccurrences, integer(a.c))
 			add(x, ontology.Weight, decimal(float64(a.c)/na))
 		}
-		for _, a := range best(terms, minCount, func(t string) bool { return own[t] }) {
+		for _, a := range best(co.terms, minCount, func(t string) bool { return own[t] }) {
 			x := node(r.id, "association", e, "term:"+a.other)
 			add(x, rdf.RDFType, rdf.IRI(ontology.Association))
 			add(x, ontology.AssociationOf, rdf.IRI(e))
@@ -543,6 +585,7 @@ func (r *run) associations(b *graph.Batch, s *stats, only map[string]bool) {
 			add(x, ontology.Weight, decimal(float64(a.c)/na))
 		}
 	}
+	return nil
 }
 
 // nameWords are the words of an entity's key.

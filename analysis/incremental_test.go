@@ -77,6 +77,9 @@ func TestIncremental(t *testing.T) {
 	if a != b {
 		t.Errorf("the graph of the interrupted analysis differs from the uninterrupted one:\n%s", firstDiff(a, b))
 	}
+	if x, y := dump(t, whole, TallyIRI(id)), dump(t, parts, TallyIRI(id)); x != y || x == "" {
+		t.Errorf("the running totals of the interrupted analysis differ from the uninterrupted one's:\n%s", firstDiff(x, y))
+	}
 	rep, err = Run(context.Background(), Options{Store: parts, Crawl: id})
 	if err != nil {
 		t.Fatal(err)
@@ -213,7 +216,9 @@ func TestIncrementalParts(t *testing.T) {
 	if _, err := Run(ctx, Options{Store: parts, Crawl: id}); err != nil {
 		t.Fatal(err)
 	}
-	for _, g := range []string{GraphIRI(first), GraphIRI(id)} {
+	// The running totals too: counted by parts, they are those of the
+	// whole crawl.
+	for _, g := range []string{GraphIRI(first), GraphIRI(id), TallyIRI(first), TallyIRI(id)} {
 		a, b := dump(t, whole, g), dump(t, parts, g)
 		if a != b {
 			t.Errorf("%s analysed in parts differs from it analysed whole:\n%s", g, firstDiff(a, b))

@@ -52,14 +52,17 @@ func settle() {
 }
 
 // BenchmarkRerun measures what an incremental rerun costs against the
-// size of the crawl: a generated archive of two crawls of
-// MNEME_RERUN_POSTS new posts each (default 1,000) is analysed, then
-// MNEME_RERUN_NEW posts (default 30, with their comments) are added to
-// the second crawl, whose analysis runs again; and once more with ten
-// times as many. It logs the first run of the crawl and each rerun,
-// wall and CPU, by stage, each once the process is idle (settle).
-// MNEME_RERUN_PROFILE names a file for a CPU
-// profile of the reruns alone; MNEME_RERUN_ONCE leaves out the second.
+// size of the crawl, on crawls of two sizes in the same run: for each
+// size, a generated archive of two crawls of MNEME_RERUN_POSTS new posts
+// each (default 1,000) times the scale (MNEME_RERUN_SCALES, default
+// "1,2") is analysed, then MNEME_RERUN_NEW posts (default 30, with their
+// comments) are added to the second crawl, whose analysis runs again,
+// three times; and once more with ten times as many. It logs the first run of the crawl
+// and each rerun, wall and CPU, by stage, each once the process is idle
+// (settle), and a table of the CPU of each run by crawl size: a rerun
+// that costs the new captures only costs the same on every size.
+// MNEME_RERUN_PROFILE=FILE writes a CPU profile of the first rerun of
+// each size to FILE.SCALE; MNEME_RERUN_ONCE runs the first rerun only.
 func BenchmarkRerun(b *testing.B) {
 	posts, fresh := 1000, 30
 	if n, err := strconv.Atoi(os.Getenv("MNEME_RERUN_POSTS")); err == nil && n > 0 {
@@ -68,53 +71,91 @@ func BenchmarkRerun(b *testing.B) {
 	if n, err := strconv.Atoi(os.Getenv("MNEME_RERUN_NEW")); err == nil && n > 0 {
 		fresh = n
 	}
-	c := gencorpus.Generate(gencorpus.Config{Seed: 211, Crawls: 2, PostsPerCrawl: posts})
-	last := c.Crawls[len(c.Crawls)-1]
-	for range b.N {
-		b.StopTimer()
-		st := loadCorpus(b, c)
-		b.StartTimer()
-		run := func(what string) {
-			b.StopTimer()
-			settle()
-			b.StartTimer()
-			c0, w0 := cpuTime(), time.Now()
-			rep, err := Run(context.Background(), Options{Store: st, Crawl: last.ID})
-			if err != nil {
-				b.Fatal(err)
+	scales := []int{1, 2}
+	if v := os.Getenv("MNEME_RERUN_SCALES"); v != "" {
+		scales = nil
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n <= 0 {
+				b.Fatalf("MNEME_RERUN_SCALES=%q: want positive integers separated by commas", v)
 			}
-			var stages []string
-			for _, s := range rep.Stages {
-				stages = append(stages, fmt.Sprintf("%s %.3f", s.Stage, s.Elapsed.Seconds()))
-			}
-			b.Logf("%s: %d captures, %d texts read; %.3f s wall, %.3f s CPU; stages (s wall): %s; written anew: %d entities, %d texts' topics, %d versions",
-				what, rep.Captures, rep.Texts, time.Since(w0).Seconds(), (cpuTime() - c0).Seconds(), strings.Join(stages, ", "),
-				rep.Updated.Entities, rep.Updated.Texts, rep.Updated.Versions)
-		}
-		if _, err := Run(context.Background(), Options{Store: st, Crawl: c.Crawls[0].ID}); err != nil {
-			b.Fatal(err)
-		}
-		run("first run of the crawl (" + strconv.Itoa(len(last.Texts)) + " texts)")
-		if prof := os.Getenv("MNEME_RERUN_PROFILE"); prof != "" {
-			f, err := os.Create(prof)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer f.Close()
-			if err := pprof.StartCPUProfile(f); err != nil {
-				b.Fatal(err)
-			}
-			defer pprof.StopCPUProfile()
-		}
-		steps := []int{fresh, 10 * fresh}
-		if os.Getenv("MNEME_RERUN_ONCE") != "" {
-			steps = steps[:1]
-		}
-		for i, n := range steps {
-			b.StopTimer()
-			texts := addPosts(b, st, last.ID, uint64(300+i), n)
-			b.StartTimer()
-			run("rerun after " + strconv.Itoa(n) + " new posts (" + strconv.Itoa(texts) + " texts)")
+			scales = append(scales, n)
 		}
 	}
+	// Three small reruns: the topic terms a rerun rewrites beyond its own
+	// texts' come in steps (see coarse), bounded over the runs rather
+	// than in each.
+	steps := []int{fresh, fresh, fresh, 10 * fresh}
+	if os.Getenv("MNEME_RERUN_ONCE") != "" {
+		steps = steps[:1]
+	}
+	type row struct {
+		texts int
+		cpu   []float64 // first run, then each rerun
+	}
+	var rows []row
+	for range b.N {
+		rows = rows[:0]
+		for _, scale := range scales {
+			b.StopTimer()
+			c := gencorpus.Generate(gencorpus.Config{Seed: 211, Crawls: 2, PostsPerCrawl: posts * scale})
+			last := c.Crawls[len(c.Crawls)-1]
+			st := loadCorpus(b, c)
+			b.StartTimer()
+			rw := row{texts: len(last.Texts)}
+			run := func(what string, profile bool) {
+				b.StopTimer()
+				settle()
+				if profile && os.Getenv("MNEME_RERUN_PROFILE") != "" {
+					f, err := os.Create(os.Getenv("MNEME_RERUN_PROFILE") + "." + strconv.Itoa(scale))
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer f.Close()
+					if err := pprof.StartCPUProfile(f); err != nil {
+						b.Fatal(err)
+					}
+					defer pprof.StopCPUProfile()
+				}
+				b.StartTimer()
+				c0, w0 := cpuTime(), time.Now()
+				rep, err := Run(context.Background(), Options{Store: st, Crawl: last.ID})
+				if err != nil {
+					b.Fatal(err)
+				}
+				cpu := (cpuTime() - c0).Seconds()
+				rw.cpu = append(rw.cpu, cpu)
+				var stages []string
+				for _, s := range rep.Stages {
+					stages = append(stages, fmt.Sprintf("%s %.3f", s.Stage, s.Elapsed.Seconds()))
+				}
+				b.Logf("crawl of %d texts, %s: %d captures, %d texts read; %.3f s wall, %.3f s CPU; stages (s wall): %s; written anew: %d entities, %d texts' topics, %d versions",
+					len(last.Texts), what, rep.Captures, rep.Texts, time.Since(w0).Seconds(), cpu, strings.Join(stages, ", "),
+					rep.Updated.Entities, rep.Updated.Texts, rep.Updated.Versions)
+			}
+			if _, err := Run(context.Background(), Options{Store: st, Crawl: c.Crawls[0].ID}); err != nil {
+				b.Fatal(err)
+			}
+			run("first run", false)
+			for i, n := range steps {
+				b.StopTimer()
+				texts := addPosts(b, st, last.ID, uint64(300+i), n)
+				b.StartTimer()
+				run("rerun after "+strconv.Itoa(n)+" new posts ("+strconv.Itoa(texts)+" texts)", i == 0)
+			}
+			rows = append(rows, rw)
+		}
+	}
+	var sb strings.Builder
+	sb.WriteString("CPU seconds by crawl size (texts of the second crawl): first run")
+	for _, n := range steps {
+		sb.WriteString(", rerun after " + strconv.Itoa(n) + " posts")
+	}
+	for _, rw := range rows {
+		sb.WriteString(fmt.Sprintf("\n  %6d texts:", rw.texts))
+		for _, c := range rw.cpu {
+			sb.WriteString(fmt.Sprintf(" %7.3f", c))
+		}
+	}
+	b.Log(sb.String())
 }

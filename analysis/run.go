@@ -313,13 +313,24 @@ func (r *run) texts(ctx context.Context, v *graph.View) error {
 }
 
 // pending lists the captures of the crawl from which objects were
-// derived and that the analysis has not read, in the store's order.
+// derived and that the analysis has not read, in the store's order: the
+// crawl's captures and the analysis's markers, both read in the order of
+// their IDs, merged (two sequential reads, no look-up per capture).
 func (r *run) pending(ctx context.Context, v *graph.View, id ids) ([]graph.ID, error) {
 	it, err := v.Scan(ctx, graph.Pattern{P: id.derived, G: id.crawl}, graph.ScanOptions{Order: graph.GPOS})
 	if err != nil {
 		return nil, err
 	}
 	defer it.Close()
+	done := graph.Pattern{S: graph.Any, P: id.marker, O: id.graph, G: id.graph}
+	var marks *graph.QuadIter
+	if id.marker != graph.Any && id.graph != graph.Any {
+		if marks, err = v.Scan(ctx, done, graph.ScanOptions{Order: graph.GPOS}); err != nil {
+			return nil, err
+		}
+		defer marks.Close()
+	}
+	marked := marks != nil && marks.Next()
 	var out []graph.ID
 	last := graph.Any
 	for it.Next() {
@@ -328,14 +339,16 @@ func (r *run) pending(ctx context.Context, v *graph.View, id ids) ([]graph.ID, e
 			continue
 		}
 		last = c
-		done := false
-		if id.marker != graph.Any && id.graph != graph.Any {
-			if done, err = has(ctx, v, graph.Pattern{S: c, P: id.marker, O: id.graph, G: id.graph}); err != nil {
-				return nil, err
-			}
+		for marked && marks.Quad().S < c {
+			marked = marks.Next()
 		}
-		if !done {
+		if !marked || marks.Quad().S != c {
 			out = append(out, c)
+		}
+	}
+	if marks != nil {
+		if err := marks.Err(); err != nil {
+			return nil, err
 		}
 	}
 	return out, it.Err()

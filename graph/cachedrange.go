@@ -7,8 +7,9 @@ import "slices"
 // iterator call per key. A join that reads a range whole (a triejoin's
 // trie) walks it in a tight loop.
 type CachedRange struct {
-	keys []cols
-	col  [4]int // col[pos]: the key column holding quad position pos
+	keys  []cols
+	col   [4]int // col[pos]: the key column holding quad position pos
+	bound int    // the columns of the bound prefix
 }
 
 // Cached returns the scan's range when the posting cache holds it whole
@@ -34,7 +35,7 @@ func (q *QuadIter) Cached() (CachedRange, bool) {
 	if !ok || p.big {
 		return CachedRange{}, false
 	}
-	r := CachedRange{keys: p.keys}
+	r := CachedRange{keys: p.keys, bound: bound}
 	for i, pos := range orders[q.order-1].perm {
 		r.col[pos] = i
 	}
@@ -62,4 +63,46 @@ func (r CachedRange) SearchFirst(pos int, v ID) int {
 		return 0
 	})
 	return i
+}
+
+// FirstFree is the quad position (0 s, 1 p, 2 o, 3 g) of the range's
+// first column after its bound prefix, on which its keys are sorted;
+// false when every column is bound.
+func (r CachedRange) FirstFree() (int, bool) {
+	if r.bound >= len(cols{}) {
+		return 0, false
+	}
+	for pos, c := range r.col {
+		if c == r.bound {
+			return pos, true
+		}
+	}
+	return 0, false
+}
+
+// Run reads the run of keys from i that share the value of the first
+// free column: that value, the index after the run, and the number of
+// distinct triples in it (keys that differ only in the graph, adjacent in
+// a union scan's range, counted once, as the scan returns them).
+func (r CachedRange) Run(i int) (v ID, end, triples int) {
+	c := r.bound
+	val := r.keys[i][c]
+	triples = 1
+	for end = i + 1; end < len(r.keys) && r.keys[end][c] == val; end++ {
+		if !sameTriple(r.keys[end], r.keys[end-1], r.col[3]) {
+			triples++
+		}
+	}
+	return ID(val), end, triples
+}
+
+// sameTriple reports whether keys a and b differ at most in column g
+// (the graph's).
+func sameTriple(a, b cols, g int) bool {
+	for i := range a {
+		if i != g && a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -279,9 +279,10 @@ func parseHuman(s string, months map[string]int, order int, inflect string) (tim
 	switch {
 	case month != 0 && len(nums) >= 2:
 		// "14 Sep 2017", "Sep 14, 2017", "2017 Sep 14"; with more
-		// numbers ("#2 posted 21 Apr 2020"), the four-digit one is the
-		// year and the day the last before it.
-		if y := slices.IndexFunc(nums, func(n int) bool { return n > 999 }); y > 0 && len(nums) > 2 {
+		// numbers ("#2 posted 21 Apr 2020", "#171193 by ann Sun Dec 15,
+		// 2019"), the four-digit one is the year and the day the last
+		// before it.
+		if y := slices.IndexFunc(nums, func(n int) bool { return n > 999 && n < 10000 }); y > 0 && len(nums) > 2 {
 			year, day = nums[y], nums[y-1]
 		} else if nums[0] > 31 {
 			year, day = nums[0], nums[1]

@@ -47,6 +47,9 @@ func ParseDateAt(s, lang string, now time.Time) (time.Time, bool) {
 			return t, true
 		}
 	}
+	if t, ok := parseShortMonth(l, lang); ok {
+		return t, true
+	}
 	if now.IsZero() {
 		return time.Time{}, false
 	}
@@ -480,4 +483,78 @@ func cjkWord(w string) bool {
 		}
 	}
 	return false
+}
+
+// shortMonths are the C library's locales' month abbreviations of fewer
+// than four letters that every language writing them gives the same
+// month and none uses for a weekday ("gen", "sty", "kas", "янв"); too
+// short to read in running text (monthWords), they are read in a string
+// that is a whole date (parseShortMonth).
+var shortMonths = func() map[string]int {
+	claimed := map[string]int{}
+	for _, names := range localeMonths {
+		for i, ws := range names {
+			for _, w := range ws {
+				if c, ok := claimed[w]; ok && c != i+1 {
+					claimed[w] = -1
+				} else if !ok {
+					claimed[w] = i + 1
+				}
+			}
+		}
+	}
+	for _, names := range localeWeekdays {
+		for _, ws := range names {
+			for _, w := range ws {
+				claimed[w] = -1
+			}
+		}
+	}
+	out := map[string]int{}
+	for w, m := range claimed {
+		if m > 0 && !wholeName(w) && monthWords[""][w] == 0 && utf8.RuneCountInString(w) >= 3 {
+			out[w] = m
+		}
+	}
+	return out
+}()
+
+// parseShortMonth reads a date of a language not known (lang "" or one
+// whose words monthWords lacks) whose month is a short abbreviation
+// (shortMonths): "4 gen 2023", "7 мар. 2019 г., 14:05", "23 Kas 2021
+// 09:41". Only a string that is a date and nothing else is read: one
+// such month word, a four-digit year, and besides numbers only words of
+// one or two letters ("de", "г.", "o"), weekday names and a clock's
+// half.
+func parseShortMonth(l, lang string) (time.Time, bool) {
+	if _, known := monthWords[langKey(lang)]; known && langKey(lang) != "" {
+		return time.Time{}, false
+	}
+	month, year := "", false
+	for _, tok := range tokenRE.FindAllString(l, -1) {
+		if tok[0] >= '0' && tok[0] <= '9' {
+			if n, _ := strconv.Atoi(tok); len(tok) == 4 && n >= 1990 && n <= 2100 {
+				year = true
+			}
+			continue
+		}
+		switch _, short := shortMonths[tok]; {
+		case short && month == "":
+			month = tok
+		case utf8.RuneCountInString(tok) <= 2 || weekdayWord(tok, "") ||
+			slices.Contains(pmWords, tok) || slices.Contains(amWords, tok):
+		default:
+			return time.Time{}, false
+		}
+	}
+	if month == "" || !year {
+		return time.Time{}, false
+	}
+	l = letterRunRE.ReplaceAllStringFunc(l, func(w string) string {
+		if w == month {
+			return monthAbbr[shortMonths[w]-1]
+		}
+		return w
+	})
+	return parseHuman(l, monthWords[""], numericOrder(lang), "")
 }

@@ -38,7 +38,14 @@ func TestParseDateAt(t *testing.T) {
 		{"3 天前", "2024-03-17T12:00:00Z", now},
 		{"2 minggu yang lalu", "2024-03-06T12:00:00Z", now}, // weeks, not minutes
 		{"2 hours ago", "", time.Time{}},                    // relative to no known capture
-		{"Joined Jan 2010", "", now},                        // no day
+		// Short month words of languages not named, in a whole date.
+		{"#171193 by lemmiwinx Sun Dec 15, 2019 4:58 pm", "2019-12-15T16:58:00Z", time.Time{}},
+		{"4 gen 2023", "2023-01-04T00:00:00Z", time.Time{}},
+		{"4 Oca 2023 09:41", "2023-01-04T09:41:00Z", time.Time{}},
+		{"7 мар. 2019 г., 14:05", "2019-03-07T14:05:00Z", time.Time{}},
+		{"gen 12 items 2023", "", time.Time{}}, // a word that is no date's
+		{"23 lis 2021", "", time.Time{}},       // November in Polish, October in Croatian
+		{"Joined Jan 2010", "", now},           // no day
 		{"Posts: 1,234", "", now},
 		{"Hello world", "", now},
 		{"Today's topics", "", now},

@@ -173,12 +173,14 @@ func scoreThreads(t *testing.T, extract func(doc *vdoc.Doc) []Object) map[string
 }
 
 // scoreThreadsBy scores as scoreThreads does, grouping the threads by
-// group's key, and all of them under "all" besides.
+// group's key, and all of them under "all" besides; a thread whose key
+// is "" is left out (and not extracted).
 func scoreThreadsBy(t *testing.T, group func(labelledPage) string, extract func(doc *vdoc.Doc) []Object) map[string]*threadScore {
 	dir, pages := loadLabels(t)
 	per := map[string]*threadScore{}
 	for _, p := range pages {
-		if p.level != "thread" {
+		key := group(p)
+		if p.level != "thread" || key == "" {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(dir, "annotations", p.sha+".json"))
@@ -191,7 +193,7 @@ func scoreThreadsBy(t *testing.T, group func(labelledPage) string, extract func(
 		}
 		doc := pageDoc(t, dir, p)
 		objs := extract(doc)
-		for _, key := range []string{group(p), "all"} {
+		for _, key := range []string{key, "all"} {
 			if per[key] == nil {
 				per[key] = &threadScore{}
 			}

@@ -23,6 +23,13 @@ var forumShapes = []struct{ name, page, post string }{
 		`<li class="msg"><p class="head"><b class="nick">%[2]s</b> wrote on %[3]s:</p><p>%[4]s</p></li>`},
 	{"dl pairs in divs", `<section>%s</section>`,
 		`<div class="row"><dl><dt><a href="/member/%[1]d">%[2]s</a></dt><dd><time>%[3]s</time></dd></dl><blockquote class="txt">%[4]s</blockquote></div>`},
+	{"profile panel with labels, text classed", `<div id="posts">%s</div>`,
+		`<div class="clearfix" id="p%[1]d"><div class="profile"><div class="user-profile-tag">Username</div><div><a class="username" href="/memberlist.php?u=%[1]d">%[2]s</a></div>` +
+			`<div>Posts</div><div>7416</div><div>Location</div><div>somewhere far away from here, by the sea</div></div>` +
+			`<div class="postbody"><div class="when">%[3]s</div><div class="content">%[4]s</div></div></div>`},
+	{"table rows a post, a cell spanning them", `<table>%s</table>`,
+		`<tr><td rowspan="3"><p><a href="index.php?user_profile=%[1]d">%[2]s</a></p><p>%[3]s</p></td><td><strong>Pump valve leaks</strong></td></tr>` +
+			`<tr><td class="msg">%[4]s</td></tr><tr><td><a href="index.php?reply=%[1]d">Reply</a></td></tr>`},
 }
 
 // TestMineForumShapes mines generated threads of every shape with dates

@@ -74,3 +74,29 @@ func TestExtractPageMinesComments(t *testing.T) {
 		}
 	}
 }
+
+// TestThreadNeedsNamedAuthors: a thread's posts need two authors named by
+// a name; a count or a measure in the author's place ("20℃", "112
+// ratings") names no one.
+func TestThreadNeedsNamedAuthors(t *testing.T) {
+	day := time.Date(2020, 12, 22, 0, 0, 0, 0, time.UTC)
+	post := func(author string) Object { return Object{Author: author, Date: day, Content: "some words of a post"} }
+	for _, c := range []struct {
+		authors []string
+		want    bool
+	}{
+		{[]string{"anna", "3dfan"}, true},
+		{[]string{"20℃", "Héctor J. Cruz"}, false},
+		{[]string{"", "Michael Humpa"}, false},
+		{[]string{"112 Nutzerwertungen", "Michael Humpa", ""}, false},
+		{[]string{"anna", "bob", "", "", ""}, true},
+	} {
+		var objs []Object
+		for _, a := range c.authors {
+			objs = append(objs, post(a))
+		}
+		if got := Thread(objs); got != c.want {
+			t.Errorf("Thread(authors %q) = %v, want %v", c.authors, got, c.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -285,6 +286,11 @@ var profileRE = regexp.MustCompile(`(?i)(user|member|profile|author|people|poste
 // h-card ("fn", "p-name") among them.
 var personClassRE = regexp.MustCompile(`(?i)(author|user|poster|nick|byline|member|name|profile|\bfn\b|vcard|h-card)`)
 
+// quantityRE: a text that opens with a number standing alone ("112
+// ratings", "20℃", "3 replies") is a count or a measure, not a person's
+// name; a name may open with digits run into letters ("3dfan").
+var quantityRE = regexp.MustCompile(`^[0-9]+(?:[^\p{L}0-9]|$)`)
+
 // isPerson: a link to a profile-like page or an element classed as an
 // author or user name, with a short text; not an avatar.
 func isPerson(n *html.Node) bool {
@@ -293,7 +299,7 @@ func isPerson(n *html.Node) bool {
 	}
 	short := func() bool {
 		t := Text(n)
-		return t != "" && len(t) <= 40 && len(strings.Fields(t)) <= 4 && !strings.ContainsAny(t, ":@")
+		return t != "" && len(t) <= 40 && len(strings.Fields(t)) <= 4 && !strings.ContainsAny(t, ":@") && !quantityRE.MatchString(t)
 	}
 	if n.DataAtom == atom.A && profileRE.MatchString(attr(n, "href")) {
 		return short()
@@ -362,20 +368,24 @@ func (m *miner) personOf(n *html.Node) *html.Node {
 // person. Groups of fewer than two records, or where they are fewer than
 // half the members, score 0.
 func (m *miner) groupScore(g []*html.Node) float64 {
-	good, persons := 0, 0
+	good, persons, members := 0, 0, 0
 	mass := 0.0
+	inner := spannedIn(g)
 	for _, n := range g {
+		if inner(n) {
+			continue // part of the record above
+		}
+		members++
 		if !m.good(n) {
 			continue
 		}
 		good++
-		s := m.stats[n]
 		if m.personOf(n) != nil {
 			persons++
 		}
-		mass += math.Min(float64(s.words), 300)
+		mass += math.Min(float64(m.stats[n].words), 300)
 	}
-	if good < 2 || 2*good < len(g) {
+	if good < 2 || 2*good < members {
 		return 0
 	}
 	return mass * (0.5 + 0.5*float64(persons)/float64(good))
@@ -471,6 +481,11 @@ func relPath(rec, n *html.Node) string {
 // their parent's id or class when that selects them alone.
 func recordsPath(g []*html.Node) string {
 	step := classStep(g[0])
+	if inner := spannedIn(g); slices.ContainsFunc(g, inner) {
+		// The rows that head a record, not the rows their cells span.
+		step += "[*[@rowspan]]"
+		g = slices.DeleteFunc(slices.Clone(g), inner)
+	}
 	p := g[0].Parent
 	var cands []string
 	if id := attr(p, "id"); id != "" && !digitsRE.MatchString(id) && !strings.ContainsAny(id, `'"`) {
@@ -503,8 +518,9 @@ func recordsPath(g []*html.Node) string {
 // kept as alternatives.
 func (m *miner) extraction(kind ObjectKind, g []*html.Node) *Extraction {
 	var recs []*html.Node
+	inner := spannedIn(g)
 	for _, n := range g {
-		if m.good(n) {
+		if m.good(n) && !inner(n) {
 			recs = append(recs, n)
 		}
 	}
@@ -541,6 +557,7 @@ func (m *miner) extraction(kind ObjectKind, g []*html.Node) *Extraction {
 		}
 	}
 	m.chronology(recs, dates)
+	constantLabels(recs, authors)
 	x := &Extraction{Object: kind, Fields: map[Field][]*Pattern{}, Optional: map[Field]bool{FieldAuthor: true}}
 	rp, err := xpath.Compile(recordsPath(g))
 	if err != nil {
@@ -576,8 +593,16 @@ func (m *miner) extraction(kind ObjectKind, g []*html.Node) *Extraction {
 				}
 			}
 		}
-		if c := m.content(r, marks); c != nil {
-			contents[relPath(r, c)]++
+		// The text block of the record's part of most words (the row
+		// below a spanning cell's, say).
+		part := r
+		for _, p := range m.recordParts(r) {
+			if !strings.HasPrefix(p.path, "./preceding") && m.stats[p.node] != nil && m.stats[p.node].words > m.stats[part].words {
+				part = p.node
+			}
+		}
+		if c := m.content(part, marks); c != nil {
+			contents[m.recordPath(r, c)]++
 		}
 	}
 	x.Fields[FieldContent] = ranked(contents, 2)
@@ -589,6 +614,32 @@ func (m *miner) extraction(kind ObjectKind, g []*html.Node) *Extraction {
 		x.Optional[FieldID] = true
 	}
 	return x
+}
+
+// constantLabels drops the author paths whose text is the same on every
+// record of three or more: a field's label ("Username", "Author:"), not
+// the people who posted.
+func constantLabels(recs []*html.Node, authors map[string]float64) {
+	if len(recs) < 3 {
+		return
+	}
+	for p := range authors {
+		e, err := xpath.Compile(p)
+		if err != nil {
+			continue
+		}
+		texts := map[string]bool{}
+		for _, r := range recs {
+			if it, ok := e.First(r); ok {
+				texts[Text(it.Node)] = true
+			} else {
+				texts[""] = true
+			}
+		}
+		if len(texts) == 1 {
+			delete(authors, p)
+		}
+	}
 }
 
 // chronology favours the date paths whose dates run forward through the
@@ -660,7 +711,9 @@ func (m *miner) content(r *html.Node, marks []*html.Node) *html.Node {
 		}
 	}
 	visit(r)
-	if best == nil || 3*bestWords < m.stats[r].words {
+	// A block the markup names as the text (contentWeight) holds it
+	// however short the post is beside a long user panel.
+	if best == nil || 3*bestWords < m.stats[r].words && contentWeight(best) <= 1 {
 		return r
 	}
 	// Down to the block that holds the text alone: not a user panel
@@ -706,23 +759,106 @@ func contains(a, b *html.Node) bool {
 	return false
 }
 
-// withinRecord returns the nodes of list in record r and in its header
-// row.
+// withinRecord returns the nodes of list in record r and in its other
+// parts (recordParts).
 func (m *miner) withinRecord(r *html.Node, list []*html.Node) []*html.Node {
-	in := m.within(r, list)
-	if h := m.header(r); h != nil {
-		in = append(in, m.within(h, list)...)
+	var in []*html.Node
+	for _, p := range m.recordParts(r) {
+		in = append(in, m.within(p.node, list)...)
 	}
 	return in
 }
 
-// recordPath is relPath from r, through r's header row for a node in it.
+// recordPath is relPath from r, through the part of the record that
+// holds n.
 func (m *miner) recordPath(r, n *html.Node) string {
-	if contains(r, n) {
-		return relPath(r, n)
+	for _, p := range m.recordParts(r) {
+		if contains(p.node, n) {
+			return p.path + strings.TrimPrefix(relPath(p.node, n), ".")
+		}
 	}
-	h := m.header(r)
-	return "./preceding-sibling::tr[1]" + strings.TrimPrefix(relPath(h, n), ".")
+	return relPath(r, n)
+}
+
+// recordPart is an element of a record and the XPath from the record to
+// it.
+type recordPart struct {
+	node *html.Node
+	path string
+}
+
+// recordParts are the elements a record spans: itself, the header row
+// above it (header), and the rows below it that a cell of it spans
+// (spans).
+func (m *miner) recordParts(r *html.Node) []recordPart {
+	parts := []recordPart{{r, "."}}
+	if h := m.header(r); h != nil {
+		parts = append(parts, recordPart{h, "./preceding-sibling::tr[1]"})
+	}
+	row, n := r, spans(r)
+	for i := 1; i <= n; i++ {
+		if row = nextElement(row); row == nil || row.DataAtom != atom.Tr {
+			break
+		}
+		parts = append(parts, recordPart{row, fmt.Sprintf("./following-sibling::tr[%d]", i)})
+	}
+	return parts
+}
+
+// spans is the number of rows below table row n that a cell of it spans
+// (rowspan="3": two); 0 for another element. A custom forum's table may
+// lay a post out in a row of author and date whose cell spans the rows
+// of its title, text and actions.
+func spans(n *html.Node) int {
+	if n.DataAtom != atom.Tr {
+		return 0
+	}
+	most := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && (c.DataAtom == atom.Td || c.DataAtom == atom.Th) {
+			if k, err := strconv.Atoi(strings.TrimSpace(attr(c, "rowspan"))); err == nil && k > 1 {
+				most = max(most, min(k, 10)-1)
+			}
+		}
+	}
+	return most
+}
+
+// spanner is the earlier row of n's table a cell of which spans row n,
+// nil when none does.
+func spanner(n *html.Node) *html.Node {
+	if n.DataAtom != atom.Tr {
+		return nil
+	}
+	d := 0
+	for p := n.PrevSibling; p != nil && d < 10; p = p.PrevSibling {
+		if p.Type != html.ElementNode {
+			continue
+		}
+		d++
+		if spans(p) >= d {
+			return p
+		}
+	}
+	return nil
+}
+
+// spannedIn reports whether a row of g spans row n: n is then a part of
+// that row's record, not a record of g.
+func spannedIn(g []*html.Node) func(*html.Node) bool {
+	return func(n *html.Node) bool {
+		s := spanner(n)
+		return s != nil && slices.Contains(g, s)
+	}
+}
+
+func nextElement(n *html.Node) *html.Node {
+	for n = n.NextSibling; n != nil; n = n.NextSibling {
+		if n.Type == html.ElementNode {
+			return n
+		}
+	}
+	return nil
 }
 
 // within returns the nodes of list under r.
@@ -842,7 +978,8 @@ func isCommentSection(n *html.Node) bool {
 }
 
 // Thread reports whether mined objects look like a forum thread's posts:
-// two or more, most dated, a third or more with an author.
+// two or more, most dated, a third or more and at least two with an
+// author (a name, not a count such as "20℃").
 func Thread(objs []Object) bool {
 	if len(objs) < 2 {
 		return false
@@ -852,9 +989,9 @@ func Thread(objs []Object) bool {
 		if !o.Date.IsZero() || o.DateText != "" {
 			dated++
 		}
-		if o.Author != "" {
+		if a := strings.TrimSpace(o.Author); a != "" && !quantityRE.MatchString(a) {
 			authored++
 		}
 	}
-	return 2*dated > len(objs) && 3*authored >= len(objs)
+	return 2*dated > len(objs) && 3*authored >= len(objs) && authored >= 2
 }

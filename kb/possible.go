@@ -22,7 +22,7 @@ func (d *Detector) Possible(doc *vdoc.Doc) bool {
 	}
 	for _, t := range d.kb.Types {
 		for _, sf := range t.SiteFiles {
-			if containsFold(doc.Body, sf.Path) {
+			if containsFold(doc.Body, sf.Path) || containsFold(doc.Body, escapeSlashes(sf.Path)) {
 				return true
 			}
 		}

@@ -24,6 +24,18 @@ const (
 	PreviousTextCount = MnemeNS + "previousTextCount"
 )
 
+// The running totals of an analysis, in the graph urn:mneme:tallies:ID
+// beside its results: what the crawl-wide figures are computed from, so
+// that a rerun updates them by the texts it analysed instead of reading
+// the whole analysis graph.
+const (
+	CrawlTally        = MnemeNS + "crawlTally"
+	TextTally         = MnemeNS + "textTally"
+	EntityTally       = MnemeNS + "entityTally"
+	CooccurrenceTally = MnemeNS + "cooccurrenceTally"
+	DocumentFrequency = MnemeNS + "documentFrequency"
+)
+
 // Entities and their mentions.
 const (
 	Entity        = MnemeNS + "Entity"

@@ -10,8 +10,9 @@
 #      generated index page, for nine topics each defined by three seed
 #      pages (three narrow, three broad, three held out: not looked at
 #      while the analysis was worked on): focused against breadth-first,
-#      and the ceiling: a breadth-first crawl of the whole web counts the
-#      relevant pages there are (CEILING=0 skips it);
+#      and the ceiling: a breadth-first walk of the whole web counts each
+#      topic's relevant pages (scripts/bench/focusceiling; CEILING=0
+#      skips it);
 #   4. cost: the crawl benchmark's generated site (mneme demo serve-site)
 #      crawled with the focus analysis on and off, interleaved RUNS times.
 #
@@ -33,6 +34,7 @@ WORKERS=${WORKERS:-4}
 PARTS=${PARTS:-sim web docs cost}
 DOC_TOPICS=${DOC_TOPICS:-all} # or groups: narrow, broad, held-out (e.g. "broad,held-out")
 CEILING=${CEILING:-1}
+DOC_RUNS=${DOC_RUNS:-2} # focused/breadth-first pairs per Debian topic
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 pids=()
@@ -66,8 +68,16 @@ crawl() {
 		echo "  weights: $weights"
 	} >"$work/$name.yaml"
 	"$mneme" crawl --spec "$work/$name.yaml" --data "$work/data" >"$work/$name.out" 2>"$work/$name.err"
-	sed -n 's/^focus: harvest ratio \([0-9.]*\) (\([0-9]*\) of \([0-9]*\).*/\1 \2 \3/p' "$work/$name.out"
+	# Distinct relevant pages: relevant captures counted once per payload
+	# (a manual that serves one file under several URLs, as the Apache
+	# manual's translations do for their untranslated pages, is counted
+	# once per URL in the harvest ratio).
+	local distinct
+	distinct=$("$mneme" query --store "$work/data/store" --format tsv "PREFIX m: <https://w3id.org/mneme#>
+SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE { GRAPH <urn:mneme:crawl:$name> { ?c m:topicSimilarity ?x ; m:payloadDigest ?d FILTER(?x > $THRESHOLD) } }" | tail -1 | tr -dc '0-9')
+	echo "$(sed -n 's/^focus: harvest ratio \([0-9.]*\) (\([0-9]*\) of \([0-9]*\).*/\1 \2 \3/p' "$work/$name.out") ${distinct:-?}"
 }
+THRESHOLD=0.333 # the focus section's default relevance threshold
 FOCUSED='{document: 0.4, paragraph: 0.2, anchor: 0.3, entities: 0.1, site: 0.4}'
 BFS='{url: 1}'
 
@@ -77,22 +87,9 @@ compare() {
 	shift 2
 	local l f b
 	l=$(load)
-	read -r fr frel fn <<<"$(crawl "f-$RANDOM" "$FOCUSED" "$examples" "$@")"
-	read -r br brel bn <<<"$(crawl "b-$RANDOM" "$BFS" "$examples" "$@")"
-	echo "| $label | $l | $br ($brel/$bn) | $fr ($frel/$fn) | $(echo "$fr $br" | awk '{printf "%.2f", $1 / $2}')× |"
-}
-
-# ceiling LABEL EXAMPLES SEEDS…: a breadth-first crawl of everything
-# reachable counts the relevant pages there are; at most that many (and
-# at most PAGES) can be found in PAGES pages, so the best harvest ratio
-# any crawl can reach is min(relevant, PAGES) / PAGES, and the best ratio
-# to breadth-first that over breadth-first's.
-ceiling() {
-	local label=$1 examples=$2
-	shift 2
-	local cr crel cn
-	read -r cr crel cn <<<"$(LIMIT=1000000 crawl "c-$RANDOM" "$BFS" "$examples" "$@")"
-	echo "| $label | $crel of $cn | $(echo "$crel $PAGES" | awk '{printf "%.3f", ($1 < $2 ? $1 : $2) / $2}') |"
+	read -r fr frel fn fd <<<"$(crawl "f-$RANDOM" "$FOCUSED" "$examples" "$@")"
+	read -r br brel bn bd <<<"$(crawl "b-$RANDOM" "$BFS" "$examples" "$@")"
+	echo "| $label | $l | $br ($brel/$bn) | $fr ($frel/$fn) | $(echo "$fr $br" | awk '{printf "%.2f", $1 / $2}')× | $bd / $fd |"
 }
 
 if has sim; then
@@ -107,8 +104,8 @@ fi
 if has web; then
 	echo "## generated topical web (load $(load))"
 	echo
-	echo "| topic | load | breadth-first | focused | focused / breadth-first |"
-	echo "|---|---|---|---|---|"
+	echo "| topic | load | breadth-first | focused | focused / breadth-first | distinct relevant pages, breadth-first / focused |"
+	echo "|---|---|---|---|---|---|"
 	for t in 0 1 2; do
 		"$mneme" sim focus serve --topic "$t" --seeds 5 >"$work/web$t.txt" &
 		pids+=($!)
@@ -120,21 +117,57 @@ if has web; then
 fi
 
 if has docs; then
-	if [ ! -d /usr/share/doc/postgresql-doc-15/html ] || [ ! -d /usr/share/doc/python3-doc/html ] || [ ! -d /usr/share/debian-reference ] || [ ! -d /usr/share/doc/apache2-doc/manual ]; then
-		apt-get install -y --no-install-recommends python3-doc postgresql-doc-15 debian-reference-en apache2-doc >/dev/null
+	# The web: these packages' HTML manuals, each linked from a generated
+	# index page (the Debian Handbook once per language). Sizes in HTML
+	# pages (Debian 12): Python 530, PostgreSQL 1,169, Apache 2,685 (every
+	# language; most translations' missing pages are links to the English
+	# ones), Debian Reference 16, Debian Handbook 3,302 (26 languages),
+	# SQLite 766, Django 692, SQLAlchemy 224, Git 242, Flask 77, Debian
+	# Policy 26, Developer's Reference 12, New Maintainers' Guide 11,
+	# OpenJDK 17 API 10,137: 19,890 with the index page.
+	# "name|package|folder|index page under the folder|title"
+	manuals=(
+		"python|python3-doc|/usr/share/doc/python3-doc/html|index.html|Python 3 documentation"
+		"postgresql|postgresql-doc-15|/usr/share/doc/postgresql-doc-15/html|index.html|PostgreSQL documentation"
+		"debian-reference|debian-reference-en|/usr/share/debian-reference|index.en.html|Debian Reference"
+		"apache|apache2-doc|/usr/share/doc/apache2-doc/manual|en/index.html|Apache HTTP Server documentation"
+		"debian-handbook|debian-handbook|/usr/share/doc/debian-handbook/html|*/index.html|The Debian Administrator's Handbook"
+		"sqlite|sqlite3-doc|/usr/share/doc/sqlite3|index.html|SQLite documentation"
+		"django|python-django-doc|/usr/share/doc/python-django-doc/html|index.html|Django documentation"
+		"sqlalchemy|python-sqlalchemy-doc|/usr/share/doc/python-sqlalchemy-doc/html|index.html|SQLAlchemy documentation"
+		"git|git-doc|/usr/share/doc/git-doc|git.html|Git manual pages"
+		"flask|python-flask-doc|/usr/share/doc/python-flask-doc/html|index.html|Flask documentation"
+		"debian-policy|debian-policy|/usr/share/doc/debian-policy/policy.html|index.html|Debian Policy Manual"
+		"developers-reference|developers-reference|/usr/share/developers-reference|index.html|Debian Developer's Reference"
+		"maint-guide|maint-guide|/usr/share/doc/maint-guide/html|index.en.html|Debian New Maintainers' Guide"
+		"openjdk|openjdk-17-doc|/usr/share/doc/openjdk-17-doc/api|index.html|OpenJDK 17 API documentation"
+	)
+	missing=()
+	for m in "${manuals[@]}"; do
+		IFS='|' read -r _ pkg dir _ _ <<<"$m"
+		[ -d "$dir" ] || missing+=("$pkg")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null
 	fi
 	root=$work/docs
 	mkdir -p "$root"
-	ln -s /usr/share/doc/python3-doc/html/ "$root/python"
-	ln -s /usr/share/doc/postgresql-doc-15/html/ "$root/postgresql"
-	ln -s /usr/share/debian-reference/ "$root/debian-reference"
-	ln -s /usr/share/doc/apache2-doc/manual/ "$root/apache"
 	{
 		echo "<!DOCTYPE html><html><head><title>Documentation</title></head><body><h1>Documentation</h1><ul>"
-		echo '<li><a href="python/index.html">Python 3 documentation</a></li>'
-		echo '<li><a href="postgresql/index.html">PostgreSQL documentation</a></li>'
-		echo '<li><a href="debian-reference/index.en.html">Debian Reference</a></li>'
-		echo '<li><a href="apache/en/index.html">Apache HTTP Server documentation</a></li>'
+		for m in "${manuals[@]}"; do
+			IFS='|' read -r name _ dir index title <<<"$m"
+			ln -s "$dir/" "$root/$name"
+			for f in "$root/$name/"$index; do
+				rel=${f#"$root/"}
+				label=$title
+				# one entry per language: the language's folder names it
+				if [[ $index == '*/'* ]]; then
+					lang=${rel#"$name/"}
+					label="$title (${lang%%/*})"
+				fi
+				echo "<li><a href=\"$rel\">$label</a></li>"
+			done
+		done
 		echo "</ul></body></html>"
 	} >"$root/index.html"
 	port=$((20000 + RANDOM % 20000))
@@ -145,8 +178,8 @@ if has docs; then
 	pages=$(find -L "$root" -name '*.html' | wc -l)
 	echo "## Debian documentation web: $pages HTML pages (load $(load))"
 	echo
-	echo "| topic (seed pages) | load | breadth-first | focused | focused / breadth-first |"
-	echo "|---|---|---|---|---|"
+	echo "| topic (seed pages) | load | breadth-first | focused | focused / breadth-first | distinct relevant pages, breadth-first / focused |"
+	echo "|---|---|---|---|---|---|"
 	# A topic: its group, its label and its three seed pages. Narrow and
 	# broad topics were measured while the analysis was worked on; the
 	# held-out ones were chosen before, and not looked at.
@@ -170,22 +203,34 @@ if has docs; then
 			chosen+=("$label|${ex# }")
 		fi
 	done
-	for t in "${chosen[@]}"; do
-		IFS='|' read -r label ex <<<"$t"
-		# shellcheck disable=SC2086
-		compare "$label" "$ex" "$base/" $ex
-	done
-	if [ "$CEILING" = 1 ]; then
-		echo
-		echo "Ceiling: the relevant pages of the whole web (a breadth-first crawl of all of it), and the best harvest ratio after $PAGES pages"
-		echo
-		echo "| topic (seed pages) | relevant of all analysed | best harvest ratio after $PAGES pages |"
-		echo "|---|---|---|"
+	# Breadth-first varies from run to run (with the order the workers
+	# finish in): DOC_RUNS pairs per topic, the runs interleaved.
+	for run in $(seq "$DOC_RUNS"); do
 		for t in "${chosen[@]}"; do
 			IFS='|' read -r label ex <<<"$t"
 			# shellcheck disable=SC2086
-			ceiling "$label" "$ex" "$base/" $ex
+			compare "$label, run $run" "$ex" "$base/" $ex
 		done
+	done
+	if [ "$CEILING" = 1 ]; then
+		# The ceiling: one breadth-first walk of everything reachable
+		# counts each topic's relevant pages; at most that many (and at
+		# most PAGES) can be found in PAGES pages, so the best harvest
+		# ratio any crawl can reach is min(relevant, PAGES) / PAGES, and
+		# the best ratio to breadth-first that over breadth-first's.
+		(cd "$repo" && go build -o "$work/focusceiling" ./scripts/bench/focusceiling)
+		args=()
+		for t in "${chosen[@]}"; do args+=("$t"); done
+		echo
+		echo "Ceiling: the relevant pages of the whole web (one breadth-first walk of all of it, load $(load)), and the best harvest ratio after $PAGES pages"
+		echo
+		echo "| topic (seed pages) | relevant of all analysed | distinct relevant | best harvest ratio after $PAGES pages | relevant pages per manual |"
+		echo "|---|---|---|---|---|"
+		"$work/focusceiling" -start "$base/" "${args[@]}" 2>"$work/ceiling.err" |
+			awk -F'\t' -v pages="$PAGES" '{
+				per = ""; for (i = 5; i <= NF; i++) per = per (i > 5 ? ", " : "") $i
+				printf "| %s | %d of %d | %d | %.3f | %s |\n", $1, $2, $3, $4, ($2 < pages ? $2 : pages) / pages, per
+			}'
 	fi
 	echo
 fi

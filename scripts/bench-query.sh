@@ -13,7 +13,12 @@
 # only the queries whose names match), SEED (the BSBM BI parameters,
 # default 1), NODOCS=1 to print the tables without writing the docs,
 # VPORT, VHTTP and MADDR (Virtuoso's SQL and HTTP ports, mneme's address)
-# to run beside another run.
+# to run beside another run, KEEP=1 to keep the loaded stores (mneme's and
+# Virtuoso's, per data set, under BENCH_DIR/keep) and reuse them in the
+# next KEEP=1 run with the same BENCH_DIR: mneme is rebuilt and queried on
+# the kept store, so iterating on the query engine skips the loads (remove
+# the folder after a change of the store's format; it is never removed
+# by the script).
 #
 # Workloads (../shared/data/bench; scripts/bench/queries):
 #   standard  LUBM(N): q1, q2, qc and the 14 inference-free LUBM queries
@@ -60,7 +65,11 @@ stop_mneme() {
 		MPID=""
 	fi
 }
-trap 'stop_mneme; stop_virtuoso; rm -rf "$WORK"' EXIT
+if [ -n "${KEEP:-}" ]; then
+	trap 'stop_mneme; stop_virtuoso; rm -rf "$WORK/data.nt" "$WORK/queries" "$WORK/answers"' EXIT
+else
+	trap 'stop_mneme; stop_virtuoso; rm -rf "$WORK"' EXIT
+fi
 
 . "$ROOT/scripts/lib/peers.sh"
 install_peers
@@ -72,7 +81,7 @@ start_mneme() {
 	# Emptied here, not only by the redirection in the child, so that
 	# the wait below cannot read the previous data set's "at http://".
 	: >"$WORK/serve.log"
-	"$WORK/mneme" serve --store "$WORK/store" --addr "$MADDR" --timeout 30m --max-rows -1 2>"$WORK/serve.log" &
+	"$WORK/mneme" serve --store "$MSTORE" --addr "$MADDR" --timeout 30m --max-rows -1 2>"$WORK/serve.log" &
 	MPID=$!
 	for _ in $(seq 100); do
 		grep -q 'at http://' "$WORK/serve.log" && return 0
@@ -250,14 +259,28 @@ for set in "${SETS[@]}"; do
 		*) log "unknown workload $wl (want standard or features)"; exit 2 ;;
 		esac
 	done
+	# With KEEP a store is loaded once, marked loaded when complete.
+	MSTORE=$WORK/store VDIR=$WORK/virtuoso VREUSE=""
+	if [ -n "${KEEP:-}" ]; then
+		MSTORE=$WORK/keep/$set/mneme VDIR=$WORK/keep/$set/virtuoso
+		mkdir -p "$WORK/keep/$set"
+	fi
 	load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-	log "$set: decompressing"
-	zcat "$gz" >"$WORK/data.nt"
-	triples=$(wc -l <"$WORK/data.nt")
+	if [ -z "${KEEP:-}" ] || [ ! -e "$MSTORE.loaded" ] || [ ! -e "$VDIR.loaded" ] || [ "${OXIGRAPH:-on}" != off ]; then
+		log "$set: decompressing"
+		zcat "$gz" >"$WORK/data.nt"
+		wc -l <"$WORK/data.nt" >"$WORK/$set.triples"
+	fi
+	triples=$(cat "$WORK/$set.triples")
 
-	log "$set: mneme load"
-	rm -rf "$WORK/store"
-	"$WORK/mneme" load --store "$WORK/store" "$WORK/data.nt" >/dev/null 2>&1
+	if [ -n "${KEEP:-}" ] && [ -e "$MSTORE.loaded" ]; then
+		log "$set: mneme store kept from a previous run ($MSTORE)"
+	else
+		log "$set: mneme load"
+		rm -rf "$MSTORE" "$MSTORE.loaded"
+		"$WORK/mneme" load --store "$MSTORE" "$WORK/data.nt" >/dev/null 2>&1
+		: >"$MSTORE.loaded"
+	fi
 	start_mneme
 	BSBM_PARAMS="" BSBM_BI_PARAMS=""
 	if [ "$set" = bsbm1m ]; then
@@ -274,17 +297,24 @@ for set in "${SETS[@]}"; do
 	log "$set: mneme queries"
 	"$WORK/querybench" -endpoint "http://$MADDR/sparql" -runs "$RUNS" -answers "$WORK/answers/mneme" "${queries[@]}" >"$WORK/mneme.tsv" || true
 	stop_mneme
-	rm -rf "$WORK/store"
+	[ -n "${KEEP:-}" ] || rm -rf "$MSTORE"
 
-	log "$set: Virtuoso load"
-	start_virtuoso
-	vsql "ld_dir('$WORK', 'data.nt', 'http://bench.example/$set');" >/dev/null
-	vsql "rdf_loader_run();" >/dev/null
-	vsql "checkpoint;" >/dev/null
+	if [ -n "${KEEP:-}" ] && [ -e "$VDIR.loaded" ]; then
+		log "$set: Virtuoso database kept from a previous run ($VDIR)"
+		VREUSE=1 start_virtuoso
+	else
+		log "$set: Virtuoso load"
+		rm -f "$VDIR.loaded"
+		start_virtuoso
+		vsql "ld_dir('$WORK', 'data.nt', 'http://bench.example/$set');" >/dev/null
+		vsql "rdf_loader_run();" >/dev/null
+		vsql "checkpoint;" >/dev/null
+		[ -z "${KEEP:-}" ] || : >"$VDIR.loaded"
+	fi
 	log "$set: Virtuoso queries"
 	"$WORK/querybench" -endpoint "http://127.0.0.1:$VHTTP/sparql" -runs "$RUNS" -answers "$WORK/answers/virtuoso" "${queries[@]}" >"$WORK/virtuoso.tsv" || true
 	stop_virtuoso
-	rm -rf "$WORK/virtuoso"
+	[ -n "${KEEP:-}" ] || rm -rf "$VDIR"
 
 	if [ "${OXIGRAPH:-on}" = off ]; then
 		log "$set: Oxigraph left out (OXIGRAPH=off)"

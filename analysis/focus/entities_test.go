@@ -8,7 +8,8 @@ import (
 )
 
 // TestEntitiesEveryName: every entity one of whose names occurs as a
-// whole word is found, whatever comes before or after it in the text.
+// whole word, in any case, is found, whatever comes before or after it
+// in the text.
 func TestEntitiesEveryName(t *testing.T) {
 	m, err := newEntityMatcher([]spec.FocusEntity{
 		{Name: "Internet Archive", Aliases: []string{"Wayback Machine", "IA"}}, // 0
@@ -30,8 +31,10 @@ func TestEntitiesEveryName(t *testing.T) {
 		{"the wayback machine", []int{0}},
 		{"ia: a shared alias", []int{0, 3}},
 		{"media and trivia", nil},
+		{"The Internet Archive crawls with HERITRIX", []int{0, 1, 2}},
+		{"archive, then internet archive", []int{0, 2}},
 	} {
-		got := m.match([]byte(c.text))
+		got := m.match(c.text)
 		slices.Sort(got)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%q: entities %v, want %v", c.text, got, c.want)

@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -128,27 +129,34 @@ func newEntityMatcher(es []spec.FocusEntity) (*entityMatcher, error) {
 	return m, nil
 }
 
-// lowerBytes is strings.ToLower(s) as bytes, in one copy when s is ASCII.
-func lowerBytes(s string) []byte {
-	b := make([]byte, len(s))
+// lowerInto returns strings.ToLower(s) in the memory of dst (which it
+// overwrites), in one pass when s is ASCII.
+func lowerInto(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			return []byte(strings.ToLower(s))
+			return append(dst[:0], strings.ToLower(s)...)
 		}
 		if c >= 'A' && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		b[i] = c
+		dst = append(dst, c)
 	}
-	return b
+	return dst
 }
 
-// match returns the entities mentioned in lower-cased text, each once.
-func (m *entityMatcher) match(hay []byte) []int {
+// lowered recycles the lower-cased texts the matcher searches.
+var lowered = sync.Pool{New: func() any { return new([]byte) }}
+
+// match returns the entities mentioned in text (any case), each once.
+func (m *entityMatcher) match(text string) []int {
 	if m == nil {
 		return nil
 	}
+	buf := lowered.Get().(*[]byte)
+	defer lowered.Put(buf)
+	hay := lowerInto((*buf)[:0], text)
+	*buf = hay
 	var found []int
 	seen := make([]bool, len(m.entities))
 	// Every occurrence of every name, in one pass: a longest-match search

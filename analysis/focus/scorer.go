@@ -47,11 +47,14 @@ type Scorer struct {
 	expl      *explainStore
 	ref       *reference
 	harvest   harvest
-	linkCos   cosCache
+	linkCos   scoreCache
 	site      siteModel
-	// cost is the time spent per module (ns), the text analysis apart.
+	// cost is the time spent per module (ns), the text analysis apart,
+	// in the timed pages (one in costSample).
 	cost  [numModules + 1]atomic.Int64
 	pages atomic.Int64
+	timed atomic.Int64
+	urls  scoreCache // the URL rules' scores of recent URLs
 }
 
 // costText indexes the text analysis (tokenising, stemming) in cost.
@@ -124,6 +127,19 @@ type PageResult struct {
 	Analyzed  bool // the page had text to analyse
 }
 
+// scoreURL is scoreURL of the spec's rules, remembered for recent URLs.
+func (s *Scorer) scoreURL(u canon.URL) float64 {
+	if len(s.rules) == 0 {
+		return math.NaN()
+	}
+	if x, ok := s.urls.get(0, u.Href); ok {
+		return x
+	}
+	x := scoreURL(s.rules, u)
+	s.urls.put(0, u.Href, x)
+	return x
+}
+
 // Blocked reports whether the blacklist forbids u.
 func (s *Scorer) Blocked(u canon.URL) bool { return s.black.blocks(u) }
 
@@ -133,9 +149,28 @@ func (s *Scorer) Blocked(u canon.URL) bool { return s.black.blocks(u) }
 func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult, []float64, error) {
 	w := s.Weights()
 	var res PageResult
-	start := time.Now()
+	// One page in costSample has its modules timed: reading the clock
+	// around every module of every link costs more than the cheap ones.
+	timed := s.pages.Add(1)%costSample == 1
+	if timed {
+		s.timed.Add(1)
+	}
+	var t0 time.Time
+	start := func() {
+		if timed {
+			t0 = time.Now()
+		}
+	}
+	lap := func(mod int) { // the time since start or the last lap is mod's
+		if timed {
+			t := time.Now()
+			s.cost[mod].Add(int64(t.Sub(t0)))
+			t0 = t
+		}
+	}
+	start()
 	counts := s.topic.an.Counts(content)
-	s.cost[costText].Add(int64(time.Since(start)))
+	lap(costText)
 	if s.topic.IsExample(page.Href) || s.topic.IsExample(page.Canonical) {
 		s.topic.AddExample(page.Href, counts)
 		s.topic.AddExample(page.Canonical, counts)
@@ -143,20 +178,19 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 	doc := noValues()
 	if len(counts) > 0 {
 		res.Analyzed = true
-		t0 := time.Now()
+		start()
 		res.Cosine = s.topic.Cosine(counts)
 		res.Relevant = res.Cosine > s.threshold
 		res.Terms = matchedTerms(s.topic.Vector(), counts, 10)
 		doc[modDocument] = res.Cosine
-		t1 := time.Now()
-		s.cost[modDocument].Add(int64(t1.Sub(t0)))
+		lap(modDocument)
 		if s.entities != nil {
-			found := s.entities.match(lowerBytes(content))
+			found := s.entities.match(content)
 			for _, e := range found {
 				res.Entities = append(res.Entities, s.entities.entities[e])
 			}
 			doc[modEntities] = min(1, float64(len(found))/float64(min(3, len(s.entities.entities))))
-			s.cost[modEntities].Add(int64(time.Since(t1)))
+			lap(modEntities)
 		}
 		s.harvest.add(res.Relevant)
 		s.site.add(page, res.Cosine)
@@ -165,9 +199,8 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 		}
 	}
 	own := doc
-	own[modURL] = scoreURL(s.rules, page)
+	own[modURL] = s.scoreURL(page)
 	res.Relevance = w.Aggregate(own)
-	s.pages.Add(1)
 
 	scores := make([]float64, len(links))
 	vals := make([]Values, 0, len(links))
@@ -176,11 +209,10 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 	pageCos := map[string]float64{} // a page's link texts, both modules
 	scratch := text.Vector{}        // one link text's counts, reused
 	gen := s.topic.Generation()
-	cos := func(txt string, mod int) float64 {
+	cos := func(txt string) float64 {
 		if txt == "" {
 			return math.NaN()
 		}
-		t0 := time.Now()
 		c, ok := pageCos[txt]
 		if !ok {
 			if c, ok = s.linkCos.get(gen, txt); !ok {
@@ -191,10 +223,10 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 			}
 			pageCos[txt] = c
 		}
-		s.cost[mod].Add(int64(time.Since(t0)))
 		return c
 	}
 	for i, l := range links {
+		start()
 		if s.black.blocks(l.URL) {
 			scores[i] = math.NaN()
 			continue
@@ -202,21 +234,20 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 		v := noValues()
 		v[modDocument], v[modEntities] = doc[modDocument], doc[modEntities]
 		if l.Hop == extract.Link {
-			v[modParagraph] = cos(l.Paragraph, modParagraph)
-			v[modAnchor] = cos(l.Text, modAnchor)
-			t0 := time.Now()
+			v[modParagraph] = cos(l.Paragraph)
+			lap(modParagraph)
+			v[modAnchor] = cos(l.Text)
+			lap(modAnchor)
 			v[modSite] = s.site.score(l.URL)
-			s.cost[modSite].Add(int64(time.Since(t0)))
+			lap(modSite)
 		}
-		t0 := time.Now()
-		v[modURL] = scoreURL(s.rules, l.URL)
-		t1 := time.Now()
-		s.cost[modURL].Add(int64(t1.Sub(t0)))
+		v[modURL] = s.scoreURL(l.URL)
+		lap(modURL)
 		if s.shares != nil {
 			if n, last, err := s.shares.Shares(l.URL.Canonical); err == nil {
 				v[modSocial] = socialScore(n, s.now().Sub(last))
 			}
-			s.cost[modSocial].Add(int64(time.Since(t1)))
+			lap(modSocial)
 		}
 		scores[i] = w.Aggregate(v)
 		urls = append(urls, l.URL.Canonical)
@@ -228,6 +259,9 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 	}
 	return res, scores, nil
 }
+
+// costSample is how many pages there are per timed page.
+const costSample = 8
 
 // matchedTerms returns the n topic terms that contribute most to the
 // cosine of counts with topic.
@@ -337,7 +371,8 @@ func (s *Scorer) Rescores(n int, fn func([]frontier.Rescore) error) error {
 	return err
 }
 
-// Cost is the time the analysis took per page, per module.
+// Cost is the time the analysis took per page, per module (measured in
+// one page of every costSample).
 type Cost struct {
 	Pages   int64            `json:"pages"`
 	PerPage map[string]int64 `json:"per-page-ns"` // modules and "text" (tokenising, stemming)
@@ -346,7 +381,7 @@ type Cost struct {
 // Costs returns the time spent per page by each module.
 func (s *Scorer) Costs() Cost {
 	c := Cost{Pages: s.pages.Load(), PerPage: map[string]int64{}}
-	n := max(c.Pages, 1)
+	n := max(s.timed.Load(), 1)
 	for i, m := range spec.FocusModules {
 		c.PerPage[m] = s.cost[i].Load() / n
 	}
@@ -508,11 +543,13 @@ func (s *Scorer) Decide(accept, drop []string) error {
 	return nil
 }
 
-// cosCache remembers the cosine of link texts (anchors, paragraphs) with
-// the topic across pages: menus, lists of related pages and their titles
-// come back on many pages of a site. It holds the cosines of one topic
-// generation and at most cosCacheMax texts (emptied when full).
-type cosCache struct {
+// scoreCache remembers scores of strings across pages: the cosine of
+// link texts (anchors, paragraphs) with the topic, as menus, lists of
+// related pages and their titles come back on many pages of a site, and
+// the URL rules' score of link targets, which come back as often. It
+// holds the scores of one generation (of the topic; the URL rules have
+// one) and at most cosCacheMax strings (emptied when full).
+type scoreCache struct {
 	mu  sync.RWMutex
 	gen int
 	m   map[string]float64
@@ -520,7 +557,7 @@ type cosCache struct {
 
 const cosCacheMax = 1 << 14
 
-func (c *cosCache) get(gen int, txt string) (float64, bool) {
+func (c *scoreCache) get(gen int, txt string) (float64, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if c.gen != gen {
@@ -530,7 +567,7 @@ func (c *cosCache) get(gen int, txt string) (float64, bool) {
 	return x, ok
 }
 
-func (c *cosCache) put(gen int, txt string, x float64) {
+func (c *scoreCache) put(gen int, txt string, x float64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || c.gen != gen || len(c.m) >= cosCacheMax {

@@ -18,6 +18,26 @@ const MaxContent = 64 << 10
 type content struct {
 	main, body           strings.Builder
 	skip, chrome, inMain int
+	// bodyN is the length the body text has or would have: once main
+	// holds text the body is no longer kept (it is not the result), but
+	// still counts towards MaxContent as it did.
+	bodyN int
+}
+
+// bodyByte and bodyText add to the body text.
+func (c *content) bodyByte(b byte) {
+	if c.main.Len() == 0 {
+		c.body.WriteByte(b)
+	}
+	c.bodyN++
+}
+
+func (c *content) bodyText(t []byte) {
+	if c.main.Len() == 0 {
+		c.body.Write(t)
+		c.body.WriteByte(' ')
+	}
+	c.bodyN += len(t) + 1
 }
 
 // tag takes a start tag (end false) or an end tag; self-closing tags do
@@ -36,7 +56,7 @@ func (c *content) tag(a atom.Atom, end bool) {
 		c.inMain = max(0, c.inMain+d)
 	case atom.P, atom.Div, atom.Li, atom.Br, atom.Td, atom.H1, atom.H2, atom.H3, atom.H4, atom.Dt, atom.Dd, atom.Pre:
 		if c.skip == 0 {
-			c.body.WriteByte(' ')
+			c.bodyByte(' ')
 			if c.inMain > 0 {
 				c.main.WriteByte(' ')
 			}
@@ -46,7 +66,7 @@ func (c *content) tag(a atom.Atom, end bool) {
 
 // text takes a text token.
 func (c *content) text(t []byte) {
-	if c.skip > 0 || c.body.Len()+c.main.Len() > MaxContent {
+	if c.skip > 0 || c.bodyN+c.main.Len() > MaxContent {
 		return
 	}
 	if c.inMain > 0 {
@@ -54,8 +74,7 @@ func (c *content) text(t []byte) {
 		c.main.WriteByte(' ')
 	}
 	if c.chrome == 0 {
-		c.body.Write(t)
-		c.body.WriteByte(' ')
+		c.bodyText(t)
 	}
 }
 

@@ -1,6 +1,9 @@
 package extract
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // textBuf collects document text with whitespace runs collapsed to one space,
 // up to a byte limit.
@@ -65,8 +68,21 @@ func (t *textBuf) writeWords(p []byte) {
 
 // collapsed reports whether p is words separated by single spaces, with
 // no whitespace at either end: text that collapsing leaves as it is.
+// Long text (a paragraph's) is checked with the vectorised searches of
+// package bytes rather than byte by byte.
 func collapsed(p []byte) bool {
-	space := true // at the start, a space is one too many
+	if len(p) == 0 || p[0] == ' ' || p[len(p)-1] == ' ' {
+		return false
+	}
+	if len(p) >= 64 {
+		for _, c := range []byte{'\n', '\t', '\r', '\f'} {
+			if bytes.IndexByte(p, c) >= 0 {
+				return false
+			}
+		}
+		return !bytes.Contains(p, doubleSpace)
+	}
+	space := false
 	for _, c := range p {
 		if c > ' ' {
 			space = false
@@ -77,8 +93,10 @@ func collapsed(p []byte) bool {
 		}
 		space = c == ' '
 	}
-	return !space
+	return true
 }
+
+var doubleSpace = []byte("  ")
 
 // separate makes the next text start a new word, as an element boundary does.
 func (t *textBuf) separate() { t.space = true }

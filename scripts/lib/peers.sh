@@ -25,11 +25,13 @@ oxigraph_node() {
 }
 
 VPID=""
-# start_virtuoso starts an empty Virtuoso server in $WORK/virtuoso with a
-# large buffer pool and no cap on result rows or query time.
+# start_virtuoso starts an empty Virtuoso server in $VDIR (default
+# $WORK/virtuoso) with a large buffer pool and no cap on result rows or
+# query time; with VREUSE set it restarts on the database already there.
 start_virtuoso() {
-	local dir=$WORK/virtuoso
-	rm -rf "$dir" && mkdir -p "$dir"
+	local dir=${VDIR:-$WORK/virtuoso}
+	[ -n "${VREUSE:-}" ] || rm -rf "$dir"
+	mkdir -p "$dir"
 	sed -e "s|/var/lib/virtuoso-opensource-7/db|$dir|g" \
 		-e "s|^ServerPort *= *1111|ServerPort = $VPORT|" \
 		-e "s|^ServerPort *= *8890|ServerPort = $VHTTP|" \

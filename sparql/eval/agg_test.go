@@ -127,6 +127,9 @@ func TestAggregatesOnIDsAgree(t *testing.T) {
 		`SELECT ?k (COUNT(?v) AS ?c) (SUM(?w) AS ?s) WHERE { ?x a :T ; :w ?w OPTIONAL { ?x :k ?k } OPTIONAL { ?x :v ?v } } GROUP BY ?k HAVING (COUNT(?v) > 20 && SUM(?w) >= 40)`,
 		`SELECT ?w (MAX(?v) AS ?hi) WHERE { ?x :w ?w ; :v ?v } GROUP BY ?w HAVING (isLiteral(MAX(?v)))`,
 		`SELECT ?w (AVG(?w) AS ?a) WHERE { ?x :w ?w } GROUP BY ?w HAVING (AVG(?w) < 3)`,
+		`SELECT ?k (SUM(?v) AS ?s) (AVG(?w) AS ?b) WHERE { ?x a :T OPTIONAL { ?x :k ?k } OPTIONAL { ?x :v ?v } OPTIONAL { ?x :w ?w } } GROUP BY ?k`,
+		`SELECT ?x (SUM(?v) AS ?s) (AVG(?v) AS ?a) WHERE { ?x :v ?v } GROUP BY ?x`,
+		`SELECT (SUM(?n) AS ?s) (AVG(?n) AS ?a) (MIN(?n) AS ?lo) (MAX(?n) AS ?hi) WHERE { { SELECT ?w (COUNT(?x) AS ?n) WHERE { ?x :w ?w } GROUP BY ?w } }`,
 	}
 	// Small batches get a helper goroutine, as large ones do.
 	defer func(m int) { helpMin = m }(helpMin)

@@ -313,6 +313,11 @@ func (c *compiler) compileOp(op algebra.Op, bound []bool) (node, error) {
 				}
 			}
 			n.fixed = append(n.fixed, fixed)
+			from := -1
+			if v, ok := chain[i].Expr.(*syntax.Var); ok {
+				from = c.slot(v.Name)
+			}
+			n.from = append(n.from, from)
 		}
 		return n, nil
 	case *algebra.Table:

@@ -150,6 +150,20 @@ func (q *quadIter) count() (n int64, ok bool, err error) {
 	return n, true, err
 }
 
+// cachedRange opens a scan that has not started and returns its range
+// when the posting cache holds it whole (graph.QuadIter.Cached); the
+// scan stays usable either way. Only a scan of one graph, or of the
+// union of all, reads one range.
+func (q *quadIter) cachedRange() (graph.CachedRange, bool) {
+	if q.sel == nil || !q.sel.union && len(q.sel.ids) > 1 || q.cur != nil || q.i > 0 || q.err != nil {
+		return graph.CachedRange{}, false
+	}
+	if !q.open() {
+		return graph.CachedRange{}, false
+	}
+	return q.cur.Cached()
+}
+
 // count counts the rest of the pattern's matches.
 func (s *scanRowIter) count() (int64, bool, error) {
 	n, ok, err := s.q.count()

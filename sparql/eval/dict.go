@@ -30,18 +30,21 @@ type Dict struct {
 	// found caches the store IDs Encode looked up (computed values
 	// repeat: counts, sums), up to maxFound of them.
 	found map[rdf.Term]ID
+	// ints caches the IDs of xsd:integer values by value (counts
+	// repeat from group to group), up to maxFound of them.
+	ints map[int64]ID
 	// keys are the prepared ORDER BY keys of local terms (computed
 	// values, sorted or compared again and again), up to maxFound.
 	keys map[ID]*expr.OrderKey
 }
 
 // orderKey returns id's term prepared for comparison; the keys of
-// local terms are prepared once.
-func (d *Dict) orderKey(id ID) (expr.OrderKey, error) {
+// local terms are prepared once and shared: callers do not modify them.
+func (d *Dict) orderKey(id ID) (*expr.OrderKey, error) {
+	if k, ok := d.keys[id]; ok {
+		return k, nil
+	}
 	if t, ok := d.local[id]; ok {
-		if k, ok := d.keys[id]; ok {
-			return *k, nil
-		}
 		k := expr.KeyOf(t)
 		if d.keys == nil {
 			d.keys = map[ID]*expr.OrderKey{}
@@ -49,13 +52,14 @@ func (d *Dict) orderKey(id ID) (expr.OrderKey, error) {
 		if len(d.keys) < maxFound {
 			d.keys[id] = &k
 		}
-		return k, nil
+		return &k, nil
 	}
 	t, err := d.Term(id)
 	if err != nil {
-		return expr.OrderKey{}, err
+		return nil, err
 	}
-	return expr.KeyOf(t), nil
+	k := expr.KeyOf(t)
+	return &k, nil
 }
 
 // maxFound bounds Dict.found.
@@ -133,6 +137,25 @@ func (d *Dict) Encode(t rdf.Term) (ID, error) {
 	t = t.Clone()
 	d.local[id] = t
 	d.localIDs[t] = id
+	return id, nil
+}
+
+// Integer returns the ID of the xsd:integer n, as Encode would, without
+// building and hashing its term when n was encoded before.
+func (d *Dict) Integer(n int64) (ID, error) {
+	if id, ok := d.ints[n]; ok {
+		return id, nil
+	}
+	id, err := d.Encode(expr.Integer(n))
+	if err != nil {
+		return 0, err
+	}
+	if d.ints == nil {
+		d.ints = map[int64]ID{}
+	}
+	if len(d.ints) < maxFound {
+		d.ints[n] = id
+	}
 	return id, nil
 }
 

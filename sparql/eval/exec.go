@@ -124,6 +124,12 @@ func (b *rowBinding) Value(slot int) rdf.Term {
 	return t
 }
 
+// Bound implements expr.Bounder: the slot holds an ID, without decoding
+// it.
+func (b *rowBinding) Bound(slot int) bool {
+	return slot < len(b.row) && b.row[slot] != graph.Any
+}
+
 // fail records a store error met where no error can be returned.
 func (ex *Exec) fail(err error) {
 	if ex.storeErr == nil {

@@ -52,6 +52,9 @@ const (
 	// term is decoded only when its ID is not the best one.
 	aggMin
 	aggMax
+	// aggSum folds the numbers of a variable's prepared terms (SUM,
+	// AVG): a term's number is parsed once, not per row.
+	aggSum
 )
 
 // counter is an iterator that can count the solutions it has left
@@ -134,6 +137,8 @@ func kindOf(a *expr.Aggregate) aggKind {
 		return aggMin
 	case a.Name() == "MAX" && isVar:
 		return aggMax
+	case a.SumsKeys():
+		return aggSum
 	}
 	return aggValue
 }
@@ -262,7 +267,7 @@ type group struct {
 // aggAcc is one aggregate's state in a group; which fields it uses
 // depends on the aggregate's kind.
 type aggAcc struct {
-	acc  *expr.Accumulator // aggValue
+	acc  *expr.Accumulator // aggValue, aggSum
 	n    int64             // aggCount
 	ids  map[ID]struct{}   // aggCountDistinct
 	best ID                // aggMin, aggMax
@@ -271,6 +276,9 @@ type aggAcc struct {
 
 func (g *groupNode) open(ex *Exec, e env) (iter, error) {
 	if sr := scanRows(ex, g.sub, e); sr != nil {
+		if rg := groupRuns(ex, g, e, sr.(*scanRowIter)); rg != nil {
+			return rg, nil
+		}
 		gi := &groupIter{ex: ex, g: g, e: e, in: sr, first: true}
 		if g.countRows {
 			return &countGroupIter{gi: gi, c: sr.(counter)}, nil
@@ -389,6 +397,7 @@ func (g *groupNode) pass(ex *Exec, e env, it iter, first bool) (rows [][]ID, spi
 	// it at once and keep nothing of it.
 	b := &rowBinding{ex: ex, graph: e.graph}
 	var last *group // the previous row's group: inputs often come grouped
+	alloc := &groupAlloc{}
 	for {
 		r, err := it.next()
 		if err != nil {
@@ -437,7 +446,7 @@ func (g *groupNode) pass(ex *Exec, e env, it iter, first bool) (rows [][]ID, spi
 				}
 				continue
 			}
-			gr = g.newGroup(keyIDs)
+			gr = g.newGroupIn(alloc, keyIDs)
 			if byID != nil {
 				byID[keyIDs[0]] = gr
 			} else {
@@ -505,12 +514,25 @@ func (g *groupNode) add(ex *Exec, gr *group, r []ID, b *rowBinding) {
 				return
 			}
 			if a.best != 0 {
-				c := expr.CompareKeys(&k, a.key)
+				c := expr.CompareKeys(k, a.key)
 				if g.kinds[i] == aggMin && c >= 0 || g.kinds[i] == aggMax && c <= 0 {
 					continue
 				}
 			}
-			a.best, a.key = id, &k
+			a.best, a.key = id, k
+		case aggSum:
+			id := slot(r, g.argSlots[i])
+			if id == 0 {
+				ex.Expr.NewSolution()
+				a.acc.Add(ex.Expr, b) // the unbound argument's error
+				continue
+			}
+			k, err := ex.Dict.orderKey(id)
+			if err != nil {
+				ex.fail(err)
+				return
+			}
+			a.acc.AddKey(k)
 		default:
 			ex.Expr.NewSolution()
 			a.acc.Add(ex.Expr, b)
@@ -551,6 +573,16 @@ func (g *groupNode) row(ex *Exec, e env, gr *group) (r []ID, keep bool, err erro
 		vals = make([]rdf.Term, len(gr.accs))
 	}
 	for i := range gr.accs {
+		if vals == nil && (g.kinds[i] == aggCount || g.kinds[i] == aggCountDistinct) {
+			n := gr.accs[i].n
+			if g.kinds[i] == aggCountDistinct {
+				n = int64(len(gr.accs[i].ids))
+			}
+			if r[g.aggSlots[i]], err = ex.Dict.Integer(n); err != nil {
+				return nil, false, err
+			}
+			continue
+		}
 		t, id, err := g.result(i, &gr.accs[i])
 		if err != nil {
 			continue
@@ -610,12 +642,55 @@ func (b *havingBinding) Value(slot int) rdf.Term {
 	return b.rowBinding.Value(slot)
 }
 
-func (g *groupNode) newGroup(key []ID) *group {
-	gr := &group{key: append([]ID(nil), key...), accs: make([]aggAcc, len(g.aggs))}
-	for i, a := range g.aggs {
+func (b *havingBinding) Bound(slot int) bool {
+	for i, s := range b.slots {
+		if s == slot {
+			return !b.vals[i].IsZero()
+		}
+	}
+	return b.rowBinding.Bound(slot)
+}
+
+func (g *groupNode) newGroup(key []ID) *group { return g.newGroupIn(nil, key) }
+
+// groupAlloc hands out groups, their keys and accumulators from chunks:
+// a pass forms many small groups that all live until it ends.
+type groupAlloc struct {
+	groups []group
+	ids    []ID
+	accs   []aggAcc
+}
+
+const groupChunk = 256
+
+// newGroupIn makes a group with a copy of key, from a when it is not nil.
+func (g *groupNode) newGroupIn(a *groupAlloc, key []ID) *group {
+	var gr *group
+	if a == nil {
+		gr = &group{key: append([]ID(nil), key...), accs: make([]aggAcc, len(g.aggs))}
+	} else {
+		if len(a.groups) == cap(a.groups) {
+			a.groups = make([]group, 0, groupChunk)
+		}
+		if len(a.ids)+len(key) > cap(a.ids) {
+			a.ids = make([]ID, 0, groupChunk*max(len(key), 1))
+		}
+		if len(a.accs)+len(g.aggs) > cap(a.accs) {
+			a.accs = make([]aggAcc, 0, groupChunk*max(len(g.aggs), 1))
+		}
+		a.groups = append(a.groups, group{})
+		gr = &a.groups[len(a.groups)-1]
+		n := len(a.ids)
+		a.ids = append(a.ids, key...)
+		gr.key = a.ids[n:len(a.ids):len(a.ids)]
+		n = len(a.accs)
+		a.accs = append(a.accs, make([]aggAcc, len(g.aggs))...)
+		gr.accs = a.accs[n:len(a.accs):len(a.accs)]
+	}
+	for i, ag := range g.aggs {
 		switch g.kinds[i] {
-		case aggValue:
-			gr.accs[i].acc = a.New()
+		case aggValue, aggSum:
+			gr.accs[i].acc = ag.New()
 		case aggCountDistinct:
 			gr.accs[i].ids = map[ID]struct{}{}
 		}

@@ -2,21 +2,28 @@ package eval
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/mneme-archive/mneme/graph"
 )
 
-// quadTable is the quads of one pattern hashed on the key positions, as
-// chains threaded through slices (no allocation per key, see hashIndex). A chain holds
-// the quads whose key hashes alike; the join's compatibility check drops
-// the rare ones whose key differs. Tables are
-// shared by every step of the query that scans the same pattern with the
-// same key, as the branches of a UNION often do.
+// quadTable is the quads of one pattern hashed on the key positions, laid
+// out by bucket: bucket b (the leading bits of a key's hash) holds
+// quads[off[b]:off[b+1]]. It is built by a counting sort of the scanned
+// quads on their buckets, so a build writes no scattered chain links and a
+// probe reads one offset pair and then adjacent quads; and since a single
+// key is its own hash (IDs are hashes already), the buckets are in key
+// order, so probes in key order (an input scanned sorted on the join
+// variable, the common case) walk the table front to back. A bucket holds
+// the quads whose keys share its leading bits; the join's compatibility
+// check drops those whose key differs. Tables are shared by every step of
+// the query that scans the same pattern with the same key, as the
+// branches of a UNION often do.
 type quadTable struct {
 	key   []int
 	quads []graph.IDQuad
-	next  []int32 // next quad of the same chain, or -1
-	head  *hashIndex
+	off   []int32
+	shift uint // 64 - log2(number of buckets)
 	// tooBig is set when the pattern outgrew the memory bound: the steps
 	// look it up per row instead.
 	tooBig bool
@@ -32,14 +39,42 @@ func (t *quadTable) hash(vals [4]ID) uint64 {
 	return h
 }
 
-func (t *quadTable) add(q graph.IDQuad) {
-	i := int32(len(t.quads))
-	t.quads = append(t.quads, q)
-	t.next = append(t.next, t.head.put(t.hash([4]ID{q.S, q.P, q.O, q.G}), i))
+func (t *quadTable) bucketOf(q graph.IDQuad) int {
+	return int(t.hash([4]ID{q.S, q.P, q.O, q.G}) >> t.shift)
 }
 
-// first returns the head of the chain of key vals, or -1.
-func (t *quadTable) first(vals [4]ID) int32 { return t.head.get(t.hash(vals)) }
+// build lays out raw (in scan order) by bucket, about one bucket per quad;
+// quads of one bucket keep their scan order.
+func (t *quadTable) build(raw []graph.IDQuad) {
+	nb := 16
+	for nb < len(raw) {
+		nb <<= 1
+	}
+	t.shift = uint(64 - bits.TrailingZeros(uint(nb)))
+	t.off = make([]int32, nb+1)
+	for _, q := range raw {
+		t.off[t.bucketOf(q)+1]++
+	}
+	for b := 1; b <= nb; b++ {
+		t.off[b] += t.off[b-1]
+	}
+	// Scatter with off[b] as bucket b's next free place, which leaves
+	// it at bucket b+1's start; shifting by one restores the starts.
+	t.quads = make([]graph.IDQuad, len(raw))
+	for _, q := range raw {
+		b := t.bucketOf(q)
+		t.quads[t.off[b]] = q
+		t.off[b]++
+	}
+	copy(t.off[1:], t.off[:nb])
+	t.off[0] = 0
+}
+
+// bucket returns the range of quads whose key hashes as vals' does.
+func (t *quadTable) bucket(vals [4]ID) (lo, hi int32) {
+	b := t.hash(vals) >> t.shift
+	return t.off[b], t.off[b+1]
+}
 
 // table returns the hash table of pat (constants bound) in sel on the key
 // positions, building it on first use. A table that would hold more than
@@ -68,8 +103,8 @@ func (ex *Exec) namedTable(pat *quadPat, key []int, sel *graphSel) (*quadTable, 
 		return t, nil
 	}
 	size := int(min(pat.card, float64(ex.maxRows())))
-	t := &quadTable{key: key, head: newHashIndex(size),
-		quads: make([]graph.IDQuad, 0, size), next: make([]int32, 0, size)}
+	t := &quadTable{key: key}
+	raw := make([]graph.IDQuad, 0, size)
 	if pat.graphVar {
 		sel = nil
 	}
@@ -83,14 +118,16 @@ func (ex *Exec) namedTable(pat *quadPat, key []int, sel *graphSel) (*quadTable, 
 			t = &quadTable{tooBig: true}
 			break
 		}
-		t.add(q.quad)
+		raw = append(raw, q.quad)
 		ex.memRows++
 	}
 	if q.err != nil {
 		return nil, q.err
 	}
 	if t.tooBig {
-		ex.memRows -= len(t.quads)
+		ex.memRows -= len(raw)
+	} else {
+		t.build(raw)
 	}
 	ex.tables[name] = t
 	return t, nil
@@ -113,7 +150,8 @@ type hashStep struct {
 	t     *quadTable
 	bind  *bindStep
 	row   []ID
-	cand  int32
+	// cand..end are the quads of the row's bucket not yet tried.
+	cand, end int32
 }
 
 func (s *hashStep) next() ([]ID, error) {
@@ -131,12 +169,12 @@ func (s *hashStep) next() ([]ID, error) {
 		return s.bind.next()
 	}
 	for {
-		for s.row != nil && s.cand >= 0 {
+		for s.row != nil && s.cand < s.end {
 			if err := s.ex.tick(); err != nil {
 				return nil, err
 			}
 			c := s.t.quads[s.cand]
-			s.cand = s.t.next[s.cand]
+			s.cand++
 			if out := s.pat.extend(s.ex, s.row, c); out != nil {
 				s.stats.Rows++
 				return out, nil
@@ -151,7 +189,7 @@ func (s *hashStep) next() ([]ID, error) {
 		for _, p := range s.key {
 			vals[p] = row[s.pat.t[p].slot]
 		}
-		s.cand = s.t.first(vals)
+		s.cand, s.end = s.t.bucket(vals)
 	}
 }
 

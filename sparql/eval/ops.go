@@ -199,6 +199,9 @@ type extendNode struct {
 	// fixed holds the IDs of constant expressions, encoded once (0 for
 	// the others).
 	fixed []ID
+	// from is the slot a plain variable expression copies its ID from
+	// (-1 for the others): nothing is decoded or encoded.
+	from []int
 }
 
 func (x *extendNode) open(ex *Exec, e env) (iter, error) {
@@ -213,6 +216,10 @@ func (x *extendNode) open(ex *Exec, e env) (iter, error) {
 		for i, xe := range x.exprs {
 			if id := x.fixed[i]; id != 0 {
 				out[x.slots[i]] = id
+				continue
+			}
+			if f := x.from[i]; f >= 0 {
+				out[x.slots[i]] = slot(out, f)
 				continue
 			}
 			t, err := xe.Eval(ex.Expr, b)

@@ -57,8 +57,9 @@ func (o *orderNode) key(ex *Exec, j int, b *rowBinding) expr.OrderKey {
 		k, err := ex.Dict.orderKey(id)
 		if err != nil {
 			ex.fail(err)
+			return expr.OrderKey{}
 		}
-		return k
+		return *k
 	}
 	ex.Expr.NewSolution()
 	t, err := o.keys[j].Eval(ex.Expr, b)

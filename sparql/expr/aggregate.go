@@ -141,6 +141,27 @@ func (acc *Accumulator) Add(c *Context, b Binding) {
 	}
 }
 
+// AddKey folds in one solution of SUM or AVG (without DISTINCT) whose
+// argument, a plain variable (see VarArg), is bound to the term of the
+// prepared key k: a term's number is parsed once for its key, not per
+// solution.
+func (acc *Accumulator) AddKey(k *OrderKey) {
+	acc.count++
+	if k.t.Kind != rdf.KindLiteral || k.class != classNumber {
+		acc.err = ErrType
+		return
+	}
+	if acc.err == nil {
+		acc.sum, acc.err = arith('+', acc.sum, k.num)
+	}
+}
+
+// SumsKeys reports whether a may be fed with AddKey.
+func (a *Aggregate) SumsKeys() bool {
+	_, isVar := a.VarArg()
+	return isVar && !a.distinct && (a.name == "SUM" || a.name == "AVG")
+}
+
 // AddRows folds in n solutions at once; only for an aggregate whose
 // CountsRows holds, whose solutions need not be seen.
 func (acc *Accumulator) AddRows(n int64) { acc.count += n }

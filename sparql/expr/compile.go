@@ -15,6 +15,13 @@ type Binding interface {
 	Value(slot int) rdf.Term
 }
 
+// Bounder is implemented by a Binding that can tell whether a slot is
+// bound without producing its value (a row of store IDs, whose terms are
+// decoded on demand): BOUND then decodes nothing.
+type Bounder interface {
+	Bound(slot int) bool
+}
+
 // Row is the simplest Binding: slot i holds Row[i]; slots beyond its end
 // are unbound.
 type Row []rdf.Term
@@ -389,6 +396,9 @@ func (n *coalesceNode) eval(c *Context, b Binding) (value, error) {
 type boundNode struct{ slot int }
 
 func (n *boundNode) eval(_ *Context, b Binding) (value, error) {
+	if bb, ok := b.(Bounder); ok {
+		return boolVal(bb.Bound(n.slot)), nil
+	}
 	return boolVal(!b.Value(n.slot).IsZero()), nil
 }
 

@@ -2,7 +2,8 @@
 // algebra before evaluation: constant expressions are folded, filters are
 // split into conjuncts and pushed down to the operators that bind their
 // variables, and a filter fixing a pattern's variable to one term writes
-// the term into the pattern. Join ordering from
+// the term into the pattern, and OPTIONAL … FILTER(!BOUND(?v)) becomes
+// MINUS where that is equivalent. Join ordering from
 // store statistics is planned at evaluation, where the statistics are.
 package optimize
 
@@ -13,7 +14,7 @@ import (
 
 // Optimize returns an equivalent operator tree; it does not modify op.
 func Optimize(op algebra.Op) algebra.Op {
-	return DistinctBeforeOrder(BindConstants(PushFilters(FoldConstants(op))))
+	return DistinctBeforeOrder(BindConstants(OptionalToMinus(PushFilters(FoldConstants(op)))))
 }
 
 // PushFilters moves each conjunct of every FILTER as far down as it stays

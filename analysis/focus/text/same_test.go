@@ -141,3 +141,40 @@ func TestCountsConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestCountsAfterTheCacheFills counts texts of more distinct words than
+// the word cache holds, so that it empties and fills again, and then
+// texts it held before.
+func TestCountsAfterTheCacheFills(t *testing.T) {
+	a, err := New("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	word := func(i int) string {
+		b := []byte("zq")
+		for ; i > 0; i /= 26 {
+			b = append(b, 'a'+byte(i%26))
+		}
+		return string(b)
+	}
+	var texts []string
+	for k := range 9 {
+		var sb strings.Builder
+		for i := range wordCacheMax / 8 {
+			sb.WriteString(word(k*wordCacheMax/8 + i))
+			sb.WriteString(" the archive ")
+		}
+		texts = append(texts, sb.String())
+	}
+	for _, s := range append(texts, texts[0], texts[1]) {
+		got, want := a.Counts(s), referenceCounts(a, s)
+		if len(got) != len(want) {
+			t.Fatalf("%d terms, want %d", len(got), len(want))
+		}
+		for term, c := range want {
+			if got[term] != c {
+				t.Fatalf("%q counted %v, want %v", term, got[term], c)
+			}
+		}
+	}
+}

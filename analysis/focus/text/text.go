@@ -87,15 +87,17 @@ func (a *Analyzer) Languages() []string { return slices.Clone(a.codes) }
 // (two bytes); pure numbers are left out (they say little about a topic).
 // A word is given to fn as a substring of s when it is lower-case ASCII
 // already, else lower-cased into *low and given as b (w is then ""): the
-// caller looks it up without a copy.
-func words(s string, low *[]byte, fn func(w string, b []byte)) {
+// caller looks it up without a copy. h is the FNV-1a hash of the
+// lower-cased word, computed as the word is read, for wordShard's table.
+func words(s string, low *[]byte, fn func(w string, b []byte, h uint64)) {
 	start, letters, upper, wide := -1, false, false, false
+	h := uint64(fnvOffset)
 	flush := func(end int) {
 		if start >= 0 && letters && end-start >= 2 {
 			w := s[start:end]
 			switch {
 			case !upper && !wide:
-				fn(w, nil)
+				fn(w, nil, h)
 			case !wide:
 				b := (*low)[:0]
 				for i := 0; i < len(w); i++ {
@@ -106,17 +108,18 @@ func words(s string, low *[]byte, fn func(w string, b []byte)) {
 					b = append(b, c)
 				}
 				*low = b
-				fn("", b)
+				fn("", b, h)
 			default:
 				b := (*low)[:0]
 				for _, r := range w {
 					b = utf8.AppendRune(b, unicode.ToLower(r))
 				}
 				*low = b
-				fn("", b)
+				fn("", b, hashBytes(b))
 			}
 		}
 		start, letters, upper, wide = -1, false, false, false
+		h = fnvOffset
 	}
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -127,15 +130,18 @@ func words(s string, low *[]byte, fn func(w string, b []byte)) {
 					start = i
 				}
 				letters = true
+				h = (h ^ uint64(c)) * fnvPrime
 			case c >= 'A' && c <= 'Z':
 				if start < 0 {
 					start = i
 				}
 				letters, upper = true, true
+				h = (h ^ uint64(c+'a'-'A')) * fnvPrime
 			case c >= '0' && c <= '9':
 				if start < 0 {
 					start = i
 				}
+				h = (h ^ uint64(c)) * fnvPrime
 			default:
 				if start >= 0 {
 					flush(i)
@@ -156,6 +162,21 @@ func words(s string, low *[]byte, fn func(w string, b []byte)) {
 		i += n
 	}
 	flush(len(s))
+}
+
+// FNV-1a, 64 bits: a word's hash, one multiplication per byte as the word
+// is read.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func hashBytes(b []byte) uint64 {
+	h := uint64(fnvOffset)
+	for _, c := range b {
+		h = (h ^ uint64(c)) * fnvPrime
+	}
+	return h
 }
 
 // Terms calls fn with each term of s in order: stop words dropped, the
@@ -180,7 +201,7 @@ func (a *Analyzer) detect(s string) int {
 	}
 	hits := make([]int, len(a.langs))
 	var low []byte
-	words(s[:min(len(s), 4096)], &low, func(w string, b []byte) {
+	words(s[:min(len(s), 4096)], &low, func(w string, b []byte, _ uint64) {
 		if b != nil {
 			w = string(b)
 		}
@@ -352,16 +373,66 @@ func TFIDF(docs []Vector) Vector {
 
 // wordCache remembers, per language, what each word is: a stop word or
 // its stem. A crawl's vocabulary is mostly a few thousand frequent words,
-// so nearly every word of a page is one map lookup instead of the stop
-// word lists and the stemmer. Each language's map is bounded: emptied
+// so nearly every word of a page is one table lookup instead of the stop
+// word lists and the stemmer. Each language's table is bounded: emptied
 // when full (the frequent words come back at once).
 type wordCache struct{ shards []wordShard }
 
+// wordShard is one language's cache: an open-addressing table of the
+// words' hashes (computed by words as it reads them, cheaper than a map's
+// hash of the finished word) pointing into words.
 type wordShard struct {
 	mu    sync.RWMutex
-	m     map[string]entry
+	slots []uint32 // index into words + 1; 0: empty; a power of two long
+	words []cachedWord
 	ids   map[string]uint32 // stem → id
 	stems []string          // id → stem
+}
+
+type cachedWord struct {
+	h uint64
+	w string
+	e entry
+}
+
+// find returns the entry of the word w (when b is nil) or b, whose hash is h.
+func (sh *wordShard) find(w string, b []byte, h uint64) (entry, bool) {
+	if len(sh.slots) == 0 {
+		return entry{}, false
+	}
+	mask := uint64(len(sh.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		k := sh.slots[i]
+		if k == 0 {
+			return entry{}, false
+		}
+		if cw := &sh.words[k-1]; cw.h == h && (b == nil && cw.w == w || b != nil && cw.w == string(b)) {
+			return cw.e, true
+		}
+	}
+}
+
+// put adds word w, whose hash is h; the caller holds the write lock and
+// has checked that w is not there.
+func (sh *wordShard) put(w string, h uint64, e entry) {
+	if 2*(len(sh.words)+1) > len(sh.slots) {
+		n := max(1024, 2*len(sh.slots))
+		sh.slots = make([]uint32, n)
+		for k, cw := range sh.words {
+			sh.place(cw.h, uint32(k+1))
+		}
+	}
+	sh.words = append(sh.words, cachedWord{h, w, e})
+	sh.place(h, uint32(len(sh.words)))
+}
+
+func (sh *wordShard) place(h uint64, k uint32) {
+	mask := uint64(len(sh.slots) - 1)
+	i := h & mask
+	for sh.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	sh.slots[i] = k
 }
 
 // entry is what a word is in a language: a stop word, or a stem and the
@@ -393,31 +464,29 @@ func (a *Analyzer) scan(s string, fn func(e entry, cached bool), done func(stems
 	lang := a.detect(s)
 	sh := &a.cache.shards[lang]
 	var low []byte
-	var miss map[string]entry // words not cached, added after the scan
+	type missed struct {
+		h uint64
+		e entry
+	}
+	var miss map[string]missed // words not cached, added after the scan
 	sh.mu.RLock()
-	words(s, &low, func(w string, b []byte) {
-		var e entry
-		var ok bool
-		if b != nil {
-			e, ok = sh.m[string(b)]
-		} else {
-			e, ok = sh.m[w]
-		}
-		if ok {
+	words(s, &low, func(w string, b []byte, h uint64) {
+		if e, ok := sh.find(w, b, h); ok {
 			fn(e, true)
 			return
 		}
 		if b != nil {
 			w = string(b)
 		}
-		if e, ok = miss[w]; !ok {
-			e = a.entryOf(lang, w)
+		m, ok := miss[w]
+		if !ok {
+			m = missed{h, a.entryOf(lang, w)}
 			if miss == nil {
-				miss = map[string]entry{}
+				miss = map[string]missed{}
 			}
-			miss[strings.Clone(w)] = e
+			miss[strings.Clone(w)] = m
 		}
-		fn(e, false)
+		fn(m.e, false)
 	})
 	if done != nil {
 		done(sh.stems)
@@ -427,10 +496,14 @@ func (a *Analyzer) scan(s string, fn func(e entry, cached bool), done func(stems
 		return
 	}
 	sh.mu.Lock()
-	if sh.m == nil || len(sh.m)+len(miss) > wordCacheMax {
-		sh.m, sh.ids, sh.stems = make(map[string]entry, len(miss)), map[string]uint32{}, nil
+	if sh.ids == nil || len(sh.words)+len(miss) > wordCacheMax {
+		sh.slots, sh.words, sh.ids, sh.stems = nil, nil, map[string]uint32{}, nil
 	}
-	for w, e := range miss {
+	for w, m := range miss {
+		if _, ok := sh.find(w, nil, m.h); ok {
+			continue // another scan added it meanwhile
+		}
+		e := m.e
 		if !e.stop {
 			id, ok := sh.ids[e.stem]
 			if !ok {
@@ -440,7 +513,7 @@ func (a *Analyzer) scan(s string, fn func(e entry, cached bool), done func(stems
 			}
 			e.id = id
 		}
-		sh.m[w] = e
+		sh.put(w, m.h, e)
 	}
 	sh.mu.Unlock()
 }
