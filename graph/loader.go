@@ -74,6 +74,10 @@ type Loader struct {
 	emu      sync.Mutex
 	firstErr error
 
+	// termsWritten counts the frozen terms handed to the flusher and not
+	// yet written (EndSegment): terms are frozen again only after.
+	termsWritten sync.WaitGroup
+
 	wmu     sync.Mutex
 	workers []*LoadWorker
 	// dictWrites counts the dictionary writes, after which the workers
@@ -149,12 +153,13 @@ func (l *Loader) Read() uint64 { return l.read.Load() }
 type LoadWorker struct {
 	l     *Loader
 	cache termIDs // the IDs of recent terms
-	// recent holds IRIs by the address of their text: the predicates,
-	// graph and classes of a writer's statements are the same strings
-	// again and again, found here without encoding or hashing them. A
-	// slot keeps its string alive, so an address equal to it is the same
-	// text.
-	recent [256]recentIRI
+	// recent holds IRIs and literals by the address of their text: the
+	// predicates, graph and classes of a writer's statements, and its
+	// constant literals (a platform's name, a language, small numbers),
+	// are the same strings again and again, found here without encoding
+	// or hashing them. A slot keeps its string alive, so an address equal
+	// to it is the same text.
+	recent [256]knownTerm
 	enc    []byte
 	out    []IDQuad
 	read   uint64 // quads added since the last hand-over, for Loader.Read
@@ -198,7 +203,7 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 			if id, ok := w.known(t); ok {
 				iq.set(pos, id)
 				known[pos] = true
-			} else if err := t.Validate(positionNames[pos]); err != nil {
+			} else if err := t.Validate(positions[pos]); err != nil {
 				return err
 			}
 		}
@@ -231,19 +236,27 @@ func (w *LoadWorker) Flush() error {
 	return err
 }
 
-// recentIRI is a slot of LoadWorker.recent.
-type recentIRI struct {
-	val string
-	id  ID
+// knownTerm is a slot of LoadWorker.recent.
+type knownTerm struct {
+	val      string
+	kind     rdf.Kind
+	dt, lang string
+	id       ID
 }
 
-// positionNames name a quad's positions for errors.
-var positionNames = [4]string{"subject", "predicate", "object", "graph"}
+func (r *knownTerm) is(t rdf.Term) bool {
+	return len(r.val) == len(t.Value) && unsafe.StringData(r.val) == unsafe.StringData(t.Value) &&
+		r.kind == t.Kind && r.dt == t.Datatype && r.lang == t.Lang
+}
 
-// recentSlot returns the slot of LoadWorker.recent for an IRI, nil for
-// other terms.
-func (w *LoadWorker) recentSlot(t rdf.Term) *recentIRI {
-	if t.Kind != rdf.KindIRI || t.Value == "" {
+func (r *knownTerm) set(t rdf.Term, id ID) {
+	*r = knownTerm{t.Value, t.Kind, t.Datatype, t.Lang, id}
+}
+
+// recentSlot returns the slot of LoadWorker.recent for an IRI or a
+// literal, nil for other terms.
+func (w *LoadWorker) recentSlot(t rdf.Term) *knownTerm {
+	if t.Kind != rdf.KindIRI && t.Kind != rdf.KindLiteral || t.Value == "" {
 		return nil
 	}
 	p := uintptr(unsafe.Pointer(unsafe.StringData(t.Value)))
@@ -251,19 +264,20 @@ func (w *LoadWorker) recentSlot(t rdf.Term) *recentIRI {
 }
 
 // known returns the ID of a term the worker has met recently: the default
-// graph, an IRI by the address of its text, or a term in its cache.
+// graph, an IRI or literal by the address of its text, or a term in its
+// cache.
 func (w *LoadWorker) known(t rdf.Term) (ID, bool) {
 	if t.IsZero() {
 		return DefaultGraph, true
 	}
 	r := w.recentSlot(t)
-	if r != nil && len(r.val) == len(t.Value) && unsafe.StringData(r.val) == unsafe.StringData(t.Value) {
+	if r != nil && r.is(t) {
 		return r.id, true
 	}
 	w.enc = appendTerm(w.enc[:0], t)
 	id, ok := w.cache.lookup(w.enc)
 	if ok && r != nil {
-		*r = recentIRI{t.Value, id}
+		r.set(t, id)
 	}
 	return id, ok
 }
@@ -274,14 +288,18 @@ func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
 	w.enc = appendTerm(w.enc[:0], t)
 	id, ok := w.cache.lookup(w.enc) // an earlier position of the quad
 	if !ok {
+		var term string
 		var err error
-		if id, err = w.l.assign(w, w.enc); err != nil {
+		if id, term, err = w.l.assign(w, w.enc); err != nil {
 			return 0, err
 		}
-		w.cache.put(string(w.enc), id)
+		if term == "" { // not new: the loader's copy is not at hand
+			term = string(w.enc)
+		}
+		w.cache.put(term, id)
 	}
 	if r := w.recentSlot(t); r != nil {
-		*r = recentIRI{t.Value, id}
+		r.set(t, id)
 	}
 	return id, nil
 }
@@ -321,16 +339,17 @@ func (w *LoadWorker) closeProber() error {
 }
 
 // assign returns the ID of the encoded term, giving it a new one if the
-// store and the pending tables do not know it. The dictionary's free
+// store and the pending tables do not know it; for a new term also the
+// copy of its encoding the pending table keeps, for the worker's cache. The dictionary's free
 // slots are read through the worker's prober: most terms a worker's cache
 // misses are new to the store.
-func (l *Loader) assign(w *LoadWorker, enc []byte) (ID, error) {
+func (l *Loader) assign(w *LoadWorker, enc []byte) (ID, string, error) {
 	h := l.s.hash(enc)
 	sh := &l.shards[shardOf(firstSlot(h))]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	if id, ok := sh.active.byTerm[string(enc)]; ok {
-		return id, nil
+		return id, "", nil
 	}
 	var storeFree func(ID) bool
 	if l.filled != nil {
@@ -338,17 +357,18 @@ func (l *Loader) assign(w *LoadWorker, enc []byte) (ID, error) {
 	}
 	dict, err := w.prober()
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	id, found, err := probe(dict, h, enc, storeFree, sh.active, sh.frozen)
 	if err != nil || found {
-		return id, err
+		return id, "", err
 	}
-	sh.active.add(string(enc), id)
+	term := string(enc)
+	sh.active.add(term, id)
 	if l.filled != nil {
 		l.filled.add(id)
 	}
-	return id, nil
+	return id, term, nil
 }
 
 // push appends a worker's quads to the current run, sealing the run when
@@ -384,8 +404,10 @@ type sealedRun struct {
 	quads []IDQuad
 	isNew func(ID) bool
 	// done, if not nil, makes the run the last of its segment, committed
-	// at once; it receives the outcome (see EndSegment).
-	done chan<- error
+	// at once, after its new terms (written then, isNew unset); done
+	// receives the outcome (see EndSegment).
+	done  chan<- error
+	terms []dictEntry
 }
 
 // sealRun makes the terms of the current run durable and hands its quads
@@ -412,8 +434,9 @@ func (l *Loader) sealRun() error {
 	return nil
 }
 
-// EndSegment ends the segment under way: the loader's goroutine commits
-// what the workers handed on so far (Flush) in one atomic step, while the
+// EndSegment ends the segment under way: the loader's goroutine writes
+// its new terms and commits what the workers handed on so far (Flush) in
+// one atomic step, while the
 // workers go on with the next segment, so that a caller can fill the
 // next group of quads on one core while the last is sorted and written on
 // the other. The channel receives nil once the segment is in the store,
@@ -432,15 +455,13 @@ func (l *Loader) EndSegment() <-chan error {
 		done <- err
 		return done
 	}
-	fresh, err := l.writeTerms()
-	if err != nil {
-		done <- l.fail(err)
-		return done
-	}
+	l.termsWritten.Wait() // the terms of the segment before
+	l.termsWritten.Add(1)
 	size := len(l.buf)
 	select {
-	case l.jobs <- sealedRun{l.buf, fresh.has, done}:
+	case l.jobs <- sealedRun{quads: l.buf, terms: l.freezeTerms(), done: done}:
 	case <-l.ctx.Done():
+		l.termsWritten.Done()
 		done <- l.fail(l.ctx.Err())
 		return done
 	}
@@ -457,6 +478,13 @@ func (l *Loader) EndSegment() <-chan error {
 // and then forgets them: from then on lookups find them in the store. It
 // returns the set of their IDs.
 func (l *Loader) writeTerms() (*idSet, error) {
+	l.termsWritten.Wait()
+	return l.writeFrozen(l.freezeTerms())
+}
+
+// freezeTerms freezes the pending terms and returns them, for
+// writeFrozen; the terms frozen before must have been written.
+func (l *Loader) freezeTerms() []dictEntry {
 	var entries []dictEntry
 	for i := range l.shards {
 		sh := &l.shards[i]
@@ -467,6 +495,12 @@ func (l *Loader) writeTerms() (*idSet, error) {
 		}
 		sh.mu.Unlock()
 	}
+	return entries
+}
+
+// writeFrozen ingests the frozen terms, entries, as one sorted file and
+// then forgets them. It returns the set of their IDs.
+func (l *Loader) writeFrozen(entries []dictEntry) (*idSet, error) {
 	if len(entries) > 0 {
 		slices.SortFunc(entries, func(a, b dictEntry) int {
 			switch {
@@ -540,8 +574,13 @@ func (l *Loader) flusher() {
 		quads := run.quads
 		if run.done != nil {
 			err := l.err()
+			fresh, werr := l.writeFrozen(run.terms)
+			l.termsWritten.Done()
+			if err == nil && werr != nil {
+				err = l.fail(werr)
+			}
 			if err == nil {
-				if err = l.commitSegment(quads, run.isNew); err != nil {
+				if err = l.commitSegment(quads, fresh.has); err != nil {
 					err = l.fail(err)
 				}
 			}
