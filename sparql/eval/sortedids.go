@@ -38,7 +38,7 @@ func (s *sortedIDs) finish() int {
 
 func (s *sortedIDs) contains(key []ID) bool {
 	k, ids := key[0], s.ids
-	lo, hi := 0, len(ids)
+	var lo, hi int
 	switch p := s.pos; {
 	case p > 0 && ids[p-1] >= k:
 		hi = p // backwards: search below
