@@ -113,9 +113,23 @@ var monthWords = func() map[string]map[string]int {
 			}
 		}
 	}
-	claimed := map[string]int{} // a locale word's month, -1 when languages disagree
 	for lang, names := range localeMonths {
 		add(lang, names)
+	}
+	for w, month := range localeMonthClaims() {
+		if _, ok := all[w]; ok || month < 0 || !wholeName(w) {
+			continue
+		}
+		all[w] = month
+	}
+	return m
+}()
+
+// localeMonthClaims returns each locale month word's month, -1 when the
+// languages writing it disagree.
+func localeMonthClaims() map[string]int {
+	claimed := map[string]int{}
+	for _, names := range localeMonths {
 		for i, ws := range names {
 			for _, w := range ws {
 				if c, ok := claimed[w]; ok && c != i+1 {
@@ -126,14 +140,8 @@ var monthWords = func() map[string]map[string]int {
 			}
 		}
 	}
-	for w, month := range claimed {
-		if _, ok := all[w]; ok || month < 0 || !wholeName(w) {
-			continue
-		}
-		all[w] = month
-	}
-	return m
-}()
+	return claimed
+}
 
 // wholeName tells a name safe to read in text of unknown language: four
 // letters or more, or two or more of a script written without spaces.

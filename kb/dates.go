@@ -491,18 +491,7 @@ func cjkWord(w string) bool {
 // short to read in running text (monthWords), they are read in a string
 // that is a whole date (parseShortMonth).
 var shortMonths = func() map[string]int {
-	claimed := map[string]int{}
-	for _, names := range localeMonths {
-		for i, ws := range names {
-			for _, w := range ws {
-				if c, ok := claimed[w]; ok && c != i+1 {
-					claimed[w] = -1
-				} else if !ok {
-					claimed[w] = i + 1
-				}
-			}
-		}
-	}
+	claimed := localeMonthClaims()
 	for _, names := range localeWeekdays {
 		for _, ws := range names {
 			for _, w := range ws {
