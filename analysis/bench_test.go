@@ -2,7 +2,7 @@ package analysis
 
 import (
 	"context"
-	"syscall"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"testing"
 	"time"
 
@@ -10,17 +10,6 @@ import (
 	"github.com/mneme-archive/mneme/analysis/nlp"
 	"github.com/mneme-archive/mneme/rdf"
 )
-
-// cpuTime is the CPU time the process has used (user and system, all
-// threads): on a shared machine, wall-clock rates say more of the load
-// than of the code.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkNLP measures the text stage alone: nlp.Analyze on the texts
 // of a generated crawl, one goroutine.
@@ -33,14 +22,14 @@ func BenchmarkNLP(b *testing.B) {
 		bytes += int64(len(t.Content))
 	}
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := testenv.CPUTime()
 	for range b.N {
 		for _, t := range texts {
 			a.Analyze(t.Content)
 		}
 	}
 	s := b.Elapsed().Seconds()
-	cpu := (cpuTime() - cpu0).Seconds()
+	cpu := (testenv.CPUTime() - cpu0).Seconds()
 	b.ReportMetric(float64(b.N*len(texts))/s, "texts/s")
 	b.ReportMetric(float64(int64(b.N)*bytes)/s/1e6, "MB/s")
 	b.ReportMetric(1000*cpu/float64(b.N*len(texts)), "cpu-ms/text")
@@ -59,21 +48,21 @@ func BenchmarkPipeline(b *testing.B) {
 		var texts int
 		var bytes int64
 		stages := map[string]time.Duration{}
-		t0, cpu0 := time.Now(), cpuTime()
+		t0, cpu0 := time.Now(), testenv.CPUTime()
 		for _, cr := range c.Crawls {
-			c0, w0 := cpuTime(), time.Now()
+			c0, w0 := testenv.CPUTime(), time.Now()
 			rep, err := Run(context.Background(), Options{Store: st, Crawl: cr.ID})
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.Logf("crawl %s: %d texts, %.2f s wall, %.2f s CPU", cr.ID, rep.Texts, time.Since(w0).Seconds(), (cpuTime() - c0).Seconds())
+			b.Logf("crawl %s: %d texts, %.2f s wall, %.2f s CPU", cr.ID, rep.Texts, time.Since(w0).Seconds(), (testenv.CPUTime() - c0).Seconds())
 			texts += rep.Texts
 			bytes += rep.Bytes
 			for _, s := range rep.Stages {
 				stages[s.Stage] += s.Elapsed
 			}
 		}
-		all, cpu := time.Since(t0).Seconds(), (cpuTime() - cpu0).Seconds()
+		all, cpu := time.Since(t0).Seconds(), (testenv.CPUTime() - cpu0).Seconds()
 		b.ReportMetric(float64(texts)/all, "texts/s")
 		b.ReportMetric(float64(bytes)/all/1e6, "MB/s")
 		b.ReportMetric(1000*cpu/float64(texts), "cpu-ms/text")
@@ -101,7 +90,7 @@ func BenchmarkPipeline(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		t1, cpu1 := time.Now(), cpuTime()
+		t1, cpu1 := time.Now(), testenv.CPUTime()
 		rep, err := Run(context.Background(), Options{Store: st, Crawl: last.ID})
 		if err != nil {
 			b.Fatal(err)
@@ -113,6 +102,6 @@ func BenchmarkPipeline(b *testing.B) {
 			}
 		}
 		b.Logf("incremental rerun: %d new captures, %d texts read; %.2f s wall (texts stage %.2f s), %.2f s CPU (first run of that crawl: %d texts)",
-			rep.Captures, rep.Texts, time.Since(t1).Seconds(), textStage.Seconds(), (cpuTime() - cpu1).Seconds(), len(last.Texts))
+			rep.Captures, rep.Texts, time.Since(t1).Seconds(), textStage.Seconds(), (testenv.CPUTime() - cpu1).Seconds(), len(last.Texts))
 	}
 }

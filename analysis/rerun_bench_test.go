@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"os"
 	"runtime/pprof"
 	"strconv"
@@ -43,9 +44,9 @@ func addPosts(t testing.TB, st *graph.Store, id string, seed uint64, posts int) 
 // the background, whose CPU would otherwise count as the next run's.
 func settle() {
 	for range 240 {
-		c0 := cpuTime()
+		c0 := testenv.CPUTime()
 		time.Sleep(250 * time.Millisecond)
-		if cpuTime()-c0 < 10*time.Millisecond {
+		if testenv.CPUTime()-c0 < 10*time.Millisecond {
 			return
 		}
 	}
@@ -118,12 +119,12 @@ func BenchmarkRerun(b *testing.B) {
 					defer pprof.StopCPUProfile()
 				}
 				b.StartTimer()
-				c0, w0 := cpuTime(), time.Now()
+				c0, w0 := testenv.CPUTime(), time.Now()
 				rep, err := Run(context.Background(), Options{Store: st, Crawl: last.ID})
 				if err != nil {
 					b.Fatal(err)
 				}
-				cpu := (cpuTime() - c0).Seconds()
+				cpu := (testenv.CPUTime() - c0).Seconds()
 				rw.cpu = append(rw.cpu, cpu)
 				var stages []string
 				for _, s := range rep.Stages {

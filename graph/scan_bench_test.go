@@ -3,11 +3,10 @@ package graph
 import (
 	"context"
 	"fmt"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"math/rand/v2"
 	"os"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mneme-archive/mneme/rdf"
 )
@@ -122,16 +121,6 @@ func lookups(b *testing.B, v *View, d benchData, subjects []ID) int {
 	return n
 }
 
-// cpuTime is the process's user and system CPU time so far: the machine
-// may be shared, and CPU time per key says more than wall time then.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // BenchmarkWarmScan compares, in one run, the warm per-key cost of a
 // predicate's range scan and the warm cost of a lookup (a Reset to an
 // s p prefix and its scan) read from the store and from the posting
@@ -145,24 +134,24 @@ func BenchmarkWarmScan(b *testing.B) {
 	for _, view := range views {
 		b.Run("scan/"+view.name, func(b *testing.B) {
 			n := scanCount(b, view.v, Pattern{P: d.pred}) // warms either
-			cpu := cpuTime()
+			cpu := testenv.CPUTime()
 			for b.Loop() {
 				scanCount(b, view.v, Pattern{P: d.pred})
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/key")
-			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N*n), "cpu-ns/key")
+			b.ReportMetric(float64((testenv.CPUTime()-cpu).Nanoseconds())/float64(b.N*n), "cpu-ns/key")
 		})
 	}
 	subjects := d.subjects[:min(len(d.subjects), 20_000)]
 	for _, view := range views {
 		b.Run("lookup/"+view.name, func(b *testing.B) {
 			lookups(b, view.v, d, subjects)
-			cpu := cpuTime()
+			cpu := testenv.CPUTime()
 			for b.Loop() {
 				lookups(b, view.v, d, subjects)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(subjects)), "ns/lookup")
-			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N*len(subjects)), "cpu-ns/lookup")
+			b.ReportMetric(float64((testenv.CPUTime()-cpu).Nanoseconds())/float64(b.N*len(subjects)), "cpu-ns/lookup")
 		})
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -126,24 +125,15 @@ func BenchmarkLUBM(b *testing.B) {
 			b.Fatalf("%s: %v", name, err)
 		}
 		b.Run(name, func(b *testing.B) {
-			cpu := cpuTime()
+			cpu := testenv.CPUTime()
 			for b.Loop() {
 				count(b, q, s.View)
 			}
 			// CPU time per query, GC workers included: the machine is
 			// shared, so wall time alone says little.
-			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64((testenv.CPUTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkQueryFiles runs the queries of the files matching the glob
@@ -174,11 +164,11 @@ func BenchmarkQueryFiles(b *testing.B) {
 			b.Fatalf("%s: %v", f, err)
 		}
 		b.Run(strings.TrimSuffix(filepath.Base(f), ".rq"), func(b *testing.B) {
-			cpu := cpuTime()
+			cpu := testenv.CPUTime()
 			for b.Loop() {
 				count(b, q, s.View)
 			}
-			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64((testenv.CPUTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

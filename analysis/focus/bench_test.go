@@ -1,10 +1,9 @@
 package focus
 
 import (
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"net/http/httptest"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mneme-archive/mneme/crawler/canon"
 	"github.com/mneme-archive/mneme/crawler/extract"
@@ -59,7 +58,7 @@ func BenchmarkScoreSite(b *testing.B) {
 	defer s.Close()
 	b.ReportAllocs()
 	n := 0
-	cpu := cpuTime()
+	cpu := testenv.CPUTime()
 	for b.Loop() {
 		p := pages[n%len(pages)]
 		n++
@@ -69,13 +68,5 @@ func BenchmarkScoreSite(b *testing.B) {
 	}
 	// The machine's load inflates wall times, not CPU times (the
 	// explanation store's background work included).
-	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64((testenv.CPUTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
 }

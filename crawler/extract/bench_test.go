@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -90,7 +90,7 @@ func BenchmarkExtractHTML(b *testing.B) {
 			b.SetBytes(int64(len(pages[0])))
 			b.ReportAllocs()
 			n := 0
-			cpu := cpuTime()
+			cpu := testenv.CPUTime()
 			for b.Loop() {
 				page := pages[n%len(pages)]
 				n++
@@ -98,7 +98,7 @@ func BenchmarkExtractHTML(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
+			b.ReportMetric(float64((testenv.CPUTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
 		})
 	}
 }
@@ -125,7 +125,7 @@ func BenchmarkExtractSite(b *testing.B) {
 	b.SetBytes(int64(size / len(pages)))
 	b.ReportAllocs()
 	n, links := 0, 0
-	cpu := cpuTime()
+	cpu := testenv.CPUTime()
 	for b.Loop() {
 		p := pages[n%len(pages)]
 		n++
@@ -135,7 +135,7 @@ func BenchmarkExtractSite(b *testing.B) {
 		}
 		links += len(out)
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
+	b.ReportMetric(float64((testenv.CPUTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
 	b.ReportMetric(float64(links)/float64(b.N), "links/page")
 }
 
@@ -145,13 +145,13 @@ func BenchmarkParseTree(b *testing.B) {
 	page := benchPage()
 	b.SetBytes(int64(len(page)))
 	b.ReportAllocs()
-	cpu := cpuTime()
+	cpu := testenv.CPUTime()
 	for b.Loop() {
 		if _, err := html.Parse(bytes.NewReader(page)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
+	b.ReportMetric(float64((testenv.CPUTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
 }
 
 // BenchmarkFetchExtract fetches pages from a keep-alive server on 127.0.0.1
@@ -184,7 +184,7 @@ func BenchmarkFetchExtract(b *testing.B) {
 			var next atomic.Int64
 			b.SetBytes(int64(len(pages[0])))
 			b.ReportAllocs()
-			start, cpu := time.Now(), cpuTime()
+			start, cpu := time.Now(), testenv.CPUTime()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					u := mustURL(b, fmt.Sprintf("%s/p%d", srv.URL, next.Add(1)))
@@ -204,16 +204,7 @@ func BenchmarkFetchExtract(b *testing.B) {
 			// CPU time per page (client, server and GC together) says more
 			// than wall time on a machine shared with other work.
 			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "pages/s")
-			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
+			b.ReportMetric(float64((testenv.CPUTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
 		})
 	}
-}
-
-// cpuTime returns the CPU time this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	stdgzip "compress/gzip"
 	"fmt"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"io"
 	"net/http/httptest"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -106,7 +106,7 @@ func BenchmarkWriteExchange(b *testing.B) {
 			}
 			b.SetBytes(in / int64(len(exs)))
 			b.ReportAllocs()
-			start, cpu := time.Now(), cpuTime()
+			start, cpu := time.Now(), testenv.CPUTime()
 			if bc.parallel {
 				b.SetParallelism(16)
 				b.RunParallel(func(pb *testing.PB) {
@@ -131,7 +131,7 @@ func BenchmarkWriteExchange(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "exchanges/s")
-			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/exchange")
+			b.ReportMetric(float64((testenv.CPUTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/exchange")
 			b.ReportMetric(float64(written.Load())/float64(b.N), "gz-bytes/exchange")
 		})
 	}
@@ -167,7 +167,7 @@ func BenchmarkGzip(b *testing.B) {
 				var out bytes.Buffer
 				var in, compressed int64
 				b.SetBytes(int64(len(pages[0])))
-				cpu := cpuTime()
+				cpu := testenv.CPUTime()
 				i := 0
 				for b.Loop() {
 					page := pages[i%len(pages)]
@@ -183,18 +183,9 @@ func BenchmarkGzip(b *testing.B) {
 					in += int64(len(page))
 					compressed += int64(out.Len())
 				}
-				b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
+				b.ReportMetric(float64((testenv.CPUTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
 				b.ReportMetric(100*float64(compressed)/float64(in), "%size")
 			})
 		}
 	}
-}
-
-// cpuTime returns the CPU time this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -85,16 +85,6 @@ func generate(tb testing.TB, path string, n int) {
 	}
 }
 
-// cpuTime is the process's CPU time so far, user and system: on a
-// machine shared with other jobs the steadier figure.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 func dirSize(tb testing.TB, dir string) int64 {
 	var n int64
 	filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
@@ -126,9 +116,9 @@ func BenchmarkImport(b *testing.B) {
 	generate(b, path, n)
 	b.ResetTimer()
 	for range b.N {
-		start, cpu0 := time.Now(), cpuTime()
+		start, cpu0 := time.Now(), testenv.CPUTime()
 		st, l, status, closeStore := runImport(b, "bench", page, path)
-		el, cpu := time.Since(start), cpuTime()-cpu0
+		el, cpu := time.Since(start), testenv.CPUTime()-cpu0
 		if status.Posts != int64(n) {
 			b.Fatalf("%d posts imported, want %d", status.Posts, n)
 		}

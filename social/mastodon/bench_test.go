@@ -2,8 +2,8 @@ package mastodon
 
 import (
 	"encoding/json"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"net/http"
-	"syscall"
 	"testing"
 	"time"
 
@@ -11,15 +11,6 @@ import (
 
 	gomasto "github.com/mattn/go-mastodon"
 )
-
-// cpuTime returns the CPU time this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkFetchTimeline replays a public timeline of 4,000 statuses (3,600
 // posts that are not boosts) from a loopback instance whose answers are
@@ -43,14 +34,14 @@ func BenchmarkFetchTimeline(b *testing.B) {
 	}
 	posts := 0
 	b.ResetTimer()
-	start, cpu := time.Now(), cpuTime()
+	start, cpu := time.Now(), testenv.CPUTime()
 	for b.Loop() {
 		got, _, _ := run(b, p, env, q, nil)
 		posts += len(got)
 	}
 	el := time.Since(start).Seconds()
 	b.ReportMetric(float64(posts)/el, "posts/s")
-	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(posts), "cpu-µs/post")
+	b.ReportMetric(float64((testenv.CPUTime()-cpu).Microseconds())/float64(posts), "cpu-µs/post")
 	b.ReportMetric(float64(body)/float64(len(warm)), "resp-bytes/post")
 }
 
@@ -64,7 +55,7 @@ func BenchmarkDecodeOnly(b *testing.B) {
 	warm, _, _ := run(b, &Platform{}, env, platform.Query{Kind: platform.ByList, Text: "public"}, nil)
 	posts := 0
 	b.ResetTimer()
-	start, cpu := time.Now(), cpuTime()
+	start, cpu := time.Now(), testenv.CPUTime()
 	for b.Loop() {
 		for _, c := range s.cache {
 			var sts []*gomasto.Status
@@ -76,5 +67,5 @@ func BenchmarkDecodeOnly(b *testing.B) {
 	}
 	el := time.Since(start).Seconds()
 	b.ReportMetric(float64(posts)/el, "posts/s")
-	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(posts), "cpu-µs/post")
+	b.ReportMetric(float64((testenv.CPUTime()-cpu).Microseconds())/float64(posts), "cpu-µs/post")
 }

@@ -1,10 +1,9 @@
 package text
 
 import (
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"net/http/httptest"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mneme-archive/mneme/crawler/extract"
 	"github.com/mneme-archive/mneme/internal/synthweb"
@@ -29,18 +28,10 @@ func BenchmarkCountsSite(b *testing.B) {
 	b.SetBytes(int64(size / len(texts)))
 	b.ReportAllocs()
 	n := 0
-	cpu := cpuTime()
+	cpu := testenv.CPUTime()
 	for b.Loop() {
 		a.Counts(texts[n%len(texts)])
 		n++
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64((testenv.CPUTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
 }
