@@ -293,6 +293,9 @@ func rowKey(dst []byte, row []ID, slots []int) []byte {
 type distinctNode struct{ sub node }
 
 func (d *distinctNode) open(ex *Exec, e env) (iter, error) {
+	if it := distinctRuns(ex, d.sub, e); it != nil {
+		return it, nil
+	}
 	if it := projectedScan(ex, d.sub, e); it != nil {
 		return &distinctIter{ex: ex, it: it, seen: newRowSet(ex.width()), fresh: true}, nil
 	}
