@@ -416,6 +416,7 @@ func (c *compiler) compileFilter(x *algebra.Filter, bound []bool) (node, error) 
 		f.exprs = append(f.exprs, ce)
 		f.memo = append(f.memo, c.memoSlot(e))
 	}
+	f.ahead = c.aheadSlots(x.Sub, x.Exprs...)
 	var n node = f
 	if len(f.exprs) == 0 {
 		n = sub

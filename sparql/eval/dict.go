@@ -36,6 +36,12 @@ type Dict struct {
 	// keys are the prepared ORDER BY keys of local terms (computed
 	// values, sorted or compared again and again), up to maxFound.
 	keys map[ID]*expr.OrderKey
+	// aheadIDs and aheadTerms are the terms of the current row decoded
+	// ahead (decodeahead.go).
+	aheadIDs   []ID
+	aheadTerms []rdf.Term
+	// decodedAhead counts the terms decoded ahead (for tests).
+	decodedAhead int
 }
 
 // orderKey returns id's term prepared for comparison; the keys of
@@ -74,6 +80,11 @@ func NewDict(view *graph.View) *Dict {
 func (d *Dict) Term(id ID) (rdf.Term, error) {
 	if id == graph.Any {
 		return rdf.Term{}, nil
+	}
+	for i, a := range d.aheadIDs {
+		if a == id {
+			return d.aheadTerms[i], nil
+		}
 	}
 	if t, ok := d.local[id]; ok {
 		return t, nil

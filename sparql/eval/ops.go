@@ -18,6 +18,8 @@ type filterNode struct {
 	// value depends on that alone (see memoSlot), else -1: its result
 	// is then remembered per ID of the variable.
 	memo []int
+	// ahead are the slots decoded ahead of the test (decodeahead.go).
+	ahead []int
 }
 
 // maxMemo bounds the IDs a filter remembers results for, per
@@ -61,6 +63,7 @@ func (f *filterNode) open(ex *Exec, e env) (iter, error) {
 	if err != nil {
 		return nil, err
 	}
+	it = decodeAhead(ex, it, f.ahead)
 	return &filterIter{ex: ex, it: it, f: f, b: rowBinding{ex: ex, graph: e.graph}}, nil
 }
 

@@ -22,6 +22,9 @@ type orderNode struct {
 	top int64
 	// est is the planner's estimate of the rows out, or -1.
 	est float64
+	// ahead are the slots of the first key's variables, decoded ahead
+	// (decodeahead.go).
+	ahead []int
 }
 
 // sortItem is a row with its ORDER BY keys, prepared for comparison,
@@ -94,6 +97,7 @@ func (o *orderNode) open(ex *Exec, e env) (iter, error) {
 	if err != nil {
 		return nil, err
 	}
+	it = decodeAhead(ex, it, o.ahead)
 	defer it.close()
 	if o.top >= 0 && o.top <= int64(ex.maxRows()-ex.memRows) {
 		return o.topK(ex, e, it)

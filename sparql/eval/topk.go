@@ -140,6 +140,9 @@ func (c *compiler) compileOrderBy(x *algebra.OrderBy, bound []bool) (node, error
 		}
 		o.vars = append(o.vars, v)
 	}
+	if len(x.Conds) > 0 {
+		o.ahead = c.aheadSlots(x.Sub, x.Conds[0].Expr)
+	}
 	return o, nil
 }
 
