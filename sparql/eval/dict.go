@@ -68,6 +68,23 @@ func (d *Dict) orderKey(id ID) (*expr.OrderKey, error) {
 	return &k, nil
 }
 
+// orderKeyOf is orderKey by value: a store term's key is not kept, and
+// so costs no allocation per row of a sort.
+func (d *Dict) orderKeyOf(id ID) (expr.OrderKey, error) {
+	if _, ok := d.local[id]; ok {
+		k, err := d.orderKey(id)
+		if err != nil {
+			return expr.OrderKey{}, err
+		}
+		return *k, nil
+	}
+	t, err := d.Term(id)
+	if err != nil {
+		return expr.OrderKey{}, err
+	}
+	return expr.KeyOf(t), nil
+}
+
 // maxFound bounds Dict.found.
 const maxFound = 1 << 16
 

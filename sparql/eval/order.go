@@ -57,12 +57,12 @@ func (o *orderNode) key(ex *Exec, j int, b *rowBinding) expr.OrderKey {
 		if id == 0 {
 			return expr.OrderKey{}
 		}
-		k, err := ex.Dict.orderKey(id)
+		k, err := ex.Dict.orderKeyOf(id)
 		if err != nil {
 			ex.fail(err)
 			return expr.OrderKey{}
 		}
-		return *k
+		return k
 	}
 	ex.Expr.NewSolution()
 	t, err := o.keys[j].Eval(ex.Expr, b)
