@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/sparql/algebra"
@@ -416,7 +417,12 @@ func (c *compiler) compileFilter(x *algebra.Filter, bound []bool) (node, error) 
 		f.exprs = append(f.exprs, ce)
 		f.memo = append(f.memo, c.memoSlot(e))
 	}
-	f.ahead = c.aheadSlots(x.Sub, x.Exprs...)
+	// A filter whose expressions are all remembered per ID decodes a
+	// term once per distinct ID already; decoding every row's ahead would
+	// undo that.
+	if slices.Contains(f.memo, -1) {
+		f.ahead = c.aheadSlots(x.Sub, x.Exprs...)
+	}
 	var n node = f
 	if len(f.exprs) == 0 {
 		n = sub
