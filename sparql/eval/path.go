@@ -175,6 +175,8 @@ type pathEval struct {
 	budget int
 	// adj are the links read whole (see pathadj.go).
 	adj map[adjKey]map[ID][]ID
+	// free are visited sets of finished walks, cleared for the next.
+	free []map[ID]bool
 }
 
 func newPathEval(ex *Exec, sel *graphSel) *pathEval {
@@ -293,7 +295,8 @@ func (pe *pathEval) succ(p ppath, from ID, emit func(ID) error) error {
 		}
 		return nil
 	case *pMod:
-		visited := map[ID]bool{}
+		visited := pe.visitedSet()
+		defer pe.release(visited)
 		if x.zero {
 			visited[from] = true
 			if err := emit(from); err != nil {

@@ -81,3 +81,24 @@ func (pe *pathEval) neighbours(x *pLink, from ID) ([]ID, bool) {
 // lookup costs about as much as reading a few triples. (Variables so
 // that tests can turn the maps off.)
 var adjacencyPerStart, adjacencyMin = 4, 1024
+
+// visitedSet returns an empty visited set for a walk: one a finished walk
+// gave back, so that walks from many start nodes do not each allocate
+// and grow a map.
+func (pe *pathEval) visitedSet() map[ID]bool {
+	if n := len(pe.free); n > 0 {
+		m := pe.free[n-1]
+		pe.free = pe.free[:n-1]
+		return m
+	}
+	return map[ID]bool{}
+}
+
+// release gives a walk's visited set back, cleared.
+func (pe *pathEval) release(m map[ID]bool) {
+	if len(m) > 4096 {
+		return // a large map is not worth keeping cleared
+	}
+	clear(m)
+	pe.free = append(pe.free, m)
+}
