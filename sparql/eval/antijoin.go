@@ -330,7 +330,7 @@ func (h *existsHashNode) open(ex *Exec, e env) (iter, error) {
 	var set keySet
 	sorted := len(h.keys) == 1
 	if sorted {
-		set = &sortedIDs{}
+		set = &sortedIDs{ids: make([]ID, 0, int(min(max(h.est, 0), hashPresizeMax)))}
 	} else {
 		set = newRowSetFor(len(h.keys), int(min(max(h.est, 0), hashPresizeMax)))
 	}

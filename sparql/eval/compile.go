@@ -21,7 +21,7 @@ var ErrFederation = errors.New("SERVICE: federation disabled")
 // the blank node labels of the query; its Exists is set here.
 func NewExec(ctx context.Context, view *graph.View, data Dataset, scope *expr.Scope, ec *expr.Context) *Exec {
 	ex := &Exec{Ctx: ctx, View: view, Dict: NewDict(view), Scope: scope, Expr: ec, Data: data,
-		existsNodes: map[*algebra.Exists]node{}, tables: map[string]*quadTable{},
+		existsNodes: map[*algebra.Exists]node{}, existsPats: map[*algebra.Exists]*existsPat{}, tables: map[string]*quadTable{},
 		tries:     map[string]*trie{},
 		tableRefs: map[tableRef]*quadTable{}}
 	ec.Exists = ex.exists
@@ -31,6 +31,9 @@ func NewExec(ctx context.Context, view *graph.View, data Dataset, scope *expr.Sc
 // exists evaluates an EXISTS pattern with the current row substituted.
 func (ex *Exec) exists(e *algebra.Exists, b expr.Binding) (bool, error) {
 	rb, ok := b.(*rowBinding)
+	if p := ex.existsPats[e]; p != nil && ok {
+		return p.holds(ex, rb.row, rb.graph)
+	}
 	n := ex.existsNodes[e]
 	if !ok || n == nil {
 		return false, fmt.Errorf("EXISTS evaluated outside its query")
@@ -179,6 +182,11 @@ func (c *compiler) existsIn(e syntax.Expr, bound []bool) error {
 			var n node
 			n, err = c.compile(ex.Op, bound)
 			c.ex.existsNodes[ex] = n
+			if b, ok := ex.Op.(*algebra.BGP); ok && err == nil {
+				if p := existsPattern(ex, c.bgps[b]); p != nil {
+					c.ex.existsPats[ex] = p
+				}
+			}
 			return false
 		}
 		return true

@@ -37,6 +37,9 @@ type Exec struct {
 	storeErr error
 	// existsNodes are the compiled patterns of the query's EXISTS.
 	existsNodes map[*algebra.Exists]node
+	// existsPats are the EXISTS of one triple pattern, looked up per row
+	// without opening their nodes.
+	existsPats map[*algebra.Exists]*existsPat
 	// tables are the hash tables of patterns, shared by the steps that
 	// probe the same pattern on the same key.
 	tables map[string]*quadTable

@@ -242,5 +242,8 @@ func (c *compiler) compileLeftJoin(x *algebra.LeftJoin, bound []bool) (node, err
 			return nil, err
 		}
 	}
+	if h := c.compileLeftHash(x, lj); h != nil {
+		return h, nil
+	}
 	return lj, nil
 }

@@ -53,27 +53,6 @@ func (j *bindJoinIter) close() {
 	j.left.close()
 }
 
-// rowTable is a materialized side of a join, hashed on key slots that
-// every one of its rows binds.
-type rowTable struct {
-	keys    []int
-	buckets map[string][][]ID
-	all     [][]ID
-	kb      []byte
-}
-
-func newRowTable(rows [][]ID, keys []int) *rowTable {
-	t := &rowTable{keys: keys, all: rows}
-	if len(keys) > 0 {
-		t.buckets = map[string][][]ID{}
-		for _, r := range rows {
-			k := string(rowKey(nil, r, keys))
-			t.buckets[k] = append(t.buckets[k], r)
-		}
-	}
-	return t
-}
-
 // partitions is how many spill files a grace hash join splits each side
 // into.
 const partitions = 16
@@ -241,21 +220,6 @@ func (st *joinStages) close() {
 	}
 	st.ex.memRows -= st.held
 	st.held = 0
-}
-
-// candidates returns the rows that may be compatible with row: its key's
-// bucket when row binds every key slot, else all rows.
-func (t *rowTable) candidates(row []ID) [][]ID {
-	if t.buckets == nil {
-		return t.all
-	}
-	for _, s := range t.keys {
-		if row[s] == 0 {
-			return t.all
-		}
-	}
-	t.kb = rowKey(t.kb[:0], row, t.keys)
-	return t.buckets[string(t.kb)]
 }
 
 // hashJoinNode materializes its right side and probes it with each left

@@ -173,6 +173,10 @@ type pathEval struct {
 	scans map[scanKey]*quadIter
 	// budget, when positive, is how many lookups the walk may make.
 	budget int
+	// adj are the links read whole (see pathadj.go).
+	adj map[adjKey]map[ID][]ID
+	// free are visited sets of finished walks, cleared for the next.
+	free []map[ID]bool
 }
 
 func newPathEval(ex *Exec, sel *graphSel) *pathEval {
@@ -231,11 +235,13 @@ func (pe *pathEval) succ(p ppath, from ID, emit func(ID) error) error {
 		if x.absent {
 			return nil
 		}
-		var ids []ID
+		ids, ok := pe.neighbours(x, from)
 		var err error
-		if x.rev {
+		switch {
+		case ok:
+		case x.rev:
 			ids, err = pe.collect(graph.Pattern{P: x.id, O: from}, graph.Pattern{P: x.id}, 0)
-		} else {
+		default:
 			ids, err = pe.collect(graph.Pattern{S: from, P: x.id}, graph.Pattern{P: x.id}, 2)
 		}
 		if err != nil {
@@ -289,7 +295,8 @@ func (pe *pathEval) succ(p ppath, from ID, emit func(ID) error) error {
 		}
 		return nil
 	case *pMod:
-		visited := map[ID]bool{}
+		visited := pe.visitedSet()
+		defer pe.release(visited)
 		if x.zero {
 			visited[from] = true
 			if err := emit(from); err != nil {
@@ -457,6 +464,11 @@ func (pe *pathEval) pairs(p ppath, s, o ID) ([][2]ID, error) {
 		var starts []ID
 		if starts, err = pe.starts(p); err != nil {
 			return nil, err
+		}
+		if pe.budget == 0 {
+			if err = pe.loadAdjacency(p, adjacencyPerStart*len(starts)+adjacencyMin); err != nil {
+				return nil, err
+			}
 		}
 		for _, st := range starts {
 			if err = pe.succ(p, st, func(m ID) error {

@@ -155,7 +155,8 @@ func graphNodes(ts []rtriple) []string {
 
 // TestPathsAgreeWithDefinition runs paths of every operator with each
 // end free, constant (in the graph or not), the same variable at both
-// ends, and joined to a triple on either end, each path step joined by
+// ends, and joined to a triple on either end (walks from every start
+// node over maps of the links and by lookups), each path step joined by
 // bind and by hash, and expects the solutions of the definition.
 func TestPathsAgreeWithDefinition(t *testing.T) {
 	p, q, r := link("p"), link("q"), link("r")
@@ -166,6 +167,18 @@ func TestPathsAgreeWithDefinition(t *testing.T) {
 		seq(q.mod("+"), p.mod("inv")), alt(seq(p, p), r.mod("*")).mod("+"),
 		alt(p, q.mod("inv")), alt(alt(p, q), r.mod("inv")),
 	}
+	// Walks from every start node with their links read into maps, and
+	// with every node looked up.
+	defer func(per, least int) { adjacencyPerStart, adjacencyMin = per, least }(adjacencyPerStart, adjacencyMin)
+	for _, maps := range []bool{true, false} {
+		if !maps {
+			adjacencyPerStart, adjacencyMin = 0, 0
+		}
+		testPathsAgree(t, paths)
+	}
+}
+
+func testPathsAgree(t *testing.T, paths []*rpath) {
 	for seed := range uint64(4) {
 		s, ts := randomGraph(t, seed)
 		nodes := graphNodes(ts)

@@ -1,6 +1,9 @@
 package eval
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // sortedIDs is a set of IDs built once and then only probed (the key set
 // of a hash semi-join or anti-join on one variable), kept as a sorted
@@ -28,7 +31,7 @@ func (s *sortedIDs) add(key []ID) bool {
 // it dropped.
 func (s *sortedIDs) finish() int {
 	if !slices.IsSorted(s.ids) {
-		s.tmp = radixSortIDs(s.ids, s.tmp)
+		s.tmp = bucketSortIDs(s.ids, s.tmp)
 	}
 	n := len(s.ids)
 	s.ids = slices.Compact(s.ids)
@@ -60,36 +63,49 @@ func (s *sortedIDs) contains(key []ID) bool {
 	return found
 }
 
-// radixSortIDs sorts a in place, least significant byte first, skipping
-// bytes all keys share; tmp is scratch space (returned for reuse).
-func radixSortIDs(a, tmp []ID) []ID {
+// bucketSortIDs sorts a: keys are scattered into about len(a)/2 buckets
+// by their offset from the smallest key (one counting pass, one scatter),
+// and each bucket, of a few keys when the keys spread evenly as the
+// store's hashed IDs do, is then sorted alone. Keys bunched in a few
+// buckets still sort in O(n log n). tmp is scratch space (returned for
+// reuse).
+func bucketSortIDs(a, tmp []ID) []ID {
+	if len(a) < 64 {
+		slices.Sort(a)
+		return tmp
+	}
+	lo, hi := slices.Min(a), slices.Max(a)
+	nb := 1 << (bits.Len(uint(len(a))) - 1)
+	shift := max(bits.Len64(uint64(hi-lo))-bits.TrailingZeros(uint(nb)), 0)
 	if cap(tmp) < len(a) {
 		tmp = make([]ID, len(a))
 	}
 	tmp = tmp[:len(a)]
-	src, dst := a, tmp
-	for shift := uint(0); shift < 64; shift += 8 {
-		var count [256]int
-		for _, v := range src {
-			count[byte(v>>shift)]++
-		}
-		if count[byte(src[0]>>shift)] == len(src) {
-			continue
-		}
-		sum := 0
-		for i, c := range count {
-			count[i] = sum
-			sum += c
-		}
-		for _, v := range src {
-			b := byte(v >> shift)
-			dst[count[b]] = v
-			count[b]++
-		}
-		src, dst = dst, src
+	off := make([]int32, nb+2)
+	for _, v := range a {
+		off[uint64(v-lo)>>shift+2]++
 	}
-	if &src[0] != &a[0] {
-		copy(a, src)
+	for b := 2; b < len(off); b++ {
+		off[b] += off[b-1]
 	}
+	for _, v := range a {
+		b := uint64(v-lo)>>shift + 1
+		tmp[off[b]] = v
+		off[b]++
+	}
+	// off[b] is now where bucket b starts.
+	for b := range nb {
+		switch s := tmp[off[b]:off[b+1]]; {
+		case len(s) > 8:
+			slices.Sort(s)
+		case len(s) > 1:
+			for i := 1; i < len(s); i++ {
+				for j := i; j > 0 && s[j] < s[j-1]; j-- {
+					s[j], s[j-1] = s[j-1], s[j]
+				}
+			}
+		}
+	}
+	copy(a, tmp)
 	return tmp
 }
