@@ -304,7 +304,7 @@ if has cost; then
 	echo "part's time includes what it calls; Pebble's flushes and compactions run"
 	echo "in the background, for the store, the frontier and the focus explanations):"
 	echo
-	echo "| run | analysis | profiled | focus analysis | of it: term counts | of it: explanations | content extraction | link scheduling | frontier passes | RDF commits | Pebble flushes and compactions | WARC writing |"
+	echo "| run | analysis | profiled | focus analysis | of it: term counts | of it: explanations | content extraction | link scheduling | of it: frontier passes | RDF commits | Pebble flushes and compactions | WARC writing |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 	printf '%s\n' "${parts[@]}"
 	echo
