@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/mneme-archive/mneme/analysis/focus/text"
-
 	"github.com/mneme-archive/mneme/crawler/canon"
 	"github.com/mneme-archive/mneme/crawler/extract"
 	"github.com/mneme-archive/mneme/crawler/frontier"
