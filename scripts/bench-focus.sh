@@ -24,7 +24,7 @@
 #   scripts/bench-focus.sh                   # everything
 #   PARTS="sim web" scripts/bench-focus.sh   # some parts
 #   PAGES=500 scripts/bench-focus.sh         # a quick run
-#   PROFILE=/tmp/focus PARTS=cost scripts/bench-focus.sh  # CPU profiles of the cost crawls
+#   PROFILE=/tmp/focus PARTS=cost scripts/bench-focus.sh  # keep the cost crawls' CPU profiles
 set -euo pipefail
 
 PAGES=${PAGES:-2000}
@@ -235,6 +235,31 @@ if has docs; then
 	echo
 fi
 
+# cpu_parts PROFILE PAGES: CPU ms per page of the crawl's parts, from a
+# CPU profile: the cumulative time of the function that is each part.
+cpu_parts() {
+	go tool pprof -top -cum -nodecount=1000000 "$1" 2>/dev/null | awk -v n="$2" '
+		function secs(v) { return v ~ /ms$/ ? v / 1000 : v ~ /us$|µs$/ ? v / 1e6 : v + 0 }
+		/^Duration:/ { total = secs($(NF - 1)) }
+		{ cum[$NF] = secs($4) }
+		END {
+			split("analysis/focus.(*Crawl).Focus text.(*Analyzer).AddCounts focus.(*explainStore).add " \
+				"extract.(*Standard).ExtractContent|extract.(*Standard).Extract crawler.(*Crawl).hand " \
+				"crawler.(*Crawl).focusFlush crawler.(*sink).commit pebble/v2.(*DB).runCompaction " \
+				"warc.(*Writer).WriteExchange", want, " ")
+			printf "%.2f", n ? total * 1000 / n : 0
+			for (i = 1; i in want; i++) {
+				t = 0
+				for (f in cum) {
+					k = split(want[i], alt, "|")
+					for (j = 1; j <= k; j++) if (f ~ ("(^|/)" esc(alt[j]) "$")) t += cum[f]
+				}
+				printf " | %.2f", n ? t * 1000 / n : 0
+			}
+		}
+		function esc(s) { gsub(/[().*]/, "\\\\&", s); return s }'
+}
+
 if has cost; then
 	"$mneme" demo serve-site --pages "$COST_PAGES" --addr 127.0.0.1:0 >"$work/site.txt" &
 	pids+=($!)
@@ -259,17 +284,28 @@ if has cost; then
 	# machine's load inflates wall times, not CPU times).
 	echo "| run | analysis | load before | pages/s | CPU ms per page | wall time per page in the workers, by module |"
 	echo "|---|---|---|---|---|---|"
+	parts=()
 	for run in $(seq "$RUNS"); do
 		for mode in off on; do
 			l=$(load)
 			rm -rf "$work/cost"
-			/usr/bin/time -f "%U %S" -o "$work/cost.time" "$mneme" crawl --spec "$work/$mode.yaml" --politeness off --workers 8 --data "$work/cost" --id c ${PROFILE:+--cpuprofile "$PROFILE-$mode-$run.pprof"} >"$work/cost.out" 2>/dev/null
+			prof=${PROFILE:-$work/prof}-$mode-$run.pprof
+			/usr/bin/time -f "%U %S" -o "$work/cost.time" "$mneme" crawl --spec "$work/$mode.yaml" --politeness off --workers 8 --data "$work/cost" --id c --cpuprofile "$prof" >"$work/cost.out" 2>/dev/null
 			rate=$(sed -n 's/.* \([0-9.]*\) pages\/s.*/\1/p' "$work/cost.out" | head -1)
 			per=$(sed -n 's/^focus: analysis time per page[^:]*: //p' "$work/cost.out")
 			n=$(sed -n 's/.* finished: \([0-9]*\) pages.*/\1/p' "$work/cost.out" | head -1)
 			cpu=$(awk -v n="${n:-0}" '{printf "%.2f", n ? ($1 + $2) * 1000 / n : 0}' "$work/cost.time")
 			echo "| $run | $mode | $l | $rate | $cpu | ${per:--} |"
+			parts+=("| $run | $mode | $(cpu_parts "$prof" "${n:-0}") |")
 		done
 	done
+	echo
+	echo "CPU ms per page by part of the crawl, from each crawl's CPU profile (a"
+	echo "part's time includes what it calls; Pebble's flushes and compactions run"
+	echo "in the background, for the store, the frontier and the focus explanations):"
+	echo
+	echo "| run | analysis | profiled | focus analysis | of it: term counts | of it: explanations | content extraction | link scheduling | of it: frontier passes | RDF commits | Pebble flushes and compactions | WARC writing |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	printf '%s\n' "${parts[@]}"
 	echo
 fi

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -179,9 +178,8 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 	if len(counts) > 0 {
 		res.Analyzed = true
 		start()
-		res.Cosine = s.topic.Cosine(counts)
+		res.Cosine, res.Terms = s.topic.CosineTerms(counts, 10)
 		res.Relevant = res.Cosine > s.threshold
-		res.Terms = matchedTerms(s.topic.Vector(), counts, 10)
 		doc[modDocument] = res.Cosine
 		lap(modDocument)
 		if s.entities != nil {
@@ -265,32 +263,6 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 
 // costSample is how many pages there are per timed page.
 const costSample = 8
-
-// matchedTerms returns the n topic terms that contribute most to the
-// cosine of counts with topic.
-func matchedTerms(topic, counts text.Vector, n int) []string {
-	type tc struct {
-		term string
-		c    float64
-	}
-	var all []tc
-	for t, c := range counts {
-		if w := topic[t]; w > 0 {
-			all = append(all, tc{t, w * c})
-		}
-	}
-	sort.Slice(all, func(i, j int) bool {
-		if all[i].c != all[j].c {
-			return all[i].c > all[j].c
-		}
-		return all[i].term < all[j].term
-	})
-	var out []string
-	for _, x := range all[:min(n, len(all))] {
-		out = append(out, x.term)
-	}
-	return out
-}
 
 // Explanation says why a URL has its score.
 type Explanation struct {

@@ -1,9 +1,14 @@
 package focus
 
 import (
+	"cmp"
 	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/mneme-archive/mneme/analysis/focus/text"
 	"github.com/mneme-archive/mneme/crawler/canon"
 	"github.com/mneme-archive/mneme/crawler/extract"
 	"github.com/mneme-archive/mneme/crawler/frontier"
@@ -150,5 +155,52 @@ func TestReferenceCrawlProposesTerms(t *testing.T) {
 	}
 	if ref, _ := s.Reference(); len(ref.Proposed) != 0 {
 		t.Errorf("decided terms still proposed: %v", ref.Proposed)
+	}
+}
+
+// TestCosineTermsAsDefined checks the one-pass document score against the
+// definitions: the cosine of the counts with the unit topic vector, and
+// the topic terms ordered by their part of the dot product (ties by term).
+func TestCosineTermsAsDefined(t *testing.T) {
+	s := newTestScorer(t, &spec.Focus{
+		Keywords: []spec.FocusKeyword{{Term: "web archiving", Weight: 2}, {Term: "crawler"}, {Term: "harvest", Weight: 0.5}},
+		Weights:  map[string]float64{"document": 1},
+	}, frontier.UpdateAvg)
+	topic := s.topic.Vector()
+	rng := rand.New(rand.NewPCG(1, 2))
+	pool := []string{"web", "archiv", "crawler", "harvest", "pasta", "sauc", "owl", "marsh"}
+	for range 200 {
+		counts := text.Vector{}
+		for _, w := range pool {
+			if rng.IntN(2) == 0 {
+				counts[w] = float64(1 + rng.IntN(4))
+			}
+		}
+		dot, norm := 0.0, 0.0
+		var matched []string
+		for w, c := range counts {
+			dot += c * topic[w]
+			norm += c * c
+			if topic[w] > 0 {
+				matched = append(matched, w)
+			}
+		}
+		want := 0.0
+		if dot > 0 {
+			want = min(1, dot/math.Sqrt(norm))
+		}
+		slices.SortFunc(matched, func(a, b string) int {
+			if d := cmp.Compare(topic[b]*counts[b], topic[a]*counts[a]); d != 0 {
+				return d
+			}
+			return strings.Compare(a, b)
+		})
+		got, terms := s.topic.CosineTerms(counts, 2)
+		if math.Abs(got-want) > 1e-12 || math.Abs(s.topic.Cosine(counts)-want) > 1e-12 {
+			t.Fatalf("counts %v: cosine %v (Cosine %v), want %v", counts, got, s.topic.Cosine(counts), want)
+		}
+		if !slices.Equal(terms, matched[:min(2, len(matched))]) {
+			t.Fatalf("counts %v: terms %v, want %v", counts, terms, matched[:min(2, len(matched))])
+		}
 	}
 }

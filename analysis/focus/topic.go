@@ -1,10 +1,12 @@
 package focus
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -164,14 +166,44 @@ func (t *Topic) rebuildWithout(v text.Vector) text.Vector {
 
 // Cosine is the cosine of term counts with the topic.
 func (t *Topic) Cosine(counts text.Vector) float64 {
+	c, _ := t.CosineTerms(counts, 0)
+	return c
+}
+
+// CosineTerms is Cosine and the n topic terms that contribute most to it
+// (heaviest first, ties by term), in one pass over counts: a page's
+// document score and matched terms.
+func (t *Topic) CosineTerms(counts text.Vector, n int) (float64, []string) {
 	v := t.Vector()
+	type tc struct {
+		term string
+		c    float64
+	}
+	var matched []tc
 	dot, norm := 0.0, 0.0
 	for term, c := range counts {
-		dot += c * v[term]
+		if w := v[term]; w != 0 {
+			dot += c * w
+			if n > 0 && w > 0 {
+				matched = append(matched, tc{term, w * c})
+			}
+		}
 		norm += c * c
 	}
-	if dot <= 0 {
-		return 0
+	var terms []string
+	if n > 0 {
+		slices.SortFunc(matched, func(a, b tc) int {
+			if a.c != b.c {
+				return cmp.Compare(b.c, a.c)
+			}
+			return strings.Compare(a.term, b.term)
+		})
+		for _, x := range matched[:min(n, len(matched))] {
+			terms = append(terms, x.term)
+		}
 	}
-	return min(1, dot/math.Sqrt(norm))
+	if dot <= 0 {
+		return 0, terms
+	}
+	return min(1, dot/math.Sqrt(norm)), terms
 }
