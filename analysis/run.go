@@ -69,8 +69,8 @@ type Report struct {
 	// TopicsPending are the texts whose topic terms are left outdated
 	// for a later run (see Options.TopicRefresh).
 	TopicsPending int
-	Updated     Updated        // the crawl-wide figures written anew
-	Stages      []StageTime
+	Updated       Updated // the crawl-wide figures written anew
+	Stages        []StageTime
 }
 
 // topicBudget is how many texts of the queue of outdated topic terms a
