@@ -30,10 +30,12 @@ const (
 // updates by those objects' texts: each text's share as last counted is
 // taken away and its share now added. Only the figures those objects can
 // change are rewritten: their versions, the measures and associations of
-// the entities they name, the topic terms of the texts whose terms they
-// share (all of them when the crawl's size crosses a rounding step, see
-// coarse); the name changes, which weigh every entity against the crawls
-// before, are recomputed from the totals.
+// the entities they name, their texts' topic terms and those of a bounded
+// number of the texts whose topic terms they make outdated (through the
+// crawl's size or a term's document frequency, see coarse), the others
+// being marked for a later run (see topicTexts); the name changes, which
+// weigh every entity against the crawls before, are recomputed from the
+// totals.
 func (r *run) finish(ctx context.Context) error {
 	v := r.o.Store.Snapshot()
 	defer v.Close()

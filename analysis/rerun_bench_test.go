@@ -58,7 +58,9 @@ func settle() {
 // each (default 1,000) times the scale (MNEME_RERUN_SCALES, default
 // "1,2") is analysed, then MNEME_RERUN_NEW posts (default 30, with their
 // comments) are added to the second crawl, whose analysis runs again,
-// three times; and once more with ten times as many. It logs the first run of the crawl
+// three times; and once more with ten times as many; and once with
+// nothing new, which rewrites the topic terms the reruns left outdated
+// (see Options.TopicRefresh). It logs the first run of the crawl
 // and each rerun, wall and CPU, by stage, each once the process is idle
 // (settle), and a table of the CPU of each run by crawl size: a rerun
 // that costs the new captures only costs the same on every size.
@@ -130,9 +132,9 @@ func BenchmarkRerun(b *testing.B) {
 				for _, s := range rep.Stages {
 					stages = append(stages, fmt.Sprintf("%s %.3f", s.Stage, s.Elapsed.Seconds()))
 				}
-				fmt.Printf("crawl of %d texts, %s: %d captures, %d texts read; %.3f s wall, %.3f s CPU; stages (s wall): %s; written anew: %d entities, %d texts' topics, %d versions",
+				fmt.Printf("crawl of %d texts, %s: %d captures, %d texts read; %.3f s wall, %.3f s CPU; stages (s wall): %s; written anew: %d entities, %d texts' topics, %d versions; %d texts' topic terms left outdated",
 					len(last.Texts), what, rep.Captures, rep.Texts, time.Since(w0).Seconds(), cpu, strings.Join(stages, ", "),
-					rep.Updated.Entities, rep.Updated.Texts, rep.Updated.Versions)
+					rep.Updated.Entities, rep.Updated.Texts, rep.Updated.Versions, rep.TopicsPending)
 				fmt.Println()
 			}
 			if _, err := Run(context.Background(), Options{Store: st, Crawl: c.Crawls[0].ID}); err != nil {
@@ -145,6 +147,9 @@ func BenchmarkRerun(b *testing.B) {
 				b.StartTimer()
 				run("rerun after "+strconv.Itoa(n)+" new posts ("+strconv.Itoa(texts)+" texts)", i == 0)
 			}
+			if len(steps) > 1 {
+				run("rerun with nothing new", false)
+			}
 			rows = append(rows, rw)
 		}
 	}
@@ -152,6 +157,9 @@ func BenchmarkRerun(b *testing.B) {
 	sb.WriteString("CPU seconds by crawl size (texts of the second crawl): first run")
 	for _, n := range steps {
 		sb.WriteString(", rerun after " + strconv.Itoa(n) + " posts")
+	}
+	if len(steps) > 1 {
+		sb.WriteString(", rerun with nothing new")
 	}
 	for _, rw := range rows {
 		sb.WriteString(fmt.Sprintf("\n  %6d texts:", rw.texts))
