@@ -113,6 +113,7 @@ holds it, start the analysis through the control API instead
 	f.StringVar(&entities, "entities", "", "YAML file of known entities, their aliases and same-as IRIs")
 	f.BoolVar(&o.NoStoreNames, "no-store-names", false, "do not look for the names of people the store knows")
 	f.IntVar(&o.Workers, "workers", 0, "texts analysed at once (default: the number of CPUs)")
+	f.IntVar(&o.TopicRefresh, "topic-refresh", 0, "texts with outdated topic terms rewritten besides the run's own (default: 4 per new text, at least 64, all when nothing is new; -1: all)")
 	f.IntVar(&o.Batch, "batch", 32, "captures per atomic commit")
 	f.IntVar(&o.MaxText, "max-text", 1<<20, "bytes of a text analysed; the rest is left out with a logged reason")
 	f.BoolVar(&asJSON, "json", false, "write the report as JSON")
