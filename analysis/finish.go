@@ -459,11 +459,10 @@ func (r *run) topicTexts(ctx context.Context, b *writes, er *eraser, up *update,
 	for d := range up.shares {
 		redo[d] = true
 	}
-	q, err := r.staleQueue(ctx, er, up, step)
+	q, pending, err := r.staleQueue(ctx, er, up, step, redo, budget)
 	if err != nil {
 		return nil, 0, err
 	}
-	pending := 0
 	for _, x := range q {
 		switch {
 		case redo[x.d]: // the run's own text: its mark, if any, goes
@@ -520,30 +519,58 @@ type staleText struct {
 // oldest marks first (then by IRI, so that the order does not depend on
 // the store's history): the marked texts and those the update's moves
 // make outdated (see topicTexts; step: the crawl's size as counted
-// changed).
-func (r *run) staleQueue(ctx context.Context, er *eraser, up *update, step bool) ([]staleText, error) {
+// changed). Of the marked texts it names only those a run with budget
+// (see topicTexts) takes and those of own, and returns how many it left
+// out: the marks are read as IDs, and only the texts taken are looked up.
+func (r *run) staleQueue(ctx context.Context, er *eraser, up *update, step bool, own map[string]bool, budget int) ([]staleText, int, error) {
 	ids, err := er.v.LookupTerms([]rdf.Term{rdf.IRI(ontology.AwaitsTopicTerms), rdf.IRI(ontology.HasTopicTerm), rdf.IRI(ontology.Term)})
 	if err != nil || er.gid == graph.Any {
-		return nil, err
+		return nil, 0, err
 	}
 	mid, hid, tid := ids[0], ids[1], ids[2]
-	var marks []graph.IDQuad
+	ownIDs := map[graph.ID]string{}
+	for d := range own {
+		id, ok, err := er.v.Lookup(rdf.IRI(d))
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
+			ownIDs[id] = d
+		}
+	}
+	var q []staleText
+	bySince := map[graph.ID][]graph.ID{} // the marked texts, not own, by their marks' values
+	marked := map[graph.ID]bool{}
 	if mid != graph.Any {
 		it, err := er.v.Scan(ctx, graph.Pattern{P: mid, G: er.gid}, graph.ScanOptions{})
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
+		var ownMarks []graph.IDQuad
 		for it.Next() {
-			marks = append(marks, it.Quad())
+			m := it.Quad()
+			marked[m.S] = true
+			if _, ok := ownIDs[m.S]; ok {
+				ownMarks = append(ownMarks, m)
+				continue
+			}
+			bySince[m.O] = append(bySince[m.O], m.S)
 		}
 		it.Close()
 		if err := it.Err(); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-	}
-	marked := make(map[graph.ID]bool, len(marks))
-	for _, m := range marks {
-		marked[m.S] = true
+		for _, m := range ownMarks {
+			t, err := er.v.Term(m.O)
+			if err != nil {
+				return nil, 0, err
+			}
+			n, err := strconv.Atoi(t.Value)
+			if err != nil {
+				return nil, 0, fmt.Errorf("%s %s %q: %w", ownIDs[m.S], ontology.AwaitsTopicTerms, t.Value, err)
+			}
+			q = append(q, staleText{ownIDs[m.S], n})
+		}
 	}
 	var moved []graph.ID // texts made outdated by this update, not marked before
 	texts := func(p graph.Pattern) error {
@@ -555,7 +582,9 @@ func (r *run) staleQueue(ctx context.Context, er *eraser, up *update, step bool)
 		for it.Next() {
 			if d := it.Quad().S; !marked[d] {
 				marked[d] = true
-				moved = append(moved, d)
+				if _, ok := ownIDs[d]; !ok {
+					moved = append(moved, d)
+				}
 			}
 		}
 		return it.Err()
@@ -574,62 +603,75 @@ func (r *run) staleQueue(ctx context.Context, er *eraser, up *update, step bool)
 	case hid == graph.Any:
 	case step || fell:
 		if err := texts(graph.Pattern{P: hid, G: er.gid}); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	case tid != graph.Any:
 		for _, t := range rose {
 			id, ok, err := er.lookup(rdf.String(t))
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			if !ok {
 				continue
 			}
 			nodes, err := values(ctx, er.v, graph.Pattern{P: tid, O: id, G: er.gid}, false)
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			for _, n := range nodes {
 				if err := texts(graph.Pattern{P: hid, O: n, G: er.gid}); err != nil {
-					return nil, err
+					return nil, 0, err
 				}
 			}
 		}
 	}
-	all := make([]graph.ID, 0, 2*len(marks)+len(moved))
-	for _, m := range marks {
-		all = append(all, m.S, m.O)
+	// The marks' values, oldest first; the texts of each in the order of
+	// their IRIs, looked up while the budget lasts.
+	sinceIDs := make([]graph.ID, 0, len(bySince))
+	for o := range bySince {
+		sinceIDs = append(sinceIDs, o)
 	}
-	all = append(all, moved...)
-	ts, err := er.v.Terms(ctx, all, nil)
+	sinceTerms, err := er.v.Terms(ctx, sinceIDs, nil)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	q := make([]staleText, 0, len(marks)+len(moved))
-	for i := range marks {
-		n, err := strconv.Atoi(ts[2*i+1].Value)
+	type group struct {
+		since int
+		ds    []graph.ID
+	}
+	groups := make([]group, len(sinceIDs))
+	for i, o := range sinceIDs {
+		n, err := strconv.Atoi(sinceTerms[i].Value)
 		if err != nil {
-			return nil, fmt.Errorf("%s %s %q: %w", ts[2*i].Value, ontology.AwaitsTopicTerms, ts[2*i+1].Value, err)
+			return nil, 0, fmt.Errorf("%s %q: %w", ontology.AwaitsTopicTerms, sinceTerms[i].Value, err)
 		}
-		q = append(q, staleText{ts[2*i].Value, n})
+		groups[i] = group{n, bySince[o]}
 	}
-	for _, t := range ts[2*len(marks):] {
-		q = append(q, staleText{t.Value, -1})
+	sort.Slice(groups, func(i, j int) bool { return groups[i].since < groups[j].since })
+	groups = append(groups, group{-1, moved})
+	left := 0
+	for _, g := range groups {
+		if budget == 0 && g.since >= 0 {
+			left += len(g.ds)
+			continue
+		}
+		ts, err := er.v.Terms(ctx, g.ds, nil)
+		if err != nil {
+			return nil, 0, err
+		}
+		names := make([]string, len(ts))
+		for i, t := range ts {
+			names[i] = t.Value
+		}
+		sort.Strings(names)
+		for _, d := range names {
+			q = append(q, staleText{d, g.since})
+		}
+		if budget > 0 {
+			budget = max(budget-len(names), 0)
+		}
 	}
-	sort.Slice(q, func(i, j int) bool {
-		a, b := q[i].since, q[j].since
-		if a < 0 {
-			a = math.MaxInt
-		}
-		if b < 0 {
-			b = math.MaxInt
-		}
-		if a != b {
-			return a < b
-		}
-		return q[i].d < q[j].d
-	})
-	return q, nil
+	return q, left, nil
 }
 
 // topics adds the topicTerms terms of highest TF-IDF of each text of
