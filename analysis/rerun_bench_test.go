@@ -65,7 +65,8 @@ func settle() {
 // (settle), and a table of the CPU of each run by crawl size: a rerun
 // that costs the new captures only costs the same on every size.
 // MNEME_RERUN_PROFILE=FILE writes a CPU profile of the first rerun of
-// each size to FILE.SCALE; MNEME_RERUN_ONCE runs the first rerun only.
+// each size to FILE.SCALE.rerun, and of the run with nothing new to
+// FILE.SCALE.drain; MNEME_RERUN_ONCE runs the first rerun only.
 func BenchmarkRerun(b *testing.B) {
 	posts, fresh := 1000, 30
 	if n, err := strconv.Atoi(os.Getenv("MNEME_RERUN_POSTS")); err == nil && n > 0 {
@@ -106,11 +107,11 @@ func BenchmarkRerun(b *testing.B) {
 			st := loadCorpus(b, c)
 			b.StartTimer()
 			rw := row{texts: len(last.Texts)}
-			run := func(what string, profile bool) {
+			run := func(what string, profile string) {
 				b.StopTimer()
 				settle()
-				if profile && os.Getenv("MNEME_RERUN_PROFILE") != "" {
-					f, err := os.Create(os.Getenv("MNEME_RERUN_PROFILE") + "." + strconv.Itoa(scale))
+				if profile != "" && os.Getenv("MNEME_RERUN_PROFILE") != "" {
+					f, err := os.Create(os.Getenv("MNEME_RERUN_PROFILE") + "." + strconv.Itoa(scale) + profile)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -140,15 +141,19 @@ func BenchmarkRerun(b *testing.B) {
 			if _, err := Run(context.Background(), Options{Store: st, Crawl: c.Crawls[0].ID}); err != nil {
 				b.Fatal(err)
 			}
-			run("first run", false)
+			run("first run", "")
 			for i, n := range steps {
 				b.StopTimer()
 				texts := addPosts(b, st, last.ID, uint64(300+i), n)
 				b.StartTimer()
-				run("rerun after "+strconv.Itoa(n)+" new posts ("+strconv.Itoa(texts)+" texts)", i == 0)
+				profile := ""
+				if i == 0 {
+					profile = ".rerun"
+				}
+				run("rerun after "+strconv.Itoa(n)+" new posts ("+strconv.Itoa(texts)+" texts)", profile)
 			}
 			if len(steps) > 1 {
-				run("rerun with nothing new", false)
+				run("rerun with nothing new", ".drain")
 			}
 			rows = append(rows, rw)
 		}
