@@ -103,6 +103,9 @@ holds it, start the analysis through the control API instead
 				fmt.Fprintf(out, "against %s: %d new, %d changed, %d unchanged, %d deleted objects; %d candidate name changes\n",
 					rep.Previous, rep.Versions["New"], rep.Versions["Changed"], rep.Versions["Unchanged"], rep.Versions["Deleted"], rep.NameChanges)
 			}
+			if rep.TopicsPending > 0 {
+				fmt.Fprintf(out, "%d texts' topic terms are outdated (marked mneme:awaitsTopicTerms); a run with nothing new rewrites them\n", rep.TopicsPending)
+			}
 			fmt.Fprintf(out, "graph %s\n", analysis.GraphIRI(o.Crawl))
 			return nil
 		},
