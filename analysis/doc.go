@@ -21,9 +21,13 @@
 // urn:mneme:tallies:ID: each text's share, per entity and per term
 // totals) by those objects' texts and writes anew from the totals the
 // crawl-wide figures those objects can change (the entities they name,
-// their versions, the topic terms of texts sharing their terms, the name
-// changes), so a run costs the new captures and what they touch, and a
-// run killed at any moment and run again leaves the graph a run without
-// interruption over the whole crawl leaves. docs/analysis.md describes
+// their versions, their texts' topic terms, the name changes). The topic
+// terms of other texts that a term's document frequency makes outdated
+// are rewritten a bounded number per run, the rest marked
+// mneme:awaitsTopicTerms for a later run (a run with nothing new rewrites
+// them all). So a run costs the new captures and what they touch, every
+// text without that mark has the figures an analysis of the whole crawl
+// gives it, and a run killed at any moment and run again leaves the graph
+// the same run without interruption leaves. docs/analysis.md describes
 // the graph and the queries researchers ask of it.
 package analysis

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/bits"
 	"sort"
@@ -29,10 +30,12 @@ const (
 // updates by those objects' texts: each text's share as last counted is
 // taken away and its share now added. Only the figures those objects can
 // change are rewritten: their versions, the measures and associations of
-// the entities they name, the topic terms of the texts whose terms they
-// share (all of them when the crawl's size crosses a rounding step, see
-// coarse); the name changes, which weigh every entity against the crawls
-// before, are recomputed from the totals.
+// the entities they name, their texts' topic terms and those of a bounded
+// number of the texts whose topic terms they make outdated (through the
+// crawl's size or a term's document frequency, see coarse), the others
+// being marked for a later run (see topicTexts); the name changes, which
+// weigh every entity against the crawls before, are recomputed from the
+// totals.
 func (r *run) finish(ctx context.Context) error {
 	v := r.o.Store.Snapshot()
 	defer v.Close()
@@ -95,11 +98,11 @@ func (r *run) finish(ctx context.Context) error {
 	t0 = time.Now()
 	r.rep.Stage = "topics"
 	r.progress()
-	all := recount || coarse(before) != coarse(tl.crawl.texts)
-	redo, err := r.topicTexts(ctx, er, up, all)
+	redo, pending, err := r.topicTexts(ctx, b, er, up, recount, coarse(before) != coarse(tl.crawl.texts), r.topicBudget(len(dirty), len(up.shares)))
 	if err != nil {
 		return err
 	}
+	r.rep.TopicsPending = pending
 	if err := r.topics(ctx, b, tl, up, redo); err != nil {
 		return err
 	}
@@ -410,20 +413,29 @@ func coarse(n int) int {
 	return n >> e << e
 }
 
-// topicTexts returns the texts whose topic terms are written anew, and
-// collects their old ones in er: every text's when all (the crawl's size
-// as counted, see coarse, changed, or its totals were counted anew);
-// else the texts of the update's, and the texts with a topic term whose
-// document frequency as counted rose with them (its weight fell; a term
-// that is not among a text's topic terms stays out as its weight falls).
-func (r *run) topicTexts(ctx context.Context, er *eraser, up *update, all bool) (map[string]bool, error) {
+// topicTexts returns the texts whose topic terms this run writes anew,
+// collecting their old ones in er, and keeps the queue of texts whose
+// topic terms are outdated (mneme:awaitsTopicTerms): every text's are
+// written anew when all (its totals were counted anew); else those of the
+// update's texts, and of at most budget texts of the queue (all of it when
+// budget < 0), the oldest marks first. The queue gains, marked in b, the
+// texts left whose topic terms moved: every text's when the crawl's size
+// as counted (see coarse) changed or a term's document frequency as
+// counted fell (a term's weight rose, which may bring it into any text's
+// topic terms); else the texts having as a topic term one whose document
+// frequency as counted rose (its weight fell: a term that is not among a
+// text's topic terms stays out). So every text without a mark has the
+// topic terms an analysis of the whole crawl gives it, and a run costs
+// its own texts and its budget, however many texts a term's step moves.
+// It returns how many texts the queue holds after the run.
+func (r *run) topicTexts(ctx context.Context, b *writes, er *eraser, up *update, all, step bool, budget int) (map[string]bool, int, error) {
 	redo := map[string]bool{}
 	if all {
 		// The texts counted before (their shares read for topics), and
 		// those of the update.
 		ds, err := up.tl.texts(ctx)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		for _, d := range ds {
 			redo[d] = true
@@ -431,81 +443,235 @@ func (r *run) topicTexts(ctx context.Context, er *eraser, up *update, all bool) 
 		for d := range up.shares {
 			redo[d] = true
 		}
-		if err := er.class(ctx, ontology.TopicTerm); err != nil {
-			return nil, err
+		for _, p := range []string{ontology.HasTopicTerm, ontology.AwaitsTopicTerms} {
+			pid, ok, err := er.lookup(rdf.IRI(p))
+			if err != nil {
+				return nil, 0, err
+			}
+			if ok {
+				if err := er.pattern(ctx, graph.Pattern{P: pid}); err != nil {
+					return nil, 0, err
+				}
+			}
 		}
-		pid, ok, err := er.lookup(rdf.IRI(ontology.HasTopicTerm))
-		if err != nil || !ok {
-			return redo, err
-		}
-		return redo, er.pattern(ctx, graph.Pattern{P: pid})
+		return redo, 0, er.class(ctx, ontology.TopicTerm)
 	}
-	for d, sh := range up.shares {
-		if sh != nil && len(sh.terms) > 0 {
-			redo[d] = true
-		}
+	for d := range up.shares {
+		redo[d] = true
 	}
-	var olds []graph.ID // texts with one of the terms that rose as a topic term
-	tid, ok, err := er.lookup(rdf.IRI(ontology.Term))
-	if err != nil || !ok {
-		return redo, err
+	q, pending, err := r.staleQueue(ctx, er, up, step, redo, budget)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, x := range q {
+		switch {
+		case redo[x.d]: // the run's own text: its mark, if any, goes
+		case budget != 0:
+			budget = max(budget-1, -1)
+			redo[x.d] = true
+		default:
+			pending++
+			if x.since < 0 {
+				b.Add(rdf.Quad{S: rdf.IRI(x.d), P: rdf.IRI(ontology.AwaitsTopicTerms), O: integer(up.tl.crawl.texts), G: r.graph})
+			}
+			continue
+		}
+		if x.since >= 0 {
+			b.Delete(rdf.Quad{S: rdf.IRI(x.d), P: rdf.IRI(ontology.AwaitsTopicTerms), O: integer(x.since), G: r.graph})
+		}
 	}
 	hid, ok, err := er.lookup(rdf.IRI(ontology.HasTopicTerm))
 	if err != nil || !ok {
-		return redo, err
-	}
-	for _, t := range sortedKeys(up.dfBefore) {
-		if coarse(up.tl.df[t]) == coarse(up.dfBefore[t]) {
-			continue
-		}
-		id, ok, err := er.lookup(rdf.String(t))
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
-		nodes, err := values(ctx, er.v, graph.Pattern{P: tid, O: id, G: er.gid}, false)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range nodes {
-			ds, err := values(ctx, er.v, graph.Pattern{P: hid, O: n, G: er.gid}, false)
-			if err != nil {
-				return nil, err
-			}
-			olds = append(olds, ds...)
-		}
-	}
-	ts, err := er.v.Terms(ctx, olds, nil)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range ts {
-		redo[t.Value] = true
+		return redo, pending, err
 	}
 	for _, d := range sortedKeys(redo) {
 		id, ok, err := er.lookup(rdf.IRI(d))
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if !ok {
 			continue
 		}
 		nodes, err := values(ctx, er.v, graph.Pattern{S: id, P: hid, G: er.gid}, true)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		for _, n := range nodes {
 			er.quads = append(er.quads, graph.IDQuad{S: id, P: hid, O: n, G: er.gid})
 		}
 		for _, n := range nodes {
 			if err := er.pattern(ctx, graph.Pattern{S: n}); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 		}
 	}
-	return redo, nil
+	return redo, pending, nil
+}
+
+// staleText is a text of the queue of outdated topic terms, marked when
+// the crawl had since texts (-1: not yet marked).
+type staleText struct {
+	d     string
+	since int
+}
+
+// staleQueue returns the queue of texts whose topic terms are outdated,
+// oldest marks first (then by IRI, so that the order does not depend on
+// the store's history): the marked texts and those the update's moves
+// make outdated (see topicTexts; step: the crawl's size as counted
+// changed). Of the marked texts it names only those a run with budget
+// (see topicTexts) takes and those of own, and returns how many it left
+// out: the marks are read as IDs, and only the texts taken are looked up.
+func (r *run) staleQueue(ctx context.Context, er *eraser, up *update, step bool, own map[string]bool, budget int) ([]staleText, int, error) {
+	ids, err := er.v.LookupTerms([]rdf.Term{rdf.IRI(ontology.AwaitsTopicTerms), rdf.IRI(ontology.HasTopicTerm), rdf.IRI(ontology.Term)})
+	if err != nil || er.gid == graph.Any {
+		return nil, 0, err
+	}
+	mid, hid, tid := ids[0], ids[1], ids[2]
+	ownIDs := map[graph.ID]string{}
+	for d := range own {
+		id, ok, err := er.v.Lookup(rdf.IRI(d))
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
+			ownIDs[id] = d
+		}
+	}
+	var q []staleText
+	bySince := map[graph.ID][]graph.ID{} // the marked texts, not own, by their marks' values
+	marked := map[graph.ID]bool{}
+	if mid != graph.Any {
+		it, err := er.v.Scan(ctx, graph.Pattern{P: mid, G: er.gid}, graph.ScanOptions{})
+		if err != nil {
+			return nil, 0, err
+		}
+		var ownMarks []graph.IDQuad
+		for it.Next() {
+			m := it.Quad()
+			marked[m.S] = true
+			if _, ok := ownIDs[m.S]; ok {
+				ownMarks = append(ownMarks, m)
+				continue
+			}
+			bySince[m.O] = append(bySince[m.O], m.S)
+		}
+		it.Close()
+		if err := it.Err(); err != nil {
+			return nil, 0, err
+		}
+		for _, m := range ownMarks {
+			t, err := er.v.Term(m.O)
+			if err != nil {
+				return nil, 0, err
+			}
+			n, err := strconv.Atoi(t.Value)
+			if err != nil {
+				return nil, 0, fmt.Errorf("%s %s %q: %w", ownIDs[m.S], ontology.AwaitsTopicTerms, t.Value, err)
+			}
+			q = append(q, staleText{ownIDs[m.S], n})
+		}
+	}
+	var moved []graph.ID // texts made outdated by this update, not marked before
+	texts := func(p graph.Pattern) error {
+		it, err := er.v.Scan(ctx, p, graph.ScanOptions{})
+		if err != nil {
+			return err
+		}
+		defer it.Close()
+		for it.Next() {
+			if d := it.Quad().S; !marked[d] {
+				marked[d] = true
+				if _, ok := ownIDs[d]; !ok {
+					moved = append(moved, d)
+				}
+			}
+		}
+		return it.Err()
+	}
+	fell := false
+	var rose []string
+	for _, t := range sortedKeys(up.dfBefore) {
+		switch now, was := coarse(up.tl.df[t]), coarse(up.dfBefore[t]); {
+		case now < was:
+			fell = true
+		case now > was:
+			rose = append(rose, t)
+		}
+	}
+	switch {
+	case hid == graph.Any:
+	case step || fell:
+		if err := texts(graph.Pattern{P: hid, G: er.gid}); err != nil {
+			return nil, 0, err
+		}
+	case tid != graph.Any:
+		for _, t := range rose {
+			id, ok, err := er.lookup(rdf.String(t))
+			if err != nil {
+				return nil, 0, err
+			}
+			if !ok {
+				continue
+			}
+			nodes, err := values(ctx, er.v, graph.Pattern{P: tid, O: id, G: er.gid}, false)
+			if err != nil {
+				return nil, 0, err
+			}
+			for _, n := range nodes {
+				if err := texts(graph.Pattern{P: hid, O: n, G: er.gid}); err != nil {
+					return nil, 0, err
+				}
+			}
+		}
+	}
+	// The marks' values, oldest first; the texts of each in the order of
+	// their IRIs, looked up while the budget lasts.
+	sinceIDs := make([]graph.ID, 0, len(bySince))
+	for o := range bySince {
+		sinceIDs = append(sinceIDs, o)
+	}
+	sinceTerms, err := er.v.Terms(ctx, sinceIDs, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	type group struct {
+		since int
+		ds    []graph.ID
+	}
+	groups := make([]group, len(sinceIDs))
+	for i, o := range sinceIDs {
+		n, err := strconv.Atoi(sinceTerms[i].Value)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s %q: %w", ontology.AwaitsTopicTerms, sinceTerms[i].Value, err)
+		}
+		groups[i] = group{n, bySince[o]}
+	}
+	sort.Slice(groups, func(i, j int) bool { return groups[i].since < groups[j].since })
+	groups = append(groups, group{-1, moved})
+	left := 0
+	for _, g := range groups {
+		if budget == 0 && g.since >= 0 {
+			left += len(g.ds)
+			continue
+		}
+		ts, err := er.v.Terms(ctx, g.ds, nil)
+		if err != nil {
+			return nil, 0, err
+		}
+		names := make([]string, len(ts))
+		for i, t := range ts {
+			names[i] = t.Value
+		}
+		sort.Strings(names)
+		for _, d := range names {
+			q = append(q, staleText{d, g.since})
+		}
+		if budget > 0 {
+			budget = max(budget-len(names), 0)
+		}
+	}
+	return q, left, nil
 }
 
 // topics adds the topicTerms terms of highest TF-IDF of each text of

@@ -58,12 +58,15 @@ func settle() {
 // each (default 1,000) times the scale (MNEME_RERUN_SCALES, default
 // "1,2") is analysed, then MNEME_RERUN_NEW posts (default 30, with their
 // comments) are added to the second crawl, whose analysis runs again,
-// three times; and once more with ten times as many. It logs the first run of the crawl
+// three times; and once more with ten times as many; and once with
+// nothing new, which rewrites the topic terms the reruns left outdated
+// (see Options.TopicRefresh). It logs the first run of the crawl
 // and each rerun, wall and CPU, by stage, each once the process is idle
 // (settle), and a table of the CPU of each run by crawl size: a rerun
 // that costs the new captures only costs the same on every size.
 // MNEME_RERUN_PROFILE=FILE writes a CPU profile of the first rerun of
-// each size to FILE.SCALE; MNEME_RERUN_ONCE runs the first rerun only.
+// each size to FILE.SCALE.rerun, and of the run with nothing new to
+// FILE.SCALE.drain; MNEME_RERUN_ONCE runs the first rerun only.
 func BenchmarkRerun(b *testing.B) {
 	posts, fresh := 1000, 30
 	if n, err := strconv.Atoi(os.Getenv("MNEME_RERUN_POSTS")); err == nil && n > 0 {
@@ -104,11 +107,11 @@ func BenchmarkRerun(b *testing.B) {
 			st := loadCorpus(b, c)
 			b.StartTimer()
 			rw := row{texts: len(last.Texts)}
-			run := func(what string, profile bool) {
+			run := func(what string, profile string) {
 				b.StopTimer()
 				settle()
-				if profile && os.Getenv("MNEME_RERUN_PROFILE") != "" {
-					f, err := os.Create(os.Getenv("MNEME_RERUN_PROFILE") + "." + strconv.Itoa(scale))
+				if profile != "" && os.Getenv("MNEME_RERUN_PROFILE") != "" {
+					f, err := os.Create(os.Getenv("MNEME_RERUN_PROFILE") + "." + strconv.Itoa(scale) + profile)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -130,20 +133,27 @@ func BenchmarkRerun(b *testing.B) {
 				for _, s := range rep.Stages {
 					stages = append(stages, fmt.Sprintf("%s %.3f", s.Stage, s.Elapsed.Seconds()))
 				}
-				fmt.Printf("crawl of %d texts, %s: %d captures, %d texts read; %.3f s wall, %.3f s CPU; stages (s wall): %s; written anew: %d entities, %d texts' topics, %d versions",
+				fmt.Printf("crawl of %d texts, %s: %d captures, %d texts read; %.3f s wall, %.3f s CPU; stages (s wall): %s; written anew: %d entities, %d texts' topics, %d versions; %d texts' topic terms left outdated",
 					len(last.Texts), what, rep.Captures, rep.Texts, time.Since(w0).Seconds(), cpu, strings.Join(stages, ", "),
-					rep.Updated.Entities, rep.Updated.Texts, rep.Updated.Versions)
+					rep.Updated.Entities, rep.Updated.Texts, rep.Updated.Versions, rep.TopicsPending)
 				fmt.Println()
 			}
 			if _, err := Run(context.Background(), Options{Store: st, Crawl: c.Crawls[0].ID}); err != nil {
 				b.Fatal(err)
 			}
-			run("first run", false)
+			run("first run", "")
 			for i, n := range steps {
 				b.StopTimer()
 				texts := addPosts(b, st, last.ID, uint64(300+i), n)
 				b.StartTimer()
-				run("rerun after "+strconv.Itoa(n)+" new posts ("+strconv.Itoa(texts)+" texts)", i == 0)
+				profile := ""
+				if i == 0 {
+					profile = ".rerun"
+				}
+				run("rerun after "+strconv.Itoa(n)+" new posts ("+strconv.Itoa(texts)+" texts)", profile)
+			}
+			if len(steps) > 1 {
+				run("rerun with nothing new", ".drain")
 			}
 			rows = append(rows, rw)
 		}
@@ -152,6 +162,9 @@ func BenchmarkRerun(b *testing.B) {
 	sb.WriteString("CPU seconds by crawl size (texts of the second crawl): first run")
 	for _, n := range steps {
 		sb.WriteString(", rerun after " + strconv.Itoa(n) + " posts")
+	}
+	if len(steps) > 1 {
+		sb.WriteString(", rerun with nothing new")
 	}
 	for _, rw := range rows {
 		sb.WriteString(fmt.Sprintf("\n  %6d texts:", rw.texts))

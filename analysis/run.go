@@ -36,6 +36,11 @@ type Options struct {
 	Batch        int // captures per atomic commit (default 32)
 	Workers      int // texts analysed at once (default GOMAXPROCS)
 	MaxText      int // bytes of a text analysed (default 1 MiB); the rest is left out with a logged reason
+	// TopicRefresh is how many texts with outdated topic terms (marked
+	// mneme:awaitsTopicTerms) a run rewrites besides its own: by default
+	// four per text whose figures it updates, at least 64, and all of
+	// them when it updates none (a run with nothing new); negative: all.
+	TopicRefresh int
 	// Log receives a line per text skipped or cut short, and per stage.
 	Log io.Writer
 	// Progress is called after every commit and stage.
@@ -61,8 +66,24 @@ type Report struct {
 	Entities    int            // entities measured in the crawl
 	Versions    map[string]int // objects by version status (new, changed, unchanged, deleted)
 	NameChanges int            // candidate name changes proposed
-	Updated     Updated        // the crawl-wide figures written anew
-	Stages      []StageTime
+	// TopicsPending are the texts whose topic terms are left outdated
+	// for a later run (see Options.TopicRefresh).
+	TopicsPending int
+	Updated       Updated // the crawl-wide figures written anew
+	Stages        []StageTime
+}
+
+// topicBudget is how many texts of the queue of outdated topic terms a
+// run rewrites besides its own, when dirty objects await figures and own
+// texts are theirs (-1: all); see Options.TopicRefresh.
+func (r *run) topicBudget(dirty, own int) int {
+	switch {
+	case r.o.TopicRefresh != 0:
+		return max(r.o.TopicRefresh, -1)
+	case dirty == 0:
+		return -1
+	}
+	return max(4*own, 64)
 }
 
 // Updated counts the crawl-wide figures a run wrote anew: those the texts

@@ -110,6 +110,7 @@ func (m *Manager) Analyze(req api.AnalysisRequest) (api.Analysis, error) {
 		}
 		s.State, s.Stage = "finished", rep.Stage
 		s.Entities, s.Previous, s.Versions, s.NameChanges = rep.Entities, rep.Previous, rep.Versions, rep.NameChanges
+		s.TopicsPending = rep.TopicsPending
 	}()
 	return j.get(), nil
 }

@@ -18,6 +18,12 @@ const (
 	// updates the figures it touches, and drops the mark in the same
 	// commit.
 	AwaitsFigures = MnemeNS + "awaitsFigures"
+	// AwaitsTopicTerms marks a text whose topic terms were computed
+	// against document frequencies that have since moved (as rounded):
+	// they are rewritten by a later run, within its budget, or by the
+	// next run with no new text; its value is the crawl's number of
+	// texts when the mark was set, which orders the queue.
+	AwaitsTopicTerms = MnemeNS + "awaitsTopicTerms"
 	// TextCount is the number of texts an analysis holds, and
 	// PreviousTextCount that of the analysis it was compared with.
 	TextCount         = MnemeNS + "textCount"

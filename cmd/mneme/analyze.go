@@ -103,6 +103,9 @@ holds it, start the analysis through the control API instead
 				fmt.Fprintf(out, "against %s: %d new, %d changed, %d unchanged, %d deleted objects; %d candidate name changes\n",
 					rep.Previous, rep.Versions["New"], rep.Versions["Changed"], rep.Versions["Unchanged"], rep.Versions["Deleted"], rep.NameChanges)
 			}
+			if rep.TopicsPending > 0 {
+				fmt.Fprintf(out, "%d texts' topic terms are outdated (marked mneme:awaitsTopicTerms); a run with nothing new rewrites them\n", rep.TopicsPending)
+			}
 			fmt.Fprintf(out, "graph %s\n", analysis.GraphIRI(o.Crawl))
 			return nil
 		},
@@ -113,6 +116,7 @@ holds it, start the analysis through the control API instead
 	f.StringVar(&entities, "entities", "", "YAML file of known entities, their aliases and same-as IRIs")
 	f.BoolVar(&o.NoStoreNames, "no-store-names", false, "do not look for the names of people the store knows")
 	f.IntVar(&o.Workers, "workers", 0, "texts analysed at once (default: the number of CPUs)")
+	f.IntVar(&o.TopicRefresh, "topic-refresh", 0, "texts with outdated topic terms rewritten besides the run's own (default: 4 per new text, at least 64, all when nothing is new; -1: all)")
 	f.IntVar(&o.Batch, "batch", 32, "captures per atomic commit")
 	f.IntVar(&o.MaxText, "max-text", 1<<20, "bytes of a text analysed; the rest is left out with a logged reason")
 	f.BoolVar(&asJSON, "json", false, "write the report as JSON")

@@ -37,6 +37,9 @@ type Analysis struct {
 	Previous       string         `json:"previous,omitempty"` // crawl compared against
 	Versions       map[string]int `json:"versions,omitempty"` // objects by version status
 	NameChanges    int            `json:"name_changes,omitempty"`
+	// TopicsPending are the texts whose topic terms are outdated (marked
+	// mneme:awaitsTopicTerms), left for a later run.
+	TopicsPending int `json:"topics_pending,omitempty"`
 }
 
 func analysisPath(crawl string) string { return "/api/analyses/" + url.PathEscape(crawl) }
