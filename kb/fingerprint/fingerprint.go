@@ -28,6 +28,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -73,7 +74,9 @@ type Set struct {
 type Stats struct {
 	Technologies int
 	Patterns     int
-	// SkippedJS counts technologies' js rules (globals need a JS engine).
+	// SkippedJS counts technologies' js rules that are not matched as
+	// the global's definition in the markup (jsRule): those that
+	// constrain the global's value, which needs a JS engine.
 	SkippedJS int
 	// SkippedScripts counts scripts patterns (JavaScript file contents).
 	SkippedScripts int
@@ -99,7 +102,7 @@ type tech struct {
 
 type pattern struct {
 	tech  int
-	field string // html, scriptSrc, url, meta, headers, cookies
+	field string // html, js, scriptSrc, url, meta, headers, cookies
 	key   string // meta name, header or cookie name (lower-case)
 	keyRE *regexp.Regexp
 	// expr is the regex as written, "" when the key's presence
@@ -115,6 +118,10 @@ type pattern struct {
 	version    []byte // template for regexp.Expand (\1 made ${1}); nil: none
 	confidence int
 	desc       string // what fired, for Match.Pattern: field[key]: regex
+	// js is the global's path, as written, for a js rule (field js,
+	// findJS); its regex is the path's literal, which files it in the
+	// markup's index.
+	js []string
 	// alt marks an alternative after the first of an html regex split
 	// into its alternatives (alternatives), which counts as one pattern.
 	alt bool
@@ -421,7 +428,6 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 			t.cats = append(t.cats, cats[c])
 		}
 		s.techs = append(s.techs, t)
-		s.Stats.SkippedJS += len(rp.JS)
 		for _, m := range []json.RawMessage{r.DOM, r.DNS, r.CSS, r.XHR, r.Robots, r.CertIssuer, r.Probe, r.Text} {
 			if len(m) > 0 {
 				s.Stats.SkippedOther++
@@ -452,6 +458,21 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 			// One pattern as loaded, and as Match reports it.
 			for i, p := range pats[n:] {
 				p.alt, p.desc = i > 0, "html: "+v
+			}
+		}
+		// js rules as the global's definition in the markup (jsRule),
+		// in key order so that which rule fires does not follow Go's
+		// map order.
+		for _, k := range slices.Sorted(maps.Keys(rp.JS)) {
+			src, path, ok := jsRule(k, rp.JS[k])
+			if !ok {
+				s.Stats.SkippedJS++
+				continue
+			}
+			n := len(pats)
+			add("js", "", src)
+			if len(pats) > n {
+				pats[n].js, pats[n].desc = path, "js: "+k
 			}
 		}
 		s.Stats.SkippedScripts += len(rp.Scripts)
@@ -571,7 +592,7 @@ func (s *Set) index(pats []*pattern) {
 		SkippedOther: s.Stats.SkippedOther, SkippedRegex: s.Stats.SkippedRegex}
 	// Literals and texts are lower-cased here.
 	b, sb, ub := litindex.NewBuilder(false), litindex.NewBuilder(false), litindex.NewBuilder(false)
-	byField := map[string]*litindex.Builder{"html": b, "scriptSrc": sb, "url": ub}
+	byField := map[string]*litindex.Builder{"html": b, "js": b, "scriptSrc": sb, "url": ub}
 	for id, p := range pats {
 		switch {
 		case p.keyRE != nil:
@@ -601,6 +622,9 @@ func (s *Set) index(pats []*pattern) {
 			sets := literalSets(p)
 			best := bestSet(sets)
 			p.need, p.lits, p.litIDs = nil, nil, nil
+			if p.field == "js" {
+				p.pure = false // the literal alone is no definition
+			}
 			if p.field == "html" || p.field == "scriptSrc" {
 				// A part of the page or a script source is checked for
 				// each set, most selective first: most parts fail there.

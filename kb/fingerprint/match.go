@@ -253,6 +253,8 @@ func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 	switch p.field {
 	case "html":
 		return findNear(p, in.html, in.lower, in.hits)
+	case "js":
+		return "", findJS(p.js, in.html, in.lower)
 	case "url":
 		return find(p, []byte(in.url))
 	case "meta":
