@@ -102,7 +102,7 @@ type tech struct {
 
 type pattern struct {
 	tech  int
-	field string // html, js, scriptSrc, url, meta, headers, cookies
+	field string // html, js, dom, scriptSrc, url, meta, headers, cookies
 	key   string // meta name, header or cookie name (lower-case)
 	keyRE *regexp.Regexp
 	// expr is the regex as written, "" when the key's presence
@@ -122,6 +122,9 @@ type pattern struct {
 	// findJS); its regex is the path's literal, which files it in the
 	// markup's index.
 	js []string
+	// dom is the selector and conditions of a dom rule (field dom,
+	// findDOM); its regex is a literal the selector requires.
+	dom *domRule
 	// alt marks an alternative after the first of an html regex split
 	// into its alternatives (alternatives), which counts as one pattern.
 	alt bool
@@ -428,7 +431,7 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 			t.cats = append(t.cats, cats[c])
 		}
 		s.techs = append(s.techs, t)
-		for _, m := range []json.RawMessage{r.DOM, r.DNS, r.CSS, r.XHR, r.Robots, r.CertIssuer, r.Probe, r.Text} {
+		for _, m := range []json.RawMessage{r.DNS, r.CSS, r.XHR, r.Robots, r.CertIssuer, r.Probe, r.Text} {
 			if len(m) > 0 {
 				s.Stats.SkippedOther++
 			}
@@ -473,6 +476,19 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 			add("js", "", src)
 			if len(pats) > n {
 				pats[n].js, pats[n].desc = path, "js: "+k
+			}
+		}
+		// dom rules as CSS selectors on the parsed page, each filed
+		// under a literal its selector requires (domRules).
+		if len(r.DOM) > 0 {
+			rules, lits, skipped := domRules(r.DOM)
+			s.Stats.SkippedOther += skipped
+			for i, rule := range rules {
+				n := len(pats)
+				add("dom", "", regexp.QuoteMeta(lits[i]))
+				if len(pats) > n {
+					pats[n].dom, pats[n].desc = rule, "dom: "+rule.selector
+				}
 			}
 		}
 		s.Stats.SkippedScripts += len(rp.Scripts)
@@ -592,7 +608,7 @@ func (s *Set) index(pats []*pattern) {
 		SkippedOther: s.Stats.SkippedOther, SkippedRegex: s.Stats.SkippedRegex}
 	// Literals and texts are lower-cased here.
 	b, sb, ub := litindex.NewBuilder(false), litindex.NewBuilder(false), litindex.NewBuilder(false)
-	byField := map[string]*litindex.Builder{"html": b, "js": b, "scriptSrc": sb, "url": ub}
+	byField := map[string]*litindex.Builder{"html": b, "js": b, "dom": b, "scriptSrc": sb, "url": ub}
 	for id, p := range pats {
 		switch {
 		case p.keyRE != nil:
@@ -622,8 +638,8 @@ func (s *Set) index(pats []*pattern) {
 			sets := literalSets(p)
 			best := bestSet(sets)
 			p.need, p.lits, p.litIDs = nil, nil, nil
-			if p.field == "js" {
-				p.pure = false // the literal alone is no definition
+			if p.field == "js" || p.field == "dom" {
+				p.pure = false // the literal alone is no definition, no element
 			}
 			if p.field == "html" || p.field == "scriptSrc" {
 				// A part of the page or a script source is checked for

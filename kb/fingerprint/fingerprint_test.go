@@ -435,3 +435,45 @@ func TestJSRules(t *testing.T) {
 		t.Error("a rule reading the version was left out")
 	}
 }
+
+// TestDOMRules checks dom rules matched as CSS selectors on the parsed
+// page: a selector list split at its commas, attribute and text
+// conditions with the version they read, a selector with no literal to
+// file it under or a rule on DOM properties left out.
+func TestDOMRules(t *testing.T) {
+	page := `<html data-wf-site="5f0c"><head><link rel="stylesheet" href="/sites/all/themes/x/style.css"></head><body>
+<table class="tablebg forumline"><tr><td>x</td></tr></table>
+<p class="engine-version" title="version 4.2">Powered by Acme</p></body></html>`
+	d, err := vdoc.New("https://example.org/", nil, []byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		raw, version string
+		want         bool
+	}{
+		{`"html[data-wf-site]"`, "", true},
+		{`["div.nothing-here", "link[href*='/sites/default/themes/'], link[href*='/sites/all/themes/']"]`, "", true},
+		{`"table[class*='forumline']"`, "", true},
+		{`"table[class*='forumlines']"`, "", false},
+		{`{"p.engine-version": {"attributes": {"title": "^version ([\\d.]+)$\\;version:\\1"}, "text": "Powered by Acme"}}`, "4.2", true},
+		{`{"p.engine-version": {"text": "^Powered by Other"}}`, "", false},
+	} {
+		rules, lits, _ := domRules(json.RawMessage(c.raw))
+		got, version := false, ""
+		for i, r := range rules {
+			if v, ok := findDOM(r, d.Root); ok {
+				got, version = true, v
+				if !bytes.Contains(vdoc.LowerASCII([]byte(page)), []byte(lits[i])) {
+					t.Errorf("%s matches, but its literal %q is not in the page", r.selector, lits[i])
+				}
+			}
+		}
+		if got != c.want || version != c.version {
+			t.Errorf("%s: %v %q, want %v %q", c.raw, got, version, c.want, c.version)
+		}
+	}
+	if rules, _, skipped := domRules(json.RawMessage(`{"title": {"text": "^Pleroma$"}, "a.x-long-class": {"properties": {"p": ""}}}`)); len(rules) != 0 || skipped != 2 {
+		t.Errorf("kept %d rules, skipped %d", len(rules), skipped)
+	}
+}
