@@ -7,13 +7,17 @@
 // Patterns on the page markup (html, scriptSrc), the URL, meta tags,
 // headers and cookies are parsed as Go regular expressions
 // (case-insensitive, as Wappalyzer matches) when loaded, and compiled
-// when a page first needs one. LoadOnly keeps the technologies a caller
+// when a page first needs one. What Wappalyzer reads in a browser is
+// read from the page where it can be: a js rule as the global's
+// definition in an inline script (jsRule), a dom rule as a CSS selector
+// on the parsed page (domRules). LoadOnly keeps the technologies a caller
 // asks for (those that name an application, for a crawl) and those that
 // imply them. Patterns RE2 cannot compile
 // (look-arounds, back-references), scripts rules (on the contents of
 // JavaScript files, which a page crawl does not fetch: matched on inline
-// scripts they misfire) and js/dom/dns/css/xhr/robots/certIssuer rules,
-// which need a browser or other requests, are skipped and counted.
+// scripts they misfire), js rules on a global's value, dom rules on DOM
+// properties, and dns/css/xhr/robots/certIssuer rules, which need a
+// browser or other requests, are skipped and counted.
 //
 // Match evaluates only the patterns whose literals the page holds: one
 // kb/litindex scan of the markup for the html patterns, one of the URL,
@@ -80,8 +84,9 @@ type Stats struct {
 	SkippedJS int
 	// SkippedScripts counts scripts patterns (JavaScript file contents).
 	SkippedScripts int
-	// SkippedOther counts dom, dns, css, xhr, robots, certIssuer, probe
-	// and text rules, which need a browser or other requests.
+	// SkippedOther counts dom selectors on DOM properties or with no
+	// literal to index them by, and dns, css, xhr, robots, certIssuer,
+	// probe and text rules, which need a browser or other requests.
 	SkippedOther int
 	// SkippedRegex counts patterns RE2 cannot compile.
 	SkippedRegex int
