@@ -7,6 +7,7 @@ require (
 	charm.land/bubbletea/v2 v2.0.9
 	charm.land/lipgloss/v2 v2.0.6
 	github.com/abadojack/whatlanggo v1.0.1
+	github.com/andybalholm/cascadia v1.3.1
 	github.com/antchfx/htmlquery v1.3.4
 	github.com/antchfx/xpath v1.3.5
 	github.com/cayleygraph/cayley v0.7.7-0.20240706181042-81dcd7d73e45
@@ -47,7 +48,6 @@ require (
 	github.com/PuerkitoBio/goquery v1.8.0 // indirect
 	github.com/RaduBerinde/axisds v0.1.0 // indirect
 	github.com/RaduBerinde/btreemap v0.0.0-20250419174037-3d62b7205d54 // indirect
-	github.com/andybalholm/cascadia v1.3.1 // indirect
 	github.com/antithesishq/antithesis-sdk-go v0.8.0-default-no-op // indirect
 	github.com/atotto/clipboard v0.1.4 // indirect
 	github.com/aymanbagabas/go-udiff v0.4.1 // indirect

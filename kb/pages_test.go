@@ -104,14 +104,32 @@ func builtinKB(tb testing.TB) *KB {
 // detectedAs reports whether the application a detection names is the one
 // a label gives. Labels are short names ("typo3"); fingerprint
 // technologies are slugs of their names ("typo3-cms"), so a slug that is
-// the label followed by "-…" counts too. An "unknown" page is right when
-// no blog, forum, wiki or CMS application is named.
+// the label followed by "-…" counts too, and so does a slug of several
+// words whose initials are the label ("simple-machines-forum" for
+// "smf"). An "unknown" page is right when no blog, forum, wiki or CMS
+// application is named.
 func detectedAs(det *Detection, label string) bool {
 	app := det.App()
 	if label == "unknown" {
 		return app == ""
 	}
-	return app == label || strings.HasPrefix(app, label+"-")
+	return app == label || strings.HasPrefix(app, label+"-") || initials(app) == label
+}
+
+// initials are the first letters of a slug's words, "" for a slug of one
+// word.
+func initials(slug string) string {
+	words := strings.Split(slug, "-")
+	if len(words) < 2 {
+		return ""
+	}
+	var b strings.Builder
+	for _, w := range words {
+		if w != "" {
+			b.WriteByte(w[0])
+		}
+	}
+	return b.String()
 }
 
 // TestDetectionAccuracy measures type detection on the saved pages against
@@ -292,5 +310,32 @@ func TestApplicationFingerprints(t *testing.T) {
 	t.Logf("%d of %d technologies loaded; %d pages, %d named by a technology, alike", apps.Stats.Technologies, all.Stats.Technologies, len(pages), named)
 	if named == 0 {
 		t.Error("no page named by a technology: the comparison compared nothing")
+	}
+}
+
+// TestDetectedAs checks how a detection is compared with a label: the
+// slug itself, the slug's first word, or its initials; nothing for
+// "unknown".
+func TestDetectedAs(t *testing.T) {
+	for _, c := range []struct {
+		slug, label string
+		want        bool
+	}{
+		{"typo3-cms", "typo3", true},
+		{"simple-machines-forum", "smf", true},
+		{"simple-machines-forum", "simple", true},
+		{"mybb", "m", false},
+		{"kentico-cms", "unknown", false},
+		{"", "unknown", true},
+		{"invision-power-board", "ipb", true},
+		{"invision-power-board", "vbulletin", false},
+	} {
+		det := &Detection{}
+		if c.slug != "" {
+			det.Technology = &fingerprint.Match{Slug: c.slug}
+		}
+		if got := detectedAs(det, c.label); got != c.want {
+			t.Errorf("%q as %q: %v, want %v", c.slug, c.label, got, c.want)
+		}
 	}
 }

@@ -7,13 +7,17 @@
 // Patterns on the page markup (html, scriptSrc), the URL, meta tags,
 // headers and cookies are parsed as Go regular expressions
 // (case-insensitive, as Wappalyzer matches) when loaded, and compiled
-// when a page first needs one. LoadOnly keeps the technologies a caller
+// when a page first needs one. What Wappalyzer reads in a browser is
+// read from the page where it can be: a js rule as the global's
+// definition in an inline script (jsRule), a dom rule as a CSS selector
+// on the parsed page (domRules). LoadOnly keeps the technologies a caller
 // asks for (those that name an application, for a crawl) and those that
 // imply them. Patterns RE2 cannot compile
 // (look-arounds, back-references), scripts rules (on the contents of
 // JavaScript files, which a page crawl does not fetch: matched on inline
-// scripts they misfire) and js/dom/dns/css/xhr/robots/certIssuer rules,
-// which need a browser or other requests, are skipped and counted.
+// scripts they misfire), js rules on a global's value, dom rules on DOM
+// properties, and dns/css/xhr/robots/certIssuer rules, which need a
+// browser or other requests, are skipped and counted.
 //
 // Match evaluates only the patterns whose literals the page holds: one
 // kb/litindex scan of the markup for the html patterns, one of the URL,
@@ -28,6 +32,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -73,12 +78,15 @@ type Set struct {
 type Stats struct {
 	Technologies int
 	Patterns     int
-	// SkippedJS counts technologies' js rules (globals need a JS engine).
+	// SkippedJS counts technologies' js rules that are not matched as
+	// the global's definition in the markup (jsRule): those that
+	// constrain the global's value, which needs a JS engine.
 	SkippedJS int
 	// SkippedScripts counts scripts patterns (JavaScript file contents).
 	SkippedScripts int
-	// SkippedOther counts dom, dns, css, xhr, robots, certIssuer, probe
-	// and text rules, which need a browser or other requests.
+	// SkippedOther counts dom selectors on DOM properties or with no
+	// literal to index them by, and dns, css, xhr, robots, certIssuer,
+	// probe and text rules, which need a browser or other requests.
 	SkippedOther int
 	// SkippedRegex counts patterns RE2 cannot compile.
 	SkippedRegex int
@@ -99,7 +107,7 @@ type tech struct {
 
 type pattern struct {
 	tech  int
-	field string // html, scriptSrc, url, meta, headers, cookies
+	field string // html, js, dom, scriptSrc, url, meta, headers, cookies
 	key   string // meta name, header or cookie name (lower-case)
 	keyRE *regexp.Regexp
 	// expr is the regex as written, "" when the key's presence
@@ -115,6 +123,13 @@ type pattern struct {
 	version    []byte // template for regexp.Expand (\1 made ${1}); nil: none
 	confidence int
 	desc       string // what fired, for Match.Pattern: field[key]: regex
+	// js is the global's path, as written, for a js rule (field js,
+	// findJS); its regex is the path's literal, which files it in the
+	// markup's index.
+	js []string
+	// dom is the selector and conditions of a dom rule (field dom,
+	// findDOM); its regex is a literal the selector requires.
+	dom *domRule
 	// alt marks an alternative after the first of an html regex split
 	// into its alternatives (alternatives), which counts as one pattern.
 	alt bool
@@ -421,8 +436,7 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 			t.cats = append(t.cats, cats[c])
 		}
 		s.techs = append(s.techs, t)
-		s.Stats.SkippedJS += len(rp.JS)
-		for _, m := range []json.RawMessage{r.DOM, r.DNS, r.CSS, r.XHR, r.Robots, r.CertIssuer, r.Probe, r.Text} {
+		for _, m := range []json.RawMessage{r.DNS, r.CSS, r.XHR, r.Robots, r.CertIssuer, r.Probe, r.Text} {
 			if len(m) > 0 {
 				s.Stats.SkippedOther++
 			}
@@ -452,6 +466,34 @@ func build(names []string, raw map[string]rawTech, cats map[int]string) (*Set, e
 			// One pattern as loaded, and as Match reports it.
 			for i, p := range pats[n:] {
 				p.alt, p.desc = i > 0, "html: "+v
+			}
+		}
+		// js rules as the global's definition in the markup (jsRule),
+		// in key order so that which rule fires does not follow Go's
+		// map order.
+		for _, k := range slices.Sorted(maps.Keys(rp.JS)) {
+			src, path, ok := jsRule(k, rp.JS[k])
+			if !ok {
+				s.Stats.SkippedJS++
+				continue
+			}
+			n := len(pats)
+			add("js", "", src)
+			if len(pats) > n {
+				pats[n].js, pats[n].desc = path, "js: "+k
+			}
+		}
+		// dom rules as CSS selectors on the parsed page, each filed
+		// under a literal its selector requires (domRules).
+		if len(r.DOM) > 0 {
+			rules, lits, skipped := domRules(r.DOM)
+			s.Stats.SkippedOther += skipped
+			for i, rule := range rules {
+				n := len(pats)
+				add("dom", "", regexp.QuoteMeta(lits[i]))
+				if len(pats) > n {
+					pats[n].dom, pats[n].desc = rule, "dom: "+rule.selector
+				}
 			}
 		}
 		s.Stats.SkippedScripts += len(rp.Scripts)
@@ -571,7 +613,7 @@ func (s *Set) index(pats []*pattern) {
 		SkippedOther: s.Stats.SkippedOther, SkippedRegex: s.Stats.SkippedRegex}
 	// Literals and texts are lower-cased here.
 	b, sb, ub := litindex.NewBuilder(false), litindex.NewBuilder(false), litindex.NewBuilder(false)
-	byField := map[string]*litindex.Builder{"html": b, "scriptSrc": sb, "url": ub}
+	byField := map[string]*litindex.Builder{"html": b, "js": b, "dom": b, "scriptSrc": sb, "url": ub}
 	for id, p := range pats {
 		switch {
 		case p.keyRE != nil:
@@ -601,6 +643,9 @@ func (s *Set) index(pats []*pattern) {
 			sets := literalSets(p)
 			best := bestSet(sets)
 			p.need, p.lits, p.litIDs = nil, nil, nil
+			if p.field == "js" || p.field == "dom" {
+				p.pure = false // the literal alone is no definition, no element
+			}
 			if p.field == "html" || p.field == "scriptSrc" {
 				// A part of the page or a script source is checked for
 				// each set, most selective first: most parts fail there.

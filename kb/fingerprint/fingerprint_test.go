@@ -2,6 +2,7 @@ package fingerprint
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -127,7 +128,7 @@ func TestMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Stats.Technologies != 7 || s.Stats.SkippedJS != 1 || s.Stats.SkippedScripts != 1 {
+	if s.Stats.Technologies != 7 || s.Stats.SkippedJS != 0 || s.Stats.SkippedScripts != 1 {
 		t.Errorf("stats %+v", s.Stats)
 	}
 	filler := regexp.MustCompile(`x`).ReplaceAllString(string(make([]byte, 0)), "")
@@ -390,4 +391,89 @@ func savedDoc(t *testing.T, path string) *vdoc.Doc {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// TestJSRules checks js rules read as a global's definition in the
+// markup: declared or set on window for a lone name, assigned (the path
+// or a prefix of two names or more) for a path; a mention, a comparison,
+// a longer name or a property of something else is no definition; a rule
+// on the global's value is left out.
+func TestJSRules(t *testing.T) {
+	type tc struct {
+		key, page string
+		want      bool
+	}
+	for _, c := range []tc{
+		{"smf_theme_url", `<script>var smf_theme_url = "https://x/Themes";</script>`, true},
+		{"smf_theme_url", `<script>let smf_theme_url;</script>`, true},
+		{"inSidedData", `<script>window.inSidedData = {"user":1};</script>`, true},
+		{"inSidedData", `<script>window['inSidedData']={};</script>`, true},
+		{"inSidedData", `<p>inSidedData = a community platform</p>`, false},
+		{"inSidedData", `<script>if (window.inSidedData == null) {}</script>`, false},
+		{"inSidedData", `<script>var inSidedDataLayer = 1;</script>`, false},
+		{"Drupal", `<script>var Drupal = Drupal || {};</script>`, true},
+		{"Drupal", `<script>jQuery.extend(Drupal.settings, {});</script>`, false},
+		{"Backdrop", `<script>var backdrop = $('.sidebar');</script>`, false},
+		{"Static.SQUARESPACE_CONTEXT.templateVersion", `<script>Static.SQUARESPACE_CONTEXT = {"templateVersion":"7.1"};</script>`, true},
+		{"Static.SQUARESPACE_CONTEXT.templateVersion", `<script>Static.SQUARESPACE_CONTEXT.templateVersion = 7;</script>`, true},
+		{"Static.SQUARESPACE_CONTEXT.templateVersion", `<script>x.Static.SQUARESPACE_CONTEXT = {};</script>`, false},
+		{"Static.SQUARESPACE_CONTEXT.templateVersion", `<script>if (Static.SQUARESPACE_CONTEXT === y) {}</script>`, false},
+		{"app.forum.freshness", `<script>app.forum.freshness => 1</script>`, false},
+	} {
+		src, path, ok := jsRule(c.key, json.RawMessage(`""`))
+		if !ok || src == "" {
+			t.Fatalf("%s: not read", c.key)
+		}
+		if got := findJS(path, []byte(c.page), vdoc.LowerASCII([]byte(c.page))); got != c.want {
+			t.Errorf("%s on %s: %v, want %v", c.key, c.page, got, c.want)
+		}
+	}
+	if _, _, ok := jsRule("Foo.version", json.RawMessage(`"^2\\."`)); ok {
+		t.Error("a rule on the value was read")
+	}
+	if _, _, ok := jsRule("Foo.version", json.RawMessage(`"^(.+)$\\;version:\\1"`)); !ok {
+		t.Error("a rule reading the version was left out")
+	}
+}
+
+// TestDOMRules checks dom rules matched as CSS selectors on the parsed
+// page: a selector list split at its commas, attribute and text
+// conditions with the version they read, a selector with no literal to
+// file it under or a rule on DOM properties left out.
+func TestDOMRules(t *testing.T) {
+	page := `<html data-wf-site="5f0c"><head><link rel="stylesheet" href="/sites/all/themes/x/style.css"></head><body>
+<table class="tablebg forumline"><tr><td>x</td></tr></table>
+<p class="engine-version" title="version 4.2">Powered by Acme</p></body></html>`
+	d, err := vdoc.New("https://example.org/", nil, []byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		raw, version string
+		want         bool
+	}{
+		{`"html[data-wf-site]"`, "", true},
+		{`["div.nothing-here", "link[href*='/sites/default/themes/'], link[href*='/sites/all/themes/']"]`, "", true},
+		{`"table[class*='forumline']"`, "", true},
+		{`"table[class*='forumlines']"`, "", false},
+		{`{"p.engine-version": {"attributes": {"title": "^version ([\\d.]+)$\\;version:\\1"}, "text": "Powered by Acme"}}`, "4.2", true},
+		{`{"p.engine-version": {"text": "^Powered by Other"}}`, "", false},
+	} {
+		rules, lits, _ := domRules(json.RawMessage(c.raw))
+		got, version := false, ""
+		for i, r := range rules {
+			if v, ok := findDOM(r, d.Root); ok {
+				got, version = true, v
+				if !bytes.Contains(vdoc.LowerASCII([]byte(page)), []byte(lits[i])) {
+					t.Errorf("%s matches, but its literal %q is not in the page", r.selector, lits[i])
+				}
+			}
+		}
+		if got != c.want || version != c.version {
+			t.Errorf("%s: %v %q, want %v %q", c.raw, got, version, c.want, c.version)
+		}
+	}
+	if rules, _, skipped := domRules(json.RawMessage(`{"title": {"text": "^Pleroma$"}, "a.x-long-class": {"properties": {"p": ""}}}`)); len(rules) != 0 || skipped != 2 {
+		t.Errorf("kept %d rules, skipped %d", len(rules), skipped)
+	}
 }

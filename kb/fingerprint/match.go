@@ -24,11 +24,12 @@ type inputs struct {
 	headers   map[string][]string
 	cookies   map[string]string
 	hits      *litindex.Hits // the literal scan of lower
+	root      *html.Node     // the parsed page, for dom rules
 }
 
 func gather(d *vdoc.Doc) *inputs {
 	lower, _ := d.Lower()
-	in := &inputs{html: d.Body, lower: lower, url: d.URL.String(), meta: map[string][]string{},
+	in := &inputs{html: d.Body, lower: lower, root: d.Root, url: d.URL.String(), meta: map[string][]string{},
 		headers: map[string][]string{}, cookies: map[string]string{}}
 	for k, v := range d.Header {
 		in.headers[strings.ToLower(k)] = v
@@ -253,6 +254,10 @@ func (s *Set) test(p *pattern, in *inputs) (string, bool) {
 	switch p.field {
 	case "html":
 		return findNear(p, in.html, in.lower, in.hits)
+	case "dom":
+		return findDOM(p.dom, in.root)
+	case "js":
+		return "", findJS(p.js, in.html, in.lower)
 	case "url":
 		return find(p, []byte(in.url))
 	case "meta":
