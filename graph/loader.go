@@ -489,7 +489,9 @@ func (l *Loader) freezeTerms() []dictEntry {
 	for i := range l.shards {
 		sh := &l.shards[i]
 		sh.mu.Lock()
-		sh.frozen, sh.active = sh.active, newPendingTerms()
+		// The next segment is sized like this one: growing the tables
+		// anew each segment costs more than the room.
+		sh.frozen, sh.active = sh.active, newPendingTermsSize(len(sh.active.byID))
 		for id, enc := range sh.frozen.byID {
 			entries = append(entries, dictEntry{id, enc})
 		}
