@@ -207,9 +207,16 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 				return err
 			}
 		}
+	resolve:
 		for pos, t := range terms {
 			if known[pos] {
 				continue
+			}
+			for j := range pos { // the same term just resolved
+				if !known[j] && terms[j] == t {
+					iq.set(pos, iq.at(j))
+					continue resolve
+				}
 			}
 			id, err := w.resolve(t)
 			if err != nil {
@@ -283,21 +290,20 @@ func (w *LoadWorker) known(t rdf.Term) (ID, bool) {
 }
 
 // resolve returns the ID of a term known returned none for, giving it one
-// if the store and the loader do not know it.
+// if the store and the loader do not know it. The worker's cache is not
+// read again: known missed it, and Add finds a term repeated within a
+// quad (one that encodes the same in another spelling is found by
+// assign).
 func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
 	w.enc = appendTerm(w.enc[:0], t)
-	id, ok := w.cache.lookup(w.enc) // an earlier position of the quad
-	if !ok {
-		var term string
-		var err error
-		if id, term, err = w.l.assign(w, w.enc); err != nil {
-			return 0, err
-		}
-		if term == "" { // not new: the loader's copy is not at hand
-			term = string(w.enc)
-		}
-		w.cache.put(term, id)
+	id, term, err := w.l.assign(w, w.enc)
+	if err != nil {
+		return 0, err
 	}
+	if term == "" { // not new: the loader's copy is not at hand
+		term = string(w.enc)
+	}
+	w.cache.put(term, id)
 	if r := w.recentSlot(t); r != nil {
 		r.set(t, id)
 	}
