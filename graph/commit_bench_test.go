@@ -6,13 +6,13 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mneme-archive/mneme/crawler/crawlrdf"
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/internal/synthweb"
+	"github.com/mneme-archive/mneme/internal/testenv"
 	"github.com/mneme-archive/mneme/rdf"
 )
 
@@ -110,13 +110,13 @@ func BenchmarkCommitBatch(b *testing.B) {
 		b.StopTimer()
 		generate()
 		b.StartTimer()
-		t0 := processCPU(b)
+		t0 := testenv.CPUTime()
 		bt, n := fill()
-		t1 := processCPU(b)
+		t1 := testenv.CPUTime()
 		if _, err := bt.Commit(ctx); err != nil {
 			b.Fatal(err)
 		}
-		filling, committing = filling+t1-t0, committing+processCPU(b)-t1
+		filling, committing = filling+t1-t0, committing+testenv.CPUTime()-t1
 		quads += n
 	}
 	b.StopTimer()
@@ -147,7 +147,7 @@ func BenchmarkCommitCrawl(b *testing.B) {
 
 func commitCrawl(b *testing.B, pages, perBatch int) {
 	site := newCrawlSite()
-	start := processCPU(b)
+	start := testenv.CPUTime()
 	s, err := graph.Open(b.TempDir(), graph.OpenOptions{})
 	if err != nil {
 		b.Fatal(err)
@@ -168,7 +168,7 @@ func commitCrawl(b *testing.B, pages, perBatch int) {
 	if err := s.Close(); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64((processCPU(b)-start).Nanoseconds())/float64(pages)/1e6, "cpu-ms/page")
+	b.ReportMetric(float64((testenv.CPUTime()-start).Nanoseconds())/float64(pages)/1e6, "cpu-ms/page")
 }
 
 // dirSize is the bytes of the files in dir.
@@ -186,13 +186,4 @@ func dirSize(b *testing.B, dir string) int64 {
 		b.Fatal(err)
 	}
 	return n
-}
-
-// processCPU is the user and system time the process has used.
-func processCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

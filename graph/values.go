@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/mneme-archive/mneme/graph/kv"
 	"github.com/mneme-archive/mneme/internal/civil"
@@ -97,10 +96,11 @@ func init() {
 
 // ParseValue returns the place of literal t in the value index; ok is
 // false for terms the index does not hold (other datatypes, NaN, lexical
-// forms that are no number or date). It accepts a little more than the
-// XSD lexical spaces (e.g. "1." or hexadecimal floats): whatever it
-// accepts it places by the value strconv reads, and a term a SPARQL
-// comparison rejects is filtered out after the scan anyway.
+// forms that are no number or date). Dates are read by the parser the
+// SPARQL engine compares with (civil.ParseDateTime). Numbers may be a
+// little more than the XSD lexical spaces (e.g. "1." or hexadecimal
+// floats): whatever strconv accepts is placed by the value it reads, and a
+// term a SPARQL comparison rejects is filtered out after the scan anyway.
 func ParseValue(t rdf.Term) (Value, bool) {
 	if t.Kind != rdf.KindLiteral {
 		return Value{}, false
@@ -111,11 +111,11 @@ func ParseValue(t rdf.Term) (Value, bool) {
 func parseValue(dt, lex string) (Value, bool) {
 	switch {
 	case dt == rdf.XSDDateTime:
-		sec, ok := parseInstant(lex, false)
-		return Value{Class: ValueDateTime, Sec: sec}, ok
+		d, ok := civil.ParseDateTime(lex, false)
+		return Value{Class: ValueDateTime, Sec: d.Unix()}, ok
 	case dt == rdf.XSDDate:
-		sec, ok := parseInstant(lex, true)
-		return Value{Class: ValueDate, Sec: sec}, ok
+		d, ok := civil.ParseDateTime(lex, true)
+		return Value{Class: ValueDate, Sec: d.Unix()}, ok
 	case !numericTypes[dt]:
 		return Value{}, false
 	}
@@ -137,80 +137,6 @@ func parseValue(dt, lex string) (Value, bool) {
 		f = float64(float32(f)) // the value xsd:float holds
 	}
 	return Value{Class: ValueNumber, Num: f}, true
-}
-
-// parseInstant reads -?Y{4,}-MM-DD, with date unset followed by
-// Thh:mm:ss(.s*)?, then an optional Z or ±hh:mm, into seconds since
-// 1970-01-01T00:00:00Z (fraction dropped, time zone applied).
-func parseInstant(s string, date bool) (int64, bool) {
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	if i < 4 || i > 10 {
-		return 0, false
-	}
-	y, _ := strconv.ParseInt(s[:i], 10, 64)
-	if neg {
-		y = -y
-	}
-	s = s[i:]
-	var mo, d, h, mi, sec int64
-	var ok bool
-	if mo, s, ok = twoDigits(s, '-'); !ok {
-		return 0, false
-	}
-	if d, s, ok = twoDigits(s, '-'); !ok {
-		return 0, false
-	}
-	if !date {
-		if h, s, ok = twoDigits(s, 'T'); !ok {
-			return 0, false
-		}
-		if mi, s, ok = twoDigits(s, ':'); !ok {
-			return 0, false
-		}
-		if sec, s, ok = twoDigits(s, ':'); !ok {
-			return 0, false
-		}
-		if strings.HasPrefix(s, ".") {
-			j := 1
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			s = s[j:]
-		}
-	}
-	var tz int64
-	switch {
-	case s == "" || s == "Z":
-	case len(s) == 6 && (s[0] == '+' || s[0] == '-') && s[3] == ':':
-		th, _, ok1 := twoDigits(s[0:3], s[0])
-		tm, _, ok2 := twoDigits(s[3:6], ':')
-		if !ok1 || !ok2 {
-			return 0, false
-		}
-		tz = th*60 + tm
-		if s[0] == '-' {
-			tz = -tz
-		}
-	default:
-		return 0, false
-	}
-	days := civil.Days(y, mo, d)
-	return days*86400 + h*3600 + mi*60 + sec - tz*60, true
-}
-
-// twoDigits reads sep and two digits.
-func twoDigits(s string, sep byte) (int64, string, bool) {
-	if len(s) < 3 || s[0] != sep || s[1] < '0' || s[1] > '9' || s[2] < '0' || s[2] > '9' {
-		return 0, s, false
-	}
-	return int64(s[1]-'0')*10 + int64(s[2]-'0'), s[3:], true
 }
 
 // valueEntry is one key of the value index.

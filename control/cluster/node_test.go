@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/mneme-archive/mneme/crawler"
 	"github.com/mneme-archive/mneme/crawler/frontier"
 	"github.com/mneme-archive/mneme/crawler/spec"
+	"github.com/mneme-archive/mneme/internal/testenv"
 )
 
 // Test timings: short, so that membership changes show within seconds.
@@ -398,7 +398,7 @@ func BenchmarkForward(b *testing.B) {
 		}
 		pages = append(pages, cands)
 	}
-	cpu0 := cpuTime(b)
+	cpu0 := testenv.CPUTime()
 	b.ResetTimer()
 	var waits []func() error
 	for _, cands := range pages {
@@ -423,14 +423,5 @@ func BenchmarkForward(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "URLs/s")
 	// The CPU the process spent (sender, NATS server and receiver): the
 	// rate a core gives, whatever else the machine runs.
-	b.ReportMetric(float64((cpuTime(b)-cpu0).Microseconds())/float64(b.N), "CPU-µs/URL")
-}
-
-// cpuTime is the user and system CPU time of the process so far.
-func cpuTime(t testing.TB) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		t.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64((testenv.CPUTime()-cpu0).Microseconds())/float64(b.N), "CPU-µs/URL")
 }

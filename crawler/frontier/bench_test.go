@@ -6,9 +6,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mneme-archive/mneme/internal/testenv"
 )
 
 // benchCandidates fills cs with distinct URLs number from..from+len(cs)-1,
@@ -133,7 +134,7 @@ func TestLargeRun(t *testing.T) {
 	}
 	defer f.Close()
 	cs := make([]Candidate, 1000)
-	start, cpuStart := time.Now(), cpuTime(t)
+	start, cpuStart := time.Now(), testenv.CPUTime()
 	for n := 0; n < total; n += len(cs) {
 		k := min(len(cs), total-n)
 		benchCandidates(cs[:k], n, 100000)
@@ -141,14 +142,14 @@ func TestLargeRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		if n%(total/10) < len(cs) {
-			t.Logf("%d URLs after %v, VmHWM %s, CPU %v", n, time.Since(start).Round(time.Millisecond), vmHWM(t), cpuTime(t).Round(time.Millisecond))
+			t.Logf("%d URLs after %v, VmHWM %s, CPU %v", n, time.Since(start).Round(time.Millisecond), vmHWM(t), testenv.CPUTime().Round(time.Millisecond))
 		}
 	}
 	if err := f.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	elapsed := time.Since(start)
-	cpuNew := cpuTime(t) - cpuStart
+	cpuNew := testenv.CPUTime() - cpuStart
 	// Rediscovering known URLs is the common case of a crawl: time a pass
 	// of duplicates too.
 	dupStart := time.Now()
@@ -162,7 +163,7 @@ func TestLargeRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	dupElapsed := time.Since(dupStart)
-	cpuDup := cpuTime(t) - cpuStart - cpuNew
+	cpuDup := testenv.CPUTime() - cpuStart - cpuNew
 	tot := f.Totals()
 	if tot.Queued != int64(total) {
 		t.Fatalf("queued %d, want %d", tot.Queued, total)
@@ -180,17 +181,7 @@ func TestLargeRun(t *testing.T) {
 		float64(cpuNew.Microseconds())/float64(total), float64(cpuDup.Microseconds())/float64(total/10))
 	t.Logf("%d URLs in %d queues: %v, %.0f enqueues/s; %d duplicates: %.0f/s; VmHWM %s; process CPU time %v",
 		total, tot.Queues, elapsed.Round(time.Millisecond), float64(total)/elapsed.Seconds(),
-		total/10, float64(total/10)/dupElapsed.Seconds(), vmHWM(t), cpuTime(t).Round(time.Millisecond))
-}
-
-// cpuTime is the user and system CPU time of this process so far: on a
-// shared machine it says more than the wall time.
-func cpuTime(t *testing.T) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		t.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		total/10, float64(total/10)/dupElapsed.Seconds(), vmHWM(t), testenv.CPUTime().Round(time.Millisecond))
 }
 
 // vmHWM is the peak resident set size of this process.

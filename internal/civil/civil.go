@@ -1,6 +1,7 @@
-// Package civil numbers the days of the proleptic Gregorian calendar, so
-// that the store's value index and the SPARQL engine order and compare
-// XSD dates the same way, over years time.Time does not reach.
+// Package civil reads XSD dates and dateTimes and numbers the days of the
+// proleptic Gregorian calendar, so that the store's value index and the
+// SPARQL engine accept, order and compare them the same way, over years
+// time.Time does not reach.
 package civil
 
 // Days is the day number of a date, 0 on 1970-01-01 (H. Hinnant's

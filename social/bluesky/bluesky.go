@@ -99,18 +99,7 @@ func (p *Platform) Fetch(ctx context.Context, env platform.Env, q platform.Query
 	default:
 		return platform.Page{}, fmt.Errorf("%s: %q: %w", Name, q.Kind, platform.ErrUnsupported)
 	}
-	if err != nil {
-		if env.Log != nil {
-			env.Log.Warn("fetch failed", "platform", Name, "query", string(q.Kind)+" "+q.Text, "err", err)
-		}
-		return platform.Page{}, err
-	}
-	page.Cursor, _ = json.Marshal(c)
-	if env.Log != nil {
-		env.Log.Debug("fetched", "platform", Name, "query", string(q.Kind)+" "+q.Text,
-			"cursor", c.TimeUS, "posts", len(page.Posts), "done", page.Done)
-	}
-	return page, nil
+	return env.Finish(Name, q, page, c, err, "cursor", c.TimeUS)
 }
 
 func hosts(base string) (jetstream, appview string) {

@@ -121,19 +121,8 @@ func (p *Platform) Fetch(ctx context.Context, env platform.Env, q platform.Query
 	default:
 		return platform.Page{}, fmt.Errorf("%s: %q: %w", Name, q.Kind, platform.ErrUnsupported)
 	}
-	if err != nil {
-		err = f.tracker.Wrap(Name, err, env.Credentials)
-		if env.Log != nil {
-			env.Log.Warn("fetch failed", "platform", Name, "query", string(q.Kind)+" "+q.Text, "err", err)
-		}
-		return platform.Page{}, err
-	}
-	page.Cursor, _ = json.Marshal(c)
-	if env.Log != nil {
-		env.Log.Debug("fetched", "platform", Name, "query", string(q.Kind)+" "+q.Text,
-			"request", f.tracker.Last().URL, "posts", len(page.Posts), "done", page.Done)
-	}
-	return page, nil
+	err = f.tracker.Wrap(Name, err, env.Credentials)
+	return env.Finish(Name, q, page, c, err, "request", f.tracker.Last().URL)
 }
 
 func (p *Platform) pageSize() int {

@@ -11,6 +11,7 @@ package platform
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -176,4 +177,23 @@ func (s *AccountSet) List() []Account {
 		out = append(out, s.byKey[k])
 	}
 	return out
+}
+
+// Finish ends a Fetch of platform name: on err it logs a warning naming
+// the query and returns err with an empty page; else it sets the page's
+// cursor to cursor's JSON and logs the page at debug level with attrs
+// (the request made, the stream position).
+func (e Env) Finish(name string, q Query, page Page, cursor any, err error, attrs ...any) (Page, error) {
+	query := string(q.Kind) + " " + q.Text
+	if err != nil {
+		if e.Log != nil {
+			e.Log.Warn("fetch failed", "platform", name, "query", query, "err", err)
+		}
+		return Page{}, err
+	}
+	page.Cursor, _ = json.Marshal(cursor)
+	if e.Log != nil {
+		e.Log.Debug("fetched", append([]any{"platform", name, "query", query}, append(attrs, "posts", len(page.Posts), "done", page.Done)...)...)
+	}
+	return page, nil
 }

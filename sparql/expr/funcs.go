@@ -15,14 +15,14 @@ import (
 // accept xsd:date too, as a dateTime at midnight.
 var dateBuiltins = map[string]builtin{
 	"NOW":     {nullary: func(c *Context) (value, error) { return termVal(nowTerm(c.Now)), nil }},
-	"YEAR":    {unary: dateFn(func(d dateTime) (value, error) { return intVal(d.year), nil })},
-	"MONTH":   {unary: dateFn(func(d dateTime) (value, error) { return intVal(int64(d.month)), nil })},
-	"DAY":     {unary: dateFn(func(d dateTime) (value, error) { return intVal(int64(d.day)), nil })},
-	"HOURS":   {unary: dateFn(func(d dateTime) (value, error) { return intVal(int64(d.hour)), nil })},
-	"MINUTES": {unary: dateFn(func(d dateTime) (value, error) { return intVal(int64(d.minute)), nil })},
+	"YEAR":    {unary: dateFn(func(d dateTime) (value, error) { return intVal(d.Year), nil })},
+	"MONTH":   {unary: dateFn(func(d dateTime) (value, error) { return intVal(int64(d.Month)), nil })},
+	"DAY":     {unary: dateFn(func(d dateTime) (value, error) { return intVal(int64(d.Day)), nil })},
+	"HOURS":   {unary: dateFn(func(d dateTime) (value, error) { return intVal(int64(d.Hour)), nil })},
+	"MINUTES": {unary: dateFn(func(d dateTime) (value, error) { return intVal(int64(d.Minute)), nil })},
 	"SECONDS": {unary: dateFn(func(d dateTime) (value, error) { return numVal(d.seconds()), nil })},
 	"TIMEZONE": {unary: dateFn(func(d dateTime) (value, error) {
-		if !d.hasTZ {
+		if !d.HasTZ {
 			return value{}, ErrType
 		}
 		return termVal(d.timezone()), nil
