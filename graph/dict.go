@@ -54,8 +54,11 @@ type pendingTerms struct {
 	byID   map[ID]string
 }
 
-func newPendingTerms() *pendingTerms {
-	return &pendingTerms{byTerm: map[string]ID{}, byID: map[ID]string{}}
+func newPendingTerms() *pendingTerms { return newPendingTermsSize(0) }
+
+// newPendingTermsSize returns empty tables with room for n terms.
+func newPendingTermsSize(n int) *pendingTerms {
+	return &pendingTerms{byTerm: make(map[string]ID, n), byID: make(map[ID]string, n)}
 }
 
 func (p *pendingTerms) add(enc string, id ID) {

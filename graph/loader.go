@@ -207,9 +207,16 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 				return err
 			}
 		}
+	resolve:
 		for pos, t := range terms {
 			if known[pos] {
 				continue
+			}
+			for j := range pos { // the same term just resolved
+				if !known[j] && terms[j] == t {
+					iq.set(pos, iq.at(j))
+					continue resolve
+				}
 			}
 			id, err := w.resolve(t)
 			if err != nil {
@@ -283,21 +290,20 @@ func (w *LoadWorker) known(t rdf.Term) (ID, bool) {
 }
 
 // resolve returns the ID of a term known returned none for, giving it one
-// if the store and the loader do not know it.
+// if the store and the loader do not know it. The worker's cache is not
+// read again: known missed it, and Add finds a term repeated within a
+// quad (one that encodes the same in another spelling is found by
+// assign).
 func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
 	w.enc = appendTerm(w.enc[:0], t)
-	id, ok := w.cache.lookup(w.enc) // an earlier position of the quad
-	if !ok {
-		var term string
-		var err error
-		if id, term, err = w.l.assign(w, w.enc); err != nil {
-			return 0, err
-		}
-		if term == "" { // not new: the loader's copy is not at hand
-			term = string(w.enc)
-		}
-		w.cache.put(term, id)
+	id, term, err := w.l.assign(w, w.enc)
+	if err != nil {
+		return 0, err
 	}
+	if term == "" { // not new: the loader's copy is not at hand
+		term = string(w.enc)
+	}
+	w.cache.put(term, id)
 	if r := w.recentSlot(t); r != nil {
 		r.set(t, id)
 	}
@@ -489,7 +495,9 @@ func (l *Loader) freezeTerms() []dictEntry {
 	for i := range l.shards {
 		sh := &l.shards[i]
 		sh.mu.Lock()
-		sh.frozen, sh.active = sh.active, newPendingTerms()
+		// The next segment is sized like this one: growing the tables
+		// anew each segment costs more than the room.
+		sh.frozen, sh.active = sh.active, newPendingTermsSize(len(sh.active.byID))
 		for id, enc := range sh.frozen.byID {
 			entries = append(entries, dictEntry{id, enc})
 		}
@@ -501,52 +509,72 @@ func (l *Loader) freezeTerms() []dictEntry {
 // writeFrozen ingests the frozen terms, entries, as one sorted file and
 // then forgets them. It returns the set of their IDs.
 func (l *Loader) writeFrozen(entries []dictEntry) (*idSet, error) {
-	if len(entries) > 0 {
-		slices.SortFunc(entries, func(a, b dictEntry) int {
-			switch {
-			case a.id < b.id:
-				return -1
-			case a.id > b.id:
-				return 1
-			}
-			return 0
-		})
-		path := l.nextFile("dict")
-		f, err := l.s.kv.NewSortedFile(path, kv.FileOptions{})
-		if err != nil {
-			return nil, err
+	path, err := l.termFile(entries)
+	if err == nil {
+		err = l.ingestTerms(path, len(entries))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return freshSet(entries), nil
+}
+
+// termFile writes the frozen terms, entries, as one sorted file for
+// ingestTerms; "" when there are none.
+func (l *Loader) termFile(entries []dictEntry) (string, error) {
+	if len(entries) == 0 {
+		return "", nil
+	}
+	slices.SortFunc(entries, func(a, b dictEntry) int {
+		switch {
+		case a.id < b.id:
+			return -1
+		case a.id > b.id:
+			return 1
 		}
-		var values []valueEntry
-		for _, e := range entries {
-			if err := f.Add(dictKey(e.id), []byte(e.enc)); err != nil {
-				f.Abort()
-				return nil, err
-			}
-			if v, ok := valueEntryOf(e.id, e.enc); ok {
-				values = append(values, v)
-			}
+		return 0
+	})
+	path := l.nextFile("dict")
+	f, err := l.s.kv.NewSortedFile(path, kv.FileOptions{})
+	if err != nil {
+		return "", err
+	}
+	var values []valueEntry
+	key := make([]byte, 0, max(valueKeyWidth, 9))
+	for _, e := range entries {
+		if err := f.Add(appendDictKey(key[:0], e.id), unsafe.Slice(unsafe.StringData(e.enc), len(e.enc))); err != nil {
+			f.Abort()
+			return "", err
 		}
-		// The value index keys ('v') sort after the dictionary's ('d').
-		sortValueEntries(values)
-		key := make([]byte, 0, valueKeyWidth)
-		for _, v := range values {
-			if err := f.Add(v.appendKey(key[:0]), nil); err != nil {
-				f.Abort()
-				return nil, err
-			}
+		if v, ok := valueEntryOf(e.id, e.enc); ok {
+			values = append(values, v)
 		}
-		if err := f.Finish(); err != nil {
-			return nil, err
+	}
+	// The value index keys ('v') sort after the dictionary's ('d').
+	sortValueEntries(values)
+	for _, v := range values {
+		if err := f.Add(v.appendKey(key[:0]), nil); err != nil {
+			f.Abort()
+			return "", err
 		}
+	}
+	if err := f.Finish(); err != nil {
+		_ = os.Remove(path)
+		return "", err
+	}
+	return path, nil
+}
+
+// ingestTerms ingests the file termFile wrote for n frozen terms, if any,
+// and then forgets the frozen terms: from then on lookups find them in
+// the store.
+func (l *Loader) ingestTerms(path string, n int) error {
+	if path != "" {
 		if err := l.s.kv.Ingest(l.ctx, []string{path}); err != nil {
-			return nil, fmt.Errorf("load: ingest terms: %w", err)
+			return fmt.Errorf("load: ingest terms: %w", err)
 		}
 		l.dictWrites.Add(1)
-		l.terms.Add(uint64(len(entries)))
-	}
-	fresh := makeIDSet(len(entries))
-	for _, e := range entries {
-		fresh.add(e.id)
+		l.terms.Add(uint64(n))
 	}
 	for i := range l.shards {
 		sh := &l.shards[i]
@@ -554,7 +582,16 @@ func (l *Loader) writeFrozen(entries []dictEntry) (*idSet, error) {
 		sh.frozen = nil
 		sh.mu.Unlock()
 	}
-	return fresh, nil
+	return nil
+}
+
+// freshSet returns the set of the IDs of entries.
+func freshSet(entries []dictEntry) *idSet {
+	fresh := makeIDSet(len(entries))
+	for _, e := range entries {
+		fresh.add(e.id)
+	}
+	return fresh
 }
 
 type dictEntry struct {
@@ -574,16 +611,12 @@ func (l *Loader) flusher() {
 		quads := run.quads
 		if run.done != nil {
 			err := l.err()
-			fresh, werr := l.writeFrozen(run.terms)
-			l.termsWritten.Done()
-			if err == nil && werr != nil {
-				err = l.fail(werr)
-			}
 			if err == nil {
-				if err = l.commitSegment(quads, fresh.has); err != nil {
+				if err = l.commitSegment(quads, run.terms, true); err != nil {
 					err = l.fail(err)
 				}
 			}
+			l.termsWritten.Done()
 			run.done <- err
 		} else if l.err() == nil {
 			var paths [len(orders)]string
@@ -606,7 +639,7 @@ func (l *Loader) flusher() {
 			full := l.segQuads >= l.opts.SegmentQuads
 			l.fmu.Unlock()
 			if full && err == nil {
-				if err := l.commitSegment(nil, nil); err != nil {
+				if err := l.commitSegment(nil, nil, false); err != nil {
 					l.fail(err)
 				}
 			}
@@ -628,9 +661,11 @@ func (l *Loader) Commit() (LoadResult, error) {
 	// The last run is not written out: it is sorted in memory and merged
 	// with the run files of its segment.
 	err := l.err()
-	var fresh *idSet
+	var terms []dictEntry
 	if err == nil {
-		fresh, err = l.writeTerms()
+		// Written while the last run is sorted and merged (commitSegment).
+		l.termsWritten.Wait()
+		terms = l.freezeTerms()
 	}
 	last := l.buf
 	l.done = true
@@ -642,7 +677,7 @@ func (l *Loader) Commit() (LoadResult, error) {
 		err = l.err()
 	}
 	if err == nil {
-		err = l.commitSegment(last, fresh.has)
+		err = l.commitSegment(last, terms, true)
 	}
 	l.release()
 	return LoadResult{Read: l.read.Load(), Added: l.added.Load(), Terms: l.terms.Load()}, err

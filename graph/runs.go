@@ -228,6 +228,17 @@ func (h *runHeap) Pop() any {
 // sorted in-memory keys (whose new terms memNew tells), in order, with its
 // oldCols: the least of its copies'.
 func mergeRuns(paths []string, mem []cols, memNew func(ID) bool, fn func(c cols, old int) error) error {
+	if len(paths) == 0 { // a segment held in memory whole: nothing to merge
+		for i, c := range mem {
+			if i > 0 && c == mem[i-1] {
+				continue
+			}
+			if err := fn(c, oldCols(c, memNew)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	h := runHeap{}
 	defer func() {
 		for _, r := range h {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"sync"
 
@@ -19,14 +18,48 @@ const keysPerFile = 4 << 20
 // commitSegment merges the runs of the segment under way, and the quads
 // of last (a run not written out), into sorted files, one set per
 // ordering, computes how the statistics change, and ingests indexes and
-// statistics in one atomic step.
-func (l *Loader) commitSegment(last []IDQuad, lastNew func(ID) bool) error {
+// statistics in one atomic step. With withTerms, terms are the frozen
+// terms that got their IDs while last was filled: they are written as a
+// sorted file while the orderings are merged, and ingested before them.
+func (l *Loader) commitSegment(last []IDQuad, terms []dictEntry, withTerms bool) error {
 	l.fmu.Lock()
 	runs := l.segRuns
 	l.segRuns, l.segQuads = nil, 0
 	l.fmu.Unlock()
+	var lastNew func(ID) bool
+	var dict chan error
+	var dictPath string
+	if withTerms {
+		lastNew = freshSet(terms).has
+		dict = make(chan error, 1)
+		go func() {
+			var err error
+			dictPath, err = l.termFile(terms)
+			dict <- err
+		}()
+	}
+	// ingestDict ingests the terms, if any, before anything naming them.
+	ingestDict := func() error {
+		if dict == nil {
+			return nil
+		}
+		err := <-dict
+		dict = nil
+		if err == nil {
+			err = l.ingestTerms(dictPath, len(terms))
+		}
+		if err != nil && dictPath != "" {
+			_ = os.Remove(dictPath)
+		}
+		return err
+	}
+	defer func() { // a failed commit still waits for the writer, and drops its file
+		if dict != nil && <-dict == nil && dictPath != "" {
+			_ = os.Remove(dictPath)
+		}
+	}()
 	if len(runs) == 0 && len(last) == 0 {
-		return nil
+		return ingestDict()
 	}
 	defer func() {
 		for _, r := range runs {
@@ -58,7 +91,9 @@ func (l *Loader) commitSegment(last []IDQuad, lastNew func(ID) bool) error {
 	}
 	work := make(chan Order)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(orders)/2) {
+	// One goroutine for each of the three pairs of orderings, so that
+	// they end together however many cores there are.
+	for range len(orders) / 2 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -121,6 +156,9 @@ func (l *Loader) commitSegment(last []IDQuad, lastNew func(ID) bool) error {
 		return err
 	}
 	files = append(files, statsFile)
+	if err := ingestDict(); err != nil {
+		return err
+	}
 	if err := l.s.kv.Ingest(l.ctx, files); err != nil {
 		return fmt.Errorf("load: ingest: %w", err)
 	}

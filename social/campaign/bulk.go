@@ -9,6 +9,7 @@ import (
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/social/platform"
+	"github.com/mneme-archive/mneme/social/record"
 	"github.com/mneme-archive/mneme/social/socialrdf"
 )
 
@@ -23,7 +24,10 @@ import (
 // sorting and writing one group and decoding and resolving the next take
 // a core each; groups are committed in order. The loader holds the
 // store's write lock, so every other write of the run commits the groups
-// first (flush).
+// first (flush). A page's statements are resolved to IDs by a goroutine
+// of their own while the runner fetches and describes the next page
+// (adding), so that decoding, describing, resolving and committing
+// overlap.
 type bulkGroup struct {
 	loader *graph.Loader
 	worker *graph.LoadWorker
@@ -31,7 +35,11 @@ type bulkGroup struct {
 	pages  []bulkPage
 	links  []string
 	linked map[string]bool
-	one    []rdf.Quad
+	// adding receives the outcome of the page being added, nil when none
+	// is; added holds that page's statements, whose buffer the page after
+	// next reuses.
+	adding <-chan error
+	added  []rdf.Quad
 	// ended is the group before, being committed; nil when none is.
 	ended *endedGroup
 }
@@ -64,29 +72,29 @@ func bulkPosts(plat platform.Platform) int64 {
 
 // addBulk adds a fetched page's statements (its checkpoint cp among them)
 // to the run's group, opening one if needed, and commits the group when
-// it holds limit posts.
-func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf.Quad, cp socialrdf.Checkpoint, kept int64, links []string, limit int64, log *slog.Logger) error {
+// it holds limit posts. The statements are added by a goroutine that
+// keeps quads until the next page is added; addBulk returns an empty
+// buffer for the next page's statements.
+func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf.Quad, cp socialrdf.Checkpoint, kept int64, links []string, limit int64, log *slog.Logger) ([]rdf.Quad, error) {
 	g := ru.bulk
 	if g == nil {
 		// The group is sorted in memory, in one run: it is bounded by
 		// its posts, and run files would write and read it again.
 		l, err := r.Store.NewLoader(ctx, graph.LoadOptions{RunQuads: groupRunQuads})
 		if err != nil {
-			return fmt.Errorf("opening a bulk load: %w", err)
+			return quads[:0], fmt.Errorf("opening a bulk load: %w", err)
 		}
-		g = &bulkGroup{loader: l, worker: l.NewWorker(), linked: map[string]bool{}, one: make([]rdf.Quad, 1)}
+		g = &bulkGroup{loader: l, worker: l.NewWorker(), linked: map[string]bool{}}
 		ru.bulk = g
 	}
-	for _, q := range quads {
-		g.one[0] = q
-		if err := g.worker.Add(g.one); err != nil {
-			var te *rdf.TermError
-			if !errors.As(err, &te) {
-				return fmt.Errorf("storing a page of %s: %w", p.IRI, err)
-			}
-			log.Warn("statement left out", "error", ru.red.String(err.Error()))
-		}
+	if err := g.wait(); err != nil {
+		return quads[:0], err
 	}
+	spare := g.added[:0]
+	g.added = quads
+	adding := make(chan error, 1)
+	g.adding = adding
+	go func() { adding <- g.add(quads, p.IRI, ru.red, log) }()
 	// The next page is fetched from this one's cursor; what the store
 	// holds is the group's last committed checkpoint until the group is.
 	r.mu.Lock()
@@ -101,9 +109,36 @@ func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf
 		}
 	}
 	if g.posts >= limit {
-		return r.endGroup(ctx, ru)
+		return spare, r.endGroup(ctx, ru)
+	}
+	return spare, nil
+}
+
+// add resolves a page's statements (of pair pair) with the group's
+// worker, leaving out, with a warning, those the store cannot hold.
+func (g *bulkGroup) add(quads []rdf.Quad, pair string, red *record.Redactor, log *slog.Logger) error {
+	one := make([]rdf.Quad, 1)
+	for _, q := range quads {
+		one[0] = q
+		if err := g.worker.Add(one); err != nil {
+			var te *rdf.TermError
+			if !errors.As(err, &te) {
+				return fmt.Errorf("storing a page of %s: %w", pair, err)
+			}
+			log.Warn("statement left out", "error", red.String(err.Error()))
+		}
 	}
 	return nil
+}
+
+// wait waits for the page being added, if any, and returns its error.
+func (g *bulkGroup) wait() error {
+	if g.adding == nil {
+		return nil
+	}
+	err := <-g.adding
+	g.adding = nil
+	return err
 }
 
 // endGroup hands the run's full group to the loader's goroutine to
@@ -114,7 +149,10 @@ func (r *Runner) endGroup(ctx context.Context, ru *run) error {
 		return err
 	}
 	g := ru.bulk
-	err := g.worker.Flush()
+	err := g.wait()
+	if err == nil {
+		err = g.worker.Flush()
+	}
 	if err == nil {
 		if err = ru.warcs.Sync(); err != nil {
 			err = fmt.Errorf("making the WARC records durable: %w", err)
@@ -142,6 +180,7 @@ func (r *Runner) settle(ctx context.Context, ru *run) error {
 	g.ended = nil
 	if err := <-e.done; err != nil {
 		ru.bulk = nil
+		_ = g.wait()
 		g.loader.Close()
 		ru.rdf.Forget()
 		return fmt.Errorf("committing %d pages: %w", len(e.pages), err)
@@ -169,7 +208,10 @@ func (r *Runner) flush(ctx context.Context, ru *run) error {
 		return nil
 	}
 	ru.bulk = nil
-	err := g.worker.Flush()
+	err := g.wait()
+	if err == nil {
+		err = g.worker.Flush()
+	}
 	if err == nil {
 		if err = ru.warcs.Sync(); err != nil {
 			err = fmt.Errorf("making the WARC records durable: %w", err)
@@ -191,6 +233,7 @@ func (r *Runner) flush(ctx context.Context, ru *run) error {
 // abandon drops the run's group of bulk pages, uncommitted.
 func (ru *run) abandon() {
 	if ru.bulk != nil {
+		_ = ru.bulk.wait() // the worker is the loader's until then
 		ru.bulk.loader.Close()
 		ru.bulk = nil
 	}

@@ -580,7 +580,9 @@ func (r *Runner) page(ctx context.Context, ru *run, p *pairState, pass int64) er
 	}
 	quads = append(quads, socialrdf.CheckpointQuads(r.Spec.ID, p.IRI, cp)...)
 	if limit := bulkPosts(plat); limit > 0 && ferr == nil {
-		return r.addBulk(ctx, ru, p, quads, cp, kept, links, limit, log)
+		var err error
+		quads, err = r.addBulk(ctx, ru, p, quads, cp, kept, links, limit, log)
+		return err
 	}
 	if err := r.flush(ctx, ru); err != nil {
 		return err

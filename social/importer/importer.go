@@ -40,7 +40,8 @@ const Name = "import"
 // some 500,000 statements, which the store writes as sorted files, few
 // enough of them for its compactions and probes, and an author named on
 // many pages observed once a page, not once for every few posts. The
-// price is memory: an import of a million tweets peaks at some 1.5 GB.
+// price is memory: with the groups (DefaultGroupPosts), an import peaks
+// at some 2 to 2.5 GB, however many tweets it holds.
 const DefaultPagePosts = 20000
 
 // DefaultGroupPosts is about how many posts the runner stores in one
