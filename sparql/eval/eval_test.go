@@ -79,8 +79,19 @@ func compileIn(t testing.TB, v *graph.View, src string, maxRows int, data Datase
 }
 
 // rows runs a compiled plan and returns its solutions as strings, one per
-// row, in order.
+// row, in order, an unbound variable as an empty term.
 func rows(t testing.TB, p *Plan, vars []string) []string {
+	t.Helper()
+	return rowStrings(t, p, vars, "")
+}
+
+// rowsUndef is rows with UNDEF for an unbound variable.
+func rowsUndef(t testing.TB, p *Plan, vars []string) []string {
+	t.Helper()
+	return rowStrings(t, p, vars, "UNDEF")
+}
+
+func rowStrings(t testing.TB, p *Plan, vars []string, undef string) []string {
 	t.Helper()
 	r, err := p.Open()
 	if err != nil {
@@ -98,7 +109,12 @@ func rows(t testing.TB, p *Plan, vars []string) []string {
 		}
 		var sb strings.Builder
 		for _, v := range vars {
-			term, err := p.ex.Dict.Term(row[p.ex.Scope.Slot(v)])
+			id := row[p.ex.Scope.Slot(v)]
+			if id == 0 {
+				sb.WriteString(undef + " ")
+				continue
+			}
+			term, err := p.ex.Dict.Term(id)
 			if err != nil {
 				t.Fatal(err)
 			}

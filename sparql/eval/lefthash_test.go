@@ -120,37 +120,3 @@ func TestLeftHashAgreesWithDefinition(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
-// rowsUndef is rows with UNDEF for an unbound variable.
-func rowsUndef(t testing.TB, p *Plan, vars []string) []string {
-	t.Helper()
-	r, err := p.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	var out []string
-	for {
-		row, err := r.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if row == nil {
-			return out
-		}
-		var sb strings.Builder
-		for _, v := range vars {
-			id := row[p.ex.Scope.Slot(v)]
-			if id == 0 {
-				sb.WriteString("UNDEF ")
-				continue
-			}
-			term, err := p.ex.Dict.Term(id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sb.WriteString(term.String() + " ")
-		}
-		out = append(out, sb.String())
-	}
-}
