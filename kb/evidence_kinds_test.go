@@ -74,7 +74,9 @@ func TestEvidenceKinds(t *testing.T) {
 // (an engine never seen), that technologies the fingerprints name get
 // their category's type: static-site generators, hosted site builders,
 // blog and community platforms, forums the knowledge base does not
-// describe; and that another site's share button names no platform.
+// describe, engines marked by their own name in the page's id or data
+// attributes; and that another site's share button, a widget's data
+// attribute or an icon's class names no platform.
 func TestEvidenceKindsFingerprints(t *testing.T) {
 	fp := loadFingerprints(t)
 	plain := `<body><h1>A page</h1><p>Text.</p></body>`
@@ -89,6 +91,14 @@ func TestEvidenceKindsFingerprints(t *testing.T) {
 			`<body><script>var smf_theme_url = "https://www.example.org/Themes/default"; var smf_images_url = "x";</script><p>x</p></body>`, "simple-machines-forum", "forum", ""},
 		{"inSided by its data global", "https://community.example.org/t/12", "",
 			`<body><script>window.inSidedData = {"user":{}};</script><p>x</p></body>`, "insided", "forum", ""},
+		// Markup that names its engine, which no fingerprint rule reads.
+		{"vBulletin by the root element's id", "https://forums.example.org/12-a-thread.html", "", plain, "vbulletin", "forum", ` id="vbulletin_html" dir="ltr"`},
+		{"Drupal by its data attributes", "https://www.example.org/pl/a", "",
+			`<body><div data-drupal-settingstray="editable"><a href="/en/a" data-drupal-link-system-path="node/1">EN</a></div></body>`, "drupal", "cms", ""},
+		{"one data attribute of an application, a widget's", u, "",
+			`<body><div data-discourse-embed-url="https://talk.example.net/t/1">x</div></body>`, "", "", ""},
+		{"an icon font's class naming an application", u, "",
+			`<body class="wordpress-share"><a class="fa fa-wordpress fa-tumblr" href="https://example.wordpress.com/">blog</a></body>`, "", "", ""},
 		{"Tumblr's share button on a site of its own", u, "",
 			`<body><p>x</p><script async src="https://secure.assets.tumblr.com/post.js"></script></body>`, "", "", ""},
 	}

@@ -1,0 +1,106 @@
+package kb
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/mneme-archive/mneme/kb/fingerprint"
+	"github.com/mneme-archive/mneme/kb/vdoc"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Markup that names its application. Engines mark their pages with their
+// own name where a site's content does not go: the id of the document's
+// root or body (vBulletin's <html id="vbulletin_html">, phpBB's <body
+// id="phpbb">) and the data attributes their scripts read (Drupal's
+// data-drupal-selector, data-drupal-link-system-path). The fingerprints
+// know the applications' names but not these marks, so a page whose
+// engine no rule names is read for them. A class is no such mark (icon
+// fonts class a link fa-wordpress, fa-tumblr), nor is a name in a
+// content's text.
+
+// minSelfName is the shortest name read as a mark: shorter words are too
+// often a site's own.
+const minSelfName = 4
+
+// selfNames maps the one-word names of the application technologies of
+// fp, lower-cased, to the technology.
+func selfNames(fp *fingerprint.Set) map[string]fingerprint.Match {
+	out := map[string]fingerprint.Match{}
+	for _, m := range fp.Technologies() {
+		name := strings.ToLower(m.Name)
+		if len(name) < minSelfName || TechCategory(&m) == "" || strings.IndexFunc(name, notAlnum) >= 0 {
+			continue
+		}
+		out[name] = m
+	}
+	return out
+}
+
+func notAlnum(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') }
+
+// namedInMarkup returns the application technology among names that doc
+// names itself by, nil when none: a word of the id of <html> or <body>,
+// or the name in two data attributes or more (data-NAME-…), in the
+// lower-cased markup. One data attribute alone may be a widget's.
+func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Match) *fingerprint.Match {
+	if len(names) == 0 {
+		return nil
+	}
+	for _, n := range []*html.Node{element(doc.Root, atom.Html), element(doc.Root, atom.Body)} {
+		if n == nil {
+			continue
+		}
+		for _, a := range n.Attr {
+			if a.Key != "id" {
+				continue
+			}
+			for _, w := range strings.FieldsFunc(strings.ToLower(a.Val), notAlnum) {
+				if m, ok := names[w]; ok {
+					m.Pattern, m.Confidence = "markup: <"+n.Data+` id="`+a.Val+`">`, 100
+					return &m
+				}
+			}
+		}
+	}
+	count := map[string]int{}
+	const mark = " data-"
+	for rest := markup; ; {
+		i := bytes.Index(rest, []byte(mark))
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(mark):]
+		j := bytes.IndexFunc(rest, func(r rune) bool { return notAlnum(r) })
+		if j < minSelfName || rest[j] != '-' {
+			continue
+		}
+		w := string(rest[:j])
+		if _, ok := names[w]; !ok {
+			continue
+		}
+		if count[w]++; count[w] == 2 {
+			m := names[w]
+			m.Pattern, m.Confidence = "markup: data-"+w+"-…", 100
+			return &m
+		}
+	}
+	return nil
+}
+
+// element returns the first element of type a in document order, not
+// looking below it.
+func element(n *html.Node, a atom.Atom) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.DataAtom == a {
+			return c
+		}
+		if c.Type == html.ElementNode || c.Type == html.DocumentNode {
+			if e := element(c, a); e != nil {
+				return e
+			}
+		}
+	}
+	return nil
+}
