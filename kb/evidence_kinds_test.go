@@ -75,7 +75,7 @@ func TestEvidenceKinds(t *testing.T) {
 // their category's type: static-site generators, hosted site builders,
 // blog and community platforms, forums the knowledge base does not
 // describe, engines marked by their own name in the page's id or data
-// attributes; and that another site's share button, a widget's data
+// attributes or credited in its footer; and that another site's share button, a widget's data
 // attribute or an icon's class names no platform.
 func TestEvidenceKindsFingerprints(t *testing.T) {
 	fp := loadFingerprints(t)
@@ -99,6 +99,12 @@ func TestEvidenceKindsFingerprints(t *testing.T) {
 			`<body><div data-discourse-embed-url="https://talk.example.net/t/1">x</div></body>`, "", "", ""},
 		{"an icon font's class naming an application", u, "",
 			`<body class="wordpress-share"><a class="fa fa-wordpress fa-tumblr" href="https://example.wordpress.com/">blog</a></body>`, "", "", ""},
+		{"MyBB by its footer's credit", "https://forum.example.org/thread-12.html", "",
+			`<body><div id="copyright">Powered By <a href="https://mybb.com" target="_blank">MyBB</a>, &copy; 2002-2024 MyBB Group.</div></body>`, "mybb", "forum", ""},
+		{"a credit in a comment names no engine", u, "",
+			`<body><!-- Powered by Escenic Content Engine --><p>x</p></body>`, "", "", ""},
+		{"a credit to a plugin or vendor", u, "",
+			`<body><footer>Powered by <a href="https://agency.example.net/">Example Agency</a></footer></body>`, "", "", ""},
 		{"Tumblr's share button on a site of its own", u, "",
 			`<body><p>x</p><script async src="https://secure.assets.tumblr.com/post.js"></script></body>`, "", "", ""},
 	}

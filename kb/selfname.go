@@ -14,7 +14,10 @@ import (
 // own name where a site's content does not go: the id of the document's
 // root or body (vBulletin's <html id="vbulletin_html">, phpBB's <body
 // id="phpbb">) and the data attributes their scripts read (Drupal's
-// data-drupal-selector, data-drupal-link-system-path). The fingerprints
+// data-drupal-selector, data-drupal-link-system-path), and the credit a
+// footer gives it, "Powered by" and a link named after it ("Powered by
+// <a href=…>Phorum</a>", not a "powered by" in a comment or in running
+// text, which names a site's vendors and plugins as well). The fingerprints
 // know the applications' names but not these marks, so a page whose
 // engine no rule names is read for them. A class is no such mark (icon
 // fonts class a link fa-wordpress, fa-tumblr), nor is a name in a
@@ -24,19 +27,23 @@ import (
 // often a site's own.
 const minSelfName = 4
 
-// selfNames maps the one-word names of the application technologies of
-// fp, lower-cased, to the technology.
+// selfNames maps the names of the application technologies of fp,
+// lower-cased, to the technology: one-word names as they are, names of
+// several words as their words joined by single spaces.
 func selfNames(fp *fingerprint.Set) map[string]fingerprint.Match {
 	out := map[string]fingerprint.Match{}
 	for _, m := range fp.Technologies() {
-		name := strings.ToLower(m.Name)
-		if len(name) < minSelfName || TechCategory(&m) == "" || strings.IndexFunc(name, notAlnum) >= 0 {
+		name := strings.Join(strings.FieldsFunc(strings.ToLower(m.Name), notAlnum), " ")
+		if len(name) < minSelfName || TechCategory(&m) == "" {
 			continue
 		}
 		out[name] = m
 	}
 	return out
 }
+
+// oneWord reports whether a name of selfNames is one word.
+func oneWord(name string) bool { return !strings.Contains(name, " ") }
 
 func notAlnum(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') }
 
@@ -57,7 +64,7 @@ func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Ma
 				continue
 			}
 			for _, w := range strings.FieldsFunc(strings.ToLower(a.Val), notAlnum) {
-				if m, ok := names[w]; ok {
+				if m, ok := names[w]; ok && oneWord(w) {
 					m.Pattern, m.Confidence = "markup: <"+n.Data+` id="`+a.Val+`">`, 100
 					return &m
 				}
@@ -84,6 +91,41 @@ func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Ma
 			m := names[w]
 			m.Pattern, m.Confidence = "markup: data-"+w+"-…", 100
 			return &m
+		}
+	}
+	if bytes.Contains(markup, []byte("powered by")) {
+		return credited(doc.Root, names)
+	}
+	return nil
+}
+
+// credited returns the technology a "Powered by" credit links to by its
+// name below n: a text ending in "powered by" followed by a link whose
+// text is the technology's name, or starts with its one-word name
+// ("vBulletin® Version 4.2.2").
+func credited(n *html.Node, names map[string]fingerprint.Match) *fingerprint.Match {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode && strings.HasSuffix(strings.ToLower(strings.TrimRight(c.Data, " \t\r\n:")), "powered by"):
+			a := c.NextSibling
+			if a == nil || a.Type != html.ElementNode || a.DataAtom != atom.A {
+				continue
+			}
+			words := strings.FieldsFunc(strings.ToLower(Text(a)), notAlnum)
+			if m, ok := names[strings.Join(words, " ")]; ok {
+				m.Pattern, m.Confidence = "markup: powered by <a>"+m.Name+"</a>", 100
+				return &m
+			}
+			if len(words) > 0 && oneWord(words[0]) {
+				if m, ok := names[words[0]]; ok {
+					m.Pattern, m.Confidence = "markup: powered by <a>"+m.Name+"</a>", 100
+					return &m
+				}
+			}
+		case c.Type == html.ElementNode && c.DataAtom != atom.Script && c.DataAtom != atom.Style:
+			if m := credited(c, names); m != nil {
+				return m
+			}
 		}
 	}
 	return nil
