@@ -74,8 +74,8 @@ func TestEvidenceKinds(t *testing.T) {
 // (an engine never seen), that technologies the fingerprints name get
 // their category's type: static-site generators, hosted site builders,
 // blog and community platforms, forums the knowledge base does not
-// describe, engines marked by their own name in the page's id or data
-// attributes or credited in its footer; and that another site's share button, a widget's data
+// describe, engines marked by their own name in the page's id, their settings'
+// script or data attributes, or credited in its footer; and that another site's share button, a widget's data
 // attribute or an icon's class names no platform.
 func TestEvidenceKindsFingerprints(t *testing.T) {
 	fp := loadFingerprints(t)
@@ -99,6 +99,10 @@ func TestEvidenceKindsFingerprints(t *testing.T) {
 			`<body><div data-discourse-embed-url="https://talk.example.net/t/1">x</div></body>`, "", "", ""},
 		{"an icon font's class naming an application", u, "",
 			`<body class="wordpress-share"><a class="fa fa-wordpress fa-tumblr" href="https://example.wordpress.com/">blog</a></body>`, "", "", ""},
+		{"Joomla by the class of its settings' script", "https://www.example.org/news/123-a.html", "",
+			`<body><script type="application/json" class="joomla-script-options new">{"csrf.token":"d7e7","system.paths":{"root":""}}</script><p>x</p></body>`, "joomla", "cms", ""},
+		{"a JSON-LD script's id naming an application", u, "",
+			`<body><script type="application/ld+json" id="wordpress-schema">{"@type":"Article"}</script><p>x</p></body>`, "", "", ""},
 		{"MyBB by its footer's credit", "https://forum.example.org/thread-12.html", "",
 			`<body><div id="copyright">Powered By <a href="https://mybb.com" target="_blank">MyBB</a>, &copy; 2002-2024 MyBB Group.</div></body>`, "mybb", "forum", ""},
 		{"a credit in a comment names no engine", u, "",

@@ -13,7 +13,7 @@ import (
 // Markup that names its application. Engines mark their pages with their
 // own name where a site's content does not go: the id of the document's
 // root or body (vBulletin's <html id="vbulletin_html">, phpBB's <body
-// id="phpbb">) and the data attributes their scripts read (Drupal's
+// id="phpbb">), the element of the settings they embed as JSON, and the data attributes their scripts read (Drupal's
 // data-drupal-selector, data-drupal-link-system-path), and the credit a
 // footer gives it, "Powered by" and a link named after it ("Powered by
 // <a href=…>Phorum</a>", not a "powered by" in a comment or in running
@@ -55,17 +55,21 @@ func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Ma
 	if len(names) == 0 {
 		return nil
 	}
-	for _, n := range []*html.Node{element(doc.Root, atom.Html), element(doc.Root, atom.Body)} {
+	marked := []*html.Node{element(doc.Root, atom.Html), element(doc.Root, atom.Body)}
+	if bytes.Contains(markup, []byte("json")) {
+		marked = append(marked, jsonScripts(doc.Root, nil)...)
+	}
+	for _, n := range marked {
 		if n == nil {
 			continue
 		}
 		for _, a := range n.Attr {
-			if a.Key != "id" {
+			if a.Key != "id" && (a.Key != "class" || n.DataAtom != atom.Script) {
 				continue
 			}
 			for _, w := range strings.FieldsFunc(strings.ToLower(a.Val), notAlnum) {
 				if m, ok := names[w]; ok && oneWord(w) {
-					m.Pattern, m.Confidence = "markup: <"+n.Data+` id="`+a.Val+`">`, 100
+					m.Pattern, m.Confidence = "markup: <"+n.Data+" "+a.Key+`="`+a.Val+`">`, 100
 					return &m
 				}
 			}
@@ -145,4 +149,25 @@ func element(n *html.Node, a atom.Atom) *html.Node {
 		}
 	}
 	return nil
+}
+
+// jsonScripts appends the scripts below n whose type is a JSON one but
+// JSON-LD's (a page's schema.org description, whose ids are a plugin's):
+// data blocks of settings.
+func jsonScripts(n *html.Node, out []*html.Node) []*html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode && c.Type != html.DocumentNode {
+			continue
+		}
+		if c.DataAtom == atom.Script {
+			for _, a := range c.Attr {
+				if a.Key == "type" && strings.Contains(strings.ToLower(a.Val), "json") && !strings.Contains(strings.ToLower(a.Val), "ld+json") {
+					out = append(out, c)
+				}
+			}
+			continue
+		}
+		out = jsonScripts(c, out)
+	}
+	return out
 }
