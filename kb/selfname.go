@@ -15,9 +15,10 @@ import (
 // root or body (vBulletin's <html id="vbulletin_html">, phpBB's <body
 // id="phpbb">), the element of the settings they embed as JSON, and the data attributes their scripts read (Drupal's
 // data-drupal-selector, data-drupal-link-system-path), and the credit a
-// footer gives it, "Powered by" and a link named after it ("Powered by
-// <a href=…>Phorum</a>", not a "powered by" in a comment or in running
-// text, which names a site's vendors and plugins as well). The fingerprints
+// footer or its template's comment gives it: "Powered by" and a link
+// named after it ("Powered by <a href=…>MyBB</a>"), or a comment saying so
+// (not a "powered by" in running text, which names a page's vendors and
+// plugins as well). The fingerprints
 // know the applications' names but not these marks, so a page whose
 // engine no rule names is read for them. A class is no such mark (icon
 // fonts class a link fa-wordpress, fa-tumblr), nor is a name in a
@@ -44,8 +45,7 @@ func selfNames(fp *fingerprint.Set) map[string]fingerprint.Match {
 
 // oneWord reports whether a name of selfNames is one word.
 func oneWord(name string) bool { return !strings.Contains(name, " ") }
-
-func notAlnum(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') }
+func notAlnum(r rune) bool     { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') }
 
 // namedInMarkup returns the application technology among names that doc
 // names itself by, nil when none: a word of the id of <html> or <body>,
@@ -103,33 +103,46 @@ func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Ma
 	return nil
 }
 
-// credited returns the technology a "Powered by" credit links to by its
-// name below n: a text ending in "powered by" followed by a link whose
-// text is the technology's name, or starts with its one-word name
-// ("vBulletin® Version 4.2.2").
+// credited returns the technology a "Powered by" credit names below n: a
+// text ending in "powered by" followed by a link whose text starts with
+// the technology's name ("vBulletin® Version 4.2.2"), or a comment saying
+// "powered by" and the name (the engine's template signing its pages:
+// "This website is powered by Contao Open Source CMS").
 func credited(n *html.Node, names map[string]fingerprint.Match) *fingerprint.Match {
+	const by = "powered by"
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		switch {
-		case c.Type == html.TextNode && strings.HasSuffix(strings.ToLower(strings.TrimRight(c.Data, " \t\r\n:")), "powered by"):
-			a := c.NextSibling
-			if a == nil || a.Type != html.ElementNode || a.DataAtom != atom.A {
-				continue
+		case c.Type == html.TextNode && strings.HasSuffix(strings.ToLower(strings.TrimRight(c.Data, " \t\r\n:")), by):
+			if a := c.NextSibling; a != nil && a.Type == html.ElementNode && a.DataAtom == atom.A {
+				if m := nameAt(Text(a), names); m != nil {
+					m.Pattern = "markup: powered by <a>" + m.Name + "</a>"
+					return m
+				}
 			}
-			words := strings.FieldsFunc(strings.ToLower(Text(a)), notAlnum)
-			if m, ok := names[strings.Join(words, " ")]; ok {
-				m.Pattern, m.Confidence = "markup: powered by <a>"+m.Name+"</a>", 100
-				return &m
-			}
-			if len(words) > 0 && oneWord(words[0]) {
-				if m, ok := names[words[0]]; ok {
-					m.Pattern, m.Confidence = "markup: powered by <a>"+m.Name+"</a>", 100
-					return &m
+		case c.Type == html.CommentNode:
+			if _, after, ok := strings.Cut(strings.ToLower(c.Data), by); ok {
+				if m := nameAt(after, names); m != nil {
+					m.Pattern = "markup: <!-- powered by " + m.Name + " -->"
+					return m
 				}
 			}
 		case c.Type == html.ElementNode && c.DataAtom != atom.Script && c.DataAtom != atom.Style:
 			if m := credited(c, names); m != nil {
 				return m
 			}
+		}
+	}
+	return nil
+}
+
+// nameAt returns the technology whose name the text starts with, the
+// longest name first.
+func nameAt(text string, names map[string]fingerprint.Match) *fingerprint.Match {
+	words := strings.FieldsFunc(strings.ToLower(text), notAlnum)
+	for k := min(len(words), 4); k > 0; k-- {
+		if m, ok := names[strings.Join(words[:k], " ")]; ok {
+			m.Confidence = 100
+			return &m
 		}
 	}
 	return nil
