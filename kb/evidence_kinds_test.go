@@ -94,9 +94,9 @@ func TestEvidenceKindsFingerprints(t *testing.T) {
 		// Markup that names its engine, which no fingerprint rule reads.
 		{"vBulletin by the root element's id", "https://forums.example.org/12-a-thread.html", "", plain, "vbulletin", "forum", ` id="vbulletin_html" dir="ltr"`},
 		{"Drupal by its data attributes", "https://www.example.org/pl/a", "",
-			`<body><div data-drupal-settingstray="editable"><a href="/en/a" data-drupal-link-system-path="node/1">EN</a></div></body>`, "drupal", "cms", ""},
-		{"one data attribute of an application, a widget's", u, "",
-			`<body><div data-discourse-embed-url="https://talk.example.net/t/1">x</div></body>`, "", "", ""},
+			`<body><div data-drupal-settingstray="editable"><a href="/en/a" data-drupal-link-system-path="node/1">EN</a><a href="/pl/a" data-drupal-link-system-path="node/1">PL</a></div><form data-drupal-selector="search-form"></form></body>`, "drupal", "cms", ""},
+		{"data attributes of a widget sharing an application's name", u, "",
+			`<body data-instant-intensity="viewport"><a href="/b" data-instant-allow-query-string>b</a><a href="/c" data-instant-allow-query-string>c</a></body>`, "", "", ""},
 		{"an icon font's class naming an application", u, "",
 			`<body class="wordpress-share"><a class="fa fa-wordpress fa-tumblr" href="https://example.wordpress.com/">blog</a></body>`, "", "", ""},
 		{"Joomla by the class of its settings' script", "https://www.example.org/news/123-a.html", "",

@@ -28,6 +28,12 @@ import (
 // often a site's own.
 const minSelfName = 4
 
+// minDataAttrs is how many distinct data attributes of an application's
+// name mark its pages: its scripts read several (Drupal's selector,
+// link-system-path, settingstray…), a widget of the same name one or two
+// (instant.page's data-instant-intensity).
+const minDataAttrs = 3
+
 // selfNames maps the names of the application technologies of fp,
 // lower-cased, to the technology: one-word names as they are, names of
 // several words as their words joined by single spaces.
@@ -75,7 +81,8 @@ func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Ma
 			}
 		}
 	}
-	count := map[string]int{}
+	// The distinct data-NAME-… attribute names of each name.
+	attrs := map[string]map[string]bool{}
 	const mark = " data-"
 	for rest := markup; ; {
 		i := bytes.Index(rest, []byte(mark))
@@ -91,7 +98,14 @@ func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Ma
 		if _, ok := names[w]; !ok {
 			continue
 		}
-		if count[w]++; count[w] == 2 {
+		k := bytes.IndexFunc(rest, func(r rune) bool { return r != '-' && notAlnum(r) })
+		if k < 0 {
+			k = len(rest)
+		}
+		if attrs[w] == nil {
+			attrs[w] = map[string]bool{}
+		}
+		if attrs[w][string(rest[:k])] = true; len(attrs[w]) == minDataAttrs {
 			m := names[w]
 			m.Pattern, m.Confidence = "markup: data-"+w+"-…", 100
 			return &m
