@@ -13,16 +13,16 @@ import (
 // Markup that names its application. Engines mark their pages with their
 // own name where a site's content does not go: the id of the document's
 // root or body (vBulletin's <html id="vbulletin_html">, phpBB's <body
-// id="phpbb">), the element of the settings they embed as JSON, and the data attributes their scripts read (Drupal's
-// data-drupal-selector, data-drupal-link-system-path), and the credit a
-// footer or its template's comment gives it: "Powered by" and a link
-// named after it ("Powered by <a href=…>MyBB</a>"), or a comment saying so
-// (not a "powered by" in running text, which names a page's vendors and
-// plugins as well). The fingerprints
-// know the applications' names but not these marks, so a page whose
-// engine no rule names is read for them. A class is no such mark (icon
-// fonts class a link fa-wordpress, fa-tumblr), nor is a name in a
-// content's text.
+// id="phpbb">), the element of the settings they embed as JSON (Joomla's
+// joomla-script-options), the data attributes their scripts read
+// (Drupal's data-drupal-selector, data-drupal-link-system-path), and the
+// credit a footer or the template's comment gives them: "Powered by" and a
+// link named after the engine ("Powered by <a href=…>MyBB</a>"), or a
+// comment saying so. The fingerprints know the applications' names but
+// not these marks, so a page whose engine no rule names is read for them.
+// A class of a visible element is no such mark (icon fonts class a link
+// fa-wordpress), nor is "powered by" in running text, which names a
+// page's vendors and plugins as well.
 
 // minSelfName is the shortest name read as a mark: shorter words are too
 // often a site's own.
@@ -49,14 +49,13 @@ func selfNames(fp *fingerprint.Set) map[string]fingerprint.Match {
 	return out
 }
 
-// oneWord reports whether a name of selfNames is one word.
-func oneWord(name string) bool { return !strings.Contains(name, " ") }
-func notAlnum(r rune) bool     { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') }
+func notAlnum(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') }
 
 // namedInMarkup returns the application technology among names that doc
 // names itself by, nil when none: a word of the id of <html> or <body>,
-// or the name in two data attributes or more (data-NAME-…), in the
-// lower-cased markup. One data attribute alone may be a widget's.
+// or of the id or class of a script of JSON settings; the name in
+// minDataAttrs data attributes of distinct names (data-NAME-…) in the
+// lower-cased markup; or a credit (credited).
 func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Match) *fingerprint.Match {
 	if len(names) == 0 {
 		return nil
@@ -74,7 +73,7 @@ func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Ma
 				continue
 			}
 			for _, w := range strings.FieldsFunc(strings.ToLower(a.Val), notAlnum) {
-				if m, ok := names[w]; ok && oneWord(w) {
+				if m, ok := names[w]; ok {
 					m.Pattern, m.Confidence = "markup: <"+n.Data+" "+a.Key+`="`+a.Val+`">`, 100
 					return &m
 				}
@@ -90,7 +89,7 @@ func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Ma
 			break
 		}
 		rest = rest[i+len(mark):]
-		j := bytes.IndexFunc(rest, func(r rune) bool { return notAlnum(r) })
+		j := bytes.IndexFunc(rest, notAlnum)
 		if j < minSelfName || rest[j] != '-' {
 			continue
 		}
