@@ -71,12 +71,14 @@ func TestEvidenceKinds(t *testing.T) {
 
 // TestEvidenceKindsFingerprints checks, with every webappanalyzer
 // fingerprint and the knowledge base's specific entries switched off
-// (an engine never seen), that technologies the fingerprints name get
-// their category's type: static-site generators, hosted site builders,
-// blog and community platforms, forums the knowledge base does not
-// describe, engines marked by their own name in the page's id, their settings'
-// script or data attributes, or credited in its footer; and that another site's share button, a widget's data
-// attribute or an icon's class names no platform.
+// (an engine never seen) and on, that technologies the fingerprints name
+// get their category's type: static-site generators, hosted site
+// builders, blog and community platforms, forums the knowledge base does
+// not describe, engines marked by their own name in the page's id, their
+// settings' script or data attributes, or credited in a footer or a
+// comment; and that another site's share button, a widget's data
+// attributes, an icon's class, an ordinary word as the body's id or a
+// credit to a plugin names no platform.
 func TestEvidenceKindsFingerprints(t *testing.T) {
 	fp := loadFingerprints(t)
 	plain := `<body><h1>A page</h1><p>Text.</p></body>`
@@ -93,6 +95,8 @@ func TestEvidenceKindsFingerprints(t *testing.T) {
 			`<body><script>window.inSidedData = {"user":{}};</script><p>x</p></body>`, "insided", "forum", ""},
 		// Markup that names its engine, which no fingerprint rule reads.
 		{"vBulletin by the root element's id", "https://forums.example.org/12-a-thread.html", "", plain, "vbulletin", "forum", ` id="vbulletin_html" dir="ltr"`},
+		{"an ordinary word of the page as the body's id", "https://www.example.org/community/", "",
+			`<body id="community"><h1>Our Community</h1><p>Join the community and meet other members.</p></body>`, "", "", ""},
 		{"Drupal by its data attributes", "https://www.example.org/pl/a", "",
 			`<body><div data-drupal-settingstray="editable"><a href="/en/a" data-drupal-link-system-path="node/1">EN</a><a href="/pl/a" data-drupal-link-system-path="node/1">PL</a></div><form data-drupal-selector="search-form"></form></body>`, "drupal", "cms", ""},
 		{"data attributes of a widget sharing an application's name", u, "",

@@ -3,6 +3,7 @@ package kb
 import (
 	"bytes"
 	"strings"
+	"unicode"
 
 	"github.com/mneme-archive/mneme/kb/fingerprint"
 	"github.com/mneme-archive/mneme/kb/vdoc"
@@ -64,6 +65,7 @@ func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Ma
 	if bytes.Contains(markup, []byte("json")) {
 		marked = append(marked, jsonScripts(doc.Root, nil)...)
 	}
+	var words map[string]bool // the page's text's lower-case words
 	for _, n := range marked {
 		if n == nil {
 			continue
@@ -73,7 +75,16 @@ func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Ma
 				continue
 			}
 			for _, w := range strings.FieldsFunc(strings.ToLower(a.Val), notAlnum) {
-				if m, ok := names[w]; ok {
+				m, ok := names[w]
+				if !ok {
+					continue
+				}
+				// A name the page writes in lower case in its text is a
+				// word of its language ("community"), not an engine's.
+				if words == nil {
+					words = lowerWords(doc.Root)
+				}
+				if !words[w] {
 					m.Pattern, m.Confidence = "markup: <"+n.Data+" "+a.Key+`="`+a.Val+`">`, 100
 					return &m
 				}
@@ -194,6 +205,17 @@ func jsonScripts(n *html.Node, out []*html.Node) []*html.Node {
 			continue
 		}
 		out = jsonScripts(c, out)
+	}
+	return out
+}
+
+// lowerWords returns the words of n's visible text written in lower case.
+func lowerWords(n *html.Node) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(Text(n), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if strings.ToLower(w) == w {
+			out[w] = true
+		}
 	}
 	return out
 }
