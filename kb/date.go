@@ -29,7 +29,7 @@ func ParseDate(s string) (time.Time, bool) { return ParseDateIn(s, "") }
 // are read in that language, or in any of the languages read when lang
 // is "" or another language.
 func ParseDateIn(s, lang string) (time.Time, bool) {
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(asciiDigits(s))
 	if s == "" {
 		return time.Time{}, false
 	}
@@ -116,6 +116,9 @@ var monthWords = func() map[string]map[string]int {
 	for lang, names := range localeMonths {
 		add(lang, names)
 	}
+	for lang, loc := range cldrLocales {
+		add(langKey(lang), loc.months)
+	}
 	for w, month := range localeMonthClaims() {
 		if _, ok := all[w]; ok || month < 0 || !wholeName(w) {
 			continue
@@ -125,11 +128,18 @@ var monthWords = func() map[string]map[string]int {
 	return m
 }()
 
-// localeMonthClaims returns each locale month word's month, -1 when the
-// languages writing it disagree.
+// localeMonthClaims returns each month word of the C library's locales
+// and of CLDR its month, -1 when the languages writing it disagree.
 func localeMonthClaims() map[string]int {
 	claimed := map[string]int{}
+	all := make([][12][]string, 0, len(localeMonths)+len(cldrLocales))
 	for _, names := range localeMonths {
+		all = append(all, names)
+	}
+	for _, loc := range cldrLocales {
+		all = append(all, loc.months)
+	}
+	for _, names := range all {
 		for i, ws := range names {
 			for _, w := range ws {
 				if c, ok := claimed[w]; ok && c != i+1 {

@@ -34,7 +34,7 @@ func ParseDateAt(s, lang string, now time.Time) (time.Time, bool) {
 	if t, ok := ParseDateIn(s, lang); ok {
 		return t, true
 	}
-	l := strings.ToLower(strings.TrimSpace(s))
+	l := strings.ToLower(strings.TrimSpace(asciiDigits(s)))
 	if l == "" || len(l) > 80 {
 		return time.Time{}, false
 	}
@@ -54,6 +54,12 @@ func ParseDateAt(s, lang string, now time.Time) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	now = now.UTC()
+	if t, ok := parseCLDRAgo(l, lang, now); ok {
+		return t, true
+	}
+	if isNow(l) {
+		return now, true
+	}
 	if t, ok := parseAgo(l, now); ok {
 		return t, true
 	}
