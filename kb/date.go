@@ -28,7 +28,11 @@ func ParseDate(s string) (time.Time, bool) { return ParseDateIn(s, "") }
 // as "de" or "fr-CA", as a page's lang attribute gives it): month words
 // are read in that language, or in any of the languages read when lang
 // is "" or another language.
-func ParseDateIn(s, lang string) (time.Time, bool) {
+func ParseDateIn(s, lang string) (time.Time, bool) { return parseDateIn(s, lang, numericOrder(lang)) }
+
+// parseDateIn is ParseDateIn with all-numeric dates read in order (the
+// page's, DateContext).
+func parseDateIn(s, lang string, order int) (time.Time, bool) {
 	s = strings.TrimSpace(asciiDigits(s))
 	if s == "" {
 		return time.Time{}, false
@@ -50,7 +54,7 @@ func ParseDateIn(s, lang string) (time.Time, bool) {
 			inflect = langKey(lang)
 		}
 	}
-	return parseHuman(strings.ToLower(s), monthsOf(lang), numericOrder(lang), inflect)
+	return parseHuman(strings.ToLower(s), monthsOf(lang), order, inflect)
 }
 
 var isoLayouts = []string{
@@ -60,7 +64,7 @@ var isoLayouts = []string{
 
 var (
 	unixRE  = regexp.MustCompile(`^1\d{9}$`)
-	tokenRE = regexp.MustCompile(`\d+|[\p{L}]+`)
+	tokenRE = regexp.MustCompile(`\d+|[\pL\pM]+`)
 	timeRE  = regexp.MustCompile(`(\d{1,2})\s*[:h]\s*(\d{2})(?:\s*:\s*(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?`)
 )
 
@@ -219,9 +223,10 @@ const (
 	yearFirst
 )
 
-// numericOrder is the order CLDR's short date patterns give a language:
-// English without a region is read as the United States' (CLDR's "en"),
-// a region other than the US or the Philippines as day first.
+// numericOrder is the order CLDR's short date patterns give a language
+// (cldrLocales): English without a region is read as the United States'
+// (CLDR's "en"), a region other than the US or the Philippines as day
+// first; a language with a region, or one CLDR lacks, as day first.
 func numericOrder(lang string) int {
 	l := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(lang), "_", "-"))
 	switch langKey(l) {
@@ -231,6 +236,14 @@ func numericOrder(lang string) int {
 		}
 	case "ja", "ko", "zh", "hu", "lt", "eu", "mn":
 		return yearFirst
+	}
+	if loc, ok := cldrLocales[langKey(l)]; ok && l == langKey(l) {
+		switch loc.order[0] {
+		case 'm':
+			return monthFirst
+		case 'y':
+			return yearFirst
+		}
 	}
 	return dayFirst
 }

@@ -31,7 +31,12 @@ import (
 // library's locales (localeMonths).
 // With a zero now, relative dates are not read.
 func ParseDateAt(s, lang string, now time.Time) (time.Time, bool) {
-	if t, ok := ParseDateIn(s, lang); ok {
+	return parseDateAt(s, lang, numericOrder(lang), now)
+}
+
+// parseDateAt is ParseDateAt with all-numeric dates read in order.
+func parseDateAt(s, lang string, order int, now time.Time) (time.Time, bool) {
+	if t, ok := parseDateIn(s, lang, order); ok {
 		return t, true
 	}
 	l := strings.ToLower(strings.TrimSpace(asciiDigits(s)))
@@ -43,11 +48,11 @@ func ParseDateAt(s, lang string, now time.Time) (time.Time, bool) {
 	months, local := monthsOf(lang), l
 	if _, known := monthWords[langKey(lang)]; !known || langKey(lang) == "" {
 		local, months = localMonths(l), monthWords[""]
-		if t, ok := parseHuman(local, months, numericOrder(lang), ""); ok {
+		if t, ok := parseHuman(local, months, order, ""); ok {
 			return t, true
 		}
 	}
-	if t, ok := parseShortMonth(l, lang); ok {
+	if t, ok := parseShortMonth(l, lang, order); ok {
 		return t, true
 	}
 	if now.IsZero() {
@@ -90,7 +95,7 @@ func localMonths(l string) string {
 }
 
 var (
-	letterRunRE = regexp.MustCompile(`\pL+`)
+	letterRunRE = regexp.MustCompile(`[\pL\pM]+`)
 	monthAbbr   = [12]string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
 	moreMonths  = func() map[string]int {
 		out := map[string]int{}
@@ -521,7 +526,7 @@ var shortMonths = func() map[string]int {
 // such month word, a four-digit year, and besides numbers only words of
 // one or two letters ("de", "г.", "o"), weekday names and a clock's
 // half.
-func parseShortMonth(l, lang string) (time.Time, bool) {
+func parseShortMonth(l, lang string, order int) (time.Time, bool) {
 	if _, known := monthWords[langKey(lang)]; known && langKey(lang) != "" {
 		return time.Time{}, false
 	}
@@ -551,5 +556,5 @@ func parseShortMonth(l, lang string) (time.Time, bool) {
 		}
 		return w
 	})
-	return parseHuman(l, monthWords[""], numericOrder(lang), "")
+	return parseHuman(l, monthWords[""], order, "")
 }

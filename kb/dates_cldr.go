@@ -2,6 +2,7 @@ package kb
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,13 +16,15 @@ import (
 // lower-cased: month names January first, weekday names Sunday first,
 // the past relative-time patterns per unit (second, minute, hour, day,
 // week, month, year; "{0}" stands for the number), the relative day
-// words as days before now (-1: now itself), and the order of a short
+// words as days before now (-1: now itself), the words of a 12-hour
+// clock's halves and day periods ("pm", "शाम"), and the order of a short
 // numeric date ("dmy", "mdy", "ymd").
 type cldrLocale struct {
 	months   [12][]string
 	weekdays [7][]string
 	past     [7][]string
 	days     map[string]int
+	am, pm   []string
 	order    string
 }
 
@@ -74,6 +77,64 @@ func init() {
 			if back < 0 {
 				nowWords[w] = true
 			}
+		}
+	}
+	addCLDRWords()
+}
+
+// addCLDRWords adds CLDR's day words ("vorgestern", "dünən"), weekday
+// names and clock-half words of every language to the tables the reader
+// uses whatever the language: each only where no language gives it
+// another meaning, weekday and clock-half words only when wholeName
+// finds them safe in text of unknown language.
+func addCLDRWords() {
+	days, wds, halves := map[string]int{}, map[string]int{}, map[string]string{}
+	claim := func(m map[string]int, w string, v int) {
+		if c, ok := m[w]; ok && c != v {
+			m[w] = -2
+		} else if !ok {
+			m[w] = v
+		}
+	}
+	for _, loc := range cldrLocales {
+		for w, back := range loc.days {
+			if back >= 0 {
+				claim(days, w, back)
+			}
+		}
+		for i, ws := range loc.weekdays {
+			for _, w := range ws {
+				claim(wds, w, i)
+			}
+		}
+		for half, ws := range map[string][]string{"am": loc.am, "pm": loc.pm} {
+			for _, w := range ws {
+				if h, ok := halves[w]; ok && h != half {
+					halves[w] = ""
+				} else if !ok {
+					halves[w] = half
+				}
+			}
+		}
+	}
+	for w, back := range days {
+		if _, ok := dayWords[w]; !ok && back >= 0 && monthWords[""][w] == 0 {
+			dayWords[w] = back
+		}
+	}
+	for w, d := range wds {
+		if _, ok := weekdays[w]; !ok && d >= 0 && wholeName(w) && monthWords[""][w] == 0 && dayWords[w] == 0 {
+			weekdays[w] = time.Weekday(d)
+		}
+	}
+	for w, half := range halves {
+		if half == "" || utf8.RuneCountInString(w) < 2 || strings.Contains(w, " ") || monthWords[""][w] != 0 {
+			continue
+		}
+		if half == "am" && !slices.Contains(amWords, w) && !slices.Contains(pmWords, w) {
+			amWords = append(amWords, w)
+		} else if half == "pm" && !slices.Contains(amWords, w) && !slices.Contains(pmWords, w) {
+			pmWords = append(pmWords, w)
 		}
 	}
 }
@@ -174,7 +235,7 @@ func matchPast(l string, p pastPattern) (int, bool) {
 func countOf(mid string) (int, bool) {
 	mid = strings.TrimSpace(mid)
 	if mid == "" {
-		return 0, false
+		return 1, true // "minuta ilu", "fyrir mínútu síðan": one, unsaid
 	}
 	if n, err := strconv.Atoi(mid); err == nil {
 		return n, n >= 0

@@ -118,6 +118,31 @@ func TestDatesHeldOut(t *testing.T) {
 		unknown.add(held, ok)
 		unknown.add(held+" "+c.kind, ok)
 	}
+	// Page by page: each locale's strings as one page's dates, its
+	// language not declared.
+	byLang := map[string][]heldOutCase{}
+	for _, c := range cases {
+		byLang[c.lang] = append(byLang[c.lang], c)
+	}
+	page := score{}
+	for lang, cs := range byLang {
+		held := "held-out languages"
+		if slices.Contains(tunedLanguages, langKey(lang)) {
+			held = "tuned languages"
+		}
+		texts := make([]string, len(cs))
+		for i, c := range cs {
+			texts[i] = c.text
+		}
+		ctx := NewDateContext(texts, "", cs[0].now)
+		for _, c := range cs {
+			got, ok := ctx.Parse(c.text)
+			ok = ok && near(got, c.want, c.tol)
+			page.add("all", ok)
+			page.add(held, ok)
+			page.add(held+" "+c.kind, ok)
+		}
+	}
 	if testing.Verbose() {
 		langs := make([]string, 0, len(missed))
 		for l := range missed {
@@ -130,6 +155,7 @@ func TestDatesHeldOut(t *testing.T) {
 	}
 	t.Logf("language known, string by string:\n%s", known)
 	t.Logf("language unknown, string by string:\n%s", unknown)
+	t.Logf("language unknown, page by page (DateContext):\n%s", page)
 	if len(cases) < 3000 {
 		t.Fatalf("%d cases, want the whole set", len(cases))
 	}

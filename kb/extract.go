@@ -273,6 +273,7 @@ func (x *Extraction) run(typ, level string, doc *vdoc.Doc, objs []Object, fails 
 		objs = append(objs, o)
 	}
 	linkReplies(objs[start:], doc.Base)
+	reconcileDates(objs[start:], doc)
 	for f, alts := range x.Fields {
 		if !yielded[f] && !x.Optional[f] {
 			fails = append(fails, Failure{Type: typ, Level: level, Action: "field", Field: f, Patterns: sources(alts)})

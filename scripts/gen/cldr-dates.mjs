@@ -6,6 +6,7 @@
 // of a short numeric date. The languages are those of the C library's
 // locales the reader already knows (kb/locales_gen.go) that ICU
 // describes, and a few script variants. Run: node scripts/gen/cldr-dates.mjs
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 
 const gen = readFileSync(new URL("../../kb/locales_gen.go", import.meta.url), "utf8");
@@ -78,9 +79,25 @@ for (const l of langs.sort()) {
   }
   const nowWord = lower(auto.format(0, "second"), l);
   if (!/\d/.test(nowWord)) days.push([nowWord, -1]); // now itself
+  // Words of a 12-hour clock's halves and day periods ("PM", "सुबह",
+  // "下午"): those of morning hours are am, of afternoon and evening
+  // hours pm; a word of both (night) is neither.
+  const periods = (hours) => {
+    const set = new Set();
+    for (const h of hours) for (const dayPeriod of [undefined, "narrow", "short", "long"]) {
+      const o = { hour: "numeric", minute: "2-digit", hourCycle: "h12", timeZone: "UTC" };
+      if (dayPeriod) o.dayPeriod = dayPeriod;
+      const p = new Intl.DateTimeFormat(g, o).formatToParts(new Date(Date.UTC(2021, 0, 1, h, 5))).find((x) => x.type === "dayPeriod");
+      if (p) set.add(lower(p.value, l));
+    }
+    return set;
+  };
+  const amSet = periods([2, 8, 10]), pmSet = periods([14, 17, 20, 23]);
+  const am = [...periods([8, 10])].filter((w) => !pmSet.has(w));
+  const pm = [...periods([14, 17, 20])].filter((w) => !amSet.has(w));
   const order = new Intl.DateTimeFormat(g, { dateStyle: "short", timeZone: "UTC" }).formatToParts(new Date(Date.UTC(2021, 10, 23)))
     .filter((p) => ["day", "month", "year"].includes(p.type)).map((p) => p.type[0]).join("");
-  out.push({ l, months, weekdays, past, days, order });
+  out.push({ l, months, weekdays, past, days, order, am, pm });
 }
 
 const q = (s) => JSON.stringify(s);
@@ -92,8 +109,11 @@ for (const x of out) {
   src += `\t\tweekdays: [7][]string{${x.weekdays.map(list).join(", ")}},\n`;
   src += `\t\tpast: [7][]string{${x.past.map(list).join(", ")}},\n`;
   src += `\t\tdays: map[string]int{${x.days.map(([w, n]) => q(w) + ": " + n).join(", ")}},\n`;
+  src += `\t\tam: []string${list(x.am)}, pm: []string${list(x.pm)},\n`;
   src += `\t\torder: ${q(x.order)},\n\t},\n`;
 }
 src += "}\n";
-writeFileSync(new URL("../../kb/cldr_dates_gen.go", import.meta.url), src);
+const file = new URL("../../kb/cldr_dates_gen.go", import.meta.url);
+writeFileSync(file, src);
+execFileSync("gofmt", ["-w", file.pathname]);
 console.log(out.length, "languages");
