@@ -52,34 +52,43 @@ var (
 
 func init() {
 	for lang, loc := range cldrLocales {
-		for unit, pats := range loc.past {
-			for _, p := range pats {
-				before, after, ok := strings.Cut(p, "{0}")
-				if !ok {
-					continue
-				}
-				pp := pastPattern{lang, unit, strings.TrimSpace(before), strings.TrimSpace(after)}
-				if pp.prefix == "" && pp.suffix == "" {
-					continue
-				}
-				id := len(pastPatterns)
-				pastPatterns = append(pastPatterns, pp)
-				seen := map[string]bool{}
-				for _, w := range cldrWordRE.FindAllString(pp.prefix+" "+pp.suffix, -1) {
-					if !seen[w] {
-						seen[w] = true
-						pastIndex[w] = append(pastIndex[w], id)
-					}
-				}
-			}
-		}
+		indexPast(lang, loc.past)
 		for w, back := range loc.days {
 			if back < 0 {
 				nowWords[w] = true
 			}
 		}
 	}
+	for lang, past := range dateFnsPast {
+		indexPast(lang, past)
+	}
 	addCLDRWords()
+}
+
+// indexPast adds a language's past relative-time patterns to
+// pastPatterns and pastIndex.
+func indexPast(lang string, past [7][]string) {
+	for unit, pats := range past {
+		for _, p := range pats {
+			before, after, ok := strings.Cut(p, "{0}")
+			if !ok {
+				continue
+			}
+			pp := pastPattern{lang, unit, strings.TrimSpace(before), strings.TrimSpace(after)}
+			if pp.prefix == "" && pp.suffix == "" {
+				continue
+			}
+			id := len(pastPatterns)
+			pastPatterns = append(pastPatterns, pp)
+			seen := map[string]bool{}
+			for _, w := range cldrWordRE.FindAllString(pp.prefix+" "+pp.suffix, -1) {
+				if !seen[w] {
+					seen[w] = true
+					pastIndex[w] = append(pastIndex[w], id)
+				}
+			}
+		}
+	}
 }
 
 // addCLDRWords adds CLDR's day words ("vorgestern", "dünən"), weekday

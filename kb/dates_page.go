@@ -96,9 +96,9 @@ func pageOrder(texts []string) (int, bool) {
 	return best, true
 }
 
-// dateLangs maps each date word of CLDR and of the C library's locales
-// (month and weekday names, relative day words, the words of past
-// relative-time patterns) to the languages that write it.
+// dateLangs maps each date word of CLDR, date-fns and the C library's
+// locales (month and weekday names, relative day words, the words of
+// past relative-time patterns) to the languages that write it.
 var dateLangs = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	add := func(w, lang string) {
@@ -135,6 +135,15 @@ var dateLangs = sync.OnceValue(func() map[string][]string {
 			for _, p := range pats {
 				for _, w := range cldrWordRE.FindAllString(p, -1) {
 					add(w, lang)
+				}
+			}
+		}
+	}
+	for lang, past := range dateFnsPast {
+		for _, pats := range past {
+			for _, p := range pats {
+				for _, w := range cldrWordRE.FindAllString(p, -1) {
+					add(w, langKey(lang))
 				}
 			}
 		}
