@@ -15,7 +15,8 @@ import (
 )
 
 // ParseDate reads the dates forum and blog templates show: RFC 3339 and
-// ISO 8601 ("2017-09-09T01:19:18+0100"), Unix seconds, and human dates in
+// ISO 8601 ("2017-09-09T01:19:18+0100"), Unix seconds and milliseconds,
+// and human dates in
 // English, German, French, Spanish and Dutch ("Sep 14, 2017",
 // "20. April 2020 11:20", "29.01.19", "04/02/2005, 12h25",
 // "Thu Jan 02, 2020 8:48 pm"). All-numeric dates are read day first
@@ -46,6 +47,10 @@ func parseDateIn(s, lang string, order int) (time.Time, bool) {
 		n, _ := strconv.ParseInt(s, 10, 64)
 		return time.Unix(n, 0).UTC(), true
 	}
+	if unixMilliRE.MatchString(s) {
+		n, _ := strconv.ParseInt(s, 10, 64)
+		return time.UnixMilli(n).UTC(), true
+	}
 	// Month names are inflected in languages other than the ones of
 	// monthNames, where "market" is no March.
 	inflect := ""
@@ -63,9 +68,10 @@ var isoLayouts = []string{
 }
 
 var (
-	unixRE  = regexp.MustCompile(`^1\d{9}$`)
-	tokenRE = regexp.MustCompile(`\d+|[\pL\pM]+`)
-	timeRE  = regexp.MustCompile(`(\d{1,2})\s*[:h]\s*(\d{2})(?:\s*:\s*(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?`)
+	unixRE      = regexp.MustCompile(`^1\d{9}$`)
+	unixMilliRE = regexp.MustCompile(`^1\d{12}$`) // JavaScript's Date.now()
+	tokenRE     = regexp.MustCompile(`\d+|[\pL\pM]+`)
+	timeRE      = regexp.MustCompile(`(\d{1,2})\s*[:h]\s*(\d{2})(?:\s*:\s*(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?`)
 )
 
 // monthNames lists, per language (ISO 639-1), the month names and their

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/net/html"
+
 	"github.com/mneme-archive/mneme/kb/vdoc"
 )
 
@@ -217,4 +219,51 @@ func reconcileDates(objs []Object, doc *vdoc.Doc) {
 			o.Date = t
 		}
 	}
+}
+
+// dateAttrs are the attributes templates state a date in for machines:
+// HTML's datetime, microdata's content, the epoch seconds or
+// milliseconds of data-time (XenForo, Discourse), data-timestamp,
+// data-utime and data-epoch, and the full date of an abbreviated one in
+// a title ("<abbr title="Thursday, 7 March 2019 14:05">7 Mar</abbr>").
+var dateAttrs = []string{"datetime", "content", "data-time", "data-timestamp", "data-utime", "data-epoch",
+	"data-datetime", "data-date", "title"}
+
+// attrDate reads the date an element states in an attribute, else the
+// one a small element inside it states (<span class="date"><time
+// datetime=…>); the value read comes back too.
+func attrDate(n *html.Node, lang string) (time.Time, string, bool) {
+	if t, v, ok := ownAttrDate(n, lang); ok {
+		return t, v, true
+	}
+	if len(Text(n)) > 80 {
+		return time.Time{}, "", false // a block of text: its dates are no one date's
+	}
+	var found func(n *html.Node) (time.Time, string, bool)
+	found = func(n *html.Node) (time.Time, string, bool) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if t, v, ok := ownAttrDate(c, lang); ok {
+				return t, v, true
+			}
+			if t, v, ok := found(c); ok {
+				return t, v, true
+			}
+		}
+		return time.Time{}, "", false
+	}
+	return found(n)
+}
+
+func ownAttrDate(n *html.Node, lang string) (time.Time, string, bool) {
+	for _, a := range dateAttrs {
+		if v := attr(n, a); v != "" {
+			if t, ok := ParseDateIn(v, lang); ok {
+				return t, v, true
+			}
+		}
+	}
+	return time.Time{}, "", false
 }
