@@ -127,7 +127,11 @@ var monthWords = func() map[string]map[string]int {
 		add(lang, names)
 	}
 	for lang, loc := range cldrLocales {
-		add(langKey(lang), loc.months)
+		// Months written as numbers ("3月") are no words: such a
+		// language reads any language's.
+		if slices.ContainsFunc(loc.months[:], func(ws []string) bool { return len(ws) > 0 }) {
+			add(langKey(lang), loc.months)
+		}
 	}
 	for w, month := range localeMonthClaims() {
 		if _, ok := all[w]; ok || month < 0 || !wholeName(w) {

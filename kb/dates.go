@@ -68,13 +68,13 @@ func parseDateAt(s, lang string, order int, now time.Time) (time.Time, bool) {
 	if t, ok := parseAgo(l, now); ok {
 		return t, true
 	}
-	if t, ok := parseNamedDay(l, now); ok {
+	if t, ok := parseNamedDay(l, lang, now); ok {
 		return t, true
 	}
 	if timeOnlyRE.MatchString(l) {
 		// A time alone is today's ("14:05" beside yesterday's dates),
 		// yesterday's when later than now.
-		t, _ := parseNamedDay("today "+l, now)
+		t, _ := parseNamedDay("today "+l, "", now)
 		if t.After(now) {
 			t = t.AddDate(0, 0, -1)
 		}
@@ -287,21 +287,29 @@ func init() {
 // parseNamedDay reads "yesterday at 10:20", "heute, 09:12" or "Sunday at
 // 3:15 PM" (the latest such weekday up to now): a day word with an
 // optional time of day and little else.
-func parseNamedDay(l string, now time.Time) (time.Time, bool) {
+func parseNamedDay(l, lang string, now time.Time) (time.Time, bool) {
 	day := -1
 	rest := l
 	words := letterRunRE.FindAllString(l, -1)
-	for w, back := range dayWords {
-		// Whole words; phrases ("i dag") and words of scripts without
-		// spaces anywhere.
-		if slices.Contains(words, w) || (strings.ContainsAny(w, " '") || cjkWord(w)) && strings.Contains(l, w) {
-			day, rest = back, strings.Replace(l, w, " ", 1)
-			break
+	// The longest day word: whole words; phrases ("i dag") and words of
+	// scripts without spaces anywhere.
+	found := ""
+	for _, w := range words {
+		if _, ok := dayWords[w]; ok && len(w) > len(found) {
+			found = w
 		}
 	}
+	for _, w := range dayPhrases() {
+		if len(w) > len(found) && strings.Contains(l, w) {
+			found = w
+		}
+	}
+	if found != "" {
+		day, rest = dayWords[found], strings.Replace(l, found, " ", 1)
+	}
 	if day < 0 {
-		for _, w := range letterRunRE.FindAllString(l, -1) {
-			if wd, ok := weekdays[w]; ok {
+		for _, w := range words {
+			if wd, ok := weekdayIn(w, lang); ok {
 				day, rest = (int(now.Weekday())-int(wd)+7)%7, strings.Replace(l, w, " ", 1)
 				break
 			}
@@ -326,8 +334,12 @@ func parseNamedDay(l string, now time.Time) (time.Time, bool) {
 	if m := timeRE.FindStringSubmatch(l); m != nil {
 		hour, _ = strconv.Atoi(m[1])
 		min, _ = strconv.Atoi(m[2])
-		if m[4] != "" {
-			if pm := m[4][0] == 'p'; pm && hour < 12 {
+		half := m[4]
+		if half == "" {
+			half = clockHalf(l) // "दोपहर 2:05", "下午 2:05"
+		}
+		if half != "" {
+			if pm := half[0] == 'p'; pm && hour < 12 {
 				hour += 12
 			} else if !pm && hour == 12 {
 				hour = 0
@@ -485,11 +497,13 @@ func jsonLDDate(src string) time.Time {
 	return find(v, 0)
 }
 
-// cjkWord: a word of a script written without spaces, found anywhere in
-// a text.
+// cjkWord: a word of a script written without spaces (Chinese,
+// Japanese, Korean, Thai, Lao, Khmer, Burmese, Tibetan), found anywhere
+// in a text.
 func cjkWord(w string) bool {
 	for _, r := range w {
-		if unicode.In(r, unicode.Han, unicode.Hangul, unicode.Hiragana, unicode.Katakana) {
+		if unicode.In(r, unicode.Han, unicode.Hangul, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao,
+			unicode.Khmer, unicode.Myanmar, unicode.Tibetan) {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -349,4 +350,41 @@ func asciiDigits(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// dayPhrases are the day words found anywhere in a text rather than as
+// whole words: phrases ("i dag", "aujourd'hui") and words of scripts
+// without spaces ("เมื่อวานนี้").
+var dayPhrases = sync.OnceValue(func() []string {
+	var out []string
+	for w := range dayWords {
+		if strings.ContainsAny(w, " '") || cjkWord(w) {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
+})
+
+// weekdayIn reads a weekday name: first as one of the language lang's
+// (CLDR's), also inflected ("пятніцу" of "пятніца", "vendredon" of
+// "vendredo": five letters alike, endings of at most two), then as any
+// language's that no other gives another day (weekdays).
+func weekdayIn(w, lang string) (time.Weekday, bool) {
+	if loc, ok := cldrLocales[langKey(lang)]; ok {
+		n := utf8.RuneCountInString(w)
+		for d, names := range loc.weekdays {
+			for _, name := range names {
+				if w == name {
+					return time.Weekday(d), true
+				}
+				p := commonPrefix(w, name)
+				if p >= 5 && n-p <= 2 && utf8.RuneCountInString(name)-p <= 2 {
+					return time.Weekday(d), true
+				}
+			}
+		}
+	}
+	wd, ok := weekdays[w]
+	return wd, ok
 }

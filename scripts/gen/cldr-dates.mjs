@@ -4,14 +4,18 @@
 // style and plural form ("vor {0} Stunden", "{0} ч. назад", "{0}天前"),
 // the relative day words ("yesterday", "anteayer", "今天"), and the order
 // of a short numeric date. The languages are those of the C library's
-// locales the reader already knows (kb/locales_gen.go) that ICU
-// describes, and a few script variants. Run: node scripts/gen/cldr-dates.mjs
+// locales the reader already knows (kb/locales_gen.go) and every
+// two-letter language code that ICU describes, and a few script variants. Run: node scripts/gen/cldr-dates.mjs
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 
 const gen = readFileSync(new URL("../../kb/locales_gen.go", import.meta.url), "utf8");
 const glibc = [...new Set([...gen.matchAll(/^\t"([a-z]+)":/gm)].map((m) => m[1]))];
-const langs = Intl.DateTimeFormat.supportedLocalesOf([...glibc, "zh-Hant", "sr-Latn", "bs-Cyrl", "uz-Cyrl"])
+// Every two-letter language code too: ICU describes languages the C
+// library does not (Esperanto, Western Frisian, Yoruba…).
+const letters = "abcdefghijklmnopqrstuvwxyz";
+const iso639 = [...letters].flatMap((a) => [...letters].map((b) => a + b));
+const langs = Intl.DateTimeFormat.supportedLocalesOf([...new Set([...glibc, ...iso639]), "zh-Hant", "sr-Latn", "bs-Cyrl", "uz-Cyrl"])
   .filter((l) => Intl.RelativeTimeFormat.supportedLocalesOf([l]).length > 0)
   .filter((l) => new Intl.DateTimeFormat(l).resolvedOptions().locale.split("-")[0] === l.split("-")[0]);
 // Lower case, spaces of any kind as one space, direction marks dropped.
