@@ -26,9 +26,12 @@ import (
 // giorni fa", "2 dagen geleden", "há 2 dias", "5 дней назад",
 // "yesterday at 10:20", "gestern, 18:03", "Sunday at 3:15 PM", a time
 // alone ("14:05", today's), and a day and month without a year ("March
-// 30", the latest such day up to now). Relative phrases are read in some
-// fifty languages, month and weekday names in every language of the C
-// library's locales (localeMonths).
+// 30", the latest such day up to now). Relative phrases, day words and
+// day periods are read in every language of CLDR's data
+// (cldrLocales) and date-fns's (dateFnsPast) besides the hand-written
+// ones below; month and weekday names in every language of the C
+// library's locales (localeMonths) and of CLDR. Digits of any script
+// are read.
 // With a zero now, relative dates are not read.
 func ParseDateAt(s, lang string, now time.Time) (time.Time, bool) {
 	return parseDateAt(s, lang, numericOrder(lang), now)

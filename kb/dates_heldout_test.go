@@ -159,4 +159,22 @@ func TestDatesHeldOut(t *testing.T) {
 	if len(cases) < 3000 {
 		t.Fatalf("%d cases, want the whole set", len(cases))
 	}
+	// The floors stand a little below the figures docs/benchmarks.md
+	// reports, so that a regression fails.
+	for _, f := range []struct {
+		name  string
+		s     score
+		group string
+		floor float64
+	}{
+		{"language known", known, "all", 0.80},
+		{"language unknown", unknown, "all", 0.77},
+		{"page by page", page, "all", 0.80},
+		{"page by page", page, "held-out languages", 0.68},
+	} {
+		c := f.s[f.group]
+		if float64(c[0]) < f.floor*float64(c[1]) {
+			t.Errorf("%s, %s: %d/%d read right, want %.0f %%", f.name, f.group, c[0], c[1], 100*f.floor)
+		}
+	}
 }
