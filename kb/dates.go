@@ -236,7 +236,10 @@ func agoUnitIn(l string, words, stems, whole, cjk []string) int {
 	return best
 }
 
-var digitRunRE = regexp.MustCompile(`\d+`)
+var (
+	digitRunRE  = regexp.MustCompile(`\d+`)
+	shortYearRE = regexp.MustCompile(`['’‘]\d{2}\b`)
+)
 
 // dayWords are "today" and "yesterday" in the forums' languages, as days
 // before now.
@@ -358,6 +361,9 @@ func parseNamedDay(l, lang string, now time.Time) (time.Time, bool) {
 // parseYearless reads a day and a month without a year ("March 30",
 // "Thursday 23rd April") as the latest such day up to now.
 func parseYearless(l string, months map[string]int, now time.Time) (time.Time, bool) {
+	if shortYearRE.MatchString(l) {
+		return time.Time{}, false // "Mar '19" is March 2019, no day of it
+	}
 	month, day, nums := 0, 0, 0
 	for _, tok := range tokenRE.FindAllString(l, -1) {
 		if tok[0] >= '0' && tok[0] <= '9' {

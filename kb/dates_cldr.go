@@ -75,7 +75,7 @@ func indexPast(lang string, past [7][]string) {
 			if !ok {
 				continue
 			}
-			pp := pastPattern{lang, unit, strings.TrimSpace(before), strings.TrimSpace(after)}
+			pp := pastPattern{lang, unit, undotted(before), undotted(after)}
 			if pp.prefix == "" && pp.suffix == "" {
 				continue
 			}
@@ -170,6 +170,7 @@ func parseCLDRAgo(l, lang string, now time.Time) (time.Time, bool) {
 		key = strings.ToLower(lang)
 	}
 	best, bestLen, bestN, bestOwn := -1, 0, 0, false
+	l = undotted(l)
 	for _, w := range cldrWordRE.FindAllString(l, -1) {
 		for _, id := range pastIndex[w] {
 			p := pastPatterns[id]
@@ -387,4 +388,11 @@ func weekdayIn(w, lang string) (time.Weekday, bool) {
 	}
 	wd, ok := weekdays[w]
 	return wd, ok
+}
+
+// undotted drops the dots of abbreviations ("3 ч. назад", "vor 3 Std.")
+// and collapses spaces: text and patterns abbreviate alike with or
+// without them.
+func undotted(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, ".", " ")), " ")
 }
