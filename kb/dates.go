@@ -37,8 +37,18 @@ func ParseDateAt(s, lang string, now time.Time) (time.Time, bool) {
 	return parseDateAt(s, lang, numericOrder(lang), now)
 }
 
-// parseDateAt is ParseDateAt with all-numeric dates read in order.
+// parseDateAt is ParseDateAt with all-numeric dates read in order. A
+// date the language lang does not read is read in any language: pages
+// declare the language of their template, not always of their posts
+// (lang="en" over "3. März 2020").
 func parseDateAt(s, lang string, order int, now time.Time) (time.Time, bool) {
+	if t, ok := readDateAt(s, lang, order, now); ok || langKey(lang) == "" {
+		return t, ok
+	}
+	return readDateAt(s, "", order, now)
+}
+
+func readDateAt(s, lang string, order int, now time.Time) (time.Time, bool) {
 	if t, ok := parseDateIn(s, lang, order); ok {
 		return t, true
 	}

@@ -65,7 +65,8 @@ func TestRelativeDatesCLDR(t *testing.T) {
 		{"in 3 hours", "en", time.Time{}},
 		{"just now", "", now},
 		{"3 ч. назад", "", now.Add(-3 * time.Hour)},
-		{"Mar '19", "en", time.Time{}}, // March 2019: no day to read
+		{"Mar '19", "en", time.Time{}},                                              // March 2019: no day to read
+		{"3. März 2020, 14:05", "en", time.Date(2020, 3, 3, 14, 5, 0, 0, time.UTC)}, // a template's lang, not the post's
 		{"Сёння ў 08:00", "be", time.Date(2024, 5, 20, 8, 0, 0, 0, time.UTC)},
 		{"पिछले शुक्रवार, दोपहर २:०५ बजे", "hi", time.Date(2024, 5, 17, 14, 5, 0, 0, time.UTC)},
 	} {
