@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -248,9 +250,12 @@ func (e *explainStore) flush() error {
 	}
 	b := e.db.NewBatch()
 	defer b.Close()
+	// In key order: the memtable's inserts then follow each other
+	// (Pebble's skiplist starts each search from the last insert).
+	urls := slices.Sorted(maps.Keys(e.buf))
 	var val []byte
-	for url, r := range e.buf {
-		val = r.encode(val[:0])
+	for _, url := range urls {
+		val = e.buf[url].encode(val[:0])
 		if err := b.Merge([]byte(url), val, nil); err != nil {
 			return err
 		}
