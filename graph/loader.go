@@ -161,7 +161,7 @@ type LoadWorker struct {
 	// to it is the same text.
 	recent [256]knownTerm
 	enc    []byte
-	h      uint64 // the hash of enc
+	h      uint64 // the hash of the term known encoded last
 	out    []IDQuad
 	read   uint64 // quads added since the last hand-over, for Loader.Read
 	// dict reads the dictionary as of dictWrites writes of the loader.
@@ -199,6 +199,7 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 		}
 		var iq IDQuad
 		var known [4]bool
+		var hashes [4]uint64 // of the terms known missed
 		terms := [4]rdf.Term{q.S, q.P, q.O, q.G}
 		for pos, t := range terms {
 			if id, ok := w.known(t); ok {
@@ -206,6 +207,8 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 				known[pos] = true
 			} else if err := t.Validate(positions[pos]); err != nil {
 				return err
+			} else {
+				hashes[pos] = w.h
 			}
 		}
 	resolve:
@@ -219,7 +222,7 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 					continue resolve
 				}
 			}
-			id, err := w.resolve(t)
+			id, err := w.resolve(t, hashes[pos])
 			if err != nil {
 				return err
 			}
@@ -291,19 +294,19 @@ func (w *LoadWorker) known(t rdf.Term) (ID, bool) {
 	return id, ok
 }
 
-// resolve returns the ID of a term known returned none for, giving it one
-// if the store and the loader do not know it. The worker's cache is not
+// resolve returns the ID of a term known returned none for (h, the hash
+// known computed), giving it one if the store and the loader do not know
+// it. The worker's cache is not
 // read again: known missed it, and Add finds a term repeated within a
 // quad (one that encodes the same in another spelling is found by
 // assign).
-func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
+func (w *LoadWorker) resolve(t rdf.Term, h uint64) (ID, error) {
 	w.enc = appendTerm(w.enc[:0], t)
-	w.h = w.l.s.hash(w.enc)
-	id, err := w.l.assign(w, w.h, w.enc)
+	id, err := w.l.assign(w, h, w.enc)
 	if err != nil {
 		return 0, err
 	}
-	w.cache.put(w.h, w.enc, id)
+	w.cache.put(h, w.enc, id)
 	if r := w.recentSlot(t); r != nil {
 		r.set(t, id)
 	}
