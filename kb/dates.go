@@ -81,6 +81,9 @@ func readDateAt(s, lang string, order int, now time.Time) (time.Time, bool) {
 	if t, ok := parseAgo(l, now); ok {
 		return t, true
 	}
+	if t, ok := parseStemAgo(l, lang, now); ok {
+		return t, true
+	}
 	if t, ok := parseNamedDay(l, lang, now); ok {
 		return t, true
 	}

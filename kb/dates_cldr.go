@@ -1,6 +1,7 @@
 package kb
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -52,7 +53,10 @@ var (
 )
 
 func init() {
-	for lang, loc := range cldrLocales {
+	// In a fixed order, so that ties between languages fall alike on
+	// every run.
+	for _, lang := range slices.Sorted(maps.Keys(cldrLocales)) {
+		loc := cldrLocales[lang]
 		indexPast(lang, loc.past)
 		for w, back := range loc.days {
 			if back < 0 {
@@ -60,8 +64,8 @@ func init() {
 			}
 		}
 	}
-	for lang, past := range dateFnsPast {
-		indexPast(lang, past)
+	for _, lang := range slices.Sorted(maps.Keys(dateFnsPast)) {
+		indexPast(lang, dateFnsPast[lang])
 	}
 	addCLDRWords()
 }
@@ -395,4 +399,124 @@ func weekdayIn(w, lang string) (time.Weekday, bool) {
 // without them.
 func undotted(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, ".", " ")), " ")
+}
+
+// stemPast is one language's past relative-time words split as its
+// patterns use them: marker words stand in the patterns of four units or
+// more ("vor", "ago", "назад", "ಹಿಂದೆ"), unit words in fewer ("stunden").
+type stemPast struct {
+	markers map[string]bool
+	units   map[string]int // word → unit; -1 for a word of several units
+}
+
+// stemTables are the words of every language's past patterns (CLDR's and
+// date-fns's), and the languages of each marker word.
+// Built on first use: pastPatterns is filled by init.
+var stemTables = sync.OnceValues(func() (map[string]*stemPast, map[string][]string) {
+	units := map[string]map[string]map[int]bool{} // lang → word → units
+	for _, p := range pastPatterns {
+		lang := langKey(p.lang)
+		if units[lang] == nil {
+			units[lang] = map[string]map[int]bool{}
+		}
+		for _, w := range cldrWordRE.FindAllString(p.prefix+" "+p.suffix, -1) {
+			if units[lang][w] == nil {
+				units[lang][w] = map[int]bool{}
+			}
+			units[lang][w][p.unit] = true
+		}
+	}
+	out, markers := map[string]*stemPast{}, map[string][]string{}
+	for lang, words := range units {
+		sp := &stemPast{markers: map[string]bool{}, units: map[string]int{}}
+		for w, us := range words {
+			switch {
+			case len(us) >= 4:
+				if utf8.RuneCountInString(w) >= 2 {
+					sp.markers[w] = true
+					markers[w] = append(markers[w], lang)
+				}
+			case len(us) == 1:
+				for u := range us {
+					sp.units[w] = u
+				}
+			default:
+				sp.units[w] = -1
+			}
+		}
+		out[lang] = sp
+	}
+	for _, langs := range markers {
+		slices.Sort(langs)
+	}
+	return out, markers
+})
+
+// stemOf: w is a form of word: they share three letters or more and
+// differ only in endings of at most three ("mìosan" of "mìos",
+// "ನಿಮಿಷ" of "ನಿಮಿಷಗಳ").
+func stemOf(w, word string) bool {
+	p := commonPrefix(w, word)
+	return p >= 3 && utf8.RuneCountInString(w)-p <= 3 && utf8.RuneCountInString(word)-p <= 3
+}
+
+// parseStemAgo reads a past relative date whose unit word is inflected
+// otherwise than the patterns have it ("bho chionn 2 mìosan", "5 ನಿಮಿಷ
+// ಹಿಂದೆ"): a short text with a marker word of a language, a form of one
+// of that language's unit words, a number or none (one), and at most one
+// word more ("ein", "a"). The page's language is tried first.
+func parseStemAgo(l, lang string, now time.Time) (time.Time, bool) {
+	l = undotted(l)
+	words := cldrWordRE.FindAllString(l, -1)
+	if len(words) == 0 || len(words) > 5 {
+		return time.Time{}, false
+	}
+	stemPasts, stemMarkers := stemTables()
+	var langs []string
+	if _, ok := stemPasts[langKey(lang)]; ok {
+		langs = append(langs, langKey(lang))
+	}
+	for _, w := range words {
+		langs = append(langs, stemMarkers[w]...)
+	}
+	for _, lg := range langs {
+		sp := stemPasts[lg]
+		unit, marked, others := -1, false, 0
+		for _, w := range words {
+			if sp.markers[w] {
+				marked = true
+				continue
+			}
+			u, ok := sp.units[w]
+			if !ok {
+				u = -1
+				for word, wu := range sp.units {
+					if stemOf(w, word) {
+						if ok && u != wu {
+							u = -1
+							break
+						}
+						u, ok = wu, true
+					}
+				}
+			}
+			if ok && u >= 0 && unit < 0 {
+				unit = u
+			} else {
+				others++
+			}
+		}
+		if !marked || unit < 0 || others > 1 {
+			continue
+		}
+		n := 1
+		if d := digitRunRE.FindString(l); d != "" {
+			n, _ = strconv.Atoi(d)
+		}
+		if m := cldrUnitMonths[unit]; m > 0 {
+			return now.AddDate(0, -n*m, 0), true
+		}
+		return now.Add(-time.Duration(n) * cldrUnits[unit]), true
+	}
+	return time.Time{}, false
 }

@@ -63,6 +63,8 @@ func TestRelativeDatesCLDR(t *testing.T) {
 		{"٣ ساعات", "", time.Time{}}, // a duration, no "ago": not a date
 		{"5 minutes read", "en", time.Time{}},
 		{"in 3 hours", "en", time.Time{}},
+		{"3 days left", "", time.Time{}},
+		{"bho chionn 2 mìosan", "", now.AddDate(0, -2, 0)}, // a form the patterns lack
 		{"just now", "", now},
 		{"3 ч. назад", "", now.Add(-3 * time.Hour)},
 		{"Mar '19", "en", time.Time{}},                                              // March 2019: no day to read
