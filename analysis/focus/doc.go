@@ -30,8 +30,9 @@
 // in [0, 1]. Links to blacklisted hosts or matching blacklisted patterns
 // are dropped. Every link's module values are kept (Explain), combined
 // over its sightings by the crawl's update function as the frontier
-// combines their scores, so that new weights (SetWeights) rescore the
-// queued URLs.
+// combines their scores (under SUM and AVG a module's value sums or
+// averages the sightings that gave one), so that new weights
+// (SetWeights) rescore the queued URLs.
 //
 // # Relevance
 //

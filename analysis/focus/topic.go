@@ -1,12 +1,10 @@
 package focus
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -179,28 +177,30 @@ func (t *Topic) CosineTerms(counts text.Vector, n int) (float64, []string) {
 		term string
 		c    float64
 	}
-	var matched []tc
+	// The n heaviest contributions so far, heaviest first: a page
+	// matches many topic terms, and only n are kept.
+	before := func(a, b tc) bool { return a.c > b.c || a.c == b.c && a.term < b.term }
+	var top []tc
 	dot, norm := 0.0, 0.0
 	for term, c := range counts {
 		if w := v[term]; w != 0 {
 			dot += c * w
-			if n > 0 && w > 0 {
-				matched = append(matched, tc{term, w * c})
+			if x := (tc{term, w * c}); n > 0 && w > 0 && (len(top) < n || before(x, top[len(top)-1])) {
+				if len(top) < n {
+					top = append(top, x)
+				}
+				i := len(top) - 1
+				for ; i > 0 && before(x, top[i-1]); i-- {
+					top[i] = top[i-1]
+				}
+				top[i] = x
 			}
 		}
 		norm += c * c
 	}
 	var terms []string
-	if n > 0 {
-		slices.SortFunc(matched, func(a, b tc) int {
-			if a.c != b.c {
-				return cmp.Compare(b.c, a.c)
-			}
-			return strings.Compare(a.term, b.term)
-		})
-		for _, x := range matched[:min(n, len(matched))] {
-			terms = append(terms, x.term)
-		}
+	for _, x := range top {
+		terms = append(terms, x.term)
 	}
 	if dot <= 0 {
 		return 0, terms
