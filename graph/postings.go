@@ -145,6 +145,21 @@ func (c *postingCache) get(prefix []byte, gen uint64) (*posting, bool) {
 	return p, true
 }
 
+// getDerived returns the entry cached under key, a form of prefix's
+// posting list (see QuadIter.CachedBy), valid for a reader at generation
+// gen: it is checked against the writes that touched prefix.
+func (c *postingCache) getDerived(prefix []byte, key string, gen uint64) (*posting, bool) {
+	p, ok := c.c.GetIfPresent(maphash.String(c.seed, key))
+	if !ok || p.prefix != key {
+		return nil, false
+	}
+	lo := min(p.gen, gen)
+	if c.all.Load() > lo || c.marks[c.hash(prefix)%markBuckets].Load() > lo {
+		return nil, false
+	}
+	return p, true
+}
+
 // put caches p as the posting list of its prefix, unless a newer one is
 // there.
 func (c *postingCache) put(p *posting) {
