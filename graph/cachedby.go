@@ -1,6 +1,9 @@
 package graph
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // CachedBy is Cached with the range's keys sorted on quad position pos
 // first after the bound prefix (then on the other free columns in the
@@ -47,7 +50,7 @@ func (q *QuadIter) CachedBy(pos int) (CachedRange, bool) {
 	}
 	key := string(q.prefix) + "\xffby" + string(rune('0'+pos))
 	if p, ok := q.pc.getDerived(q.prefix, key, q.gen); ok {
-		out.keys = p.keys
+		out.keys, out.dir = p.keys, p.dir
 		return out, true
 	}
 	keys := make([]cols, len(r.keys))
@@ -55,9 +58,54 @@ func (q *QuadIter) CachedBy(pos int) (CachedRange, bool) {
 		keys[i] = cols{k[perm[0]], k[perm[1]], k[perm[2]], k[perm[3]]}
 	}
 	sortColumnStable(keys, r.bound)
-	q.pc.put(&posting{prefix: key, gen: q.gen, keys: keys})
-	out.keys = keys
+	out.keys, out.dir = keys, newDirectory(keys, r.bound)
+	q.pc.put(&posting{prefix: key, gen: q.gen, keys: keys, dir: out.dir})
 	return out, true
+}
+
+// directory finds a value's keys in a range sorted on column c without a
+// search over the whole range: start[b] is the first key whose value's
+// leading bits (its offset from lo, shifted) are b or more. The store's
+// IDs are hashes, so about four keys fall in a bucket and a probe reads
+// one offset and a few adjacent keys instead of twenty scattered ones.
+type directory struct {
+	c     int
+	lo    uint64
+	shift uint
+	start []int32
+}
+
+func newDirectory(keys []cols, c int) *directory {
+	if len(keys) < 64 || len(keys) > math.MaxInt32 {
+		return nil
+	}
+	d := &directory{c: c, lo: keys[0][c]}
+	nb := 1 << (bits.Len(uint(len(keys)/4)) - 1)
+	d.shift = uint(max(bits.Len64(keys[len(keys)-1][c]-d.lo)-bits.TrailingZeros(uint(nb)), 0))
+	d.start = make([]int32, nb+1)
+	b := 0
+	for i, k := range keys {
+		for kb := int((k[c] - d.lo) >> d.shift); b <= kb; b++ {
+			d.start[b] = int32(i)
+		}
+	}
+	for ; b <= nb; b++ {
+		d.start[b] = int32(len(keys))
+	}
+	return d
+}
+
+// span is the part of the range that holds value v, if any.
+func (d *directory) span(v uint64) (lo, hi int) {
+	if v < d.lo {
+		return 0, 0
+	}
+	b := (v - d.lo) >> d.shift
+	if b >= uint64(len(d.start)-1) {
+		n := int(d.start[len(d.start)-1])
+		return n, n
+	}
+	return int(d.start[b]), int(d.start[b+1])
 }
 
 // sortColumnStable sorts keys on column c, keeping the order of keys

@@ -68,8 +68,16 @@ func TestCachedByIsTheRangeBySubject(t *testing.T) {
 					t.Fatalf("round %d: key %d: %v, want %v", round, i, got, q)
 				}
 			}
-			if j := cr.SearchFirst(0, want[len(want)/2].S); cr.At(j, 0) != want[len(want)/2].S || j > 0 && cr.At(j-1, 0) >= cr.At(j, 0) {
-				t.Errorf("SearchFirst = %d", j)
+			if !cr.Indexed() {
+				t.Error("the sorted range has no directory")
+			}
+			for i, q := range want {
+				for _, v := range []ID{q.S, q.S + 1, q.S - 1} {
+					first, _ := slices.BinarySearchFunc(want, v, func(q IDQuad, v ID) int { return cmp.Compare(q.S, v) })
+					if j := cr.SearchFirst(0, v); j != first {
+						t.Fatalf("key %d: SearchFirst(%d) = %d, want %d", i, v, j, first)
+					}
+				}
 			}
 		}
 	}

@@ -48,6 +48,7 @@ type posting struct {
 	gen    uint64
 	keys   []cols
 	big    bool
+	dir    *directory // of a range sorted for CachedBy
 }
 
 // postingOverhead approximates an entry's memory beyond its keys.
@@ -72,7 +73,11 @@ func newPostingCache(budget int64) *postingCache {
 	c, err := otter.New(&otter.Options[uint64, *posting]{
 		MaximumWeight: uint64(budget),
 		Weigher: func(_ uint64, p *posting) uint32 {
-			return uint32(postingOverhead + len(p.prefix) + cap(p.keys)*len(cols{})*8)
+			w := postingOverhead + len(p.prefix) + cap(p.keys)*len(cols{})*8
+			if p.dir != nil {
+				w += 4 * len(p.dir.start)
+			}
+			return uint32(w)
 		},
 	})
 	if err != nil {

@@ -70,6 +70,16 @@ func (ex *Exec) sortedTableOf(pat *quadPat, key []int, sel *graphSel) (*sortedTa
 func (t *sortedTable) run(k ID, hint *int) (lo, hi int32) {
 	r, pos, n := t.r, t.pos, t.r.Len()
 	i := *hint
+	if r.Indexed() && (i >= n || i > 0 && r.At(i-1, pos) >= k || r.At(i, pos) < k) {
+		// Not at the hint: the range's directory finds the run.
+		i = r.SearchFirst(pos, k)
+		end := i
+		for end < n && r.At(end, pos) == k {
+			end++
+		}
+		*hint = end
+		return int32(i), int32(end)
+	}
 	if i > n || i > 0 && r.At(i-1, pos) >= k {
 		i = 0
 	}
