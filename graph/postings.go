@@ -3,6 +3,7 @@ package graph
 import (
 	"hash/maphash"
 	"math"
+	"sync"
 	"sync/atomic"
 
 	"github.com/maypok86/otter/v2"
@@ -36,6 +37,11 @@ type postingCache struct {
 	all      atomic.Uint64 // generation of the last write that may change any prefix
 	marks    []atomic.Uint64
 	seed     maphash.Seed
+
+	// orders holds the orders derived from posting lists (predorder.go),
+	// made on first use.
+	ordersOnce sync.Once
+	orders     *otter.Cache[uint64, *derivedOrder]
 }
 
 // posting is the state of one scan prefix (an ordering's tag and its
