@@ -10,7 +10,6 @@ type CachedRange struct {
 	keys  []cols
 	col   [4]int // col[pos]: the key column holding quad position pos
 	bound int    // the columns of the bound prefix
-	dir   *directory
 }
 
 // Cached returns the scan's range when the posting cache holds it whole
@@ -54,12 +53,7 @@ func (r CachedRange) At(i, pos int) ID { return ID(r.keys[i][r.col[pos]]) }
 // prefix, so that the keys are sorted on it.
 func (r CachedRange) SearchFirst(pos int, v ID) int {
 	c := r.col[pos]
-	keys, from := r.keys, 0
-	if r.dir != nil && r.dir.c == c {
-		lo, hi := r.dir.span(uint64(v))
-		keys, from = keys[lo:hi], lo
-	}
-	i, _ := slices.BinarySearchFunc(keys, uint64(v), func(k cols, v uint64) int {
+	i, _ := slices.BinarySearchFunc(r.keys, uint64(v), func(k cols, v uint64) int {
 		switch {
 		case k[c] < v:
 			return -1
@@ -68,7 +62,7 @@ func (r CachedRange) SearchFirst(pos int, v ID) int {
 		}
 		return 0
 	})
-	return from + i
+	return i
 }
 
 // FirstFree is the quad position (0 s, 1 p, 2 o, 3 g) of the range's
@@ -112,8 +106,3 @@ func sameTriple(a, b cols, g int) bool {
 	}
 	return true
 }
-
-// Indexed reports whether SearchFirst on the range's first free column
-// reads a directory of it (a range from CachedBy) instead of searching
-// it whole.
-func (r CachedRange) Indexed() bool { return r.dir != nil }

@@ -54,7 +54,6 @@ type posting struct {
 	gen    uint64
 	keys   []cols
 	big    bool
-	dir    *directory // of a range sorted for CachedBy
 }
 
 // postingOverhead approximates an entry's memory beyond its keys.
@@ -79,11 +78,7 @@ func newPostingCache(budget int64) *postingCache {
 	c, err := otter.New(&otter.Options[uint64, *posting]{
 		MaximumWeight: uint64(budget),
 		Weigher: func(_ uint64, p *posting) uint32 {
-			w := postingOverhead + len(p.prefix) + cap(p.keys)*len(cols{})*8
-			if p.dir != nil {
-				w += 4 * len(p.dir.start)
-			}
-			return uint32(w)
+			return uint32(postingOverhead + len(p.prefix) + cap(p.keys)*len(cols{})*8)
 		},
 	})
 	if err != nil {
@@ -151,21 +146,6 @@ func (c *postingCache) get(prefix []byte, gen uint64) (*posting, bool) {
 	// write that either could miss touched it.
 	lo := min(p.gen, gen)
 	if c.all.Load() > lo || c.marks[h%markBuckets].Load() > lo {
-		return nil, false
-	}
-	return p, true
-}
-
-// getDerived returns the entry cached under key, a form of prefix's
-// posting list (see QuadIter.CachedBy), valid for a reader at generation
-// gen: it is checked against the writes that touched prefix.
-func (c *postingCache) getDerived(prefix []byte, key string, gen uint64) (*posting, bool) {
-	p, ok := c.c.GetIfPresent(maphash.String(c.seed, key))
-	if !ok || p.prefix != key {
-		return nil, false
-	}
-	lo := min(p.gen, gen)
-	if c.all.Load() > lo || c.marks[c.hash(prefix)%markBuckets].Load() > lo {
 		return nil, false
 	}
 	return p, true

@@ -13,8 +13,10 @@ import (
 // on that position (every pattern counts as large here) and with the
 // usual hash tables, and compares both with the definition (§18.5 Join,
 // LeftJoin) computed from the store's triples: on the subject (the range
-// resorted from p-o-s to p-s-o), on the object (the range as stored),
-// under OPTIONAL, and with a memory bound too small to hash the pattern.
+// in subject order, graph.View.PredicateOrder), on the object and on
+// the subject of `?x a :T` (the range as stored, probed in and out of
+// order), under OPTIONAL, and with a memory bound too small to hash the
+// pattern.
 func TestSortedTableAgreesWithDefinition(t *testing.T) {
 	s, triples := mixedStore(t, 17, 400)
 	by := func(p string) map[rdf.Term][]rdf.Term {
@@ -38,7 +40,14 @@ func TestSortedTableAgreesWithDefinition(t *testing.T) {
 		}
 		return sb.String()
 	}
-	var subject, object, optional []string
+	var subject, object, optional, typed []string
+	for x, vs := range v {
+		if len(isT[x]) > 0 {
+			for _, vv := range vs {
+				typed = append(typed, str(x, vv))
+			}
+		}
+	}
 	for x, ks := range k {
 		for _, kk := range ks {
 			for _, vv := range v[x] {
@@ -72,6 +81,7 @@ func TestSortedTableAgreesWithDefinition(t *testing.T) {
 		{`SELECT ?x ?k ?v WHERE { ?x :k ?k . ?x :v ?v }`, []string{"x", "k", "v"}, subject},
 		{`SELECT ?x ?w ?y WHERE { ?x :w ?w . ?y :w ?w }`, []string{"x", "w", "y"}, object},
 		{`SELECT ?x ?v WHERE { ?x a :T OPTIONAL { ?x :v ?v } }`, []string{"x", "v"}, optional},
+		{`SELECT ?x ?v WHERE { ?x :v ?v . ?x a :T }`, []string{"x", "v"}, typed},
 	}
 	defer func(n int) { sortedTableRows = n }(sortedTableRows)
 	sortedUsed := false
