@@ -88,9 +88,11 @@ func (pc *postingCache) derived() *otter.Cache[uint64, *derivedOrder] {
 // PredicateOrder returns predicate p's triples in the union of all graphs
 // sorted on the subject (bySubject) or on the object. ok is false when
 // the predicate's range is too large for the posting cache (or the view
-// has none): the caller then reads the store as usual.
-func (v *View) PredicateOrder(ctx context.Context, p ID, bySubject bool) (order PredicateOrder, ok bool, err error) {
-	r, ok, err := v.cachedPredicate(ctx, p)
+// has none): the caller then reads the store as usual. Without build,
+// only an order already derived and still valid is returned (ok false
+// otherwise), which costs no read of the range.
+func (v *View) PredicateOrder(ctx context.Context, p ID, bySubject, build bool) (order PredicateOrder, ok bool, err error) {
+	r, ok, err := v.cachedPredicate(ctx, p, build)
 	if err != nil || !ok {
 		return PredicateOrder{}, false, err
 	}
@@ -107,14 +109,17 @@ func (v *View) PredicateOrder(ctx context.Context, p ID, bySubject bool) (order 
 	if d, hit := c.GetIfPresent(key); hit && d.src == src && d.p == p && d.bySubject == bySubject {
 		return d.order, true, nil
 	}
+	if !build {
+		return PredicateOrder{}, false, nil
+	}
 	order = derive(r, bySubject)
 	c.Set(key, &derivedOrder{p: p, bySubject: bySubject, src: src, order: order})
 	return order, true, nil
 }
 
 // cachedPredicate returns the cached POSG range of p in the union of all
-// graphs, reading it whole first when it is not cached.
-func (v *View) cachedPredicate(ctx context.Context, p ID) (CachedRange, bool, error) {
+// graphs, reading it whole first when it is not cached and read is set.
+func (v *View) cachedPredicate(ctx context.Context, p ID, read bool) (CachedRange, bool, error) {
 	if v.postings == nil {
 		return CachedRange{}, false, nil
 	}
@@ -127,7 +132,7 @@ func (v *View) cachedPredicate(ctx context.Context, p ID) (CachedRange, bool, er
 			_ = q.Close()
 			return r, true, nil
 		}
-		if try == 1 {
+		if try == 1 || !read {
 			return CachedRange{}, false, q.Close()
 		}
 		// A scan read to its end caches its range when it fits.

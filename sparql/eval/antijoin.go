@@ -305,6 +305,8 @@ type existsHashNode struct {
 	expr       *expr.Expr
 	names      string
 	est        float64 // right's estimated rows, to size the set (-1: none)
+	ordered    bool    // the keys were read from a predicate's order
+	stats      *Stats  // its own, for EXPLAIN
 }
 
 func (h *existsHashNode) detail() string {
@@ -314,6 +316,9 @@ func (h *existsHashNode) detail() string {
 	}
 	if h.names == "" {
 		return kind + " hash (no key)"
+	}
+	if h.ordered {
+		return kind + " on " + h.names + ", keys from the predicate's order"
 	}
 	return kind + " hash on " + h.names
 }
@@ -327,6 +332,16 @@ type keySet interface {
 }
 
 func (h *existsHashNode) open(ex *Exec, e env) (iter, error) {
+	if set, err := h.orderedKeySet(ex, e); err != nil || set != nil {
+		if err != nil {
+			return nil, err
+		}
+		sub, err := h.sub.open(ex, e)
+		if err != nil {
+			return nil, err
+		}
+		return &existsHashIter{ex: ex, e: e, h: h, sub: sub, set: set, key: make([]ID, 1)}, nil
+	}
 	var set keySet
 	sorted := len(h.keys) == 1
 	if sorted {

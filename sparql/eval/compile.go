@@ -265,6 +265,9 @@ func (c *compiler) count(op algebra.Op, n node) node {
 			st.Detail = d.detail()
 		}
 	}
+	if d, ok := n.(interface{ setStats(*Stats) }); ok {
+		d.setStats(st) // for a physical choice made when opened
+	}
 	if e, ok := n.(interface{ rowsEst() float64 }); ok && st.Est < 0 {
 		st.Est = e.rowsEst()
 	}

@@ -27,6 +27,8 @@ type quadTable struct {
 	// tooBig is set when the pattern outgrew the memory bound: the steps
 	// look it up per row instead.
 	tooBig bool
+	// sorted, when set, replaces the hash layout (see sortedTable).
+	sorted *sortedTable
 }
 
 // hash combines the key positions of vals (a single key is its own hash:
@@ -102,6 +104,13 @@ func (ex *Exec) namedTable(pat *quadPat, key []int, sel *graphSel) (*quadTable, 
 	if t, ok := ex.tables[name]; ok {
 		return t, nil
 	}
+	if st, err := ex.sortedTableOf(pat, key, sel); err != nil {
+		return nil, err
+	} else if st != nil {
+		t := &quadTable{key: key, sorted: st}
+		ex.tables[name] = t
+		return t, nil
+	}
 	size := int(min(pat.card, float64(ex.maxRows())))
 	t := &quadTable{key: key}
 	raw := make([]graph.IDQuad, 0, size)
@@ -152,6 +161,7 @@ type hashStep struct {
 	row   []ID
 	// cand..end are the quads of the row's bucket not yet tried.
 	cand, end int32
+	hint      int // see quadTable.probe
 	// out, when set, is the one row every match is written into (see
 	// rowReuser).
 	out []ID
@@ -170,6 +180,9 @@ func (s *hashStep) build() error {
 		return err
 	}
 	s.t = t
+	if t.sorted != nil {
+		s.stats.Detail += " on the sorted range"
+	}
 	if t.tooBig {
 		s.bind = &bindStep{ex: s.ex, in: s.in, pat: s.pat, sel: s.sel, stats: s.stats}
 		if s.out != nil {
@@ -195,8 +208,11 @@ func (s *hashStep) next() ([]ID, error) {
 			if err := s.ex.tick(); err != nil {
 				return nil, err
 			}
-			c := s.t.quads[s.cand]
+			c, ok := s.t.at(s.cand)
 			s.cand++
+			if !ok {
+				continue
+			}
 			var out []ID
 			if s.out != nil && len(s.row) == len(s.out) {
 				out = s.pat.extendInto(s.out, s.row, c)
@@ -217,7 +233,7 @@ func (s *hashStep) next() ([]ID, error) {
 		for _, p := range s.key {
 			vals[p] = row[s.pat.t[p].slot]
 		}
-		s.cand, s.end = s.t.bucket(vals)
+		s.cand, s.end = s.t.probe(vals, &s.hint)
 	}
 }
 
@@ -238,7 +254,7 @@ func (s *hashStep) count() (int64, bool, error) {
 			if err := s.ex.tick(); err != nil {
 				return n, true, err
 			}
-			if s.pat.matches(s.row, s.t.quads[s.cand]) {
+			if c, ok := s.t.at(s.cand); ok && s.pat.matches(s.row, c) {
 				n++
 			}
 		}
@@ -251,7 +267,7 @@ func (s *hashStep) count() (int64, bool, error) {
 		for _, p := range s.key {
 			vals[p] = row[s.pat.t[p].slot]
 		}
-		s.cand, s.end = s.t.bucket(vals)
+		s.cand, s.end = s.t.probe(vals, &s.hint)
 	}
 }
 

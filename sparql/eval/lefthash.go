@@ -86,6 +86,7 @@ type leftHashIter struct {
 	// cand..end are the quads of the row's bucket not yet tried; matched
 	// is set once one extended the row.
 	cand, end int32
+	hint      int // see quadTable.probe
 	matched   bool
 	out       []ID // see rowReuser
 }
@@ -105,8 +106,11 @@ func (it *leftHashIter) next() ([]ID, error) {
 			if err := it.ex.tick(); err != nil {
 				return nil, err
 			}
-			q := it.t.quads[it.cand]
+			q, ok := it.t.at(it.cand)
 			it.cand++
+			if !ok {
+				continue
+			}
 			var out []ID
 			if it.out != nil && len(it.row) == len(it.out) {
 				out = it.j.pat.extendInto(it.out, it.row, q)
@@ -135,7 +139,7 @@ func (it *leftHashIter) next() ([]ID, error) {
 			for _, k := range it.j.key {
 				vals[k] = row[it.j.pat.t[k].slot]
 			}
-			it.cand, it.end = it.t.bucket(vals)
+			it.cand, it.end = it.t.probe(vals, &it.hint)
 		}
 	}
 }
