@@ -157,3 +157,43 @@ func (s *hashStep) orderCount() (n int64, ok bool, err error) {
 
 // orderMergeDetail marks a step counted by orderCount in EXPLAIN.
 const orderMergeDetail = ", counted by merging the predicates' orders"
+
+// countRuns counts the rows an anti-join or semi-join on one key keeps
+// when its left side is one pattern whose range is cached and sorted on
+// the key: a run of the range is one key, tested once, its triples
+// counted without a row made each. ok is false when it is not so.
+func (it *existsHashIter) countRuns(sr *scanRowIter) (n int64, ok bool, err error) {
+	if len(it.h.keys) != 1 {
+		return 0, false, nil
+	}
+	pos := -1
+	for k, p := range sr.pat.t {
+		if p.slot >= 0 && p.slot == it.h.keys[0] {
+			pos = k
+		}
+	}
+	if pos < 0 {
+		return 0, false, nil
+	}
+	r, ok := sr.q.cachedRange()
+	if !ok {
+		return 0, false, nil
+	}
+	if free, ok := r.FirstFree(); !ok || free != pos {
+		return 0, false, nil
+	}
+	key := it.key[:1]
+	for i := 0; i < r.Len(); {
+		if err := it.ex.tick(); err != nil {
+			return n, true, err
+		}
+		v, end, triples := r.Run(i)
+		i = end
+		sr.n += int64(triples)
+		key[0] = v
+		if it.set.contains(key) != it.h.not {
+			n += int64(triples)
+		}
+	}
+	return n, true, nil
+}

@@ -36,6 +36,19 @@ func TestOrderedKeySetsAgreeWithDefinition(t *testing.T) {
 			{fmt.Sprintf("SELECT ?x ?y WHERE { %s FILTER EXISTS { ?z :p ?x } }", sparqlPats(left...)),
 				solStrings(refExists(ts, l, false, nil, "?z p ?x"), "x", "y")},
 		}
+		// Counted: a left side of one pattern, cached and sorted on the
+		// key (its object), counted by the runs of its range.
+		count := func(n int) []string {
+			return []string{fmt.Sprintf("\"%d\"^^<http://www.w3.org/2001/XMLSchema#integer> ", n)}
+		}
+		cases = append(cases, []struct {
+			q    string
+			want []string
+		}{
+			{"SELECT (COUNT(*) AS ?n) WHERE { ?x :p ?y MINUS { ?y :q ?z } }", count(len(refMinus(l, refBGP(ts, "?y q ?z"))))},
+			{"SELECT (COUNT(*) AS ?n) WHERE { ?x :p ?y FILTER NOT EXISTS { ?z :r ?y } }", count(len(refExists(ts, l, true, nil, "?z r ?y")))},
+			{"SELECT (COUNT(*) AS ?n) WHERE { ?x :p ?y FILTER EXISTS { ?y :p ?z } }", count(len(refExists(ts, l, false, nil, "?y p ?z")))},
+		}...)
 		for _, c := range cases {
 			for range 2 {
 				p, aq := compileQuery(t, s.View, c.q, 0)
