@@ -362,8 +362,8 @@ func (b *Batch) Commit(ctx context.Context) (CommitResult, error) {
 	if err := s.write(pending, runs, removed, stats); err != nil {
 		return CommitResult{}, err
 	}
-	for id, enc := range pending.byID {
-		s.written.put(enc, id)
+	for id, enc := range pending.all() {
+		s.written.put(s.hash(enc), enc, id)
 	}
 	if len(removed) > 0 {
 		s.present.reset()
@@ -502,13 +502,9 @@ func (s *Store) write(pending *pendingTerms, runs *sortedRuns, removed []IDQuad,
 			w.Delete(appendCols(append(key[:0], tag), c))
 		}
 	}
-	ids := make([]ID, 0, len(pending.byID))
-	for id := range pending.byID {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		w.Set(appendDictKey(key[:0], id), []byte(pending.byID[id]))
+	for _, id := range pending.ids() {
+		enc, _ := pending.get(id)
+		w.Set(appendDictKey(key[:0], id), enc)
 	}
 	for _, e := range valueEntries(pending) {
 		w.Set(e.appendKey(key[:0]), nil)
@@ -551,7 +547,7 @@ func (b *Batch) resolve(pending *pendingTerms) ([]ID, error) {
 	}
 	var misses []int32
 	for i := range b.terms {
-		if id, ok := s.written.lookup(b.encoding(int32(i))); ok {
+		if id, ok := s.written.lookup(b.terms[i].h, b.encoding(int32(i))); ok {
 			ids[i] = id
 		} else {
 			misses = append(misses, int32(i))
@@ -570,9 +566,9 @@ func (b *Batch) resolve(pending *pendingTerms) ([]ID, error) {
 		case err != nil:
 			return nil, err
 		case found:
-			s.written.put(string(enc), id)
+			s.written.put(b.terms[i].h, enc, id)
 		case inserted[i]:
-			pending.add(string(enc), id)
+			pending.add(enc, id)
 		default:
 			id = Any
 		}

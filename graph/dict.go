@@ -48,24 +48,6 @@ func skipReserved(id ID) ID {
 
 func shardOf(id ID) int { return int(uint64(id) >> (64 - shardBits)) }
 
-// pendingTerms holds terms given IDs but not yet written to the store.
-type pendingTerms struct {
-	byTerm map[string]ID
-	byID   map[ID]string
-}
-
-func newPendingTerms() *pendingTerms { return newPendingTermsSize(0) }
-
-// newPendingTermsSize returns empty tables with room for n terms.
-func newPendingTermsSize(n int) *pendingTerms {
-	return &pendingTerms{byTerm: make(map[string]ID, n), byID: make(map[ID]string, n)}
-}
-
-func (p *pendingTerms) add(enc string, id ID) {
-	p.byTerm[enc] = id
-	p.byID[id] = enc
-}
-
 // errCorruptDictionary is wrapped by lookups that find the dictionary in a
 // state it can never be written in.
 var errCorruptDictionary = errors.New("corrupt dictionary")
@@ -88,8 +70,8 @@ func probe(r getter, h uint64, enc []byte, storeFree func(ID) bool, pending ...*
 			if p == nil {
 				continue
 			}
-			if t, ok := p.byID[id]; ok {
-				if t == string(enc) {
+			if t, ok := p.get(id); ok {
+				if string(t) == string(enc) {
 					return id, true, nil
 				}
 				occupied = true
@@ -126,8 +108,8 @@ type idSet struct {
 
 // newIDSet holds the IDs of the pending terms.
 func newIDSet(p *pendingTerms) *idSet {
-	s := makeIDSet(len(p.byID))
-	for id := range p.byID {
+	s := makeIDSet(p.len())
+	for id := range p.all() {
 		s.add(id)
 	}
 	return s

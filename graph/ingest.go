@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"sync"
 
 	"github.com/mneme-archive/mneme/graph/kv"
@@ -68,13 +67,9 @@ func (s *Store) ingest(pending *pendingTerms, runs *sortedRuns, stats []statWrit
 		}})
 	}
 	files = append(files, sortedFile{"terms", kv.FileOptions{}, func(f kv.SortedFile, key []byte) error {
-		ids := make([]ID, 0, len(pending.byID))
-		for id := range pending.byID {
-			ids = append(ids, id)
-		}
-		slices.Sort(ids)
-		for _, id := range ids {
-			if err := f.Add(appendDictKey(key[:0], id), []byte(pending.byID[id])); err != nil {
+		for _, id := range pending.ids() {
+			enc, _ := pending.get(id)
+			if err := f.Add(appendDictKey(key[:0], id), enc); err != nil {
 				return err
 			}
 		}

@@ -161,6 +161,7 @@ type LoadWorker struct {
 	// to it is the same text.
 	recent [256]knownTerm
 	enc    []byte
+	h      uint64 // the hash of the term known encoded last
 	out    []IDQuad
 	read   uint64 // quads added since the last hand-over, for Loader.Read
 	// dict reads the dictionary as of dictWrites writes of the loader.
@@ -198,6 +199,7 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 		}
 		var iq IDQuad
 		var known [4]bool
+		var hashes [4]uint64 // of the terms known missed
 		terms := [4]rdf.Term{q.S, q.P, q.O, q.G}
 		for pos, t := range terms {
 			if id, ok := w.known(t); ok {
@@ -205,6 +207,8 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 				known[pos] = true
 			} else if err := t.Validate(positions[pos]); err != nil {
 				return err
+			} else {
+				hashes[pos] = w.h
 			}
 		}
 	resolve:
@@ -218,7 +222,7 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 					continue resolve
 				}
 			}
-			id, err := w.resolve(t)
+			id, err := w.resolve(t, hashes[pos])
 			if err != nil {
 				return err
 			}
@@ -282,28 +286,27 @@ func (w *LoadWorker) known(t rdf.Term) (ID, bool) {
 		return r.id, true
 	}
 	w.enc = appendTerm(w.enc[:0], t)
-	id, ok := w.cache.lookup(w.enc)
+	w.h = w.l.s.hash(w.enc)
+	id, ok := w.cache.lookup(w.h, w.enc)
 	if ok && r != nil {
 		r.set(t, id)
 	}
 	return id, ok
 }
 
-// resolve returns the ID of a term known returned none for, giving it one
-// if the store and the loader do not know it. The worker's cache is not
+// resolve returns the ID of a term known returned none for (h, the hash
+// known computed), giving it one if the store and the loader do not know
+// it. The worker's cache is not
 // read again: known missed it, and Add finds a term repeated within a
 // quad (one that encodes the same in another spelling is found by
 // assign).
-func (w *LoadWorker) resolve(t rdf.Term) (ID, error) {
+func (w *LoadWorker) resolve(t rdf.Term, h uint64) (ID, error) {
 	w.enc = appendTerm(w.enc[:0], t)
-	id, term, err := w.l.assign(w, w.enc)
+	id, err := w.l.assign(w, h, w.enc)
 	if err != nil {
 		return 0, err
 	}
-	if term == "" { // not new: the loader's copy is not at hand
-		term = string(w.enc)
-	}
-	w.cache.put(term, id)
+	w.cache.put(h, w.enc, id)
 	if r := w.recentSlot(t); r != nil {
 		r.set(t, id)
 	}
@@ -344,37 +347,33 @@ func (w *LoadWorker) closeProber() error {
 	return err
 }
 
-// assign returns the ID of the encoded term, giving it a new one if the
-// store and the pending tables do not know it; for a new term also the
-// copy of its encoding the pending table keeps, for the worker's cache. The dictionary's free
-// slots are read through the worker's prober: most terms a worker's cache
-// misses are new to the store.
-func (l *Loader) assign(w *LoadWorker, enc []byte) (ID, string, error) {
-	h := l.s.hash(enc)
+// assign returns the ID of the encoded term, whose hash is h, giving it a
+// new one if the store and the pending tables do not know it. The
+// dictionary's free slots are read through the worker's prober: most
+// terms a worker's cache misses are new to the store. A pending term is
+// found at its first slot (the store's terms before it in its probe
+// sequence are read).
+func (l *Loader) assign(w *LoadWorker, h uint64, enc []byte) (ID, error) {
 	sh := &l.shards[shardOf(firstSlot(h))]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if id, ok := sh.active.byTerm[string(enc)]; ok {
-		return id, "", nil
-	}
 	var storeFree func(ID) bool
 	if l.filled != nil {
 		storeFree = func(id ID) bool { return !l.filled.mayContain(id) }
 	}
 	dict, err := w.prober()
 	if err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	id, found, err := probe(dict, h, enc, storeFree, sh.active, sh.frozen)
 	if err != nil || found {
-		return id, "", err
+		return id, err
 	}
-	term := string(enc)
-	sh.active.add(term, id)
+	sh.active.add(enc, id)
 	if l.filled != nil {
 		l.filled.add(id)
 	}
-	return id, term, nil
+	return id, nil
 }
 
 // push appends a worker's quads to the current run, sealing the run when
@@ -497,9 +496,11 @@ func (l *Loader) freezeTerms() []dictEntry {
 		sh.mu.Lock()
 		// The next segment is sized like this one: growing the tables
 		// anew each segment costs more than the room.
-		sh.frozen, sh.active = sh.active, newPendingTermsSize(len(sh.active.byID))
-		for id, enc := range sh.frozen.byID {
-			entries = append(entries, dictEntry{id, enc})
+		sh.frozen, sh.active = sh.active, newPendingTermsSize(sh.active.len())
+		for id, enc := range sh.frozen.all() {
+			// The frozen table is never written again: its encodings
+			// stay as they are.
+			entries = append(entries, dictEntry{id, unsafe.String(unsafe.SliceData(enc), len(enc))})
 		}
 		sh.mu.Unlock()
 	}

@@ -51,7 +51,7 @@ func (s *Store) noteSlots(p *pendingTerms) {
 	if s.slots == nil {
 		return
 	}
-	for id := range p.byID {
+	for id := range p.all() {
 		s.slots.add(id)
 	}
 }

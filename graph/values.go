@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/mneme-archive/mneme/graph/kv"
 	"github.com/mneme-archive/mneme/internal/civil"
@@ -174,8 +175,8 @@ func (e valueEntry) appendKey(dst []byte) []byte {
 // sorted as their keys.
 func valueEntries(p *pendingTerms) []valueEntry {
 	var es []valueEntry
-	for id, enc := range p.byID {
-		if e, ok := valueEntryOf(id, enc); ok {
+	for id, enc := range p.all() {
+		if e, ok := valueEntryOf(id, unsafe.String(unsafe.SliceData(enc), len(enc))); ok {
 			es = append(es, e)
 		}
 	}

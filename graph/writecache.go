@@ -33,25 +33,6 @@ func (g *generations[K, V]) put(k K, v V) {
 
 func (g *generations[K, V]) reset() { g.cur, g.old = make(map[K]V, min(g.max, 1024)), nil }
 
-// termIDs caches the IDs of terms by their encoding. An entry never goes
-// stale: dictionary entries are never deleted or changed.
-type termIDs struct{ generations[string, ID] }
-
-func newTermIDs(max int) termIDs { return termIDs{newGenerations[string, ID](max)} }
-
-// lookup is get by the encoding's bytes, which indexing the maps directly
-// does not copy.
-func (c *termIDs) lookup(enc []byte) (ID, bool) {
-	if id, ok := c.cur[string(enc)]; ok {
-		return id, true
-	}
-	id, ok := c.old[string(enc)]
-	if ok {
-		c.put(string(enc), id)
-	}
-	return id, ok
-}
-
 // Bounds of the writers' caches (Store.written, Store.present): some 30 MB
 // of URLs, and some 15 MB of keys, at most.
 const (

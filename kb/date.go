@@ -15,7 +15,8 @@ import (
 )
 
 // ParseDate reads the dates forum and blog templates show: RFC 3339 and
-// ISO 8601 ("2017-09-09T01:19:18+0100"), Unix seconds, and human dates in
+// ISO 8601 ("2017-09-09T01:19:18+0100"), Unix seconds and milliseconds,
+// and human dates in
 // English, German, French, Spanish and Dutch ("Sep 14, 2017",
 // "20. April 2020 11:20", "29.01.19", "04/02/2005, 12h25",
 // "Thu Jan 02, 2020 8:48 pm"). All-numeric dates are read day first
@@ -28,8 +29,12 @@ func ParseDate(s string) (time.Time, bool) { return ParseDateIn(s, "") }
 // as "de" or "fr-CA", as a page's lang attribute gives it): month words
 // are read in that language, or in any of the languages read when lang
 // is "" or another language.
-func ParseDateIn(s, lang string) (time.Time, bool) {
-	s = strings.TrimSpace(s)
+func ParseDateIn(s, lang string) (time.Time, bool) { return parseDateIn(s, lang, numericOrder(lang)) }
+
+// parseDateIn is ParseDateIn with all-numeric dates read in order (the
+// page's, DateContext).
+func parseDateIn(s, lang string, order int) (time.Time, bool) {
+	s = strings.TrimSpace(asciiDigits(s))
 	if s == "" {
 		return time.Time{}, false
 	}
@@ -42,6 +47,10 @@ func ParseDateIn(s, lang string) (time.Time, bool) {
 		n, _ := strconv.ParseInt(s, 10, 64)
 		return time.Unix(n, 0).UTC(), true
 	}
+	if unixMilliRE.MatchString(s) {
+		n, _ := strconv.ParseInt(s, 10, 64)
+		return time.UnixMilli(n).UTC(), true
+	}
 	// Month names are inflected in languages other than the ones of
 	// monthNames, where "market" is no March.
 	inflect := ""
@@ -50,7 +59,7 @@ func ParseDateIn(s, lang string) (time.Time, bool) {
 			inflect = langKey(lang)
 		}
 	}
-	return parseHuman(strings.ToLower(s), monthsOf(lang), numericOrder(lang), inflect)
+	return parseHuman(strings.ToLower(s), monthsOf(lang), order, inflect)
 }
 
 var isoLayouts = []string{
@@ -59,9 +68,10 @@ var isoLayouts = []string{
 }
 
 var (
-	unixRE  = regexp.MustCompile(`^1\d{9}$`)
-	tokenRE = regexp.MustCompile(`\d+|[\p{L}]+`)
-	timeRE  = regexp.MustCompile(`(\d{1,2})\s*[:h]\s*(\d{2})(?:\s*:\s*(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?`)
+	unixRE      = regexp.MustCompile(`^1\d{9}$`)
+	unixMilliRE = regexp.MustCompile(`^1\d{12}$`) // JavaScript's Date.now()
+	tokenRE     = regexp.MustCompile(`\d+|[\pL\pM]+`)
+	timeRE      = regexp.MustCompile(`(\d{1,2})\s*[:h]\s*(\d{2})(?:\s*:\s*(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?`)
 )
 
 // monthNames lists, per language (ISO 639-1), the month names and their
@@ -116,6 +126,13 @@ var monthWords = func() map[string]map[string]int {
 	for lang, names := range localeMonths {
 		add(lang, names)
 	}
+	for lang, loc := range cldrLocales {
+		// Months written as numbers ("3月") are no words: such a
+		// language reads any language's.
+		if slices.ContainsFunc(loc.months[:], func(ws []string) bool { return len(ws) > 0 }) {
+			add(langKey(lang), loc.months)
+		}
+	}
 	for w, month := range localeMonthClaims() {
 		if _, ok := all[w]; ok || month < 0 || !wholeName(w) {
 			continue
@@ -125,11 +142,18 @@ var monthWords = func() map[string]map[string]int {
 	return m
 }()
 
-// localeMonthClaims returns each locale month word's month, -1 when the
-// languages writing it disagree.
+// localeMonthClaims returns each month word of the C library's locales
+// and of CLDR its month, -1 when the languages writing it disagree.
 func localeMonthClaims() map[string]int {
 	claimed := map[string]int{}
+	all := make([][12][]string, 0, len(localeMonths)+len(cldrLocales))
 	for _, names := range localeMonths {
+		all = append(all, names)
+	}
+	for _, loc := range cldrLocales {
+		all = append(all, loc.months)
+	}
+	for _, names := range all {
 		for i, ws := range names {
 			for _, w := range ws {
 				if c, ok := claimed[w]; ok && c != i+1 {
@@ -209,9 +233,10 @@ const (
 	yearFirst
 )
 
-// numericOrder is the order CLDR's short date patterns give a language:
-// English without a region is read as the United States' (CLDR's "en"),
-// a region other than the US or the Philippines as day first.
+// numericOrder is the order CLDR's short date patterns give a language
+// (cldrLocales): English without a region is read as the United States'
+// (CLDR's "en"), a region other than the US or the Philippines as day
+// first; a language with a region, or one CLDR lacks, as day first.
 func numericOrder(lang string) int {
 	l := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(lang), "_", "-"))
 	switch langKey(l) {
@@ -221,6 +246,14 @@ func numericOrder(lang string) int {
 		}
 	case "ja", "ko", "zh", "hu", "lt", "eu", "mn":
 		return yearFirst
+	}
+	if loc, ok := cldrLocales[langKey(l)]; ok && l == langKey(l) {
+		switch loc.order[0] {
+		case 'm':
+			return monthFirst
+		case 'y':
+			return yearFirst
+		}
 	}
 	return dayFirst
 }

@@ -26,15 +26,33 @@ import (
 // giorni fa", "2 dagen geleden", "há 2 dias", "5 дней назад",
 // "yesterday at 10:20", "gestern, 18:03", "Sunday at 3:15 PM", a time
 // alone ("14:05", today's), and a day and month without a year ("March
-// 30", the latest such day up to now). Relative phrases are read in some
-// fifty languages, month and weekday names in every language of the C
-// library's locales (localeMonths).
+// 30", the latest such day up to now). Relative phrases, day words and
+// day periods are read in every language of CLDR's data
+// (cldrLocales) and date-fns's (dateFnsPast) besides the hand-written
+// ones below; month and weekday names in every language of the C
+// library's locales (localeMonths) and of CLDR. Digits of any script
+// are read.
 // With a zero now, relative dates are not read.
 func ParseDateAt(s, lang string, now time.Time) (time.Time, bool) {
-	if t, ok := ParseDateIn(s, lang); ok {
+	return parseDateAt(s, lang, numericOrder(lang), now)
+}
+
+// parseDateAt is ParseDateAt with all-numeric dates read in order. A
+// date the language lang does not read is read in any language: pages
+// declare the language of their template, not always of their posts
+// (lang="en" over "3. März 2020").
+func parseDateAt(s, lang string, order int, now time.Time) (time.Time, bool) {
+	if t, ok := readDateAt(s, lang, order, now); ok || langKey(lang) == "" {
+		return t, ok
+	}
+	return readDateAt(s, "", order, now)
+}
+
+func readDateAt(s, lang string, order int, now time.Time) (time.Time, bool) {
+	if t, ok := parseDateIn(s, lang, order); ok {
 		return t, true
 	}
-	l := strings.ToLower(strings.TrimSpace(s))
+	l := strings.ToLower(strings.TrimSpace(asciiDigits(s)))
 	if l == "" || len(l) > 80 {
 		return time.Time{}, false
 	}
@@ -43,27 +61,33 @@ func ParseDateAt(s, lang string, now time.Time) (time.Time, bool) {
 	months, local := monthsOf(lang), l
 	if _, known := monthWords[langKey(lang)]; !known || langKey(lang) == "" {
 		local, months = localMonths(l), monthWords[""]
-		if t, ok := parseHuman(local, months, numericOrder(lang), ""); ok {
+		if t, ok := parseHuman(local, months, order, ""); ok {
 			return t, true
 		}
 	}
-	if t, ok := parseShortMonth(l, lang); ok {
+	if t, ok := parseShortMonth(l, lang, order); ok {
 		return t, true
 	}
 	if now.IsZero() {
 		return time.Time{}, false
 	}
 	now = now.UTC()
+	if t, ok := parseCLDRAgo(l, lang, now); ok {
+		return t, true
+	}
+	if isNow(l) {
+		return now, true
+	}
 	if t, ok := parseAgo(l, now); ok {
 		return t, true
 	}
-	if t, ok := parseNamedDay(l, now); ok {
+	if t, ok := parseNamedDay(l, lang, now); ok {
 		return t, true
 	}
 	if timeOnlyRE.MatchString(l) {
 		// A time alone is today's ("14:05" beside yesterday's dates),
 		// yesterday's when later than now.
-		t, _ := parseNamedDay("today "+l, now)
+		t, _ := parseNamedDay("today "+l, "", now)
 		if t.After(now) {
 			t = t.AddDate(0, 0, -1)
 		}
@@ -84,7 +108,7 @@ func localMonths(l string) string {
 }
 
 var (
-	letterRunRE = regexp.MustCompile(`\pL+`)
+	letterRunRE = regexp.MustCompile(`[\pL\pM]+`)
 	monthAbbr   = [12]string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
 	moreMonths  = func() map[string]int {
 		out := map[string]int{}
@@ -222,7 +246,10 @@ func agoUnitIn(l string, words, stems, whole, cjk []string) int {
 	return best
 }
 
-var digitRunRE = regexp.MustCompile(`\d+`)
+var (
+	digitRunRE  = regexp.MustCompile(`\d+`)
+	shortYearRE = regexp.MustCompile(`['’‘]\d{2}\b`)
+)
 
 // dayWords are "today" and "yesterday" in the forums' languages, as days
 // before now.
@@ -276,21 +303,29 @@ func init() {
 // parseNamedDay reads "yesterday at 10:20", "heute, 09:12" or "Sunday at
 // 3:15 PM" (the latest such weekday up to now): a day word with an
 // optional time of day and little else.
-func parseNamedDay(l string, now time.Time) (time.Time, bool) {
+func parseNamedDay(l, lang string, now time.Time) (time.Time, bool) {
 	day := -1
 	rest := l
 	words := letterRunRE.FindAllString(l, -1)
-	for w, back := range dayWords {
-		// Whole words; phrases ("i dag") and words of scripts without
-		// spaces anywhere.
-		if slices.Contains(words, w) || (strings.ContainsAny(w, " '") || cjkWord(w)) && strings.Contains(l, w) {
-			day, rest = back, strings.Replace(l, w, " ", 1)
-			break
+	// The longest day word: whole words; phrases ("i dag") and words of
+	// scripts without spaces anywhere.
+	found := ""
+	for _, w := range words {
+		if _, ok := dayWords[w]; ok && len(w) > len(found) {
+			found = w
 		}
 	}
+	for _, w := range dayPhrases() {
+		if len(w) > len(found) && strings.Contains(l, w) {
+			found = w
+		}
+	}
+	if found != "" {
+		day, rest = dayWords[found], strings.Replace(l, found, " ", 1)
+	}
 	if day < 0 {
-		for _, w := range letterRunRE.FindAllString(l, -1) {
-			if wd, ok := weekdays[w]; ok {
+		for _, w := range words {
+			if wd, ok := weekdayIn(w, lang); ok {
 				day, rest = (int(now.Weekday())-int(wd)+7)%7, strings.Replace(l, w, " ", 1)
 				break
 			}
@@ -315,8 +350,12 @@ func parseNamedDay(l string, now time.Time) (time.Time, bool) {
 	if m := timeRE.FindStringSubmatch(l); m != nil {
 		hour, _ = strconv.Atoi(m[1])
 		min, _ = strconv.Atoi(m[2])
-		if m[4] != "" {
-			if pm := m[4][0] == 'p'; pm && hour < 12 {
+		half := m[4]
+		if half == "" {
+			half = clockHalf(l) // "दोपहर 2:05", "下午 2:05"
+		}
+		if half != "" {
+			if pm := half[0] == 'p'; pm && hour < 12 {
 				hour += 12
 			} else if !pm && hour == 12 {
 				hour = 0
@@ -332,6 +371,9 @@ func parseNamedDay(l string, now time.Time) (time.Time, bool) {
 // parseYearless reads a day and a month without a year ("March 30",
 // "Thursday 23rd April") as the latest such day up to now.
 func parseYearless(l string, months map[string]int, now time.Time) (time.Time, bool) {
+	if shortYearRE.MatchString(l) {
+		return time.Time{}, false // "Mar '19" is March 2019, no day of it
+	}
 	month, day, nums := 0, 0, 0
 	for _, tok := range tokenRE.FindAllString(l, -1) {
 		if tok[0] >= '0' && tok[0] <= '9' {
@@ -474,11 +516,13 @@ func jsonLDDate(src string) time.Time {
 	return find(v, 0)
 }
 
-// cjkWord: a word of a script written without spaces, found anywhere in
-// a text.
+// cjkWord: a word of a script written without spaces (Chinese,
+// Japanese, Korean, Thai, Lao, Khmer, Burmese, Tibetan), found anywhere
+// in a text.
 func cjkWord(w string) bool {
 	for _, r := range w {
-		if unicode.In(r, unicode.Han, unicode.Hangul, unicode.Hiragana, unicode.Katakana) {
+		if unicode.In(r, unicode.Han, unicode.Hangul, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao,
+			unicode.Khmer, unicode.Myanmar, unicode.Tibetan) {
 			return true
 		}
 	}
@@ -515,7 +559,7 @@ var shortMonths = func() map[string]int {
 // such month word, a four-digit year, and besides numbers only words of
 // one or two letters ("de", "г.", "o"), weekday names and a clock's
 // half.
-func parseShortMonth(l, lang string) (time.Time, bool) {
+func parseShortMonth(l, lang string, order int) (time.Time, bool) {
 	if _, known := monthWords[langKey(lang)]; known && langKey(lang) != "" {
 		return time.Time{}, false
 	}
@@ -545,5 +589,5 @@ func parseShortMonth(l, lang string) (time.Time, bool) {
 		}
 		return w
 	})
-	return parseHuman(l, monthWords[""], numericOrder(lang), "")
+	return parseHuman(l, monthWords[""], order, "")
 }

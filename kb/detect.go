@@ -25,6 +25,9 @@ type Detector struct {
 	// as sent (ASCII case-blind); need has each pattern's literals.
 	raw  *litindex.Index
 	need []patternNeed
+	// names are the fingerprints' application technologies by their
+	// one-word names, for markup that names its engine (namedInMarkup).
+	names map[string]fingerprint.Match
 }
 
 type patternRef struct {
@@ -53,6 +56,7 @@ func NewDetector(k *KB, fp *fingerprint.Set) *Detector {
 		if j, err := litindex.Join(d.index, fp.Index()); err == nil {
 			d.joint = j
 		}
+		d.names = selfNames(fp)
 	}
 	return d
 }
@@ -334,7 +338,7 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 	}
 	if best >= 0 {
 		det.Type = d.kb.Types[best]
-	} else if tech := appTechnology(det.Technologies, det.Rejected); tech != nil {
+	} else if tech := d.appTechnology(det, doc, markup); tech != nil {
 		det.Technology = tech
 		// The knowledge base's entry for the technology, else its
 		// category's generic type.
@@ -346,6 +350,20 @@ func (d *Detector) Detect(doc *vdoc.Doc) *Detection {
 		det.Level, det.LevelPattern = det.Type.LevelOf(doc)
 	}
 	return det
+}
+
+// appTechnology is the technology that names the application on doc when
+// no knowledge-base type does: one the fingerprints found, else one the
+// markup names itself by.
+func (d *Detector) appTechnology(det *Detection, doc *vdoc.Doc, markup []byte) *fingerprint.Match {
+	if t := appTechnology(det.Technologies, det.Rejected); t != nil {
+		return t
+	}
+	if m := namedInMarkup(doc, markup, d.names); m != nil && !slices.Contains(det.Rejected, m.Slug) {
+		det.Technologies = append(det.Technologies, *m)
+		return m
+	}
+	return nil
 }
 
 // appTechnology picks the technology that names the application among

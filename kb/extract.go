@@ -273,6 +273,7 @@ func (x *Extraction) run(typ, level string, doc *vdoc.Doc, objs []Object, fails 
 		objs = append(objs, o)
 	}
 	linkReplies(objs[start:], doc.Base)
+	reconcileDates(objs[start:], doc)
 	for f, alts := range x.Fields {
 		if !yielded[f] && !x.Optional[f] {
 			fails = append(fails, Failure{Type: typ, Level: level, Action: "field", Field: f, Patterns: sources(alts)})
@@ -383,15 +384,11 @@ func itemDate(it xpath.Item, lang string, now time.Time) (time.Time, string, boo
 	if it.Attr == "" && it.Node.Type == html.ElementNode {
 		// Words apart at <br> and blocks: "ann<br>March 4" is no "annmarch".
 		text = Text(it.Node)
-		for _, a := range []string{"datetime", "content", "data-time", "data-timestamp", "title"} {
-			if v := attr(it.Node, a); v != "" {
-				if tm, ok := ParseDateIn(v, lang); ok {
-					if text == "" {
-						text = v
-					}
-					return tm, text, true
-				}
+		if tm, v, ok := attrDate(it.Node, lang); ok {
+			if text == "" {
+				text = v
 			}
+			return tm, text, true
 		}
 	}
 	tm, ok := ParseDateAt(text, lang, now)

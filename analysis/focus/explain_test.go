@@ -84,3 +84,35 @@ func TestExplainMergeSameAsFold(t *testing.T) {
 		e.close()
 	}
 }
+
+// TestExplainAverageOverValued: under AVG a module's value is the mean
+// over the sightings that gave one, the score the mean over all, however
+// the sightings were grouped on their way to the store.
+func TestExplainAverageOverValued(t *testing.T) {
+	e, err := openExplain("", frontier.UpdateAvg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.close()
+	url := "http://example.org/a"
+	sight := func(anchor, score float64) {
+		v := noValues()
+		v[modAnchor] = anchor
+		if err := e.add([]string{url}, []Values{v}, []float64{score}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sight(0.2, 0.1)
+	if err := e.flushBuffered(); err != nil {
+		t.Fatal(err)
+	}
+	sight(math.NaN(), 0.4)
+	sight(0.8, 0.7)
+	r, ok, err := e.lookup(url)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if r.n != 3 || math.Abs(r.values[modAnchor]-0.5) > 1e-12 || math.Abs(r.score-0.4) > 1e-12 || !math.IsNaN(r.values[modParagraph]) {
+		t.Errorf("record %+v: want 3 sightings, anchor 0.5, score 0.4, no paragraph", r)
+	}
+}

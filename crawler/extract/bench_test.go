@@ -105,7 +105,9 @@ func BenchmarkExtractHTML(b *testing.B) {
 
 // BenchmarkExtractSite extracts, as the application-aware helper does (no
 // paragraphs), from pages of the crawl benchmark's generated site: 20–50 KB
-// of text paragraphs, then a list of 50–100 links to other pages.
+// of text paragraphs, then a list of 50–100 links to other pages. Its
+// content variant extracts as a focused crawl does: the paragraph around
+// each link and the page's content text, in the same pass.
 func BenchmarkExtractSite(b *testing.B) {
 	site := synthweb.NewBigSite(synthweb.BigOptions{})
 	type page struct {
@@ -121,22 +123,36 @@ func BenchmarkExtractSite(b *testing.B) {
 		pages[k] = page{mustURL(b, "http://127.0.0.1:8080"+site.Path(i)), rec.Body.Bytes()}
 		size += rec.Body.Len()
 	}
-	x := New(Options{MaxParagraph: -1})
-	b.SetBytes(int64(size / len(pages)))
-	b.ReportAllocs()
-	n, links := 0, 0
-	cpu := testenv.CPUTime()
-	for b.Loop() {
-		p := pages[n%len(pages)]
-		n++
-		out, err := x.Extract(Document{URL: p.base, MediaType: "text/html", Text: p.body})
-		if err != nil {
-			b.Fatal(err)
+	for _, content := range []bool{false, true} {
+		name, x := "links", New(Options{MaxParagraph: -1})
+		if content {
+			name, x = "content", New(Options{})
 		}
-		links += len(out)
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(size / len(pages)))
+			b.ReportAllocs()
+			n, links := 0, 0
+			cpu := testenv.CPUTime()
+			for b.Loop() {
+				p := pages[n%len(pages)]
+				n++
+				doc := Document{URL: p.base, MediaType: "text/html", Text: p.body}
+				var out []Outlink
+				var err error
+				if content {
+					out, _, err = x.ExtractContent(doc)
+				} else {
+					out, err = x.Extract(doc)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				links += len(out)
+			}
+			b.ReportMetric(float64((testenv.CPUTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
+			b.ReportMetric(float64(links)/float64(b.N), "links/page")
+		})
 	}
-	b.ReportMetric(float64((testenv.CPUTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/page")
-	b.ReportMetric(float64(links)/float64(b.N), "links/page")
 }
 
 // BenchmarkParseTree is the floor of a tree-based extractor such as

@@ -22,7 +22,14 @@ type content struct {
 	// holds text the body is no longer kept (it is not the result), but
 	// still counts towards MaxContent as it did.
 	bodyN int
+	// size is how long the text may get (the document's, at most about
+	// MaxContent): the text's builder takes it at its first text, rather
+	// than growing by copies.
+	size int
 }
+
+// newContent returns the content of a document of n bytes.
+func newContent(n int) content { return content{size: min(n, MaxContent+4096)} }
 
 // bodyByte and bodyText add to the body text.
 func (c *content) bodyByte(b byte) {
@@ -34,6 +41,11 @@ func (c *content) bodyByte(b byte) {
 
 func (c *content) bodyText(t []byte) {
 	if c.main.Len() == 0 {
+		if c.body.Len() >= 1024 && c.body.Cap() < c.size {
+			// Past the spaces and the few words a page with a main
+			// element has outside it.
+			c.body.Grow(c.size - c.body.Len())
+		}
 		c.body.Write(t)
 		c.body.WriteByte(' ')
 	}
@@ -70,6 +82,9 @@ func (c *content) text(t []byte) {
 		return
 	}
 	if c.inMain > 0 {
+		if c.main.Cap() == 0 {
+			c.main.Grow(c.size)
+		}
 		c.main.Write(t)
 		c.main.WriteByte(' ')
 	}
@@ -89,7 +104,7 @@ func (c *content) String() string {
 // navigation chrome (see content), as ExtractContent does in its pass.
 func ContentText(doc []byte) string {
 	z := newScanner(doc, maxToken)
-	var c content
+	c := newContent(len(doc))
 	for {
 		switch tt := z.Next(); tt {
 		case html.ErrorToken:
@@ -114,7 +129,7 @@ func (s *Standard) ExtractContent(doc Document) ([]Outlink, string, error) {
 		out, err := s.Extract(doc)
 		return out, "", err
 	}
-	var c content
+	c := newContent(len(doc.Text))
 	out, err := s.htmlPass(doc, func(b []byte) tokenizer { return newScanner(b, maxToken) }, &c)
 	return out, c.String(), err
 }

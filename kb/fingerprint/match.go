@@ -547,3 +547,14 @@ func findRE(p *pattern, re *regexp.Regexp, text, orig []byte) (string, bool) {
 
 // backref is a Wappalyzer back-reference (\1) in a version template.
 var backref = regexp.MustCompile(`\\(\d)`)
+
+// Technologies lists every technology of the set as a Match with no
+// pattern, version or confidence, in name order: what a caller needs to
+// name a technology found by evidence of its own.
+func (s *Set) Technologies() []Match {
+	out := make([]Match, len(s.techs))
+	for i, t := range s.techs {
+		out[i] = Match{Name: t.name, Slug: t.slug, Categories: t.cats, AppCategory: t.appCategory}
+	}
+	return out
+}

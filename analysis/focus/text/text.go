@@ -90,61 +90,64 @@ func (a *Analyzer) Languages() []string { return slices.Clone(a.codes) }
 // caller looks it up without a copy. h is the FNV-1a hash of the
 // lower-cased word, computed as the word is read, for wordShard's table.
 func words(s string, low *[]byte, fn func(w string, b []byte, h uint64)) {
-	// Two loops with the word's state in locals (a closure sharing it
-	// would keep it in memory, a store per byte).
 	for i := 0; i < len(s); {
+		if byteClass[s[i]] == separator {
+			i++
+			continue
+		}
 		start := i
-		letters, upper, wide := false, false, false
+		// ASCII letters and digits: their classes' bits gathered, the
+		// hash of the lower-cased byte (upper-case letters get 0x20).
+		var kinds byte
 		h := uint64(fnvOffset)
 		for i < len(s) {
 			c := s[i]
-			if c < utf8.RuneSelf {
-				switch asciiClass[c] {
-				case lowerLetter:
-					letters = true
-				case upperLetter:
-					letters, upper = true, true
-					c += 'a' - 'A'
-				case digit:
-				default:
-					goto end
-				}
-				h = (h ^ uint64(c)) * fnvPrime
-				i++
-				continue
-			}
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if !unicode.IsLetter(r) {
+			k := byteClass[c]
+			if k == separator || k == wide {
 				break
 			}
-			letters, wide = true, true
-			i += n
+			kinds |= k
+			c |= (k & upperLetter) << 4
+			h = (h ^ uint64(c)) * fnvPrime
+			i++
 		}
-	end:
-		if i == start { // not a word's: one byte, or one character
-			if s[i] < utf8.RuneSelf {
-				i++
-			} else {
-				_, n := utf8.DecodeRuneInString(s[i:])
+		if i < len(s) && byteClass[s[i]] == wide {
+			// A character not ASCII: the rest of the word a rune at a
+			// time (its hash is the lower-cased word's, computed after).
+			for i < len(s) {
+				if k := byteClass[s[i]]; k != wide {
+					if k == separator {
+						break
+					}
+					kinds |= k
+					i++
+					continue
+				}
+				r, n := utf8.DecodeRuneInString(s[i:])
+				if !unicode.IsLetter(r) {
+					break
+				}
+				kinds |= wide
 				i += n
 			}
-			continue
+			if i == start { // a character that is no word's
+				_, n := utf8.DecodeRuneInString(s[i:])
+				i += n
+				continue
+			}
 		}
-		if !letters || i-start < 2 {
+		if kinds&(lowerLetter|upperLetter|wide) == 0 || i-start < 2 {
 			continue
 		}
 		w := s[start:i]
 		switch {
-		case !upper && !wide:
+		case kinds&(upperLetter|wide) == 0:
 			fn(w, nil, h)
-		case !wide:
+		case kinds&wide == 0:
 			b := (*low)[:0]
 			for k := 0; k < len(w); k++ {
 				c := w[k]
-				if c >= 'A' && c <= 'Z' {
-					c += 'a' - 'A'
-				}
-				b = append(b, c)
+				b = append(b, c|(byteClass[c]&upperLetter)<<4)
 			}
 			*low = b
 			fn("", b, h)
@@ -159,8 +162,9 @@ func words(s string, low *[]byte, fn func(w string, b []byte, h uint64)) {
 	}
 }
 
-// asciiClass classes ASCII bytes for words: letters, digits and the rest.
-var asciiClass = func() (t [utf8.RuneSelf]byte) {
+// byteClass classes bytes for words: ASCII letters and digits, other
+// ASCII bytes (separators), and the bytes of other characters (wide).
+var byteClass = func() (t [256]byte) {
 	for c := 'a'; c <= 'z'; c++ {
 		t[c] = lowerLetter
 		t[c-'a'+'A'] = upperLetter
@@ -168,14 +172,19 @@ var asciiClass = func() (t [utf8.RuneSelf]byte) {
 	for c := '0'; c <= '9'; c++ {
 		t[c] = digit
 	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = wide
+	}
 	return t
 }()
 
+// Byte classes: bits, to gather a word's.
 const (
-	separator = iota
-	lowerLetter
-	upperLetter
-	digit
+	separator   = 0
+	lowerLetter = 1
+	upperLetter = 2 // << 4 is 'a' - 'A'
+	digit       = 4
+	wide        = 8
 )
 
 // FNV-1a, 64 bits: a word's hash, one multiplication per byte as the word
@@ -197,7 +206,7 @@ func hashBytes(b []byte) uint64 {
 // others stemmed.
 func (a *Analyzer) Terms(s string, fn func(term string)) {
 	var out []string
-	a.scan(s, func(e entry, _ bool) {
+	a.scan(s, nil, func(e entry, _ bool) {
 		if !e.stop {
 			out = append(out, e.stem)
 		}
@@ -249,19 +258,8 @@ func (a *Analyzer) Counts(s string) Vector {
 func (a *Analyzer) AddCounts(s string, v Vector) {
 	c := counters.Get().(*counter)
 	var missed Vector // stems of words not cached yet
-	a.scan(s, func(e entry, cached bool) {
-		switch {
-		case e.stop:
-		case cached:
-			// Cached words count by stem id, one hash per word.
-			if int(e.id) >= len(c.n) {
-				c.n = append(c.n, make([]float64, int(e.id)+1-len(c.n))...)
-			}
-			if c.n[e.id] == 0 {
-				c.touched = append(c.touched, e.id)
-			}
-			c.n[e.id]++
-		default:
+	a.scan(s, c, func(e entry, _ bool) {
+		if !e.stop {
 			if missed == nil {
 				missed = Vector{}
 			}
@@ -285,6 +283,17 @@ func (a *Analyzer) AddCounts(s string, v Vector) {
 type counter struct {
 	n       []float64 // by stem id; zero outside touched
 	touched []uint32
+}
+
+// add counts one word of stem id.
+func (c *counter) add(id uint32) {
+	if int(id) >= len(c.n) {
+		c.n = append(c.n, make([]float64, int(id)+1-len(c.n))...)
+	}
+	if c.n[id] == 0 {
+		c.touched = append(c.touched, id)
+	}
+	c.n[id]++
 }
 
 var counters = sync.Pool{New: func() any { return &counter{} }}
@@ -468,8 +477,8 @@ const wordCacheMax = 1 << 16
 func (a *Analyzer) LeadStems(s string) (stems []string, ok bool) {
 	n := 0
 	letters := false
-	for n < len(s) && s[n] < utf8.RuneSelf && asciiClass[s[n]] != separator {
-		letters = letters || asciiClass[s[n]] != digit
+	for n < len(s) && byteClass[s[n]] != separator && byteClass[s[n]] != wide {
+		letters = letters || byteClass[s[n]] != digit
 		n++
 	}
 	if n < 2 || !letters || n < len(s) && s[n] >= utf8.RuneSelf {
@@ -502,9 +511,10 @@ func (a *Analyzer) entryOf(lang int, w string) entry {
 // scan calls fn with the entry of each word of s (stop words included),
 // in order, in the language detected for s, and whether the entry came
 // from the cache (only then is its id set); then done, when not nil, with
-// the stems by id. fn and done are called under the cache's read lock:
-// they must not call the Analyzer.
-func (a *Analyzer) scan(s string, fn func(e entry, cached bool), done func(stems []string)) {
+// the stems by id. With a counter, the cached words' stems are counted
+// in it by id instead (fn gets the others). fn and done are called under
+// the cache's read lock: they must not call the Analyzer.
+func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), done func(stems []string)) {
 	lang := a.detect(s)
 	sh := &a.cache.shards[lang]
 	var low []byte
@@ -516,7 +526,12 @@ func (a *Analyzer) scan(s string, fn func(e entry, cached bool), done func(stems
 	sh.mu.RLock()
 	words(s, &low, func(w string, b []byte, h uint64) {
 		if e, ok := sh.find(w, b, h); ok {
-			fn(e, true)
+			switch {
+			case c == nil:
+				fn(e, true)
+			case !e.stop:
+				c.add(e.id)
+			}
 			return
 		}
 		if b != nil {

@@ -170,7 +170,8 @@ func (d *DB) NewSortedFile(path string, o kv.FileOptions) (kv.SortedFile, error)
 	if o.RangeReadsOnly {
 		wo.FilterPolicy = nil
 	}
-	return &sortedFile{w: sstable.NewWriter(objstorageprovider.NewFileWritable(f), wo), path: path}, nil
+	w := sstable.NewWriter(objstorageprovider.NewFileWritable(f), wo)
+	return &sortedFile{w: w, raw: w.Raw(), path: path}, nil
 }
 
 // Ingest implements kv.Store.
@@ -256,10 +257,17 @@ func (b *batch) Commit() error {
 
 type sortedFile struct {
 	w    *sstable.Writer
+	raw  sstable.RawWriter // w's, written to directly: a bulk file holds millions of keys
 	path string
 }
 
-func (s *sortedFile) Add(key, value []byte) error { return s.w.Set(key, value) }
+// setTrailer is the trailer of a key set at sequence number 0, as
+// Writer.Set writes it.
+var setTrailer = pebble.MakeInternalKeyTrailer(0, pebble.InternalKeyKindSet)
+
+func (s *sortedFile) Add(key, value []byte) error {
+	return s.raw.Add(sstable.InternalKey{UserKey: key, Trailer: setTrailer}, value, false)
+}
 
 // Finish closes the writer, which syncs the file before closing it as
 // Ingest requires.

@@ -1,0 +1,398 @@
+package kb
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+//go:generate node ../scripts/gen/cldr-dates.mjs
+
+// cldrLocale is one language's date words from CLDR (cldr_dates_gen.go),
+// lower-cased: month names January first, weekday names Sunday first,
+// the past relative-time patterns per unit (second, minute, hour, day,
+// week, month, year; "{0}" stands for the number), the relative day
+// words as days before now (-1: now itself), the words of a 12-hour
+// clock's halves and day periods ("pm", "शाम"), and the order of a short
+// numeric date ("dmy", "mdy", "ymd").
+type cldrLocale struct {
+	months   [12][]string
+	weekdays [7][]string
+	past     [7][]string
+	days     map[string]int
+	am, pm   []string
+	order    string
+}
+
+// pastPattern is one CLDR relative-time pattern split at its number:
+// "vor {0} Stunden" is prefix "vor", suffix "stunden" of unit hour.
+type pastPattern struct {
+	lang           string
+	unit           int
+	prefix, suffix string
+}
+
+var (
+	// cldrWordRE finds words of any script, with their combining marks
+	// (Thai, Devanagari); a script without spaces gives one word per run.
+	cldrWordRE = regexp.MustCompile(`[\pL\pM]+`)
+
+	// pastPatterns are every language's patterns; pastIndex finds them
+	// by the words of their literal text.
+	pastPatterns []pastPattern
+	pastIndex    = map[string][]int{}
+
+	// nowWords say "now" ("jetzt", "ahora") in some language.
+	nowWords = map[string]bool{}
+)
+
+func init() {
+	for lang, loc := range cldrLocales {
+		indexPast(lang, loc.past)
+		for w, back := range loc.days {
+			if back < 0 {
+				nowWords[w] = true
+			}
+		}
+	}
+	for lang, past := range dateFnsPast {
+		indexPast(lang, past)
+	}
+	addCLDRWords()
+}
+
+// indexPast adds a language's past relative-time patterns to
+// pastPatterns and pastIndex.
+func indexPast(lang string, past [7][]string) {
+	for unit, pats := range past {
+		for _, p := range pats {
+			before, after, ok := strings.Cut(p, "{0}")
+			if !ok {
+				continue
+			}
+			pp := pastPattern{lang, unit, undotted(before), undotted(after)}
+			if pp.prefix == "" && pp.suffix == "" {
+				continue
+			}
+			id := len(pastPatterns)
+			pastPatterns = append(pastPatterns, pp)
+			seen := map[string]bool{}
+			for _, w := range cldrWordRE.FindAllString(pp.prefix+" "+pp.suffix, -1) {
+				if !seen[w] {
+					seen[w] = true
+					pastIndex[w] = append(pastIndex[w], id)
+				}
+			}
+		}
+	}
+}
+
+// addCLDRWords adds CLDR's day words ("vorgestern", "dünən"), weekday
+// names and clock-half words of every language to the tables the reader
+// uses whatever the language: each only where no language gives it
+// another meaning, weekday and clock-half words only when wholeName
+// finds them safe in text of unknown language.
+func addCLDRWords() {
+	days, wds, halves := map[string]int{}, map[string]int{}, map[string]string{}
+	claim := func(m map[string]int, w string, v int) {
+		if c, ok := m[w]; ok && c != v {
+			m[w] = -2
+		} else if !ok {
+			m[w] = v
+		}
+	}
+	for _, loc := range cldrLocales {
+		for w, back := range loc.days {
+			if back >= 0 {
+				claim(days, w, back)
+			}
+		}
+		for i, ws := range loc.weekdays {
+			for _, w := range ws {
+				claim(wds, w, i)
+			}
+		}
+		for half, ws := range map[string][]string{"am": loc.am, "pm": loc.pm} {
+			for _, w := range ws {
+				if h, ok := halves[w]; ok && h != half {
+					halves[w] = ""
+				} else if !ok {
+					halves[w] = half
+				}
+			}
+		}
+	}
+	for w, back := range days {
+		if _, ok := dayWords[w]; !ok && back >= 0 && monthWords[""][w] == 0 {
+			dayWords[w] = back
+		}
+	}
+	for w, d := range wds {
+		if _, ok := weekdays[w]; !ok && d >= 0 && wholeName(w) && monthWords[""][w] == 0 && dayWords[w] == 0 {
+			weekdays[w] = time.Weekday(d)
+		}
+	}
+	for w, half := range halves {
+		if half == "" || utf8.RuneCountInString(w) < 2 || strings.Contains(w, " ") || monthWords[""][w] != 0 {
+			continue
+		}
+		if half == "am" && !slices.Contains(amWords, w) && !slices.Contains(pmWords, w) {
+			amWords = append(amWords, w)
+		} else if half == "pm" && !slices.Contains(amWords, w) && !slices.Contains(pmWords, w) {
+			pmWords = append(pmWords, w)
+		}
+	}
+}
+
+// cldrUnits are the lengths of the units of cldrLocale.past; months and
+// years are counted on the calendar (cldrUnitMonths).
+var (
+	cldrUnits      = [7]time.Duration{time.Second, time.Minute, time.Hour, 24 * time.Hour, 7 * 24 * time.Hour}
+	cldrUnitMonths = [7]int{5: 1, 6: 12}
+)
+
+// parseCLDRAgo reads a past relative date by CLDR's patterns: "vor 3
+// Stunden", "3 ساعت پیش", "2 дня назад", "3 小時前", and with a word for
+// the number ("vor einer Stunde", "a few seconds ago", one). The
+// patterns of the language lang come first; with another or no language,
+// every language's are tried, the one with the longest text winning.
+func parseCLDRAgo(l, lang string, now time.Time) (time.Time, bool) {
+	if utf8.RuneCountInString(l) > 60 {
+		return time.Time{}, false
+	}
+	key := langKey(lang)
+	if _, ok := cldrLocales[strings.ToLower(lang)]; ok {
+		key = strings.ToLower(lang)
+	}
+	best, bestLen, bestN, bestOwn := -1, 0, 0, false
+	l = undotted(l)
+	for _, w := range cldrWordRE.FindAllString(l, -1) {
+		for _, id := range pastIndex[w] {
+			p := pastPatterns[id]
+			n, ok := matchPast(l, p)
+			if !ok {
+				continue
+			}
+			own := p.lang == key || langKey(p.lang) == key
+			size := len(p.prefix) + len(p.suffix)
+			if best < 0 || own && !bestOwn || own == bestOwn && size > bestLen {
+				best, bestLen, bestN, bestOwn = id, size, n, own
+			}
+		}
+	}
+	if best < 0 {
+		return time.Time{}, false
+	}
+	u := pastPatterns[best].unit
+	if m := cldrUnitMonths[u]; m > 0 {
+		return now.AddDate(0, -bestN*m, 0), true
+	}
+	return now.Add(-time.Duration(bestN) * cldrUnits[u]), true
+}
+
+// matchPast finds pattern p in l and reads the number between its prefix
+// and suffix: digits, or one or two words standing for one ("a", "einer",
+// "ein paar"). Prefix and suffix must stand at word bounds.
+func matchPast(l string, p pastPattern) (int, bool) {
+	for from := 0; from <= len(l); {
+		var mid string
+		if p.suffix != "" {
+			i := strings.Index(l[from:], p.suffix)
+			if i < 0 {
+				return 0, false
+			}
+			i += from
+			end := i + len(p.suffix)
+			from = i + 1
+			if !boundAfter(l, end) && !endsWithNonLetter(p.suffix) {
+				continue
+			}
+			before := l[:i]
+			if p.prefix != "" {
+				j := strings.LastIndex(before, p.prefix)
+				if j < 0 || !boundBefore(l, j) {
+					continue
+				}
+				mid = before[j+len(p.prefix):]
+			} else {
+				mid = lastWords(before)
+			}
+		} else {
+			j := strings.Index(l[from:], p.prefix)
+			if j < 0 {
+				return 0, false
+			}
+			j += from
+			from = j + 1
+			if !boundBefore(l, j) {
+				continue
+			}
+			mid = firstWord(l[j+len(p.prefix):])
+		}
+		if n, ok := countOf(mid); ok {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// countOf reads the number a relative date counts: digits, or one or two
+// short words that stand for one.
+func countOf(mid string) (int, bool) {
+	mid = strings.TrimSpace(mid)
+	if mid == "" {
+		return 1, true // "minuta ilu", "fyrir mínútu síðan": one, unsaid
+	}
+	if n, err := strconv.Atoi(mid); err == nil {
+		return n, n >= 0
+	}
+	words := strings.Fields(mid)
+	if len(words) > 2 {
+		return 0, false
+	}
+	for _, w := range words {
+		if utf8.RuneCountInString(w) > 10 || strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) }) {
+			return 0, false
+		}
+	}
+	return 1, true
+}
+
+// lastWords is the number or the last two words that end s (a number
+// written without a space before a CJK unit included).
+func lastWords(s string) string {
+	if d := trailingDigitsRE.FindString(s); d != "" {
+		return d
+	}
+	f := strings.Fields(s)
+	if len(f) > 2 {
+		f = f[len(f)-2:]
+	}
+	return strings.Join(f, " ")
+}
+
+// firstWord is the number or word that begins s.
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+var trailingDigitsRE = regexp.MustCompile(`\d+\s*$`)
+
+func boundBefore(s string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return !unicode.IsLetter(r) && !unicode.IsMark(r)
+}
+
+func boundAfter(s string, i int) bool {
+	if i >= len(s) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return !unicode.IsLetter(r) && !unicode.IsMark(r)
+}
+
+// endsWithNonLetter: a suffix ending in a dot or a script without spaces
+// ("std.", "前") needs no bound after it.
+func endsWithNonLetter(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return !unicode.IsLetter(r) || cjkWord(string(r))
+}
+
+// isNow reports a text that says "now" in some language ("jetzt", "just
+// now", "à l'instant"): a now word with at most one other word.
+func isNow(l string) bool {
+	words := cldrWordRE.FindAllString(l, -1)
+	if len(words) == 0 || len(words) > 3 || strings.ContainsFunc(l, unicode.IsDigit) {
+		return false
+	}
+	if nowWords[strings.Join(words, " ")] {
+		return true
+	}
+	for _, w := range words {
+		if nowWords[w] {
+			return len(words) <= 2
+		}
+	}
+	return false
+}
+
+// asciiDigits rewrites the decimal digits of other scripts ("١٥",
+// "१७") as ASCII ones.
+func asciiDigits(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r > 0x7f && unicode.IsDigit(r) }) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r <= 0x7f || !unicode.IsDigit(r) {
+			return r
+		}
+		// Unicode's decimal digits come in runs of ten, zero first.
+		for _, rg := range unicode.Nd.R16 {
+			if r >= rune(rg.Lo) && r <= rune(rg.Hi) {
+				return '0' + (r-rune(rg.Lo))%10
+			}
+		}
+		for _, rg := range unicode.Nd.R32 {
+			if r >= rune(rg.Lo) && r <= rune(rg.Hi) {
+				return '0' + (r-rune(rg.Lo))%10
+			}
+		}
+		return r
+	}, s)
+}
+
+// dayPhrases are the day words found anywhere in a text rather than as
+// whole words: phrases ("i dag", "aujourd'hui") and words of scripts
+// without spaces ("เมื่อวานนี้").
+var dayPhrases = sync.OnceValue(func() []string {
+	var out []string
+	for w := range dayWords {
+		if strings.ContainsAny(w, " '") || cjkWord(w) {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
+})
+
+// weekdayIn reads a weekday name: first as one of the language lang's
+// (CLDR's), also inflected ("пятніцу" of "пятніца", "vendredon" of
+// "vendredo": five letters alike, endings of at most two), then as any
+// language's that no other gives another day (weekdays).
+func weekdayIn(w, lang string) (time.Weekday, bool) {
+	if loc, ok := cldrLocales[langKey(lang)]; ok {
+		n := utf8.RuneCountInString(w)
+		for d, names := range loc.weekdays {
+			for _, name := range names {
+				if w == name {
+					return time.Weekday(d), true
+				}
+				p := commonPrefix(w, name)
+				if p >= 5 && n-p <= 2 && utf8.RuneCountInString(name)-p <= 2 {
+					return time.Weekday(d), true
+				}
+			}
+		}
+	}
+	wd, ok := weekdays[w]
+	return wd, ok
+}
+
+// undotted drops the dots of abbreviations ("3 ч. назад", "vor 3 Std.")
+// and collapses spaces: text and patterns abbreviate alike with or
+// without them.
+func undotted(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, ".", " ")), " ")
+}
