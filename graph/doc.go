@@ -33,6 +33,10 @@
 //     by the store and its snapshots and bounded by
 //     OpenOptions.ScanCacheBytes, so that warm scans walk arrays and warm
 //     seeks binary-search them; commits withdraw what they change.
+//   - PredicateOrder derives a predicate's triples sorted on the subject
+//     or the object from its cached range (the store keeps no P-S-O
+//     ordering), kept in a bounded cache while that range is valid, for
+//     joins and anti-joins on a pattern's subject.
 //   - Stats returns the planner statistics; Estimate gives a fast
 //     cardinality estimate for any pattern; Graphs lists the named graphs.
 //

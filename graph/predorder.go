@@ -33,8 +33,8 @@ func (o PredicateOrder) Len() int { return len(o.Key) }
 // are looked for in increasing order: the search gallops forward).
 func (o PredicateOrder) Run(k ID, from int) (lo, hi int) {
 	n := len(o.Key)
-	if from < 0 || from > n || (from < n && o.Key[from] > k) || (from > 0 && o.Key[from-1] >= k) {
-		from = 0
+	if from < 0 || from > n || (from > 0 && o.Key[from-1] >= k) {
+		from = 0 // every key before from must be below k
 	}
 	// Gallop: find a bound past k, then search the last step.
 	end, step := from, 1

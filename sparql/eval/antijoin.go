@@ -448,6 +448,9 @@ func (it *existsHashIter) count() (int64, bool, error) {
 	if sr := scanRows(it.ex, it.h.sub, it.e); sr != nil {
 		it.sub.close()
 		it.sub = sr
+		if n, ok, err := it.countRuns(sr.(*scanRowIter)); ok || err != nil {
+			return n, true, err
+		}
 	}
 	var n int64
 	for {

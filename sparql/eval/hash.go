@@ -241,6 +241,9 @@ func (s *hashStep) next() ([]ID, error) {
 // row's candidates are checked as next would extend the row, without
 // making the rows (a COUNT over a hash join).
 func (s *hashStep) count() (int64, bool, error) {
+	if n, ok, err := s.orderCount(); ok || err != nil {
+		return n, true, err
+	}
 	if err := s.build(); err != nil {
 		return 0, true, err
 	}
