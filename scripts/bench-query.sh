@@ -278,7 +278,9 @@ for set in "${SETS[@]}"; do
 	else
 		log "$set: mneme load"
 		rm -rf "$MSTORE" "$MSTORE.loaded"
-		"$WORK/mneme" load --store "$MSTORE" "$WORK/data.nt" >/dev/null 2>&1
+		# The load's report (statements read, skipped lines) is kept to
+		# check against the file's line count.
+		"$WORK/mneme" load --store "$MSTORE" "$WORK/data.nt" >"$WORK/$set.load.log" 2>&1 || { log "$set: mneme load failed, see $WORK/$set.load.log"; exit 1; }
 		: >"$MSTORE.loaded"
 	fi
 	start_mneme
