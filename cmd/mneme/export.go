@@ -48,11 +48,9 @@ empty store gives the same store, up to the names of blank nodes.`,
 			defer snap.Close()
 			var w *rdfio.Output
 			if out == "-" {
-				ww, err := f.NewWriter(cmd.OutOrStdout(), rdf.WriteOptions{})
-				if err != nil {
+				if w, err = rdfio.NewOutput(cmd.OutOrStdout(), f, rdf.WriteOptions{}); err != nil {
 					return err
 				}
-				w = &rdfio.Output{Writer: ww, Format: f}
 			} else if w, err = rdfio.Create(out, f, rdf.WriteOptions{}); err != nil {
 				return err
 			}

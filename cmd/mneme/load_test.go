@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,6 +54,14 @@ func TestLoadExportLoadRoundTrip(t *testing.T) {
 	q1, q2 := readAll(t, dump1), readAll(t, dump2)
 	if len(q1) != 11 {
 		t.Fatalf("export has %d quads, want 11", len(q1))
+	}
+	// The same export to standard output.
+	file, err := os.ReadFile(dump1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mustRun(t, "export", "--store", store1, "-"); got != string(file) {
+		t.Fatalf("export to standard output differs from the file:\n%s", got)
 	}
 	if diff := rdf.IsomorphismDiff(q2, q1); diff != "" {
 		t.Fatalf("load → export → load changed the store:\n%s", diff)

@@ -202,9 +202,24 @@ func Create(path string, f *Format, opts rdf.WriteOptions) (*Output, error) {
 		// The gzip writer must close before the file it writes to.
 		dst, closers = zw, append([]io.Closer{zw}, closers...)
 	}
+	out, err := NewOutput(dst, f, opts)
+	if err != nil {
+		closeAll(closers)
+		return nil, err
+	}
+	out.closers = closers
+	return out, nil
+}
+
+// NewOutput writes f to dst through a buffer; Close ends the document and
+// flushes, leaving dst open.
+func NewOutput(dst io.Writer, f *Format, opts rdf.WriteOptions) (*Output, error) {
 	buf := bufio.NewWriterSize(dst, 1<<16)
-	w, _ := f.NewWriter(buf, opts)
-	return &Output{Writer: w, Format: f, closers: closers, buf: buf}, nil
+	w, err := f.NewWriter(buf, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Output{Writer: w, Format: f, buf: buf}, nil
 }
 
 func closeAll(cs []io.Closer) error {
