@@ -55,6 +55,19 @@ func testStore(t testing.TB) *graph.Store {
 
 // compileQuery compiles src for v with the given memory bound, the
 // default graph the union of all graphs.
+// writtenOrder returns p's one basic graph pattern with its steps in the
+// order the query writes its patterns, for a test to choose their joins.
+func writtenOrder(p *Plan) *bgpNode {
+	var bn *bgpNode
+	for _, n := range p.bgps {
+		bn = n
+	}
+	for i := range bn.steps {
+		bn.steps[i].Pattern = i
+	}
+	return bn
+}
+
 func compileQuery(t testing.TB, v *graph.View, src string, maxRows int) (*Plan, *algebra.Query) {
 	t.Helper()
 	return compileIn(t, v, src, maxRows, Dataset{UnionDefault: true, AllNamed: true})
@@ -146,14 +159,8 @@ func TestJoinKindsAgree(t *testing.T) {
 	for _, j1 := range []plan.Join{plan.Bind, plan.Hash, plan.Merge} {
 		for _, j2 := range []plan.Join{plan.Bind, plan.Hash} {
 			p, aq := compileQuery(t, s.View, q, 0)
-			var bn *bgpNode
-			for _, n := range p.bgps {
-				bn = n
-			}
 			// Put the two type patterns first, both sorted on ?x.
-			for i := range bn.steps {
-				bn.steps[i].Pattern = i
-			}
+			bn := writtenOrder(p)
 			bn.steps[1].Join = j1
 			bn.steps[2].Join = j2
 			bn.steps[3].Join = j2

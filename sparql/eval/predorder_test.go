@@ -88,13 +88,7 @@ func TestOrderCountAgreesWithDefinition(t *testing.T) {
 			want := []string{fmt.Sprintf("\"%d\"^^<http://www.w3.org/2001/XMLSchema#integer> ", len(refBGP(ts, c.a, c.b)))}
 			for range 2 {
 				p, aq := compileQuery(t, s.View, q, 0)
-				var bn *bgpNode
-				for _, n := range p.bgps {
-					bn = n
-				}
-				for i := range bn.steps {
-					bn.steps[i].Pattern = i
-				}
+				bn := writtenOrder(p)
 				bn.steps[1].Join = plan.Hash
 				bn.keys = [][]int{nil, {keyPos(c.b)}}
 				got := rows(t, p, aq.Vars)
