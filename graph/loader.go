@@ -158,7 +158,9 @@ type LoadWorker struct {
 	// constant literals (a platform's name, a language, small numbers),
 	// are the same strings again and again, found here without encoding
 	// or hashing them. A slot keeps its string alive, so an address equal
-	// to it is the same text.
+	// to it is the same text — unless the caller reuses the memory behind
+	// the strings (text parsed in place from a buffer that is refilled),
+	// which it must tell with Forget.
 	recent [256]knownTerm
 	enc    []byte
 	h      uint64 // the hash of the term known encoded last
@@ -184,7 +186,8 @@ func (l *Loader) NewWorker() *LoadWorker {
 	return w
 }
 
-// Add validates and loads quads; they may be reused after Add returns.
+// Add validates and loads quads; they may be reused after Add returns,
+// but the memory behind their strings only after Forget.
 func (w *LoadWorker) Add(quads []rdf.Quad) error {
 	if w.l.closed.Load() {
 		return errLoaderDone
@@ -246,6 +249,13 @@ func (w *LoadWorker) Flush() error {
 	w.out = w.out[:0]
 	return err
 }
+
+// Forget drops the terms the worker knows by the address of their text.
+// Call it before the memory behind the strings of quads already added is
+// written again (strings that alias a reused buffer): text that came to
+// the same address would otherwise be taken for the term that was there,
+// and given its ID.
+func (w *LoadWorker) Forget() { w.recent = [len(w.recent)]knownTerm{} }
 
 // knownTerm is a slot of LoadWorker.recent.
 type knownTerm struct {

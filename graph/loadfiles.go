@@ -310,6 +310,8 @@ func (r *FileLoad) work(jobs <-chan loadJob) {
 				break
 			}
 		}
+		// The parsed terms' text is in the chunk, which is refilled.
+		w.Forget()
 		chunk := job.chunk
 		r.pool.Put(&chunk)
 	}
