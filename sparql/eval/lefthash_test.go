@@ -9,6 +9,31 @@ import (
 	"github.com/mneme-archive/mneme/rdf"
 )
 
+// objectsOf maps each subject of predicate p among triples to its objects.
+func objectsOf(triples []rdf.Triple, p string) map[rdf.Term][]rdf.Term {
+	m := map[rdf.Term][]rdf.Term{}
+	for _, tr := range triples {
+		if tr.P == rdf.IRI(p) {
+			m[tr.S] = append(m[tr.S], tr.O)
+		}
+	}
+	return m
+}
+
+// solutionString writes a solution's terms as the row helpers do, UNDEF
+// for an unbound one.
+func solutionString(ts ...rdf.Term) string {
+	var sb strings.Builder
+	for _, x := range ts {
+		if x == (rdf.Term{}) {
+			sb.WriteString("UNDEF ")
+			continue
+		}
+		sb.WriteString(x.String() + " ")
+	}
+	return sb.String()
+}
+
 // TestLeftHashAgreesWithDefinition runs OPTIONALs of one triple pattern
 // as hash left joins on the pattern's quads and compares their solutions
 // with the definition (§18.5 LeftJoin) computed from the store's triples:
@@ -19,32 +44,8 @@ import (
 // with a memory bound too small for the table (the general left join).
 func TestLeftHashAgreesWithDefinition(t *testing.T) {
 	s, triples := mixedStore(t, 13, 300)
-	by := func(p string) map[rdf.Term][]rdf.Term {
-		m := map[rdf.Term][]rdf.Term{}
-		for _, tr := range triples {
-			if tr.P == rdf.IRI(ex+p) {
-				m[tr.S] = append(m[tr.S], tr.O)
-			}
-		}
-		return m
-	}
-	isT, k, v, w := map[rdf.Term][]rdf.Term{}, by("k"), by("v"), by("w")
-	for _, tr := range triples {
-		if tr.P == rdf.IRI(rdf.RDFType) {
-			isT[tr.S] = append(isT[tr.S], tr.O)
-		}
-	}
-	str := func(ts ...rdf.Term) string {
-		var sb strings.Builder
-		for _, x := range ts {
-			if x == (rdf.Term{}) {
-				sb.WriteString("UNDEF ")
-				continue
-			}
-			sb.WriteString(x.String() + " ")
-		}
-		return sb.String()
-	}
+	isT, k, v, w := objectsOf(triples, rdf.RDFType), objectsOf(triples, ex+"k"), objectsOf(triples, ex+"v"), objectsOf(triples, ex+"w")
+	str := solutionString
 	opt := func(vals []rdf.Term) []rdf.Term {
 		if len(vals) == 0 {
 			return []rdf.Term{{}}

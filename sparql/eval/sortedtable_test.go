@@ -19,27 +19,8 @@ import (
 // pattern.
 func TestSortedTableAgreesWithDefinition(t *testing.T) {
 	s, triples := mixedStore(t, 17, 400)
-	by := func(p string) map[rdf.Term][]rdf.Term {
-		m := map[rdf.Term][]rdf.Term{}
-		for _, tr := range triples {
-			if tr.P == rdf.IRI(p) {
-				m[tr.S] = append(m[tr.S], tr.O)
-			}
-		}
-		return m
-	}
-	k, v, w, isT := by(ex+"k"), by(ex+"v"), by(ex+"w"), by(rdf.RDFType)
-	str := func(ts ...rdf.Term) string {
-		var sb strings.Builder
-		for _, x := range ts {
-			if x == (rdf.Term{}) {
-				sb.WriteString("UNDEF ")
-				continue
-			}
-			sb.WriteString(x.String() + " ")
-		}
-		return sb.String()
-	}
+	k, v, w, isT := objectsOf(triples, ex+"k"), objectsOf(triples, ex+"v"), objectsOf(triples, ex+"w"), objectsOf(triples, rdf.RDFType)
+	str := solutionString
 	var subject, object, optional, typed []string
 	for x, vs := range v {
 		if len(isT[x]) > 0 {
