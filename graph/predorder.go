@@ -44,18 +44,13 @@ func (o PredicateOrder) Run(k ID, from int) (lo, hi int) {
 		step <<= 1
 	}
 	end = min(end, n)
-	lo = from + searchIDs(o.Key[from:end], k)
+	i, _ := slices.BinarySearch(o.Key[from:end], k)
+	lo = from + i
 	hi = lo
 	for hi < n && o.Key[hi] == k {
 		hi++
 	}
 	return lo, hi
-}
-
-// searchIDs is the index of the first ID of s at least k.
-func searchIDs(s []ID, k ID) int {
-	i, _ := slices.BinarySearch(s, k)
-	return i
 }
 
 // derivedOrder is a cached PredicateOrder and the posting list's keys it

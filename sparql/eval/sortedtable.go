@@ -160,12 +160,8 @@ func (d *directory) search(keys []ID, k ID) int {
 	if b >= uint64(len(d.start)-1) {
 		return len(keys)
 	}
-	return int(d.start[b]) + searchIDs(keys[d.start[b]:d.start[b+1]], k)
-}
-
-func searchIDs(s []ID, k ID) int {
-	i, _ := slices.BinarySearch(s, k)
-	return i
+	i, _ := slices.BinarySearch(keys[d.start[b]:d.start[b+1]], k)
+	return int(d.start[b]) + i
 }
 
 // probe returns the candidates of a probe with the key positions of vals: a bucket of the hash layout
