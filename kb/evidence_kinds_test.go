@@ -35,8 +35,9 @@ func checkEvidence(t *testing.T, det *Detector, cases []evidenceCase) {
 // knowledge base alone, each kind of evidence the detector must read
 // beyond a theme's stock markup: assets on a host of another domain,
 // settings only in embedded JSON, markup ids wherever they stand in the
-// tag, a CMS's file paths, and a lone generator string that names no
-// application (the page is a plain one).
+// tag, a CMS's file paths; and a lone weak signal that names no
+// application: a generator string on a plain page, an engine's id on the
+// root or body of a page with nothing else of the engine.
 func TestEvidenceKinds(t *testing.T) {
 	const u = "https://www.example.org/2024/05/a-post/"
 	plain := `<body><h1>A page</h1><p>Text.</p></body>`
@@ -55,6 +56,13 @@ func TestEvidenceKinds(t *testing.T) {
 			`<script type="application/ld+json">{"@type":"Article","image":"https://www.example.org/wp-content/uploads/2024/05/a.jpg"}</script>`, plain, "wordpress", "blog", ""},
 		{"phpBB body id after other attributes", "https://forum.example.org/viewtopic.php?f=1&t=2",
 			"", `<body data-spy="scroll" data-target=".x" id="phpbb" class="nojs notouch section-viewtopic ltr"><div class="post"><div class="postbody">x</div></div></body>`, "phpbb", "forum", ""},
+		{"a lone phpBB body id on a page of none of its structure", "https://forum.example.org/viewtopic.php?f=1&t=2",
+			"", `<body data-spy="scroll" id="phpbb" class="section-viewtopic ltr"><div class="panel"><div class="postbody">x</div></div></body>`, "", "", ""},
+		{"phpBB body id with its theme's stylesheet", "https://forum.example.org/viewtopic.php?f=1&t=2",
+			`<link href="./styles/prosilver/theme/stylesheet.css" rel="stylesheet">`, `<body id="phpbb" class="section-viewtopic ltr"><div class="panel"><div class="postbody">x</div></div></body>`, "phpbb", "forum", ""},
+		{"a lone XenForo root id", "https://www.example.org/threads/a.12/", "", plain, "", "", ` id="XF" lang="en-US"`},
+		{"XenForo root id with its message list", "https://www.example.org/threads/a.12/", "",
+			`<body><ol id="messageList"><li>x</li></ol></body>`, "xenforo", "forum", ` id="XenForo" lang="en-US"`},
 		{"Drupal files on a page's images", "https://www.example.org/node/12",
 			"", `<body><img src="/sites/default/files/styles/large/public/2024-05/a.jpg"></body>`, "drupal", "cms", ""},
 		{"Drupal files in a stylesheet", "https://www.example.org/about",
@@ -74,11 +82,12 @@ func TestEvidenceKinds(t *testing.T) {
 // (an engine never seen) and on, that technologies the fingerprints name
 // get their category's type: static-site generators, hosted site
 // builders, blog and community platforms, forums the knowledge base does
-// not describe, engines marked by their own name in the page's id, their
-// settings' script or data attributes, or credited in a footer or a
-// comment; and that another site's share button, a widget's data
-// attributes, an icon's class, an ordinary word as the body's id or a
-// credit to a plugin names no platform.
+// not describe, engines marked by their own name in the page's id and an
+// asset's path, their settings' script or data attributes, or credited in
+// a footer or a comment; and that another site's share button, a
+// widget's data attributes, an icon's class, an engine's name as the
+// page's id alone, an ordinary word as the body's id or a credit to a
+// plugin names no platform.
 func TestEvidenceKindsFingerprints(t *testing.T) {
 	fp := loadFingerprints(t)
 	plain := `<body><h1>A page</h1><p>Text.</p></body>`
@@ -94,7 +103,11 @@ func TestEvidenceKindsFingerprints(t *testing.T) {
 		{"inSided by its data global", "https://community.example.org/t/12", "",
 			`<body><script>window.inSidedData = {"user":{}};</script><p>x</p></body>`, "insided", "forum", ""},
 		// Markup that names its engine, which no fingerprint rule reads.
-		{"vBulletin by the root element's id", "https://forums.example.org/12-a-thread.html", "", plain, "vbulletin", "forum", ` id="vbulletin_html" dir="ltr"`},
+		{"vBulletin by the root element's id and its stylesheets' path", "https://forums.example.org/12-a-thread.html",
+			`<link rel="stylesheet" href="https://forums.example.org/clientscript/vbulletin_css/style00038l/main-rollup.css">`, plain, "vbulletin", "forum", ` id="vbulletin_html" dir="ltr"`},
+		{"the root element's id alone naming an engine", "https://forums.example.org/12-a-thread.html", "", plain, "", "", ` id="vbulletin_html" dir="ltr"`},
+		{"the body's id alone naming an engine", "https://forum.example.org/viewtopic.php?f=1&t=2", "",
+			`<body data-spy="scroll" id="phpbb" class="section-viewtopic ltr"><div class="panel"><div class="postbody">x</div></div></body>`, "", "", ""},
 		{"an ordinary word of the page as the body's id", "https://www.example.org/community/", "",
 			`<body id="community"><h1>Our Community</h1><p>Join the community and meet other members.</p></body>`, "", "", ""},
 		{"Drupal by its data attributes", "https://www.example.org/pl/a", "",
