@@ -1,6 +1,7 @@
 package kb
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/mneme-archive/mneme/kb/vdoc"
@@ -17,9 +18,16 @@ type evidenceCase struct {
 // checkEvidence detects each case with det and compares.
 func checkEvidence(t *testing.T, det *Detector, cases []evidenceCase) {
 	t.Helper()
+	checkEvidenceHeaders(t, det, cases, nil)
+}
+
+// checkEvidenceHeaders is checkEvidence with the response headers of
+// each case by its name.
+func checkEvidenceHeaders(t *testing.T, det *Detector, cases []evidenceCase, headers map[string]http.Header) {
+	t.Helper()
 	for _, c := range cases {
 		page := "<!DOCTYPE html><html" + c.html + "><head><title>t</title>" + c.head + "</head>" + c.body + "</html>"
-		doc, err := vdoc.New(c.url, nil, []byte(page))
+		doc, err := vdoc.New(c.url, headers[c.name], []byte(page))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +89,8 @@ func TestEvidenceKinds(t *testing.T) {
 // fingerprint and the knowledge base's specific entries switched off
 // (an engine never seen) and on, that technologies the fingerprints name
 // get their category's type: static-site generators, hosted site
-// builders, blog and community platforms, forums the knowledge base does
+// builders, blog and community platforms (Tumblr by its blog's host, its
+// header or its controls' frame), forums the knowledge base does
 // not describe, engines marked by their own name in the page's id and an
 // asset's path, their settings' script or data attributes, or credited in
 // a footer or a comment; and that another site's share button, a
@@ -130,9 +139,23 @@ func TestEvidenceKindsFingerprints(t *testing.T) {
 			`<body><p>Our shop, powered by WordPress and a lot of coffee, opens today.</p></body>`, "", "", ""},
 		{"a credit to a plugin or vendor", u, "",
 			`<body><footer>Powered by <a href="https://agency.example.net/">Example Agency</a></footer></body>`, "", "", ""},
+		{"Tumblr by its blog's host", "https://someone.tumblr.com/post/123/a-post", "", plain, "tumblr", "blog", ""},
+		{"Tumblr on the blog's own domain by its header", u, "", plain, "tumblr", "blog", ""},
+		{"Tumblr on the blog's own domain by its controls' frame", u, "",
+			`<body><p>x</p><iframe src="https://www.tumblr.com/dashboard/iframe?src=https%3A%2F%2Fwww.example.org%2F" width="1" height="1"></iframe></body>`, "tumblr", "blog", ""},
 		{"Tumblr's share button on a site of its own", u, "",
 			`<body><p>x</p><script async src="https://secure.assets.tumblr.com/post.js"></script></body>`, "", "", ""},
 	}
-	checkEvidence(t, NewDetector(&KB{}, fp), cases)
-	checkEvidence(t, NewDetector(builtinKB(t), fp), cases)
+	headers := map[string]http.Header{"Tumblr on the blog's own domain by its header": {"X-Tumblr-User": {"someone"}}}
+	checkEvidenceHeaders(t, NewDetector(&KB{}, fp), cases, headers)
+	checkEvidenceHeaders(t, NewDetector(builtinKB(t), fp), cases, headers)
+	// A generator the knowledge base finds alone on a plain page names
+	// nothing, though the fingerprints name its technology by it (with
+	// the specific entries off, the fingerprints' generator names it:
+	// most technologies have no other evidence the fingerprints read).
+	checkEvidence(t, NewDetector(builtinKB(t), fp), []evidenceCase{
+		{"a lone WordPress generator on a plain page", u, `<meta name="generator" content="WordPress 6.4">`, plain, "", "", ""},
+		{"a lone Joomla generator on a plain page", u, `<meta name="generator" content="Joomla! - Open Source Content Management">`, plain, "", "", ""},
+		{"a lone Drupal generator on a plain page", u, `<meta name="generator" content="Drupal 10 (https://www.drupal.org)">`, plain, "", "", ""},
+	})
 }
