@@ -247,7 +247,7 @@ var categoryRank = map[string]int{"forum": 4, "wiki": 3, "blog": 2, "cms": 1}
 // techCategories are the knowledge base's facts about technologies whose
 // fingerprint categories name no application category, or the wrong one.
 var techCategories = map[string]string{
-	"insided": "forum", "invision-community": "forum", "invision-power-board": "forum", "khoros": "forum", "lithium": "forum", "vanilla-forums": "forum",
+	"insided": "forum", "invision-community": "forum", "invision-power-board": "forum", "lithium": "forum",
 	"simple-machines-forum": "forum", "mybb": "forum", "nodebb": "forum", "flarum": "forum",
 	"tumblr": "blog", "ghost": "blog", "medium": "blog", "substack": "blog", "blogger": "blog",
 	"hugo": "cms", "jekyll": "cms", "squarespace": "cms", "webflow": "cms", "wix": "cms", "weebly": "cms",
