@@ -16,8 +16,9 @@ import (
 // Markup that names its application. Engines mark their pages with their
 // own name where a site's content does not go: the id of the document's
 // root or body (vBulletin's <html id="vbulletin_html">, phpBB's <body
-// id="phpbb">) with the name in an asset's path as well, the element of the settings they embed as JSON (Joomla's
-// joomla-script-options), the data attributes their scripts read
+// id="phpbb">) with the name in an asset's path as well, the element of
+// the settings they embed as JSON (Joomla's joomla-script-options), the
+// data attributes their scripts read
 // (Drupal's data-drupal-selector, data-drupal-link-system-path), and the
 // credit a footer or the template's comment gives them: "Powered by" and a
 // link named after the engine ("Powered by <a href=…>MyBB</a>"), or a
