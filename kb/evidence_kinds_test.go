@@ -68,6 +68,8 @@ func TestEvidenceKinds(t *testing.T) {
 			"", `<body data-spy="scroll" id="phpbb" class="section-viewtopic ltr"><div class="panel"><div class="postbody">x</div></div></body>`, "", "", ""},
 		{"phpBB body id with its theme's stylesheet", "https://forum.example.org/viewtopic.php?f=1&t=2",
 			`<link href="./styles/prosilver/theme/stylesheet.css" rel="stylesheet">`, `<body id="phpbb" class="section-viewtopic ltr"><div class="panel"><div class="postbody">x</div></div></body>`, "phpbb", "forum", ""},
+		{"phpBB body id with its template's script on a restyled board", "https://forum.example.org/viewtopic.php?f=1&t=2",
+			`<script src="./styles/acme-2/template/forum_fn.js?assets_version=12"></script>`, `<body id="phpbb" class="section-viewtopic ltr"><div class="panel"><div class="postbody">x</div></div></body>`, "phpbb", "forum", ""},
 		{"a lone XenForo root id", "https://www.example.org/threads/a.12/", "", plain, "", "", ` id="XF" lang="en-US"`},
 		{"XenForo root id with its message list", "https://www.example.org/threads/a.12/", "",
 			`<body><ol id="messageList"><li>x</li></ol></body>`, "xenforo", "forum", ` id="XenForo" lang="en-US"`},
