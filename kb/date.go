@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -54,7 +55,7 @@ func parseDateIn(s, lang string, order int) (time.Time, bool) {
 	// Month names are inflected in languages other than the ones of
 	// monthNames, where "market" is no March.
 	inflect := ""
-	if _, known := monthWords[langKey(lang)]; known {
+	if _, known := monthWords()[langKey(lang)]; known {
 		if _, plain := monthNames[langKey(lang)]; !plain {
 			inflect = langKey(lang)
 		}
@@ -98,7 +99,7 @@ var monthNames = map[string][12][]string{
 // letters or more (or of two CJK characters or more) that no language
 // gives another month; short abbreviations ("sie", "lis") are words of
 // other languages too often.
-var monthWords = func() map[string]map[string]int {
+var monthWords = sync.OnceValue(func() map[string]map[string]int {
 	all := map[string]int{}
 	m := map[string]map[string]int{"": all}
 	add := func(lang string, names [12][]string) {
@@ -123,10 +124,10 @@ var monthWords = func() map[string]map[string]int {
 			}
 		}
 	}
-	for lang, names := range localeMonths {
+	for lang, names := range localeMonths() {
 		add(lang, names)
 	}
-	for lang, loc := range cldrLocales {
+	for lang, loc := range cldrLocales() {
 		// Months written as numbers ("3月") are no words: such a
 		// language reads any language's.
 		if slices.ContainsFunc(loc.months[:], func(ws []string) bool { return len(ws) > 0 }) {
@@ -140,17 +141,17 @@ var monthWords = func() map[string]map[string]int {
 		all[w] = month
 	}
 	return m
-}()
+})
 
 // localeMonthClaims returns each month word of the C library's locales
 // and of CLDR its month, -1 when the languages writing it disagree.
 func localeMonthClaims() map[string]int {
 	claimed := map[string]int{}
-	all := make([][12][]string, 0, len(localeMonths)+len(cldrLocales))
-	for _, names := range localeMonths {
+	all := make([][12][]string, 0, len(localeMonths())+len(cldrLocales()))
+	for _, names := range localeMonths() {
 		all = append(all, names)
 	}
-	for _, loc := range cldrLocales {
+	for _, loc := range cldrLocales() {
 		all = append(all, loc.months)
 	}
 	for _, names := range all {
@@ -182,10 +183,10 @@ func wholeName(w string) bool {
 // "de"); a language whose month names are not known gets every
 // language's.
 func monthsOf(lang string) map[string]int {
-	if m, ok := monthWords[langKey(lang)]; ok {
+	if m, ok := monthWords()[langKey(lang)]; ok {
 		return m
 	}
-	return monthWords[""]
+	return monthWords()[""]
 }
 
 // langKey is the primary subtag of a BCP 47 tag, lower-cased ("de" of
@@ -247,7 +248,7 @@ func numericOrder(lang string) int {
 	case "ja", "ko", "zh", "hu", "lt", "eu", "mn":
 		return yearFirst
 	}
-	if loc, ok := cldrLocales[langKey(l)]; ok && l == langKey(l) {
+	if loc, ok := cldrLocales()[langKey(l)]; ok && l == langKey(l) {
 		switch loc.order[0] {
 		case 'm':
 			return monthFirst
@@ -258,11 +259,12 @@ func numericOrder(lang string) int {
 	return dayFirst
 }
 
-// pmWords and amWords mark a 12-hour clock's half in the languages whose
-// dates name it in words ("PM 2:05", "2:05 μ.μ.").
+// basePmWords and baseAmWords mark a 12-hour clock's half in the
+// languages whose dates name it in words ("PM 2:05", "2:05 μ.μ.");
+// halfWords adds CLDR's.
 var (
-	pmWords = []string{"pm", "p.m.", "μ.μ.", "오후", "午後", "下午", "ptg", "ch", "du"}
-	amWords = []string{"am", "a.m.", "π.μ.", "오전", "午前", "上午", "pg", "sa", "de"}
+	basePmWords = []string{"pm", "p.m.", "μ.μ.", "오후", "午後", "下午", "ptg", "ch", "du"}
+	baseAmWords = []string{"am", "a.m.", "π.μ.", "오전", "午前", "上午", "pg", "sa", "de"}
 )
 
 // dotTimeRE is a time written with a dot after a word that announces a
@@ -355,6 +357,7 @@ func parseHuman(s string, months map[string]int, order int, inflect string) (tim
 // clockHalf is "am" or "pm" when s names a 12-hour clock's half in words,
 // "" otherwise.
 func clockHalf(s string) string {
+	amWords, pmWords := halfWords()
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == ',' }) {
 		switch {
 		case slices.Contains(pmWords, w):
@@ -410,10 +413,10 @@ func commonPrefix(a, b string) int {
 // weekdayWord reports a weekday name of lang, or a form of one (five
 // letters alike).
 func weekdayWord(w, lang string) bool {
-	if _, ok := weekdays[w]; ok {
+	if _, ok := weekdays()[w]; ok {
 		return true
 	}
-	for _, names := range localeWeekdays[lang] {
+	for _, names := range localeWeekdays()[lang] {
 		for _, d := range names {
 			if w == d || commonPrefix(w, d) >= 5 {
 				return true

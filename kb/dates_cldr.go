@@ -43,36 +43,37 @@ var (
 	// (Thai, Devanagari); a script without spaces gives one word per run.
 	cldrWordRE = regexp.MustCompile(`[\pL\pM]+`)
 
-	// pastPatterns are every language's patterns; pastIndex finds them
-	// by the words of their literal text.
-	pastPatterns []pastPattern
-	pastIndex    = map[string][]int{}
-
-	// nowWords say "now" ("jetzt", "ahora") in some language.
-	nowWords = map[string]bool{}
+	// The generated tables, and every table derived from them, are
+	// built on the first date read, not at start-up: a process that
+	// reads no date pays nothing for them.
+	cldrLocales    = sync.OnceValue(cldrLocaleTable)
+	dateFnsPast    = sync.OnceValue(dateFnsTable)
+	localeMonths   = sync.OnceValue(localeMonthTable)
+	localeWeekdays = sync.OnceValue(localeWeekdayTable)
 )
 
-func init() {
-	// In a fixed order, so that ties between languages fall alike on
-	// every run.
-	for _, lang := range slices.Sorted(maps.Keys(cldrLocales)) {
-		loc := cldrLocales[lang]
-		indexPast(lang, loc.past)
-		for w, back := range loc.days {
-			if back < 0 {
-				nowWords[w] = true
-			}
-		}
-	}
-	for _, lang := range slices.Sorted(maps.Keys(dateFnsPast)) {
-		indexPast(lang, dateFnsPast[lang])
-	}
-	addCLDRWords()
+// pastTable holds every language's past patterns (CLDR's and
+// date-fns's); index finds them by the words of their literal text.
+type pastTable struct {
+	patterns []pastPattern
+	index    map[string][]int
 }
 
-// indexPast adds a language's past relative-time patterns to
-// pastPatterns and pastIndex.
-func indexPast(lang string, past [7][]string) {
+var pastTables = sync.OnceValue(func() *pastTable {
+	t := &pastTable{index: map[string][]int{}}
+	// In a fixed order, so that ties between languages fall alike on
+	// every run.
+	for _, lang := range slices.Sorted(maps.Keys(cldrLocales())) {
+		t.add(lang, cldrLocales()[lang].past)
+	}
+	for _, lang := range slices.Sorted(maps.Keys(dateFnsPast())) {
+		t.add(lang, dateFnsPast()[lang])
+	}
+	return t
+})
+
+// add adds a language's past relative-time patterns.
+func (t *pastTable) add(lang string, past [7][]string) {
 	for unit, pats := range past {
 		for _, p := range pats {
 			before, after, ok := strings.Cut(p, "{0}")
@@ -83,44 +84,88 @@ func indexPast(lang string, past [7][]string) {
 			if pp.prefix == "" && pp.suffix == "" {
 				continue
 			}
-			id := len(pastPatterns)
-			pastPatterns = append(pastPatterns, pp)
+			id := len(t.patterns)
+			t.patterns = append(t.patterns, pp)
 			seen := map[string]bool{}
 			for _, w := range cldrWordRE.FindAllString(pp.prefix+" "+pp.suffix, -1) {
 				if !seen[w] {
 					seen[w] = true
-					pastIndex[w] = append(pastIndex[w], id)
+					t.index[w] = append(t.index[w], id)
 				}
 			}
 		}
 	}
 }
 
-// addCLDRWords adds CLDR's day words ("vorgestern", "dünən"), weekday
-// names and clock-half words of every language to the tables the reader
-// uses whatever the language: each only where no language gives it
-// another meaning, weekday and clock-half words only when wholeName
-// finds them safe in text of unknown language.
-func addCLDRWords() {
-	days, wds, halves := map[string]int{}, map[string]int{}, map[string]string{}
-	claim := func(m map[string]int, w string, v int) {
-		if c, ok := m[w]; ok && c != v {
-			m[w] = -2
-		} else if !ok {
-			m[w] = v
+// nowWords say "now" ("jetzt", "ahora") in some language.
+var nowWords = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, loc := range cldrLocales() {
+		for w, back := range loc.days {
+			if back < 0 {
+				out[w] = true
+			}
 		}
 	}
-	for _, loc := range cldrLocales {
+	return out
+})
+
+// claimWord records that a language gives word w the value v: a word
+// two languages give different values is marked -2 (no one value).
+func claimWord(m map[string]int, w string, v int) {
+	if c, ok := m[w]; ok && c != v {
+		m[w] = -2
+	} else if !ok {
+		m[w] = v
+	}
+}
+
+// dayWords are the relative day words read whatever the language, as
+// days before now: baseDayWords, and CLDR's ("vorgestern", "dünən") of
+// every language where no language gives them another meaning.
+var dayWords = sync.OnceValue(func() map[string]int {
+	out, days := maps.Clone(baseDayWords), map[string]int{}
+	for _, loc := range cldrLocales() {
 		for w, back := range loc.days {
 			if back >= 0 {
-				claim(days, w, back)
+				claimWord(days, w, back)
 			}
 		}
+	}
+	for w, back := range days {
+		if _, ok := out[w]; !ok && back >= 0 && monthWords()[""][w] == 0 {
+			out[w] = back
+		}
+	}
+	return out
+})
+
+// addCLDRWeekdays adds to weekdays CLDR's weekday names of every
+// language that wholeName finds safe in text of unknown language and no
+// language gives another meaning.
+func addCLDRWeekdays(weekdays map[string]time.Weekday) {
+	wds := map[string]int{}
+	for _, loc := range cldrLocales() {
 		for i, ws := range loc.weekdays {
 			for _, w := range ws {
-				claim(wds, w, i)
+				claimWord(wds, w, i)
 			}
 		}
+	}
+	for w, d := range wds {
+		if _, ok := weekdays[w]; !ok && d >= 0 && wholeName(w) && monthWords()[""][w] == 0 && dayWords()[w] == 0 {
+			weekdays[w] = time.Weekday(d)
+		}
+	}
+}
+
+// halfWords mark a 12-hour clock's half: baseAmWords and basePmWords,
+// and CLDR's words of every language for the halves and day periods
+// ("vm.", "शाम") where no language gives them the other half.
+var halfWords = sync.OnceValues(func() (am, pm []string) {
+	am, pm = slices.Clone(baseAmWords), slices.Clone(basePmWords)
+	halves := map[string]string{}
+	for _, loc := range cldrLocales() {
 		for half, ws := range map[string][]string{"am": loc.am, "pm": loc.pm} {
 			for _, w := range ws {
 				if h, ok := halves[w]; ok && h != half {
@@ -131,27 +176,20 @@ func addCLDRWords() {
 			}
 		}
 	}
-	for w, back := range days {
-		if _, ok := dayWords[w]; !ok && back >= 0 && monthWords[""][w] == 0 {
-			dayWords[w] = back
-		}
-	}
-	for w, d := range wds {
-		if _, ok := weekdays[w]; !ok && d >= 0 && wholeName(w) && monthWords[""][w] == 0 && dayWords[w] == 0 {
-			weekdays[w] = time.Weekday(d)
-		}
-	}
-	for w, half := range halves {
-		if half == "" || utf8.RuneCountInString(w) < 2 || strings.Contains(w, " ") || monthWords[""][w] != 0 {
+	for _, w := range slices.Sorted(maps.Keys(halves)) {
+		half := halves[w]
+		if half == "" || utf8.RuneCountInString(w) < 2 || strings.Contains(w, " ") || monthWords()[""][w] != 0 ||
+			slices.Contains(am, w) || slices.Contains(pm, w) {
 			continue
 		}
-		if half == "am" && !slices.Contains(amWords, w) && !slices.Contains(pmWords, w) {
-			amWords = append(amWords, w)
-		} else if half == "pm" && !slices.Contains(amWords, w) && !slices.Contains(pmWords, w) {
-			pmWords = append(pmWords, w)
+		if half == "am" {
+			am = append(am, w)
+		} else {
+			pm = append(pm, w)
 		}
 	}
-}
+	return am, pm
+})
 
 // cldrUnits are the lengths of the units of cldrLocale.past; months and
 // years are counted on the calendar (cldrUnitMonths).
@@ -170,14 +208,15 @@ func parseCLDRAgo(l, lang string, now time.Time) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	key := langKey(lang)
-	if _, ok := cldrLocales[strings.ToLower(lang)]; ok {
+	if _, ok := cldrLocales()[strings.ToLower(lang)]; ok {
 		key = strings.ToLower(lang)
 	}
 	best, bestLen, bestN, bestOwn := -1, 0, 0, false
 	l = undotted(l)
+	past := pastTables()
 	for _, w := range cldrWordRE.FindAllString(l, -1) {
-		for _, id := range pastIndex[w] {
-			p := pastPatterns[id]
+		for _, id := range past.index[w] {
+			p := past.patterns[id]
 			n, ok := matchPast(l, p)
 			if !ok {
 				continue
@@ -192,7 +231,7 @@ func parseCLDRAgo(l, lang string, now time.Time) (time.Time, bool) {
 	if best < 0 {
 		return time.Time{}, false
 	}
-	u := pastPatterns[best].unit
+	u := past.patterns[best].unit
 	if m := cldrUnitMonths[u]; m > 0 {
 		return now.AddDate(0, -bestN*m, 0), true
 	}
@@ -321,11 +360,11 @@ func isNow(l string) bool {
 	if len(words) == 0 || len(words) > 3 || strings.ContainsFunc(l, unicode.IsDigit) {
 		return false
 	}
-	if nowWords[strings.Join(words, " ")] {
+	if nowWords()[strings.Join(words, " ")] {
 		return true
 	}
 	for _, w := range words {
-		if nowWords[w] {
+		if nowWords()[w] {
 			return len(words) <= 2
 		}
 	}
@@ -362,7 +401,7 @@ func asciiDigits(s string) string {
 // without spaces ("เมื่อวานนี้").
 var dayPhrases = sync.OnceValue(func() []string {
 	var out []string
-	for w := range dayWords {
+	for w := range dayWords() {
 		if strings.ContainsAny(w, " '") || cjkWord(w) {
 			out = append(out, w)
 		}
@@ -376,7 +415,7 @@ var dayPhrases = sync.OnceValue(func() []string {
 // "vendredo": five letters alike, endings of at most two), then as any
 // language's that no other gives another day (weekdays).
 func weekdayIn(w, lang string) (time.Weekday, bool) {
-	if loc, ok := cldrLocales[langKey(lang)]; ok {
+	if loc, ok := cldrLocales()[langKey(lang)]; ok {
 		n := utf8.RuneCountInString(w)
 		for d, names := range loc.weekdays {
 			for _, name := range names {
@@ -390,7 +429,7 @@ func weekdayIn(w, lang string) (time.Weekday, bool) {
 			}
 		}
 	}
-	wd, ok := weekdays[w]
+	wd, ok := weekdays()[w]
 	return wd, ok
 }
 
@@ -411,10 +450,9 @@ type stemPast struct {
 
 // stemTables are the words of every language's past patterns (CLDR's and
 // date-fns's), and the languages of each marker word.
-// Built on first use: pastPatterns is filled by init.
 var stemTables = sync.OnceValues(func() (map[string]*stemPast, map[string][]string) {
 	units := map[string]map[string]map[int]bool{} // lang → word → units
-	for _, p := range pastPatterns {
+	for _, p := range pastTables().patterns {
 		lang := langKey(p.lang)
 		if units[lang] == nil {
 			units[lang] = map[string]map[int]bool{}

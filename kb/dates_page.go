@@ -28,7 +28,7 @@ type DateContext struct {
 // say) with the page's declared language (may be "") and capture time.
 func NewDateContext(texts []string, declared string, now time.Time) DateContext {
 	lang := declared
-	if _, known := cldrLocales[langKey(lang)]; !known {
+	if _, known := cldrLocales()[langKey(lang)]; !known {
 		if inferred := InferDateLang(texts); inferred != "" {
 			lang = inferred
 		}
@@ -111,14 +111,14 @@ var dateLangs = sync.OnceValue(func() map[string][]string {
 		}
 		m[w] = append(m[w], lang)
 	}
-	for lang, names := range localeMonths {
+	for lang, names := range localeMonths() {
 		for _, ws := range names {
 			for _, w := range ws {
 				add(w, lang)
 			}
 		}
 	}
-	for lang, loc := range cldrLocales {
+	for lang, loc := range cldrLocales() {
 		lang = langKey(lang)
 		for _, ws := range loc.months {
 			for _, w := range ws {
@@ -141,7 +141,7 @@ var dateLangs = sync.OnceValue(func() map[string][]string {
 			}
 		}
 	}
-	for lang, past := range dateFnsPast {
+	for lang, past := range dateFnsPast() {
 		for _, pats := range past {
 			for _, p := range pats {
 				for _, w := range cldrWordRE.FindAllString(p, -1) {

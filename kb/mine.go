@@ -273,7 +273,7 @@ func dateShape(t string) bool {
 		return true
 	}
 	for _, w := range wordRE.FindAllString(strings.ToLower(t), -1) {
-		if monthWords[""][w] != 0 || moreMonths[w] != 0 {
+		if monthWords()[""][w] != 0 || moreMonths()[w] != 0 {
 			return true
 		}
 	}
