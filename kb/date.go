@@ -35,7 +35,7 @@ func ParseDateIn(s, lang string) (time.Time, bool) { return parseDateIn(s, lang,
 // parseDateIn is ParseDateIn with all-numeric dates read in order (the
 // page's, DateContext).
 func parseDateIn(s, lang string, order int) (time.Time, bool) {
-	s = strings.TrimSpace(asciiDigits(s))
+	s = strings.TrimSpace(foldDate(s))
 	if s == "" {
 		return time.Time{}, false
 	}
@@ -364,6 +364,13 @@ func clockHalf(s string) string {
 			return "pm"
 		case slices.Contains(amWords, w):
 			return "am"
+		}
+	}
+	// With or without the dots of an abbreviation ("ΜΜ" of "μ.μ.").
+	undottedHalves := undottedHalfWords()
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == '.' }) {
+		if h, ok := undottedHalves[w]; ok && utf8.RuneCountInString(w) >= 2 {
+			return h
 		}
 	}
 	return ""

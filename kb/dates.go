@@ -53,7 +53,7 @@ func readDateAt(s, lang string, order int, now time.Time) (time.Time, bool) {
 	if t, ok := parseDateIn(s, lang, order); ok {
 		return t, true
 	}
-	l := strings.ToLower(strings.TrimSpace(asciiDigits(s)))
+	l := strings.ToLower(strings.TrimSpace(foldDate(s)))
 	if l == "" || len(l) > 80 {
 		return time.Time{}, false
 	}
@@ -251,6 +251,9 @@ func agoUnitIn(l string, words, stems, whole, cjk []string) int {
 }
 
 var (
+	// dotClockRE is a time of day written with a dot, the dot's place
+	// submatched.
+	dotClockRE  = regexp.MustCompile(`(?:^|[^\d.])\d{1,2}(\.)\d{2}(?:$|[^\d.])`)
 	digitRunRE  = regexp.MustCompile(`\d+`)
 	shortYearRE = regexp.MustCompile(`['’‘]\d{2}\b`)
 )
@@ -337,7 +340,20 @@ func parseNamedDay(l, lang string, now time.Time) (time.Time, bool) {
 		}
 	}
 	if day < 0 {
+		if w, wd, ok := weekdayPhraseIn(l, lang); ok {
+			day, rest = (int(now.Weekday())-int(wd)+7)%7, strings.Replace(l, w, " ", 1)
+		}
+	}
+	if day < 0 {
 		return time.Time{}, false
+	}
+	// A time written with a dot ("klo 14.05", "pukul 08.00") is the only
+	// number of such a text.
+	if !timeRE.MatchString(l) {
+		if m := dotClockRE.FindStringSubmatchIndex(l); m != nil {
+			l = l[:m[2]] + ":" + l[m[2]+1:]
+			rest = dotClockRE.ReplaceAllString(rest, " ")
+		}
 	}
 	// Nothing else but a time of day and the words joining it; with a
 	// time, a few words of a header line too ("ann wrote yesterday at

@@ -46,11 +46,94 @@ var (
 	// The generated tables, and every table derived from them, are
 	// built on the first date read, not at start-up: a process that
 	// reads no date pays nothing for them.
-	cldrLocales    = sync.OnceValue(cldrLocaleTable)
-	dateFnsPast    = sync.OnceValue(dateFnsTable)
-	localeMonths   = sync.OnceValue(localeMonthTable)
-	localeWeekdays = sync.OnceValue(localeWeekdayTable)
+	// Their words are folded as texts are (foldDate).
+	cldrLocales = sync.OnceValue(func() map[string]cldrLocale {
+		t := cldrLocaleTable()
+		for lang, loc := range t {
+			foldLists(loc.months[:])
+			foldLists(loc.weekdays[:])
+			foldLists(loc.past[:])
+			foldLists([][]string{loc.am, loc.pm})
+			days := make(map[string]int, len(loc.days))
+			for w, n := range loc.days {
+				days[foldDate(w)] = n
+			}
+			loc.days = days
+			t[lang] = loc
+		}
+		return t
+	})
+	dateFnsPast = sync.OnceValue(func() map[string][7][]string {
+		t := dateFnsTable()
+		for _, past := range t {
+			foldLists(past[:])
+		}
+		return t
+	})
+	localeMonths = sync.OnceValue(func() map[string][12][]string {
+		t := localeMonthTable()
+		for _, names := range t {
+			foldLists(names[:])
+		}
+		return t
+	})
+	localeWeekdays = sync.OnceValue(func() map[string][7][]string {
+		t := localeWeekdayTable()
+		for _, names := range t {
+			foldLists(names[:])
+		}
+		return t
+	})
 )
+
+// foldLists folds every word of lists in place.
+func foldLists(lists [][]string) {
+	for _, l := range lists {
+		for i, w := range l {
+			l[i] = foldDate(w)
+		}
+	}
+}
+
+// foldDate writes a date text as the tables are written: digits of any
+// script as ASCII ones, format characters (zero-width spaces and
+// joiners, direction marks) dropped, and typographic apostrophes as
+// "'". Templates and CLDR differ in these alone: "aujourd’hui" and
+// "aujourd'hui", "ថ្ងៃនេះ" with and without a zero-width space.
+func foldDate(s string) string {
+	s = asciiDigits(s)
+	if !strings.ContainsFunc(s, foldable) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case unicode.Is(unicode.Cf, r):
+			return -1
+		case r == '’' || r == 'ʼ' || r == '‘':
+			return '\''
+		}
+		return r
+	}, s)
+}
+
+func foldable(r rune) bool {
+	return r == '’' || r == 'ʼ' || r == '‘' || r > 0x7f && unicode.Is(unicode.Cf, r)
+}
+
+// undottedHalfWords are the words of halfWords without their dots, and
+// the half each marks.
+var undottedHalfWords = sync.OnceValue(func() map[string]string {
+	out := map[string]string{}
+	am, pm := halfWords()
+	for half, ws := range map[string][]string{"am": am, "pm": pm} {
+		for _, w := range ws {
+			if u := strings.ReplaceAll(w, ".", ""); u != w && !strings.Contains(u, " ") {
+				out[u] = half
+			}
+		}
+	}
+	return out
+})
 
 // pastTable holds every language's past patterns (CLDR's and
 // date-fns's); index finds them by the words of their literal text.
@@ -397,18 +480,63 @@ func asciiDigits(s string) string {
 }
 
 // dayPhrases are the day words found anywhere in a text rather than as
-// whole words: phrases ("i dag", "aujourd'hui") and words of scripts
-// without spaces ("เมื่อวานนี้").
+// whole words: phrases ("i dag", "aujourd'hui", "an-diugh") and words of
+// scripts without spaces ("เมื่อวานนี้").
 var dayPhrases = sync.OnceValue(func() []string {
 	var out []string
 	for w := range dayWords() {
-		if strings.ContainsAny(w, " '") || cjkWord(w) {
+		if phraseWord(w) {
 			out = append(out, w)
 		}
 	}
 	slices.Sort(out)
 	return out
 })
+
+// phraseWord tells a name that is no single letter run, to be found in
+// a text rather than among its words: several words ("thứ sáu", "e
+// premte"), words joined by a hyphen or an apostrophe ("an-diugh"), or a
+// word of a script without spaces ("金曜日").
+func phraseWord(w string) bool {
+	return len(cldrWordRE.FindAllString(w, 2)) > 1 || cjkWord(w)
+}
+
+// weekdayPhrases are the weekday names of weekdays that phraseWord
+// finds in a text rather than among its words.
+var weekdayPhrases = sync.OnceValue(func() []string {
+	var out []string
+	for w := range weekdays() {
+		if phraseWord(w) {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
+})
+
+// weekdayPhraseIn finds in l the longest weekday name that is a phrase
+// (phraseWord): the language lang's first, then any language's
+// (weekdayPhrases).
+func weekdayPhraseIn(l, lang string) (string, time.Weekday, bool) {
+	found, day := "", time.Weekday(0)
+	if loc, ok := cldrLocales()[langKey(lang)]; ok {
+		for d, names := range loc.weekdays {
+			for _, name := range names {
+				if len(name) > len(found) && phraseWord(name) && utf8.RuneCountInString(name) >= 2 && strings.Contains(l, name) {
+					found, day = name, time.Weekday(d)
+				}
+			}
+		}
+	}
+	if found == "" {
+		for _, w := range weekdayPhrases() {
+			if len(w) > len(found) && strings.Contains(l, w) {
+				found, day = w, weekdays()[w]
+			}
+		}
+	}
+	return found, day, found != ""
+}
 
 // weekdayIn reads a weekday name: first as one of the language lang's
 // (CLDR's), also inflected ("пятніцу" of "пятніца", "vendredon" of

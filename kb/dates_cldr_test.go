@@ -60,3 +60,34 @@ func TestDatesCLDR(t *testing.T) {
 		t.Errorf("read right: %d and %d of %d, want 90 %% and 70 %%", withLang, without, total)
 	}
 }
+
+// TestDateForms reads the forms templates write that differ from the
+// tables' exact strings, each form by a general rule: typographic
+// apostrophes and format characters, a time of day written with a dot
+// after a day word, weekday names of several words or of scripts
+// without spaces, and a clock's half without its dots.
+func TestDateForms(t *testing.T) {
+	now := time.Date(2024, 3, 20, 12, 0, 0, 0, time.UTC) // a Wednesday
+	for _, c := range []struct {
+		in, lang, want string
+	}{
+		{"aujourd’hui, 09:30", "fr", "2024-03-20T09:30:00Z"},
+		{"i går kl. 21.40", "da", "2024-03-19T21:40:00Z"},
+		{"eilen klo 7.15", "", "2024-03-19T07:15:00Z"},
+		{"上星期一 10:20", "zh", "2024-03-18T10:20:00Z"},
+		{"thứ hai lúc 9:15", "vi", "2024-03-18T09:15:00Z"},
+		{"an-dè aig 21:40", "gd", "2024-03-19T21:40:00Z"},
+		{"12 Μαΐου 2021 3:10 ΜΜ", "el", "2021-05-12T15:10:00Z"},
+		{"12 Μαΐου 2021 12:10 ΠΜ", "", "2021-05-12T00:10:00Z"},
+		{"ម្សិល\u200bមិញ 10:20", "km", "2024-03-19T10:20:00Z"},
+		{"eilen 1.250", "", ""}, // a number, no time
+	} {
+		got, ok := ParseDateAt(c.in, c.lang, now)
+		switch {
+		case c.want == "" && ok:
+			t.Errorf("ParseDateAt(%q, %q) = %v, want unread", c.in, c.lang, got)
+		case c.want != "" && (!ok || got.Format(time.RFC3339) != c.want):
+			t.Errorf("ParseDateAt(%q, %q) = %v, %v, want %s", c.in, c.lang, got, ok, c.want)
+		}
+	}
+}

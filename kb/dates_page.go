@@ -162,7 +162,7 @@ func InferDateLang(texts []string) string {
 	words := dateLangs()
 	score := map[string]float64{}
 	for _, t := range texts {
-		for _, w := range cldrWordRE.FindAllString(strings.ToLower(t), -1) {
+		for _, w := range cldrWordRE.FindAllString(foldDate(strings.ToLower(t)), -1) {
 			langs := words[w]
 			for _, l := range langs {
 				score[l] += 1 / float64(len(langs))
