@@ -11,7 +11,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sondag", "so"}, {"maandag", "ma"}, {"dinsdag", "di"}, {"woensdag", "wo"}, {"donderdag", "do"}, {"vrydag", "vr"}, {"saterdag", "sa"}},
 			past:     [7][]string{{"{0} sekonde gelede", "{0} sekondes gelede", "{0} s. gelede"}, {"{0} minuut gelede", "{0} minute gelede", "{0} min. gelede"}, {"{0} uur gelede", "{0} u. gelede"}, {"{0} dag gelede", "{0} dae gelede"}, {"{0} week gelede", "{0} weke gelede", "{0} w. gelede"}, {"{0} maand gelede", "{0} maande gelede", "{0} md. gelede"}, {"{0} jaar gelede", "{0} j. gelede"}},
 			days:     map[string]int{"gister": 1, "vandag": 0, "eergister": 2, "nou": -1},
-			am:       []string{"vm.", "die oggend"}, pm: []string{"nm.", "in die middag", "die middag", "in die aand", "die aand"},
+			am:       []string{"vm.", "die oggend"}, pm: []string{"nm.", "in die middag", "die middag", "in die aand", "die aand"}, night: []string{},
 			order: "ymd",
 		},
 		"ak": {
@@ -19,7 +19,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sun", "kwa"}, {"dwoada", "dwo"}, {"benada", "ben"}, {"wukuada", "wuk"}, {"yawoada", "yaw"}, {"fiada", "fia"}, {"memeneda", "mem"}},
 			past:     [7][]string{{"simasin {0} a atwam"}, {"sima {0} a atwam"}, {"dɔnhwere {0} a atwam", "nnɔnhwere {0} a atwam"}, {"da{0} a atwam", "nna{0} a atwam"}, {"nnawɔtwe{0} a atwam", "nnawɔtwe {0} a atwam"}, {"-{0} bosome a atwam", "abosome{0} a atwam", "bosome {0} a atwam"}, {"afe {0} a atwam", "mfeɛ {0} a atwam"}},
 			days:     map[string]int{"nnora": 1, "ɛnnɛ": 0, "seesei": -1},
-			am:       []string{"an"}, pm: []string{"anw"},
+			am:       []string{"an"}, pm: []string{"anw"}, night: []string{},
 			order: "dmy",
 		},
 		"am": {
@@ -27,15 +27,15 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"እሑድ"}, {"ሰኞ"}, {"ማክሰኞ", "ማክሰ"}, {"ረቡዕ"}, {"ሐሙስ"}, {"ዓርብ"}, {"ቅዳሜ"}},
 			past:     [7][]string{{"ከ{0} ሰከንድ በፊት", "ከ{0} ሰከንዶች በፊት"}, {"ከ{0} ደቂቃ በፊት", "ከ{0} ደቂቃዎች በፊት"}, {"ከ{0} ሰዓት በፊት", "ከ{0} ሰዓቶች በፊት"}, {"ከ{0} ቀን በፊት", "ከ{0} ቀናት በፊት", "ከ {0} ቀን በፊት", "ከ{0} ቀኖች በፊት"}, {"ከ{0} ሳምንት በፊት", "ከ{0} ሳምንታት በፊት"}, {"ከ{0} ወር በፊት", "ከ{0} ወራት በፊት"}, {"ከ{0} ዓመት በፊት", "ከ{0} ዓመታት በፊት"}},
 			days:     map[string]int{"ትናንት": 1, "ዛሬ": 0, "ከትናንት ወዲያ": 2, "አሁን": -1},
-			am:       []string{"ጥዋት"}, pm: []string{"ከሰዓት", "በምሽት"},
+			am:       []string{"ጥዋት"}, pm: []string{"ከሰዓት", "በምሽት"}, night: []string{},
 			order: "dmy",
 		},
 		"ar": {
 			months:   [12][]string{{"يناير"}, {"فبراير"}, {"مارس"}, {"أبريل"}, {"مايو"}, {"يونيو"}, {"يوليو"}, {"أغسطس"}, {"سبتمبر"}, {"أكتوبر"}, {"نوفمبر"}, {"ديسمبر"}},
 			weekdays: [7][]string{{"الأحد"}, {"الاثنين"}, {"الثلاثاء"}, {"الأربعاء"}, {"الخميس"}, {"الجمعة"}, {"السبت"}},
-			past:     [7][]string{{"قبل {0} ثوانِ", "قبل {0} ثانية", "قبل {0} ثوانٍ"}, {"قبل {0} دقائق", "قبل {0} دقيقة"}, {"قبل {0} ساعات", "قبل {0} ساعة"}, {"قبل {0} أيام", "قبل {0} يومًا", "قبل {0} يوم"}, {"قبل {0} أسابيع", "قبل {0} أسبوعًا", "قبل {0} أسبوع"}, {"قبل {0} أشهر", "قبل {0} شهرًا", "قبل {0} شهر", "خلال {0} أشهر"}, {"قبل {0} سنوات", "قبل {0} سنة"}},
+			past:     [7][]string{{"قبل ثانية واحدة {=1}", "قبل ثانيتين {=2}", "قبل {0} ثوانِ", "قبل {0} ثانية", "قبل {0} ثوانٍ"}, {"قبل دقيقة واحدة {=1}", "قبل دقيقتين {=2}", "قبل {0} دقائق", "قبل {0} دقيقة"}, {"قبل ساعة واحدة {=1}", "قبل ساعتين {=2}", "قبل {0} ساعات", "قبل {0} ساعة"}, {"قبل يوم واحد {=1}", "قبل يومين {=2}", "قبل {0} أيام", "قبل {0} يومًا", "قبل {0} يوم"}, {"قبل أسبوع واحد {=1}", "قبل أسبوعين {=2}", "قبل {0} أسابيع", "قبل {0} أسبوعًا", "قبل {0} أسبوع"}, {"قبل شهر واحد {=1}", "قبل شهرين {=2}", "قبل {0} أشهر", "قبل {0} شهرًا", "قبل {0} شهر", "خلال {0} أشهر"}, {"قبل سنة واحدة {=1}", "قبل سنتين {=2}", "قبل {0} سنوات", "قبل {0} سنة"}},
 			days:     map[string]int{"أمس": 1, "اليوم": 0, "أول أمس": 2, "الآن": -1},
-			am:       []string{"ص", "صباحًا"}, pm: []string{"م", "بعد الظهر", "مساءً"},
+			am:       []string{"ص", "صباحًا"}, pm: []string{"م", "بعد الظهر", "مساءً"}, night: []string{},
 			order: "dmy",
 		},
 		"as": {
@@ -43,7 +43,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"দেওবাৰ", "দেও"}, {"সোমবাৰ", "সোম"}, {"মঙ্গলবাৰ", "মঙ্গল"}, {"বুধবাৰ", "বুধ"}, {"বৃহস্পতিবাৰ", "বৃহ"}, {"শুক্ৰবাৰ", "শুক্ৰ"}, {"শনিবাৰ", "শনি"}},
 			past:     [7][]string{{"{0} ছেকেণ্ড পূৰ্বে"}, {"{0} মিনিট পূৰ্বে"}, {"{0} ঘণ্টা পূৰ্বে"}, {"{0} দিন পূৰ্বে"}, {"{0} সপ্তাহ পূৰ্বে"}, {"{0} মাহ পূৰ্বে"}, {"{0} বছৰৰ পূৰ্বে"}},
 			days:     map[string]int{"কালি": 1, "আজি": 0, "পৰহি": 2, "এতিয়া": -1},
-			am:       []string{"পূৰ্বাহ্ন"}, pm: []string{"অপৰাহ্ন"},
+			am:       []string{"পূৰ্বাহ্ন"}, pm: []string{"অপৰাহ্ন"}, night: []string{},
 			order: "dmy",
 		},
 		"ast": {
@@ -51,7 +51,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"domingu", "dom"}, {"llunes", "llu"}, {"martes", "mar"}, {"miércoles", "mié"}, {"xueves", "xue"}, {"vienres", "vie"}, {"sábadu", "sáb"}},
 			past:     [7][]string{{"hai {0} segundu", "hai {0} segundos", "hai {0} seg.", "hai {0} s."}, {"hai {0} minutu", "hai {0} minutos", "hai {0} min."}, {"hai {0} hora", "hai {0} hores", "hai {0} h."}, {"hai {0} día", "hai {0} díes", "hai {0} d."}, {"hai {0} selmana", "hai {0} selmanes", "hai {0} selm.", "hai {0} se."}, {"hai {0} mes", "hai {0} meses", "hai {0} m."}, {"hai {0} añu", "hai {0} años", "hai {0} a."}},
 			days:     map[string]int{"ayeri": 1, "güei": 0, "antayeri": 2, "agora": -1},
-			am:       []string{"am", "a", "de la mañana"}, pm: []string{"pm", "p", "de la tarde"},
+			am:       []string{"am", "a", "de la mañana"}, pm: []string{"pm", "p", "de la tarde"}, night: []string{},
 			order: "dmy",
 		},
 		"az": {
@@ -59,7 +59,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"bazar", "b"}, {"bazar ertəsi", "b.e"}, {"çərşənbə axşamı", "ç.a"}, {"çərşənbə", "ç"}, {"cümə axşamı", "c.a"}, {"cümə", "c"}, {"şənbə", "ş"}},
 			past:     [7][]string{{"{0} saniyə öncə"}, {"{0} dəqiqə öncə"}, {"{0} saat öncə"}, {"{0} gün öncə"}, {"{0} həftə öncə"}, {"{0} ay öncə"}, {"{0} il öncə"}},
 			days:     map[string]int{"dünən": 1, "bu gün": 0, "indi": -1},
-			am:       []string{"am", "səhər"}, pm: []string{"pm", "gündüz", "axşamüstü", "axşam"},
+			am:       []string{"am", "səhər"}, pm: []string{"pm", "gündüz", "axşamüstü", "axşam"}, night: []string{},
 			order: "dmy",
 		},
 		"ba": {
@@ -67,7 +67,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"йәкшәмбе", "йәк"}, {"дүшәмбе", "дүш"}, {"шишәмбе", "шиш"}, {"шаршамбы", "шар"}, {"кесаҙна", "кес"}, {"йома", "йом"}, {"шәмбе", "шәм"}},
 			past:     [7][]string{{"{0} секунд элек", "{0} сек. элек"}, {"{0} минут элек", "{0} мин. элек"}, {"{0} сәғәт элек", "{0} сәғ. элек"}, {"{0} көн элек"}, {"{0} аҙна элек", "{0} аҙн. элек"}, {"{0} ай элек"}, {"{0} йыл элек"}},
 			days:     map[string]int{"кисә": 1, "бөгөн": 0, "хәҙер": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "dmy",
 		},
 		"be": {
@@ -75,7 +75,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"нядзеля", "нд"}, {"панядзелак", "пн"}, {"аўторак", "аў"}, {"серада", "ср"}, {"чацвер", "чц"}, {"пятніца", "пт"}, {"субота", "сб"}},
 			past:     [7][]string{{"{0} секунду таму", "{0} секунды таму", "{0} секунд таму", "{0} с таму"}, {"{0} хвіліну таму", "{0} хвіліны таму", "{0} хвілін таму", "{0} хв таму"}, {"{0} гадзіну таму", "{0} гадзіны таму", "{0} гадзін таму", "{0} гадз таму"}, {"{0} дзень таму", "{0} дні таму", "{0} дзён таму"}, {"{0} тыдзень таму", "{0} тыдні таму", "{0} тыдняў таму", "{0} тыд таму"}, {"{0} месяц таму", "{0} месяцы таму", "{0} месяцаў таму", "{0} мес. таму"}, {"{0} год таму", "{0} гады таму", "{0} гадоў таму", "{0} г. таму"}},
 			days:     map[string]int{"учора": 1, "сёння": 0, "пазаўчора": 2, "цяпер": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "dmy",
 		},
 		"bem": {
@@ -83,7 +83,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"pa mulungu"}, {"palichimo"}, {"palichibuli"}, {"palichitatu"}, {"palichine"}, {"palichisano"}, {"pachibelushi"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"yesterday": 1, "lelo": 0, "now": -1},
-			am:       []string{"uluchelo"}, pm: []string{"akasuba"},
+			am:       []string{"uluchelo"}, pm: []string{"akasuba"}, night: []string{},
 			order: "dmy",
 		},
 		"bg": {
@@ -91,7 +91,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"неделя", "нд"}, {"понеделник", "пн"}, {"вторник", "вт"}, {"сряда", "ср"}, {"четвъртък", "чт"}, {"петък", "пт"}, {"събота", "сб"}},
 			past:     [7][]string{{"преди {0} секунда", "преди {0} секунди", "преди {0} сек", "пр. {0} сек"}, {"преди {0} минута", "преди {0} минути", "преди {0} мин", "пр. {0} мин"}, {"преди {0} час", "преди {0} часа", "преди {0} ч", "пр. {0} ч"}, {"преди {0} ден", "преди {0} дни", "пр. {0} д"}, {"преди {0} седмица", "преди {0} седмици", "преди {0} седм.", "пр. {0} седм."}, {"преди {0} месец", "преди {0} месеца", "преди {0} м.", "пр. {0} м."}, {"преди {0} година", "преди {0} години", "преди {0} г.", "пр. {0} г."}},
 			days:     map[string]int{"вчера": 1, "днес": 0, "онзи ден": 2, "сега": -1},
-			am:       []string{"am", "сутринта"}, pm: []string{"pm", "следобед", "вечерта"},
+			am:       []string{"am", "сутринта"}, pm: []string{"pm", "следобед", "вечерта"}, night: []string{"през нощта"},
 			order: "dmy",
 		},
 		"bho": {
@@ -99,7 +99,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"रबीबार"}, {"सोमबार"}, {"मंगलबार"}, {"बुधबार"}, {"बृहस्पतिबार"}, {"शुक्रबार"}, {"सनीचर"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"yesterday": 1, "today": 0, "now": -1},
-			am:       []string{"am", "भोर"}, pm: []string{"pm", "सांझ"},
+			am:       []string{"am", "भोर"}, pm: []string{"pm", "सांझ"}, night: []string{},
 			order: "ymd",
 		},
 		"bm": {
@@ -107,7 +107,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"kari", "kar"}, {"ntɛnɛ", "ntɛ"}, {"tarata", "tar"}, {"araba", "ara"}, {"alamisa", "ala"}, {"juma", "jum"}, {"sibiri", "sib"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"kunu": 1, "bi": 0, "now": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "dmy",
 		},
 		"bn": {
@@ -115,7 +115,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"রবিবার", "রবি"}, {"সোমবার", "সোম"}, {"মঙ্গলবার", "মঙ্গল"}, {"বুধবার", "বুধ"}, {"বৃহস্পতিবার", "বৃহস্পতি"}, {"শুক্রবার", "শুক্র"}, {"শনিবার", "শনি"}},
 			past:     [7][]string{{"{0} সেকেন্ড আগে", "{0} সেকেন্ড পূর্বে"}, {"{0} মিনিট আগে"}, {"{0} ঘণ্টা আগে"}, {"{0} দিন আগে"}, {"{0} সপ্তাহ আগে"}, {"{0} মাস আগে"}, {"{0} বছর পূর্বে"}},
 			days:     map[string]int{"গতকাল": 1, "আজ": 0, "গত পরশু": 2, "এখন": -1},
-			am:       []string{"am", "সকাল", "সকালবেলায়"}, pm: []string{"pm", "দুপুর", "দুপুরবেলায়", "বিকাল"},
+			am:       []string{"am", "সকাল", "সকালবেলায়"}, pm: []string{"pm", "দুপুর", "দুপুরবেলায়", "বিকাল"}, night: []string{"রাত্রি", "রাত্রিবেলায়"},
 			order: "dmy",
 		},
 		"bo": {
@@ -123,7 +123,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"གཟའ་ཉི་མ་", "ཉི་མ་"}, {"གཟའ་ཟླ་བ་", "ཟླ་བ་"}, {"གཟའ་མིག་དམར་", "མིག་དམར་"}, {"གཟའ་ལྷག་པ་", "ལྷག་པ་"}, {"གཟའ་ཕུར་བུ་", "ཕུར་བུ་"}, {"གཟའ་པ་སངས་", "པ་སངས་"}, {"གཟའ་སྤེན་པ་", "སྤེན་པ་"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"ཁས་ས་": 1, "དེ་རིང་": 0, "ཁས་ཉིན་": 2, "now": -1},
-			am:       []string{"སྔ་དྲོ་"}, pm: []string{"ཕྱི་དྲོ་"},
+			am:       []string{"སྔ་དྲོ་"}, pm: []string{"ཕྱི་དྲོ་"}, night: []string{},
 			order: "ymd",
 		},
 		"br": {
@@ -131,7 +131,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sul"}, {"lun"}, {"meurzh", "meu"}, {"mercʼher", "mer"}, {"yaou"}, {"gwener", "gwe"}, {"sadorn", "sad"}},
 			past:     [7][]string{{"{0} eilenn zo", "{0} s zo", "-{0} s"}, {"{0} munut zo", "{0} vunut zo", "{0} min zo", "-{0} min"}, {"{0} eur zo", "{0} e zo", "-{0} h"}, {"{0} deiz zo", "{0} zeiz zo", "{0} d zo", "-{0} d"}, {"{0} sizhun zo", "{0} sizh. zo"}, {"{0} miz zo", "{0} viz zo", "-{0} miz"}, {"{0} bloaz zo", "{0} vloaz zo", "{0} bl. zo", "-{0} bl."}},
 			days:     map[string]int{"decʼh": 1, "hiziv": 0, "dercʼhent-decʼh": 2, "bremañ": -1},
-			am:       []string{"a.m.", "am"}, pm: []string{"g.m.", "gm"},
+			am:       []string{"a.m.", "am"}, pm: []string{"g.m.", "gm"}, night: []string{},
 			order: "dmy",
 		},
 		"brx": {
@@ -139,7 +139,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"रबिबार", "रबि"}, {"समबार", "सम"}, {"मंगलबार", "मंगल"}, {"बुधबार", "बुध"}, {"बिस्थिबार", "बिस्थि"}, {"सुुखुरबार", "सुखुर"}, {"सनिबार", "सनि"}},
 			past:     [7][]string{{"{0} सेकेण्ड सिगां"}, {"{0} मिनिट सिगां"}, {"{0} घन्टा सिगां"}, {"{0} सान सिगां"}, {"{0} सप्थाह सिगां"}, {"{0} दान सिगां"}, {"{0} बोसोर सिगां"}},
 			days:     map[string]int{"मैया": 1, "दिनै": 0, "दा": -1},
-			am:       []string{"फुं"}, pm: []string{"बेलासे", "बे"},
+			am:       []string{"फुं"}, pm: []string{"बेलासे", "बे"}, night: []string{},
 			order: "dmy",
 		},
 		"bs": {
@@ -147,7 +147,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"nedjelja", "ned"}, {"ponedjeljak", "pon"}, {"utorak", "uto"}, {"srijeda", "sri"}, {"četvrtak", "čet"}, {"petak", "pet"}, {"subota", "sub"}},
 			past:     [7][]string{{"prije {0} sekundu", "prije {0} sekunde", "prije {0} sekundi", "prije {0} sek."}, {"prije {0} minutu", "prije {0} minute", "prije {0} minuta", "prije {0} min"}, {"prije {0} sat", "prije {0} sata", "prije {0} sati"}, {"prije {0} dan", "prije {0} dana"}, {"prije {0} sedmicu", "prije {0} sedmice", "prije {0} sedmica", "prije {0} sedm."}, {"prije {0} mjesec", "prije {0} mjeseca", "prije {0} mjeseci", "prije {0} mj."}, {"prije {0} godinu", "prije {0} godine", "prije {0} godina", "prije {0} god.", "prije {0} g."}},
 			days:     map[string]int{"jučer": 1, "danas": 0, "prekjučer": 2, "sada": -1},
-			am:       []string{"a. m.", "ujutro"}, pm: []string{"p. m.", "poslijepodne", "navečer"},
+			am:       []string{"a. m.", "ujutro"}, pm: []string{"p. m.", "poslijepodne", "navečer"}, night: []string{"po noći"},
 			order: "dmy",
 		},
 		"bs-cyrl": {
@@ -155,7 +155,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"недјеља", "нед"}, {"понедјељак", "пон"}, {"уторак", "уто"}, {"сриједа", "сри"}, {"четвртак", "чет"}, {"петак", "пет"}, {"субота", "суб"}},
 			past:     [7][]string{{"прије {0} секунд", "прије {0} секунде", "прије {0} секунди", "прије {0} сек."}, {"прије {0} минут", "прије {0} минута", "прије {0} мин."}, {"прије {0} сат", "прије {0} сата", "прије {0} сати"}, {"прије {0} дан", "прије {0} дана"}, {"прије {0} седмицу", "прије {0} седмице", "прије {0} седмица", "прије {0} седм."}, {"прије {0} мјесец", "прије {0} мјесеца", "прије {0} мјесеци", "прије {0} мјес."}, {"прије {0} годину", "прије {0} године", "прије {0} година"}},
 			days:     map[string]int{"јуче": 1, "данас": 0, "прекјуче": 2, "сада": -1},
-			am:       []string{"пре подне", "ујутру"}, pm: []string{"поподне", "у подне", "увече"},
+			am:       []string{"пре подне", "ујутру"}, pm: []string{"поподне", "у подне", "увече"}, night: []string{"ноћу"},
 			order: "dmy",
 		},
 		"ca": {
@@ -163,15 +163,15 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"diumenge", "dg"}, {"dilluns", "dl"}, {"dimarts", "dt"}, {"dimecres", "dc"}, {"dijous", "dj"}, {"divendres", "dv"}, {"dissabte", "ds"}},
 			past:     [7][]string{{"fa {0} segon", "fa {0} segons", "fa {0} s"}, {"fa {0} minut", "fa {0} minuts", "fa {0} min"}, {"fa {0} hora", "fa {0} hores", "fa {0} h"}, {"fa {0} dia", "fa {0} dies"}, {"fa {0} setmana", "fa {0} setmanes", "fa {0} setm."}, {"fa {0} mes", "fa {0} mesos"}, {"fa {0} any", "fa {0} anys"}},
 			days:     map[string]int{"ahir": 1, "avui": 0, "abans-d’ahir": 2, "ara": -1},
-			am:       []string{"a. m.", "matí"}, pm: []string{"p. m.", "tarda", "vespre"},
+			am:       []string{"a. m.", "matí"}, pm: []string{"p. m.", "tarda", "vespre"}, night: []string{},
 			order: "dmy",
 		},
 		"ce": {
 			months:   [12][]string{{"январь", "янв"}, {"февраль", "фев"}, {"март", "мар"}, {"апрель", "апр"}, {"май"}, {"июнь", "июн"}, {"июль", "июл"}, {"август", "авг"}, {"сентябрь", "сен"}, {"октябрь", "окт"}, {"ноябрь", "ноя"}, {"декабрь", "дек"}},
 			weekdays: [7][]string{{"кӏира", "кӏи"}, {"оршот", "ор"}, {"шинара", "ши"}, {"кхаара", "кха"}, {"еара", "еа"}, {"пӏераска", "пӏе"}, {"шуот", "шуо"}},
-			past:     [7][]string{{"{0} секунд хьалха", "{0} сек. хьалха"}, {"{0} минот хьалха", "{0} мин. хьалха"}, {"{0} сахьт хьалха", "{0} сахь. хьалха"}, {"{0} де хьалха", "{0} д. хьалха"}, {"{0} кӏира хьалха", "{0} кӏир. хьалха"}, {"{0} бутт хьалха", "{0} б. хьалха"}, {"{0} шо хьалха", "{0} ш. хьалха"}},
+			past:     [7][]string{{"{0} секунд хьалха", "{0} сек. хьалха"}, {"{0} минот хьалха", "{0} мин. хьалха"}, {"{0} сахьт хьалха", "{0} сахь. хьалха"}, {"{0} де хьалха", "{0} д. хьалха", "де хьалха {=1}"}, {"{0} кӏира хьалха", "{0} кӏир. хьалха"}, {"{0} бутт хьалха", "{0} б. хьалха"}, {"{0} шо хьалха", "{0} ш. хьалха"}},
 			days:     map[string]int{"селхана": 1, "тахана": 0, "хӏинца": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "ymd",
 		},
 		"chr": {
@@ -179,7 +179,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ꭴꮎꮩꮣꮖꮝꭼ", "ꮖꮝꭼ"}, {"ꭴꮎꮩꮣꮙꮕꭿ", "ꮙꮕꭿ"}, {"ꮤꮅꮑꭲꭶ", "ꮤꮅꮑ"}, {"ꮶꭲꮑꭲꭶ", "ꮶꭲꮑ"}, {"ꮕꭹꮑꭲꭶ", "ꮕꭹꮑ"}, {"ꮷꮎꭹꮆꮝꮧ", "ꮷꮎꭹ"}, {"ꭴꮎꮩꮣꮘꮥꮎ", "ꮘꮥꮎ"}},
 			past:     [7][]string{{"{0} ꭰꮞꮲ ꮵꭸꮢ", "{0} ꮣꮣꮎꮹꮝꭼ ꮵꭸꮢ", "{0} ꭰꮞ. ꮵꭸꮢ"}, {"{0} ꭲꮿꮤꮼꮝꮤꮕ ꮵꭸꮢ", "{0} ꭲꮿꮤ. ꮵꭸꮢ"}, {"{0} ꮡꮯꮆꮣ ꮵꭸꮢ", "{0} ꭲᏻꮯꮆꮣ ꮵꭸꮢ", "{0} ꮡꮯ. ꮵꭸꮢ"}, {"{0} ꭲꭶ ꮵꭸꮢ", "{0} ꭿꮈꮝꭹ ꮷꮢꭿꮫ ꮵꭸꮢ"}, {"{0} ꮢꮎꮩꮣꮖꮝꮧ ꮵꭸꮢ", "{0} ꭲᏻꮎꮩꮣꮖꮝꮧ ꮵꭸꮢ", "{0} ꮢꮎ. ꮵꭸꮢ"}, {"{0} ꭷꮈꭲ ꮵꭸꮢ", "{0} ꮧꭷꮈꭲ ꮵꭸꮢ", "{0} ꭷꮈ. ꮵꭸꮢ"}, {"{0} ꭴꮥꮨᏼꮜꮧꮢꭲ ꮵꭸꮢ", "{0} ꭲꮷꮥꮨᏼꮜꮧꮢꭲ ꮵꭸꮢ", "{0} ꭴꮥ. ꮵꭸꮢ"}},
 			days:     map[string]int{"ꮢꭿ": 1, "ꭺꭿ ꭲꭶ": 0, "ꮓꮚ": -1},
-			am:       []string{"ꮜꮎꮄ"}, pm: []string{"ꮢꭿᏹꭲ", "ꮢꭿᏹꭲꮧꮲ"},
+			am:       []string{"ꮜꮎꮄ"}, pm: []string{"ꮢꭿᏹꭲ", "ꮢꭿᏹꭲꮧꮲ"}, night: []string{},
 			order: "mdy",
 		},
 		"ckb": {
@@ -187,7 +187,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"یەکشەممە"}, {"دووشەممە"}, {"سێشەممە"}, {"چوارشەممە"}, {"پێنجشەممە"}, {"ھەینی"}, {"شەممە"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"yesterday": 1, "today": 0, "now": -1},
-			am:       []string{"ب.ن"}, pm: []string{"د.ن"},
+			am:       []string{"ب.ن"}, pm: []string{"د.ن"}, night: []string{},
 			order: "ymd",
 		},
 		"cs": {
@@ -195,7 +195,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"neděle", "ne"}, {"pondělí", "po"}, {"úterý", "út"}, {"středa", "st"}, {"čtvrtek", "čt"}, {"pátek", "pá"}, {"sobota", "so"}},
 			past:     [7][]string{{"před {0} sekundou", "před {0} sekundami", "před {0} s"}, {"před {0} minutou", "před {0} minutami", "před {0} min"}, {"před {0} hodinou", "před {0} hodinami", "před {0} h"}, {"před {0} dnem", "před {0} dny"}, {"před {0} týdnem", "před {0} týdny", "před {0} týd."}, {"před {0} měsícem", "před {0} měsíci", "před {0} měs."}, {"před {0} rokem", "před {0} lety", "před {0} r.", "před {0} l."}},
 			days:     map[string]int{"včera": 1, "dnes": 0, "předevčírem": 2, "nyní": -1},
-			am:       []string{"dop.", "r.", "ráno", "d.", "dopoledne"}, pm: []string{"odp.", "o.", "odpoledne", "v.", "več.", "večer"},
+			am:       []string{"dop.", "r.", "ráno", "d.", "dopoledne"}, pm: []string{"odp.", "o.", "odpoledne", "v.", "več.", "večer"}, night: []string{"n.", "v n.", "v noci"},
 			order: "dmy",
 		},
 		"cv": {
@@ -203,15 +203,15 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"вырсарни кун", "вр"}, {"тунти кун", "тн"}, {"ытлари кун", "ыт"}, {"юн кун", "юн"}, {"кӗҫнерни кун", "кҫ"}, {"эрне кун", "эр"}, {"шӑмат кун", "шм"}},
 			past:     [7][]string{{"{0} ҫеккунт каялла", "{0} ҫек. каялла", "{0} ҫ каялла"}, {"{0} минут каялла", "{0} мин. каялла"}, {"{0} сехет каялла", "{0} сех. каялла"}, {"{0} кун каялла"}, {"{0} эрне каялла", "{0} эрн. каялла"}, {"{0} уйӑх каялла", "{0} уй. каялла"}, {"{0} ҫул каялла"}},
 			days:     map[string]int{"ӗнер": 1, "паян": 0, "халь": -1},
-			am:       []string{"к. у."}, pm: []string{"к. х."},
+			am:       []string{"к. у."}, pm: []string{"к. х."}, night: []string{},
 			order: "ymd",
 		},
 		"cy": {
 			months:   [12][]string{{"ionawr", "ion"}, {"chwefror", "chw", "chwef"}, {"mawrth", "maw"}, {"ebrill", "ebr"}, {"mai"}, {"mehefin", "meh"}, {"gorffennaf", "gor", "gorff"}, {"awst"}, {"medi"}, {"hydref", "hyd"}, {"tachwedd", "tach"}, {"rhagfyr", "rhag"}},
 			weekdays: [7][]string{{"dydd sul", "sul"}, {"dydd llun", "llun"}, {"dydd mawrth", "maw"}, {"dydd mercher", "mer"}, {"dydd iau", "iau"}, {"dydd gwener", "gwe"}, {"dydd sadwrn", "sad"}},
-			past:     [7][]string{{"{0} eiliad yn ôl", "{0} eil. yn ôl"}, {"{0} munud yn ôl", "{0} mun. yn ôl", "{0} funud yn ôl"}, {"{0} awr yn ôl"}, {"{0} diwrnod yn ôl", "{0} ddiwrnod yn ôl"}, {"{0} wythnos yn ôl", "{0} ws. yn ôl", "{0} ws yn ôl."}, {"{0} mis yn ôl", "{0} fis yn ôl"}, {"{0} flynedd yn ôl", "{0} o flynyddoedd yn ôl", "{0} bl. yn ôl"}},
+			past:     [7][]string{{"{0} eiliad yn ôl", "{0} eil. yn ôl"}, {"{0} munud yn ôl", "{0} mun. yn ôl", "{0} funud yn ôl"}, {"{0} awr yn ôl", "awr yn ôl {=1}"}, {"{0} diwrnod yn ôl", "{0} ddiwrnod yn ôl"}, {"{0} wythnos yn ôl", "{0} ws. yn ôl", "pythefnos yn ôl {=2}", "{0} ws yn ôl."}, {"{0} mis yn ôl", "{0} fis yn ôl", "deufis yn ôl {=2}"}, {"blwyddyn yn ôl {=1}", "{0} flynedd yn ôl", "{0} o flynyddoedd yn ôl", "{0} bl. yn ôl"}},
 			days:     map[string]int{"ddoe": 1, "heddiw": 0, "echdoe": 2, "nawr": -1},
-			am:       []string{"am", "yn y bore", "y bore"}, pm: []string{"pm", "yn y prynhawn", "y prynhawn", "min nos", "yr hwyr"},
+			am:       []string{"am", "yn y bore", "y bore"}, pm: []string{"pm", "yn y prynhawn", "y prynhawn", "min nos", "yr hwyr"}, night: []string{},
 			order: "dmy",
 		},
 		"da": {
@@ -219,7 +219,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"søndag", "søn"}, {"mandag", "man"}, {"tirsdag", "tirs"}, {"onsdag", "ons"}, {"torsdag", "tors"}, {"fredag", "fre"}, {"lørdag", "lør"}},
 			past:     [7][]string{{"for {0} sekund siden", "for {0} sekunder siden", "{0} sek. siden"}, {"for {0} minut siden", "for {0} minutter siden", "{0} min. siden"}, {"for {0} time siden", "for {0} timer siden", "{0} time siden", "{0} timer siden"}, {"for {0} dag siden", "for {0} dage siden", "{0} dag siden", "{0} dage siden"}, {"for {0} uge siden", "for {0} uger siden", "{0} uge siden", "{0} uger siden"}, {"for {0} måned siden", "for {0} måneder siden", "{0} md. siden", "{0} mdr. siden"}, {"for {0} år siden", "{0} år siden"}},
 			days:     map[string]int{"i går": 1, "i dag": 0, "i forgårs": 2, "nu": -1},
-			am:       []string{"am", "om morgenen", "om formiddagen"}, pm: []string{"pm", "om eftermiddagen", "om aftenen"},
+			am:       []string{"am", "om morgenen", "om formiddagen"}, pm: []string{"pm", "om eftermiddagen", "om aftenen"}, night: []string{},
 			order: "dmy",
 		},
 		"de": {
@@ -227,7 +227,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sonntag", "so"}, {"montag", "mo"}, {"dienstag", "di"}, {"mittwoch", "mi"}, {"donnerstag", "do"}, {"freitag", "fr"}, {"samstag", "sa"}},
 			past:     [7][]string{{"vor {0} sekunde", "vor {0} sekunden", "vor {0} sek.", "vor {0} s"}, {"vor {0} minute", "vor {0} minuten", "vor {0} min.", "vor {0} m"}, {"vor {0} stunde", "vor {0} stunden", "vor {0} std."}, {"vor {0} tag", "vor {0} tagen"}, {"vor {0} woche", "vor {0} wochen", "vor {0} wo."}, {"vor {0} monat", "vor {0} monaten"}, {"vor {0} jahr", "vor {0} jahren"}},
 			days:     map[string]int{"gestern": 1, "heute": 0, "vorgestern": 2, "jetzt": -1},
-			am:       []string{"am", "morgens", "vorm.", "vormittags"}, pm: []string{"pm", "nachm.", "nachmittags", "abends"},
+			am:       []string{"am", "morgens", "vorm.", "vormittags"}, pm: []string{"pm", "nachm.", "nachmittags", "abends"}, night: []string{},
 			order: "dmy",
 		},
 		"doi": {
@@ -235,7 +235,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ऐतबार", "ऐत"}, {"सोमबार", "सोम"}, {"मंगलबार", "मंगल"}, {"बुधबार", "बुध"}, {"बीरबार", "बीर"}, {"शुक्रबार", "शुक्र"}, {"शनिबार", "शनि"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"जंदा कल": 1, "अज्ज": 0, "हून/इसलै": -1},
-			am:       []string{"सवेर"}, pm: []string{"स’ञ", "दपैहर बाद"},
+			am:       []string{"सवेर"}, pm: []string{"स’ञ", "दपैहर बाद"}, night: []string{},
 			order: "dmy",
 		},
 		"dsb": {
@@ -243,7 +243,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"njeźela", "nje"}, {"pónjeźele", "pón"}, {"wałtora", "wał"}, {"srjoda", "srj"}, {"stwórtk", "stw"}, {"pětk", "pět"}, {"sobota", "sob"}},
 			past:     [7][]string{{"pśed {0} sekundu", "pśed {0} sekundoma", "pśed {0} sekundami", "pśed {0} sek.", "pśed {0} s"}, {"pśed {0} minutu", "pśed {0} minutoma", "pśed {0} minutami", "pśed {0} min.", "pśed {0} m"}, {"pśed {0} góźinu", "pśed {0} góźinoma", "pśed {0} góźinami", "pśed {0} góź.", "pśed {0} g"}, {"pśed {0} dnjom", "pśed {0} dnjoma", "pśed {0} dnjami", "pśed {0} dnj.", "pśed {0} d"}, {"pśed {0} tyźenjom", "pśed {0} tyźenjoma", "pśed {0} tyźenjami", "pśed {0} tyź."}, {"pśed {0} mjasecom", "pśed {0} mjasecoma", "pśed {0} mjasecami", "pśed {0} mjas."}, {"pśed {0} lětom", "pśed {0} lětoma", "pśed {0} lětami", "pśed {0} l."}},
 			days:     map[string]int{"cora": 1, "źinsa": 0, "něnto": -1},
-			am:       []string{"dop.", "dopołdnja"}, pm: []string{"wótp.", "wótpołdnja"},
+			am:       []string{"dop.", "dopołdnja"}, pm: []string{"wótp.", "wótpołdnja"}, night: []string{},
 			order: "dmy",
 		},
 		"dz": {
@@ -251,7 +251,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"གཟའ་ཟླ་བ་", "ཟླ་"}, {"གཟའ་མིག་དམར་", "མིར་"}, {"གཟའ་ལྷག་པ་", "ལྷག་"}, {"གཟའ་ཕུར་བུ་", "ཕུར་"}, {"གཟའ་པ་སངས་", "སངས་"}, {"གཟའ་སྤེན་པ་", "སྤེན་"}, {"གཟའ་ཉི་མ་", "ཉི་"}},
 			past:     [7][]string{{"སྐར་ཆ་ {0} ཧེ་མ་"}, {"སྐར་མ་ {0} ཧེ་མ་"}, {"ཆུ་ཚོད་ {0} ཧེ་མ་"}, {"ཉིནམ་ {0} ཧེ་མ་"}, {"བངུན་ཕྲག་ {0} ཧེ་མ་"}, {"ཟླཝ་ {0} ཧེ་མ་"}, {"ལོ་འཁོར་ {0} ཧེ་མ་"}},
 			days:     map[string]int{"ཁ་ཙ་": 1, "ད་རིས་": 0, "ཁ་ཉིམ": 2, "now": -1},
-			am:       []string{"སྔ་ཆ་"}, pm: []string{"ཕྱི་ཆ་"},
+			am:       []string{"སྔ་ཆ་"}, pm: []string{"ཕྱི་ཆ་"}, night: []string{},
 			order: "ymd",
 		},
 		"ee": {
@@ -259,7 +259,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"kɔsiɖa", "kɔs"}, {"dzoɖa", "dzo"}, {"blaɖa", "bla"}, {"kuɖa", "kuɖ"}, {"yawoɖa", "yaw"}, {"fiɖa", "fiɖ"}, {"memleɖa", "mem"}},
 			past:     [7][]string{{"sekend {0} si va yi", "sekend {0} si wo va yi"}, {"aɖabaƒoƒo {0} si va yi", "aɖabaƒoƒo {0} si wo va yi"}, {"gaƒoƒo {0} si va yi", "gaƒoƒo {0} si wo va yi"}, {"ŋkeke {0} si va yi", "ŋkeke {0} si wo va yi"}, {"kɔsiɖa {0} si va yi", "kɔsiɖa {0} si wo va yi"}, {"ɣleti {0} si va yi", "ɣleti {0} si wo va yi"}, {"ƒe {0} si va yi", "ƒe {0} si wo va yi", "le ƒe {0} si va yi me", "ƒe {0} si va yi me"}},
 			days:     map[string]int{"etsɔ si va yi": 1, "egbe": 0, "nyitsɔ si va yi": 2, "fifi": -1},
-			am:       []string{"ŋdi"}, pm: []string{"ɣetrɔ", "fiẽ"},
+			am:       []string{"ŋdi"}, pm: []string{"ɣetrɔ", "fiẽ"}, night: []string{"zã"},
 			order: "mdy",
 		},
 		"el": {
@@ -267,7 +267,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"κυριακή", "κυρ"}, {"δευτέρα", "δευ"}, {"τρίτη", "τρί"}, {"τετάρτη", "τετ"}, {"πέμπτη", "πέμ"}, {"παρασκευή", "παρ"}, {"σάββατο", "σάβ"}},
 			past:     [7][]string{{"πριν από {0} δευτερόλεπτο", "πριν από {0} δευτερόλεπτα", "πριν από {0} δευτ.", "{0} δ. πριν"}, {"πριν από {0} λεπτό", "πριν από {0} λεπτά", "πριν από {0} λεπ.", "{0} λ. πριν"}, {"πριν από {0} ώρα", "πριν από {0} ώρες", "πριν από {0} ώ.", "{0} ώ. πριν"}, {"πριν από {0} ημέρα", "πριν από {0} ημέρες", "πριν από {0} ημ.", "{0} ημ. πριν"}, {"πριν από {0} εβδομάδα", "πριν από {0} εβδομάδες", "πριν από {0} εβδ.", "{0} εβδ. πριν"}, {"πριν από {0} μήνα", "πριν από {0} μήνες", "{0} μ. πριν"}, {"πριν από {0} έτος", "πριν από {0} έτη", "{0} έτος πριν", "{0} έτη πριν"}},
 			days:     map[string]int{"χθες": 1, "σήμερα": 0, "προχθές": 2, "τώρα": -1},
-			am:       []string{"π.μ.", "πρωί", "το πρωί"}, pm: []string{"μ.μ.", "μεσημ.", "το μεσημέρι", "απόγ.", "το απόγευμα"},
+			am:       []string{"π.μ.", "πρωί", "το πρωί"}, pm: []string{"μ.μ.", "μεσημ.", "το μεσημέρι", "απόγ.", "το απόγευμα"}, night: []string{"βράδυ", "το βράδυ"},
 			order: "dmy",
 		},
 		"en": {
@@ -275,7 +275,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sunday", "sun"}, {"monday", "mon"}, {"tuesday", "tue"}, {"wednesday", "wed"}, {"thursday", "thu"}, {"friday", "fri"}, {"saturday", "sat"}},
 			past:     [7][]string{{"{0} second ago", "{0} seconds ago", "{0} sec. ago", "{0}s ago"}, {"{0} minute ago", "{0} minutes ago", "{0} min. ago", "{0}m ago"}, {"{0} hour ago", "{0} hours ago", "{0} hr. ago", "{0}h ago"}, {"{0} day ago", "{0} days ago", "{0}d ago"}, {"{0} week ago", "{0} weeks ago", "{0} wk. ago", "{0}w ago"}, {"{0} month ago", "{0} months ago", "{0} mo. ago", "{0}mo ago"}, {"{0} year ago", "{0} years ago", "{0} yr. ago", "{0}y ago"}},
 			days:     map[string]int{"yesterday": 1, "today": 0, "now": -1},
-			am:       []string{"am", "in the morning"}, pm: []string{"pm", "in the afternoon", "in the evening"},
+			am:       []string{"am", "in the morning"}, pm: []string{"pm", "in the afternoon", "in the evening"}, night: []string{},
 			order: "mdy",
 		},
 		"eo": {
@@ -283,7 +283,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"dimanĉo", "di"}, {"lundo", "lu"}, {"mardo", "ma"}, {"merkredo", "me"}, {"ĵaŭdo", "ĵa"}, {"vendredo", "ve"}, {"sabato", "sa"}},
 			past:     [7][]string{{"antaŭ {0} sekundo", "antaŭ {0} sekundoj", "antaŭ {0} sek.", "antaŭ {0} s"}, {"antaŭ {0} minuto", "antaŭ {0} minutoj", "antaŭ {0} min.", "antaŭ {0} min"}, {"antaŭ {0} horo", "antaŭ {0} horoj", "antaŭ {0} h"}, {"antaŭ {0} tago", "antaŭ {0} tagoj", "antaŭ {0} t."}, {"antaŭ {0} semajno", "antaŭ {0} semajnoj", "antaŭ {0} sem."}, {"antaŭ {0} monato", "antaŭ {0} monatoj", "antaŭ {0} mon."}, {"antaŭ {0} jaro", "antaŭ {0} jaroj", "antaŭ {0} j."}},
 			days:     map[string]int{"hieraŭ": 1, "hodiaŭ": 0, "nun": -1},
-			am:       []string{"atm", "a"}, pm: []string{"ptm", "p"},
+			am:       []string{"atm", "a"}, pm: []string{"ptm", "p"}, night: []string{},
 			order: "ymd",
 		},
 		"es": {
@@ -291,7 +291,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"domingo", "dom"}, {"lunes", "lun"}, {"martes", "mar"}, {"miércoles", "mié"}, {"jueves", "jue"}, {"viernes", "vie"}, {"sábado", "sáb"}},
 			past:     [7][]string{{"hace {0} segundo", "hace {0} segundos", "hace {0} s"}, {"hace {0} minuto", "hace {0} minutos", "hace {0} min"}, {"hace {0} hora", "hace {0} horas", "hace {0} h"}, {"hace {0} día", "hace {0} días", "hace {0} d"}, {"hace {0} semana", "hace {0} semanas", "hace {0} sem."}, {"hace {0} mes", "hace {0} meses", "hace {0} m"}, {"hace {0} año", "hace {0} años", "hace {0} a"}},
 			days:     map[string]int{"ayer": 1, "hoy": 0, "anteayer": 2, "ahora": -1},
-			am:       []string{"a. m.", "de la mañana"}, pm: []string{"p. m.", "de la tarde", "de la noche"},
+			am:       []string{"a. m.", "de la mañana"}, pm: []string{"p. m.", "de la tarde", "de la noche"}, night: []string{},
 			order: "dmy",
 		},
 		"et": {
@@ -299,7 +299,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"pühapäev", "p"}, {"esmaspäev", "e"}, {"teisipäev", "t"}, {"kolmapäev", "k"}, {"neljapäev", "n"}, {"reede", "r"}, {"laupäev", "l"}},
 			past:     [7][]string{{"{0} sekundi eest", "{0} sek eest", "{0} s eest"}, {"{0} minuti eest", "{0} min eest"}, {"{0} tunni eest", "{0} t eest"}, {"{0} päeva eest", "{0} p eest"}, {"{0} nädala eest", "{0} näd eest"}, {"{0} kuu eest", "{0} k eest"}, {"{0} aasta eest", "{0} a eest"}},
 			days:     map[string]int{"eile": 1, "täna": 0, "üleeile": 2, "nüüd": -1},
-			am:       []string{"am", "hommikul"}, pm: []string{"pm", "pärastlõunal", "õhtul"},
+			am:       []string{"am", "hommikul"}, pm: []string{"pm", "pärastlõunal", "õhtul"}, night: []string{"öösel"},
 			order: "dmy",
 		},
 		"eu": {
@@ -307,7 +307,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"igandea", "ig"}, {"astelehena", "al"}, {"asteartea", "ar"}, {"asteazkena", "az"}, {"osteguna", "og"}, {"ostirala", "or"}, {"larunbata", "lr"}},
 			past:     [7][]string{{"duela {0} segundo"}, {"duela {0} minutu"}, {"duela {0} ordu"}, {"duela {0} egun"}, {"duela {0} aste"}, {"duela {0} hilabete"}, {"duela {0} urte"}},
 			days:     map[string]int{"atzo": 1, "gaur": 0, "herenegun": 2, "orain": -1},
-			am:       []string{"am", "goizeko"}, pm: []string{"pm", "arrats.", "arratsaldeko", "iluntz.", "iluntzeko"},
+			am:       []string{"am", "goizeko"}, pm: []string{"pm", "arrats.", "arratsaldeko", "iluntz.", "iluntzeko"}, night: []string{},
 			order: "ymd",
 		},
 		"fa": {
@@ -315,7 +315,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"یکشنبه"}, {"دوشنبه"}, {"سه\u200cشنبه"}, {"چهارشنبه"}, {"پنجشنبه"}, {"جمعه"}, {"شنبه"}},
 			past:     [7][]string{{"{0} ثانیه پیش"}, {"{0} دقیقه پیش"}, {"{0} ساعت پیش"}, {"{0} روز پیش"}, {"{0} هفته پیش"}, {"{0} ماه پیش"}, {"{0} سال پیش"}},
 			days:     map[string]int{"دیروز": 1, "امروز": 0, "پریروز": 2, "اکنون": -1},
-			am:       []string{"ق.ظ.", "صبح"}, pm: []string{"ب.ظ.", "عصر", "شب"},
+			am:       []string{"ق.ظ.", "صبح"}, pm: []string{"ب.ظ.", "عصر", "شب"}, night: []string{},
 			order: "ymd",
 		},
 		"ff": {
@@ -323,7 +323,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"dewo", "dew"}, {"aaɓnde", "aaɓ"}, {"mawbaare", "maw"}, {"njeslaare", "nje"}, {"naasaande", "naa"}, {"mawnde", "mwd"}, {"hoore-biir", "hbi"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"haŋki": 1, "hannde": 0, "now": -1},
-			am:       []string{"subaka"}, pm: []string{"kikiiɗe"},
+			am:       []string{"subaka"}, pm: []string{"kikiiɗe"}, night: []string{},
 			order: "dmy",
 		},
 		"fi": {
@@ -331,7 +331,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sunnuntai", "su"}, {"maanantai", "ma"}, {"tiistai", "ti"}, {"keskiviikko", "ke"}, {"torstai", "to"}, {"perjantai", "pe"}, {"lauantai", "la"}},
 			past:     [7][]string{{"{0} sekunti sitten", "{0} sekuntia sitten", "{0} s sitten"}, {"{0} minuutti sitten", "{0} minuuttia sitten", "{0} min sitten"}, {"{0} tunti sitten", "{0} tuntia sitten", "{0} t sitten"}, {"{0} päivä sitten", "{0} päivää sitten", "{0} pv sitten"}, {"{0} viikko sitten", "{0} viikkoa sitten", "{0} vk sitten"}, {"{0} kuukausi sitten", "{0} kuukautta sitten", "{0} kk sitten"}, {"{0} vuosi sitten", "{0} vuotta sitten", "{0} v sitten"}},
 			days:     map[string]int{"eilen": 1, "tänään": 0, "toissa päivänä": 2, "nyt": -1},
-			am:       []string{"ap.", "aamulla", "aamup.", "aamupäivällä"}, pm: []string{"ip.", "iltap.", "iltapäivällä", "illalla"},
+			am:       []string{"ap.", "aamulla", "aamup.", "aamupäivällä"}, pm: []string{"ip.", "iltap.", "iltapäivällä", "illalla"}, night: []string{"yöllä"},
 			order: "dmy",
 		},
 		"fil": {
@@ -339,7 +339,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"linggo", "lin"}, {"lunes", "lun"}, {"martes", "mar"}, {"miyerkules", "miy"}, {"huwebes", "huw"}, {"biyernes", "biy"}, {"sabado", "sab"}},
 			past:     [7][]string{{"{0} segundo ang nakalipas", "{0} seg. ang nakalipas"}, {"{0} minuto ang nakalipas", "{0} min. ang nakalipas"}, {"{0} oras ang nakalipas"}, {"{0} araw ang nakalipas", "{0} (na) araw ang nakalipas"}, {"{0} linggo ang nakalipas", "{0} (na) linggo ang nakalipas"}, {"{0} buwan ang nakalipas"}, {"{0} taon ang nakalipas"}},
 			days:     map[string]int{"kahapon": 1, "ngayong araw": 0, "araw bago ang kahapon": 2, "ngayon": -1},
-			am:       []string{"am", "madaling-araw"}, pm: []string{"pm", "ng hapon", "ng gabi"},
+			am:       []string{"am", "madaling-araw"}, pm: []string{"pm", "ng hapon", "ng gabi"}, night: []string{},
 			order: "mdy",
 		},
 		"fo": {
@@ -347,7 +347,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sunnudagur", "sun"}, {"mánadagur", "mán"}, {"týsdagur", "týs"}, {"mikudagur", "mik"}, {"hósdagur", "hós"}, {"fríggjadagur", "frí"}, {"leygardagur", "ley"}},
 			past:     [7][]string{{"{0} sekund síðan", "{0} sek. síðan", "{0} s. síðan"}, {"{0} minutt síðan", "{0} minuttir síðan", "{0} min. síðan", "{0} m. síðan"}, {"{0} tími síðan", "{0} tímar síðan", "{0} t. síðan"}, {"{0} dagur síðan", "{0} dagar síðan", "{0} da. síðan", "{0} d. síðan"}, {"{0} vika síðan", "{0} vikur síðan", "{0} vi. síðan", "{0} v. síðan"}, {"{0} mánað síðan", "{0} mánaðir síðan", "{0} mnð. síðan"}, {"{0} ár síðan"}},
 			days:     map[string]int{"í gjár": 1, "í dag": 0, "fyrradagin": 2, "nú": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "dmy",
 		},
 		"fr": {
@@ -355,7 +355,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"dimanche", "dim"}, {"lundi", "lun"}, {"mardi", "mar"}, {"mercredi", "mer"}, {"jeudi", "jeu"}, {"vendredi", "ven"}, {"samedi", "sam"}},
 			past:     [7][]string{{"il y a {0} seconde", "il y a {0} secondes", "il y a {0} s", "-{0} s"}, {"il y a {0} minute", "il y a {0} minutes", "il y a {0} min", "-{0} min"}, {"il y a {0} heure", "il y a {0} heures", "il y a {0} h", "-{0} h"}, {"il y a {0} jour", "il y a {0} jours", "il y a {0} j", "-{0} j"}, {"il y a {0} semaine", "il y a {0} semaines", "il y a {0} sem.", "-{0} sem."}, {"il y a {0} mois", "il y a {0} m.", "-{0} m."}, {"il y a {0} an", "il y a {0} ans", "il y a {0} a", "-{0} a"}},
 			days:     map[string]int{"hier": 1, "aujourd’hui": 0, "avant-hier": 2, "maintenant": -1},
-			am:       []string{"am", "mat.", "matin", "du matin"}, pm: []string{"pm", "ap.m.", "après-midi", "de l’après-midi", "soir", "du soir"},
+			am:       []string{"am", "mat.", "matin", "du matin"}, pm: []string{"pm", "ap.m.", "après-midi", "de l’après-midi", "soir", "du soir"}, night: []string{},
 			order: "dmy",
 		},
 		"fur": {
@@ -363,7 +363,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"domenie", "dom"}, {"lunis", "lun"}, {"martars", "mar"}, {"miercus", "mie"}, {"joibe", "joi"}, {"vinars", "vin"}, {"sabide", "sab"}},
 			past:     [7][]string{{"{0} secont indaûr", "{0} seconts indaûr"}, {"{0} minût indaûr", "{0} minûts indaûr"}, {"{0} ore indaûr", "{0} oris indaûr"}, {"{0} zornade indaûr", "{0} zornadis indaûr"}, {"{0} setemane indaûr", "{0} setemanis indaûr"}, {"{0} mês indaûr"}, {"{0} an indaûr", "{0} agns indaûr"}},
 			days:     map[string]int{"îr": 1, "vuê": 0, "îr l’altri": 2, "now": -1},
-			am:       []string{"a."}, pm: []string{"p."},
+			am:       []string{"a."}, pm: []string{"p."}, night: []string{},
 			order: "dmy",
 		},
 		"fy": {
@@ -371,7 +371,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"snein", "si"}, {"moandei", "mo"}, {"tiisdei", "ti"}, {"woansdei", "wo"}, {"tongersdei", "to"}, {"freed", "fr"}, {"sneon", "so"}},
 			past:     [7][]string{{"{0} sekonde lyn", "{0} sekonden lyn"}, {"{0} minút lyn", "{0} minuten lyn"}, {"{0} oere lyn"}, {"{0} dei lyn", "{0} deien lyn"}, {"{0} wike lyn", "{0} wiken lyn"}, {"{0} moanne lyn", "{0} moannen lyn"}, {"{0} jier lyn"}},
 			days:     map[string]int{"gisteren": 1, "vandaag": 0, "eergisteren": 2, "nu": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "dmy",
 		},
 		"ga": {
@@ -379,7 +379,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"dé domhnaigh", "domh"}, {"dé luain", "luan"}, {"dé máirt", "máirt"}, {"dé céadaoin", "céad"}, {"déardaoin", "déar"}, {"dé haoine", "aoine"}, {"dé sathairn", "sath"}},
 			past:     [7][]string{{"{0} soicind ó shin", "{0} shoicind ó shin", "{0} soic. ó shin", "{0} shoic. ó shin", "-{0} s"}, {"{0} nóiméad ó shin", "{0} nóim. ó shin", "-{0} n"}, {"{0} uair an chloig ó shin", "{0} n-uair an chloig ó shin", "{0} uair ó shin", "{0} huaire ó shin", "{0} n-uaire ó shin", "-{0} u"}, {"{0} lá ó shin", "-{0} lá"}, {"{0} seachtain ó shin", "{0} sheachtain ó shin", "{0} seachtaine ó shin", "{0} scht. ó shin", "{0} shcht. ó shin", "-{0} scht."}, {"{0} mhí ó shin", "{0} mí ó shin", "-{0} mhí", "-{0} mí"}, {"{0} bhliain ó shin", "{0} bliana ó shin", "{0} mbliana ó shin", "{0} bliain ó shin", "{0} bhl. ó shin", "{0} bl. ó shin", "{0} mbl. ó shin", "-{0} bhl.", "-{0} bl.", "-{0} mbl."}},
 			days:     map[string]int{"inné": 1, "inniu": 0, "arú inné": 2, "anois": -1},
-			am:       []string{"r.n."}, pm: []string{"i.n."},
+			am:       []string{"r.n."}, pm: []string{"i.n."}, night: []string{},
 			order: "dmy",
 		},
 		"gd": {
@@ -387,7 +387,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"didòmhnaich", "did"}, {"diluain", "dil"}, {"dimàirt", "dim"}, {"diciadain", "dic"}, {"diardaoin", "dia"}, {"dihaoine", "dih"}, {"disathairne", "dis"}},
 			past:     [7][]string{{"{0} diog air ais", "{0} dhiog air ais", "{0} diogan air ais", "o {0} diog", "o {0} dhiog", "o {0} diog.", "-{0} d"}, {"{0} mhionaid air ais", "{0} mionaidean air ais", "{0} mionaid air ais", "o {0} mhion.", "o {0} mion.", "-{0} m"}, {"{0} uair a thìde air ais", "{0} uairean a thìde air ais", "o {0} uair", "o {0} uair.", "-{0} u."}, {"{0} latha air ais", "{0} làithean air ais", "o {0} là", "o {0} là.", "-{0} là"}, {"{0} seachdain air ais", "{0} sheachdain air ais", "{0} seachdainean air ais", "o {0} sheachd.", "o {0} seachd.", "-{0} sn."}, {"{0} mhìos air ais", "{0} mìosan air ais", "{0} mìos air ais", "o {0} mhìos.", "o {0} mìos.", "-{0} mhì.", "-{0} mì."}, {"{0} bhliadhna air ais", "{0} bhliadhnaichean air ais", "{0} bliadhna air ais", "o {0} bhlia.", "o {0} blia.", "-{0} bhl.", "-{0} bl."}},
 			days:     map[string]int{"an-dè": 1, "an-diugh": 0, "a-bhòin-dè": 2, "an-dràsta": -1},
-			am:       []string{"m"}, pm: []string{"f"},
+			am:       []string{"m"}, pm: []string{"f"}, night: []string{},
 			order: "dmy",
 		},
 		"gl": {
@@ -395,7 +395,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"domingo", "dom"}, {"luns"}, {"martes", "mar"}, {"mércores", "mér"}, {"xoves", "xov"}, {"venres", "ven"}, {"sábado", "sáb"}},
 			past:     [7][]string{{"hai {0} segundo", "hai {0} segundos", "hai {0} s"}, {"hai {0} minuto", "hai {0} minutos", "hai {0} min"}, {"hai {0} hora", "hai {0} horas", "hai {0} h"}, {"hai {0} día", "hai {0} días"}, {"hai {0} semana", "hai {0} semanas", "hai {0} sem."}, {"hai {0} mes", "hai {0} meses"}, {"hai {0} ano", "hai {0} anos"}},
 			days:     map[string]int{"onte": 1, "hoxe": 0, "antonte": 2, "agora": -1},
-			am:       []string{"a.m.", "da mañá"}, pm: []string{"p.m.", "da tarde"},
+			am:       []string{"a.m.", "da mañá"}, pm: []string{"p.m.", "da tarde"}, night: []string{},
 			order: "dmy",
 		},
 		"gu": {
@@ -403,7 +403,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"રવિવાર", "રવિ"}, {"સોમવાર", "સોમ"}, {"મંગળવાર", "મંગળ"}, {"બુધવાર", "બુધ"}, {"ગુરુવાર", "ગુરુ"}, {"શુક્રવાર", "શુક્ર"}, {"શનિવાર", "શનિ"}},
 			past:     [7][]string{{"{0} સેકંડ પહેલાં"}, {"{0} મિનિટ પહેલાં"}, {"{0} કલાક પહેલાં"}, {"{0} દિવસ પહેલાં"}, {"{0} અઠવાડિયા પહેલાં", "{0} અઠ. પહેલાં"}, {"{0} મહિના પહેલાં"}, {"{0} વર્ષ પહેલાં"}},
 			days:     map[string]int{"ગઈકાલે": 1, "આજે": 0, "ગયા પરમદિવસે": 2, "હમણાં": -1},
-			am:       []string{"am", "સવારે"}, pm: []string{"pm", "બપોરે", "સાંજે"},
+			am:       []string{"am", "સવારે"}, pm: []string{"pm", "બપોરે", "સાંજે"}, night: []string{"રાત્રે"},
 			order: "dmy",
 		},
 		"gv": {
@@ -411,7 +411,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"jedoonee", "jed"}, {"jelhein", "jel"}, {"jemayrt", "jem"}, {"jercean", "jerc"}, {"jerdein", "jerd"}, {"jeheiney", "jeh"}, {"jesarn", "jes"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"yesterday": 1, "today": 0, "now": -1},
-			am:       []string{"a.m."}, pm: []string{"p.m."},
+			am:       []string{"a.m."}, pm: []string{"p.m."}, night: []string{},
 			order: "ymd",
 		},
 		"ha": {
@@ -419,15 +419,15 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"lahadi", "lah"}, {"litinin", "lit"}, {"talata", "tal"}, {"laraba", "lar"}, {"alhamis", "alh"}, {"jummaʼa", "jum"}, {"asabar", "asa"}},
 			past:     [7][]string{{"dakika {0} da ta gabata", "dakiku {0} da suka gabata"}, {"minti {0} da ya gabata", "mintuna {0} da suka gabata"}, {"awa {0} da ta gabata", "awanni {0} da suka gabata"}, {"kwana {0} da ya gabata", "kwanaki {0} da suka gabata"}, {"mako {0} da ya gabata", "makonni {0} da suka gabata"}, {"wata {0} da ya gabata", "watanni {0} da suka gabata"}, {"shekara {0} da ta gabata", "shekaru {0} da suka gabata"}},
 			days:     map[string]int{"jiya": 1, "yau": 0, "yanzu": -1},
-			am:       []string{"sf", "safiya"}, pm: []string{"ym", "yamma"},
+			am:       []string{"sf", "safiya"}, pm: []string{"ym", "yamma"}, night: []string{},
 			order: "dmy",
 		},
 		"he": {
 			months:   [12][]string{{"ינואר", "ינו׳"}, {"פברואר", "פבר׳"}, {"מרץ"}, {"אפריל", "אפר׳"}, {"מאי"}, {"יוני"}, {"יולי"}, {"אוגוסט", "אוג׳"}, {"ספטמבר", "ספט׳"}, {"אוקטובר", "אוק׳"}, {"נובמבר", "נוב׳"}, {"דצמבר", "דצמ׳"}},
 			weekdays: [7][]string{{"יום ראשון", "יום א׳"}, {"יום שני", "יום ב׳"}, {"יום שלישי", "יום ג׳"}, {"יום רביעי", "יום ד׳"}, {"יום חמישי", "יום ה׳"}, {"יום שישי", "יום ו׳"}, {"יום שבת", "שבת"}},
-			past:     [7][]string{{"לפני {0} שניות", "לפני שנ׳ ({0})", "לפני {0} שנ׳"}, {"לפני דקה ({0})", "לפני {0} דקות", "לפני דק׳ ({0})", "לפני {0} דק׳"}, {"לפני שעה ({0})", "לפני שעתיים ({0})", "לפני {0} שעות", "לפני שע׳ ({0})", "לפני {0} שע׳"}, {"לפני יום אחד ({0})", "לפני יומיים ({0})", "לפני {0} ימים"}, {"לפני שבוע ({0})", "לפני שבועיים ({0})", "לפני {0} שבועות", "לפני שב׳ ({0})", "לפני {0} שב׳"}, {"לפני חודש ({0})", "לפני חודשיים ({0})", "לפני {0} חודשים", "לפני חו׳ ({0})", "לפני {0} חו׳"}, {"לפני {0} שנים", "לפני שנה ({0})", "לפני שנתיים ({0})"}},
+			past:     [7][]string{{"לפני שנייה {=1}", "לפני שתי שניות {=2}", "לפני {0} שניות", "לפני שנ׳ ({0})", "לפני שנ׳ {=1}", "לפני שתי שנ׳ {=2}", "לפני {0} שנ׳"}, {"לפני דקה ({0})", "לפני דקה {=1}", "לפני {0} דקות", "לפני דק׳ ({0})", "לפני דק׳ {=1}", "לפני {0} דק׳"}, {"לפני שעה ({0})", "לפני שעה {=1}", "לפני שעתיים ({0})", "לפני שעתיים {=2}", "לפני {0} שעות", "לפני שע׳ ({0})", "לפני שע׳ {=1}", "לפני {0} שע׳"}, {"לפני יום אחד ({0})", "לפני יום אחד {=1}", "לפני יומיים ({0})", "לפני יומיים {=2}", "לפני {0} ימים"}, {"לפני שבוע ({0})", "לפני שבוע {=1}", "לפני שבועיים ({0})", "לפני שבועיים {=2}", "לפני {0} שבועות", "לפני שב׳ ({0})", "לפני שב׳ {=1}", "לפני {0} שב׳"}, {"לפני חודש ({0})", "לפני חודש {=1}", "לפני חודשיים ({0})", "לפני חודשיים {=2}", "לפני {0} חודשים", "לפני חו׳ ({0})", "לפני חו׳ {=1}", "לפני {0} חו׳"}, {"לפני שנה {=1}", "לפני שנתיים {=2}", "לפני {0} שנים", "לפני שנה ({0})", "לפני שנתיים ({0})"}},
 			days:     map[string]int{"אתמול": 1, "היום": 0, "שלשום": 2, "עכשיו": -1},
-			am:       []string{"am", "בבוקר", "בוקר"}, pm: []string{"pm", "בצהריים", "צהריים", "אחה״צ", "אחר הצהריים", "בערב", "ערב"},
+			am:       []string{"am", "בבוקר", "בוקר"}, pm: []string{"pm", "בצהריים", "צהריים", "אחה״צ", "אחר הצהריים", "בערב", "ערב"}, night: []string{"בלילה", "לילה"},
 			order: "dmy",
 		},
 		"hi": {
@@ -435,7 +435,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"रविवार", "रवि"}, {"सोमवार", "सोम"}, {"मंगलवार", "मंगल"}, {"बुधवार", "बुध"}, {"गुरुवार", "गुरु"}, {"शुक्रवार", "शुक्र"}, {"शनिवार", "शनि"}},
 			past:     [7][]string{{"{0} सेकंड पहले", "{0} से॰ पहले"}, {"{0} मिनट पहले", "{0} मि॰ पहले"}, {"{0} घंटे पहले", "{0} घं॰ पहले"}, {"{0} दिन पहले"}, {"{0} सप्ताह पहले"}, {"{0} माह पहले"}, {"{0} वर्ष पहले"}},
 			days:     map[string]int{"कल": 1, "आज": 0, "परसों": 2, "अब": -1},
-			am:       []string{"am", "सुबह"}, pm: []string{"pm", "दोपहर", "शाम"},
+			am:       []string{"am", "सुबह"}, pm: []string{"pm", "दोपहर", "शाम"}, night: []string{"रात"},
 			order: "dmy",
 		},
 		"hr": {
@@ -443,7 +443,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"nedjelja", "ned"}, {"ponedjeljak", "pon"}, {"utorak", "uto"}, {"srijeda", "sri"}, {"četvrtak", "čet"}, {"petak", "pet"}, {"subota", "sub"}},
 			past:     [7][]string{{"prije {0} sekundu", "prije {0} sekunde", "prije {0} sekundi", "prije {0} s"}, {"prije {0} minutu", "prije {0} minute", "prije {0} minuta", "prije {0} min"}, {"prije {0} sat", "prije {0} sata", "prije {0} sati", "prije {0} h"}, {"prije {0} dan", "prije {0} dana", "prije {0} d"}, {"prije {0} tjedan", "prije {0} tjedna", "prije {0} tjedana", "prije {0} tj."}, {"prije {0} mjesec", "prije {0} mjeseca", "prije {0} mjeseci", "prije {0} mj."}, {"prije {0} godinu", "prije {0} godine", "prije {0} godina", "prije {0} g."}},
 			days:     map[string]int{"jučer": 1, "danas": 0, "prekjučer": 2, "sad": -1},
-			am:       []string{"am", "ujutro"}, pm: []string{"pm", "popodne", "poslije podne", "navečer"},
+			am:       []string{"am", "ujutro"}, pm: []string{"pm", "popodne", "poslije podne", "navečer"}, night: []string{"noću"},
 			order: "dmy",
 		},
 		"hsb": {
@@ -451,7 +451,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"njedźela", "nje"}, {"póndźela", "pón"}, {"wutora", "wut"}, {"srjeda", "srj"}, {"štwórtk", "štw"}, {"pjatk", "pja"}, {"sobota", "sob"}},
 			past:     [7][]string{{"před {0} sekundu", "před {0} sekundomaj", "před {0} sekundami", "před {0} sek.", "před {0} s"}, {"před {0} minutu", "před {0} minutomaj", "před {0} minutami", "před {0} min.", "před {0} m"}, {"před {0} hodźinu", "před {0} hodźinomaj", "před {0} hodźinami", "před {0} hodź.", "před {0} h"}, {"před {0} dnjom", "před {0} dnjomaj", "před {0} dnjemi", "před {0} dnj.", "před {0} d"}, {"před {0} tydźenjom", "před {0} tydźenjomaj", "před {0} tydźenjemi", "před {0} tydź."}, {"před {0} měsacom", "před {0} měsacomaj", "před {0} měsacami", "před {0} měs."}, {"před {0} lětom", "před {0} lětomaj", "před {0} lětami", "před {0} l."}},
 			days:     map[string]int{"wčera": 1, "dźensa": 0, "nětko": -1},
-			am:       []string{"dop.", "dopołdnja"}, pm: []string{"pop.", "popołdnju"},
+			am:       []string{"dop.", "dopołdnja"}, pm: []string{"pop.", "popołdnju"}, night: []string{},
 			order: "dmy",
 		},
 		"hu": {
@@ -459,7 +459,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"vasárnap", "v"}, {"hétfő", "h"}, {"kedd", "k"}, {"szerda", "sze"}, {"csütörtök", "cs"}, {"péntek", "p"}, {"szombat", "szo"}},
 			past:     [7][]string{{"{0} másodperccel ezelőtt", "{0} m.perce"}, {"{0} perccel ezelőtt", "{0} perce"}, {"{0} órával ezelőtt", "{0} órája"}, {"{0} nappal ezelőtt", "{0} napja"}, {"{0} héttel ezelőtt", "{0} hete"}, {"{0} hónappal ezelőtt", "{0} hónapja"}, {"{0} évvel ezelőtt", "{0} éve"}},
 			days:     map[string]int{"tegnap": 1, "ma": 0, "tegnapelőtt": 2, "most": -1},
-			am:       []string{"de.", "reggel", "délelőtt"}, pm: []string{"du.", "délután", "este"},
+			am:       []string{"de.", "reggel", "délelőtt"}, pm: []string{"du.", "délután", "este"}, night: []string{"éjjel"},
 			order: "ymd",
 		},
 		"hy": {
@@ -467,7 +467,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"կիրակի", "կիր"}, {"երկուշաբթի", "երկ"}, {"երեքշաբթի", "երք"}, {"չորեքշաբթի", "չրք"}, {"հինգշաբթի", "հնգ"}, {"ուրբաթ", "ուր"}, {"շաբաթ", "շբթ"}},
 			past:     [7][]string{{"{0} վայրկյան առաջ", "{0} վրկ առաջ", "{0} վ առաջ"}, {"{0} րոպե առաջ", "{0} ր առաջ"}, {"{0} ժամ առաջ", "{0} ժ առաջ"}, {"{0} օր առաջ"}, {"{0} շաբաթ առաջ", "{0} շաբ առաջ"}, {"{0} ամիս առաջ"}, {"{0} տարի առաջ", "{0} տ առաջ"}},
 			days:     map[string]int{"երեկ": 1, "այսօր": 0, "նախանցյալ օրը": 2, "հիմա": -1},
-			am:       []string{"am", "առվ", "առավոտյան"}, pm: []string{"pm", "ցրկ", "ցերեկը", "ցերեկվա", "երկ", "երեկոյան"},
+			am:       []string{"am", "առվ", "առավոտյան"}, pm: []string{"pm", "ցրկ", "ցերեկը", "ցերեկվա", "երկ", "երեկոյան"}, night: []string{},
 			order: "dmy",
 		},
 		"ia": {
@@ -475,7 +475,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"dominica", "dom"}, {"lunedi", "lun"}, {"martedi", "mar"}, {"mercuridi", "mer"}, {"jovedi", "jov"}, {"venerdi", "ven"}, {"sabbato", "sab"}},
 			past:     [7][]string{{"{0} secunda retro", "{0} secundas retro", "{0} sec. retro"}, {"{0} minuta retro", "{0} minutas retro", "{0} min. retro"}, {"{0} hora retro", "{0} horas retro", "{0} hr. retro"}, {"{0} die retro", "{0} dies retro"}, {"{0} septimana retro", "{0} septimanas retro", "{0} sept. retro"}, {"{0} mense retro", "{0} menses retro", "{0} mns. retro"}, {"{0} anno retro", "{0} annos retro", "{0} an. retro"}},
 			days:     map[string]int{"heri": 1, "hodie": 0, "ora": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "dmy",
 		},
 		"id": {
@@ -483,7 +483,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"minggu", "min"}, {"senin", "sen"}, {"selasa", "sel"}, {"rabu", "rab"}, {"kamis", "kam"}, {"jumat", "jum"}, {"sabtu", "sab"}},
 			past:     [7][]string{{"{0} detik yang lalu", "{0} dtk lalu"}, {"{0} menit yang lalu", "{0} mnt lalu"}, {"{0} jam yang lalu", "{0} jam lalu"}, {"{0} hari yang lalu", "{0} h lalu"}, {"{0} minggu yang lalu", "{0} mgg lalu"}, {"{0} bulan yang lalu", "{0} bln lalu"}, {"{0} tahun yang lalu", "{0} thn lalu"}},
 			days:     map[string]int{"kemarin": 1, "hari ini": 0, "kemarin dulu": 2, "sekarang": -1},
-			am:       []string{"am", "pagi"}, pm: []string{"pm", "sore", "malam"},
+			am:       []string{"am", "pagi"}, pm: []string{"pm", "sore", "malam"}, night: []string{},
 			order: "dmy",
 		},
 		"ie": {
@@ -491,7 +491,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"soledí", "sol"}, {"lunedí", "lun"}, {"mardí", "mar"}, {"mercurdí", "mer"}, {"jovedí", "jov"}, {"venerdí", "ven"}, {"saturdí", "sat"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"yer": 1, "hodie": 0, "anteyer": 2, "now": -1},
-			am:       []string{"a.m.", "ante midí"}, pm: []string{"p.m.", "pos midí"},
+			am:       []string{"a.m.", "ante midí"}, pm: []string{"p.m.", "pos midí"}, night: []string{},
 			order: "dmy",
 		},
 		"ig": {
@@ -499,7 +499,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sọndee", "sọn"}, {"mọnde", "mọn"}, {"tiuzdee", "tiu"}, {"wenezdee", "wen"}, {"tọọzdee", "tọọ"}, {"fraịdee", "fraị"}, {"satọdee", "sat"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d", "n’ụbọchị {0} gara aga"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y", "afọ {0} gara aga"}},
 			days:     map[string]int{"ụnyaahụ": 1, "taa": 0, "ụgbụa": -1},
-			am:       []string{"n’ụtụtụ"}, pm: []string{"n’abalị", "n’abali"},
+			am:       []string{"n’ụtụtụ"}, pm: []string{"n’abalị", "n’abali"}, night: []string{},
 			order: "dmy",
 		},
 		"ii": {
@@ -507,7 +507,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ꑬꆏꑍ", "ꑬꆏ"}, {"ꆏꊂꋍ", "ꆏꋍ"}, {"ꆏꊂꑍ", "ꆏꑍ"}, {"ꆏꊂꌕ", "ꆏꌕ"}, {"ꆏꊂꇖ", "ꆏꇖ"}, {"ꆏꊂꉬ", "ꆏꉬ"}, {"ꆏꊂꃘ", "ꆏꃘ"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"ꀋꅔꉇ": 1, "ꀃꑍ": 0, "ꎴꂿꋍꑍ": 2, "now": -1},
-			am:       []string{"ꎸꄑ"}, pm: []string{"ꁯꋒ"},
+			am:       []string{"ꎸꄑ"}, pm: []string{"ꁯꋒ"}, night: []string{},
 			order: "ymd",
 		},
 		"is": {
@@ -515,7 +515,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sunnudagur", "sun"}, {"mánudagur", "mán"}, {"þriðjudagur", "þri"}, {"miðvikudagur", "mið"}, {"fimmtudagur", "fim"}, {"föstudagur", "fös"}, {"laugardagur", "lau"}},
 			past:     [7][]string{{"fyrir {0} sekúndu", "fyrir {0} sekúndum", "fyrir {0} sek.", "-{0} sek."}, {"fyrir {0} mínútu", "fyrir {0} mínútum", "fyrir {0} mín.", "-{0} mín."}, {"fyrir {0} klukkustund", "fyrir {0} klukkustundum", "fyrir {0} klst.", "-{0} klst."}, {"fyrir {0} degi", "fyrir {0} dögum"}, {"fyrir {0} viku", "fyrir {0} vikum"}, {"fyrir {0} mánuði", "fyrir {0} mánuðum", "fyrir {0} mán."}, {"fyrir {0} ári", "fyrir {0} árum"}},
 			days:     map[string]int{"í gær": 1, "í dag": 0, "í fyrradag": 2, "núna": -1},
-			am:       []string{"f.h.", "mrg.", "að morgni"}, pm: []string{"e.h.", "sd.", "síðdegis", "kv.", "að kvöldi"},
+			am:       []string{"f.h.", "mrg.", "að morgni"}, pm: []string{"e.h.", "sd.", "síðdegis", "kv.", "að kvöldi"}, night: []string{},
 			order: "dmy",
 		},
 		"it": {
@@ -523,7 +523,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"domenica", "dom"}, {"lunedì", "lun"}, {"martedì", "mar"}, {"mercoledì", "mer"}, {"giovedì", "gio"}, {"venerdì", "ven"}, {"sabato", "sab"}},
 			past:     [7][]string{{"{0} secondo fa", "{0} secondi fa", "{0} sec. fa", "{0} s fa"}, {"{0} minuto fa", "{0} minuti fa", "{0} min fa"}, {"{0} ora fa", "{0} ore fa", "{0} h fa"}, {"{0} giorno fa", "{0} giorni fa", "{0} g fa", "{0} gg fa"}, {"{0} settimana fa", "{0} settimane fa", "{0} sett. fa"}, {"{0} mese fa", "{0} mesi fa"}, {"{0} anno fa", "{0} anni fa"}},
 			days:     map[string]int{"ieri": 1, "oggi": 0, "l’altro ieri": 2, "ora": -1},
-			am:       []string{"am", "di mattina"}, pm: []string{"pm", "di pomeriggio", "del pomeriggio", "di sera"},
+			am:       []string{"am", "di mattina"}, pm: []string{"pm", "di pomeriggio", "del pomeriggio", "di sera"}, night: []string{},
 			order: "dmy",
 		},
 		"ja": {
@@ -531,7 +531,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"日曜日", "日"}, {"月曜日", "月"}, {"火曜日", "火"}, {"水曜日", "水"}, {"木曜日", "木"}, {"金曜日", "金"}, {"土曜日", "土"}},
 			past:     [7][]string{{"{0} 秒前", "{0}秒前"}, {"{0} 分前", "{0}分前"}, {"{0} 時間前", "{0}時間前"}, {"{0} 日前", "{0}日前"}, {"{0} 週間前", "{0}週間前"}, {"{0} か月前", "{0}か月前"}, {"{0} 年前", "{0}年前"}},
 			days:     map[string]int{"昨日": 1, "今日": 0, "一昨日": 2, "今": -1},
-			am:       []string{"午前", "朝"}, pm: []string{"午後", "昼", "夕方", "夜"},
+			am:       []string{"午前", "朝"}, pm: []string{"午後", "昼", "夕方", "夜"}, night: []string{"夜中"},
 			order: "ymd",
 		},
 		"jv": {
@@ -539,7 +539,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ahad"}, {"senin", "sen"}, {"selasa", "sel"}, {"rabu", "rab"}, {"kamis", "kam"}, {"jumat", "jum"}, {"sabtu", "sab"}},
 			past:     [7][]string{{"{0} detik kepungkur"}, {"{0} menit kepungkur"}, {"{0} jam kepungkur"}, {"{0} dina kepungkur", "{0} dino kepungkur"}, {"{0} pekan kepungkur"}, {"{0} sasi kepungkur"}, {"{0} taun kepungkur"}},
 			days:     map[string]int{"wingi": 1, "dino iki": 0, "saiki": -1},
-			am:       []string{"isuk"}, pm: []string{"wengi"},
+			am:       []string{"isuk"}, pm: []string{"wengi"}, night: []string{},
 			order: "dmy",
 		},
 		"ka": {
@@ -547,7 +547,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"კვირა", "კვი"}, {"ორშაბათი", "ორშ"}, {"სამშაბათი", "სამ"}, {"ოთხშაბათი", "ოთხ"}, {"ხუთშაბათი", "ხუთ"}, {"პარასკევი", "პარ"}, {"შაბათი", "შაბ"}},
 			past:     [7][]string{{"{0} წამის წინ", "{0} წმ წინ"}, {"{0} წუთის წინ", "{0} წთ წინ"}, {"{0} საათის წინ", "{0} სთ წინ"}, {"{0} დღის წინ"}, {"{0} კვირის წინ", "{0} კვ. წინ"}, {"{0} თვის წინ"}, {"{0} წლის წინ"}},
 			days:     map[string]int{"გუშინ": 1, "დღეს": 0, "გუშინწინ": 2, "ახლა": -1},
-			am:       []string{"am", "დილ.", "დილით"}, pm: []string{"pm", "ნაშუადღ.", "ნაშუადღევს", "საღ.", "საღამოს"},
+			am:       []string{"am", "დილ.", "დილით"}, pm: []string{"pm", "ნაშუადღ.", "ნაშუადღევს", "საღ.", "საღამოს"}, night: []string{"ღამ.", "ღამით"},
 			order: "dmy",
 		},
 		"kab": {
@@ -555,7 +555,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"acer"}, {"arim"}, {"aram"}, {"ahad"}, {"amhad"}, {"sem"}, {"sed"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"iḍelli": 1, "ass-a": 0, "now": -1},
-			am:       []string{"n tufat"}, pm: []string{"n tmeddit"},
+			am:       []string{"n tufat"}, pm: []string{"n tmeddit"}, night: []string{},
 			order: "dmy",
 		},
 		"ki": {
@@ -563,7 +563,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"kiumia", "kma"}, {"njumatatũ", "ntt"}, {"njumaine", "nmn"}, {"njumatana", "nmt"}, {"aramithi", "art"}, {"njumaa", "nma"}, {"njumamothi", "nmm"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"ira": 1, "ũmũthĩ": 0, "now": -1},
-			am:       []string{"kiroko"}, pm: []string{"hwaĩ-inĩ"},
+			am:       []string{"kiroko"}, pm: []string{"hwaĩ-inĩ"}, night: []string{},
 			order: "dmy",
 		},
 		"kk": {
@@ -571,7 +571,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"жексенбі", "жс"}, {"дүйсенбі", "дс"}, {"сейсенбі", "сс"}, {"сәрсенбі", "ср"}, {"бейсенбі", "бс"}, {"жұма", "жм"}, {"сенбі", "сб"}},
 			past:     [7][]string{{"{0} секунд бұрын", "{0} сек. бұрын"}, {"{0} минут бұрын", "{0} мин. бұрын"}, {"{0} сағат бұрын", "{0} сағ. бұрын"}, {"{0} күн бұрын"}, {"{0} апта бұрын", "{0} ап. бұрын"}, {"{0} ай бұрын"}, {"{0} жыл бұрын", "{0} ж. бұрын"}},
 			days:     map[string]int{"кеше": 1, "бүгін": 0, "алдыңгүні": 2, "қазір": -1},
-			am:       []string{"am", "таңғы"}, pm: []string{"pm", "түстен кейінгі", "кешкі"},
+			am:       []string{"am", "таңғы"}, pm: []string{"pm", "түстен кейінгі", "кешкі"}, night: []string{"түнгі"},
 			order: "dmy",
 		},
 		"kl": {
@@ -579,7 +579,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sapaat", "sap"}, {"ataasinngorneq", "ata"}, {"marlunngorneq", "mar"}, {"pingasunngorneq", "pin"}, {"sisamanngorneq", "sis"}, {"tallimanngorneq", "tal"}, {"arfininngorneq", "arf"}},
 			past:     [7][]string{{"for {0} sekundi siden"}, {"for {0} minutsi siden"}, {"for {0} nalunaaquttap-akunnera siden"}, {"for {0} ulloq unnuarlu siden"}, {"for {0} sapaatip-akunnera siden"}, {"for {0} qaammat siden"}, {"for {0} ukioq siden"}},
 			days:     map[string]int{"yesterday": 1, "today": 0, "now": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "ymd",
 		},
 		"km": {
@@ -587,7 +587,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"អាទិត្យ"}, {"ចន្ទ"}, {"អង្គារ"}, {"ពុធ"}, {"ព្រហស្បតិ៍", "ព្រហ"}, {"សុក្រ"}, {"សៅរ៍"}},
 			past:     [7][]string{{"{0} វិនាទី\u200bមុន"}, {"{0} នាទី\u200bមុន", "{0} នាទី\u200b\u200bមុន"}, {"{0} ម៉ោង\u200bមុន"}, {"{0} ថ្ងៃ\u200bមុន", "{0} ថ្ងៃ\u200b\u200bមុន"}, {"{0} សប្ដាហ៍\u200bមុន"}, {"{0} ខែមុន"}, {"{0} ឆ្នាំ\u200bមុន"}},
 			days:     map[string]int{"ម្សិលមិញ": 1, "ថ្ងៃ\u200bនេះ": 0, "ម្សិល\u200bម៉្ងៃ": 2, "ឥឡូវ": -1},
-			am:       []string{"am", "នៅពេល\u200bព្រឹក"}, pm: []string{"pm", "នៅពេលរសៀល", "នៅពេល\u200bល្ងាច"},
+			am:       []string{"am", "នៅពេល\u200bព្រឹក"}, pm: []string{"pm", "នៅពេលរសៀល", "នៅពេល\u200bល្ងាច"}, night: []string{},
 			order: "dmy",
 		},
 		"kn": {
@@ -595,7 +595,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ಭಾನುವಾರ", "ಭಾನು"}, {"ಸೋಮವಾರ", "ಸೋಮ"}, {"ಮಂಗಳವಾರ", "ಮಂಗಳ"}, {"ಬುಧವಾರ", "ಬುಧ"}, {"ಗುರುವಾರ", "ಗುರು"}, {"ಶುಕ್ರವಾರ", "ಶುಕ್ರ"}, {"ಶನಿವಾರ", "ಶನಿ"}},
 			past:     [7][]string{{"{0} ಸೆಕೆಂಡ್ ಹಿಂದೆ", "{0} ಸೆಕೆಂಡುಗಳ ಹಿಂದೆ"}, {"{0} ನಿಮಿಷದ ಹಿಂದೆ", "{0} ನಿಮಿಷಗಳ ಹಿಂದೆ"}, {"{0} ಗಂಟೆ ಹಿಂದೆ", "{0} ಗಂಟೆಗಳ ಹಿಂದೆ"}, {"{0} ದಿನದ ಹಿಂದೆ", "{0} ದಿನಗಳ ಹಿಂದೆ"}, {"{0} ವಾರದ ಹಿಂದೆ", "{0} ವಾರಗಳ ಹಿಂದೆ"}, {"{0} ತಿಂಗಳ ಹಿಂದೆ", "{0} ತಿಂಗಳುಗಳ ಹಿಂದೆ", "{0} ತಿಂಗಳು ಹಿಂದೆ"}, {"{0} ವರ್ಷದ ಹಿಂದೆ", "{0} ವರ್ಷಗಳ ಹಿಂದೆ"}},
 			days:     map[string]int{"ನಿನ್ನೆ": 1, "ಇಂದು": 0, "ಮೊನ್ನೆ": 2, "ಈಗ": -1},
-			am:       []string{"am", "ಬೆಳಗ್ಗೆ"}, pm: []string{"pm", "ಮಧ್ಯಾಹ್ನ", "ಸಂಜೆ"},
+			am:       []string{"am", "ಬೆಳಗ್ಗೆ"}, pm: []string{"pm", "ಮಧ್ಯಾಹ್ನ", "ಸಂಜೆ"}, night: []string{"ರಾತ್ರಿ"},
 			order: "dmy",
 		},
 		"ko": {
@@ -603,7 +603,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"일요일", "일"}, {"월요일", "월"}, {"화요일", "화"}, {"수요일", "수"}, {"목요일", "목"}, {"금요일", "금"}, {"토요일", "토"}},
 			past:     [7][]string{{"{0}초 전"}, {"{0}분 전"}, {"{0}시간 전"}, {"{0}일 전"}, {"{0}주 전"}, {"{0}개월 전"}, {"{0}년 전"}},
 			days:     map[string]int{"어제": 1, "오늘": 0, "그저께": 2, "지금": -1},
-			am:       []string{"am", "오전"}, pm: []string{"pm", "오후", "저녁"},
+			am:       []string{"am", "오전"}, pm: []string{"pm", "오후", "저녁"}, night: []string{"밤"},
 			order: "ymd",
 		},
 		"kok": {
@@ -611,7 +611,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"आयतार"}, {"सोमार"}, {"मंगळार"}, {"बुधवार"}, {"बिरेस्तार"}, {"शुक्रार"}, {"शेनवार"}},
 			past:     [7][]string{{"{0} सॅकंड आदीं", "{0} सॅक. आदीं", "{0}सॅक आदीं"}, {"{0} मिनूट आदीं", "{0} मिणटां आदीं", "{0} मिण. आदीं", "{0}मिण आदीं"}, {"{0} वर आदीं", "{0} वरां आदीं", "{0}वर आदीं", "{0}वरां आदीं"}, {"{0} दीस आदीं", "{0}दी आदीं"}, {"{0} सप्तक आदीं", "{0} सप्तकां आदीं", "{0}सप्त आदीं"}, {"{0} म्हयनो आदीं", "{0} म्हयने आदीं", "{0} म्ह. आदीं", "{0}म्ह आदीं"}, {"{0} वर्स आदीं", "{0} वर्सां आदीं", "{0}वर्स आदीं", "{0}वर्सां आदीं"}},
 			days:     map[string]int{"काल": 1, "आयज": 0, "आतां": -1},
-			am:       []string{"am", "सकाळ", "सकाळीं"}, pm: []string{"pm", "दनपार", "दनपारां", "सांज", "सांजे"},
+			am:       []string{"am", "सकाळ", "सकाळीं"}, pm: []string{"pm", "दनपार", "दनपारां", "सांज", "सांजे"}, night: []string{"रात", "राती"},
 			order: "dmy",
 		},
 		"ks": {
@@ -619,7 +619,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"اَتھوار", "آتھوار"}, {"ژٔندرٕروار", "ژٔندٕروار"}, {"بۆموار"}, {"بودوار"}, {"برؠسوار"}, {"جُمہ"}, {"بٹوار"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"راتھ": 1, "اَز": 0, "now": -1},
-			am:       []string{"am", "a", "اے ایم"}, pm: []string{"pm", "p", "پی ایم"},
+			am:       []string{"am", "a", "اے ایم"}, pm: []string{"pm", "p", "پی ایم"}, night: []string{},
 			order: "mdy",
 		},
 		"ku": {
@@ -627,7 +627,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"yekşem", "yşm"}, {"duşem", "dşm"}, {"sêşem", "sşm"}, {"çarşem", "çşm"}, {"pêncşem", "pşm"}, {"înî"}, {"şemî", "şem"}},
 			past:     [7][]string{{"berî {0} saniyeyê", "berî {0} saniyeyan", "berî {0} sn."}, {"berî {0} deqîqeyê", "berî {0} deqîqeyan", "berî {0} dq."}, {"berî {0} saetê", "berî {0} saetan"}, {"berî {0} rojê", "berî {0} rojan"}, {"berî {0} hefteyê", "berî {0} hefteyan"}, {"berî {0} mehê", "berî {0} mehan"}, {"berî {0} salê", "berî {0} salan"}},
 			days:     map[string]int{"duh": 1, "îro": 0, "niha": -1},
-			am:       []string{"bn"}, pm: []string{"pn"},
+			am:       []string{"bn"}, pm: []string{"pn"}, night: []string{},
 			order: "dmy",
 		},
 		"kw": {
@@ -635,7 +635,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"dy sul", "sul"}, {"dy lun", "lun"}, {"dy meurth", "mth"}, {"dy merher", "mhr"}, {"dy yow", "yow"}, {"dy gwener", "gwe"}, {"dy sadorn", "sad"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"yesterday": 1, "today": 0, "now": -1},
-			am:       []string{"a.m."}, pm: []string{"p.m."},
+			am:       []string{"a.m."}, pm: []string{"p.m."}, night: []string{},
 			order: "ymd",
 		},
 		"ky": {
@@ -643,7 +643,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"жекшемби", "жек"}, {"дүйшөмбү", "дүй"}, {"шейшемби", "шейш"}, {"шаршемби", "шарш"}, {"бейшемби", "бейш"}, {"жума"}, {"ишемби", "ишм"}},
 			past:     [7][]string{{"{0} секунд мурун", "{0} сек. мурун", "{0} сек. мурн"}, {"{0} мүнөт мурун", "{0} мүн. мурун", "{0} мүн. мурн"}, {"{0} саат мурун", "{0} саат. мурун", "{0} с. мурн"}, {"{0} күн мурун"}, {"{0} апта мурун", "{0} апт. мурун"}, {"{0} ай мурун", "{0} ай мурн"}, {"{0} жыл мурун"}},
 			days:     map[string]int{"кечээ": 1, "бүгүн": 0, "мурдагы күнү": 2, "азыр": -1},
-			am:       []string{"тң", "эртң мн", "эртең менен"}, pm: []string{"тк", "түшт кйн", "түштөн кийин", "кечк", "кечинде"},
+			am:       []string{"тң", "эртң мн", "эртең менен"}, pm: []string{"тк", "түшт кйн", "түштөн кийин", "кечк", "кечинде"}, night: []string{"түн", "түн ичинде"},
 			order: "dmy",
 		},
 		"lb": {
@@ -651,7 +651,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sonndeg", "son"}, {"méindeg", "méi"}, {"dënschdeg", "dën"}, {"mëttwoch", "mët"}, {"donneschdeg", "don"}, {"freideg", "fre"}, {"samschdeg", "sam"}},
 			past:     [7][]string{{"virun {0} sekonn", "viru(n) {0} sekonnen", "virun {0} sek.", "viru(n) {0} sek.", "-{0} sek."}, {"virun {0} minutt", "viru(n) {0} minutten", "virun {0} min.", "viru(n) {0} min.", "-{0} min."}, {"virun {0} stonn", "viru(n) {0} stonnen", "virun {0} st.", "viru(n) {0} st.", "-{0} st."}, {"virun {0} dag", "viru(n) {0} deeg", "virun {0} d.", "viru(n) {0} d.", "-{0} d."}, {"virun {0} woch", "viru(n) {0} wochen", "virun {0} w.", "viru(n) {0} w.", "-{0} w."}, {"virun {0} mount", "viru(n) {0} méint", "virun {0} m.", "viru(n) {0} m.", "-{0} m."}, {"virun {0} joer", "viru(n) {0} joer", "virun {0} j.", "viru(n) {0} j.", "-{0} j."}},
 			days:     map[string]int{"gëschter": 1, "haut": 0, "now": -1},
-			am:       []string{"moies", "mo."}, pm: []string{"nomëttes", "nomë."},
+			am:       []string{"moies", "mo."}, pm: []string{"nomëttes", "nomë."}, night: []string{},
 			order: "dmy",
 		},
 		"lg": {
@@ -659,7 +659,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sabbiiti", "sab"}, {"balaza", "bal"}, {"lwakubiri", "lw2"}, {"lwakusatu", "lw3"}, {"lwakuna", "lw4"}, {"lwakutaano", "lw5"}, {"lwamukaaga", "lw6"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"ggulo": 1, "lwaleero": 0, "now": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "dmy",
 		},
 		"lij": {
@@ -667,7 +667,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"domenega"}, {"lunesdì"}, {"mätesdì"}, {"mäcordì"}, {"zeuggia"}, {"venardì"}, {"sabbo"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"yesterday": 1, "today": 0, "now": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "ymd",
 		},
 		"ln": {
@@ -675,7 +675,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"eyenga", "eye"}, {"mokɔlɔ mwa yambo", "ybo"}, {"mokɔlɔ mwa míbalé", "mbl"}, {"mokɔlɔ mwa mísáto", "mst"}, {"mokɔlɔ ya mínéi", "min"}, {"mokɔlɔ ya mítáno", "mtn"}, {"mpɔ́sɔ", "mps"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"lóbi elékí": 1, "lɛlɔ́": 0, "now": -1},
-			am:       []string{"ntɔ́ngɔ́"}, pm: []string{"mpókwa"},
+			am:       []string{"ntɔ́ngɔ́"}, pm: []string{"mpókwa"}, night: []string{},
 			order: "dmy",
 		},
 		"lo": {
@@ -683,7 +683,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ວັນອາທິດ", "ອາທິດ"}, {"ວັນຈັນ", "ຈັນ"}, {"ວັນອັງຄານ", "ອັງຄານ"}, {"ວັນພຸດ", "ພຸດ"}, {"ວັນພະຫັດ", "ພະຫັດ"}, {"ວັນສຸກ", "ສຸກ"}, {"ວັນເສົາ", "ເສົາ"}},
 			past:     [7][]string{{"{0} ວິນາທີກ່ອນ", "{0} ວິ. ກ່ອນ"}, {"{0} ນາທີກ່ອນ", "{0} ນທ. ກ່ອນ"}, {"{0} ຊົ່ວໂມງກ່ອນ", "{0} ຊມ. ກ່ອນ"}, {"{0} ມື້ກ່ອນ"}, {"{0} ອາທິດກ່ອນ", "{0} ອທ. ກ່ອນ"}, {"{0} ເດືອນກ່ອນ", "{0} ດ. ກ່ອນ"}, {"{0} ປີກ່ອນ"}},
 			days:     map[string]int{"ມື້ວານ": 1, "ມື້ນີ້": 0, "ມື້ກ່ອນ": 2, "ຕອນນີ້": -1},
-			am:       []string{"ກ່ອນທ່ຽງ", "ຕອນເຊົ້າ"}, pm: []string{"ຫຼັງທ່ຽງ", "ຕອນທ່ຽງ", "ຕອນບ່າຍ", "ຕອນແລງ"},
+			am:       []string{"ກ່ອນທ່ຽງ", "ຕອນເຊົ້າ"}, pm: []string{"ຫຼັງທ່ຽງ", "ຕອນທ່ຽງ", "ຕອນບ່າຍ", "ຕອນແລງ"}, night: []string{"ກາງຄືນ", "ຕອນກາງຄືນ"},
 			order: "dmy",
 		},
 		"lt": {
@@ -691,7 +691,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sekmadienis", "sk"}, {"pirmadienis", "pr"}, {"antradienis", "an"}, {"trečiadienis", "tr"}, {"ketvirtadienis", "kt"}, {"penktadienis", "pn"}, {"šeštadienis", "št"}},
 			past:     [7][]string{{"prieš {0} sekundę", "prieš {0} sekundes", "prieš {0} sekundžių", "prieš {0} sek.", "prieš {0} s"}, {"prieš {0} minutę", "prieš {0} minutes", "prieš {0} minučių", "prieš {0} min."}, {"prieš {0} valandą", "prieš {0} valandas", "prieš {0} valandų", "prieš {0} val."}, {"prieš {0} dieną", "prieš {0} dienas", "prieš {0} dienų", "prieš {0} d."}, {"prieš {0} savaitę", "prieš {0} savaites", "prieš {0} savaičių", "prieš {0} sav."}, {"prieš {0} mėnesį", "prieš {0} mėnesius", "prieš {0} mėnesių", "prieš {0} mėn."}, {"prieš {0} metus", "prieš {0} metų", "prieš {0} m."}},
 			days:     map[string]int{"vakar": 1, "šiandien": 0, "užvakar": 2, "dabar": -1},
-			am:       []string{"priešpiet", "rytas"}, pm: []string{"popiet", "popietė", "vakaras"},
+			am:       []string{"priešpiet", "rytas"}, pm: []string{"popiet", "popietė", "vakaras"}, night: []string{},
 			order: "ymd",
 		},
 		"lu": {
@@ -699,7 +699,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"lumingu", "lum"}, {"nkodya", "nko"}, {"ndàayà", "ndy"}, {"ndangù", "ndg"}, {"njòwa", "njw"}, {"ngòvya", "ngv"}, {"lubingu", "lub"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"makelela": 1, "lelu": 0, "now": -1},
-			am:       []string{"dinda"}, pm: []string{"dilolo"},
+			am:       []string{"dinda"}, pm: []string{"dilolo"}, night: []string{},
 			order: "dmy",
 		},
 		"lv": {
@@ -707,7 +707,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"svētdiena", "svētd"}, {"pirmdiena", "pirmd"}, {"otrdiena", "otrd"}, {"trešdiena", "trešd"}, {"ceturtdiena", "ceturtd"}, {"piektdiena", "piektd"}, {"sestdiena", "sestd"}},
 			past:     [7][]string{{"pirms {0} sekundes", "pirms {0} sekundēm", "pirms {0} sek.", "pirms {0} s"}, {"pirms {0} minūtes", "pirms {0} minūtēm", "pirms {0} min.", "pirms {0} min"}, {"pirms {0} stundas", "pirms {0} stundām", "pirms {0} st.", "pirms {0} h"}, {"pirms {0} dienas", "pirms {0} dienām", "pirms {0} d."}, {"pirms {0} nedēļas", "pirms {0} nedēļām", "pirms {0} ned."}, {"pirms {0} mēneša", "pirms {0} mēnešiem", "pirms {0} mēn."}, {"pirms {0} gada", "pirms {0} gadiem", "pirms {0} g."}},
 			days:     map[string]int{"vakar": 1, "šodien": 0, "aizvakar": 2, "tagad": -1},
-			am:       []string{"priekšp.", "no rīta"}, pm: []string{"pēcp.", "pēcpusd.", "pēcpusdienā", "vakarā"},
+			am:       []string{"priekšp.", "no rīta"}, pm: []string{"pēcp.", "pēcpusd.", "pēcpusdienā", "vakarā"}, night: []string{"naktī"},
 			order: "dmy",
 		},
 		"mai": {
@@ -715,7 +715,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"रवि दिन", "रवि"}, {"सोम दिन", "सोम"}, {"मंगल दिन", "मंगल"}, {"बुध दिन", "बुध"}, {"बृहस्पति दिन", "गुरु"}, {"शुक्र दिन", "शुक्र"}, {"शनि दिन", "शनि"}},
 			past:     [7][]string{{"{0} सेकेंड पहिले"}, {"{0} मिनट पहिले"}, {"{0} घंटा पहिले"}, {"{0} दिन मे", "{0}दिन पहिले"}, {"{0} सप्ताह पहिले"}, {"{0} माह पहिले", "{0}माह पहिले"}, {"{0} बरख पहिले", "{0}बरख पहिले"}},
 			days:     map[string]int{"काल्हिक दिन": 1, "आजुक दिन": 0, "एहि समय": -1},
-			am:       []string{"भोर"}, pm: []string{"सांझ"},
+			am:       []string{"भोर"}, pm: []string{"सांझ"}, night: []string{},
 			order: "dmy",
 		},
 		"mfe": {
@@ -723,7 +723,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"dimans", "dim"}, {"lindi", "lin"}, {"mardi", "mar"}, {"merkredi", "mer"}, {"zedi", "ze"}, {"vandredi", "van"}, {"samdi", "sam"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"yer": 1, "zordi": 0, "now": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "dmy",
 		},
 		"mg": {
@@ -731,7 +731,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"alahady", "alah"}, {"alatsinainy", "alats"}, {"talata", "tal"}, {"alarobia", "alar"}, {"alakamisy", "alak"}, {"zoma", "zom"}, {"asabotsy", "asab"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"omaly": 1, "anio": 0, "now": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "ymd",
 		},
 		"mi": {
@@ -739,7 +739,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"rātapu", "rāt"}, {"mane", "man"}, {"tūrei", "tūr"}, {"wenerei", "wen"}, {"tāite", "tāi"}, {"paraire", "par"}, {"rāhoroi", "rāh"}},
 			past:     [7][]string{{"-{0} hēkona i mua", "-{0} h.", "-{0} h"}, {"-{0} meneti i mua", "-{0} men.", "-{0} men"}, {"-{0} haora i mua", "-{0} h.", "-{0} h"}, {"-{0} rā i mua", "-{0} rā", "-{0} r"}, {"-{0} wiki i mua", "-{0} w"}, {"-{0} marama i mua", "-{0} m."}, {"i te {0} tau i mua", "i te {0} tau"}},
 			days:     map[string]int{"inanahi": 1, "i tēnei rā": 0, "ināianei": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "dmy",
 		},
 		"mk": {
@@ -747,7 +747,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"недела", "нед"}, {"понеделник", "пон"}, {"вторник", "вто"}, {"среда", "сре"}, {"четврток", "чет"}, {"петок", "пет"}, {"сабота", "саб"}},
 			past:     [7][]string{{"пред {0} секунда", "пред {0} секунди", "пред {0} сек."}, {"пред {0} минута", "пред {0} минути", "пред {0} мин."}, {"пред {0} час", "пред {0} часа"}, {"пред {0} ден", "пред {0} дена"}, {"пред {0} седмица", "пред {0} седмици"}, {"пред {0} месец", "пред {0} месеци"}, {"пред {0} година", "пред {0} години", "пред {0} год."}},
 			days:     map[string]int{"вчера": 1, "денес": 0, "завчера": 2, "сега": -1},
-			am:       []string{"претпл.", "наутро", "претпладне"}, pm: []string{"попл.", "попладне", "навечер"},
+			am:       []string{"претпл.", "наутро", "претпладне"}, pm: []string{"попл.", "попладне", "навечер"}, night: []string{},
 			order: "dmy",
 		},
 		"ml": {
@@ -755,7 +755,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ഞായറാഴ്\u200cച", "ഞായർ"}, {"തിങ്കളാഴ്\u200cച", "തിങ്കൾ"}, {"ചൊവ്വാഴ്\u200cച", "ചൊവ്വ"}, {"ബുധനാഴ്\u200cച", "ബുധൻ"}, {"വ്യാഴാഴ്\u200cച", "വ്യാഴം"}, {"വെള്ളിയാഴ്\u200cച", "വെള്ളി"}, {"ശനിയാഴ്\u200cച", "ശനി"}},
 			past:     [7][]string{{"{0} സെക്കൻഡ് മുമ്പ്"}, {"{0} മിനിറ്റ് മുമ്പ്"}, {"{0} മണിക്കൂർ മുമ്പ്"}, {"{0} ദിവസം മുമ്പ്"}, {"{0} ആഴ്ച മുമ്പ്"}, {"{0} മാസം മുമ്പ്"}, {"{0} വർഷം മുമ്പ്"}},
 			days:     map[string]int{"ഇന്നലെ": 1, "ഇന്ന്": 0, "മിനിഞ്ഞാന്ന്": 2, "ഇപ്പോൾ": -1},
-			am:       []string{"am", "രാവിലെ"}, pm: []string{"pm", "ഉച്ചതിരിഞ്ഞ്", "വൈകുന്നേരം"},
+			am:       []string{"am", "രാവിലെ"}, pm: []string{"pm", "ഉച്ചതിരിഞ്ഞ്", "വൈകുന്നേരം"}, night: []string{"രാത്രി"},
 			order: "dmy",
 		},
 		"mn": {
@@ -763,7 +763,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ням", "ня"}, {"даваа", "да"}, {"мягмар", "мя"}, {"лхагва", "лх"}, {"пүрэв", "пү"}, {"баасан", "ба"}, {"бямба", "бя"}},
 			past:     [7][]string{{"{0} секундын өмнө", "{0} сек өмнө"}, {"{0} минутын өмнө", "{0} мин өмнө"}, {"{0} цагийн өмнө", "{0} ц өмнө"}, {"{0} өдрийн өмнө"}, {"{0} долоо хоногийн өмнө", "{0} 7 хоногийн өмнө"}, {"{0} сарын өмнө"}, {"{0} жилийн өмнө"}},
 			days:     map[string]int{"өчигдөр": 1, "өнөөдөр": 0, "уржигдар": 2, "одоо": -1},
-			am:       []string{"ү.ө.", "өглөө"}, pm: []string{"ү.х.", "өдөр", "орой"},
+			am:       []string{"ү.ө.", "өглөө"}, pm: []string{"ү.х.", "өдөр", "орой"}, night: []string{"шөнө"},
 			order: "ymd",
 		},
 		"mni": {
@@ -771,7 +771,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"নোংমাইজিং"}, {"নিংথৌকাবা"}, {"লৈবাকপোকপা"}, {"য়ুমশকৈশা"}, {"শগোলশেন"}, {"ইরাই"}, {"থাংজ"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"ঙরাং": 1, "ঙসি": 0, "now": -1},
-			am:       []string{"নুমাং", "এ এম"}, pm: []string{"pm", "পি এম"},
+			am:       []string{"নুমাং", "এ এম"}, pm: []string{"pm", "পি এম"}, night: []string{},
 			order: "dmy",
 		},
 		"mr": {
@@ -779,7 +779,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"रविवार", "रवि"}, {"सोमवार", "सोम"}, {"मंगळवार", "मंगळ"}, {"बुधवार", "बुध"}, {"गुरुवार", "गुरु"}, {"शुक्रवार", "शुक्र"}, {"शनिवार", "शनि"}},
 			past:     [7][]string{{"{0} सेकंदापूर्वी", "{0} सेकंदांपूर्वी", "{0} से. पूर्वी"}, {"{0} मिनिटापूर्वी", "{0} मिनिटांपूर्वी", "{0} मिनि. पूर्वी"}, {"{0} तासापूर्वी", "{0} तासांपूर्वी"}, {"{0} दिवसापूर्वी", "{0} दिवसांपूर्वी"}, {"{0} आठवड्यापूर्वी", "{0} आठवड्यांपूर्वी"}, {"{0} महिन्यापूर्वी", "{0} महिन्यांपूर्वी"}, {"{0} वर्षापूर्वी", "{0} वर्षांपूर्वी"}},
 			days:     map[string]int{"काल": 1, "आज": 0, "आत्ता": -1},
-			am:       []string{"am", "स", "सकाळ"}, pm: []string{"pm", "दु", "दुपार", "सं", "संध्याकाळ"},
+			am:       []string{"am", "स", "सकाळ"}, pm: []string{"pm", "दु", "दुपार", "सं", "संध्याकाळ"}, night: []string{"रा", "रात्र"},
 			order: "dmy",
 		},
 		"ms": {
@@ -787,15 +787,15 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ahad", "ahd"}, {"isnin", "isn"}, {"selasa", "sel"}, {"rabu", "rab"}, {"khamis", "kha"}, {"jumaat", "jum"}, {"sabtu", "sab"}},
 			past:     [7][]string{{"{0} saat lalu"}, {"{0} minit lalu", "{0} min lalu"}, {"{0} jam lalu"}, {"{0} hari lalu"}, {"{0} minggu lalu", "{0} mgu lalu"}, {"{0} bulan lalu", "{0} bln lalu"}, {"{0} tahun lalu", "{0} thn lalu"}},
 			days:     map[string]int{"semalam": 1, "hari ini": 0, "kelmarin": 2, "sekarang": -1},
-			am:       []string{"pg", "pagi"}, pm: []string{"ptg", "petang", "malam"},
+			am:       []string{"pg", "pagi"}, pm: []string{"ptg", "petang", "malam"}, night: []string{},
 			order: "dmy",
 		},
 		"mt": {
 			months:   [12][]string{{"jannar", "jan"}, {"frar", "fra"}, {"marzu", "mar"}, {"april", "apr"}, {"mejju", "mej"}, {"ġunju", "ġun"}, {"lulju", "lul"}, {"awwissu", "aww"}, {"settembru", "set"}, {"ottubru", "ott"}, {"novembru", "nov"}, {"diċembru", "diċ"}},
 			weekdays: [7][]string{{"il-ħadd", "ħad"}, {"it-tnejn", "tne"}, {"it-tlieta", "tli"}, {"l-erbgħa", "erb"}, {"il-ħamis", "ħam"}, {"il-ġimgħa", "ġim"}, {"is-sibt", "sib"}},
-			past:     [7][]string{{"{0} sekondi ilu", "{0}-il sekonda ilu", "{0} sekonda ilu", "{0} sek. ilu", "{0}-il sek. ilu"}, {"{0} minuti ilu", "{0}-il minuta ilu", "{0} minuta ilu", "{0} min. ilu", "{0}-il min. ilu"}, {"{0} sigħat ilu", "{0}-il siegħa ilu", "{0} siegħa ilu"}, {"{0} ġranet ilu", "{0}-il ġurnata ilu", "{0} ġurnata ilu"}, {"{0} ġimgħat ilu", "{0}-il ġimgħa ilu", "{0} ġimgħa ilu"}, {"{0} xhur ilu", "{0}-il xahar ilu", "{0} xahar ilu"}, {"{0} snin ilu", "{0}-il sena ilu", "{0} sena ilu"}},
+			past:     [7][]string{{"sekonda ilu {=1}", "{0} sekondi ilu", "{0}-il sekonda ilu", "{0} sekonda ilu", "sek. ilu {=1}", "{0} sek. ilu", "{0}-il sek. ilu"}, {"minuta ilu {=1}", "{0} minuti ilu", "{0}-il minuta ilu", "{0} minuta ilu", "min. ilu {=1}", "{0} min. ilu", "{0}-il min. ilu"}, {"siegħa ilu {=1}", "sagħtejn ilu {=2}", "{0} sigħat ilu", "{0}-il siegħa ilu", "{0} siegħa ilu"}, {"ġurnata ilu {=1}", "jumejn ilu {=2}", "{0} ġranet ilu", "{0}-il ġurnata ilu", "{0} ġurnata ilu"}, {"ġimgħa ilu {=1}", "ġimagħtejn ilu {=2}", "{0} ġimgħat ilu", "{0}-il ġimgħa ilu", "{0} ġimgħa ilu"}, {"xahar ilu {=1}", "xahrejn ilu {=2}", "{0} xhur ilu", "{0}-il xahar ilu", "{0} xahar ilu"}, {"sena ilu {=1}", "sentejn ilu {=2}", "{0} snin ilu", "{0}-il sena ilu", "{0} sena ilu", "sa sena ilu {=1}"}},
 			days:     map[string]int{"lbieraħ": 1, "illum": 0, "issa": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "dmy",
 		},
 		"my": {
@@ -803,7 +803,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"တနင်္ဂနွေ"}, {"တနင်္လာ"}, {"အင်္ဂါ"}, {"ဗုဒ္ဓဟူး"}, {"ကြာသပတေး"}, {"သောကြာ"}, {"စနေ"}},
 			past:     [7][]string{{"ပြီးခဲ့သည့် {0} စက္ကန့်"}, {"ပြီးခဲ့သည့် {0} မိနစ်"}, {"ပြီးခဲ့သည့် {0} နာရီ"}, {"ပြီးခဲ့သည့် {0} ရက်"}, {"ပြီးခဲ့သည့် {0} ပတ်"}, {"ပြီးခဲ့သည့် {0} လ"}, {"ပြီးခဲ့သည့် {0} နှစ်"}},
 			days:     map[string]int{"မနေ့က": 1, "ယနေ့": 0, "တစ်နေ့က": 2, "ယခု": -1},
-			am:       []string{"နံနက်"}, pm: []string{"ညနေ", "နေ့လယ်", "ည"},
+			am:       []string{"နံနက်"}, pm: []string{"ညနေ", "နေ့လယ်", "ည"}, night: []string{},
 			order: "dmy",
 		},
 		"nb": {
@@ -811,7 +811,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"søndag", "søn"}, {"mandag", "man"}, {"tirsdag", "tir"}, {"onsdag", "ons"}, {"torsdag", "tor"}, {"fredag", "fre"}, {"lørdag", "lør"}},
 			past:     [7][]string{{"for {0} sekund siden", "for {0} sekunder siden", "for {0} sek siden", "-{0} s"}, {"for {0} minutt siden", "for {0} minutter siden", "for {0} min siden", "-{0} min"}, {"for {0} time siden", "for {0} timer siden", "for {0} t siden", "-{0} t"}, {"for {0} døgn siden", "for {0} d. siden", "-{0} d."}, {"for {0} uke siden", "for {0} uker siden", "for {0} u. siden"}, {"for {0} måned siden", "for {0} måneder siden", "for {0} md. siden", "-{0} md."}, {"for {0} år siden", "-{0} år"}},
 			days:     map[string]int{"i går": 1, "i dag": 0, "i forgårs": 2, "nå": -1},
-			am:       []string{"a.m.", "mg.", "morg.", "på morgenen", "fm.", "form.", "på formiddagen"}, pm: []string{"p.m.", "em.", "etterm.", "på ettermiddagen", "kv.", "kveld", "på kvelden"},
+			am:       []string{"a.m.", "mg.", "morg.", "på morgenen", "fm.", "form.", "på formiddagen"}, pm: []string{"p.m.", "em.", "etterm.", "på ettermiddagen", "kv.", "kveld", "på kvelden"}, night: []string{},
 			order: "dmy",
 		},
 		"nd": {
@@ -819,7 +819,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sonto", "son"}, {"mvulo", "mvu"}, {"sibili", "sib"}, {"sithathu", "sit"}, {"sine", "sin"}, {"sihlanu", "sih"}, {"mgqibelo", "mgq"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"izolo": 1, "lamuhla": 0, "now": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "dmy",
 		},
 		"nds": {
@@ -827,7 +827,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sünndag"}, {"maandag"}, {"dingsdag"}, {"middeweken"}, {"dunnersdag"}, {"freedag"}, {"sünnavend"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"yesterday": 1, "today": 0, "now": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "ymd",
 		},
 		"ne": {
@@ -835,7 +835,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"आइतबार", "आइत"}, {"सोमबार", "सोम"}, {"मङ्गलबार", "मङ्गल"}, {"बुधबार", "बुध"}, {"बिहिबार", "बिहि"}, {"शुक्रबार", "शुक्र"}, {"शनिबार", "शनि"}},
 			past:     [7][]string{{"{0} सेकेन्ड पहिले"}, {"{0} मिनेट पहिले"}, {"{0} घण्टा पहिले"}, {"{0} दिन पहिले"}, {"{0} हप्ता पहिले"}, {"{0} महिना पहिले"}, {"{0} वर्ष अघि"}},
 			days:     map[string]int{"हिजो": 1, "आज": 0, "अस्ति": 2, "अहिले": -1},
-			am:       []string{"पूर्वाह्न", "बिहान"}, pm: []string{"अपराह्न", "अपरान्ह", "साँझ", "बेलुकी"},
+			am:       []string{"पूर्वाह्न", "बिहान"}, pm: []string{"अपराह्न", "अपरान्ह", "साँझ", "बेलुकी"}, night: []string{"रात"},
 			order: "ymd",
 		},
 		"nl": {
@@ -843,7 +843,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"zondag", "zo"}, {"maandag", "ma"}, {"dinsdag", "di"}, {"woensdag", "wo"}, {"donderdag", "do"}, {"vrijdag", "vr"}, {"zaterdag", "za"}},
 			past:     [7][]string{{"{0} seconde geleden", "{0} seconden geleden", "{0} sec. geleden"}, {"{0} minuut geleden", "{0} minuten geleden", "{0} min. geleden"}, {"{0} uur geleden"}, {"{0} dag geleden", "{0} dagen geleden", "{0} dgn geleden"}, {"{0} week geleden", "{0} weken geleden"}, {"{0} maand geleden", "{0} maanden geleden"}, {"{0} jaar geleden"}},
 			days:     map[string]int{"gisteren": 1, "vandaag": 0, "eergisteren": 2, "nu": -1},
-			am:       []string{"a.m.", "’s ochtends"}, pm: []string{"p.m.", "’s middags", "’s avonds"},
+			am:       []string{"a.m.", "’s ochtends"}, pm: []string{"p.m.", "’s middags", "’s avonds"}, night: []string{},
 			order: "dmy",
 		},
 		"nn": {
@@ -851,7 +851,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"søndag", "søn"}, {"måndag", "mån"}, {"tysdag", "tys"}, {"onsdag", "ons"}, {"torsdag", "tor"}, {"fredag", "fre"}, {"laurdag", "lau"}},
 			past:     [7][]string{{"for {0} sekund sidan", "for {0} sek sidan", "–{0} s"}, {"for {0} minutt sidan", "for {0} min sidan", "–{0} min"}, {"for {0} time sidan", "for {0} timar sidan", "for {0} t sidan", "–{0} t"}, {"for {0} døgn sidan", "for {0} d. sidan", "–{0} d."}, {"for {0} veke sidan", "for {0} veker sidan", "for {0} v. sidan"}, {"for {0} månad sidan", "for {0} månadar sidan", "for {0} md. sidan", "–{0} md."}, {"for {0} år sidan"}},
 			days:     map[string]int{"i går": 1, "i dag": 0, "i førgår": 2, "no": -1},
-			am:       []string{"f.m.", "mg.", "morg.", "på morgonen", "fm.", "form.", "på formiddagen"}, pm: []string{"e.m.", "em.", "etterm.", "på ettermiddagen", "kv.", "kveld", "på kvelden"},
+			am:       []string{"f.m.", "mg.", "morg.", "på morgonen", "fm.", "form.", "på formiddagen"}, pm: []string{"e.m.", "em.", "etterm.", "på ettermiddagen", "kv.", "kveld", "på kvelden"}, night: []string{},
 			order: "dmy",
 		},
 		"no": {
@@ -859,7 +859,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"søndag", "søn"}, {"mandag", "man"}, {"tirsdag", "tir"}, {"onsdag", "ons"}, {"torsdag", "tor"}, {"fredag", "fre"}, {"lørdag", "lør"}},
 			past:     [7][]string{{"for {0} sekund siden", "for {0} sekunder siden", "for {0} sek siden", "-{0} s"}, {"for {0} minutt siden", "for {0} minutter siden", "for {0} min siden", "-{0} min"}, {"for {0} time siden", "for {0} timer siden", "for {0} t siden", "-{0} t"}, {"for {0} døgn siden", "for {0} d. siden", "-{0} d."}, {"for {0} uke siden", "for {0} uker siden", "for {0} u. siden"}, {"for {0} måned siden", "for {0} måneder siden", "for {0} md. siden", "-{0} md."}, {"for {0} år siden", "-{0} år"}},
 			days:     map[string]int{"i går": 1, "i dag": 0, "i forgårs": 2, "nå": -1},
-			am:       []string{"a.m.", "mg.", "morg.", "på morgenen", "fm.", "form.", "på formiddagen"}, pm: []string{"p.m.", "em.", "etterm.", "på ettermiddagen", "kv.", "kveld", "på kvelden"},
+			am:       []string{"a.m.", "mg.", "morg.", "på morgenen", "fm.", "form.", "på formiddagen"}, pm: []string{"p.m.", "em.", "etterm.", "på ettermiddagen", "kv.", "kveld", "på kvelden"}, night: []string{},
 			order: "dmy",
 		},
 		"nso": {
@@ -867,7 +867,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"lamorena", "lam"}, {"mošupologo", "mos"}, {"labobedi", "bed"}, {"laboraro", "rar"}, {"labone", "ne"}, {"labohlano", "hla"}, {"mokibelo", "mok"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"maabane": 1, "lehono": 0, "now": -1},
-			am:       []string{"am", "a"}, pm: []string{"pm", "p"},
+			am:       []string{"am", "a"}, pm: []string{"pm", "p"}, night: []string{},
 			order: "ymd",
 		},
 		"oc": {
@@ -875,7 +875,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"dimenge"}, {"diluns"}, {"dimars"}, {"dimècres"}, {"dijòus"}, {"divendres"}, {"dissabte"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"yesterday": 1, "today": 0, "now": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "ymd",
 		},
 		"om": {
@@ -883,7 +883,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"dilbata", "dil"}, {"wiixata", "wix"}, {"kibxata", "kib"}, {"roobii", "rob"}, {"kamisa", "kam"}, {"jimaata", "jim"}, {"sanbata", "san"}},
 			past:     [7][]string{{"sekoondii {0} darbe", "sekoondiiwwan {0} darban", "sek. {0} darbe", "s {0} darbe"}, {"daqiiqaa {0} darbe", "daqiiqaawwan {0} darban", "daq. {0} darbe", "d {0} darbe"}, {"sa’aatii {0} darbe", "sa’aatiiwwan {0} darban", "sa. {0} darbe", "h {0} darbe"}, {"guyyaa {0} darbe", "guyyoota {0} darban", "g {0} darbe"}, {"torbee {0} darbe", "torbanoota {0} darban", "tr. {0} darbe", "w {0} darbe"}, {"ji’a {0} darbe", "ji’oota {0} darban", "ji. {0} darbe", "ji {0} darbe"}, {"waggaa {0} dura", "waggoota {0} dura", "wg. {0} dura", "w {0} dura"}},
 			days:     map[string]int{"kaleessa": 1, "har’a": 0, "amma": -1},
-			am:       []string{"wd"}, pm: []string{"wb"},
+			am:       []string{"wd"}, pm: []string{"wb"}, night: []string{},
 			order: "mdy",
 		},
 		"or": {
@@ -891,7 +891,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ରବିବାର", "ରବି"}, {"ସୋମବାର", "ସୋମ"}, {"ମଙ୍ଗଳବାର", "ମଙ୍ଗଳ"}, {"ବୁଧବାର", "ବୁଧ"}, {"ଗୁରୁବାର", "ଗୁରୁ"}, {"ଶୁକ୍ରବାର", "ଶୁକ୍ର"}, {"ଶନିବାର", "ଶନି"}},
 			past:     [7][]string{{"{0} ସେକେଣ୍ଡ ପୂର୍ବେ", "{0} ସେ. ପୂର୍ବେ"}, {"{0} ମିନିଟ୍ ପୂର୍ବେ", "{0} ମି. ପୂର୍ବେ"}, {"{0} ଘଣ୍ଟା ପୂର୍ବେ", "{0} ଘ. ପୂର୍ବେ"}, {"{0} ଦିନ ପୂର୍ବେ"}, {"{0} ସପ୍ତାହ ପୂର୍ବେ", "{0} ସପ୍ତା. ପୂର୍ବେ"}, {"{0} ମାସ ପୂର୍ବେ", "{0} ମା. ପୂର୍ବେ"}, {"{0} ବର୍ଷ ପୂର୍ବେ", "{0} ବ. ପୂର୍ବେ"}},
 			days:     map[string]int{"ଗତକାଲି": 1, "ଆଜି": 0, "ବର୍ତ୍ତମାନ": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "mdy",
 		},
 		"os": {
@@ -899,7 +899,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"хуыцаубон", "хцб"}, {"къуырисӕр", "крс"}, {"дыццӕг", "дцг"}, {"ӕртыццӕг", "ӕрт"}, {"цыппӕрӕм", "цпр"}, {"майрӕмбон", "мрб"}, {"сабат", "сбт"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"{0} сахаты размӕ"}, {"{0} бон раздӕр", "{0} боны размӕ"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"знон": 1, "абон": 0, "ӕндӕрӕбон": 2, "now": -1},
-			am:       []string{"am", "ӕмбисбоны размӕ"}, pm: []string{"pm", "ӕмбисбоны фӕстӕ"},
+			am:       []string{"am", "ӕмбисбоны размӕ"}, pm: []string{"pm", "ӕмбисбоны фӕстӕ"}, night: []string{},
 			order: "dmy",
 		},
 		"pa": {
@@ -907,7 +907,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ਐਤਵਾਰ", "ਐਤ"}, {"ਸੋਮਵਾਰ", "ਸੋਮ"}, {"ਮੰਗਲਵਾਰ", "ਮੰਗਲ"}, {"ਬੁੱਧਵਾਰ", "ਬੁੱਧ"}, {"ਵੀਰਵਾਰ", "ਵੀਰ"}, {"ਸ਼ੁੱਕਰਵਾਰ", "ਸ਼ੁੱਕਰ"}, {"ਸ਼ਨੀਵਾਰ", "ਸ਼ਨੀ"}},
 			past:     [7][]string{{"{0} ਸਕਿੰਟ ਪਹਿਲਾਂ"}, {"{0} ਮਿੰਟ ਪਹਿਲਾਂ"}, {"{0} ਘੰਟਾ ਪਹਿਲਾਂ", "{0} ਘੰਟੇ ਪਹਿਲਾਂ"}, {"{0} ਦਿਨ ਪਹਿਲਾਂ"}, {"{0} ਹਫ਼ਤਾ ਪਹਿਲਾਂ", "{0} ਹਫ਼ਤੇ ਪਹਿਲਾਂ"}, {"{0} ਮਹੀਨਾ ਪਹਿਲਾਂ", "{0} ਮਹੀਨੇ ਪਹਿਲਾਂ"}, {"{0} ਸਾਲ ਪਹਿਲਾਂ"}},
 			days:     map[string]int{"ਬੀਤਿਆ ਕੱਲ੍ਹ": 1, "ਅੱਜ": 0, "ਹੁਣ": -1},
-			am:       []string{"am", "ਸਵੇਰੇ"}, pm: []string{"pm", "ਦੁਪਹਿਰੇ", "ਸ਼ਾਮੀਂ"},
+			am:       []string{"am", "ਸਵੇਰੇ"}, pm: []string{"pm", "ਦੁਪਹਿਰੇ", "ਸ਼ਾਮੀਂ"}, night: []string{"ਰਾਤੀਂ"},
 			order: "dmy",
 		},
 		"pl": {
@@ -915,7 +915,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"niedziela", "niedz"}, {"poniedziałek", "pon"}, {"wtorek", "wt"}, {"środa", "śr"}, {"czwartek", "czw"}, {"piątek", "pt"}, {"sobota", "sob"}},
 			past:     [7][]string{{"{0} sekundę temu", "{0} sekundy temu", "{0} sekund temu", "{0} sek. temu", "{0} s temu"}, {"{0} minutę temu", "{0} minuty temu", "{0} minut temu", "{0} min temu"}, {"{0} godzinę temu", "{0} godziny temu", "{0} godzin temu", "{0} godz. temu", "{0} g. temu"}, {"{0} dzień temu", "{0} dni temu"}, {"{0} tydzień temu", "{0} tygodnie temu", "{0} tygodni temu", "{0} tydz. temu", "{0} tyg. temu"}, {"{0} miesiąc temu", "{0} miesiące temu", "{0} miesięcy temu", "{0} mies. temu"}, {"{0} rok temu", "{0} lata temu", "{0} lat temu"}},
 			days:     map[string]int{"wczoraj": 1, "dzisiaj": 0, "przedwczoraj": 2, "teraz": -1},
-			am:       []string{"am", "rano", "przed poł.", "przed południem"}, pm: []string{"pm", "po poł.", "po południu", "wiecz.", "wieczorem"},
+			am:       []string{"am", "rano", "przed poł.", "przed południem"}, pm: []string{"pm", "po poł.", "po południu", "wiecz.", "wieczorem"}, night: []string{"w nocy"},
 			order: "dmy",
 		},
 		"ps": {
@@ -923,7 +923,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"يونۍ"}, {"دونۍ"}, {"درېنۍ"}, {"څلرنۍ"}, {"پينځنۍ"}, {"جمعه"}, {"اونۍ"}},
 			past:     [7][]string{{"{0} ثانيه مخکې", "{0} ثانيې مخکې", "{0} ثانيه کې"}, {"{0} دقيقه مخکې", "{0} دقيقې مخکې"}, {"{0} ساعت مخکې", "{0} ساعتونه مخکې"}, {"{0} ورځ مخکې", "{0} ورځې مخکې"}, {"{0} اونۍ مخکې"}, {"{0} مياشت مخکې", "{0} مياشتې مخکې"}, {"{0} کال مخکې", "{0} کاله مخکې"}},
 			days:     map[string]int{"پرون": 1, "نن": 0, "اوس": -1},
-			am:       []string{"am", "غ.م."}, pm: []string{"pm", "غ.و."},
+			am:       []string{"am", "غ.م."}, pm: []string{"pm", "غ.و."}, night: []string{},
 			order: "ymd",
 		},
 		"pt": {
@@ -931,7 +931,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"domingo", "dom"}, {"segunda-feira", "seg"}, {"terça-feira", "ter"}, {"quarta-feira", "qua"}, {"quinta-feira", "qui"}, {"sexta-feira", "sex"}, {"sábado", "sáb"}},
 			past:     [7][]string{{"há {0} segundo", "há {0} segundos", "há {0} seg."}, {"há {0} minuto", "há {0} minutos", "há {0} min."}, {"há {0} hora", "há {0} horas", "há {0} h"}, {"há {0} dia", "há {0} dias"}, {"há {0} semana", "há {0} semanas", "há {0} sem."}, {"há {0} mês", "há {0} meses"}, {"há {0} ano", "há {0} anos"}},
 			days:     map[string]int{"ontem": 1, "hoje": 0, "anteontem": 2, "agora": -1},
-			am:       []string{"am", "da manhã"}, pm: []string{"pm", "da tarde", "da noite"},
+			am:       []string{"am", "da manhã"}, pm: []string{"pm", "da tarde", "da noite"}, night: []string{},
 			order: "dmy",
 		},
 		"qu": {
@@ -939,7 +939,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"domingo", "dom"}, {"lunes", "lun"}, {"martes", "mar"}, {"miércoles", "mié"}, {"jueves", "jue"}, {"viernes", "vie"}, {"sábado", "sab"}},
 			past:     [7][]string{{"{0} qipa segundu"}, {"{0} qipa minutu"}, {"{0} qipa ura"}, {"{0} qipa punchaw"}, {"{0} qipa semana"}, {"{0} qipa killa"}, {"-{0} y", "{0} qipa watapi", "{0} ñawpaq watapi"}},
 			days:     map[string]int{"qayna punchaw": 1, "kunan punchaw": 0, "now": -1},
-			am:       []string{"a.m."}, pm: []string{"p.m."},
+			am:       []string{"a.m."}, pm: []string{"p.m."}, night: []string{},
 			order: "dmy",
 		},
 		"raj": {
@@ -947,7 +947,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"रविवार"}, {"सोमवार"}, {"मंगलवार"}, {"बुधवार"}, {"गुरुवार"}, {"शुक्रवार"}, {"शनिवार"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"काल": 1, "आज": 0, "now": -1},
-			am:       []string{"am", "सबेरे"}, pm: []string{"pm", "सांम"},
+			am:       []string{"am", "सबेरे"}, pm: []string{"pm", "सांम"}, night: []string{},
 			order: "ymd",
 		},
 		"rm": {
@@ -955,7 +955,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"dumengia", "du"}, {"glindesdi", "gli"}, {"mardi", "ma"}, {"mesemna", "me"}, {"gievgia", "gie"}, {"venderdi", "ve"}, {"sonda", "so"}},
 			past:     [7][]string{{"avant {0} secunda", "avant {0} secundas", "avant {0} s"}, {"avant {0} minuta", "avant {0} minutas", "avant {0} min"}, {"avant {0} ura", "avant {0} uras", "avant {0} h", "avant {0}h"}, {"avant {0} di", "avant {0} dis", "avant {0}d"}, {"avant {0} emna", "avant {0} emnas", "avant {0}e"}, {"avant {0} mais", "avant {0}mais"}, {"avant {0} onn", "avant {0} onns", "avant {0}o"}},
 			days:     map[string]int{"ier": 1, "oz": 0, "stersas": 2, "ussa": -1},
-			am:       []string{"am", "a"}, pm: []string{"pm", "p"},
+			am:       []string{"am", "a"}, pm: []string{"pm", "p"}, night: []string{},
 			order: "dmy",
 		},
 		"rn": {
@@ -963,7 +963,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ku w’indwi", "cu"}, {"ku wa mbere", "mbe"}, {"ku wa kabiri", "kab"}, {"ku wa gatatu", "gtu"}, {"ku wa kane", "kan"}, {"ku wa gatanu", "gnu"}, {"ku wa gatandatu", "gnd"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"ejo (haheze)": 1, "uyu musi": 0, "now": -1},
-			am:       []string{"z.mu."}, pm: []string{"z.mw."},
+			am:       []string{"z.mu."}, pm: []string{"z.mw."}, night: []string{},
 			order: "dmy",
 		},
 		"ro": {
@@ -971,7 +971,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"duminică", "dum"}, {"luni", "lun"}, {"marți", "mar"}, {"miercuri", "mie"}, {"joi"}, {"vineri", "vin"}, {"sâmbătă", "sâm"}},
 			past:     [7][]string{{"acum {0} secundă", "acum {0} secunde", "acum {0} de secunde", "acum {0} sec.", "-{0} s"}, {"acum {0} minut", "acum {0} minute", "acum {0} de minute", "acum {0} min.", "-{0} m"}, {"acum {0} oră", "acum {0} ore", "acum {0} de ore", "acum {0} h", "-{0} h"}, {"acum {0} zi", "acum {0} zile", "acum {0} de zile", "-{0} zi", "-{0} zile"}, {"acum {0} săptămână", "acum {0} săptămâni", "acum {0} de săptămâni", "acum {0} săpt.", "-{0} săpt."}, {"acum {0} lună", "acum {0} luni", "acum {0} de luni", "-{0} lună", "-{0} luni"}, {"acum {0} an", "acum {0} ani", "acum {0} de ani", "-{0} an", "-{0} ani"}},
 			days:     map[string]int{"ieri": 1, "azi": 0, "alaltăieri": 2, "acum": -1},
-			am:       []string{"a.m.", "dimineața"}, pm: []string{"p.m.", "după-amiaza", "seara"},
+			am:       []string{"a.m.", "dimineața"}, pm: []string{"p.m.", "după-amiaza", "seara"}, night: []string{"noaptea"},
 			order: "dmy",
 		},
 		"ru": {
@@ -979,7 +979,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"воскресенье", "вс"}, {"понедельник", "пн"}, {"вторник", "вт"}, {"среда", "ср"}, {"четверг", "чт"}, {"пятница", "пт"}, {"суббота", "сб"}},
 			past:     [7][]string{{"{0} секунду назад", "{0} секунды назад", "{0} секунд назад", "{0} сек. назад", "-{0} с"}, {"{0} минуту назад", "{0} минуты назад", "{0} минут назад", "{0} мин. назад", "-{0} мин"}, {"{0} час назад", "{0} часа назад", "{0} часов назад", "{0} ч назад", "-{0} ч"}, {"{0} день назад", "{0} дня назад", "{0} дней назад", "{0} дн. назад", "-{0} дн."}, {"{0} неделю назад", "{0} недели назад", "{0} недель назад", "{0} нед. назад", "-{0} нед."}, {"{0} месяц назад", "{0} месяца назад", "{0} месяцев назад", "{0} мес. назад", "-{0} мес."}, {"{0} год назад", "{0} года назад", "{0} лет назад", "{0} г. назад", "{0} л. назад", "-{0} г.", "-{0} л."}},
 			days:     map[string]int{"вчера": 1, "сегодня": 0, "позавчера": 2, "сейчас": -1},
-			am:       []string{"am", "утра"}, pm: []string{"pm", "дня", "веч.", "вечера"},
+			am:       []string{"am", "утра"}, pm: []string{"pm", "дня", "веч.", "вечера"}, night: []string{"ночи"},
 			order: "dmy",
 		},
 		"rw": {
@@ -987,7 +987,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ku cyumweru", "cyu"}, {"kuwa mbere", "mbe"}, {"kuwa kabiri", "kab"}, {"kuwa gatatu", "gtu"}, {"kuwa kane", "kan"}, {"kuwa gatanu", "gnu"}, {"kuwa gatandatu", "gnd"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"ejo": 1, "uyu munsi": 0, "now": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "ymd",
 		},
 		"sa": {
@@ -995,7 +995,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"रविवासरः", "रवि"}, {"सोमवासरः", "सोम"}, {"मंगलवासरः", "मंगल"}, {"बुधवासरः", "बुध"}, {"गुरुवासर:", "गुरु"}, {"शुक्रवासरः", "शुक्र"}, {"शनिवासरः", "शनि"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"गतदिनम्": 1, "अद्य": 0, "now": -1},
-			am:       []string{"am", "पूर्वाह्न"}, pm: []string{"pm", "अपराह्न"},
+			am:       []string{"am", "पूर्वाह्न"}, pm: []string{"pm", "अपराह्न"}, night: []string{},
 			order: "dmy",
 		},
 		"sah": {
@@ -1003,7 +1003,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"баскыһыанньа", "бс"}, {"бэнидиэнньик", "бн"}, {"оптуорунньук", "оп"}, {"сэрэдэ", "сэ"}, {"чэппиэр", "чп"}, {"бээтиҥсэ", "бэ"}, {"субуота", "сб"}},
 			past:     [7][]string{{"{0} сөкүүндэ ынараа өттүгэр", "{0} сөк. анараа өттүгэр"}, {"{0} мүнүүтэ ынараа өттүгэр"}, {"{0} чаас ынараа өттүгэр"}, {"{0} күн ынараа өттүгэр"}, {"{0} нэдиэлэ анараа өттүгэр"}, {"{0} ый ынараа өттүгэр"}, {"{0} сыл ынараа өттүгэр"}},
 			days:     map[string]int{"бэҕэһээ": 1, "бүгүн": 0, "иллэрээ күн": 2, "билигин": -1},
-			am:       []string{"эи"}, pm: []string{"эк"},
+			am:       []string{"эи"}, pm: []string{"эк"}, night: []string{},
 			order: "ymd",
 		},
 		"sat": {
@@ -1011,7 +1011,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ᱥᱤᱸᱜᱮ", "ᱥᱤᱸ"}, {"ᱚᱛᱮ", "ᱚᱛ"}, {"ᱵᱟᱞᱮ", "ᱵᱟ"}, {"ᱥᱟᱹᱜᱩᱱ", "ᱥᱟᱹ"}, {"ᱥᱟᱹᱨᱫᱤ", "ᱥᱟᱹᱨ"}, {"ᱡᱟᱹᱨᱩᱢ", "ᱡᱟᱹ"}, {"ᱧᱩᱦᱩᱢ", "ᱧᱩ"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"ᱦᱚᱞᱟ": 1, "ᱛᱮᱦᱮᱧ": 0, "now": -1},
-			am:       []string{"am", "ᱥᱮᱛᱟᱜ"}, pm: []string{"pm", "ᱧᱤᱫᱟᱹ"},
+			am:       []string{"am", "ᱥᱮᱛᱟᱜ"}, pm: []string{"pm", "ᱧᱤᱫᱟᱹ"}, night: []string{},
 			order: "dmy",
 		},
 		"sc": {
@@ -1019,7 +1019,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"domìniga", "dom"}, {"lunis", "lun"}, {"martis", "mar"}, {"mèrcuris", "mèr"}, {"giòbia", "giò"}, {"chenàbura", "che"}, {"sàbadu", "sàb"}},
 			past:     [7][]string{{"{0} segundu a como", "{0} segundos a como", "{0} seg. a como", "{0} s a como"}, {"{0} minutu a como", "{0} minutos a como", "{0} min. a como", "{0} m a como"}, {"{0} ora a como", "{0} oras a como", "{0} o a como"}, {"{0} die a como", "{0} dies a como"}, {"{0} chida a como", "{0} chidas a como", "{0} ch. a como"}, {"{0} mese a como", "{0} meses a como"}, {"{0} annu a como", "{0} annos a como"}},
 			days:     map[string]int{"eris": 1, "oe": 0, "como": -1},
-			am:       []string{"am", "m."}, pm: []string{"pm", "b."},
+			am:       []string{"am", "m."}, pm: []string{"pm", "b."}, night: []string{},
 			order: "dmy",
 		},
 		"sd": {
@@ -1027,7 +1027,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"آچر"}, {"سومر"}, {"اڱارو"}, {"اربع"}, {"خميس"}, {"جمعو"}, {"ڇنڇر"}},
 			past:     [7][]string{{"{0} سيڪنڊ پهرين"}, {"{0} منٽ پهرين"}, {"{0} ڪلاڪ پهرين"}, {"{0} ڏينهن پهرين"}, {"{0} هفتو پهرين", "{0} هفتا پهرين"}, {"{0} مهينا پهرين"}, {"{0} سال پهرين", "{0}سال پهرين"}},
 			days:     map[string]int{"ڪل": 1, "اڄ": 0, "هاڻي": -1},
-			am:       []string{"صبح", "صبح، منجهند"}, pm: []string{"شام", "منجهند، شام"},
+			am:       []string{"صبح", "صبح، منجهند"}, pm: []string{"شام", "منجهند، شام"}, night: []string{},
 			order: "ymd",
 		},
 		"se": {
@@ -1035,7 +1035,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sotnabeaivi", "sotn"}, {"vuossárga", "vuos"}, {"maŋŋebárga", "maŋ"}, {"gaskavahkku", "gask"}, {"duorasdat", "duor"}, {"bearjadat", "bear"}, {"lávvardat", "láv"}},
 			past:     [7][]string{{"{0} sekunda árat", "{0} sekundda árat"}, {"{0} minuhta árat", "{0} minuhtta árat"}, {"{0} diibmu árat", "{0} diibmur árat"}, {"{0} jándor árat", "{0} jándora árat"}, {"{0} vahku árat", "{0} vahkku árat"}, {"{0} mánotbadji árat"}, {"{0} jahki árat", "{0} jahkki árat"}},
 			days:     map[string]int{"ikte": 1, "odne": 0, "oovdebpeivvi": 2, "now": -1},
-			am:       []string{"i.b.", "iđitbeaivet"}, pm: []string{"e.b.", "eahketbeaivet"},
+			am:       []string{"i.b.", "iđitbeaivet"}, pm: []string{"e.b.", "eahketbeaivet"}, night: []string{},
 			order: "ymd",
 		},
 		"sg": {
@@ -1043,7 +1043,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"bikua-ôko", "bk1"}, {"bïkua-ûse", "bk2"}, {"bïkua-ptâ", "bk3"}, {"bïkua-usïö", "bk4"}, {"bïkua-okü", "bk5"}, {"lâpôsö", "lâp"}, {"lâyenga", "lây"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"bîrï": 1, "lâsô": 0, "now": -1},
-			am:       []string{"nd"}, pm: []string{"lk"},
+			am:       []string{"nd"}, pm: []string{"lk"}, night: []string{},
 			order: "dmy",
 		},
 		"shn": {
@@ -1051,7 +1051,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"တိတ်ႉ"}, {"ၸၼ်"}, {"ၵၢၼ်း"}, {"ပုတ်ႉ"}, {"ၽတ်း"}, {"သုၵ်း"}, {"သဝ်"}},
 			past:     [7][]string{{"{0} ၸႅၵ်ၵၢၼ်ႉပူၼ်ႉမႃး"}, {"{0} မိၼိတ်ႉပူၼ်ႉမႃး"}, {"{0} ၸူဝ်ႈမူင်းပူၼ်ႉမႃး"}, {"{0} ဝၼ်းပူၼ်ႉမႃး"}, {"{0} ဝူင်ႈပူၼ်ႉမႃး", "{0} ဝူင်ႈပူၼ်မႃး"}, {"{0} လိူၼ်ပူၼ်ႉမႃး"}, {"{0} ပီ ပူၼ်ႉမႃး"}},
 			days:     map[string]int{"မိူဝ်ႈဝႃး": 1, "မိူဝ်ႈၼႆႉ": 0, "ယၢမ်းလဵဝ်": -1},
-			am:       []string{"တၸ.", "ၸ.", "တွၼ်ႈၸဝ်ႉ"}, pm: []string{"တလ.", "လ.", "တွၼ်ႈလႃႈ"},
+			am:       []string{"တၸ.", "ၸ.", "တွၼ်ႈၸဝ်ႉ"}, pm: []string{"တလ.", "လ.", "တွၼ်ႈလႃႈ"}, night: []string{},
 			order: "ymd",
 		},
 		"si": {
@@ -1059,7 +1059,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ඉරිදා"}, {"සඳුදා"}, {"අඟහරුවාදා", "අඟහ"}, {"බදාදා"}, {"බ්\u200dරහස්පතින්දා", "බ්\u200dරහස්"}, {"සිකුරාදා", "සිකු"}, {"සෙනසුරාදා", "සෙන"}},
 			past:     [7][]string{{"තත්පර {0}කට පෙර"}, {"මිනිත්තු {0}කට පෙර"}, {"පැය {0}කට පෙර"}, {"දින {0}කට පෙර"}, {"සති {0}කට පෙර"}, {"මාස {0}කට පෙර"}, {"වසර {0}කට පෙර"}},
 			days:     map[string]int{"ඊයේ": 1, "අද": 0, "පෙරේදා": 2, "දැන්": -1},
-			am:       []string{"පෙ.ව.", "උ", "උදේ"}, pm: []string{"ප.ව.", "හ", "හවස", "රෑ"},
+			am:       []string{"පෙ.ව.", "උ", "උදේ"}, pm: []string{"ප.ව.", "හ", "හවස", "රෑ"}, night: []string{},
 			order: "ymd",
 		},
 		"sk": {
@@ -1067,7 +1067,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"nedeľa", "ne"}, {"pondelok", "po"}, {"utorok", "ut"}, {"streda", "st"}, {"štvrtok", "št"}, {"piatok", "pi"}, {"sobota", "so"}},
 			past:     [7][]string{{"pred {0} sekundou", "pred {0} sekundami", "pred {0} s"}, {"pred {0} minútou", "pred {0} minútami", "pred {0} min"}, {"pred {0} hodinou", "pred {0} hodinami", "pred {0} h"}, {"pred {0} dňom", "pred {0} dňami", "pred {0} d."}, {"pred {0} týždňom", "pred {0} týždňami", "pred {0} týž."}, {"pred {0} mesiacom", "pred {0} mesiacmi", "pred {0} mes."}, {"pred {0} rokom", "pred {0} rokmi", "pred {0} r."}},
 			days:     map[string]int{"včera": 1, "dnes": 0, "predvčerom": 2, "teraz": -1},
-			am:       []string{"am", "ráno", "dop.", "dopol.", "dopoludnia"}, pm: []string{"pm", "pop.", "popol.", "popoludní", "več.", "večer"},
+			am:       []string{"am", "ráno", "dop.", "dopol.", "dopoludnia"}, pm: []string{"pm", "pop.", "popol.", "popoludní", "več.", "večer"}, night: []string{"v n.", "v noci"},
 			order: "dmy",
 		},
 		"sl": {
@@ -1075,7 +1075,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"nedelja", "ned"}, {"ponedeljek", "pon"}, {"torek", "tor"}, {"sreda", "sre"}, {"četrtek", "čet"}, {"petek", "pet"}, {"sobota", "sob"}},
 			past:     [7][]string{{"pred {0} sekundo", "pred {0} sekundama", "pred {0} sekundami", "pred {0} s"}, {"pred {0} minuto", "pred {0} minutama", "pred {0} minutami", "pred {0} min.", "pred {0} min"}, {"pred {0} uro", "pred {0} urama", "pred {0} urami", "pred {0} h"}, {"pred {0} dnevom", "pred {0} dnevoma", "pred {0} dnevi"}, {"pred {0} tednom", "pred {0} tednoma", "pred {0} tedni", "pred {0} ted."}, {"pred {0} mesecem", "pred {0} mesecema", "pred {0} meseci", "pred {0} mes."}, {"pred {0} letom", "pred {0} letoma", "pred {0} leti"}},
 			days:     map[string]int{"včeraj": 1, "danes": 0, "predvčerajšnjim": 2, "zdaj": -1},
-			am:       []string{"dop.", "zj", "zjut.", "zjutraj", "d", "dopoldan"}, pm: []string{"pop.", "p", "popoldan", "zv", "zveč.", "zvečer"},
+			am:       []string{"dop.", "zj", "zjut.", "zjutraj", "d", "dopoldan"}, pm: []string{"pop.", "p", "popoldan", "zv", "zveč.", "zvečer"}, night: []string{"po", "ponoči"},
 			order: "dmy",
 		},
 		"sn": {
@@ -1083,7 +1083,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"svondo", "svo"}, {"muvhuro", "muv"}, {"chipiri", "chp"}, {"chitatu", "cht"}, {"china", "chn"}, {"chishanu", "chs"}, {"mugovera", "mug"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"nezuro": 1, "nhasi": 0, "now": -1},
-			am:       []string{"am", "a"}, pm: []string{"pm", "p"},
+			am:       []string{"am", "a"}, pm: []string{"pm", "p"}, night: []string{},
 			order: "ymd",
 		},
 		"so": {
@@ -1091,7 +1091,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"axad", "axd"}, {"isniin", "isn"}, {"talaado", "tldo"}, {"arbaco", "arbc"}, {"khamiis", "khms"}, {"jimco", "jmc"}, {"sabti", "sbti"}},
 			past:     [7][]string{{"{0} ilbiriqsi kahor", "{0} ilbrqsi khr"}, {"{0} daqiiqad kahor", "{0} daqiiqadood kahor", "{0} dqqd khr"}, {"{0} saacad kahor", "{0} saacadood kahor", "{0} scd khr"}, {"{0} maalin kahor", "{0} maalmood kahor", "{0} mln khr", "{0} mlmd khr"}, {"{0} toddobaad kahor", "{0} tdbd khr"}, {"{0} bil kahor", "{0} bilood kahor", "{0} bil khr"}, {"{0} sannad kahor", "{0} sannadood kahor", "{0} snd khr"}},
 			days:     map[string]int{"shalay": 1, "maanta": 0, "imika": -1},
-			am:       []string{"gh", "h"}, pm: []string{"gd", "d"},
+			am:       []string{"gh", "h"}, pm: []string{"gd", "d"}, night: []string{},
 			order: "dmy",
 		},
 		"sq": {
@@ -1099,7 +1099,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"e diel", "die"}, {"e hënë", "hën"}, {"e martë", "mar"}, {"e mërkurë", "mër"}, {"e enjte", "enj"}, {"e premte", "pre"}, {"e shtunë", "sht"}},
 			past:     [7][]string{{"{0} sekondë më parë", "{0} sekonda më parë", "{0} sek më parë"}, {"{0} minutë më parë", "{0} minuta më parë", "{0} min më parë"}, {"{0} orë më parë"}, {"{0} ditë më parë"}, {"{0} javë më parë"}, {"{0} muaj më parë"}, {"{0} vit më parë", "{0} vjet më parë"}},
 			days:     map[string]int{"dje": 1, "sot": 0, "tani": -1},
-			am:       []string{"p.d.", "e mëngjesit", "e paradites"}, pm: []string{"m.d.", "e pasdites", "e mbrëmjes"},
+			am:       []string{"p.d.", "e mëngjesit", "e paradites"}, pm: []string{"m.d.", "e pasdites", "e mbrëmjes"}, night: []string{},
 			order: "dmy",
 		},
 		"sr": {
@@ -1107,7 +1107,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"недеља", "нед"}, {"понедељак", "пон"}, {"уторак", "уто"}, {"среда", "сре"}, {"четвртак", "чет"}, {"петак", "пет"}, {"субота", "суб"}},
 			past:     [7][]string{{"пре {0} секунде", "пре {0} секунди", "пре {0} сек.", "пре {0} с."}, {"пре {0} минута", "пре {0} мин."}, {"пре {0} сата", "пре {0} сати", "пре {0} ч."}, {"пре {0} дана", "пре {0} д."}, {"пре {0} недеље", "пре {0} недеља", "пре {0} нед.", "пре {0} н."}, {"пре {0} месеца", "пре {0} месеци", "пре {0} мес.", "пре {0} м."}, {"пре {0} године", "пре {0} година", "пре {0} год.", "пре {0} г."}},
 			days:     map[string]int{"јуче": 1, "данас": 0, "прекјуче": 2, "сада": -1},
-			am:       []string{"am", "ујутру"}, pm: []string{"pm", "по подне", "увече"},
+			am:       []string{"am", "ујутру"}, pm: []string{"pm", "по подне", "увече"}, night: []string{"ноћу"},
 			order: "dmy",
 		},
 		"sr-latn": {
@@ -1115,7 +1115,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"nedelja", "ned"}, {"ponedeljak", "pon"}, {"utorak", "uto"}, {"sreda", "sre"}, {"četvrtak", "čet"}, {"petak", "pet"}, {"subota", "sub"}},
 			past:     [7][]string{{"pre {0} sekunde", "pre {0} sekundi", "pre {0} sek.", "pre {0} s."}, {"pre {0} minuta", "pre {0} min."}, {"pre {0} sata", "pre {0} sati", "pre {0} č."}, {"pre {0} dana", "pre {0} d."}, {"pre {0} nedelje", "pre {0} nedelja", "pre {0} ned.", "pre {0} n."}, {"pre {0} meseca", "pre {0} meseci", "pre {0} mes.", "pre {0} m."}, {"pre {0} godine", "pre {0} godina", "pre {0} god.", "pre {0} g."}},
 			days:     map[string]int{"juče": 1, "danas": 0, "prekjuče": 2, "sada": -1},
-			am:       []string{"am", "ujutru"}, pm: []string{"pm", "po podne", "uveče"},
+			am:       []string{"am", "ujutru"}, pm: []string{"pm", "po podne", "uveče"}, night: []string{"noću"},
 			order: "dmy",
 		},
 		"st": {
@@ -1123,7 +1123,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sontaha", "son"}, {"mantaha", "mma"}, {"labobedi", "bed"}, {"laboraro", "rar"}, {"labone", "ne"}, {"labohlano", "hla"}, {"moqebelo", "moq"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"yesterday": 1, "today": 0, "now": -1},
-			am:       []string{"am", "hoseng"}, pm: []string{"pm", "thapama"},
+			am:       []string{"am", "hoseng"}, pm: []string{"pm", "thapama"}, night: []string{},
 			order: "ymd",
 		},
 		"su": {
@@ -1131,7 +1131,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"minggu", "mng"}, {"senén", "sen"}, {"salasa", "sal"}, {"rebo", "reb"}, {"kemis", "kem"}, {"jumaah", "jum"}, {"saptu", "sap"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"kamari": 1, "dinten ieu": 0, "now": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "dmy",
 		},
 		"sv": {
@@ -1139,7 +1139,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"söndag", "sön"}, {"måndag", "mån"}, {"tisdag", "tis"}, {"onsdag", "ons"}, {"torsdag", "tors"}, {"fredag", "fre"}, {"lördag", "lör"}},
 			past:     [7][]string{{"för {0} sekund sedan", "för {0} sekunder sedan", "för {0} s sen", "−{0} s"}, {"för {0} minut sedan", "för {0} minuter sedan", "för {0} min sen", "−{0} min"}, {"för {0} timme sedan", "för {0} timmar sedan", "för {0} tim sedan", "−{0} h"}, {"för {0} dag sedan", "för {0} dagar sedan", "för {0} d sedan", "−{0} d"}, {"för {0} vecka sedan", "för {0} veckor sedan", "för {0} v. sedan", "−{0} v"}, {"för {0} månad sedan", "för {0} månader sedan", "för {0} mån. sen", "−{0} mån"}, {"för {0} år sedan", "för {0} år sen", "−{0} år"}},
 			days:     map[string]int{"i går": 1, "i dag": 0, "i förrgår": 2, "nu": -1},
-			am:       []string{"fm", "på morg.", "på morgonen", "på förm.", "på förmiddagen"}, pm: []string{"em", "på efterm.", "på eftermiddagen", "på kvällen"},
+			am:       []string{"fm", "på morg.", "på morgonen", "på förm.", "på förmiddagen"}, pm: []string{"em", "på efterm.", "på eftermiddagen", "på kvällen"}, night: []string{},
 			order: "ymd",
 		},
 		"sw": {
@@ -1147,7 +1147,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"jumapili"}, {"jumatatu"}, {"jumanne"}, {"jumatano"}, {"alhamisi"}, {"ijumaa"}, {"jumamosi"}},
 			past:     [7][]string{{"sekunde {0} iliyopita", "sekunde {0} zilizopita"}, {"dakika {0} iliyopita", "dakika {0} zilizopita"}, {"saa {0} iliyopita", "saa {0} zilizopita"}, {"siku {0} iliyopita", "siku {0} zilizopita"}, {"wiki {0} iliyopita", "wiki {0} zilizopita"}, {"mwezi {0} uliopita", "miezi {0} iliyopita"}, {"mwaka {0} uliopita", "miaka {0} iliyopita"}},
 			days:     map[string]int{"jana": 1, "leo": 0, "juzi": 2, "sasa hivi": -1},
-			am:       []string{"am", "asubuhi"}, pm: []string{"pm", "mchana", "jioni"},
+			am:       []string{"am", "asubuhi"}, pm: []string{"pm", "mchana", "jioni"}, night: []string{"usiku"},
 			order: "dmy",
 		},
 		"szl": {
@@ -1155,7 +1155,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"niydziela"}, {"pyńdziałek"}, {"wtorek"}, {"strzoda"}, {"sztwortek"}, {"piōntek"}, {"sobota"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"yesterday": 1, "today": 0, "now": -1},
-			am:       []string{"do połedniŏ"}, pm: []string{"po połedniu"},
+			am:       []string{"do połedniŏ"}, pm: []string{"po połedniu"}, night: []string{},
 			order: "ymd",
 		},
 		"ta": {
@@ -1163,7 +1163,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ஞாயிறு", "ஞாயி"}, {"திங்கள்", "திங்"}, {"செவ்வாய்", "செவ்"}, {"புதன்", "புத"}, {"வியாழன்", "வியா"}, {"வெள்ளி", "வெள்"}, {"சனி"}},
 			past:     [7][]string{{"{0} விநாடிக்கு முன்", "{0} விநாடிகளுக்கு முன்", "{0} வி. முன்"}, {"{0} நிமிடத்திற்கு முன்", "{0} நிமிடங்களுக்கு முன்", "{0} நிமி. முன்", "{0} நி. முன்"}, {"{0} மணிநேரம் முன்", "{0} ம. முன்"}, {"{0} நாளுக்கு முன்", "{0} நாட்களுக்கு முன்", "{0} நா. முன்"}, {"{0} வாரத்திற்கு முன்", "{0} வாரங்களுக்கு முன்", "{0} வார. முன்", "{0} வா. முன்"}, {"{0} மாதத்துக்கு முன்", "{0} மாதங்களுக்கு முன்", "{0} மாத. முன்", "{0} மா. முன்"}, {"{0} ஆண்டிற்கு முன்", "{0} ஆண்டுகளுக்கு முன்", "{0} ஆ. முன்"}},
 			days:     map[string]int{"நேற்று": 1, "இன்று": 0, "நேற்று முன்தினம்": 2, "இப்போது": -1},
-			am:       []string{"am", "கா.", "காலை"}, pm: []string{"pm", "பிற்.", "பிற்பகல்", "மா.", "மாலை", "அந்தி மா.", "அந்தி மாலை"},
+			am:       []string{"am", "கா.", "காலை"}, pm: []string{"pm", "பிற்.", "பிற்பகல்", "மா.", "மாலை", "அந்தி மா.", "அந்தி மாலை"}, night: []string{"இர.", "இரவு"},
 			order: "dmy",
 		},
 		"te": {
@@ -1171,7 +1171,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ఆదివారం", "ఆది"}, {"సోమవారం", "సోమ"}, {"మంగళవారం", "మంగళ"}, {"బుధవారం", "బుధ"}, {"గురువారం", "గురు"}, {"శుక్రవారం", "శుక్ర"}, {"శనివారం", "శని"}},
 			past:     [7][]string{{"{0} సెకను క్రితం", "{0} సెకన్ల క్రితం", "{0} సెక. క్రితం"}, {"{0} నిమిషం క్రితం", "{0} నిమిషాల క్రితం", "{0} నిమి. క్రితం"}, {"{0} గంట క్రితం", "{0} గంటల క్రితం", "{0} గం. క్రితం"}, {"{0} రోజు క్రితం", "{0} రోజుల క్రితం"}, {"{0} వారం క్రితం", "{0} వారాల క్రితం"}, {"{0} నెల క్రితం", "{0} నెలల క్రితం"}, {"{0} సంవత్సరం క్రితం", "{0} సంవత్సరాల క్రితం", "{0} సం. క్రితం"}},
 			days:     map[string]int{"నిన్న": 1, "ఈ రోజు": 0, "మొన్న": 2, "ప్రస్తుతం": -1},
-			am:       []string{"am", "ఉదయం"}, pm: []string{"pm", "మధ్యాహ్నం", "సాయంత్రం"},
+			am:       []string{"am", "ఉదయం"}, pm: []string{"pm", "మధ్యాహ్నం", "సాయంత్రం"}, night: []string{"రాత్రి"},
 			order: "dmy",
 		},
 		"tg": {
@@ -1179,7 +1179,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"якшанбе", "яшб"}, {"душанбе", "дшб"}, {"сешанбе", "сшб"}, {"чоршанбе", "чшб"}, {"панҷшанбе", "пшб"}, {"ҷумъа", "ҷмъ"}, {"шанбе", "шнб"}},
 			past:     [7][]string{{"{0} сония пеш", "{0} сон. пеш"}, {"{0} дақиқа пеш", "{0} дақ. пеш"}, {"{0} соат пеш", "{0} ст. пеш"}, {"{0} рӯз пеш"}, {"{0} ҳафта пеш", "{0} ҳ. пеш"}, {"{0} моҳ пеш", "{0} м. пеш"}, {"{0} сол пеш", "{0} с. пеш"}},
 			days:     map[string]int{"дирӯз": 1, "имрӯз": 0, "ҳозир": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "dmy",
 		},
 		"th": {
@@ -1187,7 +1187,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"วันอาทิตย์", "อาทิตย์"}, {"วันจันทร์", "จันทร์"}, {"วันอังคาร", "อังคาร"}, {"วันพุธ", "พุธ"}, {"วันพฤหัสบดี", "พฤหัส"}, {"วันศุกร์", "ศุกร์"}, {"วันเสาร์", "เสาร์"}},
 			past:     [7][]string{{"{0} วินาทีที่ผ่านมา", "{0} วินาทีที่แล้ว"}, {"{0} นาทีที่ผ่านมา", "{0} นาทีที่แล้ว"}, {"{0} ชั่วโมงที่ผ่านมา", "{0} ชม. ที่แล้ว"}, {"{0} วันที่ผ่านมา", "{0} วันที่แล้ว"}, {"{0} สัปดาห์ที่ผ่านมา", "{0} สัปดาห์ที่แล้ว"}, {"{0} เดือนที่ผ่านมา", "{0} เดือนที่แล้ว"}, {"{0} ปีที่แล้ว"}},
 			days:     map[string]int{"เมื่อวาน": 1, "วันนี้": 0, "เมื่อวานซืน": 2, "ขณะนี้": -1},
-			am:       []string{"am", "เช้า", "ในตอนเช้า"}, pm: []string{"pm", "บ่าย", "เย็น", "ในตอนเย็น", "ค่ำ"},
+			am:       []string{"am", "เช้า", "ในตอนเช้า"}, pm: []string{"pm", "บ่าย", "เย็น", "ในตอนเย็น", "ค่ำ"}, night: []string{"กลางคืน"},
 			order: "dmy",
 		},
 		"ti": {
@@ -1195,7 +1195,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ሰንበት", "ሰን"}, {"ሰኑይ", "ሰኑ"}, {"ሰሉስ", "ሰሉ"}, {"ረቡዕ", "ረቡ"}, {"ሓሙስ", "ሓሙ"}, {"ዓርቢ", "ዓር"}, {"ቀዳም", "ቀዳ"}},
 			past:     [7][]string{{"ቅድሚ {0} ካልኢት"}, {"ቅድሚ {0} ደቒቕ"}, {"ቅድሚ {0} ሰዓት"}, {"ቅድሚ {0} መዓልቲ", "ኣብ {0} መዓልቲ"}, {"ቅድሚ {0} ሰሙን"}, {"ቅድሚ {0} ወርሒ"}, {"ቅድሚ {0} ዓ", "ቅድሚ -{0} ዓ"}},
 			days:     map[string]int{"ትማሊ": 1, "ሎሚ": 0, "ሕጂ": -1},
-			am:       []string{"ቅ.ቀ."}, pm: []string{"ድ.ቀ."},
+			am:       []string{"ቅ.ቀ."}, pm: []string{"ድ.ቀ."}, night: []string{},
 			order: "mdy",
 		},
 		"tk": {
@@ -1203,7 +1203,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ýekşenbe", "ýek"}, {"duşenbe", "duş"}, {"sişenbe", "siş"}, {"çarşenbe", "çar"}, {"penşenbe", "pen"}, {"anna", "ann"}, {"şenbe", "şen"}},
 			past:     [7][]string{{"{0} sekunt öň", "{0} sek. öň"}, {"{0} minut öň", "{0} min. öň"}, {"{0} sagat öň", "{0} sag. öň"}, {"{0} gün öň", "{0} g. öň"}, {"{0} hepde öň", "{0} hep. öň", "{0} h. öň"}, {"{0} aý öň"}, {"{0} ýyl öň", "{0} ý. öň"}},
 			days:     map[string]int{"düýn": 1, "şu gün": 0, "häzir": -1},
-			am:       []string{"go.öň", "öň", "günortadan öň"}, pm: []string{"go.soň", "soň", "günortadan soň"},
+			am:       []string{"go.öň", "öň", "günortadan öň"}, pm: []string{"go.soň", "soň", "günortadan soň"}, night: []string{},
 			order: "dmy",
 		},
 		"tn": {
@@ -1211,7 +1211,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"tshipi", "tsh"}, {"mosupologo", "mos"}, {"labobedi", "labb"}, {"laboraro", "labr"}, {"labone", "labn"}, {"labotlhano", "labt"}, {"matlhatso", "mat"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"maabane": 1, "gompieno": 0, "now": -1},
-			am:       []string{"am", "a"}, pm: []string{"pm", "p"},
+			am:       []string{"am", "a"}, pm: []string{"pm", "p"}, night: []string{},
 			order: "ymd",
 		},
 		"to": {
@@ -1219,7 +1219,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sāpate", "sāp"}, {"mōnite", "mōn"}, {"tūsite", "tūs"}, {"pulelulu", "pul"}, {"tuʻapulelulu", "tuʻa"}, {"falaite", "fal"}, {"tokonaki", "tok"}},
 			past:     [7][]string{{"sekoni ʻe {0} kuoʻosi"}, {"miniti ʻe {0} kuoʻosi"}, {"houa ʻe {0} kuoʻosi"}, {"ʻaho ʻe {0} kuoʻosi"}, {"uike ʻe {0} kuoʻosi"}, {"māhina ʻe {0} kuoʻosi"}, {"taʻu ʻe {0} kuoʻosi"}},
 			days:     map[string]int{"ʻaneafi": 1, "ʻahó ni": 0, "ʻaneheafi": 2, "taimí ni": -1},
-			am:       []string{"hh", "hengihengi"}, pm: []string{"ea", "efiafi"},
+			am:       []string{"hh", "hengihengi"}, pm: []string{"ea", "efiafi"}, night: []string{},
 			order: "dmy",
 		},
 		"tr": {
@@ -1227,7 +1227,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"pazar", "paz"}, {"pazartesi", "pzt"}, {"salı", "sal"}, {"çarşamba", "çar"}, {"perşembe", "per"}, {"cuma", "cum"}, {"cumartesi", "cmt"}},
 			past:     [7][]string{{"{0} saniye önce", "{0} sn. önce"}, {"{0} dakika önce", "{0} dk. önce"}, {"{0} saat önce", "{0} sa. önce"}, {"{0} gün önce"}, {"{0} hafta önce", "{0} hf. önce"}, {"{0} ay önce"}, {"{0} yıl önce"}},
 			days:     map[string]int{"dün": 1, "bugün": 0, "evvelsi gün": 2, "şimdi": -1},
-			am:       []string{"öö", "sabah"}, pm: []string{"ös", "öğleden sonra", "akşam"},
+			am:       []string{"öö", "sabah"}, pm: []string{"ös", "öğleden sonra", "akşam"}, night: []string{"gece"},
 			order: "dmy",
 		},
 		"tt": {
@@ -1235,7 +1235,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"якшәмбе", "якш"}, {"дүшәмбе", "дүш"}, {"сишәмбе", "сиш"}, {"чәршәмбе", "чәр"}, {"пәнҗешәмбе", "пәнҗ"}, {"җомга", "җом"}, {"шимбә", "шим"}},
 			past:     [7][]string{{"{0} секунд элек", "{0} с. элек"}, {"{0} минут элек", "{0} мин. элек"}, {"{0} сәгать элек", "{0} сәг. элек"}, {"{0} көн элек"}, {"{0} атна элек"}, {"{0} ай элек"}, {"{0} ел элек"}},
 			days:     map[string]int{"кичә": 1, "бүген": 0, "хәзер": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "dmy",
 		},
 		"ug": {
@@ -1243,7 +1243,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"يەكشەنبە", "يە"}, {"دۈشەنبە", "دۈ"}, {"سەيشەنبە", "سە"}, {"چارشەنبە", "چا"}, {"پەيشەنبە", "پە"}, {"جۈمە", "جۈ"}, {"شەنبە", "شە"}},
 			past:     [7][]string{{"{0} سېكۇنت ئىلگىرى"}, {"{0} مىنۇت ئىلگىرى"}, {"{0} سائەت ئىلگىرى"}, {"{0} كۈن ئىلگىرى"}, {"{0} ھەپتە ئىلگىرى"}, {"{0} ئاي ئىلگىرى"}, {"{0} يىل ئىلگىرى"}},
 			days:     map[string]int{"تۈنۈگۈن": 1, "بۈگۈن": 0, "now": -1},
-			am:       []string{"چ.ب", "ب", "چۈشتىن بۇرۇن"}, pm: []string{"چ.ك", "ك", "چۈشتىن كېيىن"},
+			am:       []string{"چ.ب", "ب", "چۈشتىن بۇرۇن"}, pm: []string{"چ.ك", "ك", "چۈشتىن كېيىن"}, night: []string{},
 			order: "ymd",
 		},
 		"uk": {
@@ -1251,7 +1251,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"неділя", "нд"}, {"понеділок", "пн"}, {"вівторок", "вт"}, {"середа", "ср"}, {"четвер", "чт"}, {"пʼятниця", "пт"}, {"субота", "сб"}},
 			past:     [7][]string{{"{0} секунду тому", "{0} секунди тому", "{0} секунд тому", "{0} с тому"}, {"{0} хвилину тому", "{0} хвилини тому", "{0} хвилин тому", "{0} хв тому"}, {"{0} годину тому", "{0} години тому", "{0} годин тому", "{0} год тому"}, {"{0} день тому", "{0} дні тому", "{0} днів тому", "{0} дн. тому"}, {"{0} тиждень тому", "{0} тижні тому", "{0} тижнів тому", "{0} тиж. тому"}, {"{0} місяць тому", "{0} місяці тому", "{0} місяців тому", "{0} міс. тому"}, {"{0} рік тому", "{0} роки тому", "{0} років тому", "{0} р. тому"}},
 			days:     map[string]int{"учора": 1, "сьогодні": 0, "позавчора": 2, "зараз": -1},
-			am:       []string{"дп", "ранку"}, pm: []string{"пп", "дня", "вечора"},
+			am:       []string{"дп", "ранку"}, pm: []string{"пп", "дня", "вечора"}, night: []string{},
 			order: "dmy",
 		},
 		"ur": {
@@ -1259,7 +1259,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"اتوار"}, {"پیر"}, {"منگل"}, {"بدھ"}, {"جمعرات"}, {"جمعہ"}, {"ہفتہ"}},
 			past:     [7][]string{{"{0} سیکنڈ پہلے"}, {"{0} منٹ پہلے"}, {"{0} گھنٹہ پہلے", "{0} گھنٹے پہلے"}, {"{0} دن پہلے", "{0} دنوں پہلے"}, {"{0} ہفتہ پہلے", "{0} ہفتے پہلے"}, {"{0} مہینہ پہلے", "{0} مہینے پہلے", "{0} ماہ قبل", "{0} ماہ پہلے"}, {"{0} سال پہلے"}},
 			days:     map[string]int{"گزشتہ کل": 1, "آج": 0, "گزشتہ پرسوں": 2, "اب": -1},
-			am:       []string{"am", "صبح", "صبح میں"}, pm: []string{"pm", "دوپہر", "دوپہر میں", "سہ پہر"},
+			am:       []string{"am", "صبح", "صبح میں"}, pm: []string{"pm", "دوپہر", "دوپہر میں", "سہ پہر"}, night: []string{"رات", "رات میں"},
 			order: "dmy",
 		},
 		"uz": {
@@ -1267,7 +1267,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"yakshanba", "yak"}, {"dushanba", "dush"}, {"seshanba", "sesh"}, {"chorshanba", "chor"}, {"payshanba", "pay"}, {"juma", "jum"}, {"shanba", "shan"}},
 			past:     [7][]string{{"{0} soniya oldin"}, {"{0} daqiqa oldin"}, {"{0} soat oldin"}, {"{0} kun oldin"}, {"{0} hafta oldin"}, {"{0} oy oldin"}, {"{0} yil oldin"}},
 			days:     map[string]int{"kecha": 1, "bugun": 0, "hozir": -1},
-			am:       []string{"to", "ertalab"}, pm: []string{"tk", "kunduzi", "kechqurun"},
+			am:       []string{"to", "ertalab"}, pm: []string{"tk", "kunduzi", "kechqurun"}, night: []string{"kechasi"},
 			order: "dmy",
 		},
 		"uz-cyrl": {
@@ -1275,7 +1275,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"якшанба", "якш"}, {"душанба", "душ"}, {"сешанба", "сеш"}, {"чоршанба", "чор"}, {"пайшанба", "пай"}, {"жума", "жум"}, {"шанба", "шан"}},
 			past:     [7][]string{{"{0} сония олдин"}, {"{0} дақиқа олдин"}, {"{0} соат олдин"}, {"{0} кун олдин"}, {"{0} ҳафта олдин"}, {"{0} ой аввал"}, {"{0} йил аввал"}},
 			days:     map[string]int{"кеча": 1, "бугун": 0, "ҳозир": -1},
-			am:       []string{"то", "эрталаб"}, pm: []string{"тк", "кундузи", "кечқурун"},
+			am:       []string{"то", "эрталаб"}, pm: []string{"тк", "кундузи", "кечқурун"}, night: []string{"кечаси"},
 			order: "dmy",
 		},
 		"vi": {
@@ -1283,7 +1283,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"chủ nhật", "cn"}, {"thứ hai", "thứ 2"}, {"thứ ba", "thứ 3"}, {"thứ tư", "thứ 4"}, {"thứ năm", "thứ 5"}, {"thứ sáu", "thứ 6"}, {"thứ bảy", "thứ 7"}},
 			past:     [7][]string{{"{0} giây trước"}, {"{0} phút trước"}, {"{0} giờ trước"}, {"{0} ngày trước"}, {"{0} tuần trước"}, {"{0} tháng trước"}, {"{0} năm trước"}},
 			days:     map[string]int{"hôm qua": 1, "hôm nay": 0, "hôm kia": 2, "bây giờ": -1},
-			am:       []string{"sa", "sáng"}, pm: []string{"ch", "chiều", "tối"},
+			am:       []string{"sa", "sáng"}, pm: []string{"ch", "chiều", "tối"}, night: []string{"đêm"},
 			order: "dmy",
 		},
 		"wae": {
@@ -1291,7 +1291,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"sunntag", "sun"}, {"mäntag", "män"}, {"zištag", "ziš"}, {"mittwuč", "mit"}, {"fróntag", "fró"}, {"fritag", "fri"}, {"samštag", "sam"}},
 			past:     [7][]string{{"vor {0} sekund", "vor {0} sekunde"}, {"vor {0} minüta", "vor {0} minüte"}, {"vor {0} stund", "vor {0} stunde"}, {"vor {0} tag", "vor {0} täg"}, {"vor {0} wuča", "cor {0} wučä"}, {"vor {0} mánet"}, {"vor {0} jár", "cor {0} jár"}},
 			days:     map[string]int{"gešter": 1, "hitte": 0, "vorgešter": 2, "now": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "ymd",
 		},
 		"wo": {
@@ -1299,7 +1299,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"dibéer", "dib"}, {"altine", "alt"}, {"talaata", "tal"}, {"àlarba", "àla"}, {"alxamis", "alx"}, {"àjjuma", "àjj"}, {"aseer", "ase"}},
 			past:     [7][]string{{"{0} saa ci ginaaw"}, {"{0} simili ci ginaaw", "{0} sim. ci ginaaw"}, {"{0} waxtu ci ginaaw", "{0} wax. ci ginaaw"}, {"{0} fan ci ginaaw"}, {"{0} ayi-bis ci ginaaw", "{0} ayi-b. ci ginaaw"}, {"{0} weer ci ginaaw", "{0} we. ci ginaaw"}, {"{0} at ci ginaaw"}},
 			days:     map[string]int{"démb": 1, "tay": 0, "leegi": -1},
-			am:       []string{"sub"}, pm: []string{"ngo"},
+			am:       []string{"sub"}, pm: []string{"ngo"}, night: []string{},
 			order: "dmy",
 		},
 		"xh": {
@@ -1307,7 +1307,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"cawe", "caw"}, {"mvulo", "mvu"}, {"lwesibini", "bin"}, {"lwesithathu", "tha"}, {"lwesine", "sin"}, {"lwesihlanu", "hla"}, {"mgqibelo", "mgq"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"izolo": 1, "namhlanje": 0, "ngoku": -1},
-			am:       []string{"am"}, pm: []string{"pm"},
+			am:       []string{"am"}, pm: []string{"pm"}, night: []string{},
 			order: "mdy",
 		},
 		"yi": {
@@ -1315,7 +1315,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"זונטיק"}, {"מאָנטיק"}, {"דינסטיק"}, {"מיטוואך"}, {"דאנערשטיק"}, {"פֿרײַטיק"}, {"שבת"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"פֿאַר {0} חודש", "פֿאַר {0} חדשים"}, {"פֿאַר {0} יאָר"}},
 			days:     map[string]int{"נעכטן": 1, "היינט": 0, "now": -1},
-			am:       []string{"פֿאַרמיטאָג"}, pm: []string{"נאָכמיטאָג"},
+			am:       []string{"פֿאַרמיטאָג"}, pm: []string{"נאָכמיטאָג"}, night: []string{},
 			order: "dmy",
 		},
 		"yo": {
@@ -1323,7 +1323,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"àìkú"}, {"ajé"}, {"ìsẹ́gun"}, {"ọjọ́rú"}, {"ọjọ́bọ"}, {"ẹtì"}, {"àbámẹ́ta"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"{0} ọdún sẹ́yìn", "ọdún {0} sẹ́yìn"}},
 			days:     map[string]int{"àná": 1, "òní": 0, "íjẹta": 2, "nísinsìyí": -1},
-			am:       []string{"àárọ̀"}, pm: []string{"ọ̀sán"},
+			am:       []string{"àárọ̀"}, pm: []string{"ọ̀sán"}, night: []string{},
 			order: "dmy",
 		},
 		"za": {
@@ -1331,7 +1331,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"ngoenzsinghgiz"}, {"singhgizit"}, {"singhgizngeih"}, {"singhgizsam"}, {"singhgizseiq"}, {"singhgizhaj"}, {"singhgizroek"}},
 			past:     [7][]string{{"-{0} s"}, {"-{0} min"}, {"-{0} h"}, {"-{0} d"}, {"-{0} w"}, {"-{0} m"}, {"-{0} y"}},
 			days:     map[string]int{"yesterday": 1, "today": 0, "now": -1},
-			am:       []string{"am", "banhaet"}, pm: []string{"pm", "banringzgvaq"},
+			am:       []string{"am", "banhaet"}, pm: []string{"pm", "banringzgvaq"}, night: []string{},
 			order: "ymd",
 		},
 		"zh": {
@@ -1339,7 +1339,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"星期日", "周日"}, {"星期一", "周一"}, {"星期二", "周二"}, {"星期三", "周三"}, {"星期四", "周四"}, {"星期五", "周五"}, {"星期六", "周六"}},
 			past:     [7][]string{{"{0}秒钟前", "{0}秒前"}, {"{0}分钟前"}, {"{0}小时前"}, {"{0}天前"}, {"{0}周前"}, {"{0}个月前"}, {"{0}年前"}},
 			days:     map[string]int{"昨天": 1, "今天": 0, "前天": 2, "现在": -1},
-			am:       []string{"上午"}, pm: []string{"下午", "晚上"},
+			am:       []string{"上午"}, pm: []string{"下午", "晚上"}, night: []string{},
 			order: "ymd",
 		},
 		"zh-hant": {
@@ -1347,7 +1347,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"星期日", "週日"}, {"星期一", "週一"}, {"星期二", "週二"}, {"星期三", "週三"}, {"星期四", "週四"}, {"星期五", "週五"}, {"星期六", "週六"}},
 			past:     [7][]string{{"{0} 秒前"}, {"{0} 分鐘前"}, {"{0} 小時前"}, {"{0} 天前"}, {"{0} 週前"}, {"{0} 個月前"}, {"{0} 年前"}},
 			days:     map[string]int{"昨天": 1, "今天": 0, "前天": 2, "現在": -1},
-			am:       []string{"上午"}, pm: []string{"下午", "晚上"},
+			am:       []string{"上午"}, pm: []string{"下午", "晚上"}, night: []string{},
 			order: "ymd",
 		},
 		"zu": {
@@ -1355,7 +1355,7 @@ func cldrLocaleTable() map[string]cldrLocale {
 			weekdays: [7][]string{{"isonto", "son"}, {"umsombuluko", "mso"}, {"ulwesibili", "bil"}, {"ulwesithathu", "tha"}, {"ulwesine", "sin"}, {"ulwesihlanu", "hla"}, {"umgqibelo", "mgq"}},
 			past:     [7][]string{{"{0} isekhondi eledlule", "{0} amasekhondi edlule"}, {"{0} iminithi eledlule", "{0} amaminithi edlule"}, {"{0} ihora eledlule", "emahoreni angu-{0} edlule", "{0} amahora edlule"}, {"osukwini olungu-{0} olwedlule", "ezinsukwini ezingu-{0} ezedlule.", "{0} usuku olwedlule", "{0} izinsuku ezedlule"}, {"evikini elingu-{0} eledlule", "amaviki angu-{0} edlule"}, {"{0} inyanga edlule", "{0} izinyanga ezedlule"}, {"{0} unyaka odlule", "{0} iminyaka edlule"}},
 			days:     map[string]int{"izolo": 1, "namhlanje": 0, "usuku olwandulela olwayizolo": 2, "manje": -1},
-			am:       []string{"am", "ekuseni", "emini"}, pm: []string{"pm", "ntambama", "ebusuku"},
+			am:       []string{"am", "ekuseni", "emini"}, pm: []string{"pm", "ntambama", "ebusuku"}, night: []string{},
 			order: "mdy",
 		},
 	}

@@ -293,14 +293,7 @@ func parseHuman(s string, months map[string]int, order int, inflect string) (tim
 		} else {
 			half = clockHalf(s)
 		}
-		if half != "" {
-			pm := half[0] == 'p'
-			if pm && hour < 12 {
-				hour += 12
-			} else if !pm && hour == 12 {
-				hour = 0
-			}
-		}
+		hour = clockHour(hour, half)
 		s = s[:m[0]] + " " + s[m[1]:]
 	}
 	var nums []int
@@ -354,8 +347,21 @@ func parseHuman(s string, months map[string]int, order int, inflect string) (tim
 	return time.Date(year, time.Month(month), day, hour, min, sec, 0, time.UTC), true
 }
 
+// clockHour is the hour of a 24-hour clock for hour read with half
+// ("am", "pm", "night" or none): at night, 12 is midnight and 6 to 11
+// are evening hours ("রাত ১২:০০", "रात 10 बजे").
+func clockHour(hour int, half string) int {
+	switch {
+	case half == "pm" && hour < 12, half == "night" && hour >= 6 && hour < 12:
+		return hour + 12
+	case (half == "am" || half == "night") && hour == 12:
+		return 0
+	}
+	return hour
+}
+
 // clockHalf is "am" or "pm" when s names a 12-hour clock's half in words,
-// "" otherwise.
+// "night" when it names the night, "" otherwise.
 func clockHalf(s string) string {
 	amWords, pmWords := halfWords()
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == ',' }) {
@@ -364,6 +370,11 @@ func clockHalf(s string) string {
 			return "pm"
 		case slices.Contains(amWords, w):
 			return "am"
+		}
+	}
+	for w := range nightWords() {
+		if strings.Contains(s, w) && (cjkWord(w) || wordIn(s, w)) {
+			return "night"
 		}
 	}
 	// With or without the dots of an abbreviation ("ΜΜ" of "μ.μ.").

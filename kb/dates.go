@@ -359,13 +359,17 @@ func parseNamedDay(l, lang string, now time.Time) (time.Time, bool) {
 	// time, a few words of a header line too ("ann wrote yesterday at
 	// 10:20").
 	others := 0
-	for _, w := range letterRunRE.FindAllString(timeRE.ReplaceAllString(rest, " "), -1) {
+	untimed := timeRE.ReplaceAllString(rest, " ")
+	for _, w := range letterRunRE.FindAllString(untimed, -1) {
 		if !dayJoiners[w] {
 			others++
 		}
 	}
 	if others > 0 && (!timeRE.MatchString(l) || others > 4) {
 		return time.Time{}, false
+	}
+	if timeRE.MatchString(l) && strings.ContainsFunc(untimed, unicode.IsDigit) {
+		return time.Time{}, false // a date's numbers besides the time ("Sunday, 25 … 2022, 12:00")
 	}
 	hour, min := 0, 0
 	if m := timeRE.FindStringSubmatch(l); m != nil {
@@ -375,13 +379,7 @@ func parseNamedDay(l, lang string, now time.Time) (time.Time, bool) {
 		if half == "" {
 			half = clockHalf(l) // "दोपहर 2:05", "下午 2:05"
 		}
-		if half != "" {
-			if pm := half[0] == 'p'; pm && hour < 12 {
-				hour += 12
-			} else if !pm && hour == 12 {
-				hour = 0
-			}
-		}
+		hour = clockHour(hour, half)
 	} else if strings.ContainsFunc(l, unicode.IsDigit) {
 		return time.Time{}, false // numbers that are no time of day
 	}

@@ -17,25 +17,31 @@ import (
 // cldrLocale is one language's date words from CLDR (cldr_dates_gen.go),
 // lower-cased: month names January first, weekday names Sunday first,
 // the past relative-time patterns per unit (second, minute, hour, day,
-// week, month, year; "{0}" stands for the number), the relative day
-// words as days before now (-1: now itself), the words of a 12-hour
-// clock's halves and day periods ("pm", "शाम"), and the order of a short
-// numeric date ("dmy", "mdy", "ymd").
+// week, month, year; "{0}" stands for the number, and a phrase ending
+// in "{=2}" says its number, 2, in words), the relative day words as
+// days before now (-1: now itself), the words of a 12-hour clock's
+// halves and day periods ("pm", "शाम") and of the night, on both sides
+// of midnight ("রাত"), and the order of a short numeric date ("dmy",
+// "mdy", "ymd").
 type cldrLocale struct {
 	months   [12][]string
 	weekdays [7][]string
 	past     [7][]string
 	days     map[string]int
 	am, pm   []string
+	night    []string
 	order    string
 }
 
 // pastPattern is one CLDR relative-time pattern split at its number:
-// "vor {0} Stunden" is prefix "vor", suffix "stunden" of unit hour.
+// "vor {0} Stunden" is prefix "vor", suffix "stunden" of unit hour; a
+// phrase that says its number ("قبل شهرين") is the prefix alone, with
+// its count.
 type pastPattern struct {
 	lang           string
 	unit           int
 	prefix, suffix string
+	count          int
 }
 
 var (
@@ -53,7 +59,7 @@ var (
 			foldLists(loc.months[:])
 			foldLists(loc.weekdays[:])
 			foldLists(loc.past[:])
-			foldLists([][]string{loc.am, loc.pm})
+			foldLists([][]string{loc.am, loc.pm, loc.night})
 			days := make(map[string]int, len(loc.days))
 			for w, n := range loc.days {
 				days[foldDate(w)] = n
@@ -120,6 +126,42 @@ func foldable(r rune) bool {
 	return r == '’' || r == 'ʼ' || r == '‘' || r > 0x7f && unicode.Is(unicode.Cf, r)
 }
 
+// nightWords are CLDR's words of the night (cldrLocale.night) that no
+// language gives a clock's half.
+var nightWords = sync.OnceValue(func() map[string]bool {
+	am, pm := halfWords()
+	out := map[string]bool{}
+	for _, loc := range cldrLocales() {
+		for _, w := range loc.night {
+			if utf8.RuneCountInString(w) >= 2 && !slices.Contains(am, w) && !slices.Contains(pm, w) {
+				out[w] = true
+			}
+		}
+	}
+	for _, loc := range cldrLocales() {
+		for _, w := range slices.Concat(loc.am, loc.pm) {
+			delete(out, w)
+		}
+	}
+	return out
+})
+
+// wordIn tells w found in s between word bounds.
+func wordIn(s, w string) bool {
+	for from := 0; from < len(s); {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		if boundBefore(s, i) && boundAfter(s, i+len(w)) {
+			return true
+		}
+		from = i + 1
+	}
+	return false
+}
+
 // undottedHalfWords are the words of halfWords without their dots, and
 // the half each marks.
 var undottedHalfWords = sync.OnceValue(func() map[string]string {
@@ -159,11 +201,19 @@ var pastTables = sync.OnceValue(func() *pastTable {
 func (t *pastTable) add(lang string, past [7][]string) {
 	for unit, pats := range past {
 		for _, p := range pats {
+			count := 0
+			if phrase, n, ok := strings.Cut(p, "{="); ok {
+				if _, day := dayWords()[strings.TrimSpace(phrase)]; day {
+					continue // "yesterday": a day, read with its time by parseNamedDay
+				}
+				count, _ = strconv.Atoi(strings.TrimSuffix(n, "}"))
+				p = phrase + "{0}"
+			}
 			before, after, ok := strings.Cut(p, "{0}")
 			if !ok {
 				continue
 			}
-			pp := pastPattern{lang, unit, undotted(before), undotted(after)}
+			pp := pastPattern{lang, unit, undotted(before), undotted(after), count}
 			if pp.prefix == "" && pp.suffix == "" {
 				continue
 			}
@@ -325,6 +375,20 @@ func parseCLDRAgo(l, lang string, now time.Time) (time.Time, bool) {
 // and suffix: digits, or one or two words standing for one ("a", "einer",
 // "ein paar"). Prefix and suffix must stand at word bounds.
 func matchPast(l string, p pastPattern) (int, bool) {
+	if p.count > 0 {
+		for from := 0; from < len(l); {
+			i := strings.Index(l[from:], p.prefix)
+			if i < 0 {
+				return 0, false
+			}
+			i += from
+			from = i + 1
+			if boundBefore(l, i) && (boundAfter(l, i+len(p.prefix)) || endsWithNonLetter(p.prefix)) {
+				return p.count, true
+			}
+		}
+		return 0, false
+	}
 	for from := 0; from <= len(l); {
 		var mid string
 		if p.suffix != "" {

@@ -65,7 +65,8 @@ func TestDatesCLDR(t *testing.T) {
 // tables' exact strings, each form by a general rule: typographic
 // apostrophes and format characters, a time of day written with a dot
 // after a day word, weekday names of several words or of scripts
-// without spaces, and a clock's half without its dots.
+// without spaces, a clock's half without its dots, relative forms that
+// say their number in words, and the night's hours.
 func TestDateForms(t *testing.T) {
 	now := time.Date(2024, 3, 20, 12, 0, 0, 0, time.UTC) // a Wednesday
 	for _, c := range []struct {
@@ -81,6 +82,13 @@ func TestDateForms(t *testing.T) {
 		{"12 Μαΐου 2021 12:10 ΠΜ", "", "2021-05-12T00:10:00Z"},
 		{"ម្សិល\u200bមិញ 10:20", "km", "2024-03-19T10:20:00Z"},
 		{"eilen 1.250", "", ""}, // a number, no time
+		// A relative form that says its number in words (CLDR's and
+		// date-fns's forms of two, "{=2}").
+		{"قبل ساعتين", "ar", "2024-03-20T10:00:00Z"},
+		{"לפני שעתיים", "", "2024-03-20T10:00:00Z"},
+		// The night's word: 12 is midnight, 10 an evening hour.
+		{"25 दिसंबर 2022, रात 12:15", "hi", "2022-12-25T00:15:00Z"},
+		{"25 दिसंबर 2022, रात 10:15", "hi", "2022-12-25T22:15:00Z"},
 	} {
 		got, ok := ParseDateAt(c.in, c.lang, now)
 		switch {

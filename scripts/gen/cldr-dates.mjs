@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 
 const gen = readFileSync(new URL("../../kb/locales_gen.go", import.meta.url), "utf8");
-const glibc = [...new Set([...gen.matchAll(/^\t"([a-z]+)":/gm)].map((m) => m[1]))];
+const glibc = [...new Set([...gen.matchAll(/^\t+"([a-z]+)":/gm)].map((m) => m[1]))];
 // Every two-letter language code too: ICU describes languages the C
 // library does not (Esperanto, Western Frisian, Yoruba…).
 const letters = "abcdefghijklmnopqrstuvwxyz";
@@ -62,12 +62,21 @@ for (const l of langs.sort()) {
       for (const n of samples.values()) {
         const parts = rtf.formatToParts(-n, unit);
         const i = parts.findIndex((p) => p.type === "integer");
-        if (i < 0) continue;
+        if (i < 0) {
+          // A form that says its number in words ("قبل شهرين", two
+          // months ago): the phrase and its count, "{=2}".
+          const s = lower(parts.map((p) => p.value).join(""), l);
+          if (!/\d/.test(s)) set.add(s + " {=" + n + "}");
+          continue;
+        }
         const before = parts.slice(0, i).map((p) => p.value).join("");
         let j = i;
         while (j + 1 < parts.length && parts[j + 1].type !== "literal") j++;
         const after = parts.slice(j + 1).map((p) => p.value).join("");
         set.add((fold(before, l) + "{0}" + fold(after, l)).trim());
+        // The number in brackets after such a form ("לפני שעתיים (2)"):
+        // the form alone says it.
+        if (/\($/.test(before) && /^\)/.test(after) && after.trim() === ")") set.add(lower(before.replace(/\($/, ""), l) + " {=" + n + "}");
       }
     }
     past.push([...set]);
@@ -99,9 +108,12 @@ for (const l of langs.sort()) {
   const amSet = periods([2, 8, 10]), pmSet = periods([14, 17, 20, 23]);
   const am = [...periods([8, 10])].filter((w) => !pmSet.has(w));
   const pm = [...periods([14, 17, 20])].filter((w) => !amSet.has(w));
+  // Words of the night, of hours on both sides of midnight ("রাত"): 12
+  // with them is midnight, 6 to 11 evening hours.
+  const night = [...periods([0, 2, 23])].filter((w) => amSet.has(w) && pmSet.has(w));
   const order = new Intl.DateTimeFormat(g, { dateStyle: "short", timeZone: "UTC" }).formatToParts(new Date(Date.UTC(2021, 10, 23)))
     .filter((p) => ["day", "month", "year"].includes(p.type)).map((p) => p.type[0]).join("");
-  out.push({ l, months, weekdays, past, days, order, am, pm });
+  out.push({ l, months, weekdays, past, days, order, am, pm, night });
 }
 
 // Format characters (zero-width joiners and spaces) escaped, as Go's linters want them.
@@ -114,7 +126,7 @@ for (const x of out) {
   src += `\t\tweekdays: [7][]string{${x.weekdays.map(list).join(", ")}},\n`;
   src += `\t\tpast: [7][]string{${x.past.map(list).join(", ")}},\n`;
   src += `\t\tdays: map[string]int{${x.days.map(([w, n]) => q(w) + ": " + n).join(", ")}},\n`;
-  src += `\t\tam: []string${list(x.am)}, pm: []string${list(x.pm)},\n`;
+  src += `\t\tam: []string${list(x.am)}, pm: []string${list(x.pm)}, night: []string${list(x.night)},\n`;
   src += `\t\torder: ${q(x.order)},\n\t},\n`;
 }
 src += "}\n}\n";

@@ -2,7 +2,8 @@
 // date-fns 4.4.0's locales ("vor {0} Stunden", "{0} saat əvvəl"), a
 // second source beside CLDR's (kb/cldr_dates_gen.go): web templates write
 // relative dates with such libraries' words, which differ from CLDR's in
-// many languages. Only forms with the number in digits become patterns.
+// many languages. Forms with the number in digits become patterns; forms
+// of one and two that say it in words become phrases with their count.
 // Run: npm install date-fns@4.4.0 in a scratch folder, then
 // NODE_PATH=that/node_modules node scripts/gen/datefns-relative.mjs
 import { execFileSync } from "node:child_process";
@@ -27,10 +28,13 @@ for (const [name, loc] of Object.entries(locales).sort()) {
   for (const unit of units) {
     const set = new Set();
     if (unit) {
-      for (const n of [2, 3, 4, 5, 7, 11, 21, 25]) {
+      for (const n of [1, 2, 3, 4, 5, 7, 11, 21, 25]) {
         const s = fold(formatDistanceStrict(new Date(now.getTime() - n * ms[unit]), now, { addSuffix: true, unit, locale: loc }), lang);
         const re = new RegExp("(^|[^\\d])" + n + "(?![\\d])");
         if (re.test(s)) set.add(s.replace(re, "$1{0}"));
+        // A form that says its number in words ("منذ شهرين", two months
+        // ago): the phrase and its count, "{=2}".
+        else if (n <= 2 && !/\d/.test(s)) set.add(s + " {=" + n + "}");
       }
     }
     past.push([...set]);
