@@ -1,6 +1,7 @@
 package kb
 
 import (
+	"maps"
 	"net/http"
 	"regexp"
 	"slices"
@@ -72,7 +73,7 @@ var (
 	unixRE      = regexp.MustCompile(`^1\d{9}$`)
 	unixMilliRE = regexp.MustCompile(`^1\d{12}$`) // JavaScript's Date.now()
 	tokenRE     = regexp.MustCompile(`\d+|[\pL\pM]+`)
-	timeRE      = regexp.MustCompile(`(\d{1,2})\s*[:h]\s*(\d{2})(?:\s*:\s*(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?`)
+	timeRE      = regexp.MustCompile(`(\d{1,2})\s*(?:[:h]|[点點时時])\s*(\d{2})(?:\s*:\s*(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?`)
 )
 
 // monthNames lists, per language (ISO 639-1), the month names and their
@@ -298,6 +299,9 @@ func parseHuman(s string, months map[string]int, order int, inflect string) (tim
 	}
 	var nums []int
 	month := 0
+	if m, rest, ok := phraseMonth(s, months); ok {
+		month, s = m, rest
+	}
 	for _, tok := range tokenRE.FindAllString(s, -1) {
 		if tok[0] >= '0' && tok[0] <= '9' {
 			n, _ := strconv.Atoi(tok)
@@ -347,6 +351,53 @@ func parseHuman(s string, months map[string]int, order int, inflect string) (tim
 	return time.Date(year, time.Month(month), day, hour, min, sec, 0, time.UTC), true
 }
 
+// monthPhrases are the month names of several words ("an dùbhlachd",
+// "арван хоёрдугаар сар") of every language, split in words (tokenRE),
+// by their first word, the longest first.
+var monthPhrases = sync.OnceValue(func() map[string][][]string {
+	seen, out := map[string]bool{}, map[string][][]string{}
+	for _, words := range monthWords() {
+		for w := range words {
+			if f := tokenRE.FindAllString(w, -1); len(f) > 1 && !seen[w] {
+				seen[w] = true
+				out[f[0]] = append(out[f[0]], f)
+			}
+		}
+	}
+	for _, ps := range out {
+		slices.SortFunc(ps, func(a, b []string) int { return len(b) - len(a) })
+	}
+	return out
+})
+
+// phraseMonth finds in s a month name of several words that months
+// holds, its last word inflected too ("арван хоёрдугаар сарын"), and
+// returns the month and s without the name.
+func phraseMonth(s string, months map[string]int) (int, string, bool) {
+	index := monthPhrases()
+	toks := tokenRE.FindAllStringIndex(s, -1)
+	for i, t := range toks {
+		for _, p := range index[s[t[0]:t[1]]] {
+			if i+len(p) > len(toks) {
+				continue
+			}
+			last := toks[i+len(p)-1]
+			ok := true
+			for j, w := range p {
+				tw := s[toks[i+j][0]:toks[i+j][1]]
+				if tw != w && (j < len(p)-1 || !stemOf(tw, w)) {
+					ok = false
+					break
+				}
+			}
+			if m := months[strings.Join(p, " ")]; ok && m != 0 {
+				return m, s[:t[0]] + " " + s[last[1]:], true
+			}
+		}
+	}
+	return 0, s, false
+}
+
 // clockHour is the hour of a 24-hour clock for hour read with half
 // ("am", "pm", "night" or none): at night, 12 is midnight and 6 to 11
 // are evening hours ("রাত ১২:০০", "रात 10 बजे").
@@ -363,29 +414,65 @@ func clockHour(hour int, half string) int {
 // clockHalf is "am" or "pm" when s names a 12-hour clock's half in words,
 // "night" when it names the night, "" otherwise.
 func clockHalf(s string) string {
-	amWords, pmWords := halfWords()
+	t := halfTables()
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == ',' }) {
-		switch {
-		case slices.Contains(pmWords, w):
-			return "pm"
-		case slices.Contains(amWords, w):
-			return "am"
+		if h := t.whole[w]; h != "" {
+			return h
 		}
 	}
-	for w := range nightWords() {
-		if strings.Contains(s, w) && (cjkWord(w) || wordIn(s, w)) {
-			return "night"
+	// Words of scripts without spaces, anywhere ("日下午5点45分"), and
+	// the night's words.
+	for _, e := range t.anywhere {
+		if strings.Contains(s, e[0]) && (e[1] != "night" || cjkWord(e[0]) || wordIn(s, e[0])) {
+			return e[1]
 		}
 	}
 	// With or without the dots of an abbreviation ("ΜΜ" of "μ.μ.").
-	undottedHalves := undottedHalfWords()
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == '.' }) {
-		if h, ok := undottedHalves[w]; ok && utf8.RuneCountInString(w) >= 2 {
+		if h := t.undotted[w]; h != "" {
 			return h
 		}
 	}
 	return ""
 }
+
+// halfTable is halfWords and nightWords arranged for clockHalf: whole
+// words, words found anywhere (of scripts without spaces, and the
+// night's) with their half, and words without their dots.
+type halfTable struct {
+	whole, undotted map[string]string
+	anywhere        [][2]string
+}
+
+var halfTables = sync.OnceValue(func() halfTable {
+	am, pm := halfWords()
+	t := halfTable{whole: map[string]string{}, undotted: map[string]string{}}
+	for _, e := range []struct {
+		half  string
+		words []string
+	}{{"am", am}, {"pm", pm}} {
+		for _, w := range e.words {
+			t.whole[w] = e.half // pm last: a word of both is pm
+			if u := strings.ReplaceAll(w, ".", ""); u != w && !strings.Contains(u, " ") && utf8.RuneCountInString(u) >= 2 {
+				t.undotted[u] = e.half
+			}
+		}
+	}
+	for _, e := range []struct {
+		half  string
+		words []string
+	}{{"pm", pm}, {"am", am}} {
+		for _, w := range e.words {
+			if cjkWord(w) {
+				t.anywhere = append(t.anywhere, [2]string{w, e.half})
+			}
+		}
+	}
+	for _, w := range slices.Sorted(maps.Keys(nightWords())) {
+		t.anywhere = append(t.anywhere, [2]string{w, "night"})
+	}
+	return t
+})
 
 // inflected reads a word as a month of the language lang, months its
 // month words, when it is inflected (the Finnish "maaliskuuta" of

@@ -593,7 +593,7 @@ func parseShortMonth(l, lang string, order int) (time.Time, bool) {
 		switch _, short := shortMonths()[tok]; {
 		case short && month == "":
 			month = tok
-		case utf8.RuneCountInString(tok) <= 2 || weekdayWord(tok, "") || clockHalf(tok) != "":
+		case utf8.RuneCountInString(tok) <= 2 || weekdayWord(tok, "") || halfTables().whole[tok] != "":
 		default:
 			return time.Time{}, false
 		}

@@ -104,7 +104,8 @@ func foldLists(lists [][]string) {
 // foldDate writes a date text as the tables are written: digits of any
 // script as ASCII ones, format characters (zero-width spaces and
 // joiners, direction marks) dropped, and typographic apostrophes as
-// "'". Templates and CLDR differ in these alone: "aujourd’hui" and
+// "'" (the letter apostrophe "ʼ" stays: Breton's "cʼhwevrer"). Templates
+// and CLDR differ in these alone: "aujourd’hui" and
 // "aujourd'hui", "ថ្ងៃនេះ" with and without a zero-width space.
 func foldDate(s string) string {
 	s = asciiDigits(s)
@@ -115,7 +116,7 @@ func foldDate(s string) string {
 		switch {
 		case unicode.Is(unicode.Cf, r):
 			return -1
-		case r == '’' || r == 'ʼ' || r == '‘':
+		case r == '’' || r == '‘':
 			return '\''
 		}
 		return r
@@ -123,7 +124,7 @@ func foldDate(s string) string {
 }
 
 func foldable(r rune) bool {
-	return r == '’' || r == 'ʼ' || r == '‘' || r > 0x7f && unicode.Is(unicode.Cf, r)
+	return r == '’' || r == '‘' || r > 0x7f && unicode.Is(unicode.Cf, r)
 }
 
 // nightWords are CLDR's words of the night (cldrLocale.night) that no
@@ -161,21 +162,6 @@ func wordIn(s, w string) bool {
 	}
 	return false
 }
-
-// undottedHalfWords are the words of halfWords without their dots, and
-// the half each marks.
-var undottedHalfWords = sync.OnceValue(func() map[string]string {
-	out := map[string]string{}
-	am, pm := halfWords()
-	for half, ws := range map[string][]string{"am": am, "pm": pm} {
-		for _, w := range ws {
-			if u := strings.ReplaceAll(w, ".", ""); u != w && !strings.Contains(u, " ") {
-				out[u] = half
-			}
-		}
-	}
-	return out
-})
 
 // pastTable holds every language's past patterns (CLDR's and
 // date-fns's); index finds them by the words of their literal text.
@@ -626,11 +612,13 @@ func weekdayIn(w, lang string) (time.Weekday, bool) {
 }
 
 // undotted drops the dots of abbreviations ("3 ч. назад", "vor 3 Std.")
-// and collapses spaces: text and patterns abbreviate alike with or
-// without them.
+// and apostrophes ("3 eur ʼzo") and collapses spaces: text and patterns
+// abbreviate and elide alike with or without them.
 func undotted(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, ".", " ")), " ")
+	return strings.Join(strings.Fields(undotter.Replace(s)), " ")
 }
+
+var undotter = strings.NewReplacer(".", " ", "'", " ", "ʼ", " ")
 
 // stemPast is one language's past relative-time words split as its
 // patterns use them: marker words stand in the patterns of four units or
@@ -735,6 +723,11 @@ func parseStemAgo(l, lang string, now time.Time) (time.Time, bool) {
 			} else {
 				others++
 			}
+		}
+		if marked && unit < 0 && others >= 1 && others <= 3 && !strings.ContainsFunc(l, unicode.IsDigit) {
+			// A few moments before now, in words no unit names ("कुछ
+			// ही क्षण पहले", "a little while ago").
+			return now, true
 		}
 		if !marked || unit < 0 || others > 1 {
 			continue

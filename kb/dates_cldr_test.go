@@ -66,7 +66,8 @@ func TestDatesCLDR(t *testing.T) {
 // apostrophes and format characters, a time of day written with a dot
 // after a day word, weekday names of several words or of scripts
 // without spaces, a clock's half without its dots, relative forms that
-// say their number in words, and the night's hours.
+// say their number in words, the night's hours, month names of several
+// words or glued to a letter, a Chinese clock, and "a few moments ago".
 func TestDateForms(t *testing.T) {
 	now := time.Date(2024, 3, 20, 12, 0, 0, 0, time.UTC) // a Wednesday
 	for _, c := range []struct {
@@ -89,6 +90,16 @@ func TestDateForms(t *testing.T) {
 		// The night's word: 12 is midnight, 10 an evening hour.
 		{"25 दिसंबर 2022, रात 12:15", "hi", "2022-12-25T00:15:00Z"},
 		{"25 दिसंबर 2022, रात 10:15", "hi", "2022-12-25T22:15:00Z"},
+		// Month names of several words, the last inflected, and the
+		// letters CLDR glues to a month in a date.
+		{"2021 оны арван нэгдүгээр сарын 5", "mn", "2021-11-05T00:00:00Z"},
+		{"5 בנובמבר 2021", "he", "2021-11-05T00:00:00Z"},
+		// A time of a Chinese clock, its half in the same run.
+		{"2021年11月5日下午3点20分", "zh", "2021-11-05T15:20:00Z"},
+		// A few moments before now, in words no unit names.
+		{"कुछ क्षण पहले", "hi", "2024-03-20T12:00:00Z"},
+		{"vor einigen Augenblicken", "de", "2024-03-20T12:00:00Z"},
+		{"vor 5 Augenblicken", "de", ""}, // a number of no known unit
 	} {
 		got, ok := ParseDateAt(c.in, c.lang, now)
 		switch {

@@ -35,6 +35,13 @@ for (const l of langs.sort()) {
       set.add(lower(new Intl.DateTimeFormat(g, { month, timeZone: "UTC" }).format(d), l).replace(/\.$/, ""));
       const p = new Intl.DateTimeFormat(g, { month, day: "numeric", timeZone: "UTC" }).formatToParts(d);
       set.add(lower(p.find((x) => x.type === "month").value, l).replace(/\.$/, ""));
+      // The month as a whole date writes it, with the letters glued to
+      // it ("15 באוקטובר 2018", "تشرینی یەکەمی").
+      const q = new Intl.DateTimeFormat(g, { month, day: "numeric", year: "numeric", timeZone: "UTC" }).formatToParts(d);
+      const i = q.findIndex((x) => x.type === "month");
+      const before = i > 0 && q[i - 1].type === "literal" ? q[i - 1].value.match(/\p{L}+$/u)?.[0] ?? "" : "";
+      const after = i + 1 < q.length && q[i + 1].type === "literal" ? q[i + 1].value.match(/^\p{L}+/u)?.[0] ?? "" : "";
+      if (before || after) set.add(lower(before + q[i].value + after, l).replace(/\.$/, ""));
     }
     months.push([...set].filter((w) => w && !/\d/.test(w)));
   }
