@@ -168,6 +168,7 @@ func wordIn(s, w string) bool {
 type pastTable struct {
 	patterns []pastPattern
 	index    map[string][]int
+	cjkKeys  []string // index words of scripts without spaces, found in a text's runs
 }
 
 var pastTables = sync.OnceValue(func() *pastTable {
@@ -180,6 +181,12 @@ var pastTables = sync.OnceValue(func() *pastTable {
 	for _, lang := range slices.Sorted(maps.Keys(dateFnsPast())) {
 		t.add(lang, dateFnsPast()[lang])
 	}
+	for w := range t.index {
+		if cjkWord(w) {
+			t.cjkKeys = append(t.cjkKeys, w)
+		}
+	}
+	slices.Sort(t.cjkKeys)
 	return t
 })
 
@@ -333,7 +340,17 @@ func parseCLDRAgo(l, lang string, now time.Time) (time.Time, bool) {
 	best, bestLen, bestN, bestOwn := -1, 0, 0, false
 	l = undotted(l)
 	past := pastTables()
-	for _, w := range cldrWordRE.FindAllString(l, -1) {
+	words := cldrWordRE.FindAllString(l, -1)
+	if cjkWord(l) {
+		// A run of a script without spaces holds its words unsplit
+		// ("មួយនាទីមុន").
+		for _, w := range past.cjkKeys {
+			if strings.Contains(l, w) {
+				words = append(words, w)
+			}
+		}
+	}
+	for _, w := range words {
 		for _, id := range past.index[w] {
 			p := past.patterns[id]
 			n, ok := matchPast(l, p)
@@ -600,8 +617,8 @@ func weekdayIn(w, lang string) (time.Weekday, bool) {
 				if w == name {
 					return time.Weekday(d), true
 				}
-				p := commonPrefix(w, name)
-				if p >= 5 && n-p <= 2 && utf8.RuneCountInString(name)-p <= 2 {
+				p, nn := commonPrefix(w, name), utf8.RuneCountInString(name)
+				if p >= 5 && n-p <= 2 && nn-p <= 2 || p >= 3 && nn >= 5 && nn-p <= 2 && n-p <= 2 {
 					return time.Weekday(d), true
 				}
 			}
@@ -611,11 +628,23 @@ func weekdayIn(w, lang string) (time.Weekday, bool) {
 	return wd, ok
 }
 
-// undotted drops the dots of abbreviations ("3 ч. назад", "vor 3 Std.")
-// and apostrophes ("3 eur ʼzo") and collapses spaces: text and patterns
-// abbreviate and elide alike with or without them.
+// undotted drops the dots of abbreviations ("3 ч. назад", "vor 3 Std."),
+// apostrophes ("3 eur ʼzo") and the marks that end words (bareEnd), and
+// collapses spaces: text and patterns abbreviate, elide and spell alike
+// with or without them.
 func undotted(s string) string {
-	return strings.Join(strings.Fields(undotter.Replace(s)), " ")
+	f := strings.Fields(undotter.Replace(s))
+	for i, w := range f {
+		f[i] = bareEnd(w)
+	}
+	return strings.Join(f, " ")
+}
+
+// bareEnd drops the nonspacing marks that end a word: the nasal mark
+// or vowel sign some spellings add ("પહેલાં" and "પહેલા", "સાંજે" and
+// "સાંજ"), the tanwin of Arabic ("ثوانٍ").
+func bareEnd(w string) string {
+	return strings.TrimRightFunc(w, func(r rune) bool { return unicode.Is(unicode.Mn, r) })
 }
 
 var undotter = strings.NewReplacer(".", " ", "'", " ", "ʼ", " ")
@@ -684,6 +713,9 @@ func stemOf(w, word string) bool {
 // of that language's unit words, a number or none (one), and at most one
 // word more ("ein", "a"). The page's language is tried first.
 func parseStemAgo(l, lang string, now time.Time) (time.Time, bool) {
+	if timeRE.MatchString(l) {
+		return time.Time{}, false // a time of day: a named day's ("جمعه پیش ساعت 14:05")
+	}
 	l = undotted(l)
 	words := cldrWordRE.FindAllString(l, -1)
 	if len(words) == 0 || len(words) > 5 {
@@ -701,7 +733,9 @@ func parseStemAgo(l, lang string, now time.Time) (time.Time, bool) {
 		sp := stemPasts[lg]
 		unit, marked, others := -1, false, 0
 		for _, w := range words {
-			if sp.markers[w] {
+			// The page's language's units take any language's marker
+			// ("5 منٹ قبل": an Urdu unit, an Arabic marker).
+			if sp.markers[w] || lg == langKey(lang) && len(stemMarkers[w]) > 0 {
 				marked = true
 				continue
 			}

@@ -100,6 +100,15 @@ func TestDateForms(t *testing.T) {
 		{"कुछ क्षण पहले", "hi", "2024-03-20T12:00:00Z"},
 		{"vor einigen Augenblicken", "de", "2024-03-20T12:00:00Z"},
 		{"vor 5 Augenblicken", "de", ""}, // a number of no known unit
+		// The page's language's unit with another language's marker.
+		{"5 دقیقه قبل", "fa", "2024-03-20T11:55:00Z"},
+		// A run of a script without spaces.
+		{"3ថ្ងៃមុន", "km", "2024-03-17T12:00:00Z"},
+		// A spelling without the word's final mark.
+		{"7 કલાક પહેલા", "gu", "2024-03-20T05:00:00Z"},
+		// A weekday inflected; a weekday with a time and a marker word.
+		{"в среду в 10:20", "ru", "2024-03-20T10:20:00Z"},
+		{"دوشنبه پیش ساعت 10:20", "fa", "2024-03-18T10:20:00Z"},
 	} {
 		got, ok := ParseDateAt(c.in, c.lang, now)
 		switch {
