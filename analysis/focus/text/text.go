@@ -8,6 +8,7 @@ package text
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"sort"
@@ -285,15 +286,15 @@ type counter struct {
 	touched []uint32
 }
 
-// add counts one word of stem id.
-func (c *counter) add(id uint32) {
+// add counts n words of stem id.
+func (c *counter) add(id uint32, n float64) {
 	if int(id) >= len(c.n) {
 		c.n = append(c.n, make([]float64, int(id)+1-len(c.n))...)
 	}
 	if c.n[id] == 0 {
 		c.touched = append(c.touched, id)
 	}
-	c.n[id]++
+	c.n[id] += n
 }
 
 var counters = sync.Pool{New: func() any { return &counter{} }}
@@ -405,11 +406,12 @@ type wordCache struct{ shards []wordShard }
 // words' hashes (computed by words as it reads them, cheaper than a map's
 // hash of the finished word) pointing into words.
 type wordShard struct {
-	mu    sync.RWMutex
-	slots []uint32 // index into words + 1; 0: empty; a power of two long
-	words []cachedWord
-	ids   map[string]uint32 // stem → id
-	stems []string          // id → stem
+	mu     sync.RWMutex
+	blocks blockCache // counts of lines by the ids of stems
+	slots  []uint32   // index into words + 1; 0: empty; a power of two long
+	words  []cachedWord
+	ids    map[string]uint32 // stem → id
+	stems  []string          // id → stem
 }
 
 type cachedWord struct {
@@ -512,8 +514,9 @@ func (a *Analyzer) entryOf(lang int, w string) entry {
 // in order, in the language detected for s, and whether the entry came
 // from the cache (only then is its id set); then done, when not nil, with
 // the stems by id. With a counter, the cached words' stems are counted
-// in it by id instead (fn gets the others). fn and done are called under
-// the cache's read lock: they must not call the Analyzer.
+// in it by id instead (fn gets the others), and the lines of s are
+// looked up in the block cache first. fn and done are called under the
+// cache's read lock: they must not call the Analyzer.
 func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), done func(stems []string)) {
 	lang := a.detect(s)
 	sh := &a.cache.shards[lang]
@@ -523,17 +526,20 @@ func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), don
 		e entry
 	}
 	var miss map[string]missed // words not cached, added after the scan
-	sh.mu.RLock()
-	words(s, &low, func(w string, b []byte, h uint64) {
+	// into is the counter the cached words of the current line go to;
+	// misses counts the words of the scan that were not cached.
+	into, misses := c, 0
+	word := func(w string, b []byte, h uint64) {
 		if e, ok := sh.find(w, b, h); ok {
 			switch {
 			case c == nil:
 				fn(e, true)
 			case !e.stop:
-				c.add(e.id)
+				into.add(e.id, 1)
 			}
 			return
 		}
+		misses++
 		if b != nil {
 			w = string(b)
 		}
@@ -546,17 +552,27 @@ func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), don
 			miss[strings.Clone(w)] = m
 		}
 		fn(m.e, false)
-	})
+	}
+	var fresh []newBlock // lines seen for the first or second time
+	sh.mu.RLock()
+	if c == nil {
+		words(s, &low, word)
+	} else {
+		fresh = a.scanLines(sh, s, c, &low, word, &misses, &into)
+	}
 	if done != nil {
 		done(sh.stems)
 	}
 	sh.mu.RUnlock()
-	if len(miss) == 0 {
+	if len(miss) == 0 && len(fresh) == 0 {
 		return
 	}
 	sh.mu.Lock()
-	if sh.ids == nil || len(sh.words)+len(miss) > wordCacheMax {
+	if len(miss) > 0 && (sh.ids == nil || len(sh.words)+len(miss) > wordCacheMax) {
 		sh.slots, sh.words, sh.ids, sh.stems = nil, nil, map[string]uint32{}, nil
+		// The lines' counts are by the ids just dropped.
+		sh.blocks.clear()
+		fresh = nil
 	}
 	for w, m := range miss {
 		if _, ok := sh.find(w, nil, m.h); ok {
@@ -574,5 +590,128 @@ func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), don
 		}
 		sh.put(w, m.h, e)
 	}
+	for _, b := range fresh {
+		sh.blocks.add(b)
+	}
 	sh.mu.Unlock()
+}
+
+// scanLines counts the words of s into c line by line: a line the block
+// cache holds is counted from its counts, without reading its words; the
+// others are read with word, and those met for the second time are
+// returned with their counts, for the cache (when every word of theirs
+// was cached: the others have no id yet). The caller holds the shard's
+// read lock.
+func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, word func(string, []byte, uint64), misses *int, into **counter) []newBlock {
+	var fresh []newBlock
+	var bc *counter // a line's own counts, when it is to be cached
+	for len(s) > 0 {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if len(line) < blockMin {
+			words(line, low, word)
+			continue
+		}
+		h := maphash.String(blockSeed, line)
+		if b := sh.blocks.m[h]; b != nil && b.text == line {
+			for _, t := range b.terms {
+				c.add(t.id, float64(t.n))
+			}
+			continue
+		}
+		if !sh.blocks.seen[h] {
+			// Met once: most lines of a page are its own and never
+			// come back; only lines met again are kept.
+			fresh = append(fresh, newBlock{h: h})
+			words(line, low, word)
+			continue
+		}
+		if bc == nil {
+			bc = counters.Get().(*counter)
+			defer counters.Put(bc)
+		}
+		before := *misses
+		*into = bc
+		words(line, low, word)
+		*into = c
+		b := newBlock{h: h, text: line, terms: make([]idCount, 0, len(bc.touched))}
+		for _, id := range bc.touched {
+			b.terms = append(b.terms, idCount{id, uint32(bc.n[id])})
+			c.add(id, bc.n[id])
+			bc.n[id] = 0
+		}
+		bc.touched = bc.touched[:0]
+		if *misses == before {
+			fresh = append(fresh, b)
+		}
+	}
+	return fresh
+}
+
+// blockMin is the shortest line the block cache looks up: a shorter one
+// has a word or two, read as fast as it is hashed.
+const blockMin = 24
+
+// blockSeed hashes lines for the block cache.
+var blockSeed = maphash.MakeSeed()
+
+// blockCache remembers the counts of the lines of texts that come back
+// across documents: a site's repeated blocks (menus, sidebars, notices,
+// footers, quoted paragraphs), each counted once instead of once per
+// page. A line is kept from its second sighting on (its hash is noted at
+// the first), so that the lines of one page alone cost no copy. Its
+// counts are by stem id: the cache is its language shard's and is emptied
+// with the shard's words. Bounded: emptied when it holds blockCacheMax
+// lines or blockCacheBytes of text (and the first sightings when there
+// are blockSeenMax).
+type blockCache struct {
+	m     map[uint64]*block
+	seen  map[uint64]bool // lines met once
+	bytes int
+}
+
+type block struct {
+	text  string
+	terms []idCount // the line's non-stop-word stems, with their counts
+}
+
+type idCount struct{ id, n uint32 }
+
+// newBlock is a line met for the first time (text "") or the second.
+type newBlock struct {
+	h     uint64
+	text  string // in the scanned text: cloned when kept
+	terms []idCount
+}
+
+const (
+	blockCacheMax   = 1 << 13
+	blockCacheBytes = 4 << 20
+	blockSeenMax    = 1 << 16
+)
+
+func (bc *blockCache) clear() { bc.m, bc.seen, bc.bytes = nil, nil, 0 }
+
+// add notes a line's first sighting or keeps a line met again; the
+// caller holds the shard's write lock.
+func (bc *blockCache) add(b newBlock) {
+	if b.text == "" {
+		if bc.seen == nil || len(bc.seen) >= blockSeenMax {
+			bc.seen = map[uint64]bool{}
+		}
+		bc.seen[b.h] = true
+		return
+	}
+	if bc.m[b.h] != nil {
+		return // another scan kept it meanwhile (or a line of the same hash)
+	}
+	if bc.m == nil || len(bc.m) >= blockCacheMax || bc.bytes+len(b.text) > blockCacheBytes {
+		bc.m, bc.bytes = map[uint64]*block{}, 0
+	}
+	bc.m[b.h] = &block{text: strings.Clone(b.text), terms: b.terms}
+	bc.bytes += len(b.text) + 8*len(b.terms)
 }
