@@ -224,8 +224,8 @@ func TestCountsRepeatedLines(t *testing.T) {
 			check(a, page())
 		}
 		hits := 0
-		for _, sh := range a.cache.shards {
-			hits += len(sh.blocks.m)
+		for i := range a.cache.shards {
+			hits += len(a.cache.shards[i].blocks.m)
 		}
 		if hits == 0 {
 			t.Fatalf("%v: no line kept in the block cache", langs)
