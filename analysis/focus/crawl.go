@@ -73,7 +73,7 @@ func (fc *Crawl) Focus(p crawler.Page, an *crawler.Analysis) []float64 {
 	if err := fc.storeTopic(); err != nil {
 		fmt.Fprintf(fc.c.Log(), "focus: storing the topic: %v\n", err)
 	}
-	follow := an.Follow[:0:0]
+	follow := make([]extract.Outlink, 0, len(scores))
 	kept := make([]float64, 0, len(scores))
 	for i, s := range scores {
 		if !math.IsNaN(s) {

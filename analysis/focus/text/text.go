@@ -616,9 +616,9 @@ func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, w
 			words(line, low, word)
 			continue
 		}
-		h := maphash.String(blockSeed, line)
-		if b := sh.blocks.m[h]; b != nil && b.text == line {
-			for _, t := range b.terms {
+		h := blockKey{maphash.String(blockSeeds[0], line), maphash.String(blockSeeds[1], line)}
+		if terms, ok := sh.blocks.m[h]; ok {
+			for _, t := range terms {
 				c.add(t.id, float64(t.n))
 			}
 			continue
@@ -638,7 +638,7 @@ func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, w
 		*into = bc
 		words(line, low, word)
 		*into = c
-		b := newBlock{h: h, text: line, terms: make([]idCount, 0, len(bc.touched))}
+		b := newBlock{h: h, again: true, terms: make([]idCount, 0, len(bc.touched))}
 		for _, id := range bc.touched {
 			b.terms = append(b.terms, idCount{id, uint32(bc.n[id])})
 			c.add(id, bc.n[id])
@@ -656,62 +656,62 @@ func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, w
 // has a word or two, read as fast as it is hashed.
 const blockMin = 24
 
-// blockSeed hashes lines for the block cache.
-var blockSeed = maphash.MakeSeed()
+// blockSeeds hash lines for the block cache: a line is known by its two
+// hashes, 128 bits, rather than by its text, which would be read again
+// from memory the cache does not keep warm (two lines of the same hashes
+// are as unlikely as a flipped bit of RAM).
+var blockSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+type blockKey [2]uint64
 
 // blockCache remembers the counts of the lines of texts that come back
 // across documents: a site's repeated blocks (menus, sidebars, notices,
 // footers, quoted paragraphs), each counted once instead of once per
 // page. A line is kept from its second sighting on (its hash is noted at
-// the first), so that the lines of one page alone cost no copy. Its
+// the first), so that the lines of one page alone take no room. Its
 // counts are by stem id: the cache is its language shard's and is emptied
 // with the shard's words. Bounded: emptied when it holds blockCacheMax
-// lines or blockCacheBytes of text (and the first sightings when there
-// are blockSeenMax).
+// lines or blockCacheTerms stems (and the first sightings when there are
+// blockSeenMax).
 type blockCache struct {
-	m     map[uint64]*block
-	seen  map[uint64]bool // lines met once
-	bytes int
-}
-
-type block struct {
-	text  string
-	terms []idCount // the line's non-stop-word stems, with their counts
+	m     map[blockKey][]idCount // a line's non-stop-word stems, counted
+	seen  map[blockKey]bool      // lines met once
+	terms int
 }
 
 type idCount struct{ id, n uint32 }
 
-// newBlock is a line met for the first time (text "") or the second.
+// newBlock is a line met for the first time or again.
 type newBlock struct {
-	h     uint64
-	text  string // in the scanned text: cloned when kept
+	h     blockKey
+	again bool
 	terms []idCount
 }
 
 const (
 	blockCacheMax   = 1 << 13
-	blockCacheBytes = 4 << 20
+	blockCacheTerms = 1 << 19
 	blockSeenMax    = 1 << 16
 )
 
-func (bc *blockCache) clear() { bc.m, bc.seen, bc.bytes = nil, nil, 0 }
+func (bc *blockCache) clear() { bc.m, bc.seen, bc.terms = nil, nil, 0 }
 
 // add notes a line's first sighting or keeps a line met again; the
 // caller holds the shard's write lock.
 func (bc *blockCache) add(b newBlock) {
-	if b.text == "" {
+	if !b.again {
 		if bc.seen == nil || len(bc.seen) >= blockSeenMax {
-			bc.seen = map[uint64]bool{}
+			bc.seen = map[blockKey]bool{}
 		}
 		bc.seen[b.h] = true
 		return
 	}
-	if bc.m[b.h] != nil {
-		return // another scan kept it meanwhile (or a line of the same hash)
+	if _, ok := bc.m[b.h]; ok {
+		return // another scan kept it meanwhile
 	}
-	if bc.m == nil || len(bc.m) >= blockCacheMax || bc.bytes+len(b.text) > blockCacheBytes {
-		bc.m, bc.bytes = map[uint64]*block{}, 0
+	if bc.m == nil || len(bc.m) >= blockCacheMax || bc.terms+len(b.terms) > blockCacheTerms {
+		bc.m, bc.terms = map[blockKey][]idCount{}, 0
 	}
-	bc.m[b.h] = &block{text: strings.Clone(b.text), terms: b.terms}
-	bc.bytes += len(b.text) + 8*len(b.terms)
+	bc.m[b.h] = b.terms
+	bc.terms += len(b.terms)
 }
