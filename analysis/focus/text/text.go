@@ -248,15 +248,15 @@ func (a *Analyzer) detect(s string) int {
 type Vector map[string]float64
 
 // Counts returns the term frequencies of s.
-func (a *Analyzer) Counts(s string) Vector {
-	v := Vector{}
-	a.AddCounts(s, v)
-	return v
-}
+func (a *Analyzer) Counts(s string) Vector { return a.addCounts(s, nil) }
 
 // AddCounts adds the term frequencies of s to v: Counts into a map the
 // caller reuses.
-func (a *Analyzer) AddCounts(s string, v Vector) {
+func (a *Analyzer) AddCounts(s string, v Vector) { a.addCounts(s, v) }
+
+// addCounts adds the term frequencies of s to v, or to a new map of the
+// right size when v is nil, and returns it.
+func (a *Analyzer) addCounts(s string, v Vector) Vector {
 	c := counters.Get().(*counter)
 	var missed Vector // stems of words not cached yet
 	a.scan(s, c, func(e entry, _ bool) {
@@ -268,6 +268,9 @@ func (a *Analyzer) AddCounts(s string, v Vector) {
 		}
 	}, func(stems []string) {
 		// Under the same read lock: the ids are the cache's of this scan.
+		if v == nil {
+			v = make(Vector, len(c.touched)+len(missed))
+		}
 		for _, id := range c.touched {
 			v[stems[id]] += c.n[id]
 			c.n[id] = 0
@@ -278,6 +281,7 @@ func (a *Analyzer) AddCounts(s string, v Vector) {
 		v[t] += n
 	}
 	counters.Put(c)
+	return v
 }
 
 // counter counts a text's cached words by stem id; reused (counters).
