@@ -104,9 +104,14 @@ func (fc *Crawl) Focus(p crawler.Page, an *crawler.Analysis) []float64 {
 func (fc *Crawl) toAnalyse(follow []extract.Outlink) ([]Link, []int) {
 	links := make([]Link, 0, len(follow))
 	at := make([]int, 0, len(follow))
+	set := &fc.analysed
+	set.mu.RLock() // once a page: the workers share it
+	defer set.mu.RUnlock()
 	for i, l := range follow {
-		if l.Hop == extract.Link && fc.analysed.has(l.URL.Canonical) {
-			continue
+		if l.Hop == extract.Link {
+			if _, ok := set.m[pageKey(l.URL.Canonical)]; ok {
+				continue
+			}
 		}
 		links = append(links, Link{URL: l.URL, Hop: l.Hop, Text: l.Text, Paragraph: l.Paragraph})
 		at = append(at, i)
