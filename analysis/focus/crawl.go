@@ -109,7 +109,7 @@ func (fc *Crawl) toAnalyse(follow []extract.Outlink) ([]Link, []int) {
 	defer set.mu.RUnlock()
 	for i, l := range follow {
 		if l.Hop == extract.Link {
-			if _, ok := set.m[pageKey(l.URL.Canonical)]; ok {
+			if k := pageKey(l.URL.Canonical); set.m[k[0]] == k[1] && k[1] != 0 {
 				continue
 			}
 		}
@@ -208,11 +208,12 @@ func (fc *Crawl) storeTopic() error {
 	return nil
 }
 
-// pageSet is a set of URLs, by a 128-bit hash of each, bounded: emptied
-// when it holds pageSetMax (a URL it forgot is only analysed again).
+// pageSet is a set of URLs, by a 128-bit hash of each (its first half
+// maps to its second), bounded: emptied when it holds pageSetMax (a URL
+// it forgot is only analysed again).
 type pageSet struct {
 	mu sync.RWMutex
-	m  map[[2]uint64]struct{}
+	m  map[uint64]uint64
 }
 
 const pageSetMax = 1 << 18
@@ -228,15 +229,14 @@ func (s *pageSet) add(url string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.m == nil || len(s.m) >= pageSetMax {
-		s.m = map[[2]uint64]struct{}{}
+		s.m = map[uint64]uint64{}
 	}
-	s.m[k] = struct{}{}
+	s.m[k[0]] = k[1]
 }
 
 func (s *pageSet) has(url string) bool {
 	k := pageKey(url)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	_, ok := s.m[k]
-	return ok
+	return s.m[k[0]] == k[1] && k[1] != 0
 }
