@@ -208,22 +208,21 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 	vals := make([]Values, 0, len(links))
 	urls := make([]string, 0, len(links))
 	kept := make([]float64, 0, len(links))
-	pageCos := map[string]float64{} // a page's link texts, both modules
-	scratch := text.Vector{}        // one link text's counts, reused
+	var scratch text.Vector // one link text's counts, reused
 	gen := s.topic.Generation()
 	cos := func(txt string) float64 {
 		if txt == "" {
 			return math.NaN()
 		}
-		c, ok := pageCos[txt]
+		c, ok := s.linkCos.get(gen, txt)
 		if !ok {
-			if c, ok = s.linkCos.get(gen, txt); !ok {
-				clear(scratch)
-				s.topic.an.AddCounts(txt, scratch)
-				c = s.topic.Cosine(scratch)
-				s.linkCos.put(gen, txt, c)
+			if scratch == nil {
+				scratch = text.Vector{}
 			}
-			pageCos[txt] = c
+			clear(scratch)
+			s.topic.an.AddCounts(txt, scratch)
+			c = s.topic.Cosine(scratch)
+			s.linkCos.put(gen, txt, c)
 		}
 		return c
 	}
