@@ -124,11 +124,20 @@ func (l *Loader) commitSegment(last []IDQuad, terms []dictEntry, withTerms bool)
 			}
 			for o := range work {
 				keys, tmp = sortRun(o, last, keys, tmp)
-				merge(o, keys)
 				g := first[o]
 				if byGraph(keys, tmp[:len(keys)]) {
-					merge(g, tmp[:len(keys)])
+					// The twins are merged at once, so that six
+					// merges share the cores, not three pairs whose
+					// uneven ends leave a core idle.
+					twin := make(chan struct{})
+					go func() {
+						defer close(twin)
+						merge(g, tmp[:len(keys)])
+					}()
+					merge(o, keys)
+					<-twin
 				} else {
+					merge(o, keys)
 					keys, tmp = sortRun(g, last, keys, tmp)
 					merge(g, keys)
 				}
