@@ -100,3 +100,59 @@ func TestThreadNeedsNamedAuthors(t *testing.T) {
 		}
 	}
 }
+
+// themedThread is a phpBB thread of a theme that places the author and
+// the date outside the "p.author" line the entry reads them from.
+const themedThread = `<!DOCTYPE html><html><head><title>Boat trailer</title></head>
+<body id="phpbb"><div id="page-body">
+ <div class="post bg2" id="p11"><div class="inner"><div class="postbody">
+  <div class="byline"><a href="./memberlist.php?mode=viewprofile&amp;u=2">ann</a> <time datetime="2024-05-01T08:00:00Z">1 May 2024</time></div>
+  <div class="content">Which trailer carries a small sailing boat best on rough roads?</div></div></div></div>
+ <div class="post bg1" id="p12"><div class="inner"><div class="postbody">
+  <div class="byline"><a href="./memberlist.php?mode=viewprofile&amp;u=3">bob</a> <time datetime="2024-05-02T09:30:00Z">2 May 2024</time></div>
+  <div class="content">A galvanised one with rollers, and check the bearings every season.</div></div></div></div>
+ <div class="post bg2" id="p13"><div class="inner"><div class="postbody">
+  <div class="byline"><a href="./memberlist.php?mode=viewprofile&amp;u=2">ann</a> <time datetime="2024-05-03T18:45:00Z">3 May 2024</time></div>
+  <div class="content">Thanks, the rollers made launching much easier this weekend.</div></div></div></div>
+</div></body></html>`
+
+// TestExtractPageFillsFields: where an entry's records are found but
+// its author and date selectors match nothing (a theme it does not
+// know), ExtractPage fills them from the mined records of the same text
+// and keeps the mined extraction for the site's next pages, which it
+// fills from alone.
+func TestExtractPageFillsFields(t *testing.T) {
+	doc, err := vdoc.New("http://boats.example/viewtopic.php?t=7", nil, []byte(themedThread))
+	if err != nil {
+		t.Fatal(err)
+	}
+	det := NewDetector(builtinKB(t), nil).Detect(doc)
+	if det.Type == nil || det.Type.ID != "phpbb" || det.Level == nil || det.Level.Name != "thread" {
+		t.Fatalf("detected %v level %v", det.Type, det.Level)
+	}
+	if objs, _ := det.Type.Extract(det.Level, doc); len(objs) != 3 || objs[0].Author != "" || !objs[0].Date.IsZero() {
+		t.Fatalf("the entry alone: %+v, want 3 posts without author and date", objs)
+	}
+	want := []struct{ author, date string }{{"ann", "2024-05-01T08:00:00Z"}, {"bob", "2024-05-02T09:30:00Z"}, {"ann", "2024-05-03T18:45:00Z"}}
+	check := func(objs []Object) {
+		t.Helper()
+		if len(objs) != len(want) {
+			t.Fatalf("%d posts, want %d: %+v", len(objs), len(want), objs)
+		}
+		for i, w := range want {
+			if o := objs[i]; o.Author != w.author || o.Date.UTC().Format(time.RFC3339) != w.date || !strings.Contains(o.AuthorURL, "u=") {
+				t.Errorf("post %d: author %q (%s) date %v, want %s %s", i, o.Author, o.AuthorURL, o.Date, w.author, w.date)
+			}
+		}
+	}
+	objs, _, learned := det.Type.ExtractPage(det.Level, doc, nil)
+	check(objs)
+	if learned == nil || learned.Object != ForumPost {
+		t.Fatalf("learned %+v, want the mined forum-post extraction", learned)
+	}
+	again, _, kept := det.Type.ExtractPage(det.Level, doc, learned)
+	check(again)
+	if kept != learned {
+		t.Error("the site's learned extraction was not reused")
+	}
+}
