@@ -28,9 +28,20 @@ const themedPost = `<!DOCTYPE html><html><head><meta name="generator" content="W
 // TestExtractPageMinesComments: where the knowledge base's comment
 // records find nothing, ExtractPage mines the comment section: each
 // comment with its author, date (in three languages) and text, answering
-// the post.
+// the post. The section is named by its id, or by a part of a compound
+// class that a theme or a plugin writes.
 func TestExtractPageMinesComments(t *testing.T) {
-	doc, err := vdoc.New("http://blog.example/2024/03/spring-walk/", nil, []byte(themedPost))
+	for _, section := range []string{`<section id="comments">`, `<section class="post-comments-wrapper">`} {
+		t.Run(section, func(t *testing.T) {
+			extractThemedPost(t, strings.Replace(themedPost, `<section id="comments">`, section, 1))
+		})
+	}
+}
+
+// extractThemedPost checks the post and comments ExtractPage finds on a
+// variant of themedPost.
+func extractThemedPost(t *testing.T, page string) {
+	doc, err := vdoc.New("http://blog.example/2024/03/spring-walk/", nil, []byte(page))
 	if err != nil {
 		t.Fatal(err)
 	}

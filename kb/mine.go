@@ -1024,6 +1024,12 @@ func ranked[N int | float64](counts map[string]N, n int) []*Pattern {
 
 var commentSectionRE = regexp.MustCompile(`(?i)^(comments?|comment-?list|commentlist|comments-area|comment-section|discussion|responses|replies)$`)
 
+// commentPartRE is a part of a compound id or class that names a list
+// of comments whatever the theme or plugin adds around it
+// ("post-comments", "wpd-comments-wrapper", "comments_container"): the
+// plural, not one comment's parts ("comment-body").
+var commentPartRE = regexp.MustCompile(`(?i)^(comments|commentlist|discussion|responses)$`)
+
 // commentSection is the element under n whose id or a class names a
 // comment list and that holds the most text: not a heading that
 // carries the list's id ("<h3 id=comments>23 responses</h3>") nor a link
@@ -1050,14 +1056,17 @@ func commentSection(n *html.Node) *html.Node {
 	return best
 }
 
-// isCommentSection: n's id or a class names a comment list.
+// isCommentSection: n's id or a class names a comment list, whole or
+// as a part of a compound name.
 func isCommentSection(n *html.Node) bool {
-	if commentSectionRE.MatchString(attr(n, "id")) {
-		return true
-	}
-	for _, cl := range strings.Fields(attr(n, "class")) {
-		if commentSectionRE.MatchString(cl) {
+	for _, name := range append(strings.Fields(attr(n, "class")), attr(n, "id")) {
+		if commentSectionRE.MatchString(name) {
 			return true
+		}
+		for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' }) {
+			if commentPartRE.MatchString(part) {
+				return true
+			}
 		}
 	}
 	return false
