@@ -101,9 +101,9 @@ func TestDateForms(t *testing.T) {
 		{"vor einigen Augenblicken", "de", "2024-03-20T12:00:00Z"},
 		{"vor 5 Augenblicken", "de", ""}, // a number of no known unit
 		// The page's language's unit with another language's marker.
-		{"5 دقیقه قبل", "fa", "2024-03-20T11:55:00Z"},
-		// A run of a script without spaces.
-		{"3ថ្ងៃមុន", "km", "2024-03-17T12:00:00Z"},
+		{"7 گھنٹے قبل", "ur", "2024-03-20T05:00:00Z"},
+		// A run of a script without spaces, its number a word.
+		{"មួយសប្ដាហ៍មុន", "km", "2024-03-13T12:00:00Z"},
 		// A spelling without the word's final mark.
 		{"7 કલાક પહેલા", "gu", "2024-03-20T05:00:00Z"},
 		// A weekday inflected; a weekday with a time and a marker word.
