@@ -406,6 +406,12 @@ func matchPast(l string, p pastPattern) (int, bool) {
 				continue
 			}
 			before := l[:i]
+			if !boundBefore(l, i) && !cjkWord(p.suffix) && !endsWithDigit(before) && utf8.RuneCountInString(firstWord(p.suffix)) < 3 {
+				// A unit's letter glued to a word ends that word ("vor
+				// alle|m"); a number's ("5m") or a unit word glued to a
+				// number word ("se|menit yang lalu") is the count's.
+				continue
+			}
 			if p.prefix != "" {
 				j := strings.LastIndex(before, p.prefix)
 				if j < 0 || !boundBefore(l, j) {
@@ -479,6 +485,12 @@ func firstWord(s string) string {
 }
 
 var trailingDigitsRE = regexp.MustCompile(`\d+\s*$`)
+
+// endsWithDigit: s ends with a digit.
+func endsWithDigit(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return unicode.IsDigit(r)
+}
 
 func boundBefore(s string, i int) bool {
 	if i == 0 {
@@ -655,16 +667,26 @@ var undotter = strings.NewReplacer(".", " ", "'", " ", "ʼ", " ")
 type stemPast struct {
 	markers map[string]bool
 	units   map[string]int // word → unit; -1 for a word of several units
+	// trails: the words the patterns write after the number ("{0}
+	// ago").
+	trails map[string]bool
 }
 
 // stemTables are the words of every language's past patterns (CLDR's and
 // date-fns's), and the languages of each marker word.
 var stemTables = sync.OnceValues(func() (map[string]*stemPast, map[string][]string) {
 	units := map[string]map[string]map[int]bool{} // lang → word → units
+	trails := map[string]map[string]bool{}
 	for _, p := range pastTables().patterns {
 		lang := langKey(p.lang)
 		if units[lang] == nil {
 			units[lang] = map[string]map[int]bool{}
+			trails[lang] = map[string]bool{}
+		}
+		if p.count == 0 {
+			for _, w := range cldrWordRE.FindAllString(p.suffix, -1) {
+				trails[lang][w] = true
+			}
 		}
 		for _, w := range cldrWordRE.FindAllString(p.prefix+" "+p.suffix, -1) {
 			if units[lang][w] == nil {
@@ -675,7 +697,7 @@ var stemTables = sync.OnceValues(func() (map[string]*stemPast, map[string][]stri
 	}
 	out, markers := map[string]*stemPast{}, map[string][]string{}
 	for lang, words := range units {
-		sp := &stemPast{markers: map[string]bool{}, units: map[string]int{}}
+		sp := &stemPast{markers: map[string]bool{}, units: map[string]int{}, trails: trails[lang]}
 		for w, us := range words {
 			switch {
 			case len(us) >= 4:
@@ -758,9 +780,13 @@ func parseStemAgo(l, lang string, now time.Time) (time.Time, bool) {
 				others++
 			}
 		}
-		if marked && unit < 0 && others >= 1 && others <= 3 && !strings.ContainsFunc(l, unicode.IsDigit) {
-			// A few moments before now, in words no unit names ("कुछ
-			// ही क्षण पहले", "a little while ago").
+		if lg == langKey(lang) && marked && unit < 0 && others >= 2 && others <= 3 &&
+			!strings.ContainsFunc(l, unicode.IsDigit) &&
+			sp.markers[words[len(words)-1]] && sp.trails[words[len(words)-1]] {
+			// A few moments before now, in the page's language, in
+			// words no unit names, ending with a marker its patterns
+			// end with ("कुछ ही क्षण पहले", "a little while ago"); a
+			// leading marker is too often a preposition ("vor allem").
 			return now, true
 		}
 		if !marked || unit < 0 || others > 1 {

@@ -98,7 +98,10 @@ func TestDateForms(t *testing.T) {
 		{"2021年11月5日下午3点20分", "zh", "2021-11-05T15:20:00Z"},
 		// A few moments before now, in words no unit names.
 		{"कुछ क्षण पहले", "hi", "2024-03-20T12:00:00Z"},
-		{"vor einigen Augenblicken", "de", "2024-03-20T12:00:00Z"},
+		{"a little while ago", "en", "2024-03-20T12:00:00Z"},
+		{"vor allem bei Regen", "de", ""}, // a marker that leads is a preposition too
+		{"vor allem", "", ""},             // "m" of minutes glued to a word, no number's
+		{"vor 5m", "de", "2024-03-20T11:55:00Z"},
 		{"vor 5 Augenblicken", "de", ""}, // a number of no known unit
 		// The page's language's unit with another language's marker.
 		{"7 گھنٹے قبل", "ur", "2024-03-20T05:00:00Z"},
