@@ -580,41 +580,90 @@ func phraseWord(w string) bool {
 	return len(cldrWordRE.FindAllString(w, 2)) > 1 || cjkWord(w)
 }
 
-// weekdayPhrases are the weekday names of weekdays that phraseWord
-// finds in a text rather than among its words.
-var weekdayPhrases = sync.OnceValue(func() []string {
-	var out []string
-	for w := range weekdays() {
-		if phraseWord(w) {
-			out = append(out, w)
+// phraseIndex finds weekday names that phraseWord finds in a text: by
+// their first word, and those of scripts without spaces in a list.
+type phraseIndex struct {
+	byFirst map[string][]dayName
+	cjk     []dayName
+}
+
+type dayName struct {
+	name string
+	day  time.Weekday
+}
+
+func (x *phraseIndex) add(name string, day time.Weekday) {
+	if !phraseWord(name) || utf8.RuneCountInString(name) < 2 {
+		return
+	}
+	if cjkWord(name) {
+		x.cjk = append(x.cjk, dayName{name, day})
+		return
+	}
+	first := cldrWordRE.FindString(name)
+	x.byFirst[first] = append(x.byFirst[first], dayName{name, day})
+}
+
+// find returns the longest name of x in l, whose words are words.
+func (x *phraseIndex) find(l string, words []string) (dayName, bool) {
+	var found dayName
+	for _, w := range words {
+		for _, d := range x.byFirst[w] {
+			if len(d.name) > len(found.name) && strings.Contains(l, d.name) {
+				found = d
+			}
 		}
 	}
-	slices.Sort(out)
+	if cjkWord(l) {
+		for _, d := range x.cjk {
+			if len(d.name) > len(found.name) && strings.Contains(l, d.name) {
+				found = d
+			}
+		}
+	}
+	return found, found.name != ""
+}
+
+// weekdayPhrases index the weekday names of each language of CLDR that
+// are phrases (under its key), and those of weekdays (under "").
+var weekdayPhrases = sync.OnceValue(func() map[string]*phraseIndex {
+	out := map[string]*phraseIndex{}
+	index := func(lang string) *phraseIndex {
+		if out[lang] == nil {
+			out[lang] = &phraseIndex{byFirst: map[string][]dayName{}}
+		}
+		return out[lang]
+	}
+	for lang, loc := range cldrLocales() {
+		for d, names := range loc.weekdays {
+			for _, name := range names {
+				index(langKey(lang)).add(name, time.Weekday(d))
+			}
+		}
+	}
+	for _, w := range slices.Sorted(maps.Keys(weekdays())) {
+		index("").add(w, weekdays()[w])
+	}
 	return out
 })
 
 // weekdayPhraseIn finds in l the longest weekday name that is a phrase
-// (phraseWord): the language lang's first, then any language's
-// (weekdayPhrases).
+// (phraseWord): the language lang's first, then any language's that no
+// other gives another day (weekdays).
 func weekdayPhraseIn(l, lang string) (string, time.Weekday, bool) {
-	found, day := "", time.Weekday(0)
-	if loc, ok := cldrLocales()[langKey(lang)]; ok {
-		for d, names := range loc.weekdays {
-			for _, name := range names {
-				if len(name) > len(found) && phraseWord(name) && utf8.RuneCountInString(name) >= 2 && strings.Contains(l, name) {
-					found, day = name, time.Weekday(d)
-				}
-			}
+	words := cldrWordRE.FindAllString(l, -1)
+	x := weekdayPhrases()
+	if key := langKey(lang); key != "" && x[key] != nil {
+		if d, ok := x[key].find(l, words); ok {
+			return d.name, d.day, true
 		}
 	}
-	if found == "" {
-		for _, w := range weekdayPhrases() {
-			if len(w) > len(found) && strings.Contains(l, w) {
-				found, day = w, weekdays()[w]
-			}
+	if x[""] != nil {
+		if d, ok := x[""].find(l, words); ok {
+			return d.name, d.day, true
 		}
 	}
-	return found, day, found != ""
+	return "", 0, false
 }
 
 // weekdayIn reads a weekday name: first as one of the language lang's
