@@ -299,10 +299,13 @@ func parseHuman(s string, months map[string]int, order int, inflect string) (tim
 	}
 	var nums []int
 	month := 0
-	if m, rest, ok := phraseMonth(s, months); ok {
+	toks := tokenRE.FindAllStringIndex(s, -1)
+	if m, rest, ok := phraseMonth(s, toks, months); ok {
 		month, s = m, rest
+		toks = tokenRE.FindAllStringIndex(s, -1)
 	}
-	for _, tok := range tokenRE.FindAllString(s, -1) {
+	for _, ix := range toks {
+		tok := s[ix[0]:ix[1]]
 		if tok[0] >= '0' && tok[0] <= '9' {
 			n, _ := strconv.Atoi(tok)
 			nums = append(nums, n)
@@ -370,12 +373,11 @@ var monthPhrases = sync.OnceValue(func() map[string][][]string {
 	return out
 })
 
-// phraseMonth finds in s a month name of several words that months
-// holds, its last word inflected too ("арван хоёрдугаар сарын"), and
+// phraseMonth finds in s, its words at toks, a month name of several
+// words that months holds, its last word inflected too ("арван хоёрдугаар сарын"), and
 // returns the month and s without the name.
-func phraseMonth(s string, months map[string]int) (int, string, bool) {
+func phraseMonth(s string, toks [][]int, months map[string]int) (int, string, bool) {
 	index := monthPhrases()
-	toks := tokenRE.FindAllStringIndex(s, -1)
 	for i, t := range toks {
 		for _, p := range index[s[t[0]:t[1]]] {
 			if i+len(p) > len(toks) {

@@ -406,6 +406,12 @@ func matchPast(l string, p pastPattern) (int, bool) {
 				continue
 			}
 			before := l[:i]
+			if !boundBefore(l, i) && !cjkWord(p.suffix) && !endsWithDigit(before) && utf8.RuneCountInString(firstWord(p.suffix)) < 3 {
+				// A unit's letter glued to a word ends that word ("vor
+				// alle|m"); a number's ("5m") or a unit word glued to a
+				// number word ("se|menit yang lalu") is the count's.
+				continue
+			}
 			if p.prefix != "" {
 				j := strings.LastIndex(before, p.prefix)
 				if j < 0 || !boundBefore(l, j) {
@@ -479,6 +485,12 @@ func firstWord(s string) string {
 }
 
 var trailingDigitsRE = regexp.MustCompile(`\d+\s*$`)
+
+// endsWithDigit: s ends with a digit.
+func endsWithDigit(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return unicode.IsDigit(r)
+}
 
 func boundBefore(s string, i int) bool {
 	if i == 0 {
@@ -568,41 +580,90 @@ func phraseWord(w string) bool {
 	return len(cldrWordRE.FindAllString(w, 2)) > 1 || cjkWord(w)
 }
 
-// weekdayPhrases are the weekday names of weekdays that phraseWord
-// finds in a text rather than among its words.
-var weekdayPhrases = sync.OnceValue(func() []string {
-	var out []string
-	for w := range weekdays() {
-		if phraseWord(w) {
-			out = append(out, w)
+// phraseIndex finds weekday names that phraseWord finds in a text: by
+// their first word, and those of scripts without spaces in a list.
+type phraseIndex struct {
+	byFirst map[string][]dayName
+	cjk     []dayName
+}
+
+type dayName struct {
+	name string
+	day  time.Weekday
+}
+
+func (x *phraseIndex) add(name string, day time.Weekday) {
+	if !phraseWord(name) || utf8.RuneCountInString(name) < 2 {
+		return
+	}
+	if cjkWord(name) {
+		x.cjk = append(x.cjk, dayName{name, day})
+		return
+	}
+	first := cldrWordRE.FindString(name)
+	x.byFirst[first] = append(x.byFirst[first], dayName{name, day})
+}
+
+// find returns the longest name of x in l, whose words are words.
+func (x *phraseIndex) find(l string, words []string) (dayName, bool) {
+	var found dayName
+	for _, w := range words {
+		for _, d := range x.byFirst[w] {
+			if len(d.name) > len(found.name) && strings.Contains(l, d.name) {
+				found = d
+			}
 		}
 	}
-	slices.Sort(out)
+	if cjkWord(l) {
+		for _, d := range x.cjk {
+			if len(d.name) > len(found.name) && strings.Contains(l, d.name) {
+				found = d
+			}
+		}
+	}
+	return found, found.name != ""
+}
+
+// weekdayPhrases index the weekday names of each language of CLDR that
+// are phrases (under its key), and those of weekdays (under "").
+var weekdayPhrases = sync.OnceValue(func() map[string]*phraseIndex {
+	out := map[string]*phraseIndex{}
+	index := func(lang string) *phraseIndex {
+		if out[lang] == nil {
+			out[lang] = &phraseIndex{byFirst: map[string][]dayName{}}
+		}
+		return out[lang]
+	}
+	for lang, loc := range cldrLocales() {
+		for d, names := range loc.weekdays {
+			for _, name := range names {
+				index(langKey(lang)).add(name, time.Weekday(d))
+			}
+		}
+	}
+	for _, w := range slices.Sorted(maps.Keys(weekdays())) {
+		index("").add(w, weekdays()[w])
+	}
 	return out
 })
 
 // weekdayPhraseIn finds in l the longest weekday name that is a phrase
-// (phraseWord): the language lang's first, then any language's
-// (weekdayPhrases).
+// (phraseWord): the language lang's first, then any language's that no
+// other gives another day (weekdays).
 func weekdayPhraseIn(l, lang string) (string, time.Weekday, bool) {
-	found, day := "", time.Weekday(0)
-	if loc, ok := cldrLocales()[langKey(lang)]; ok {
-		for d, names := range loc.weekdays {
-			for _, name := range names {
-				if len(name) > len(found) && phraseWord(name) && utf8.RuneCountInString(name) >= 2 && strings.Contains(l, name) {
-					found, day = name, time.Weekday(d)
-				}
-			}
+	words := cldrWordRE.FindAllString(l, -1)
+	x := weekdayPhrases()
+	if key := langKey(lang); key != "" && x[key] != nil {
+		if d, ok := x[key].find(l, words); ok {
+			return d.name, d.day, true
 		}
 	}
-	if found == "" {
-		for _, w := range weekdayPhrases() {
-			if len(w) > len(found) && strings.Contains(l, w) {
-				found, day = w, weekdays()[w]
-			}
+	if x[""] != nil {
+		if d, ok := x[""].find(l, words); ok {
+			return d.name, d.day, true
 		}
 	}
-	return found, day, found != ""
+	return "", 0, false
 }
 
 // weekdayIn reads a weekday name: first as one of the language lang's
@@ -655,16 +716,26 @@ var undotter = strings.NewReplacer(".", " ", "'", " ", "ʼ", " ")
 type stemPast struct {
 	markers map[string]bool
 	units   map[string]int // word → unit; -1 for a word of several units
+	// trails: the words the patterns write after the number ("{0}
+	// ago").
+	trails map[string]bool
 }
 
 // stemTables are the words of every language's past patterns (CLDR's and
 // date-fns's), and the languages of each marker word.
 var stemTables = sync.OnceValues(func() (map[string]*stemPast, map[string][]string) {
 	units := map[string]map[string]map[int]bool{} // lang → word → units
+	trails := map[string]map[string]bool{}
 	for _, p := range pastTables().patterns {
 		lang := langKey(p.lang)
 		if units[lang] == nil {
 			units[lang] = map[string]map[int]bool{}
+			trails[lang] = map[string]bool{}
+		}
+		if p.count == 0 {
+			for _, w := range cldrWordRE.FindAllString(p.suffix, -1) {
+				trails[lang][w] = true
+			}
 		}
 		for _, w := range cldrWordRE.FindAllString(p.prefix+" "+p.suffix, -1) {
 			if units[lang][w] == nil {
@@ -675,7 +746,7 @@ var stemTables = sync.OnceValues(func() (map[string]*stemPast, map[string][]stri
 	}
 	out, markers := map[string]*stemPast{}, map[string][]string{}
 	for lang, words := range units {
-		sp := &stemPast{markers: map[string]bool{}, units: map[string]int{}}
+		sp := &stemPast{markers: map[string]bool{}, units: map[string]int{}, trails: trails[lang]}
 		for w, us := range words {
 			switch {
 			case len(us) >= 4:
@@ -758,9 +829,13 @@ func parseStemAgo(l, lang string, now time.Time) (time.Time, bool) {
 				others++
 			}
 		}
-		if marked && unit < 0 && others >= 1 && others <= 3 && !strings.ContainsFunc(l, unicode.IsDigit) {
-			// A few moments before now, in words no unit names ("कुछ
-			// ही क्षण पहले", "a little while ago").
+		if lg == langKey(lang) && marked && unit < 0 && others >= 2 && others <= 3 &&
+			!strings.ContainsFunc(l, unicode.IsDigit) &&
+			sp.markers[words[len(words)-1]] && sp.trails[words[len(words)-1]] {
+			// A few moments before now, in the page's language, in
+			// words no unit names, ending with a marker its patterns
+			// end with ("कुछ ही क्षण पहले", "a little while ago"); a
+			// leading marker is too often a preposition ("vor allem").
 			return now, true
 		}
 		if !marked || unit < 0 || others > 1 {
