@@ -224,7 +224,7 @@ func firstClass(n *html.Node) string {
 
 // machineDate: an element that states a date in an attribute.
 func machineDate(n *html.Node) bool {
-	return attr(n, "datetime") != "" || attr(n, "data-time") != "" || attr(n, "data-timestamp") != ""
+	return statesDate(n)
 }
 
 // isDate: a <time>, an element with a machine-readable date, or a short
@@ -233,12 +233,8 @@ func (m *miner) isDate(n *html.Node, s *nodeStats) bool {
 	if n.DataAtom == atom.Time {
 		return true
 	}
-	for _, a := range []string{"datetime", "data-time", "data-timestamp"} {
-		if v := attr(n, a); v != "" {
-			if _, ok := ParseDate(v); ok {
-				return true
-			}
-		}
+	if _, ok := statedDate(n); ok {
+		return true
 	}
 	if s.words == 0 || s.words > 12 {
 		return false
@@ -283,7 +279,7 @@ func dateShape(t string) bool {
 		return true
 	}
 	for _, w := range wordRE.FindAllString(strings.ToLower(t), -1) {
-		if monthWords[""][w] != 0 || moreMonths[w] != 0 {
+		if monthWords()[""][w] != 0 || moreMonths()[w] != 0 {
 			return true
 		}
 	}
