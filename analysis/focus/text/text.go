@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -78,6 +79,9 @@ func New(codes ...string) (*Analyzer, error) {
 		a.langs = append(a.langs, l)
 	}
 	a.cache.shards = make([]wordShard, len(codes))
+	for i := range a.cache.shards {
+		a.cache.shards[i].blocks.seen = make([]atomic.Uint64, blockSeenMax)
+	}
 	return a, nil
 }
 
@@ -557,7 +561,7 @@ func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), don
 		}
 		fn(m.e, false)
 	}
-	var fresh []newBlock // lines seen for the first or second time
+	var fresh []newBlock // lines met again, to keep
 	sh.mu.RLock()
 	if c == nil {
 		words(s, &low, word)
@@ -602,8 +606,8 @@ func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), don
 
 // scanLines counts the words of s into c line by line: a line the block
 // cache holds is counted from its counts, without reading its words; the
-// others are read with word, and those met for the second time are
-// returned with their counts, for the cache (when every word of theirs
+// others are read with word, and those met again are returned with
+// their counts, for the cache (when every word of theirs
 // was cached: the others have no id yet). The caller holds the shard's
 // read lock.
 func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, word func(string, []byte, uint64), misses *int, into **counter) []newBlock {
@@ -620,20 +624,21 @@ func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, w
 			words(line, low, word)
 			continue
 		}
-		h := blockKey{maphash.String(blockSeeds[0], line), maphash.String(blockSeeds[1], line)}
-		if terms, ok := sh.blocks.m[h]; ok {
-			for _, t := range terms {
+		h1 := maphash.String(blockSeeds[0], line)
+		if b, ok := sh.blocks.m[h1]; ok && b.h2 == maphash.String(blockSeeds[1], line) {
+			for _, t := range b.terms {
 				c.add(t.id, float64(t.n))
 			}
 			continue
 		}
-		if !sh.blocks.seen[h] {
+		if seen := &sh.blocks.seen[h1&(blockSeenMax-1)]; seen.Load() != h1 {
 			// Met once: most lines of a page are its own and never
 			// come back; only lines met again are kept.
-			fresh = append(fresh, newBlock{h: h})
+			seen.Store(h1)
 			words(line, low, word)
 			continue
 		}
+		h2 := maphash.String(blockSeeds[1], line)
 		if bc == nil {
 			bc = counters.Get().(*counter)
 			defer counters.Put(bc)
@@ -642,7 +647,7 @@ func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, w
 		*into = bc
 		words(line, low, word)
 		*into = c
-		b := newBlock{h: h, again: true, terms: make([]idCount, 0, len(bc.touched))}
+		b := newBlock{h1: h1, cachedBlock: cachedBlock{h2: h2, terms: make([]idCount, 0, len(bc.touched))}}
 		for _, id := range bc.touched {
 			b.terms = append(b.terms, idCount{id, uint32(bc.n[id])})
 			c.add(id, bc.n[id])
@@ -666,56 +671,49 @@ const blockMin = 24
 // are as unlikely as a flipped bit of RAM).
 var blockSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
-type blockKey [2]uint64
-
 // blockCache remembers the counts of the lines of texts that come back
 // across documents: a site's repeated blocks (menus, sidebars, notices,
 // footers, quoted paragraphs), each counted once instead of once per
-// page. A line is kept from its second sighting on (its hash is noted at
-// the first), so that the lines of one page alone take no room. Its
-// counts are by stem id: the cache is its language shard's and is emptied
-// with the shard's words. Bounded: emptied when it holds blockCacheMax
-// lines or blockCacheTerms stems (and the first sightings when there are
-// blockSeenMax).
+// page. A line is kept from its second sighting on, so that the lines of
+// one page alone take no room: its first is noted in seen, a table of
+// blockSeenMax slots where a line's first hash is written in the slot it
+// selects (under the read lock, atomically; a line whose slot another
+// line took is only noted again), so that a line met once costs one hash. Its counts are by stem id: the
+// cache is its language shard's and is emptied with the shard's words.
+// Bounded: emptied when it holds blockCacheMax lines or blockCacheTerms
+// stems.
 type blockCache struct {
-	m     map[blockKey][]idCount // a line's non-stop-word stems, counted
-	seen  map[blockKey]bool      // lines met once
+	m     map[uint64]cachedBlock // by the line's first hash
+	seen  []atomic.Uint64
 	terms int
+}
+
+type cachedBlock struct {
+	h2    uint64    // the line's second hash
+	terms []idCount // its non-stop-word stems, counted
 }
 
 type idCount struct{ id, n uint32 }
 
-// newBlock is a line met for the first time or again.
+// newBlock is a line met again, to keep.
 type newBlock struct {
-	h     blockKey
-	again bool
-	terms []idCount
+	h1 uint64
+	cachedBlock
 }
 
 const (
 	blockCacheMax   = 1 << 13
 	blockCacheTerms = 1 << 19
-	blockSeenMax    = 1 << 16
+	blockSeenMax    = 1 << 15 // a power of two
 )
 
-func (bc *blockCache) clear() { bc.m, bc.seen, bc.terms = nil, nil, 0 }
+func (bc *blockCache) clear() { bc.m, bc.terms = nil, 0 }
 
-// add notes a line's first sighting or keeps a line met again; the
-// caller holds the shard's write lock.
+// add keeps a line met again; the caller holds the shard's write lock.
 func (bc *blockCache) add(b newBlock) {
-	if !b.again {
-		if bc.seen == nil || len(bc.seen) >= blockSeenMax {
-			bc.seen = map[blockKey]bool{}
-		}
-		bc.seen[b.h] = true
-		return
-	}
-	if _, ok := bc.m[b.h]; ok {
-		return // another scan kept it meanwhile
-	}
 	if bc.m == nil || len(bc.m) >= blockCacheMax || bc.terms+len(b.terms) > blockCacheTerms {
-		bc.m, bc.terms = map[blockKey][]idCount{}, 0
+		bc.m, bc.terms = map[uint64]cachedBlock{}, 0
 	}
-	bc.m[b.h] = b.terms
+	bc.m[b.h1] = b.cachedBlock
 	bc.terms += len(b.terms)
 }
