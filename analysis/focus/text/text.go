@@ -563,7 +563,7 @@ func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), don
 	}
 	var fresh []newBlock // lines met again, to keep
 	sh.mu.RLock()
-	if c == nil {
+	if c == nil || !sh.blocks.worth() {
 		words(s, &low, word)
 	} else {
 		fresh = a.scanLines(sh, s, c, &low, word, &misses, &into)
@@ -613,6 +613,9 @@ func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), don
 func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, word func(string, []byte, uint64), misses *int, into **counter) []newBlock {
 	var fresh []newBlock
 	var bc *counter // a line's own counts, when it is to be cached
+	hit := 0        // bytes of the lines counted from the cache
+	n := len(s)
+	defer func() { sh.blocks.note(n, hit) }()
 	for len(s) > 0 {
 		line := s
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -625,20 +628,23 @@ func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, w
 			continue
 		}
 		h1 := maphash.String(blockSeeds[0], line)
-		if b, ok := sh.blocks.m[h1]; ok && b.h2 == maphash.String(blockSeeds[1], line) {
-			for _, t := range b.terms {
-				c.add(t.id, float64(t.n))
-			}
-			continue
-		}
 		if seen := &sh.blocks.seen[h1&(blockSeenMax-1)]; seen.Load() != h1 {
-			// Met once: most lines of a page are its own and never
-			// come back; only lines met again are kept.
+			// Met once (or its slot was taken since): most lines of a
+			// page are its own and never come back; only lines met again
+			// are kept. The table is read first: a line not there is not
+			// looked up in the cache.
 			seen.Store(h1)
 			words(line, low, word)
 			continue
 		}
 		h2 := maphash.String(blockSeeds[1], line)
+		if b, ok := sh.blocks.m[h1]; ok && b.h2 == h2 {
+			for _, t := range b.terms {
+				c.add(t.id, float64(t.n))
+			}
+			hit += len(line)
+			continue
+		}
 		if bc == nil {
 			bc = counters.Get().(*counter)
 			defer counters.Put(bc)
@@ -686,7 +692,43 @@ type blockCache struct {
 	m     map[uint64]cachedBlock // by the line's first hash
 	seen  []atomic.Uint64
 	terms int
+	// Bytes of the texts read line by line, and of their lines counted
+	// from the cache, recent texts weighing most: a site whose lines do
+	// not come back (their lookups cost more than they save) is read
+	// whole, but for one text in blockProbe.
+	read, hit, texts atomic.Int64
 }
+
+// worth says whether the next text is read line by line.
+func (bc *blockCache) worth() bool {
+	if bc.texts.Add(1)%blockProbe == 0 {
+		return true
+	}
+	r := bc.read.Load()
+	return r < blockWarm || 3*bc.hit.Load() >= r
+}
+
+// note adds a text read line by line; the counts halve as they grow, so
+// that they follow the texts of late.
+func (bc *blockCache) note(read, hit int) {
+	if r := bc.read.Add(int64(read)); r > blockWindow {
+		bc.read.Store(r / 2)
+		bc.hit.Store((bc.hit.Load() + int64(hit)) / 2)
+		return
+	}
+	bc.hit.Add(int64(hit))
+}
+
+// The block cache is used while its lines' hits are at least a third of
+// the bytes read line by line (a line's hash and lookups cost about what
+// reading a third of its words does), measured over about blockWindow
+// bytes, after blockWarm; else one text in blockProbe is read line by
+// line, to see whether lines come back.
+const (
+	blockProbe  = 16
+	blockWarm   = 1 << 20
+	blockWindow = 1 << 22
+)
 
 type cachedBlock struct {
 	h2    uint64    // the line's second hash
