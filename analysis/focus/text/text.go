@@ -613,9 +613,8 @@ func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), don
 func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, word func(string, []byte, uint64), misses *int, into **counter) []newBlock {
 	var fresh []newBlock
 	var bc *counter // a line's own counts, when it is to be cached
-	hit := 0        // bytes of the lines counted from the cache
-	n := len(s)
-	defer func() { sh.blocks.note(n, hit) }()
+	looked, hit := 0, 0 // bytes of the lines looked up, and found
+	defer func() { sh.blocks.note(looked, hit) }()
 	for len(s) > 0 {
 		line := s
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -627,6 +626,7 @@ func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, w
 			words(line, low, word)
 			continue
 		}
+		looked += len(line)
 		h1 := maphash.String(blockSeeds[0], line)
 		if seen := &sh.blocks.seen[h1&(blockSeenMax-1)]; seen.Load() != h1 {
 			// Met once (or its slot was taken since): most lines of a
@@ -692,8 +692,8 @@ type blockCache struct {
 	m     map[uint64]cachedBlock // by the line's first hash
 	seen  []atomic.Uint64
 	terms int
-	// Bytes of the texts read line by line, and of their lines counted
-	// from the cache, recent texts weighing most: a site whose lines do
+	// Bytes of the lines looked up, and of those counted from the
+	// cache, recent texts weighing most: a site whose lines do
 	// not come back (their lookups cost more than they save) is read
 	// whole, but for one text in blockProbe.
 	read, hit, texts atomic.Int64
@@ -708,7 +708,7 @@ func (bc *blockCache) worth() bool {
 	return r < blockWarm || 3*bc.hit.Load() >= r
 }
 
-// note adds a text read line by line; the counts halve as they grow, so
+// note adds the lines of a text looked up; the counts halve as they grow, so
 // that they follow the texts of late.
 func (bc *blockCache) note(read, hit int) {
 	if r := bc.read.Add(int64(read)); r > blockWindow {
@@ -720,7 +720,7 @@ func (bc *blockCache) note(read, hit int) {
 }
 
 // The block cache is used while its lines' hits are at least a third of
-// the bytes read line by line (a line's hash and lookups cost about what
+// the bytes looked up (a line's hash and lookups cost about what
 // reading a third of its words does), measured over about blockWindow
 // bytes, after blockWarm; else one text in blockProbe is read line by
 // line, to see whether lines come back.
