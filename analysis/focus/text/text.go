@@ -612,7 +612,7 @@ func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), don
 // read lock.
 func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, word func(string, []byte, uint64), misses *int, into **counter) []newBlock {
 	var fresh []newBlock
-	var bc *counter // a line's own counts, when it is to be cached
+	var bc *counter     // a line's own counts, when it is to be cached
 	looked, hit := 0, 0 // bytes of the lines looked up, and found
 	defer func() { sh.blocks.note(looked, hit) }()
 	for len(s) > 0 {
