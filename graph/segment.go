@@ -114,7 +114,7 @@ func (l *Loader) commitSegment(last []IDQuad, terms []dictEntry, withTerms bool)
 				if d != nil {
 					memNew = lastNew
 				}
-				out, err := l.mergeOrder(o, paths, mem, memNew, d, fresh)
+				out, err := l.mergeSplit(o, paths, mem, memNew, d, fresh)
 				mu.Lock()
 				files = append(files, out...)
 				if err != nil {
@@ -124,11 +124,20 @@ func (l *Loader) commitSegment(last []IDQuad, terms []dictEntry, withTerms bool)
 			}
 			for o := range work {
 				keys, tmp = sortRun(o, last, keys, tmp)
-				merge(o, keys)
 				g := first[o]
 				if byGraph(keys, tmp[:len(keys)]) {
-					merge(g, tmp[:len(keys)])
+					// The twins are merged at once, so that six
+					// merges share the cores, not three pairs whose
+					// uneven ends leave a core idle.
+					twin := make(chan struct{})
+					go func() {
+						defer close(twin)
+						merge(g, tmp[:len(keys)])
+					}()
+					merge(o, keys)
+					<-twin
 				} else {
+					merge(o, keys)
 					keys, tmp = sortRun(g, last, keys, tmp)
 					merge(g, keys)
 				}
@@ -202,6 +211,44 @@ func byGraph(keys, dst []cols) bool {
 		start[i]++
 	}
 	return true
+}
+
+// splitMergeKeys is how many keys an ordering that counts statistics
+// must have, held in memory whole, for mergeSplit to merge its halves at
+// once.
+var splitMergeKeys = 1 << 15
+
+// mergeSplit is mergeOrder, except that the keys of an ordering that
+// counts statistics (d not nil), when the segment is held in memory whole
+// (no run files) and large, are merged in two halves at once, each into
+// files of its own and a statDelta added to d: those merges are the
+// longest of a commit, and the others end long before them. The halves
+// part where the first two columns change, so that no key of the second
+// repeats the subject and predicate (SPOG) or the predicate and object
+// (POSG) of the last key of the first, which is what countNew compares.
+func (l *Loader) mergeSplit(o Order, runs []string, mem []cols, memNew func(ID) bool, d *statDelta, fresh bool) ([]string, error) {
+	if d == nil || len(runs) > 0 || len(mem) < splitMergeKeys {
+		return l.mergeOrder(o, runs, mem, memNew, d, fresh)
+	}
+	mid := len(mem) / 2
+	for mid < len(mem) && mem[mid][0] == mem[mid-1][0] && mem[mid][1] == mem[mid-1][1] {
+		mid++
+	}
+	if mid == len(mem) {
+		return l.mergeOrder(o, runs, mem, memNew, d, fresh)
+	}
+	d2 := newStatDelta()
+	var files2 []string
+	var err2 error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		files2, err2 = l.mergeOrder(o, nil, mem[mid:], memNew, d2, fresh)
+	}()
+	files, err := l.mergeOrder(o, nil, mem[:mid], memNew, d, fresh)
+	<-done
+	d.add(d2)
+	return append(files, files2...), errors.Join(err, err2)
 }
 
 // mergeOrder merges the run files of ordering o into sorted files. For

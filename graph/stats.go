@@ -121,6 +121,21 @@ func (d *statDelta) pred(p ID) *[4]int64 {
 	return c
 }
 
+// add adds the counts of o to d.
+func (d *statDelta) add(o *statDelta) {
+	d.quads += o.quads
+	d.triples += o.triples
+	for p, c := range o.preds {
+		dc := d.pred(p)
+		for i := range c {
+			dc[i] += c[i]
+		}
+	}
+	for g, n := range o.graphs {
+		d.graphs[g] += n
+	}
+}
+
 // statWrite is one statistics key to set (or delete when val is nil).
 type statWrite struct{ key, val []byte }
 

@@ -88,6 +88,12 @@ func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf
 		ru.bulk = g
 	}
 	if err := g.wait(); err != nil {
+		// The group is dropped (with the group ended before it when
+		// that one's last page is what failed: it never reached the
+		// loader); the resumed run reads it again.
+		ru.bulk = nil
+		g.loader.Close()
+		ru.rdf.Forget()
 		return quads[:0], err
 	}
 	spare := g.added[:0]
@@ -143,28 +149,47 @@ func (g *bulkGroup) wait() error {
 
 // endGroup hands the run's full group to the loader's goroutine to
 // commit, after the WARC records it names are durable and the group
-// before is committed, and starts the next group.
+// before is committed, and starts the next group. The group's last page
+// is still being added: a goroutine waits for it and ends the loader's
+// segment, while the runner fetches and describes the next page, whose
+// statements are added once the segment is ended (wait); the group's
+// outcome comes on its done channel, as the loader's.
 func (r *Runner) endGroup(ctx context.Context, ru *run) error {
 	if err := r.settle(ctx, ru); err != nil {
 		return err
 	}
 	g := ru.bulk
-	err := g.wait()
-	if err == nil {
-		err = g.worker.Flush()
-	}
-	if err == nil {
-		if err = ru.warcs.Sync(); err != nil {
-			err = fmt.Errorf("making the WARC records durable: %w", err)
-		}
-	}
-	if err != nil {
+	// The records of the group's pages are all written (Fetch wrote
+	// them before their statements were built).
+	if err := ru.warcs.Sync(); err != nil {
 		ru.bulk = nil
+		_ = g.wait()
 		g.loader.Close()
 		ru.rdf.Forget()
-		return err
+		return fmt.Errorf("making the WARC records durable: %w", err)
 	}
-	g.ended = &endedGroup{done: g.loader.EndSegment(), pages: g.pages, links: g.links}
+	last := g.adding
+	ended := make(chan error, 1)
+	done := make(chan error, 1)
+	g.adding = ended
+	go func() {
+		var err error
+		if last != nil {
+			err = <-last
+		}
+		if err == nil {
+			err = g.worker.Flush()
+		}
+		if err != nil {
+			ended <- err
+			done <- err
+			return
+		}
+		committed := g.loader.EndSegment()
+		ended <- nil
+		done <- <-committed
+	}()
+	g.ended = &endedGroup{done: done, pages: g.pages, links: g.links}
 	g.posts, g.pages, g.links, g.linked = 0, nil, nil, map[string]bool{}
 	return nil
 }
