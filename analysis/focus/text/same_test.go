@@ -241,3 +241,63 @@ func TestCountsRepeatedLines(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockCacheFollowsTheSite: texts whose lines never come back turn
+// the block cache off (but for probes), texts of lines that come back
+// turn it on again, and the counts are the plain analysis's throughout.
+func TestBlockCacheFollowsTheSite(t *testing.T) {
+	a, err := New("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(22, 3))
+	bc := &a.cache.shards[0].blocks
+	on := func() bool { return bc.read.Load() < blockWarm || 3*bc.hit.Load() >= bc.read.Load() }
+	// Lines of their own, of words that come back (cached).
+	vocab := strings.Fields(randomText(r, 300))
+	for i := 0; bc.read.Load() < 2*blockWarm; i++ {
+		var b strings.Builder
+		for range 40 {
+			for range 8 {
+				b.WriteString(vocab[r.IntN(len(vocab))])
+				b.WriteByte(' ')
+			}
+			b.WriteByte('\n')
+		}
+		s := b.String()
+		got := a.Counts(s)
+		if i%100 == 0 {
+			if want := referenceCounts(a, s); len(got) != len(want) {
+				t.Fatalf("%d terms, want %d", len(got), len(want))
+			}
+		}
+	}
+	if on() {
+		t.Fatalf("lines that never come back: %d of %d bytes from the cache, and still on", bc.hit.Load(), bc.read.Load())
+	}
+	var pool []string
+	for range 20 {
+		pool = append(pool, strings.ReplaceAll(randomText(r, 40), "\n", " "))
+	}
+	for i := range 20000 {
+		var b strings.Builder
+		for range 20 {
+			b.WriteString(pool[r.IntN(len(pool))])
+			b.WriteByte('\n')
+		}
+		s := b.String()
+		got := a.Counts(s)
+		if i%blockProbe == 0 { // read line by line
+			for term, c := range referenceCounts(a, s) {
+				if got[term] != c {
+					t.Fatalf("%q counted %v, want %v", term, got[term], c)
+				}
+			}
+		}
+		if on() {
+			t.Logf("on again after %d texts", i+1)
+			return
+		}
+	}
+	t.Errorf("lines that come back: %d of %d bytes from the cache, and still off", bc.hit.Load(), bc.read.Load())
+}

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -78,6 +79,9 @@ func New(codes ...string) (*Analyzer, error) {
 		a.langs = append(a.langs, l)
 	}
 	a.cache.shards = make([]wordShard, len(codes))
+	for i := range a.cache.shards {
+		a.cache.shards[i].blocks.seen = make([]atomic.Uint64, blockSeenMax)
+	}
 	return a, nil
 }
 
@@ -557,9 +561,9 @@ func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), don
 		}
 		fn(m.e, false)
 	}
-	var fresh []newBlock // lines seen for the first or second time
+	var fresh []newBlock // lines met again, to keep
 	sh.mu.RLock()
-	if c == nil {
+	if c == nil || !sh.blocks.worth() {
 		words(s, &low, word)
 	} else {
 		fresh = a.scanLines(sh, s, c, &low, word, &misses, &into)
@@ -602,13 +606,15 @@ func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), don
 
 // scanLines counts the words of s into c line by line: a line the block
 // cache holds is counted from its counts, without reading its words; the
-// others are read with word, and those met for the second time are
-// returned with their counts, for the cache (when every word of theirs
+// others are read with word, and those met again are returned with
+// their counts, for the cache (when every word of theirs
 // was cached: the others have no id yet). The caller holds the shard's
 // read lock.
 func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, word func(string, []byte, uint64), misses *int, into **counter) []newBlock {
 	var fresh []newBlock
-	var bc *counter // a line's own counts, when it is to be cached
+	var bc *counter     // a line's own counts, when it is to be cached
+	looked, hit := 0, 0 // bytes of the lines looked up, and found
+	defer func() { sh.blocks.note(looked, hit) }()
 	for len(s) > 0 {
 		line := s
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -620,18 +626,23 @@ func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, w
 			words(line, low, word)
 			continue
 		}
-		h := blockKey{maphash.String(blockSeeds[0], line), maphash.String(blockSeeds[1], line)}
-		if terms, ok := sh.blocks.m[h]; ok {
-			for _, t := range terms {
-				c.add(t.id, float64(t.n))
-			}
+		looked += len(line)
+		h1 := maphash.String(blockSeeds[0], line)
+		if seen := &sh.blocks.seen[h1&(blockSeenMax-1)]; seen.Load() != h1 {
+			// Met once (or its slot was taken since): most lines of a
+			// page are its own and never come back; only lines met again
+			// are kept. The table is read first: a line not there is not
+			// looked up in the cache.
+			seen.Store(h1)
+			words(line, low, word)
 			continue
 		}
-		if !sh.blocks.seen[h] {
-			// Met once: most lines of a page are its own and never
-			// come back; only lines met again are kept.
-			fresh = append(fresh, newBlock{h: h})
-			words(line, low, word)
+		h2 := maphash.String(blockSeeds[1], line)
+		if b, ok := sh.blocks.m[h1]; ok && b.h2 == h2 {
+			for _, t := range b.terms {
+				c.add(t.id, float64(t.n))
+			}
+			hit += len(line)
 			continue
 		}
 		if bc == nil {
@@ -642,7 +653,7 @@ func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, w
 		*into = bc
 		words(line, low, word)
 		*into = c
-		b := newBlock{h: h, again: true, terms: make([]idCount, 0, len(bc.touched))}
+		b := newBlock{h1: h1, cachedBlock: cachedBlock{h2: h2, terms: make([]idCount, 0, len(bc.touched))}}
 		for _, id := range bc.touched {
 			b.terms = append(b.terms, idCount{id, uint32(bc.n[id])})
 			c.add(id, bc.n[id])
@@ -666,56 +677,85 @@ const blockMin = 24
 // are as unlikely as a flipped bit of RAM).
 var blockSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
-type blockKey [2]uint64
-
 // blockCache remembers the counts of the lines of texts that come back
 // across documents: a site's repeated blocks (menus, sidebars, notices,
 // footers, quoted paragraphs), each counted once instead of once per
-// page. A line is kept from its second sighting on (its hash is noted at
-// the first), so that the lines of one page alone take no room. Its
-// counts are by stem id: the cache is its language shard's and is emptied
-// with the shard's words. Bounded: emptied when it holds blockCacheMax
-// lines or blockCacheTerms stems (and the first sightings when there are
-// blockSeenMax).
+// page. A line is kept from its second sighting on, so that the lines of
+// one page alone take no room: its first is noted in seen, a table of
+// blockSeenMax slots where a line's first hash is written in the slot it
+// selects (under the read lock, atomically; a line whose slot another
+// line took is only noted again), so that a line met once costs one hash. Its counts are by stem id: the
+// cache is its language shard's and is emptied with the shard's words.
+// Bounded: emptied when it holds blockCacheMax lines or blockCacheTerms
+// stems.
 type blockCache struct {
-	m     map[blockKey][]idCount // a line's non-stop-word stems, counted
-	seen  map[blockKey]bool      // lines met once
+	m     map[uint64]cachedBlock // by the line's first hash
+	seen  []atomic.Uint64
 	terms int
+	// Bytes of the lines looked up, and of those counted from the
+	// cache, recent texts weighing most: a site whose lines do
+	// not come back (their lookups cost more than they save) is read
+	// whole, but for one text in blockProbe.
+	read, hit, texts atomic.Int64
+}
+
+// worth says whether the next text is read line by line.
+func (bc *blockCache) worth() bool {
+	if bc.texts.Add(1)%blockProbe == 0 {
+		return true
+	}
+	r := bc.read.Load()
+	return r < blockWarm || 3*bc.hit.Load() >= r
+}
+
+// note adds the lines of a text looked up; the counts halve as they grow, so
+// that they follow the texts of late.
+func (bc *blockCache) note(read, hit int) {
+	if r := bc.read.Add(int64(read)); r > blockWindow {
+		bc.read.Store(r / 2)
+		bc.hit.Store((bc.hit.Load() + int64(hit)) / 2)
+		return
+	}
+	bc.hit.Add(int64(hit))
+}
+
+// The block cache is used while its lines' hits are at least a third of
+// the bytes looked up (a line's hash and lookups cost about what
+// reading a third of its words does), measured over about blockWindow
+// bytes, after blockWarm; else one text in blockProbe is read line by
+// line, to see whether lines come back.
+const (
+	blockProbe  = 16
+	blockWarm   = 1 << 20
+	blockWindow = 1 << 22
+)
+
+type cachedBlock struct {
+	h2    uint64    // the line's second hash
+	terms []idCount // its non-stop-word stems, counted
 }
 
 type idCount struct{ id, n uint32 }
 
-// newBlock is a line met for the first time or again.
+// newBlock is a line met again, to keep.
 type newBlock struct {
-	h     blockKey
-	again bool
-	terms []idCount
+	h1 uint64
+	cachedBlock
 }
 
 const (
 	blockCacheMax   = 1 << 13
 	blockCacheTerms = 1 << 19
-	blockSeenMax    = 1 << 16
+	blockSeenMax    = 1 << 15 // a power of two
 )
 
-func (bc *blockCache) clear() { bc.m, bc.seen, bc.terms = nil, nil, 0 }
+func (bc *blockCache) clear() { bc.m, bc.terms = nil, 0 }
 
-// add notes a line's first sighting or keeps a line met again; the
-// caller holds the shard's write lock.
+// add keeps a line met again; the caller holds the shard's write lock.
 func (bc *blockCache) add(b newBlock) {
-	if !b.again {
-		if bc.seen == nil || len(bc.seen) >= blockSeenMax {
-			bc.seen = map[blockKey]bool{}
-		}
-		bc.seen[b.h] = true
-		return
-	}
-	if _, ok := bc.m[b.h]; ok {
-		return // another scan kept it meanwhile
-	}
 	if bc.m == nil || len(bc.m) >= blockCacheMax || bc.terms+len(b.terms) > blockCacheTerms {
-		bc.m, bc.terms = map[blockKey][]idCount{}, 0
+		bc.m, bc.terms = map[uint64]cachedBlock{}, 0
 	}
-	bc.m[b.h] = b.terms
+	bc.m[b.h1] = b.cachedBlock
 	bc.terms += len(b.terms)
 }
