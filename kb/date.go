@@ -1,11 +1,13 @@
 package kb
 
 import (
+	"maps"
 	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -34,7 +36,7 @@ func ParseDateIn(s, lang string) (time.Time, bool) { return parseDateIn(s, lang,
 // parseDateIn is ParseDateIn with all-numeric dates read in order (the
 // page's, DateContext).
 func parseDateIn(s, lang string, order int) (time.Time, bool) {
-	s = strings.TrimSpace(asciiDigits(s))
+	s = strings.TrimSpace(foldDate(s))
 	if s == "" {
 		return time.Time{}, false
 	}
@@ -54,7 +56,7 @@ func parseDateIn(s, lang string, order int) (time.Time, bool) {
 	// Month names are inflected in languages other than the ones of
 	// monthNames, where "market" is no March.
 	inflect := ""
-	if _, known := monthWords[langKey(lang)]; known {
+	if _, known := monthWords()[langKey(lang)]; known {
 		if _, plain := monthNames[langKey(lang)]; !plain {
 			inflect = langKey(lang)
 		}
@@ -71,7 +73,7 @@ var (
 	unixRE      = regexp.MustCompile(`^1\d{9}$`)
 	unixMilliRE = regexp.MustCompile(`^1\d{12}$`) // JavaScript's Date.now()
 	tokenRE     = regexp.MustCompile(`\d+|[\pL\pM]+`)
-	timeRE      = regexp.MustCompile(`(\d{1,2})\s*[:h]\s*(\d{2})(?:\s*:\s*(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?`)
+	timeRE      = regexp.MustCompile(`(\d{1,2})\s*(?:[:h]|[点點时時])\s*(\d{2})(?:\s*:\s*(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?`)
 )
 
 // monthNames lists, per language (ISO 639-1), the month names and their
@@ -98,7 +100,7 @@ var monthNames = map[string][12][]string{
 // letters or more (or of two CJK characters or more) that no language
 // gives another month; short abbreviations ("sie", "lis") are words of
 // other languages too often.
-var monthWords = func() map[string]map[string]int {
+var monthWords = sync.OnceValue(func() map[string]map[string]int {
 	all := map[string]int{}
 	m := map[string]map[string]int{"": all}
 	add := func(lang string, names [12][]string) {
@@ -123,10 +125,10 @@ var monthWords = func() map[string]map[string]int {
 			}
 		}
 	}
-	for lang, names := range localeMonths {
+	for lang, names := range localeMonths() {
 		add(lang, names)
 	}
-	for lang, loc := range cldrLocales {
+	for lang, loc := range cldrLocales() {
 		// Months written as numbers ("3月") are no words: such a
 		// language reads any language's.
 		if slices.ContainsFunc(loc.months[:], func(ws []string) bool { return len(ws) > 0 }) {
@@ -140,17 +142,17 @@ var monthWords = func() map[string]map[string]int {
 		all[w] = month
 	}
 	return m
-}()
+})
 
 // localeMonthClaims returns each month word of the C library's locales
 // and of CLDR its month, -1 when the languages writing it disagree.
 func localeMonthClaims() map[string]int {
 	claimed := map[string]int{}
-	all := make([][12][]string, 0, len(localeMonths)+len(cldrLocales))
-	for _, names := range localeMonths {
+	all := make([][12][]string, 0, len(localeMonths())+len(cldrLocales()))
+	for _, names := range localeMonths() {
 		all = append(all, names)
 	}
-	for _, loc := range cldrLocales {
+	for _, loc := range cldrLocales() {
 		all = append(all, loc.months)
 	}
 	for _, names := range all {
@@ -182,10 +184,10 @@ func wholeName(w string) bool {
 // "de"); a language whose month names are not known gets every
 // language's.
 func monthsOf(lang string) map[string]int {
-	if m, ok := monthWords[langKey(lang)]; ok {
+	if m, ok := monthWords()[langKey(lang)]; ok {
 		return m
 	}
-	return monthWords[""]
+	return monthWords()[""]
 }
 
 // langKey is the primary subtag of a BCP 47 tag, lower-cased ("de" of
@@ -247,7 +249,7 @@ func numericOrder(lang string) int {
 	case "ja", "ko", "zh", "hu", "lt", "eu", "mn":
 		return yearFirst
 	}
-	if loc, ok := cldrLocales[langKey(l)]; ok && l == langKey(l) {
+	if loc, ok := cldrLocales()[langKey(l)]; ok && l == langKey(l) {
 		switch loc.order[0] {
 		case 'm':
 			return monthFirst
@@ -258,11 +260,12 @@ func numericOrder(lang string) int {
 	return dayFirst
 }
 
-// pmWords and amWords mark a 12-hour clock's half in the languages whose
-// dates name it in words ("PM 2:05", "2:05 μ.μ.").
+// basePmWords and baseAmWords mark a 12-hour clock's half in the
+// languages whose dates name it in words ("PM 2:05", "2:05 μ.μ.");
+// halfWords adds CLDR's.
 var (
-	pmWords = []string{"pm", "p.m.", "μ.μ.", "오후", "午後", "下午", "ptg", "ch", "du"}
-	amWords = []string{"am", "a.m.", "π.μ.", "오전", "午前", "上午", "pg", "sa", "de"}
+	basePmWords = []string{"pm", "p.m.", "μ.μ.", "오후", "午後", "下午", "ptg", "ch", "du"}
+	baseAmWords = []string{"am", "a.m.", "π.μ.", "오전", "午前", "上午", "pg", "sa", "de"}
 )
 
 // dotTimeRE is a time written with a dot after a word that announces a
@@ -291,18 +294,14 @@ func parseHuman(s string, months map[string]int, order int, inflect string) (tim
 		} else {
 			half = clockHalf(s)
 		}
-		if half != "" {
-			pm := half[0] == 'p'
-			if pm && hour < 12 {
-				hour += 12
-			} else if !pm && hour == 12 {
-				hour = 0
-			}
-		}
+		hour = clockHour(hour, half)
 		s = s[:m[0]] + " " + s[m[1]:]
 	}
 	var nums []int
 	month := 0
+	if m, rest, ok := phraseMonth(s, months); ok {
+		month, s = m, rest
+	}
 	for _, tok := range tokenRE.FindAllString(s, -1) {
 		if tok[0] >= '0' && tok[0] <= '9' {
 			n, _ := strconv.Atoi(tok)
@@ -352,19 +351,128 @@ func parseHuman(s string, months map[string]int, order int, inflect string) (tim
 	return time.Date(year, time.Month(month), day, hour, min, sec, 0, time.UTC), true
 }
 
+// monthPhrases are the month names of several words ("an dùbhlachd",
+// "арван хоёрдугаар сар") of every language, split in words (tokenRE),
+// by their first word, the longest first.
+var monthPhrases = sync.OnceValue(func() map[string][][]string {
+	seen, out := map[string]bool{}, map[string][][]string{}
+	for _, words := range monthWords() {
+		for w := range words {
+			if f := tokenRE.FindAllString(w, -1); len(f) > 1 && !seen[w] {
+				seen[w] = true
+				out[f[0]] = append(out[f[0]], f)
+			}
+		}
+	}
+	for _, ps := range out {
+		slices.SortFunc(ps, func(a, b []string) int { return len(b) - len(a) })
+	}
+	return out
+})
+
+// phraseMonth finds in s a month name of several words that months
+// holds, its last word inflected too ("арван хоёрдугаар сарын"), and
+// returns the month and s without the name.
+func phraseMonth(s string, months map[string]int) (int, string, bool) {
+	index := monthPhrases()
+	toks := tokenRE.FindAllStringIndex(s, -1)
+	for i, t := range toks {
+		for _, p := range index[s[t[0]:t[1]]] {
+			if i+len(p) > len(toks) {
+				continue
+			}
+			last := toks[i+len(p)-1]
+			ok := true
+			for j, w := range p {
+				tw := s[toks[i+j][0]:toks[i+j][1]]
+				if tw != w && (j < len(p)-1 || !stemOf(tw, w)) {
+					ok = false
+					break
+				}
+			}
+			if m := months[strings.Join(p, " ")]; ok && m != 0 {
+				return m, s[:t[0]] + " " + s[last[1]:], true
+			}
+		}
+	}
+	return 0, s, false
+}
+
+// clockHour is the hour of a 24-hour clock for hour read with half
+// ("am", "pm", "night" or none): at night, 12 is midnight and 6 to 11
+// are evening hours ("রাত ১২:০০", "रात 10 बजे").
+func clockHour(hour int, half string) int {
+	switch {
+	case half == "pm" && hour < 12, half == "night" && hour >= 6 && hour < 12:
+		return hour + 12
+	case (half == "am" || half == "night") && hour == 12:
+		return 0
+	}
+	return hour
+}
+
 // clockHalf is "am" or "pm" when s names a 12-hour clock's half in words,
-// "" otherwise.
+// "night" when it names the night, "" otherwise.
 func clockHalf(s string) string {
+	t := halfTables()
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == ',' }) {
-		switch {
-		case slices.Contains(pmWords, w):
-			return "pm"
-		case slices.Contains(amWords, w):
-			return "am"
+		if h := t.whole[w]; h != "" {
+			return h
+		}
+	}
+	// Words of scripts without spaces, anywhere ("日下午5点45分"), and
+	// the night's words.
+	for _, e := range t.anywhere {
+		if strings.Contains(s, e[0]) && (e[1] != "night" || cjkWord(e[0]) || wordIn(s, e[0])) {
+			return e[1]
+		}
+	}
+	// With or without the dots of an abbreviation ("ΜΜ" of "μ.μ.").
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == '.' }) {
+		if h := t.undotted[w]; h != "" {
+			return h
 		}
 	}
 	return ""
 }
+
+// halfTable is halfWords and nightWords arranged for clockHalf: whole
+// words, words found anywhere (of scripts without spaces, and the
+// night's) with their half, and words without their dots.
+type halfTable struct {
+	whole, undotted map[string]string
+	anywhere        [][2]string
+}
+
+var halfTables = sync.OnceValue(func() halfTable {
+	am, pm := halfWords()
+	t := halfTable{whole: map[string]string{}, undotted: map[string]string{}}
+	for _, e := range []struct {
+		half  string
+		words []string
+	}{{"am", am}, {"pm", pm}} {
+		for _, w := range e.words {
+			t.whole[w] = e.half // pm last: a word of both is pm
+			if u := strings.ReplaceAll(w, ".", ""); u != w && !strings.Contains(u, " ") && utf8.RuneCountInString(u) >= 2 {
+				t.undotted[u] = e.half
+			}
+		}
+	}
+	for _, e := range []struct {
+		half  string
+		words []string
+	}{{"pm", pm}, {"am", am}} {
+		for _, w := range e.words {
+			if cjkWord(w) {
+				t.anywhere = append(t.anywhere, [2]string{w, e.half})
+			}
+		}
+	}
+	for _, w := range slices.Sorted(maps.Keys(nightWords())) {
+		t.anywhere = append(t.anywhere, [2]string{w, "night"})
+	}
+	return t
+})
 
 // inflected reads a word as a month of the language lang, months its
 // month words, when it is inflected (the Finnish "maaliskuuta" of
@@ -410,10 +518,10 @@ func commonPrefix(a, b string) int {
 // weekdayWord reports a weekday name of lang, or a form of one (five
 // letters alike).
 func weekdayWord(w, lang string) bool {
-	if _, ok := weekdays[w]; ok {
+	if _, ok := weekdays()[w]; ok {
 		return true
 	}
-	for _, names := range localeWeekdays[lang] {
+	for _, names := range localeWeekdays()[lang] {
 		for _, d := range names {
 			if w == d || commonPrefix(w, d) >= 5 {
 				return true

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -52,15 +53,15 @@ func readDateAt(s, lang string, order int, now time.Time) (time.Time, bool) {
 	if t, ok := parseDateIn(s, lang, order); ok {
 		return t, true
 	}
-	l := strings.ToLower(strings.TrimSpace(asciiDigits(s)))
+	l := strings.ToLower(strings.TrimSpace(foldDate(s)))
 	if l == "" || len(l) > 80 {
 		return time.Time{}, false
 	}
 	// Month words of the further languages are read as English ones,
 	// unless the page is in a language whose own words ParseDateIn knows.
 	months, local := monthsOf(lang), l
-	if _, known := monthWords[langKey(lang)]; !known || langKey(lang) == "" {
-		local, months = localMonths(l), monthWords[""]
+	if _, known := monthWords()[langKey(lang)]; !known || langKey(lang) == "" {
+		local, months = localMonths(l), monthWords()[""]
 		if t, ok := parseHuman(local, months, order, ""); ok {
 			return t, true
 		}
@@ -103,7 +104,7 @@ func readDateAt(s, lang string, order int, now time.Time) (time.Time, bool) {
 // languages months lacks into English abbreviations.
 func localMonths(l string) string {
 	return letterRunRE.ReplaceAllStringFunc(l, func(w string) string {
-		if m, ok := moreMonths[w]; ok {
+		if m, ok := moreMonths()[w]; ok {
 			return monthAbbr[m-1]
 		}
 		return w
@@ -113,7 +114,7 @@ func localMonths(l string) string {
 var (
 	letterRunRE = regexp.MustCompile(`[\pL\pM]+`)
 	monthAbbr   = [12]string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
-	moreMonths  = func() map[string]int {
+	moreMonths  = sync.OnceValue(func() map[string]int {
 		out := map[string]int{}
 		for _, names := range []string{
 			"gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre",
@@ -135,7 +136,7 @@ var (
 			}
 		}
 		return out
-	}()
+	})
 )
 
 // Relative dates ("3 days ago", "vor 3 Tagen", "il y a 2 jours", "3 天前")
@@ -250,13 +251,16 @@ func agoUnitIn(l string, words, stems, whole, cjk []string) int {
 }
 
 var (
+	// dotClockRE is a time of day written with a dot, the dot's place
+	// submatched.
+	dotClockRE  = regexp.MustCompile(`(?:^|[^\d.])\d{1,2}(\.)\d{2}(?:$|[^\d.])`)
 	digitRunRE  = regexp.MustCompile(`\d+`)
 	shortYearRE = regexp.MustCompile(`['’‘]\d{2}\b`)
 )
 
-// dayWords are "today" and "yesterday" in the forums' languages, as days
-// before now.
-var dayWords = map[string]int{
+// baseDayWords are "today" and "yesterday" in the forums' languages, as
+// days before now; dayWords adds CLDR's.
+var baseDayWords = map[string]int{
 	"today": 0, "heute": 0, "aujourd'hui": 0, "hoy": 0, "oggi": 0, "vandaag": 0, "hoje": 0, "сегодня": 0, "dzisiaj": 0, "idag": 0, "i dag": 0,
 	"dnes": 0, "tänään": 0, "bugün": 0, "hôm nay": 0, "hari ini": 0, "今天": 0, "今日": 0, "오늘": 0, "σήμερα": 0, "сьогодні": 0,
 	"yesterday": 1, "gestern": 1, "hier": 1, "ayer": 1, "ieri": 1, "gisteren": 1, "ontem": 1, "вчера": 1, "wczoraj": 1, "igår": 1, "i går": 1,
@@ -267,11 +271,10 @@ var dayWords = map[string]int{
 var dayJoiners = map[string]bool{"at": true, "um": true, "à": true, "a": true, "las": true, "alle": true, "om": true, "в": true, "o": true, "kl": true, "klo": true, "uhr": true, "h": true}
 
 // weekdays are weekday names by time.Weekday: English, German, French,
-// Spanish, Italian and Dutch, and the C library's locales' names that
-// wholeName finds safe and no language gives another day.
-var weekdays = map[string]time.Weekday{}
-
-func init() {
+// Spanish, Italian and Dutch, and the C library's locales' and CLDR's
+// names that wholeName finds safe and no language gives another day.
+var weekdays = sync.OnceValue(func() map[string]time.Weekday {
+	out := map[string]time.Weekday{}
 	for _, names := range []string{
 		"sunday monday tuesday wednesday thursday friday saturday",
 		"sonntag montag dienstag mittwoch donnerstag freitag samstag",
@@ -281,11 +284,11 @@ func init() {
 		"zondag maandag dinsdag woensdag donderdag vrijdag zaterdag",
 	} {
 		for i, n := range strings.Fields(names) {
-			weekdays[n] = time.Weekday(i)
+			out[n] = time.Weekday(i)
 		}
 	}
 	claimed := map[string]int{}
-	for _, names := range localeWeekdays {
+	for _, names := range localeWeekdays() {
 		for i, ws := range names {
 			for _, w := range ws {
 				if c, ok := claimed[w]; ok && c != i {
@@ -297,11 +300,13 @@ func init() {
 		}
 	}
 	for w, d := range claimed {
-		if _, ok := weekdays[w]; !ok && d >= 0 && wholeName(w) && monthWords[""][w] == 0 {
-			weekdays[w] = time.Weekday(d)
+		if _, ok := out[w]; !ok && d >= 0 && wholeName(w) && monthWords()[""][w] == 0 {
+			out[w] = time.Weekday(d)
 		}
 	}
-}
+	addCLDRWeekdays(out)
+	return out
+})
 
 // parseNamedDay reads "yesterday at 10:20", "heute, 09:12" or "Sunday at
 // 3:15 PM" (the latest such weekday up to now): a day word with an
@@ -314,7 +319,7 @@ func parseNamedDay(l, lang string, now time.Time) (time.Time, bool) {
 	// scripts without spaces anywhere.
 	found := ""
 	for _, w := range words {
-		if _, ok := dayWords[w]; ok && len(w) > len(found) {
+		if _, ok := dayWords()[w]; ok && len(w) > len(found) {
 			found = w
 		}
 	}
@@ -324,7 +329,7 @@ func parseNamedDay(l, lang string, now time.Time) (time.Time, bool) {
 		}
 	}
 	if found != "" {
-		day, rest = dayWords[found], strings.Replace(l, found, " ", 1)
+		day, rest = dayWords()[found], strings.Replace(l, found, " ", 1)
 	}
 	if day < 0 {
 		for _, w := range words {
@@ -335,19 +340,36 @@ func parseNamedDay(l, lang string, now time.Time) (time.Time, bool) {
 		}
 	}
 	if day < 0 {
+		if w, wd, ok := weekdayPhraseIn(l, lang); ok {
+			day, rest = (int(now.Weekday())-int(wd)+7)%7, strings.Replace(l, w, " ", 1)
+		}
+	}
+	if day < 0 {
 		return time.Time{}, false
+	}
+	// A time written with a dot ("klo 14.05", "pukul 08.00") is the only
+	// number of such a text.
+	if !timeRE.MatchString(l) {
+		if m := dotClockRE.FindStringSubmatchIndex(l); m != nil {
+			l = l[:m[2]] + ":" + l[m[2]+1:]
+			rest = dotClockRE.ReplaceAllString(rest, " ")
+		}
 	}
 	// Nothing else but a time of day and the words joining it; with a
 	// time, a few words of a header line too ("ann wrote yesterday at
 	// 10:20").
 	others := 0
-	for _, w := range letterRunRE.FindAllString(timeRE.ReplaceAllString(rest, " "), -1) {
+	untimed := timeRE.ReplaceAllString(rest, " ")
+	for _, w := range letterRunRE.FindAllString(untimed, -1) {
 		if !dayJoiners[w] {
 			others++
 		}
 	}
 	if others > 0 && (!timeRE.MatchString(l) || others > 4) {
 		return time.Time{}, false
+	}
+	if timeRE.MatchString(l) && strings.ContainsFunc(untimed, unicode.IsDigit) {
+		return time.Time{}, false // a date's numbers besides the time ("Sunday, 25 … 2022, 12:00")
 	}
 	hour, min := 0, 0
 	if m := timeRE.FindStringSubmatch(l); m != nil {
@@ -357,13 +379,7 @@ func parseNamedDay(l, lang string, now time.Time) (time.Time, bool) {
 		if half == "" {
 			half = clockHalf(l) // "दोपहर 2:05", "下午 2:05"
 		}
-		if half != "" {
-			if pm := half[0] == 'p'; pm && hour < 12 {
-				hour += 12
-			} else if !pm && hour == 12 {
-				hour = 0
-			}
-		}
+		hour = clockHour(hour, half)
 	} else if strings.ContainsFunc(l, unicode.IsDigit) {
 		return time.Time{}, false // numbers that are no time of day
 	}
@@ -537,9 +553,9 @@ func cjkWord(w string) bool {
 // month and none uses for a weekday ("gen", "sty", "kas", "янв"); too
 // short to read in running text (monthWords), they are read in a string
 // that is a whole date (parseShortMonth).
-var shortMonths = func() map[string]int {
+var shortMonths = sync.OnceValue(func() map[string]int {
 	claimed := localeMonthClaims()
-	for _, names := range localeWeekdays {
+	for _, names := range localeWeekdays() {
 		for _, ws := range names {
 			for _, w := range ws {
 				claimed[w] = -1
@@ -548,12 +564,12 @@ var shortMonths = func() map[string]int {
 	}
 	out := map[string]int{}
 	for w, m := range claimed {
-		if m > 0 && !wholeName(w) && monthWords[""][w] == 0 && utf8.RuneCountInString(w) >= 3 {
+		if m > 0 && !wholeName(w) && monthWords()[""][w] == 0 && utf8.RuneCountInString(w) >= 3 {
 			out[w] = m
 		}
 	}
 	return out
-}()
+})
 
 // parseShortMonth reads a date of a language not known (lang "" or one
 // whose words monthWords lacks) whose month is a short abbreviation
@@ -563,7 +579,7 @@ var shortMonths = func() map[string]int {
 // one or two letters ("de", "г.", "o"), weekday names and a clock's
 // half.
 func parseShortMonth(l, lang string, order int) (time.Time, bool) {
-	if _, known := monthWords[langKey(lang)]; known && langKey(lang) != "" {
+	if _, known := monthWords()[langKey(lang)]; known && langKey(lang) != "" {
 		return time.Time{}, false
 	}
 	month, year := "", false
@@ -574,11 +590,10 @@ func parseShortMonth(l, lang string, order int) (time.Time, bool) {
 			}
 			continue
 		}
-		switch _, short := shortMonths[tok]; {
+		switch _, short := shortMonths()[tok]; {
 		case short && month == "":
 			month = tok
-		case utf8.RuneCountInString(tok) <= 2 || weekdayWord(tok, "") ||
-			slices.Contains(pmWords, tok) || slices.Contains(amWords, tok):
+		case utf8.RuneCountInString(tok) <= 2 || weekdayWord(tok, "") || halfTables().whole[tok] != "":
 		default:
 			return time.Time{}, false
 		}
@@ -588,9 +603,9 @@ func parseShortMonth(l, lang string, order int) (time.Time, bool) {
 	}
 	l = letterRunRE.ReplaceAllStringFunc(l, func(w string) string {
 		if w == month {
-			return monthAbbr[shortMonths[w]-1]
+			return monthAbbr[shortMonths()[w]-1]
 		}
 		return w
 	})
-	return parseHuman(l, monthWords[""], order, "")
+	return parseHuman(l, monthWords()[""], order, "")
 }

@@ -1,13 +1,17 @@
 package kb
 
 import (
+	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"github.com/mneme-archive/mneme/kb/vdoc"
 )
@@ -28,7 +32,7 @@ type DateContext struct {
 // say) with the page's declared language (may be "") and capture time.
 func NewDateContext(texts []string, declared string, now time.Time) DateContext {
 	lang := declared
-	if _, known := cldrLocales[langKey(lang)]; !known {
+	if _, known := cldrLocales()[langKey(lang)]; !known {
 		if inferred := InferDateLang(texts); inferred != "" {
 			lang = inferred
 		}
@@ -111,14 +115,14 @@ var dateLangs = sync.OnceValue(func() map[string][]string {
 		}
 		m[w] = append(m[w], lang)
 	}
-	for lang, names := range localeMonths {
+	for lang, names := range localeMonths() {
 		for _, ws := range names {
 			for _, w := range ws {
 				add(w, lang)
 			}
 		}
 	}
-	for lang, loc := range cldrLocales {
+	for lang, loc := range cldrLocales() {
 		lang = langKey(lang)
 		for _, ws := range loc.months {
 			for _, w := range ws {
@@ -141,7 +145,7 @@ var dateLangs = sync.OnceValue(func() map[string][]string {
 			}
 		}
 	}
-	for lang, past := range dateFnsPast {
+	for lang, past := range dateFnsPast() {
 		for _, pats := range past {
 			for _, p := range pats {
 				for _, w := range cldrWordRE.FindAllString(p, -1) {
@@ -162,7 +166,7 @@ func InferDateLang(texts []string) string {
 	words := dateLangs()
 	score := map[string]float64{}
 	for _, t := range texts {
-		for _, w := range cldrWordRE.FindAllString(strings.ToLower(t), -1) {
+		for _, w := range cldrWordRE.FindAllString(foldDate(strings.ToLower(t)), -1) {
 			langs := words[w]
 			for _, l := range langs {
 				score[l] += 1 / float64(len(langs))
@@ -192,6 +196,7 @@ func InferDateLang(texts []string) string {
 // language of the page's dates decide where one date alone could not.
 // Dates read from machine-readable attributes are kept.
 func reconcileDates(objs []Object, doc *vdoc.Doc) {
+	jsonLDDates(objs, doc)
 	var texts []string
 	for _, o := range objs {
 		if o.DateText != "" {
@@ -219,6 +224,41 @@ func reconcileDates(objs []Object, doc *vdoc.Doc) {
 			o.Date = t
 		}
 	}
+}
+
+// machineDateAttrs are the attributes that state a date for machines
+// alone: HTML's datetime and the epochs or dates of data attributes.
+var machineDateAttrs = []string{"datetime", "data-time", "data-timestamp", "data-utime", "data-epoch", "data-datetime", "data-date"}
+
+// datePropRE is a microdata property naming a date (dateCreated,
+// datePublished, dateModified, uploadDate, commentTime).
+var datePropRE = regexp.MustCompile(`(?i)^(?:date[A-Z]\w*|\w+Date|\w+Time)$`)
+
+// statesDate tells an element that states a date for machines: one of
+// machineDateAttrs, or the content of a microdata date property
+// (<span itemprop="dateCreated" content="2024-03-02T10:15:00Z">).
+func statesDate(n *html.Node) bool {
+	for _, a := range machineDateAttrs {
+		if attr(n, a) != "" {
+			return true
+		}
+	}
+	return attr(n, "content") != "" && datePropRE.MatchString(attr(n, "itemprop"))
+}
+
+// statedDate reads the date an element states for machines (statesDate).
+func statedDate(n *html.Node) (time.Time, bool) {
+	for _, a := range machineDateAttrs {
+		if v := attr(n, a); v != "" {
+			if t, ok := ParseDate(v); ok {
+				return t, true
+			}
+		}
+	}
+	if datePropRE.MatchString(attr(n, "itemprop")) {
+		return ParseDate(attr(n, "content"))
+	}
+	return time.Time{}, false
 }
 
 // dateAttrs are the attributes templates state a date in for machines:
@@ -266,4 +306,123 @@ func ownAttrDate(n *html.Node, lang string) (time.Time, string, bool) {
 		}
 	}
 	return time.Time{}, "", false
+}
+
+// ldItem is a dated post or comment of a page's JSON-LD.
+type ldItem struct {
+	author, text string
+	date         time.Time
+}
+
+// jsonLDDates dates objects by the page's JSON-LD: a post or comment
+// listed there (a Comment, a DiscussionForumPosting, an Answer…, under
+// comment, hasPart, @graph, mainEntity, suggestedAnswer, acceptedAnswer
+// or a list) with dateCreated or datePublished is matched to the object
+// whose text begins alike, else to the only object of its author, and
+// its date, stated for machines, replaces one read from text.
+func jsonLDDates(objs []Object, doc *vdoc.Doc) {
+	var items []ldItem
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Script && attr(n, "type") == "application/ld+json" && n.FirstChild != nil {
+			var v any
+			if json.Unmarshal([]byte(n.FirstChild.Data), &v) == nil {
+				items = ldItems(v, 0, items)
+			}
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc.Root)
+	if len(items) == 0 {
+		return
+	}
+	byAuthor := map[string]int{}
+	for _, o := range objs {
+		byAuthor[o.Author]++
+	}
+	for _, it := range items {
+		match := -1
+		for i, o := range objs {
+			if it.text != "" && sameStart(o.Content, it.text) {
+				match = i
+				break
+			}
+		}
+		if match < 0 && it.author != "" && byAuthor[it.author] == 1 {
+			match = slices.IndexFunc(objs, func(o Object) bool { return o.Author == it.author })
+		}
+		if match >= 0 {
+			objs[match].Date = it.date
+		}
+	}
+}
+
+// ldItems adds to items the dated posts and comments of a JSON-LD value.
+func ldItems(v any, depth int, items []ldItem) []ldItem {
+	if depth > 6 {
+		return items
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			items = ldItems(e, depth+1, items)
+		}
+	case map[string]any:
+		text, _ := x["text"].(string)
+		if text == "" {
+			text, _ = x["articleBody"].(string)
+		}
+		author := ""
+		switch a := x["author"].(type) {
+		case string:
+			author = a
+		case map[string]any:
+			author, _ = a["name"].(string)
+		case []any:
+			if len(a) > 0 {
+				if m, ok := a[0].(map[string]any); ok {
+					author, _ = m["name"].(string)
+				}
+			}
+		}
+		for _, k := range []string{"dateCreated", "datePublished"} {
+			if s, ok := x[k].(string); ok && (text != "" || author != "") {
+				if t, ok := ParseDate(s); ok {
+					items = append(items, ldItem{author, text, t})
+					break
+				}
+			}
+		}
+		for _, k := range []string{"comment", "hasPart", "@graph", "mainEntity", "suggestedAnswer", "acceptedAnswer", "itemListElement", "item"} {
+			if c, ok := x[k]; ok {
+				items = ldItems(c, depth+1, items)
+			}
+		}
+	}
+	return items
+}
+
+// sameStart tells two texts of one post: their first 40 letters and
+// digits alike (or the whole of the shorter, of 12 or more).
+func sameStart(a, b string) bool {
+	pa, pb := letters(a, 40), letters(b, 40)
+	n := min(len(pa), len(pb))
+	return n >= 12 && pa[:n] == pb[:n]
+}
+
+// letters is the first n letters and digits of s, lower-cased.
+func letters(s string, n int) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+			if b.Len() >= n {
+				break
+			}
+		}
+	}
+	return b.String()
 }

@@ -106,7 +106,7 @@ type Detection struct {
 
 // Evidences is the evidence for an application on a page.
 type Evidences struct {
-	Kinds      []string // header, cookie, generator, asset, script, markup, url
+	Kinds      []string // header, cookie, generator, asset, script, markup, id, url
 	Confidence float64
 }
 
@@ -117,10 +117,13 @@ const MinConfidence = 0.5
 // evidenceWeights: how far each kind of evidence alone names an
 // application. A generator string is copied onto sites the application
 // did not make (exports, themes, other engines); a URL shape is shared by
-// many; an asset path on any host, a header, a cookie, the application's
-// markup or its embedded settings are its own.
+// many; one element's id (<body id="phpbb">) is a single word a theme or
+// another engine may write too; an asset path on any host, a header, a
+// cookie, the application's markup (its classes and structure) or its
+// embedded settings are its own. The weak kinds name an application
+// only with a second, independent kind.
 var evidenceWeights = map[string]float64{
-	"header": 0.7, "cookie": 0.6, "generator": 0.45, "asset": 0.6, "script": 0.6, "markup": 0.6, "url": 0.3,
+	"header": 0.7, "cookie": 0.6, "generator": 0.45, "asset": 0.6, "script": 0.6, "markup": 0.6, "id": 0.4, "url": 0.3,
 }
 
 // with adds a kind of evidence.
@@ -135,12 +138,14 @@ func (ev Evidences) with(kind string) Evidences {
 }
 
 // structured reports whether one of t's level patterns on the markup (not
-// on the URL) holds on doc: the application's page structure, which
-// corroborates a weak signal such as its generator string.
+// on the URL, nor one of its detection patterns again) holds on doc: the
+// application's page structure, which corroborates a weak signal such as
+// its generator string or the id of its root element.
 func (t *Type) structured(doc *vdoc.Doc) bool {
 	for _, l := range t.Levels {
 		for _, p := range l.Detect {
-			if patternKind(p) != "url" && p.MatchIndexed(doc.Root, doc) {
+			if patternKind(p) != "url" && !slices.ContainsFunc(t.Detect, func(q *Pattern) bool { return q.String() == p.String() }) &&
+				p.MatchIndexed(doc.Root, doc) {
 				return true
 			}
 		}
@@ -164,6 +169,8 @@ func patternKind(p *Pattern) string {
 		return "script"
 	case strings.Contains(src, "@src") || strings.Contains(src, "@href"):
 		return "asset"
+	case strings.Count(src, "@") == 1 && strings.Contains(src, "@id"):
+		return "id"
 	}
 	return "markup"
 }
@@ -240,7 +247,7 @@ var categoryRank = map[string]int{"forum": 4, "wiki": 3, "blog": 2, "cms": 1}
 // techCategories are the knowledge base's facts about technologies whose
 // fingerprint categories name no application category, or the wrong one.
 var techCategories = map[string]string{
-	"insided": "forum", "invision-community": "forum", "invision-power-board": "forum", "khoros": "forum", "lithium": "forum", "vanilla-forums": "forum",
+	"insided": "forum", "invision-community": "forum", "invision-power-board": "forum", "lithium": "forum",
 	"simple-machines-forum": "forum", "mybb": "forum", "nodebb": "forum", "flarum": "forum",
 	"tumblr": "blog", "ghost": "blog", "medium": "blog", "substack": "blog", "blogger": "blog",
 	"hugo": "cms", "jekyll": "cms", "squarespace": "cms", "webflow": "cms", "wix": "cms", "weebly": "cms",

@@ -155,12 +155,23 @@ func (t *Type) ExtractPage(l *Level, doc *vdoc.Doc, learned *Extraction) ([]Obje
 		return objs, nil, x
 	}
 	objs, fails := t.Extract(l, doc)
-	if slices.ContainsFunc(l.Extract, func(x *Extraction) bool { return x.Object == ForumPost }) &&
-		!slices.ContainsFunc(objs, func(o Object) bool { return o.Kind == ForumPost }) {
-		// A thread whose posts the entry's records miss (a template
-		// it does not know): its posts mined, when they are a thread's.
-		if posts, x := MineObjects(doc, ForumPost, learned); Thread(posts) {
-			return append(objs, posts...), fails, x
+	if slices.ContainsFunc(l.Extract, func(x *Extraction) bool { return x.Object == ForumPost }) {
+		switch {
+		case !slices.ContainsFunc(objs, func(o Object) bool { return o.Kind == ForumPost }):
+			// A thread whose posts the entry's records miss (a
+			// template it does not know): its posts mined, when they
+			// are a thread's.
+			if posts, x := MineObjects(doc, ForumPost, learned); Thread(posts) {
+				return append(objs, posts...), fails, x
+			}
+		case lacking(objs, ForumPost):
+			// Records the entry finds, but without the author or the
+			// date on most (a version whose markup of them differs):
+			// those fields filled from the mined records holding the
+			// same text.
+			if posts, x := MineObjects(doc, ForumPost, learned); fill(objs, posts) > 0 {
+				return objs, fails, x
+			}
 		}
 		return objs, fails, learned
 	}
@@ -200,6 +211,96 @@ func (t *Type) ExtractPage(l *Level, doc *vdoc.Doc, learned *Extraction) ([]Obje
 		}
 	}
 	return append(kept, recs...), fails, x
+}
+
+// lacking reports whether most objects of kind in objs miss their author
+// or their date.
+func lacking(objs []Object, kind ObjectKind) bool {
+	n, noAuthor, noDate := 0, 0, 0
+	for _, o := range objs {
+		if o.Kind != kind {
+			continue
+		}
+		n++
+		if o.Author == "" && o.AuthorURL == "" {
+			noAuthor++
+		}
+		if o.Date.IsZero() && o.DateText == "" {
+			noDate++
+		}
+	}
+	return 2*noAuthor > n || 2*noDate > n
+}
+
+// fill sets the author and date that objects of objs miss from the
+// object of mined that holds the same text (most of the shorter text's
+// words in the other), each mined object lending to one object at most;
+// it returns the number of objects filled.
+func fill(objs, mined []Object) int {
+	used := make([]bool, len(mined))
+	minedWords := make([]map[string]int, len(mined))
+	for i, m := range mined {
+		minedWords[i] = wordBag(m.Content)
+	}
+	filled := 0
+	for i := range objs {
+		o := &objs[i]
+		needAuthor := o.Author == "" && o.AuthorURL == ""
+		needDate := o.Date.IsZero() && o.DateText == ""
+		if !needAuthor && !needDate {
+			continue
+		}
+		words := wordBag(o.Content)
+		best, bi := 0.5, -1
+		for j := range mined {
+			if !used[j] {
+				if v := overlap(words, minedWords[j]); v > best {
+					best, bi = v, j
+				}
+			}
+		}
+		if bi < 0 {
+			continue
+		}
+		used[bi] = true
+		m := mined[bi]
+		did := false
+		if needAuthor && (m.Author != "" || m.AuthorURL != "") {
+			o.Author, o.AuthorURL, did = m.Author, m.AuthorURL, true
+		}
+		if needDate && (!m.Date.IsZero() || m.DateText != "") {
+			o.Date, o.DateText, did = m.Date, m.DateText, true
+		}
+		if did {
+			filled++
+		}
+	}
+	return filled
+}
+
+// wordBag counts the lower-case words of s.
+func wordBag(s string) map[string]int {
+	bag := map[string]int{}
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		bag[w]++
+	}
+	return bag
+}
+
+// overlap is the share of the smaller bag's words that the other holds.
+func overlap(a, b map[string]int) float64 {
+	na, nb, common := 0, 0, 0
+	for w, c := range a {
+		na += c
+		common += min(c, b[w])
+	}
+	for _, c := range b {
+		nb += c
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return float64(common) / float64(min(na, nb))
 }
 
 // commentScore weighs comments by what they hold: text, author, date.

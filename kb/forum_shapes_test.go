@@ -30,6 +30,18 @@ var forumShapes = []struct{ name, page, post string }{
 	{"table rows a post, a cell spanning them", `<table>%s</table>`,
 		`<tr><td rowspan="3"><p><a href="index.php?user_profile=%[1]d">%[2]s</a></p><p>%[3]s</p></td><td><strong>Pump valve leaks</strong></td></tr>` +
 			`<tr><td class="msg">%[4]s</td></tr><tr><td><a href="index.php?reply=%[1]d">Reply</a></td></tr>`},
+	// Authors by evidence other than a profile-like path or class; a
+	// short text that differs from post to post ("Rank 1") stands
+	// first, where a name without evidence would be sought.
+	{"schema.org Person in microdata", `<main>%s</main>`,
+		`<article class="x"><span class="k">Rank %[1]d</span><section class="y" itemscope itemtype="https://schema.org/Person"><img class="z" src="/a.png"><span itemprop="name">%[2]s</span><span>Level 3</span></section>` +
+			`<span class="w">%[3]s</span><div class="v">%[4]s</div></article>`},
+	{"profile link by ?u=", `<div class="q">%s</div>`,
+		`<div class="r"><span class="k">Rank %[1]d</span> <a href="/index.php?u=%[1]d">%[2]s</a> · <span class="s">%[3]s</span><p class="t">%[4]s</p></div>`},
+	{"rel=author", `<div class="q">%s</div>`,
+		`<div class="r"><span class="k">Rank %[1]d</span> <a rel="author" href="https://elsewhere.example/%[2]s">%[2]s</a> <span class="s">%[3]s</span><p class="t">%[4]s</p></div>`},
+	{"plain name, no evidence but its place", `<div class="q">%s</div>`,
+		`<div class="r"><div class="a"><strong>%[2]s</strong></div><div class="b">Member</div><div class="c">%[3]s</div><div class="d">%[4]s</div></div>`},
 }
 
 // TestMineForumShapes mines generated threads of every shape with dates

@@ -28,9 +28,20 @@ const themedPost = `<!DOCTYPE html><html><head><meta name="generator" content="W
 // TestExtractPageMinesComments: where the knowledge base's comment
 // records find nothing, ExtractPage mines the comment section: each
 // comment with its author, date (in three languages) and text, answering
-// the post.
+// the post. The section is named by its id, or by a part of a compound
+// class that a theme or a plugin writes.
 func TestExtractPageMinesComments(t *testing.T) {
-	doc, err := vdoc.New("http://blog.example/2024/03/spring-walk/", nil, []byte(themedPost))
+	for _, section := range []string{`<section id="comments">`, `<section class="post-comments-wrapper">`} {
+		t.Run(section, func(t *testing.T) {
+			extractThemedPost(t, strings.Replace(themedPost, `<section id="comments">`, section, 1))
+		})
+	}
+}
+
+// extractThemedPost checks the post and comments ExtractPage finds on a
+// variant of themedPost.
+func extractThemedPost(t *testing.T, page string) {
+	doc, err := vdoc.New("http://blog.example/2024/03/spring-walk/", nil, []byte(page))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,5 +109,61 @@ func TestThreadNeedsNamedAuthors(t *testing.T) {
 		if got := Thread(objs); got != c.want {
 			t.Errorf("Thread(authors %q) = %v, want %v", c.authors, got, c.want)
 		}
+	}
+}
+
+// themedThread is a phpBB thread of a theme that places the author and
+// the date outside the "p.author" line the entry reads them from.
+const themedThread = `<!DOCTYPE html><html><head><title>Boat trailer</title></head>
+<body id="phpbb"><div id="page-body">
+ <div class="post bg2" id="p11"><div class="inner"><div class="postbody">
+  <div class="byline"><a href="./memberlist.php?mode=viewprofile&amp;u=2">ann</a> <time datetime="2024-05-01T08:00:00Z">1 May 2024</time></div>
+  <div class="content">Which trailer carries a small sailing boat best on rough roads?</div></div></div></div>
+ <div class="post bg1" id="p12"><div class="inner"><div class="postbody">
+  <div class="byline"><a href="./memberlist.php?mode=viewprofile&amp;u=3">bob</a> <time datetime="2024-05-02T09:30:00Z">2 May 2024</time></div>
+  <div class="content">A galvanised one with rollers, and check the bearings every season.</div></div></div></div>
+ <div class="post bg2" id="p13"><div class="inner"><div class="postbody">
+  <div class="byline"><a href="./memberlist.php?mode=viewprofile&amp;u=2">ann</a> <time datetime="2024-05-03T18:45:00Z">3 May 2024</time></div>
+  <div class="content">Thanks, the rollers made launching much easier this weekend.</div></div></div></div>
+</div></body></html>`
+
+// TestExtractPageFillsFields: where an entry's records are found but
+// its author and date selectors match nothing (a theme it does not
+// know), ExtractPage fills them from the mined records of the same text
+// and keeps the mined extraction for the site's next pages, which it
+// fills from alone.
+func TestExtractPageFillsFields(t *testing.T) {
+	doc, err := vdoc.New("http://boats.example/viewtopic.php?t=7", nil, []byte(themedThread))
+	if err != nil {
+		t.Fatal(err)
+	}
+	det := NewDetector(builtinKB(t), nil).Detect(doc)
+	if det.Type == nil || det.Type.ID != "phpbb" || det.Level == nil || det.Level.Name != "thread" {
+		t.Fatalf("detected %v level %v", det.Type, det.Level)
+	}
+	if objs, _ := det.Type.Extract(det.Level, doc); len(objs) != 3 || objs[0].Author != "" || !objs[0].Date.IsZero() {
+		t.Fatalf("the entry alone: %+v, want 3 posts without author and date", objs)
+	}
+	want := []struct{ author, date string }{{"ann", "2024-05-01T08:00:00Z"}, {"bob", "2024-05-02T09:30:00Z"}, {"ann", "2024-05-03T18:45:00Z"}}
+	check := func(objs []Object) {
+		t.Helper()
+		if len(objs) != len(want) {
+			t.Fatalf("%d posts, want %d: %+v", len(objs), len(want), objs)
+		}
+		for i, w := range want {
+			if o := objs[i]; o.Author != w.author || o.Date.UTC().Format(time.RFC3339) != w.date || !strings.Contains(o.AuthorURL, "u=") {
+				t.Errorf("post %d: author %q (%s) date %v, want %s %s", i, o.Author, o.AuthorURL, o.Date, w.author, w.date)
+			}
+		}
+	}
+	objs, _, learned := det.Type.ExtractPage(det.Level, doc, nil)
+	check(objs)
+	if learned == nil || learned.Object != ForumPost {
+		t.Fatalf("learned %+v, want the mined forum-post extraction", learned)
+	}
+	again, _, kept := det.Type.ExtractPage(det.Level, doc, learned)
+	check(again)
+	if kept != learned {
+		t.Error("the site's learned extraction was not reused")
 	}
 }

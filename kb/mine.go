@@ -148,6 +148,16 @@ func (m *miner) walk(n *html.Node) *nodeStats {
 		}
 		m.dates = append(m.dates, n)
 	}
+	if s.person == nil {
+		// A schema.org Person in microdata is its name, whatever the
+		// box around it holds (avatar, date, rank).
+		if ip := attr(n, "itemprop"); ip == "author" || ip == "creator" || strings.HasSuffix(attr(n, "itemtype"), "/Person") {
+			if nm := itemName(n); nm != nil && shortName(nm) {
+				s.person = nm
+				m.persons = append(m.persons, nm)
+			}
+		}
+	}
 	if s.person == nil && isPerson(n) {
 		// A profile box's name is its first inline element ("<b>ann</b>
 		// Member"), not the box.
@@ -214,7 +224,7 @@ func firstClass(n *html.Node) string {
 
 // machineDate: an element that states a date in an attribute.
 func machineDate(n *html.Node) bool {
-	return attr(n, "datetime") != "" || attr(n, "data-time") != "" || attr(n, "data-timestamp") != ""
+	return statesDate(n)
 }
 
 // isDate: a <time>, an element with a machine-readable date, or a short
@@ -223,12 +233,8 @@ func (m *miner) isDate(n *html.Node, s *nodeStats) bool {
 	if n.DataAtom == atom.Time {
 		return true
 	}
-	for _, a := range []string{"datetime", "data-time", "data-timestamp"} {
-		if v := attr(n, a); v != "" {
-			if _, ok := ParseDate(v); ok {
-				return true
-			}
-		}
+	if _, ok := statedDate(n); ok {
+		return true
 	}
 	if s.words == 0 || s.words > 12 {
 		return false
@@ -273,14 +279,14 @@ func dateShape(t string) bool {
 		return true
 	}
 	for _, w := range wordRE.FindAllString(strings.ToLower(t), -1) {
-		if monthWords[""][w] != 0 || moreMonths[w] != 0 {
+		if monthWords()[""][w] != 0 || moreMonths()[w] != 0 {
 			return true
 		}
 	}
 	return false
 }
 
-var profileRE = regexp.MustCompile(`(?i)(user|member|profile|author|people|poster|/u/|/~|showuser|mode=viewprofile|/p/)`)
+var profileRE = regexp.MustCompile(`(?i)(user|member|profile|author|people|poster|/u/|/~|showuser|mode=viewprofile|/p/|[?&]u=\d)`)
 
 // personClassRE: the class of a person's name, microformats' hCard and
 // h-card ("fn", "p-name") among them.
@@ -297,11 +303,8 @@ func isPerson(n *html.Node) bool {
 	if n.Type != html.ElementNode || strings.Contains(strings.ToLower(attr(n, "class")), "avatar") {
 		return false
 	}
-	short := func() bool {
-		t := Text(n)
-		return t != "" && len(t) <= 40 && len(strings.Fields(t)) <= 4 && !strings.ContainsAny(t, ":@") && !quantityRE.MatchString(t)
-	}
-	if n.DataAtom == atom.A && profileRE.MatchString(attr(n, "href")) {
+	short := func() bool { return shortName(n) }
+	if n.DataAtom == atom.A && (profileRE.MatchString(attr(n, "href")) || slices.Contains(strings.Fields(attr(n, "rel")), "author")) {
 		return short()
 	}
 	if ip := attr(n, "itemprop"); ip == "author" || ip == "creator" || n.DataAtom == atom.Cite {
@@ -311,6 +314,33 @@ func isPerson(n *html.Node) bool {
 		return short()
 	}
 	return false
+}
+
+// shortName: n's text is short enough for a person's name, and not a
+// label, an address or a count.
+func shortName(n *html.Node) bool {
+	t := Text(n)
+	return t != "" && len(t) <= 40 && len(strings.Fields(t)) <= 4 && !strings.ContainsAny(t, ":@") && !quantityRE.MatchString(t)
+}
+
+// itemName is the itemprop="name" element inside microdata item n, nil
+// when it has none.
+func itemName(n *html.Node) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || skipped(c) {
+			continue
+		}
+		if attr(c, "itemprop") == "name" {
+			return c
+		}
+		if slices.ContainsFunc(c.Attr, func(a html.Attribute) bool { return a.Key == "itemscope" }) {
+			continue // another item's name
+		}
+		if nm := itemName(c); nm != nil {
+			return nm
+		}
+	}
+	return nil
 }
 
 // good reports a record-like member: text and a date. A record holds a
@@ -557,6 +587,9 @@ func (m *miner) extraction(kind ObjectKind, g []*html.Node) *Extraction {
 		}
 	}
 	m.chronology(recs, dates)
+	if len(authors) == 0 {
+		m.nameSlots(recs, authors)
+	}
 	constantLabels(recs, authors)
 	x := &Extraction{Object: kind, Fields: map[Field][]*Pattern{}, Optional: map[Field]bool{FieldAuthor: true}}
 	rp, err := xpath.Compile(recordsPath(g))
@@ -614,6 +647,55 @@ func (m *miner) extraction(kind ObjectKind, g []*html.Node) *Extraction {
 		x.Optional[FieldID] = true
 	}
 	return x
+}
+
+// nameSlots finds the author of records that show no person-like
+// element (a name in plain markup, its classes saying nothing): the
+// path of a short text of letters, not a date, that most records hold
+// and whose values differ between them, the earliest in the record
+// first (a post names its author before its text). Three records at
+// least.
+func (m *miner) nameSlots(recs []*html.Node, authors map[string]float64) {
+	if len(recs) < 3 {
+		// Two blocks that differ in a short text are any page's
+		// teasers as well as a thread's two posts.
+		return
+	}
+	count, first := map[string]int{}, map[string]int{}
+	values := map[string]map[string]bool{}
+	for _, r := range recs {
+		seen := map[string]bool{}
+		pos := 0
+		var visit func(n *html.Node)
+		visit = func(n *html.Node) {
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				st := m.stats[c]
+				if c.Type != html.ElementNode || st == nil || st.words == 0 {
+					continue
+				}
+				pos++
+				if t := Text(c); st.words <= 3 && st.date == nil && wordRE.MatchString(t) && shortName(c) && !inQuote(r, c) {
+					if p := relPath(r, c); !seen[p] {
+						seen[p] = true
+						count[p]++
+						if values[p] == nil {
+							values[p] = map[string]bool{}
+							first[p] = pos
+						}
+						values[p][t] = true
+						first[p] = min(first[p], pos)
+					}
+				}
+				visit(c)
+			}
+		}
+		visit(r)
+	}
+	for p, c := range count {
+		if 3*c >= 2*len(recs) && len(values[p]) >= 2 {
+			authors[p] = 1 / float64(first[p])
+		}
+	}
 }
 
 // constantLabels drops the author paths whose text is the same on every
@@ -938,6 +1020,12 @@ func ranked[N int | float64](counts map[string]N, n int) []*Pattern {
 
 var commentSectionRE = regexp.MustCompile(`(?i)^(comments?|comment-?list|commentlist|comments-area|comment-section|discussion|responses|replies)$`)
 
+// commentPartRE is a part of a compound id or class that names a list
+// of comments whatever the theme or plugin adds around it
+// ("post-comments", "wpd-comments-wrapper", "comments_container"): the
+// plural, not one comment's parts ("comment-body").
+var commentPartRE = regexp.MustCompile(`(?i)^(comments|commentlist|discussion|responses)$`)
+
 // commentSection is the element under n whose id or a class names a
 // comment list and that holds the most text: not a heading that
 // carries the list's id ("<h3 id=comments>23 responses</h3>") nor a link
@@ -964,14 +1052,17 @@ func commentSection(n *html.Node) *html.Node {
 	return best
 }
 
-// isCommentSection: n's id or a class names a comment list.
+// isCommentSection: n's id or a class names a comment list, whole or
+// as a part of a compound name.
 func isCommentSection(n *html.Node) bool {
-	if commentSectionRE.MatchString(attr(n, "id")) {
-		return true
-	}
-	for _, cl := range strings.Fields(attr(n, "class")) {
-		if commentSectionRE.MatchString(cl) {
+	for _, name := range append(strings.Fields(attr(n, "class")), attr(n, "id")) {
+		if commentSectionRE.MatchString(name) {
 			return true
+		}
+		for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' }) {
+			if commentPartRE.MatchString(part) {
+				return true
+			}
 		}
 	}
 	return false

@@ -2,6 +2,8 @@ package kb
 
 import (
 	"bytes"
+	"net/url"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -14,8 +16,9 @@ import (
 // Markup that names its application. Engines mark their pages with their
 // own name where a site's content does not go: the id of the document's
 // root or body (vBulletin's <html id="vbulletin_html">, phpBB's <body
-// id="phpbb">), the element of the settings they embed as JSON (Joomla's
-// joomla-script-options), the data attributes their scripts read
+// id="phpbb">) with the name in an asset's path as well, the element of
+// the settings they embed as JSON (Joomla's joomla-script-options), the
+// data attributes their scripts read
 // (Drupal's data-drupal-selector, data-drupal-link-system-path), and the
 // credit a footer or the template's comment gives them: "Powered by" and a
 // link named after the engine ("Powered by <a href=…>MyBB</a>"), or a
@@ -53,8 +56,9 @@ func selfNames(fp *fingerprint.Set) map[string]fingerprint.Match {
 func notAlnum(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') }
 
 // namedInMarkup returns the application technology among names that doc
-// names itself by, nil when none: a word of the id of <html> or <body>,
-// or of the id or class of a script of JSON settings; the name in
+// names itself by, nil when none: a word of the id of <html> or <body>
+// that is a word of an asset's path too (assetNamed), or of the id or
+// class of a script of JSON settings; the name in
 // minDataAttrs data attributes of distinct names (data-NAME-…) in the
 // lower-cased markup; or a credit (credited).
 func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Match) *fingerprint.Match {
@@ -84,7 +88,11 @@ func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Ma
 				if words == nil {
 					words = lowerWords(doc.Root)
 				}
-				if !words[w] {
+				// The root's id is one word a theme may copy: it names
+				// the engine only with the name in the path of one of
+				// the page's assets too (vBulletin's
+				// clientscript/vbulletin_global.js).
+				if !words[w] && (n.DataAtom == atom.Script || assetNamed(doc.Root, w)) {
 					m.Pattern, m.Confidence = "markup: <"+n.Data+" "+a.Key+`="`+a.Val+`">`, 100
 					return &m
 				}
@@ -125,6 +133,39 @@ func namedInMarkup(doc *vdoc.Doc, markup []byte, names map[string]fingerprint.Ma
 		return credited(doc.Root, names)
 	}
 	return nil
+}
+
+// assetNamed reports whether name is a word of the path of a script,
+// stylesheet or image below n, on any host.
+func assetNamed(n *html.Node, name string) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode && c.Type != html.DocumentNode {
+			continue
+		}
+		key := ""
+		switch c.DataAtom {
+		case atom.Script, atom.Img:
+			key = "src"
+		case atom.Link:
+			key = "href"
+		}
+		for _, a := range c.Attr {
+			if a.Key != key {
+				continue
+			}
+			path := a.Val
+			if u, err := url.Parse(a.Val); err == nil {
+				path = u.Path
+			}
+			if slices.Contains(strings.FieldsFunc(strings.ToLower(path), notAlnum), name) {
+				return true
+			}
+		}
+		if assetNamed(c, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // credited returns the technology a "Powered by" credit names below n: a

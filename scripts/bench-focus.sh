@@ -243,7 +243,7 @@ cpu_parts() {
 		/^Duration:/ { total = secs($(NF - 1)) }
 		{ cum[$NF] = secs($4) }
 		END {
-			split("analysis/focus.(*Crawl).Focus text.(*Analyzer).AddCounts focus.(*explainStore).add " \
+			split("analysis/focus.(*Crawl).Focus text.(*Analyzer).addCounts focus.(*explainStore).add " \
 				"extract.(*Standard).ExtractContent|extract.(*Standard).Extract crawler.(*Crawl).hand " \
 				"crawler.(*Crawl).focusFlush crawler.(*sink).commit pebble/v2.(*DB).runCompaction " \
 				"warc.(*Writer).WriteExchange", want, " ")

@@ -3,6 +3,7 @@ package focus
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"net/url"
 	"path/filepath"
@@ -30,6 +31,8 @@ type Crawl struct {
 	topicMu   sync.Mutex
 	storedGen int        // the topic generation in the store
 	stored    []rdf.Quad // what storeTopic wrote last
+
+	analysed pageSet // pages analysed: links to them are not
 }
 
 // Open is a crawler.FocusFunc: the focus analysis of crawl c, whose spec
@@ -60,10 +63,8 @@ func (fc *Crawl) Focus(p crawler.Page, an *crawler.Analysis) []float64 {
 	case strings.HasPrefix(p.MediaType, "text/plain"):
 		content = string(p.Body[:min(len(p.Body), extract.MaxContent)])
 	}
-	links := make([]Link, len(an.Follow))
-	for i, l := range an.Follow {
-		links[i] = Link{URL: l.URL, Hop: l.Hop, Text: l.Text, Paragraph: l.Paragraph}
-	}
+	fc.analysed.add(p.URL.Canonical)
+	links, at := fc.toAnalyse(an.Follow)
 	res, scores, err := fc.Score(p.URL, content, links)
 	if err != nil {
 		// The explanations could not be kept: the scores stand all the same.
@@ -72,11 +73,11 @@ func (fc *Crawl) Focus(p crawler.Page, an *crawler.Analysis) []float64 {
 	if err := fc.storeTopic(); err != nil {
 		fmt.Fprintf(fc.c.Log(), "focus: storing the topic: %v\n", err)
 	}
-	follow := an.Follow[:0:0]
+	follow := make([]extract.Outlink, 0, len(scores))
 	kept := make([]float64, 0, len(scores))
 	for i, s := range scores {
 		if !math.IsNaN(s) {
-			follow = append(follow, an.Follow[i])
+			follow = append(follow, an.Follow[at[i]])
 			kept = append(kept, s)
 		}
 	}
@@ -92,6 +93,30 @@ func (fc *Crawl) Focus(p crawler.Page, an *crawler.Analysis) []float64 {
 		}
 	}
 	return kept
+}
+
+// toAnalyse returns the links of follow to analyse, and the index in
+// follow of each. A page analysed was fetched: its URL's state in the
+// frontier is final (a sighting changes only queued URLs' scores), so the
+// links to it are decided before any analysis, and dropped: a page's
+// links to itself, and on most pages of a site its navigation's. Links
+// of other kinds than Link (embeds, redirects) are kept as they are.
+func (fc *Crawl) toAnalyse(follow []extract.Outlink) ([]Link, []int) {
+	links := make([]Link, 0, len(follow))
+	at := make([]int, 0, len(follow))
+	set := &fc.analysed
+	set.mu.RLock() // once a page: the workers share it
+	defer set.mu.RUnlock()
+	for i, l := range follow {
+		if l.Hop == extract.Link {
+			if k := pageKey(l.URL.Canonical); set.m[k[0]] == k[1] && k[1] != 0 {
+				continue
+			}
+		}
+		links = append(links, Link{URL: l.URL, Hop: l.Hop, Text: l.Text, Paragraph: l.Paragraph})
+		at = append(at, i)
+	}
+	return links, at
 }
 
 // SetWeights changes the weights live and rescores the queued URLs.
@@ -181,4 +206,37 @@ func (fc *Crawl) storeTopic() error {
 	}
 	fc.stored, fc.storedGen = qs, gen
 	return nil
+}
+
+// pageSet is a set of URLs, by a 128-bit hash of each (its first half
+// maps to its second), bounded: emptied when it holds pageSetMax (a URL
+// it forgot is only analysed again).
+type pageSet struct {
+	mu sync.RWMutex
+	m  map[uint64]uint64
+}
+
+const pageSetMax = 1 << 18
+
+var pageSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+func pageKey(url string) [2]uint64 {
+	return [2]uint64{maphash.String(pageSeeds[0], url), maphash.String(pageSeeds[1], url)}
+}
+
+func (s *pageSet) add(url string) {
+	k := pageKey(url)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil || len(s.m) >= pageSetMax {
+		s.m = map[uint64]uint64{}
+	}
+	s.m[k[0]] = k[1]
+}
+
+func (s *pageSet) has(url string) bool {
+	k := pageKey(url)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.m[k[0]] == k[1] && k[1] != 0
 }

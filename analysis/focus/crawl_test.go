@@ -9,6 +9,8 @@ import (
 
 	"github.com/mneme-archive/mneme/analysis/focus/topicweb"
 	"github.com/mneme-archive/mneme/crawler"
+	"github.com/mneme-archive/mneme/crawler/canon"
+	"github.com/mneme-archive/mneme/crawler/extract"
 	"github.com/mneme-archive/mneme/crawler/spec"
 	"github.com/mneme-archive/mneme/sparql"
 )
@@ -104,5 +106,41 @@ SELECT (COUNT(?t) AS ?n) WHERE { GRAPH <urn:mneme:crawl:focused> { <urn:mneme:cr
 	defer r2.Close()
 	if !r2.Next() || r2.Row()[0].Value == "0" {
 		t.Errorf("no topic terms stored: %v", r2.Err())
+	}
+}
+
+// TestLinksToAnalysedPagesDropped: the links to pages analysed already
+// are not analysed, the links of other kinds to them are, and the set of
+// pages stays bounded.
+func TestLinksToAnalysedPagesDropped(t *testing.T) {
+	cn := canon.New(canon.Options{})
+	parse := func(s string) canon.URL {
+		u, err := cn.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	fc := &Crawl{}
+	fc.analysed.add(parse("http://a.test/done").Canonical)
+	follow := []extract.Outlink{
+		{URL: parse("http://a.test/done"), Hop: extract.Link},
+		{URL: parse("http://a.test/new"), Hop: extract.Link, Text: "new"},
+		{URL: parse("http://a.test/done"), Hop: extract.Embed},
+		{URL: parse("http://a.test/./done#top"), Hop: extract.Link},
+	}
+	links, at := fc.toAnalyse(follow)
+	if len(links) != 2 || links[0].Text != "new" || links[1].Hop != extract.Embed || len(at) != 2 || at[0] != 1 || at[1] != 2 {
+		t.Fatalf("links %+v at %v: want the new link and the embed, at 1 and 2", links, at)
+	}
+	for i := range pageSetMax - 1 { // with a.test/done: full
+		fc.analysed.add("http://b.test/" + strconv.Itoa(i))
+	}
+	if len(fc.analysed.m) != pageSetMax {
+		t.Fatalf("%d pages, want %d", len(fc.analysed.m), pageSetMax)
+	}
+	fc.analysed.add("http://c.test/")
+	if len(fc.analysed.m) != 1 || !fc.analysed.has("http://c.test/") || fc.analysed.has("http://a.test/done") {
+		t.Errorf("full set: %d pages after one more, want it emptied and holding that one", len(fc.analysed.m))
 	}
 }

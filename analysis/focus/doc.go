@@ -32,7 +32,19 @@
 // over its sightings by the crawl's update function as the frontier
 // combines their scores (under SUM and AVG a module's value sums or
 // averages the sightings that gave one), so that new weights
-// (SetWeights) rescore the queued URLs.
+// (SetWeights) rescore the queued URLs. In a crawl, links to pages it
+// has fetched and analysed already are dropped before any analysis:
+// their place in the frontier no longer changes, so a URL's explanation
+// counts the sightings before its page was fetched.
+//
+// # Cost
+//
+// Work that repeats across a site's pages is done once: the term counts
+// of a line of text (a block of the content text) that comes back on
+// other pages are kept by stem id (text's block cache), the cosine of a
+// link text and the URL rules' score of a URL are kept by a hash of the
+// string, and each word is stemmed once (text's word cache). All these
+// caches are bounded.
 //
 // # Relevance
 //

@@ -3,6 +3,7 @@ package focus
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"strings"
 	"sync"
@@ -207,22 +208,21 @@ func (s *Scorer) Score(page canon.URL, content string, links []Link) (PageResult
 	vals := make([]Values, 0, len(links))
 	urls := make([]string, 0, len(links))
 	kept := make([]float64, 0, len(links))
-	pageCos := map[string]float64{} // a page's link texts, both modules
-	scratch := text.Vector{}        // one link text's counts, reused
+	var scratch text.Vector // one link text's counts, reused
 	gen := s.topic.Generation()
 	cos := func(txt string) float64 {
 		if txt == "" {
 			return math.NaN()
 		}
-		c, ok := pageCos[txt]
+		c, ok := s.linkCos.get(gen, txt)
 		if !ok {
-			if c, ok = s.linkCos.get(gen, txt); !ok {
-				clear(scratch)
-				s.topic.an.AddCounts(txt, scratch)
-				c = s.topic.Cosine(scratch)
-				s.linkCos.put(gen, txt, c)
+			if scratch == nil {
+				scratch = text.Vector{}
 			}
-			pageCos[txt] = c
+			clear(scratch)
+			s.topic.an.AddCounts(txt, scratch)
+			c = s.topic.Cosine(scratch)
+			s.linkCos.put(gen, txt, c)
 		}
 		return c
 	}
@@ -523,30 +523,41 @@ func (s *Scorer) Decide(accept, drop []string) error {
 // related pages and their titles come back on many pages of a site, and
 // the URL rules' score of link targets, which come back as often. It
 // holds the scores of one generation (of the topic; the URL rules have
-// one) and at most cosCacheMax strings (emptied when full).
+// one) and at most cosCacheMax strings (emptied when full), each known by
+// a 128-bit hash (its first half maps to its second and the score): no
+// copy of the string kept, none read again to compare.
 type scoreCache struct {
 	mu  sync.RWMutex
 	gen int
-	m   map[string]float64
+	m   map[uint64]hashedScore
+}
+
+type hashedScore struct {
+	h2 uint64
+	x  float64
 }
 
 const cosCacheMax = 1 << 14
 
+var scoreSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
 func (c *scoreCache) get(gen int, txt string) (float64, bool) {
+	h1, h2 := maphash.String(scoreSeeds[0], txt), maphash.String(scoreSeeds[1], txt)
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if c.gen != gen {
 		return 0, false
 	}
-	x, ok := c.m[txt]
-	return x, ok
+	e, ok := c.m[h1]
+	return e.x, ok && e.h2 == h2
 }
 
 func (c *scoreCache) put(gen int, txt string, x float64) {
+	h1, h2 := maphash.String(scoreSeeds[0], txt), maphash.String(scoreSeeds[1], txt)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || c.gen != gen || len(c.m) >= cosCacheMax {
-		c.m, c.gen = map[string]float64{}, gen
+		c.m, c.gen = map[uint64]hashedScore{}, gen
 	}
-	c.m[strings.Clone(txt)] = x
+	c.m[h1] = hashedScore{h2, x}
 }

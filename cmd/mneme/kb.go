@@ -193,9 +193,12 @@ func newKBExtractCmd() *cobra.Command {
 detection and extraction the application-aware crawl runs, and print the
 objects found: posts, comments, articles, with their title, author, date and
 text. Applications the knowledge base describes are extracted with its
-patterns; an application only the fingerprints name, with its category's
-generic extraction; a page of no known application is mined for the records
-of a forum thread. Check a site with it before crawling it.
+patterns, and where they find no posts, or posts without their author or
+date (a version or theme the entry was not written for), the page's mined
+records take over or fill them; an application only the fingerprints name,
+with its category's generic extraction; a page of no known application is
+mined for the records of a forum thread. Check a site with it before
+crawling it.
 
 With --fingerprints DIR, Wappalyzer-format fingerprints are loaded (see kb
 detect). With --json, one JSON object per input:

@@ -14,7 +14,9 @@ const MaxContent = 64 << 10
 // navigation chrome, token by token: the text of its main and article
 // elements when it has any, else that of its body outside nav, header,
 // footer and aside; script, style, template, noscript and title contents
-// never count, and a block element starts a new word.
+// never count, and a block element starts a new line (so that a text's
+// blocks can be told apart: the focus analysis counts a block that comes
+// back on other pages once).
 type content struct {
 	main, body           strings.Builder
 	skip, chrome, inMain int
@@ -68,9 +70,9 @@ func (c *content) tag(a atom.Atom, end bool) {
 		c.inMain = max(0, c.inMain+d)
 	case atom.P, atom.Div, atom.Li, atom.Br, atom.Td, atom.H1, atom.H2, atom.H3, atom.H4, atom.Dt, atom.Dd, atom.Pre:
 		if c.skip == 0 {
-			c.bodyByte(' ')
+			c.bodyByte('\n')
 			if c.inMain > 0 {
-				c.main.WriteByte(' ')
+				c.main.WriteByte('\n')
 			}
 		}
 	}

@@ -39,9 +39,9 @@ func referenceContent(doc []byte) string {
 				inMain = max(0, inMain+d)
 			case atom.P, atom.Div, atom.Li, atom.Br, atom.Td, atom.H1, atom.H2, atom.H3, atom.H4, atom.Dt, atom.Dd, atom.Pre:
 				if skip == 0 {
-					bodyText.WriteByte(' ')
+					bodyText.WriteByte('\n')
 					if inMain > 0 {
-						mainText.WriteByte(' ')
+						mainText.WriteByte('\n')
 					}
 				}
 			}

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -175,6 +176,68 @@ func TestCountsAfterTheCacheFills(t *testing.T) {
 			if got[term] != c {
 				t.Fatalf("%q counted %v, want %v", term, got[term], c)
 			}
+		}
+	}
+}
+
+// TestCountsRepeatedLines counts texts assembled from a pool of lines,
+// as a site's pages repeat blocks, so that lines are counted from the
+// block cache (from their third sighting on), mixed with lines of their
+// own, in one language and several; and again after the word cache
+// emptied (the cached lines' counts are by the ids it dropped).
+func TestCountsRepeatedLines(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 2))
+	pool := append([]string(nil), sameCorpus...)
+	for range 30 {
+		pool = append(pool, strings.ReplaceAll(randomText(r, 12+r.IntN(30)), "\n", " "))
+	}
+	page := func() string {
+		var b strings.Builder
+		for range 4 + r.IntN(12) {
+			if r.IntN(4) == 0 {
+				b.WriteString(randomText(r, 10)) // a line of the page's own
+			} else {
+				b.WriteString(pool[r.IntN(len(pool))])
+			}
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}
+	check := func(a *Analyzer, s string) {
+		t.Helper()
+		got, want := a.Counts(s), referenceCounts(a, s)
+		if len(got) != len(want) {
+			t.Fatalf("%v: %d terms, want %d in %q", a.codes, len(got), len(want), s)
+		}
+		for term, c := range want {
+			if got[term] != c {
+				t.Fatalf("%v: %q counted %v, want %v in %q", a.codes, term, got[term], c, s)
+			}
+		}
+	}
+	for _, langs := range [][]string{{"en"}, {"en", "fr", "ru", "sv"}} {
+		a, err := New(langs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 200 {
+			check(a, page())
+		}
+		hits := 0
+		for i := range a.cache.shards {
+			hits += len(a.cache.shards[i].blocks.m)
+		}
+		if hits == 0 {
+			t.Fatalf("%v: no line kept in the block cache", langs)
+		}
+		// Fill the word cache past its bound: it empties, the lines too.
+		var sb strings.Builder
+		for i := range wordCacheMax + 10 {
+			fmt.Fprintf(&sb, "zq%x ", i*7919)
+		}
+		check(a, sb.String())
+		for range 50 {
+			check(a, page())
 		}
 	}
 }

@@ -8,6 +8,7 @@ package text
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"sort"
@@ -247,15 +248,15 @@ func (a *Analyzer) detect(s string) int {
 type Vector map[string]float64
 
 // Counts returns the term frequencies of s.
-func (a *Analyzer) Counts(s string) Vector {
-	v := Vector{}
-	a.AddCounts(s, v)
-	return v
-}
+func (a *Analyzer) Counts(s string) Vector { return a.addCounts(s, nil) }
 
 // AddCounts adds the term frequencies of s to v: Counts into a map the
 // caller reuses.
-func (a *Analyzer) AddCounts(s string, v Vector) {
+func (a *Analyzer) AddCounts(s string, v Vector) { a.addCounts(s, v) }
+
+// addCounts adds the term frequencies of s to v, or to a new map of the
+// right size when v is nil, and returns it.
+func (a *Analyzer) addCounts(s string, v Vector) Vector {
 	c := counters.Get().(*counter)
 	var missed Vector // stems of words not cached yet
 	a.scan(s, c, func(e entry, _ bool) {
@@ -267,6 +268,9 @@ func (a *Analyzer) AddCounts(s string, v Vector) {
 		}
 	}, func(stems []string) {
 		// Under the same read lock: the ids are the cache's of this scan.
+		if v == nil {
+			v = make(Vector, len(c.touched)+len(missed))
+		}
 		for _, id := range c.touched {
 			v[stems[id]] += c.n[id]
 			c.n[id] = 0
@@ -277,6 +281,7 @@ func (a *Analyzer) AddCounts(s string, v Vector) {
 		v[t] += n
 	}
 	counters.Put(c)
+	return v
 }
 
 // counter counts a text's cached words by stem id; reused (counters).
@@ -285,15 +290,15 @@ type counter struct {
 	touched []uint32
 }
 
-// add counts one word of stem id.
-func (c *counter) add(id uint32) {
+// add counts n words of stem id.
+func (c *counter) add(id uint32, n float64) {
 	if int(id) >= len(c.n) {
 		c.n = append(c.n, make([]float64, int(id)+1-len(c.n))...)
 	}
 	if c.n[id] == 0 {
 		c.touched = append(c.touched, id)
 	}
-	c.n[id]++
+	c.n[id] += n
 }
 
 var counters = sync.Pool{New: func() any { return &counter{} }}
@@ -405,11 +410,12 @@ type wordCache struct{ shards []wordShard }
 // words' hashes (computed by words as it reads them, cheaper than a map's
 // hash of the finished word) pointing into words.
 type wordShard struct {
-	mu    sync.RWMutex
-	slots []uint32 // index into words + 1; 0: empty; a power of two long
-	words []cachedWord
-	ids   map[string]uint32 // stem → id
-	stems []string          // id → stem
+	mu     sync.RWMutex
+	blocks blockCache // counts of lines by the ids of stems
+	slots  []uint32   // index into words + 1; 0: empty; a power of two long
+	words  []cachedWord
+	ids    map[string]uint32 // stem → id
+	stems  []string          // id → stem
 }
 
 type cachedWord struct {
@@ -512,8 +518,9 @@ func (a *Analyzer) entryOf(lang int, w string) entry {
 // in order, in the language detected for s, and whether the entry came
 // from the cache (only then is its id set); then done, when not nil, with
 // the stems by id. With a counter, the cached words' stems are counted
-// in it by id instead (fn gets the others). fn and done are called under
-// the cache's read lock: they must not call the Analyzer.
+// in it by id instead (fn gets the others), and the lines of s are
+// looked up in the block cache first. fn and done are called under the
+// cache's read lock: they must not call the Analyzer.
 func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), done func(stems []string)) {
 	lang := a.detect(s)
 	sh := &a.cache.shards[lang]
@@ -523,17 +530,20 @@ func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), don
 		e entry
 	}
 	var miss map[string]missed // words not cached, added after the scan
-	sh.mu.RLock()
-	words(s, &low, func(w string, b []byte, h uint64) {
+	// into is the counter the cached words of the current line go to;
+	// misses counts the words of the scan that were not cached.
+	into, misses := c, 0
+	word := func(w string, b []byte, h uint64) {
 		if e, ok := sh.find(w, b, h); ok {
 			switch {
 			case c == nil:
 				fn(e, true)
 			case !e.stop:
-				c.add(e.id)
+				into.add(e.id, 1)
 			}
 			return
 		}
+		misses++
 		if b != nil {
 			w = string(b)
 		}
@@ -546,17 +556,27 @@ func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), don
 			miss[strings.Clone(w)] = m
 		}
 		fn(m.e, false)
-	})
+	}
+	var fresh []newBlock // lines seen for the first or second time
+	sh.mu.RLock()
+	if c == nil {
+		words(s, &low, word)
+	} else {
+		fresh = a.scanLines(sh, s, c, &low, word, &misses, &into)
+	}
 	if done != nil {
 		done(sh.stems)
 	}
 	sh.mu.RUnlock()
-	if len(miss) == 0 {
+	if len(miss) == 0 && len(fresh) == 0 {
 		return
 	}
 	sh.mu.Lock()
-	if sh.ids == nil || len(sh.words)+len(miss) > wordCacheMax {
+	if len(miss) > 0 && (sh.ids == nil || len(sh.words)+len(miss) > wordCacheMax) {
 		sh.slots, sh.words, sh.ids, sh.stems = nil, nil, map[string]uint32{}, nil
+		// The lines' counts are by the ids just dropped.
+		sh.blocks.clear()
+		fresh = nil
 	}
 	for w, m := range miss {
 		if _, ok := sh.find(w, nil, m.h); ok {
@@ -574,5 +594,128 @@ func (a *Analyzer) scan(s string, c *counter, fn func(e entry, cached bool), don
 		}
 		sh.put(w, m.h, e)
 	}
+	for _, b := range fresh {
+		sh.blocks.add(b)
+	}
 	sh.mu.Unlock()
+}
+
+// scanLines counts the words of s into c line by line: a line the block
+// cache holds is counted from its counts, without reading its words; the
+// others are read with word, and those met for the second time are
+// returned with their counts, for the cache (when every word of theirs
+// was cached: the others have no id yet). The caller holds the shard's
+// read lock.
+func (a *Analyzer) scanLines(sh *wordShard, s string, c *counter, low *[]byte, word func(string, []byte, uint64), misses *int, into **counter) []newBlock {
+	var fresh []newBlock
+	var bc *counter // a line's own counts, when it is to be cached
+	for len(s) > 0 {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if len(line) < blockMin {
+			words(line, low, word)
+			continue
+		}
+		h := blockKey{maphash.String(blockSeeds[0], line), maphash.String(blockSeeds[1], line)}
+		if terms, ok := sh.blocks.m[h]; ok {
+			for _, t := range terms {
+				c.add(t.id, float64(t.n))
+			}
+			continue
+		}
+		if !sh.blocks.seen[h] {
+			// Met once: most lines of a page are its own and never
+			// come back; only lines met again are kept.
+			fresh = append(fresh, newBlock{h: h})
+			words(line, low, word)
+			continue
+		}
+		if bc == nil {
+			bc = counters.Get().(*counter)
+			defer counters.Put(bc)
+		}
+		before := *misses
+		*into = bc
+		words(line, low, word)
+		*into = c
+		b := newBlock{h: h, again: true, terms: make([]idCount, 0, len(bc.touched))}
+		for _, id := range bc.touched {
+			b.terms = append(b.terms, idCount{id, uint32(bc.n[id])})
+			c.add(id, bc.n[id])
+			bc.n[id] = 0
+		}
+		bc.touched = bc.touched[:0]
+		if *misses == before {
+			fresh = append(fresh, b)
+		}
+	}
+	return fresh
+}
+
+// blockMin is the shortest line the block cache looks up: a shorter one
+// has a word or two, read as fast as it is hashed.
+const blockMin = 24
+
+// blockSeeds hash lines for the block cache: a line is known by its two
+// hashes, 128 bits, rather than by its text, which would be read again
+// from memory the cache does not keep warm (two lines of the same hashes
+// are as unlikely as a flipped bit of RAM).
+var blockSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+type blockKey [2]uint64
+
+// blockCache remembers the counts of the lines of texts that come back
+// across documents: a site's repeated blocks (menus, sidebars, notices,
+// footers, quoted paragraphs), each counted once instead of once per
+// page. A line is kept from its second sighting on (its hash is noted at
+// the first), so that the lines of one page alone take no room. Its
+// counts are by stem id: the cache is its language shard's and is emptied
+// with the shard's words. Bounded: emptied when it holds blockCacheMax
+// lines or blockCacheTerms stems (and the first sightings when there are
+// blockSeenMax).
+type blockCache struct {
+	m     map[blockKey][]idCount // a line's non-stop-word stems, counted
+	seen  map[blockKey]bool      // lines met once
+	terms int
+}
+
+type idCount struct{ id, n uint32 }
+
+// newBlock is a line met for the first time or again.
+type newBlock struct {
+	h     blockKey
+	again bool
+	terms []idCount
+}
+
+const (
+	blockCacheMax   = 1 << 13
+	blockCacheTerms = 1 << 19
+	blockSeenMax    = 1 << 16
+)
+
+func (bc *blockCache) clear() { bc.m, bc.seen, bc.terms = nil, nil, 0 }
+
+// add notes a line's first sighting or keeps a line met again; the
+// caller holds the shard's write lock.
+func (bc *blockCache) add(b newBlock) {
+	if !b.again {
+		if bc.seen == nil || len(bc.seen) >= blockSeenMax {
+			bc.seen = map[blockKey]bool{}
+		}
+		bc.seen[b.h] = true
+		return
+	}
+	if _, ok := bc.m[b.h]; ok {
+		return // another scan kept it meanwhile
+	}
+	if bc.m == nil || len(bc.m) >= blockCacheMax || bc.terms+len(b.terms) > blockCacheTerms {
+		bc.m, bc.terms = map[blockKey][]idCount{}, 0
+	}
+	bc.m[b.h] = b.terms
+	bc.terms += len(b.terms)
 }
