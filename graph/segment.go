@@ -91,8 +91,10 @@ func (l *Loader) commitSegment(last []IDQuad, terms []dictEntry, withTerms bool)
 	}
 	work := make(chan Order)
 	var wg sync.WaitGroup
-	// One goroutine for each of the three pairs of orderings, so that
-	// they end together however many cores there are.
+	// One goroutine for each of the three pairs of orderings, which sorts
+	// the pair's graph-last ordering and merges the two (the twin by a
+	// goroutine of its own, the statistics orderings in halves: see
+	// mergeSplit), so that they end together however many cores there are.
 	for range len(orders) / 2 {
 		wg.Add(1)
 		go func() {

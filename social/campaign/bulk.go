@@ -26,15 +26,16 @@ import (
 // store's write lock, so every other write of the run commits the groups
 // first (flush). A page's statements are resolved to IDs by a goroutine
 // of their own while the runner fetches and describes the next page
-// (adding), so that decoding, describing, resolving and committing
-// overlap.
+// (adding), two workers each resolving half of it, so that decoding,
+// describing, resolving and committing overlap, and resolving, the
+// longest of them, takes both cores when nothing else is to be done.
 type bulkGroup struct {
-	loader *graph.Loader
-	worker *graph.LoadWorker
-	posts  int64
-	pages  []bulkPage
-	links  []string
-	linked map[string]bool
+	loader  *graph.Loader
+	workers [2]*graph.LoadWorker
+	posts   int64
+	pages   []bulkPage
+	links   []string
+	linked  map[string]bool
 	// adding receives the outcome of the page being added, nil when none
 	// is; added holds that page's statements, whose buffer the page after
 	// next reuses.
@@ -84,7 +85,7 @@ func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf
 		if err != nil {
 			return quads[:0], fmt.Errorf("opening a bulk load: %w", err)
 		}
-		g = &bulkGroup{loader: l, worker: l.NewWorker(), linked: map[string]bool{}}
+		g = &bulkGroup{loader: l, workers: [2]*graph.LoadWorker{l.NewWorker(), l.NewWorker()}, linked: map[string]bool{}}
 		ru.bulk = g
 	}
 	if err := g.wait(); err != nil {
@@ -121,12 +122,33 @@ func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf
 }
 
 // add resolves a page's statements (of pair pair) with the group's
-// worker, leaving out, with a warning, those the store cannot hold.
+// workers, half each, at once, leaving out, with a warning, those the
+// store cannot hold. The group is committed whole, so the halves' order
+// does not matter.
 func (g *bulkGroup) add(quads []rdf.Quad, pair string, red *record.Redactor, log *slog.Logger) error {
+	half := len(quads) / 2
+	var err2 error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		err2 = addWith(g.workers[1], quads[half:], pair, red, log)
+	}()
+	err := addWith(g.workers[0], quads[:half], pair, red, log)
+	<-done
+	return errors.Join(err, err2)
+}
+
+// flushWorkers hands what the group's workers buffer on to the loader.
+func (g *bulkGroup) flushWorkers() error {
+	return errors.Join(g.workers[0].Flush(), g.workers[1].Flush())
+}
+
+// addWith resolves quads with worker w, for bulkGroup.add.
+func addWith(w *graph.LoadWorker, quads []rdf.Quad, pair string, red *record.Redactor, log *slog.Logger) error {
 	one := make([]rdf.Quad, 1)
 	for _, q := range quads {
 		one[0] = q
-		if err := g.worker.Add(one); err != nil {
+		if err := w.Add(one); err != nil {
 			var te *rdf.TermError
 			if !errors.As(err, &te) {
 				return fmt.Errorf("storing a page of %s: %w", pair, err)
@@ -178,7 +200,7 @@ func (r *Runner) endGroup(ctx context.Context, ru *run) error {
 			err = <-last
 		}
 		if err == nil {
-			err = g.worker.Flush()
+			err = g.flushWorkers()
 		}
 		if err != nil {
 			ended <- err
@@ -235,7 +257,7 @@ func (r *Runner) flush(ctx context.Context, ru *run) error {
 	ru.bulk = nil
 	err := g.wait()
 	if err == nil {
-		err = g.worker.Flush()
+		err = g.flushWorkers()
 	}
 	if err == nil {
 		if err = ru.warcs.Sync(); err != nil {
@@ -258,7 +280,7 @@ func (r *Runner) flush(ctx context.Context, ru *run) error {
 // abandon drops the run's group of bulk pages, uncommitted.
 func (ru *run) abandon() {
 	if ru.bulk != nil {
-		_ = ru.bulk.wait() // the worker is the loader's until then
+		_ = ru.bulk.wait() // the workers are the loader's until then
 		ru.bulk.loader.Close()
 		ru.bulk = nil
 	}
