@@ -14,7 +14,9 @@ import (
 // them: a <time datetime>, microdata's itemprop=dateCreated, a data-time
 // or data-utime epoch, each beside a day and month without a year that
 // alone is no date; or the JSON-LD of the post's comments, beside
-// numbers that read either way ("03/02/2024").
+// numbers that read either way ("03/02/2024"); or a <time datetime>
+// beside JSON-LD that gives every comment the Unix epoch, a null
+// timestamp some engines print for each comment ("json-ld-null").
 func machineDatePage(variant string, dates []time.Time) string {
 	authors := []string{"ann", "bob", "cy"}
 	texts := []string{"Lovely route, we did it last spring with the dog.",
@@ -28,7 +30,7 @@ func machineDatePage(variant string, dates []time.Time) string {
 		}
 		var when string
 		switch variant {
-		case "time":
+		case "time", "json-ld-null":
 			when = fmt.Sprintf(`<span class="remark-when"><time datetime="%s">%s</time></span>`, d.Format(time.RFC3339), shown)
 		case "microdata":
 			when = fmt.Sprintf(`<span class="remark-when" itemprop="dateCreated" content="%s">%s</span>`, d.Format(time.RFC3339), shown)
@@ -44,12 +46,19 @@ func machineDatePage(variant string, dates []time.Time) string {
 			fmt.Fprintf(&ld, `{"@type":"Comment","author":{"@type":"Person","name":%q},"dateCreated":%q,"text":%q}`,
 				authors[i], d.Format(time.RFC3339), texts[i])
 		}
+		if variant == "json-ld-null" {
+			if i > 0 {
+				ld.WriteString(",")
+			}
+			fmt.Fprintf(&ld, `{"@type":"Comment","author":{"@type":"Person","name":%q},"dateCreated":"1970-01-01T00:00:00+0000","text":%q}`,
+				authors[i], texts[i])
+		}
 		fmt.Fprintf(&b, `<div class="remark" id="r%d"><cite class="remark-name"><a href="/people/%s">%s</a></cite>
   %s<div class="remark-text"><p>%s</p></div></div>
 `, i+1, authors[i], authors[i], when, texts[i])
 	}
 	head := ""
-	if variant == "json-ld" {
+	if variant == "json-ld" || variant == "json-ld-null" {
 		head = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"BlogPosting","headline":"Spring walk","datePublished":"2024-03-01T08:00:00Z","comment":[` + ld.String() + `]}</script>`
 	}
 	return `<!DOCTYPE html><html><head><meta name="generator" content="WordPress 6.4"><title>Spring walk</title>` + head + `</head>
@@ -70,7 +79,7 @@ func TestMachineDatesGenerated(t *testing.T) {
 		time.Date(2024, 3, 4, 19, 30, 0, 0, time.UTC),
 	}
 	kb := builtinKB(t)
-	for _, variant := range []string{"time", "microdata", "epoch", "utime", "json-ld"} {
+	for _, variant := range []string{"time", "microdata", "epoch", "utime", "json-ld", "json-ld-null"} {
 		doc, err := vdoc.New("http://blog.example/2024/03/spring-walk/", nil, []byte(machineDatePage(variant, dates)))
 		if err != nil {
 			t.Fatal(err)

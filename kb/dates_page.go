@@ -390,7 +390,10 @@ func ldItems(v any, depth int, items []ldItem) []ldItem {
 		}
 		for _, k := range []string{"dateCreated", "datePublished"} {
 			if s, ok := x[k].(string); ok && (text != "" || author != "") {
-				if t, ok := ParseDate(s); ok {
+				if t, ok := ParseDate(s); ok && t.Unix() != 0 {
+					// A null timestamp printed as a date (the Unix
+					// epoch) is a placeholder some engines write for
+					// every comment: no date at all.
 					items = append(items, ldItem{author, text, t})
 					break
 				}
