@@ -24,8 +24,11 @@ func TestDetailOfRunningCrawl(t *testing.T) {
 	s.Wait(t, ctl.Site.Host()+"  busy") // the gate holds its one fetch
 	s.Wait(t, "/missing")
 	s.Wait(t, ".warc.gz.open")
+	// The log's lines come with the screen's polls, a page's after the
+	// 404s the crawl met first.
+	s.Wait(t, "text/html")
 	sc := s.Screen()
-	for _, want := range []string{" host queues (1) ", "crawl.log (", "WARC files (1)", "errors: http 404", "404", "text/html"} {
+	for _, want := range []string{" host queues (1) ", "crawl.log (", "WARC files (1)", "errors: http 404", "404"} {
 		if !strings.Contains(sc, want) {
 			t.Errorf("detail lacks %q:\n%s", want, sc)
 		}
