@@ -222,10 +222,10 @@ func lacking(objs []Object, kind ObjectKind) bool {
 			continue
 		}
 		n++
-		if o.Author == "" && o.AuthorURL == "" {
+		if !o.hasAuthor() {
 			noAuthor++
 		}
-		if o.Date.IsZero() && o.DateText == "" {
+		if !o.hasDate() {
 			noDate++
 		}
 	}
@@ -245,8 +245,7 @@ func fill(objs, mined []Object) int {
 	filled := 0
 	for i := range objs {
 		o := &objs[i]
-		needAuthor := o.Author == "" && o.AuthorURL == ""
-		needDate := o.Date.IsZero() && o.DateText == ""
+		needAuthor, needDate := !o.hasAuthor(), !o.hasDate()
 		if !needAuthor && !needDate {
 			continue
 		}
@@ -265,10 +264,10 @@ func fill(objs, mined []Object) int {
 		used[bi] = true
 		m := mined[bi]
 		did := false
-		if needAuthor && (m.Author != "" || m.AuthorURL != "") {
+		if needAuthor && m.hasAuthor() {
 			o.Author, o.AuthorURL, did = m.Author, m.AuthorURL, true
 		}
-		if needDate && (!m.Date.IsZero() || m.DateText != "") {
+		if needDate && m.hasDate() {
 			o.Date, o.DateText, did = m.Date, m.DateText, true
 		}
 		if did {
@@ -277,6 +276,12 @@ func fill(objs, mined []Object) int {
 	}
 	return filled
 }
+
+// hasAuthor tells an object whose author was found, by name or profile.
+func (o *Object) hasAuthor() bool { return o.Author != "" || o.AuthorURL != "" }
+
+// hasDate tells an object whose date was found, read or not.
+func (o *Object) hasDate() bool { return !o.Date.IsZero() || o.DateText != "" }
 
 // wordBag counts the lower-case words of s.
 func wordBag(s string) map[string]int {
