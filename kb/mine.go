@@ -303,15 +303,14 @@ func isPerson(n *html.Node) bool {
 	if n.Type != html.ElementNode || strings.Contains(strings.ToLower(attr(n, "class")), "avatar") {
 		return false
 	}
-	short := func() bool { return shortName(n) }
 	if n.DataAtom == atom.A && (profileRE.MatchString(attr(n, "href")) || slices.Contains(strings.Fields(attr(n, "rel")), "author")) {
-		return short()
+		return shortName(n)
 	}
 	if ip := attr(n, "itemprop"); ip == "author" || ip == "creator" || n.DataAtom == atom.Cite {
-		return short()
+		return shortName(n)
 	}
 	if c := attr(n, "class"); c != "" && personClassRE.MatchString(c) && !blocks[n.DataAtom] || n.DataAtom == atom.Div && personClassRE.MatchString(c) {
-		return short()
+		return shortName(n)
 	}
 	return false
 }
