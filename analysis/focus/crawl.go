@@ -109,7 +109,7 @@ func (fc *Crawl) toAnalyse(follow []extract.Outlink) ([]Link, []int) {
 	defer set.mu.RUnlock()
 	for i, l := range follow {
 		if l.Hop == extract.Link {
-			if k := pageKey(l.URL.Canonical); set.m[k[0]] == k[1] && k[1] != 0 {
+			if set.holds(l.URL.Canonical) {
 				continue
 			}
 		}
@@ -218,25 +218,35 @@ type pageSet struct {
 
 const pageSetMax = 1 << 18
 
-var pageSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+// keySeeds hash the strings the package's bounded caches and sets keep
+// by a 128-bit hash instead of their text (key128).
+var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
-func pageKey(url string) [2]uint64 {
-	return [2]uint64{maphash.String(pageSeeds[0], url), maphash.String(pageSeeds[1], url)}
+// key128 is s's 128-bit hash, in two halves: a map keyed by the first
+// holds the second, so that no string is kept or compared.
+func key128(s string) (uint64, uint64) {
+	return maphash.String(keySeeds[0], s), maphash.String(keySeeds[1], s)
 }
 
 func (s *pageSet) add(url string) {
-	k := pageKey(url)
+	h1, h2 := key128(url)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.m == nil || len(s.m) >= pageSetMax {
 		s.m = map[uint64]uint64{}
 	}
-	s.m[k[0]] = k[1]
+	s.m[h1] = h2
 }
 
 func (s *pageSet) has(url string) bool {
-	k := pageKey(url)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.m[k[0]] == k[1] && k[1] != 0
+	return s.holds(url)
+}
+
+// holds is has for a caller holding the read lock.
+func (s *pageSet) holds(url string) bool {
+	h1, h2 := key128(url)
+	h, ok := s.m[h1]
+	return ok && h == h2
 }

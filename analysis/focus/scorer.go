@@ -3,7 +3,6 @@ package focus
 import (
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"math"
 	"strings"
 	"sync"
@@ -539,10 +538,8 @@ type hashedScore struct {
 
 const cosCacheMax = 1 << 14
 
-var scoreSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
-
 func (c *scoreCache) get(gen int, txt string) (float64, bool) {
-	h1, h2 := maphash.String(scoreSeeds[0], txt), maphash.String(scoreSeeds[1], txt)
+	h1, h2 := key128(txt)
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if c.gen != gen {
@@ -553,7 +550,7 @@ func (c *scoreCache) get(gen int, txt string) (float64, bool) {
 }
 
 func (c *scoreCache) put(gen int, txt string, x float64) {
-	h1, h2 := maphash.String(scoreSeeds[0], txt), maphash.String(scoreSeeds[1], txt)
+	h1, h2 := key128(txt)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || c.gen != gen || len(c.m) >= cosCacheMax {
