@@ -462,21 +462,21 @@ func PageDate(doc *vdoc.Doc) time.Time {
 			case n.DataAtom == atom.Meta && meta.IsZero():
 				switch strings.ToLower(attr(n, "property") + attr(n, "name")) {
 				case "article:published_time", "dc.date", "dcterms.created", "dc.date.issued", "date", "pubdate":
-					if t, ok := ParseDate(attr(n, "content")); ok {
+					if t, ok := parseStated(attr(n, "content")); ok {
 						meta = t
 					}
 				}
 			}
 			if ip := attr(n, "itemprop"); (ip == "datePublished" || ip == "dateCreated") && micro.IsZero() {
 				for _, a := range []string{"datetime", "content"} {
-					if t, ok := ParseDate(attr(n, a)); ok {
+					if t, ok := parseStated(attr(n, a)); ok {
 						micro = t
 						break
 					}
 				}
 			}
 			if n.DataAtom == atom.Time && timeEl.IsZero() {
-				if t, ok := ParseDate(attr(n, "datetime")); ok {
+				if t, ok := parseStated(attr(n, "datetime")); ok {
 					timeEl = t
 				}
 			}
@@ -513,7 +513,7 @@ func jsonLDDate(src string) time.Time {
 		case map[string]any:
 			for _, k := range []string{"datePublished", "dateCreated"} {
 				if s, ok := x[k].(string); ok {
-					if t, ok := ParseDate(s); ok {
+					if t, ok := parseStated(s); ok {
 						return t
 					}
 				}

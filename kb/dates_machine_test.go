@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/net/html"
+
 	"github.com/mneme-archive/mneme/kb/vdoc"
 )
 
@@ -104,5 +106,35 @@ func TestMachineDatesGenerated(t *testing.T) {
 				t.Errorf("%s: comment %d dated %v, want %v", variant, i+1, got[i], dates[i])
 			}
 		}
+	}
+}
+
+// TestStatedEpochIsNoDate: a date stated for machines at the Unix epoch,
+// a null timestamp some engines print where they have none, is no date:
+// not the page's (its JSON-LD), nor an element's (its attribute), and
+// the page's next machine-readable date is taken instead.
+func TestStatedEpochIsNoDate(t *testing.T) {
+	page := `<!DOCTYPE html><html><head><script type="application/ld+json">{"@type":"BlogPosting","datePublished":"1970-01-01T00:00:00+0000"}</script></head>
+<body><article><time datetime="2024-03-01T08:00:00Z">1 March</time><span id="null" data-date="1970-01-01T00:00:00Z">-</span></article></body></html>`
+	doc, err := vdoc.New("http://blog.example/2024/03/walk/", nil, []byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := PageDate(doc), time.Date(2024, 3, 1, 8, 0, 0, 0, time.UTC); !got.Equal(want) {
+		t.Errorf("page date %v, want %v", got, want)
+	}
+	var span *html.Node
+	var find func(n *html.Node)
+	find = func(n *html.Node) {
+		if attr(n, "id") == "null" {
+			span = n
+		}
+		for c := n.FirstChild; c != nil && span == nil; c = c.NextSibling {
+			find(c)
+		}
+	}
+	find(doc.Root)
+	if d, ok := statedDate(span); ok {
+		t.Errorf("the epoch stated by data-date read as %v", d)
 	}
 }

@@ -250,15 +250,27 @@ func statesDate(n *html.Node) bool {
 func statedDate(n *html.Node) (time.Time, bool) {
 	for _, a := range machineDateAttrs {
 		if v := attr(n, a); v != "" {
-			if t, ok := ParseDate(v); ok {
+			if t, ok := parseStated(v); ok {
 				return t, true
 			}
 		}
 	}
 	if datePropRE.MatchString(attr(n, "itemprop")) {
-		return ParseDate(attr(n, "content"))
+		return parseStated(attr(n, "content"))
 	}
 	return time.Time{}, false
+}
+
+// parseStated reads a date stated for machines (an attribute, a meta
+// tag, JSON-LD). A null timestamp printed as a date, the Unix epoch
+// ("1970-01-01T00:00:00+0000", data-time="0"), is a placeholder some
+// engines write where they have no date: no date at all.
+func parseStated(s string) (time.Time, bool) {
+	t, ok := ParseDate(s)
+	if !ok || t.Unix() == 0 {
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 // dateAttrs are the attributes templates state a date in for machines:
@@ -390,10 +402,7 @@ func ldItems(v any, depth int, items []ldItem) []ldItem {
 		}
 		for _, k := range []string{"dateCreated", "datePublished"} {
 			if s, ok := x[k].(string); ok && (text != "" || author != "") {
-				if t, ok := ParseDate(s); ok && t.Unix() != 0 {
-					// A null timestamp printed as a date (the Unix
-					// epoch) is a placeholder some engines write for
-					// every comment: no date at all.
+				if t, ok := parseStated(s); ok {
 					items = append(items, ldItem{author, text, t})
 					break
 				}

@@ -141,7 +141,7 @@ func (m *miner) walk(n *html.Node) *nodeStats {
 	}
 	// A machine-readable date around a date's text (<time datetime><a>
 	// March 7</a></time>) is the record's date rather than the text.
-	if machine := s.date != nil && machineDate(n); (s.date == nil || machine) && m.isDate(n, s) {
+	if machine := s.date != nil && statesDate(n); (s.date == nil || machine) && m.isDate(n, s) {
 		s.date = n
 		if !machine {
 			s.dates++
@@ -220,11 +220,6 @@ func firstClass(n *html.Node) string {
 		}
 	}
 	return ""
-}
-
-// machineDate: an element that states a date in an attribute.
-func machineDate(n *html.Node) bool {
-	return statesDate(n)
 }
 
 // isDate: a <time>, an element with a machine-readable date, or a short
