@@ -157,18 +157,23 @@ func (d *DB) Close() error {
 }
 
 // NewSortedFile implements kv.Store: a Pebble sstable written with the
-// options the database itself uses for its bottom level.
+// options the database itself uses for its bottom level, by keyFile
+// where it can write the store's table format, else by Pebble's writer.
 func (d *DB) NewSortedFile(path string, o kv.FileOptions) (kv.SortedFile, error) {
 	if d.ro {
 		return nil, kv.ErrReadOnly
 	}
-	f, err := vfs.Default.Create(path, vfs.WriteCategoryUnspecified)
-	if err != nil {
-		return nil, err
-	}
 	wo := d.opts.MakeWriterOptions(len(d.opts.Levels)-1, d.db.TableFormat())
 	if o.RangeReadsOnly {
 		wo.FilterPolicy = nil
+	}
+	wo = withDefaults(wo)
+	if canWriteKeyFile(wo) {
+		return newKeyFile(path, wo)
+	}
+	f, err := vfs.Default.Create(path, vfs.WriteCategoryUnspecified)
+	if err != nil {
+		return nil, err
 	}
 	w := sstable.NewWriter(objstorageprovider.NewFileWritable(f), wo)
 	return &sortedFile{w: w, raw: w.Raw(), path: path}, nil
