@@ -1,6 +1,7 @@
 package pebblekv
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -322,7 +323,7 @@ func (k *keyFile) finishPartition() {
 // it to the file.
 func (k *keyFile) writeBlock(b []byte, kind block.Kind, compress bool) (block.Handle, error) {
 	if k.w == nil {
-		k.w = objstorageprovider.NewFileWritable(k.f)
+		k.w = &fileWritable{f: k.f, w: bufio.NewWriterSize(k.f, writeBuffer)}
 	}
 	var pb block.PhysicalBlock
 	if compress {
@@ -509,3 +510,29 @@ func (k *keyFile) Abort() {
 	k.err = errors.New("pebble: file aborted")
 	_ = vfs.Default.Remove(k.path)
 }
+
+// writeBuffer is the size of the writes to a table file: a write call
+// for every few blocks cost as much as encoding their keys.
+const writeBuffer = 256 << 10
+
+// fileWritable is Pebble's buffered file writable with larger writes.
+type fileWritable struct {
+	f vfs.File
+	w *bufio.Writer
+}
+
+func (w *fileWritable) Write(p []byte) error {
+	_, err := w.w.Write(p)
+	return err
+}
+
+// Finish flushes, syncs (as Ingest requires) and closes the file.
+func (w *fileWritable) Finish() error {
+	err := w.w.Flush()
+	if err == nil {
+		err = w.f.Sync()
+	}
+	return errors.Join(err, w.f.Close())
+}
+
+func (w *fileWritable) Abort() { _ = w.f.Close() }
