@@ -50,14 +50,17 @@ type keyFile struct {
 	// From TableFormatPebblev4 on, the obsolete-key collector is there.
 	obsolete bool
 
-	// The data block under way: entries, restart offsets.
-	buf      []byte
-	restarts []uint32
-	nEntries int
-	prev     []byte // the last user key added
-	nKeys    uint64
-	rawKey   uint64
-	rawValue uint64
+	// The data block under way: entries, restart offsets, the entry
+	// count at the next restart.
+	buf         []byte
+	restarts    []uint32
+	nEntries    int
+	nextRestart int
+	low         int    // below this size, no block is full
+	prev        []byte // the last user key added
+	nKeys       uint64
+	rawKey      uint64
+	rawValue    uint64
 
 	offset     uint64 // bytes written to the file
 	physBuf    []byte
@@ -153,6 +156,7 @@ func newKeyFile(path string, wo sstable.WriterOptions) (*keyFile, error) {
 		prefixed: wo.TableFormat >= sstable.TableFormatPebblev3,
 		obsolete: wo.TableFormat >= sstable.TableFormatPebblev4,
 	}
+	k.low = k.dataGov.LowWatermark()
 	if wo.FilterPolicy != nil && wo.FilterPolicy != pebble.NoFilterPolicy {
 		k.filter = wo.FilterPolicy.NewWriter(sstable.TableFilter)
 	}
@@ -204,7 +208,8 @@ func (k *keyFile) Add(key, value []byte) error {
 			return err
 		}
 	}
-	if k.nEntries%k.wo.BlockRestartInterval == 0 {
+	if k.nEntries == k.nextRestart {
+		k.nextRestart += k.wo.BlockRestartInterval
 		k.restarts = append(k.restarts, uint32(len(k.buf)))
 		shared = 0
 	}
@@ -238,7 +243,7 @@ func (k *keyFile) Add(key, value []byte) error {
 // whether the data block is full.
 func (k *keyFile) shouldFlushData(keySize, valueSize int) bool {
 	size := len(k.buf) + 4*len(k.restarts) + rowblk.EmptySize
-	if size < k.dataGov.LowWatermark() {
+	if size < k.low {
 		return false
 	}
 	return k.dataGov.ShouldFlush(size, grownSize(size, keySize, valueSize, k.nEntries, k.wo.BlockRestartInterval))
@@ -274,7 +279,7 @@ func (k *keyFile) finishData() []byte {
 	b := k.buf
 	k.buf = k.buf[:0]
 	k.restarts = k.restarts[:0]
-	k.nEntries = 0
+	k.nEntries, k.nextRestart = 0, 0
 	return b
 }
 

@@ -70,7 +70,7 @@ func keyFileCases() []struct {
 	kvs    []keyValue
 	filter bool
 } {
-	idx := asKeyValues(indexKeys(200_000))
+	idx := asKeyValues(indexKeys(40_000))
 	return []struct {
 		name   string
 		kvs    []keyValue
