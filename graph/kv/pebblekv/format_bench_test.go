@@ -20,9 +20,11 @@ import (
 
 // BenchmarkSortedFileFormat writes the same sorted index keys (a tag and
 // four hash IDs, 33 bytes, no value: a quad in one ordering, about 17
-// keys a subject) as a bulk load does, in the table format the store
-// uses (row blocks, Pebble v4) and in the columnar formats of newer
-// Pebble format versions, and reports the CPU and the bytes a key:
+// keys a subject) as a bulk load does, in row blocks (Pebble v4; the
+// store's format major version writes v2, without v4's value prefix
+// byte and obsolete-key property) and in the columnar formats of newer
+// Pebble format versions, with Pebble's writer, and reports the CPU and
+// the bytes a key (BenchmarkKeyFile compares the store's own writer):
 //
 //	go test ./graph/kv/pebblekv -run '^$' -bench SortedFileFormat -count 3
 func BenchmarkSortedFileFormat(b *testing.B) {
