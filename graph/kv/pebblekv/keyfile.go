@@ -123,13 +123,14 @@ func withDefaults(wo sstable.WriterOptions) sstable.WriterOptions {
 }
 
 // canWriteKeyFile reports whether keyFile writes tables exactly as
-// Pebble's writer does with options wo.
+// Pebble's writer does with options wo. (Pebble's writer would replace
+// MinLZ, which these formats cannot hold, by Snappy.)
 func canWriteKeyFile(wo sstable.WriterOptions) bool {
 	return wo.TableFormat >= sstable.TableFormatPebblev2 && wo.TableFormat <= sstable.TableFormatPebblev4 &&
 		len(wo.BlockPropertyCollectors) == 0 &&
 		len(wo.AllocatorSizeClasses) == 0 &&
 		wo.Comparer != nil && wo.Comparer.Name == pebble.DefaultComparer.Name &&
-		wo.Compression != nil && wo.MergerName != "" &&
+		wo.Compression != nil && !wo.Compression.UsesMinLZ() && wo.MergerName != "" &&
 		wo.BlockSize > 0 && wo.BlockSizeThreshold > 0 && wo.BlockRestartInterval > 0 &&
 		wo.IndexBlockSize > 0 && wo.Checksum != block.ChecksumTypeNone &&
 		(wo.FilterPolicy == nil || wo.FilterPolicy == pebble.NoFilterPolicy || wo.FilterType == sstable.TableFilter) &&

@@ -13,6 +13,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
 	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/cockroachdb/pebble/v2/sstable/block"
 	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/mneme-archive/mneme/graph/kv"
@@ -404,6 +405,43 @@ func BenchmarkKeyFile(b *testing.B) {
 				cpu := testenv.CPUTime() - cpu0
 				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*len(keys)), "cpu-ns/key")
 			})
+		}
+	}
+}
+
+// TestKeyFileOnlyWhereItMatches wants keyFile left out wherever Pebble's
+// writer would write something it does not.
+func TestKeyFileOnlyWhereItMatches(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, c := range []struct {
+		name   string
+		change func(*sstable.WriterOptions)
+	}{
+		{"columnar format", func(wo *sstable.WriterOptions) { wo.TableFormat = sstable.TableFormatPebblev5 }},
+		{"format before v2", func(wo *sstable.WriterOptions) { wo.TableFormat = sstable.TableFormatPebblev1 }},
+		{"block property collector", func(wo *sstable.WriterOptions) {
+			wo.BlockPropertyCollectors = []func() pebble.BlockPropertyCollector{nil}
+		}},
+		{"MinLZ", func(wo *sstable.WriterOptions) { wo.Compression = block.MinLZCompression }},
+		{"another comparer", func(wo *sstable.WriterOptions) {
+			c := *pebble.DefaultComparer
+			c.Name = "reversed"
+			wo.Comparer = &c
+		}},
+		{"strict obsolete", func(wo *sstable.WriterOptions) { wo.IsStrictObsolete = true }},
+		{"allocator size classes", func(wo *sstable.WriterOptions) { wo.AllocatorSizeClasses = []int{4096, 8192} }},
+	} {
+		wo := writerOptions(db, true)
+		if !canWriteKeyFile(wo) {
+			t.Fatal("keyFile cannot write the store's tables")
+		}
+		c.change(&wo)
+		if canWriteKeyFile(wo) {
+			t.Errorf("%s: keyFile would write it", c.name)
 		}
 	}
 }
