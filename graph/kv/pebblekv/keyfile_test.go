@@ -77,6 +77,7 @@ func keyFileCases() []struct {
 		kvs    []keyValue
 		filter bool
 	}{
+		{"empty", nil, true},
 		{"one-key", idx[:1], true},
 		{"one-block", idx[:50], false},
 		{"one-index-block", idx[:5_000], true},
@@ -226,7 +227,7 @@ func readTable(t *testing.T, path string, kvs []keyValue, wo sstable.WriterOptio
 		t.Fatalf("read %d keys, wrote %d", i, len(kvs))
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
-	for range 2000 {
+	for range min(len(kvs), 1) * 2000 {
 		j := rng.IntN(len(kvs))
 		k := kvs[j].k
 		if e := it.SeekGE(k, 0); e == nil || !bytes.Equal(e.K.UserKey, k) {
