@@ -214,21 +214,29 @@ func (k *keyFile) Add(key, value []byte) error {
 		k.restarts = append(k.restarts, uint32(len(k.buf)))
 		shared = 0
 	}
+	// The entry: the shared and unshared key lengths and the value's,
+	// the unshared part of the key with its trailer, the value.
 	unshared := keySize - shared
-	b := k.buf
+	n := len(k.buf)
+	b := slices.Grow(k.buf, 3*binary.MaxVarintLen32+unshared+valueSize)
+	b = b[:cap(b)]
 	if shared < 0x80 && unshared < 0x80 && valueSize < 0x80 {
-		b = append(b, byte(shared), byte(unshared), byte(valueSize))
+		b[n], b[n+1], b[n+2] = byte(shared), byte(unshared), byte(valueSize)
+		n += 3
 	} else {
-		b = binary.AppendUvarint(b, uint64(shared))
-		b = binary.AppendUvarint(b, uint64(unshared))
-		b = binary.AppendUvarint(b, uint64(valueSize))
+		n += binary.PutUvarint(b[n:], uint64(shared))
+		n += binary.PutUvarint(b[n:], uint64(unshared))
+		n += binary.PutUvarint(b[n:], uint64(valueSize))
 	}
-	b = append(b, key[shared:]...)
-	b = append(b, setTrailerBytes...)
+	n += copy(b[n:], key[shared:])
+	binary.LittleEndian.PutUint64(b[n:], uint64(setTrailer))
+	n += len(setTrailerBytes)
 	if k.prefixed {
-		b = append(b, inPlaceValue)
+		b[n] = inPlaceValue
+		n++
 	}
-	k.buf = append(b, value...)
+	n += copy(b[n:], value)
+	k.buf = b[:n]
 	k.nEntries++
 	k.prev = append(k.prev[:0], key...)
 	if k.filter != nil {
