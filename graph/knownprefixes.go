@@ -9,54 +9,75 @@ import "sync"
 // posts, a count's value, a hashtag), and each costs a seek through every
 // level of the store that holds that ordering; a prefix found once stays
 // in the store while the loader holds its write lock, as a load only
-// adds. Two generations of knownPrefixesMax entries each, whatever the
-// load: an entry found in the old one moves to the current one, so that
-// the prefixes in use survive the turnover.
+// adds. Its size is fixed, whatever the load: stripes (each with its own
+// lock, for the merges that read at once) of two generations each, an
+// entry found in the old one moving to the current one, so that the
+// prefixes in use survive the turnover.
 type knownPrefixes struct {
+	stripes [knownPrefixStripes]prefixStripe
+}
+
+const (
+	knownPrefixStripes = 16
+	// knownPrefixesMax is the entries of each generation of a stripe (16
+	// bytes each, in a table twice as large).
+	knownPrefixesMax = 1 << 14
+)
+
+type prefixStripe struct {
 	mu       sync.Mutex
 	cur, old *prefixSet
 }
 
-// knownPrefixesMax is the entries of each generation (16 bytes each, in
-// a table twice as large).
-const knownPrefixesMax = 1 << 18
-
 func newKnownPrefixes() *knownPrefixes {
-	return &knownPrefixes{cur: newPrefixSet(knownPrefixesMax)}
+	k := &knownPrefixes{}
+	for i := range k.stripes {
+		k.stripes[i].cur = newPrefixSet(knownPrefixesMax)
+	}
+	return k
+}
+
+// stripe returns the stripe of the prefix a, b; IDs are hashes, whose top
+// bits spread them.
+func (k *knownPrefixes) stripe(a, b ID) *prefixStripe {
+	return &k.stripes[(uint64(a)^uint64(b))>>60%knownPrefixStripes]
 }
 
 // has reports whether the prefix of columns a, b is known to be in the
 // store.
 func (k *knownPrefixes) has(a, b ID) bool {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.cur.has(a, b) {
+	s := k.stripe(a, b)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur.has(a, b) {
 		return true
 	}
-	if k.old == nil || !k.old.has(a, b) {
+	if s.old == nil || !s.old.has(a, b) {
 		return false
 	}
-	k.addLocked(a, b)
+	s.add(a, b)
 	return true
 }
 
 // add records that the store holds the prefix of columns a, b.
 func (k *knownPrefixes) add(a, b ID) {
-	k.mu.Lock()
-	k.addLocked(a, b)
-	k.mu.Unlock()
+	s := k.stripe(a, b)
+	s.mu.Lock()
+	s.add(a, b)
+	s.mu.Unlock()
 }
 
-func (k *knownPrefixes) addLocked(a, b ID) {
-	if k.cur.n >= knownPrefixesMax {
-		spare := k.old
+// add puts the prefix in the current generation; called with mu held.
+func (s *prefixStripe) add(a, b ID) {
+	if s.cur.n >= knownPrefixesMax {
+		spare := s.old
 		if spare == nil {
 			spare = newPrefixSet(knownPrefixesMax)
 		}
 		spare.reset()
-		k.old, k.cur = k.cur, spare
+		s.old, s.cur = s.cur, spare
 	}
-	k.cur.add(a, b)
+	s.cur.add(a, b)
 }
 
 // prefixSet is an open-addressed set of pairs of IDs; the pair (Any,

@@ -16,6 +16,7 @@ func TestKnownPrefixesGenerations(t *testing.T) {
 	if k.has(kept[1], kept[0]) {
 		t.Fatal("a prefix never added is known")
 	}
+	// Others of the same stripe as the two (IDs whose top bits are alike).
 	for i := range 3 * knownPrefixesMax {
 		k.add(ID(1000+i), ID(7))
 		if i%(knownPrefixesMax/2) == 0 && !k.has(kept[0], kept[1]) {
@@ -25,8 +26,8 @@ func TestKnownPrefixesGenerations(t *testing.T) {
 	if k.has(dropped[0], dropped[1]) {
 		t.Fatal("a prefix not asked for outlived two generations")
 	}
-	if n := k.cur.n + k.old.n; n > 2*knownPrefixesMax {
-		t.Fatalf("%d prefixes kept, more than two generations", n)
+	if s := k.stripe(kept[0], kept[1]); s.cur.n+s.old.n > 2*knownPrefixesMax {
+		t.Fatalf("%d prefixes kept in a stripe, more than two generations", s.cur.n+s.old.n)
 	}
 }
 
