@@ -56,7 +56,8 @@ type Loader struct {
 	// (Store.slotFilter), nil when it has none: a slot it never saw is
 	// free without reading the store.
 	filled *idFilter
-	// found caches the terms the workers' probes found, for all of them.
+	// found caches the terms the workers' probes found in the store, for
+	// all of them.
 	found *foundTerms
 	// prefixes caches, for the orderings the statistics read (SPOG,
 	// POSG), the two-column prefixes found in the store (storeProbe).
@@ -370,16 +371,9 @@ func (w *LoadWorker) closeProber() error {
 // dictionary's free slots are read through the worker's prober: most
 // terms a worker's cache misses are new to the store. A pending term is
 // found at its first slot (the store's terms before it in its probe
-// sequence are read). A term found before, by any worker, is answered by
-// the loader's cache of found terms.
+// sequence are read). A term found in the store before, by any worker, is
+// answered by the loader's cache of found terms instead of a read.
 func (l *Loader) assign(w *LoadWorker, h uint64, enc []byte) (ID, error) {
-	// A term whose first slot the store's filter never saw is new: most
-	// are, and they skip the cache of found terms.
-	if l.filled == nil || l.filled.mayContain(firstSlot(h)) {
-		if id, ok := l.found.lookup(h, enc); ok {
-			return id, nil
-		}
-	}
 	sh := &l.shards[shardOf(firstSlot(h))]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -391,13 +385,9 @@ func (l *Loader) assign(w *LoadWorker, h uint64, enc []byte) (ID, error) {
 	if err != nil {
 		return 0, err
 	}
-	id, found, err := probe(dict, h, enc, storeFree, sh.active, sh.frozen)
-	if err != nil {
-		return 0, err
-	}
-	if found {
-		l.found.put(h, enc, id)
-		return id, nil
+	id, found, err := probeCached(dict, h, enc, storeFree, l.found, sh.active, sh.frozen)
+	if err != nil || found {
+		return id, err
 	}
 	sh.active.add(enc, id)
 	if l.filled != nil {
