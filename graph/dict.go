@@ -63,7 +63,15 @@ type getter interface {
 // in the store — unless storeFree (when not nil) says the store cannot
 // hold that slot.
 func probe(r getter, h uint64, enc []byte, storeFree func(ID) bool, pending ...*pendingTerms) (id ID, found bool, err error) {
+	return probeCached(r, h, enc, storeFree, nil, pending...)
+}
+
+// probeCached is probe, which before it reads the store asks cache, the
+// terms found there before (if not nil), and adds to it a term it finds
+// there.
+func probeCached(r getter, h uint64, enc []byte, storeFree func(ID) bool, cache *foundTerms, pending ...*pendingTerms) (id ID, found bool, err error) {
 	id = firstSlot(h)
+	asked := false
 	for range 1 << 16 {
 		occupied := false
 		for _, p := range pending {
@@ -82,6 +90,12 @@ func probe(r getter, h uint64, enc []byte, storeFree func(ID) bool, pending ...*
 			return id, false, nil
 		}
 		if !occupied {
+			if cache != nil && !asked {
+				if known, ok := cache.lookup(h, enc); ok {
+					return known, true, nil
+				}
+				asked = true // it does not hold the term
+			}
 			v, err := r.Get(dictKey(id))
 			switch {
 			case errors.Is(err, kv.ErrNotFound):
@@ -89,6 +103,9 @@ func probe(r getter, h uint64, enc []byte, storeFree func(ID) bool, pending ...*
 			case err != nil:
 				return 0, false, err
 			case bytes.Equal(v, enc):
+				if cache != nil {
+					cache.put(h, enc, id)
+				}
 				return id, true, nil
 			}
 		}

@@ -56,6 +56,12 @@ type Loader struct {
 	// (Store.slotFilter), nil when it has none: a slot it never saw is
 	// free without reading the store.
 	filled *idFilter
+	// found caches the terms the workers' probes found in the store, for
+	// all of them.
+	found *foundTerms
+	// prefixes caches, for the orderings the statistics read (SPOG,
+	// POSG), the two-column prefixes found in the store (storeProbe).
+	prefixes [len(orders)]*knownPrefixes
 
 	// mu guards the run being filled; it is held while a sealed run is
 	// handed to the flusher, which is what bounds memory.
@@ -131,9 +137,12 @@ func (s *Store) NewLoader(ctx context.Context, opts LoadOptions) (*Loader, error
 	}
 	s.wmu.Lock()
 	l := &Loader{s: s, ctx: ctx, opts: opts, tmp: tmp,
-		jobs: make(chan sealedRun), flushed: make(chan []IDQuad, 1)}
+		jobs: make(chan sealedRun), flushed: make(chan []IDQuad, 1), found: newFoundTerms()}
 	for i := range l.shards {
 		l.shards[i].active = newPendingTerms()
+	}
+	for _, o := range []Order{SPOG, POSG} {
+		l.prefixes[o-1] = newKnownPrefixes()
 	}
 	if l.filled, err = s.slotFilter(); err != nil {
 		l.release()
@@ -362,7 +371,8 @@ func (w *LoadWorker) closeProber() error {
 // dictionary's free slots are read through the worker's prober: most
 // terms a worker's cache misses are new to the store. A pending term is
 // found at its first slot (the store's terms before it in its probe
-// sequence are read).
+// sequence are read). A term found in the store before, by any worker, is
+// answered by the loader's cache of found terms instead of a read.
 func (l *Loader) assign(w *LoadWorker, h uint64, enc []byte) (ID, error) {
 	sh := &l.shards[shardOf(firstSlot(h))]
 	sh.mu.Lock()
@@ -375,7 +385,7 @@ func (l *Loader) assign(w *LoadWorker, h uint64, enc []byte) (ID, error) {
 	if err != nil {
 		return 0, err
 	}
-	id, found, err := probe(dict, h, enc, storeFree, sh.active, sh.frozen)
+	id, found, err := probeCached(dict, h, enc, storeFree, l.found, sh.active, sh.frozen)
 	if err != nil || found {
 		return id, err
 	}

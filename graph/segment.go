@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -277,7 +278,7 @@ func (l *Loader) mergeOrder(o Order, runs []string, mem []cols, memNew func(ID) 
 	}()
 	var st *storeProbe
 	if d != nil && !fresh {
-		if st, err = newStoreProbe(l.s.kv, o); err != nil {
+		if st, err = l.newStoreProbe(o); err != nil {
 			return nil, err
 		}
 		defer st.close()
@@ -385,8 +386,9 @@ func countNew(d *statDelta, o Order, q, lastNew IDQuad, haveNew bool, st *storeP
 // iterator rests on (the first key at or after the previous target).
 type storeProbe struct {
 	it     kv.Iterator
-	placed bool // the iterator rests on the first key at or after last
-	ended  bool // no key at or after last
+	known  *knownPrefixes // two-column prefixes found before, nil if none kept
+	placed bool           // the iterator rests on the first key at or after last
+	ended  bool           // no key at or after last
 	last   []byte
 	memo   [keyWidth + 1]struct {
 		prefix []byte
@@ -394,13 +396,15 @@ type storeProbe struct {
 	}
 }
 
-func newStoreProbe(r kv.Reader, o Order) (*storeProbe, error) {
+// newStoreProbe returns a probe of ordering o's keys in the store, which
+// answers the two-column prefixes the loader found before without a seek.
+func (l *Loader) newStoreProbe(o Order) (*storeProbe, error) {
 	tag := orders[o-1].tag
-	it, err := r.NewIter([]byte{tag}, []byte{tag + 1})
+	it, err := l.s.kv.NewIter([]byte{tag}, []byte{tag + 1})
 	if err != nil {
 		return nil, err
 	}
-	return &storeProbe{it: it}, nil
+	return &storeProbe{it: it, known: l.prefixes[o-1]}, nil
 }
 
 func (p *storeProbe) has(prefix []byte) (bool, error) {
@@ -408,9 +412,20 @@ func (p *storeProbe) has(prefix []byte) (bool, error) {
 	if m.prefix != nil && bytes.Equal(m.prefix, prefix) {
 		return m.has, nil
 	}
+	pair := p.known != nil && len(prefix) == 1+16
+	var a, b ID
+	if pair {
+		a, b = ID(binary.BigEndian.Uint64(prefix[1:])), ID(binary.BigEndian.Uint64(prefix[9:]))
+		if p.known.has(a, b) {
+			return true, nil
+		}
+	}
 	has, err := p.find(prefix)
 	if err != nil {
 		return false, err
+	}
+	if has && pair {
+		p.known.add(a, b)
 	}
 	m.prefix, m.has = append(m.prefix[:0], prefix...), has
 	return has, nil

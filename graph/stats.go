@@ -106,6 +106,11 @@ type statDelta struct {
 	quads, triples int64
 	preds          map[ID]*[4]int64 // quads, triples, subjects, objects
 	graphs         map[ID]int64
+	// lastP and lastC are the predicate pred returned last and its counts:
+	// a merge in predicate order (POSG) asks for the same one again and
+	// again.
+	lastP ID
+	lastC *[4]int64
 }
 
 func newStatDelta() *statDelta {
@@ -113,11 +118,15 @@ func newStatDelta() *statDelta {
 }
 
 func (d *statDelta) pred(p ID) *[4]int64 {
+	if d.lastC != nil && d.lastP == p {
+		return d.lastC
+	}
 	c := d.preds[p]
 	if c == nil {
 		c = new([4]int64)
 		d.preds[p] = c
 	}
+	d.lastP, d.lastC = p, c
 	return c
 }
 
