@@ -635,9 +635,10 @@ func (r *Runner) passLinks(ctx context.Context, log *slog.Logger, links []string
 // returns how many posts it kept (those in the pair's window) and the
 // links they share.
 func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform.Page, exs []record.Exchange) ([]rdf.Quad, int64, []string) {
-	// A post makes some 20 to 25 statements: room for them at once, not
-	// by doubling (a bulk page holds tens of thousands of posts).
-	dst = slices.Grow(dst, 24*len(page.Posts))
+	// A post makes some 20 to 25 statements, an account some 7 to 12:
+	// room for them at once, not by doubling (a bulk page holds tens of
+	// thousands of posts).
+	dst = slices.Grow(dst, 24*len(page.Posts)+12*len(page.Accounts))
 	// The record a post came from: the exchange its Source names, else
 	// the page's last successful one.
 	fallback := ""
@@ -666,8 +667,8 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 	}
 	now := time.Now()
 	var kept int64
-	authorRecord := map[string]string{}
-	seen := map[string]bool{}
+	authorRecord := make(map[string]string, len(page.Accounts))
+	seen := make(map[string]bool, len(page.Accounts))
 	linked := map[string]bool{}
 	var links []string
 	for i := range page.Posts {
@@ -701,7 +702,7 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 			dst = ru.rdf.Account(dst, &a, socialrdf.Sighting{Record: rec, At: now})
 		}
 	}
-	observed := map[string]bool{}
+	observed := make(map[string]bool, len(page.Accounts))
 	for i := range page.Accounts {
 		a := page.Accounts[i]
 		if a.Platform == "" {
