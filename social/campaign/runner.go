@@ -635,10 +635,9 @@ func (r *Runner) passLinks(ctx context.Context, log *slog.Logger, links []string
 // returns how many posts it kept (those in the pair's window) and the
 // links they share.
 func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform.Page, exs []record.Exchange) ([]rdf.Quad, int64, []string) {
-	// A post makes some 20 to 25 statements, an account some 7 to 12:
-	// room for them at once, not by doubling (a bulk page holds tens of
-	// thousands of posts).
-	dst = slices.Grow(dst, 24*len(page.Posts)+12*len(page.Accounts))
+	// A post makes some 20 to 25 statements: room for them at once, not
+	// by doubling (a bulk page holds tens of thousands of posts).
+	dst = slices.Grow(dst, 24*len(page.Posts))
 	// The record a post came from: the exchange its Source names, else
 	// the page's last successful one.
 	fallback := ""

@@ -100,40 +100,41 @@ func (w *Writer) Forget() {
 	}
 }
 
-// fresh reports whether the description keyed by key is to be given
-// (and notes it given).
-func (w *Writer) fresh(key descKey) bool {
+// fresh reports whether the description of iri, stating what stated
+// says, is to be given (and notes it given).
+func (w *Writer) fresh(iri string, stated described) bool {
 	if w.described == nil {
 		return true
 	}
-	return w.described.add(key)
+	return w.described.add(iri, stated)
 }
 
-// descKey names a description: a hashtag by its IRI, an account by its
-// IRI and the fields its description states (a changed name is stated
-// again). Its fields are compared as they are, with no key string built.
-type descKey struct{ iri, platform, id, handle, name string }
+// described is what an account's description states besides its IRI
+// (a changed name is stated again); nothing for a hashtag.
+type described struct{ platform, id, handle, name string }
 
-// memo is a bounded set in two generations: when the current one is full
-// it becomes the old one, the one before dropped; a key found in the old
-// one moves to the current one, so that keys in use survive.
+// memo is a bounded map in two generations, from the IRI of a resource
+// described to what its description stated: when the current one is full
+// it becomes the old one, the one before dropped; an entry found in the
+// old one moves to the current one, so that those in use survive.
 type memo struct {
-	cur, old map[descKey]struct{}
+	cur, old map[string]described
 	max      int
 }
 
-func newMemo(max int) *memo { return &memo{cur: map[descKey]struct{}{}, max: max} }
+func newMemo(max int) *memo { return &memo{cur: map[string]described{}, max: max} }
 
-// add adds key and reports whether it was new.
-func (m *memo) add(key descKey) bool {
-	if _, ok := m.cur[key]; ok {
+// add notes iri's description stating d and reports whether it was new.
+func (m *memo) add(iri string, d described) bool {
+	if v, ok := m.cur[iri]; ok && v == d {
 		return false
 	}
-	_, had := m.old[key]
+	v, had := m.old[iri]
+	had = had && v == d
 	if len(m.cur) >= m.max {
-		m.old, m.cur = m.cur, make(map[descKey]struct{}, m.max)
+		m.old, m.cur = m.cur, make(map[string]described, m.max)
 	}
-	m.cur[key] = struct{}{}
+	m.cur[iri] = d
 	return !had
 }
 
@@ -192,7 +193,7 @@ func (w *Writer) Post(dst []rdf.Quad, p *platform.Post, s Sighting) []rdf.Quad {
 	for _, t := range p.Hashtags {
 		tag := rdf.IRI(TagIRI(w.Clean(t)))
 		dst = w.q(dst, post, ontology.SIOCTopic, tag)
-		if w.fresh(descKey{iri: tag.Value}) {
+		if w.fresh(tag.Value, described{}) {
 			dst = w.q(dst, tag, rdf.RDFType, rdf.IRI(ontology.SIOCTTag))
 			dst = w.q(dst, tag, ontology.RDFSLabel, rdf.String(strings.ToLower(w.Clean(t))))
 		}
@@ -276,7 +277,7 @@ func (w *Writer) Account(dst []rdf.Quad, a *platform.Account, s Sighting) []rdf.
 		return dst
 	}
 	acc := w.iri(iri)
-	if w.fresh(descKey{acc.Value, a.Platform, a.ID, a.Handle, a.Name}) {
+	if w.fresh(acc.Value, described{a.Platform, a.ID, a.Handle, a.Name}) {
 		dst = w.q(dst, acc, rdf.RDFType, rdf.IRI(ontology.SIOCUserAccount))
 		dst = w.q(dst, acc, ontology.Platform, rdf.String(a.Platform))
 		if a.ID != "" {
