@@ -28,7 +28,11 @@ import (
 // first (flush). A page's statements are resolved to IDs as the runner
 // describes the page: handed on in chunks (feed) to two goroutines, one
 // for each of the group's workers, which resolve them while the runner
-// describes the rest and then fetches the next page; so decoding,
+// describes the rest and then fetches the next page. The chunks of posts
+// go to either, those of the accounts' observations (whose counts are
+// literals seldom met elsewhere) to the second only, so that each
+// worker's cache of terms is not filled with what the other meets; so
+// decoding,
 // describing, resolving and committing overlap, and resolving, the
 // longest of them, takes both cores when nothing else is to be done. The
 // chunks are few and small, and cleared once resolved: a page's
@@ -45,10 +49,11 @@ type bulkGroup struct {
 	adding <-chan error
 	failed error
 	// chunks takes the chunks of the page being described to the
-	// workers' goroutines, nil between pages; free holds the chunks'
-	// buffers for reuse.
-	chunks chan<- []rdf.Quad
-	free   chan []rdf.Quad
+	// workers' goroutines and accounts those of its accounts to the
+	// second, both nil between pages; free holds the chunks' buffers for
+	// reuse.
+	chunks, accounts chan<- []rdf.Quad
+	free             chan []rdf.Quad
 	// ended is the group before, being committed; nil when none is.
 	ended *endedGroup
 }
@@ -103,16 +108,20 @@ func (r *Runner) group(ctx context.Context, ru *run) (*bulkGroup, error) {
 }
 
 // feed hands a chunk of the statements of the page of pair p being
-// described to the run's group, to be resolved at once, and returns an
-// empty buffer for the next chunk. When the group cannot take them (it
-// cannot be opened, or the page before failed), it returns quads as they
-// are: addBulk meets the error.
-func (r *Runner) feed(ctx context.Context, ru *run, p *pairState, quads []rdf.Quad, log *slog.Logger) []rdf.Quad {
+// described (those of its accounts when accounts) to the run's group, to
+// be resolved at once, and returns an empty buffer for the next chunk.
+// When the group cannot take them (it cannot be opened, or the page
+// before failed), it returns quads as they are: addBulk meets the error.
+func (r *Runner) feed(ctx context.Context, ru *run, p *pairState, quads []rdf.Quad, accounts bool, log *slog.Logger) []rdf.Quad {
 	g, err := r.group(ctx, ru)
 	if err != nil || g.start(p.IRI, ru.red, log) != nil {
 		return quads
 	}
-	g.chunks <- quads
+	if accounts {
+		g.accounts <- quads
+	} else {
+		g.chunks <- quads
+	}
 	return g.buffer()
 }
 
@@ -126,15 +135,33 @@ func (g *bulkGroup) start(pair string, red *record.Redactor, log *slog.Logger) e
 	if err := g.wait(); err != nil {
 		return err
 	}
-	chunks := make(chan []rdf.Quad, 2)
+	chunks, accounts := make(chan []rdf.Quad, 2), make(chan []rdf.Quad, 2)
 	adding := make(chan error, 1)
-	g.chunks, g.adding = chunks, adding
+	g.chunks, g.accounts, g.adding = chunks, accounts, adding
 	go func() {
 		var errs [2]error
 		var wg sync.WaitGroup
 		for i, w := range g.workers {
+			in, own := (<-chan []rdf.Quad)(chunks), (<-chan []rdf.Quad)(nil)
+			if i == 1 {
+				own = accounts
+			}
 			wg.Go(func() {
-				for c := range chunks {
+				for in != nil || own != nil {
+					var c []rdf.Quad
+					var ok bool
+					select {
+					case c, ok = <-in:
+						if !ok {
+							in = nil
+							continue
+						}
+					case c, ok = <-own:
+						if !ok {
+							own = nil
+							continue
+						}
+					}
 					if errs[i] == nil {
 						errs[i] = addWith(w, c, pair, red, log)
 					}
@@ -146,6 +173,16 @@ func (g *bulkGroup) start(pair string, red *record.Redactor, log *slog.Logger) e
 		adding <- errors.Join(errs[0], errs[1])
 	}()
 	return nil
+}
+
+// end marks the page's chunks all handed on; its outcome comes on
+// g.adding.
+func (g *bulkGroup) end() {
+	if g.chunks != nil {
+		close(g.chunks)
+		close(g.accounts)
+		g.chunks, g.accounts = nil, nil
+	}
 }
 
 // buffer returns an empty buffer for a chunk.
@@ -192,12 +229,11 @@ func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf
 		return quads[:0], err
 	}
 	next := quads[:0]
-	if len(quads) > 0 {
-		g.chunks <- quads
+	if len(quads) > 0 { // the page's last accounts, its checkpoint
+		g.accounts <- quads
 		next = g.buffer()
 	}
-	close(g.chunks) // the page's outcome comes on g.adding
-	g.chunks = nil
+	g.end()
 	// The next page is fetched from this one's cursor; what the store
 	// holds is the group's last committed checkpoint until the group is.
 	r.mu.Lock()
@@ -243,10 +279,7 @@ func addWith(w *graph.LoadWorker, quads []rdf.Quad, pair string, red *record.Red
 // wait waits for the page being added, if any, and returns its error, or
 // the error of a page before.
 func (g *bulkGroup) wait() error {
-	if g.chunks != nil { // a page's chunks all handed on
-		close(g.chunks)
-		g.chunks = nil
-	}
+	g.end()
 	if g.adding != nil {
 		if err := <-g.adding; err != nil {
 			g.failed = err

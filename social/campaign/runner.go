@@ -573,9 +573,9 @@ func (r *Runner) page(ctx context.Context, ru *run, p *pairState, pass int64) er
 			cp.Done = true
 		}
 		var n int64
-		var feed func([]rdf.Quad) []rdf.Quad // a bulk page's statements go on in chunks
+		var feed func([]rdf.Quad, bool) []rdf.Quad // a bulk page's statements go on in chunks
 		if bulkPosts(plat) > 0 {
-			feed = func(q []rdf.Quad) []rdf.Quad { return r.feed(ctx, ru, p, q, log) }
+			feed = func(q []rdf.Quad, accounts bool) []rdf.Quad { return r.feed(ctx, ru, p, q, accounts, log) }
 		}
 		quads, n, links = r.pageQuads(quads, ru, p, &page, exs, feed)
 		cp.Posts += n
@@ -638,16 +638,17 @@ func (r *Runner) passLinks(ctx context.Context, log *slog.Logger, links []string
 // pageQuads appends the statements of a page's posts and accounts, and
 // returns how many posts it kept (those in the pair's window) and the
 // links they share. With feed, it hands its statements on to feed in
-// chunks of about chunkQuads, going on with the buffer feed returns.
-func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform.Page, exs []record.Exchange, feed func([]rdf.Quad) []rdf.Quad) ([]rdf.Quad, int64, []string) {
+// chunks of about chunkQuads (saying whether they are the accounts'),
+// going on with the buffer feed returns.
+func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform.Page, exs []record.Exchange, feed func([]rdf.Quad, bool) []rdf.Quad) ([]rdf.Quad, int64, []string) {
 	if feed == nil {
 		// A post makes some 20 to 25 statements: room for them at
 		// once, not by doubling (a page may hold tens of thousands).
 		dst = slices.Grow(dst, 24*len(page.Posts))
 	}
-	chunk := func() {
+	chunk := func(accounts bool) {
 		if feed != nil && len(dst) >= chunkQuads {
-			dst = feed(dst)
+			dst = feed(dst, accounts)
 		}
 	}
 	// The record a post came from: the exchange its Source names, else
@@ -712,7 +713,7 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 			a.Followers, a.Following, a.Posts = -1, -1, -1
 			dst = ru.rdf.Account(dst, &a, socialrdf.Sighting{Record: rec, At: now})
 		}
-		chunk()
+		chunk(false)
 	}
 	observed := make(map[string]bool, len(page.Accounts))
 	for i := range page.Accounts {
@@ -730,7 +731,7 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 			rec = fallback
 		}
 		dst = ru.rdf.Account(dst, &a, socialrdf.Sighting{Record: rec, At: now})
-		chunk()
+		chunk(true)
 	}
 	return dst, kept, links
 }
