@@ -214,6 +214,7 @@ type run struct {
 	ua      string
 	quads   []rdf.Quad // a page's statements, the slice reused
 	bulk    *bulkGroup // pages of bulk platforms not yet committed
+	webURLs map[string]bool
 }
 
 // Run runs the campaign until its passes are done or its budget spent
@@ -696,7 +697,7 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 		dst = ru.rdf.Post(dst, post, socialrdf.Sighting{Record: rec, At: now, Query: query})
 		kept++
 		for _, l := range post.Links {
-			if !linked[l] && webURL(l) {
+			if !linked[l] && ru.webURL(l) {
 				linked[l] = true
 				links = append(links, ru.red.String(l))
 			}
@@ -735,6 +736,24 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 	}
 	return dst, kept, links
 }
+
+// webURL is webURL, its answers kept for the links of the pages after
+// (up to webURLsMax of them, all dropped when full): a link is shared by
+// post after post.
+func (ru *run) webURL(s string) bool {
+	ok, known := ru.webURLs[s]
+	if !known {
+		if len(ru.webURLs) >= webURLsMax || ru.webURLs == nil {
+			ru.webURLs = make(map[string]bool)
+		}
+		ok = webURL(s)
+		ru.webURLs[s] = ok
+	}
+	return ok
+}
+
+// webURLsMax bounds the links whose webURL answer a run keeps.
+const webURLsMax = 1 << 16
 
 // webURL reports whether s is an http(s) URL that an IRI can name.
 func webURL(s string) bool {
