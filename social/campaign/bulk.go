@@ -31,11 +31,10 @@ import (
 // describes the rest and then fetches the next page. The chunks of posts
 // go to either, those of the accounts' observations (whose counts are
 // literals seldom met elsewhere) to the second only, so that each
-// worker's cache of terms is not filled with what the other meets; so
-// decoding,
-// describing, resolving and committing overlap, and resolving, the
-// longest of them, takes both cores when nothing else is to be done. The
-// chunks are few and small, and cleared once resolved: a page's
+// worker's cache of terms is not filled with what the other meets. So
+// decoding, describing, resolving and committing overlap, and resolving,
+// the longest of them, takes both cores when nothing else is to be done.
+// The chunks are few and small, and cleared once resolved: a page's
 // statements are never held whole, for the collector to mark.
 type bulkGroup struct {
 	loader  *graph.Loader
