@@ -214,7 +214,7 @@ type run struct {
 	ua      string
 	quads   []rdf.Quad // a page's statements, the slice reused
 	bulk    *bulkGroup // pages of bulk platforms not yet committed
-	webURLs map[string]bool
+	webURLs map[string]bool // webURL's answers, by link (see run.webURL)
 }
 
 // Run runs the campaign until its passes are done or its budget spent
