@@ -212,8 +212,8 @@ type run struct {
 	rdf     *socialrdf.Writer
 	clients map[string]*http.Client
 	ua      string
-	quads   []rdf.Quad // a page's statements, the slice reused
-	bulk    *bulkGroup // pages of bulk platforms not yet committed
+	quads   []rdf.Quad      // a page's statements, the slice reused
+	bulk    *bulkGroup      // pages of bulk platforms not yet committed
 	webURLs map[string]bool // webURL's answers, by link (see run.webURL)
 }
 
