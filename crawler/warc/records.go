@@ -136,6 +136,11 @@ func newRecord(typ, id, date, contentType string, block Content, payloadDigest s
 	if err != nil {
 		return record{}, err
 	}
+	return newDigestedRecord(typ, id, date, contentType, block, bd, payloadDigest, extra), nil
+}
+
+// newDigestedRecord is newRecord for a block whose digest bd is known.
+func newDigestedRecord(typ, id, date, contentType string, block Content, bd, payloadDigest string, extra Fields) record {
 	// room for the references capture adds after the first three fields
 	h := make(Fields, 3, len(extra)+9)
 	h[0], h[1], h[2] = Field{"WARC-Type", typ}, Field{"WARC-Record-ID", id}, Field{"WARC-Date", date}
@@ -146,7 +151,7 @@ func newRecord(typ, id, date, contentType string, block Content, payloadDigest s
 	h.add("WARC-Payload-Digest", payloadDigest)
 	h.add("Content-Type", contentType)
 	h.addInt("Content-Length", block.Size())
-	return record{id: id, typ: typ, header: h, block: block}, nil
+	return record{id: id, typ: typ, header: h, block: block}
 }
 
 const (

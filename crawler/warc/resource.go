@@ -29,17 +29,13 @@ func (w *Writer) WriteResources(rs []Resource) ([]Location, error) {
 		}
 		block := memBlock(r.Body)
 		// A resource record's block is its payload (WARC 1.1 §6.4), so the
-		// payload digest, which CDXJ indexes, is the block's.
-		pd, err := BlockDigest(block)
+		// payload digest, which CDXJ indexes, is the block's: computed once.
+		d, err := BlockDigest(block)
 		if err != nil {
 			return nil, err
 		}
-		rec, err := newRecord("resource", newRecordID(), warcDate(r.Date), ct, block, pd,
+		recs[i] = newDigestedRecord("resource", newRecordID(), warcDate(r.Date), ct, block, d, d,
 			Fields{{"WARC-Target-URI", r.URI}})
-		if err != nil {
-			return nil, err
-		}
-		recs[i] = rec
 	}
 	return w.write(recs)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/rdf"
@@ -24,11 +25,17 @@ import (
 // sorting and writing one group and decoding and resolving the next take
 // a core each; groups are committed in order. The loader holds the
 // store's write lock, so every other write of the run commits the groups
-// first (flush). A page's statements are resolved to IDs by a goroutine
-// of their own while the runner fetches and describes the next page
-// (adding), two workers each resolving half of it, so that decoding,
-// describing, resolving and committing overlap, and resolving, the
-// longest of them, takes both cores when nothing else is to be done.
+// first (flush). A page's statements are resolved to IDs as the runner
+// describes the page: handed on in chunks (feed) to two goroutines, one
+// for each of the group's workers, which resolve them while the runner
+// describes the rest and then fetches the next page. The chunks of posts
+// go to either, those of the accounts' observations (whose counts are
+// literals seldom met elsewhere) to the second only, so that each
+// worker's cache of terms is not filled with what the other meets. So
+// decoding, describing, resolving and committing overlap, and resolving,
+// the longest of them, takes both cores when nothing else is to be done.
+// The chunks are few and small, and cleared once resolved: a page's
+// statements are never held whole, for the collector to mark.
 type bulkGroup struct {
 	loader  *graph.Loader
 	workers [2]*graph.LoadWorker
@@ -37,13 +44,25 @@ type bulkGroup struct {
 	links   []string
 	linked  map[string]bool
 	// adding receives the outcome of the page being added, nil when none
-	// is; added holds that page's statements, whose buffer the page after
-	// next reuses.
+	// is; failed is the outcome received, once one was an error.
 	adding <-chan error
-	added  []rdf.Quad
+	failed error
+	// chunks takes the chunks of the page being described to the
+	// workers' goroutines and accounts those of its accounts to the
+	// second, both nil between pages; free holds the chunks' buffers for
+	// reuse.
+	chunks, accounts chan<- []rdf.Quad
+	free             chan []rdf.Quad
 	// ended is the group before, being committed; nil when none is.
 	ended *endedGroup
 }
+
+// chunkQuads is how many statements a chunk of a page holds: a post or
+// an account adds at most some tens to a buffer of chunkQuads+chunkRoom.
+const (
+	chunkQuads = 8192
+	chunkRoom  = 256
+)
 
 // endedGroup is a full group handed to the loader's goroutine.
 type endedGroup struct {
@@ -71,24 +90,135 @@ func bulkPosts(plat platform.Platform) int64 {
 	return 0
 }
 
-// addBulk adds a fetched page's statements (its checkpoint cp among them)
-// to the run's group, opening one if needed, and commits the group when
-// it holds limit posts. The statements are added by a goroutine that
-// keeps quads until the next page is added; addBulk returns an empty
-// buffer for the next page's statements.
-func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf.Quad, cp socialrdf.Checkpoint, kept int64, links []string, limit int64, log *slog.Logger) ([]rdf.Quad, error) {
-	g := ru.bulk
-	if g == nil {
-		// The group is sorted in memory, in one run: it is bounded by
-		// its posts, and run files would write and read it again.
-		l, err := r.Store.NewLoader(ctx, graph.LoadOptions{RunQuads: groupRunQuads})
-		if err != nil {
-			return quads[:0], fmt.Errorf("opening a bulk load: %w", err)
-		}
-		g = &bulkGroup{loader: l, workers: [2]*graph.LoadWorker{l.NewWorker(), l.NewWorker()}, linked: map[string]bool{}}
-		ru.bulk = g
+// group returns the run's group, opening one if needed.
+func (r *Runner) group(ctx context.Context, ru *run) (*bulkGroup, error) {
+	if ru.bulk != nil {
+		return ru.bulk, nil
+	}
+	// The group is sorted in memory, in one run: it is bounded by its
+	// posts, and run files would write and read it again.
+	l, err := r.Store.NewLoader(ctx, graph.LoadOptions{RunQuads: groupRunQuads})
+	if err != nil {
+		return nil, fmt.Errorf("opening a bulk load: %w", err)
+	}
+	ru.bulk = &bulkGroup{loader: l, workers: [2]*graph.LoadWorker{l.NewWorker(), l.NewWorker()}, linked: map[string]bool{},
+		free: make(chan []rdf.Quad, 8)}
+	return ru.bulk, nil
+}
+
+// feed hands a chunk of the statements of the page of pair p being
+// described (those of its accounts when accounts) to the run's group, to
+// be resolved at once, and returns an empty buffer for the next chunk.
+// When the group cannot take them (it cannot be opened, or the page
+// before failed), it returns quads as they are: addBulk meets the error.
+func (r *Runner) feed(ctx context.Context, ru *run, p *pairState, quads []rdf.Quad, accounts bool, log *slog.Logger) []rdf.Quad {
+	g, err := r.group(ctx, ru)
+	if err != nil || g.start(p.IRI, ru.red, log) != nil {
+		return quads
+	}
+	if accounts {
+		g.accounts <- quads
+	} else {
+		g.chunks <- quads
+	}
+	return g.buffer()
+}
+
+// start readies the group for a page's chunks, once the page before is
+// added (its outcome returned, when an error) and the group ended before
+// it, if any, handed to the loader.
+func (g *bulkGroup) start(pair string, red *record.Redactor, log *slog.Logger) error {
+	if g.chunks != nil {
+		return nil
 	}
 	if err := g.wait(); err != nil {
+		return err
+	}
+	chunks, accounts := make(chan []rdf.Quad, 2), make(chan []rdf.Quad, 2)
+	adding := make(chan error, 1)
+	g.chunks, g.accounts, g.adding = chunks, accounts, adding
+	go func() {
+		var errs [2]error
+		var wg sync.WaitGroup
+		for i, w := range g.workers {
+			in, own := (<-chan []rdf.Quad)(chunks), (<-chan []rdf.Quad)(nil)
+			if i == 1 {
+				own = accounts
+			}
+			wg.Go(func() {
+				for in != nil || own != nil {
+					var c []rdf.Quad
+					var ok bool
+					select {
+					case c, ok = <-in:
+						if !ok {
+							in = nil
+							continue
+						}
+					case c, ok = <-own:
+						if !ok {
+							own = nil
+							continue
+						}
+					}
+					if errs[i] == nil {
+						errs[i] = addWith(w, c, pair, red, log)
+					}
+					g.recycle(c)
+				}
+			})
+		}
+		wg.Wait()
+		adding <- errors.Join(errs[0], errs[1])
+	}()
+	return nil
+}
+
+// end marks the page's chunks all handed on; its outcome comes on
+// g.adding.
+func (g *bulkGroup) end() {
+	if g.chunks != nil {
+		close(g.chunks)
+		close(g.accounts)
+		g.chunks, g.accounts = nil, nil
+	}
+}
+
+// buffer returns an empty buffer for a chunk.
+func (g *bulkGroup) buffer() []rdf.Quad {
+	select {
+	case b := <-g.free:
+		return b
+	default:
+		return make([]rdf.Quad, 0, chunkQuads+chunkRoom)
+	}
+}
+
+// recycle keeps a resolved chunk's buffer for another, cleared: the
+// statements are the loader's now, and the buffer no longer holds their
+// strings alive for the collector to mark.
+func (g *bulkGroup) recycle(c []rdf.Quad) {
+	clear(c)
+	if cap(c) > 4*(chunkQuads+chunkRoom) {
+		return
+	}
+	select {
+	case g.free <- c[:0]:
+	default:
+	}
+}
+
+// addBulk adds the rest of a fetched page's statements (its checkpoint cp
+// among them) to the run's group, after the chunks feed took, and
+// commits the group when it holds limit posts. The statements are
+// resolved by the group's goroutines; addBulk returns an empty buffer for
+// the next page's statements.
+func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf.Quad, cp socialrdf.Checkpoint, kept int64, links []string, limit int64, log *slog.Logger) ([]rdf.Quad, error) {
+	g, err := r.group(ctx, ru)
+	if err != nil {
+		return quads[:0], err
+	}
+	if err := g.start(p.IRI, ru.red, log); err != nil {
 		// The group is dropped (with the group ended before it when
 		// that one's last page is what failed: it never reached the
 		// loader); the resumed run reads it again.
@@ -97,11 +227,12 @@ func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf
 		ru.rdf.Forget()
 		return quads[:0], err
 	}
-	spare := g.added[:0]
-	g.added = quads
-	adding := make(chan error, 1)
-	g.adding = adding
-	go func() { adding <- g.add(quads, p.IRI, ru.red, log) }()
+	next := quads[:0]
+	if len(quads) > 0 { // the page's last accounts, its checkpoint
+		g.accounts <- quads
+		next = g.buffer()
+	}
+	g.end()
 	// The next page is fetched from this one's cursor; what the store
 	// holds is the group's last committed checkpoint until the group is.
 	r.mu.Lock()
@@ -116,26 +247,9 @@ func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf
 		}
 	}
 	if g.posts >= limit {
-		return spare, r.endGroup(ctx, ru)
+		return next, r.endGroup(ctx, ru)
 	}
-	return spare, nil
-}
-
-// add resolves a page's statements (of pair pair) with the group's
-// workers, half each, at once, leaving out, with a warning, those the
-// store cannot hold. The group is committed whole, so the halves' order
-// does not matter.
-func (g *bulkGroup) add(quads []rdf.Quad, pair string, red *record.Redactor, log *slog.Logger) error {
-	half := len(quads) / 2
-	var err2 error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		err2 = addWith(g.workers[1], quads[half:], pair, red, log)
-	}()
-	err := addWith(g.workers[0], quads[:half], pair, red, log)
-	<-done
-	return errors.Join(err, err2)
+	return next, nil
 }
 
 // flushWorkers hands what the group's workers buffer on to the loader.
@@ -143,7 +257,9 @@ func (g *bulkGroup) flushWorkers() error {
 	return errors.Join(g.workers[0].Flush(), g.workers[1].Flush())
 }
 
-// addWith resolves quads with worker w, for bulkGroup.add.
+// addWith resolves quads (of pair pair) with worker w, leaving out, with a
+// warning, those the store cannot hold. The group is committed whole, so
+// the order its chunks are resolved in does not matter.
 func addWith(w *graph.LoadWorker, quads []rdf.Quad, pair string, red *record.Redactor, log *slog.Logger) error {
 	one := make([]rdf.Quad, 1)
 	for _, q := range quads {
@@ -159,14 +275,17 @@ func addWith(w *graph.LoadWorker, quads []rdf.Quad, pair string, red *record.Red
 	return nil
 }
 
-// wait waits for the page being added, if any, and returns its error.
+// wait waits for the page being added, if any, and returns its error, or
+// the error of a page before.
 func (g *bulkGroup) wait() error {
-	if g.adding == nil {
-		return nil
+	g.end()
+	if g.adding != nil {
+		if err := <-g.adding; err != nil {
+			g.failed = err
+		}
+		g.adding = nil
 	}
-	err := <-g.adding
-	g.adding = nil
-	return err
+	return g.failed
 }
 
 // endGroup hands the run's full group to the loader's goroutine to

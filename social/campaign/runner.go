@@ -212,8 +212,9 @@ type run struct {
 	rdf     *socialrdf.Writer
 	clients map[string]*http.Client
 	ua      string
-	quads   []rdf.Quad // a page's statements, the slice reused
-	bulk    *bulkGroup // pages of bulk platforms not yet committed
+	quads   []rdf.Quad      // a page's statements, the slice reused
+	bulk    *bulkGroup      // pages of bulk platforms not yet committed
+	webURLs map[string]bool // webURL's answers, by link (see run.webURL)
 }
 
 // Run runs the campaign until its passes are done or its budget spent
@@ -573,7 +574,11 @@ func (r *Runner) page(ctx context.Context, ru *run, p *pairState, pass int64) er
 			cp.Done = true
 		}
 		var n int64
-		quads, n, links = r.pageQuads(quads, ru, p, &page, exs)
+		var feed func([]rdf.Quad, bool) []rdf.Quad // a bulk page's statements go on in chunks
+		if bulkPosts(plat) > 0 {
+			feed = func(q []rdf.Quad, accounts bool) []rdf.Quad { return r.feed(ctx, ru, p, q, accounts, log) }
+		}
+		quads, n, links = r.pageQuads(quads, ru, p, &page, exs, feed)
 		cp.Posts += n
 		quads = r.derive(quads, ru, p, page.More, log)
 		kept = n
@@ -633,11 +638,20 @@ func (r *Runner) passLinks(ctx context.Context, log *slog.Logger, links []string
 
 // pageQuads appends the statements of a page's posts and accounts, and
 // returns how many posts it kept (those in the pair's window) and the
-// links they share.
-func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform.Page, exs []record.Exchange) ([]rdf.Quad, int64, []string) {
-	// A post makes some 20 to 25 statements: room for them at once, not
-	// by doubling (a bulk page holds tens of thousands of posts).
-	dst = slices.Grow(dst, 24*len(page.Posts))
+// links they share. With feed, it hands its statements on to feed in
+// chunks of about chunkQuads (saying whether they are the accounts'),
+// going on with the buffer feed returns.
+func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform.Page, exs []record.Exchange, feed func([]rdf.Quad, bool) []rdf.Quad) ([]rdf.Quad, int64, []string) {
+	if feed == nil {
+		// A post makes some 20 to 25 statements: room for them at
+		// once, not by doubling (a page may hold tens of thousands).
+		dst = slices.Grow(dst, 24*len(page.Posts))
+	}
+	chunk := func(accounts bool) {
+		if feed != nil && len(dst) >= chunkQuads {
+			dst = feed(dst, accounts)
+		}
+	}
 	// The record a post came from: the exchange its Source names, else
 	// the page's last successful one.
 	fallback := ""
@@ -666,8 +680,8 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 	}
 	now := time.Now()
 	var kept int64
-	authorRecord := map[string]string{}
-	seen := map[string]bool{}
+	authorRecord := make(map[string]string, len(page.Accounts))
+	seen := make(map[string]bool, len(page.Accounts))
 	linked := map[string]bool{}
 	var links []string
 	for i := range page.Posts {
@@ -683,7 +697,7 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 		dst = ru.rdf.Post(dst, post, socialrdf.Sighting{Record: rec, At: now, Query: query})
 		kept++
 		for _, l := range post.Links {
-			if !linked[l] && webURL(l) {
+			if !linked[l] && ru.webURL(l) {
 				linked[l] = true
 				links = append(links, ru.red.String(l))
 			}
@@ -700,8 +714,9 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 			a.Followers, a.Following, a.Posts = -1, -1, -1
 			dst = ru.rdf.Account(dst, &a, socialrdf.Sighting{Record: rec, At: now})
 		}
+		chunk(false)
 	}
-	observed := map[string]bool{}
+	observed := make(map[string]bool, len(page.Accounts))
 	for i := range page.Accounts {
 		a := page.Accounts[i]
 		if a.Platform == "" {
@@ -717,9 +732,28 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 			rec = fallback
 		}
 		dst = ru.rdf.Account(dst, &a, socialrdf.Sighting{Record: rec, At: now})
+		chunk(true)
 	}
 	return dst, kept, links
 }
+
+// webURL is webURL, its answers kept for the links of the pages after
+// (up to webURLsMax of them, all dropped when full): a link is shared by
+// post after post.
+func (ru *run) webURL(s string) bool {
+	ok, known := ru.webURLs[s]
+	if !known {
+		if len(ru.webURLs) >= webURLsMax || ru.webURLs == nil {
+			ru.webURLs = make(map[string]bool)
+		}
+		ok = webURL(s)
+		ru.webURLs[s] = ok
+	}
+	return ok
+}
+
+// webURLsMax bounds the links whose webURL answer a run keeps.
+const webURLsMax = 1 << 16
 
 // webURL reports whether s is an http(s) URL that an IRI can name.
 func webURL(s string) bool {

@@ -51,6 +51,9 @@ const DefaultPagePosts = 20000
 // import read the group again.
 const DefaultGroupPosts = 100000
 
+// maxPrealloc bounds the posts a page is given room for before it is read.
+const maxPrealloc = 1 << 15
+
 // maxLine bounds one line (a v2 page of 100 tweets with its includes is
 // well under a megabyte).
 const maxLine = 64 << 20
@@ -114,7 +117,9 @@ func (im *Importer) Fetch(ctx context.Context, env platform.Env, q platform.Quer
 		return platform.Page{}, err
 	}
 	fileURL := (&url.URL{Scheme: "file", Path: path}).String()
-	var page platform.Page
+	// Room for the page's posts at once (up to a bound): it holds tens of
+	// thousands, and growing the slice would copy them again and again.
+	page := platform.Page{Posts: make([]platform.Post, 0, min(want, maxPrealloc)+chunkPosts)}
 	seenAccounts := map[string]bool{}
 	for len(page.Posts) < want {
 		l, err := rd.next(ctx)
@@ -230,11 +235,11 @@ func parseProbed(line []byte) ([]platform.Post, []platform.Account, error) {
 		if err := decoder.Unmarshal(line, &t); err != nil {
 			return nil, nil, fmt.Errorf("a v2 tweet: %w", err)
 		}
-		users := map[string]*v2User{}
+		users := map[string]*platform.Account{}
 		var accs []platform.Account
 		if t.Author != nil {
-			users[t.Author.ID] = t.Author
 			accs = append(accs, t.Author.account())
+			users[t.Author.ID] = &accs[0]
 		}
 		return []platform.Post{t.post(users)}, accs, nil
 	}
@@ -425,13 +430,15 @@ type v2Tweet struct {
 	Author *v2User `json:"author"` // twarc2 flatten
 }
 
-func (t *v2Tweet) post(users map[string]*v2User) platform.Post {
+// post is the tweet as a post, its author taken from users (the accounts
+// of the page's users, by id).
+func (t *v2Tweet) post(users map[string]*platform.Account) platform.Post {
 	p := platform.Post{Platform: "twitter", ID: t.ID, Text: t.Text, Lang: t.Lang}
 	p.Created, _ = time.Parse(time.RFC3339, t.CreatedAt)
 	handle := ""
-	if u := users[t.AuthorID]; u != nil {
-		handle = u.Username
-		p.Author = u.account()
+	if a := users[t.AuthorID]; a != nil {
+		handle = a.Handle
+		p.Author = *a
 		p.Author.Followers, p.Author.Following, p.Author.Posts = -1, -1, -1
 	} else if t.AuthorID != "" {
 		p.Author = platform.Account{Platform: "twitter", ID: t.AuthorID, Followers: -1, Following: -1, Posts: -1}
@@ -464,12 +471,14 @@ type v2Page struct {
 
 // posts returns the page's posts and the accounts of its includes.
 func (pg *v2Page) posts() ([]platform.Post, []platform.Account) {
-	users := make(map[string]*v2User, len(pg.Includes.Users))
-	accs := make([]platform.Account, 0, len(pg.Includes.Users))
+	// Each user's account is built once, for the includes and for the
+	// posts it wrote.
+	accs := make([]platform.Account, len(pg.Includes.Users))
+	users := make(map[string]*platform.Account, len(accs))
 	for i := range pg.Includes.Users {
 		u := &pg.Includes.Users[i]
-		users[u.ID] = u
-		accs = append(accs, u.account())
+		accs[i] = u.account()
+		users[u.ID] = &accs[i]
 	}
 	posts := make([]platform.Post, 0, len(pg.Data))
 	for i := range pg.Data {

@@ -180,3 +180,43 @@ func TestImportTwiceOneResource(t *testing.T) {
 		t.Errorf("TwitterDev: %v, want its one name in two observations with counts", acc)
 	}
 }
+
+// TestImportBadStatementLeftOut: in an import whose page is resolved in
+// several chunks, a post whose text is not valid UTF-8 (a byte the JSON
+// decoder passes on) keeps its other statements; the one statement is
+// left out with a warning in the campaign log, and every post is stored.
+func TestImportBadStatementLeftOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tweets.jsonl")
+	generate(t, path, 1000)
+	bad := `{"data":[{"id":"1700000000000000001","text":"broken ` + "\xff" + ` text","created_at":"2026-03-15T10:00:00.000Z","author_id":"1001",` +
+		`"entities":{"urls":[{"url":"https://t.co/bad","expanded_url":"https://example.org/x"}]}}],` +
+		`"includes":{"users":[{"id":"1001","username":"user1","name":"User 1"}]}}` + "\n"
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(bad); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	st, l, status, _ := runImport(t, "bad", 0, path)
+	if status.State != campaign.Done || status.Posts != 1001 {
+		t.Fatalf("state %s, %d posts; want done, 1001", status.State, status.Posts)
+	}
+	n := rows(t, st, `SELECT (COUNT(?p) AS ?n) WHERE { GRAPH ?g { ?p a <`+ontology.SIOCPost+`> } }`)
+	if len(n) != 1 || n[0][0].Value != "1001" {
+		t.Fatalf("posts stored: %v, want 1001", n)
+	}
+	got := rows(t, st, `SELECT ?l ?c WHERE { GRAPH ?g { <https://twitter.com/user1/status/1700000000000000001> <`+
+		ontology.SIOCLinksTo+`> ?l OPTIONAL { <https://twitter.com/user1/status/1700000000000000001> <`+ontology.SIOCContent+`> ?c } } }`)
+	if len(got) != 1 || got[0][0].Value != "https://example.org/x" || !got[0][1].IsZero() {
+		t.Fatalf("the broken post's link and content: %v", got)
+	}
+	log, err := os.ReadFile(l.Log("bad"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := strings.Count(string(log), "statement left out"); c != 1 {
+		t.Fatalf("%d warnings of a statement left out in the log, want 1:\n%s", c, log)
+	}
+}

@@ -81,6 +81,10 @@ type Writer struct {
 	// label) the writer has given, so that it is given once and not with
 	// every post and page that names them (see Remember).
 	described *memo
+	// seen and seenTerm are the last sighting time given and its literal:
+	// a page's posts and accounts share one.
+	seen     time.Time
+	seenTerm rdf.Term
 }
 
 // Remember makes the writer state the description of an account or a
@@ -96,35 +100,41 @@ func (w *Writer) Forget() {
 	}
 }
 
-// fresh reports whether the description keyed by key is to be given
-// (and notes it given).
-func (w *Writer) fresh(key string) bool {
+// fresh reports whether the description of iri, stating what stated
+// says, is to be given (and notes it given).
+func (w *Writer) fresh(iri string, stated described) bool {
 	if w.described == nil {
 		return true
 	}
-	return w.described.add(key)
+	return w.described.add(iri, stated)
 }
 
-// memo is a bounded set in two generations: when the current one is full
-// it becomes the old one, the one before dropped; a key found in the old
-// one moves to the current one, so that keys in use survive.
+// described is what an account's description states besides its IRI
+// (a changed name is stated again); nothing for a hashtag.
+type described struct{ platform, id, handle, name string }
+
+// memo is a bounded map in two generations, from the IRI of a resource
+// described to what its description stated: when the current one is full
+// it becomes the old one, the one before dropped; an entry found in the
+// old one moves to the current one, so that those in use survive.
 type memo struct {
-	cur, old map[string]struct{}
+	cur, old map[string]described
 	max      int
 }
 
-func newMemo(max int) *memo { return &memo{cur: map[string]struct{}{}, max: max} }
+func newMemo(max int) *memo { return &memo{cur: map[string]described{}, max: max} }
 
-// add adds key and reports whether it was new.
-func (m *memo) add(key string) bool {
-	if _, ok := m.cur[key]; ok {
+// add notes iri's description stating d and reports whether it was new.
+func (m *memo) add(iri string, d described) bool {
+	if v, ok := m.cur[iri]; ok && v == d {
 		return false
 	}
-	_, had := m.old[key]
+	v, had := m.old[iri]
+	had = had && v == d
 	if len(m.cur) >= m.max {
-		m.old, m.cur = m.cur, make(map[string]struct{}, m.max)
+		m.old, m.cur = m.cur, make(map[string]described, m.max)
 	}
-	m.cur[key] = struct{}{}
+	m.cur[iri] = d
 	return !had
 }
 
@@ -183,7 +193,7 @@ func (w *Writer) Post(dst []rdf.Quad, p *platform.Post, s Sighting) []rdf.Quad {
 	for _, t := range p.Hashtags {
 		tag := rdf.IRI(TagIRI(w.Clean(t)))
 		dst = w.q(dst, post, ontology.SIOCTopic, tag)
-		if w.fresh(tag.Value) {
+		if w.fresh(tag.Value, described{}) {
 			dst = w.q(dst, tag, rdf.RDFType, rdf.IRI(ontology.SIOCTTag))
 			dst = w.q(dst, tag, ontology.RDFSLabel, rdf.String(strings.ToLower(w.Clean(t))))
 		}
@@ -227,7 +237,7 @@ func (w *Writer) Post(dst []rdf.Quad, p *platform.Post, s Sighting) []rdf.Quad {
 	}
 	dst = w.q(dst, obs, rdf.RDFType, rdf.IRI(ontology.Observation))
 	dst = w.q(dst, obs, ontology.ObservationOf, post)
-	dst = w.q(dst, obs, ontology.ProvGeneratedAtTime, DateTime(at))
+	dst = w.q(dst, obs, ontology.ProvGeneratedAtTime, w.dateTime(at))
 	if s.Record != "" {
 		dst = w.q(dst, obs, ontology.ProvWasDerivedFrom, rdf.IRI(s.Record))
 	}
@@ -267,7 +277,7 @@ func (w *Writer) Account(dst []rdf.Quad, a *platform.Account, s Sighting) []rdf.
 		return dst
 	}
 	acc := w.iri(iri)
-	if w.fresh(acc.Value + "\x00" + a.Platform + "\x00" + a.ID + "\x00" + a.Handle + "\x00" + a.Name) {
+	if w.fresh(acc.Value, described{a.Platform, a.ID, a.Handle, a.Name}) {
 		dst = w.q(dst, acc, rdf.RDFType, rdf.IRI(ontology.SIOCUserAccount))
 		dst = w.q(dst, acc, ontology.Platform, rdf.String(a.Platform))
 		if a.ID != "" {
@@ -298,7 +308,7 @@ func (w *Writer) Account(dst []rdf.Quad, a *platform.Account, s Sighting) []rdf.
 	obs := rdf.IRI(ObservationIRI(rec, "account", id))
 	dst = w.q(dst, obs, rdf.RDFType, rdf.IRI(ontology.Observation))
 	dst = w.q(dst, obs, ontology.ObservationOf, acc)
-	dst = w.q(dst, obs, ontology.ProvGeneratedAtTime, DateTime(at))
+	dst = w.q(dst, obs, ontology.ProvGeneratedAtTime, w.dateTime(at))
 	if s.Record != "" {
 		dst = w.q(dst, obs, ontology.ProvWasDerivedFrom, rdf.IRI(s.Record))
 	}
@@ -422,9 +432,43 @@ func CheckpointQuads(campaign, pair string, c Checkpoint) []rdf.Quad {
 	return out
 }
 
-// DateTime is t as an xsd:dateTime in UTC, to the millisecond.
+// dateTime is DateTime, the literal of the last time given kept.
+func (w *Writer) dateTime(t time.Time) rdf.Term {
+	if w.seenTerm.Value == "" || !t.Equal(w.seen) {
+		w.seen, w.seenTerm = t, DateTime(t)
+	}
+	return w.seenTerm
+}
+
+// dateTimeLayout is DateTime's form, as time.Format writes it.
+const dateTimeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// DateTime is t as an xsd:dateTime in UTC, to the millisecond (truncated,
+// as time.Format does).
 func DateTime(t time.Time) rdf.Term {
-	return rdf.Literal(t.UTC().Format("2006-01-02T15:04:05.000Z07:00"), rdf.XSDDateTime)
+	return rdf.Literal(string(appendDateTime(make([]byte, 0, len(dateTimeLayout)), t)), rdf.XSDDateTime)
+}
+
+// appendDateTime appends t in dateTimeLayout, in UTC: the digits written
+// directly for years 0 to 9999 (every post's date is one), time.Format's
+// layout walk for the others.
+func appendDateTime(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(b, dateTimeLayout)
+	}
+	hour, min, sec := t.Clock()
+	ms := t.Nanosecond() / 1e6
+	d2 := func(b []byte, n int) []byte { return append(b, byte('0'+n/10), byte('0'+n%10)) }
+	b = d2(b, year/100)
+	b = d2(b, year%100)
+	b = d2(append(b, '-'), int(month))
+	b = d2(append(b, '-'), day)
+	b = d2(append(b, 'T'), hour)
+	b = d2(append(b, ':'), min)
+	b = d2(append(b, ':'), sec)
+	return append(b, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10), 'Z')
 }
 
 // Integer is n as an xsd:integer.

@@ -88,3 +88,29 @@ func TestSightings(t *testing.T) {
 		t.Errorf("tags %v", tags)
 	}
 }
+
+// TestDateTimeAsFormat: DateTime writes what time.Format writes in its
+// layout, for times in any zone, years out of four digits and fractions
+// that round up included.
+func TestDateTimeAsFormat(t *testing.T) {
+	zone := time.FixedZone("x", -(9*3600 + 30*60))
+	times := []time.Time{
+		time.Date(2026, 3, 14, 0, 0, 0, 0, time.UTC),
+		time.Date(1999, 12, 31, 23, 59, 59, 999_999_999, time.UTC),
+		time.Date(2000, 1, 1, 0, 0, 0, 1_000_000, zone),
+		time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(-1, 6, 1, 12, 0, 0, 0, time.UTC),
+		{},
+	}
+	for i := int64(0); i < 2000; i++ {
+		times = append(times, time.Unix(i*7_777_777_777-100_000_000_000, i*123_456_789%1e9).In(zone))
+	}
+	for _, tm := range times {
+		want := tm.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+		if got := DateTime(tm); got.Value != want || got.Datatype != rdf.XSDDateTime {
+			t.Fatalf("DateTime(%v) = %q (%s), want %q", tm, got.Value, got.Datatype, want)
+		}
+	}
+}
