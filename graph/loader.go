@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -536,15 +535,7 @@ func (l *Loader) termFile(entries []dictEntry) (string, error) {
 	if len(entries) == 0 {
 		return "", nil
 	}
-	slices.SortFunc(entries, func(a, b dictEntry) int {
-		switch {
-		case a.id < b.id:
-			return -1
-		case a.id > b.id:
-			return 1
-		}
-		return 0
-	})
+	entries = sortEntries(entries, make([]dictEntry, len(entries)))
 	path := l.nextFile("dict")
 	f, err := l.s.kv.NewSortedFile(path, kv.FileOptions{})
 	if err != nil {
