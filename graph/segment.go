@@ -312,7 +312,7 @@ func (l *Loader) mergeOrder(o Order, runs []string, mem []cols, memNew func(ID) 
 			files = append(files, path)
 			n = 0
 		}
-		key = indexKey(o, c)
+		putIndexKey(&key, o, c)
 		if err := f.Add(key[:], nil); err != nil {
 			return err
 		}
@@ -336,16 +336,15 @@ func (l *Loader) mergeOrder(o Order, runs []string, mem []cols, memNew func(ID) 
 	return files, err
 }
 
-// indexKey is the key of the quad whose IDs are c, in ordering o's
-// column order: word stores, not byte appends, for each key of a merge.
-func indexKey(o Order, c cols) [keyWidth]byte {
-	var k [keyWidth]byte
+// putIndexKey writes into k the key of the quad whose IDs are c, in
+// ordering o's column order: word stores, not byte appends, for each key
+// of a merge.
+func putIndexKey(k *[keyWidth]byte, o Order, c cols) {
 	k[0] = orders[o-1].tag
 	binary.BigEndian.PutUint64(k[1:], c[0])
 	binary.BigEndian.PutUint64(k[9:], c[1])
 	binary.BigEndian.PutUint64(k[17:], c[2])
 	binary.BigEndian.PutUint64(k[25:], c[3])
-	return k
 }
 
 // countNew adds quad q (merged in order o) to the statistics if it is new;
