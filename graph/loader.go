@@ -65,6 +65,10 @@ type Loader struct {
 	flushed chan []IDQuad // buffers coming back from the flusher
 	wg      sync.WaitGroup
 
+	// sortBufs keeps the sort buffers of a segment's commit for the next
+	// one (see sortBuffers).
+	sortBufs sortBuffers
+
 	// fmu guards the runs of the segment under way (the flusher's side).
 	fmu      sync.Mutex
 	segRuns  [][len(orders)]string

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 )
 
 // A loader sorts its quads in runs of bounded size and writes each run,
@@ -112,6 +113,32 @@ func sortRun(o Order, quads []IDQuad, keys, tmp []cols) ([]cols, []cols) {
 		s += c
 	}
 	return keys, tmp
+}
+
+// sortBuffers keeps the buffers a commit's sorting goroutines used, for
+// the next commit of the same loader: each segment's are some 64 bytes a
+// quad, which the next one fills again, so reusing them spares the
+// allocation, the zeroing and the page faults of fresh memory each
+// segment. Memory stays bounded by the segment's size.
+type sortBuffers struct {
+	mu   sync.Mutex
+	free [][2][]cols
+}
+
+func (b *sortBuffers) take() (keys, tmp []cols) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n := len(b.free); n > 0 {
+		keys, tmp = b.free[n-1][0], b.free[n-1][1]
+		b.free = b.free[:n-1]
+	}
+	return keys, tmp
+}
+
+func (b *sortBuffers) give(keys, tmp []cols) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.free = append(b.free, [2][]cols{keys, tmp})
 }
 
 // sortedRuns keeps the sorted keys of a commit's added quads in each

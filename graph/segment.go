@@ -100,7 +100,8 @@ func (l *Loader) commitSegment(last []IDQuad, terms []dictEntry, withTerms bool)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var keys, tmp []cols
+			keys, tmp := l.sortBufs.take()
+			defer func() { l.sortBufs.give(keys, tmp) }()
 			merge := func(o Order, mem []cols) {
 				var paths []string
 				for _, r := range runs {
