@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -71,6 +70,10 @@ type Loader struct {
 	jobs    chan sealedRun
 	flushed chan []IDQuad // buffers coming back from the flusher
 	wg      sync.WaitGroup
+
+	// sortBufs keeps the sort buffers of a segment's commit for the next
+	// one (see sortBuffers).
+	sortBufs sortBuffers
 
 	// fmu guards the runs of the segment under way (the flusher's side).
 	fmu      sync.Mutex
@@ -546,15 +549,7 @@ func (l *Loader) termFile(entries []dictEntry) (string, error) {
 	if len(entries) == 0 {
 		return "", nil
 	}
-	slices.SortFunc(entries, func(a, b dictEntry) int {
-		switch {
-		case a.id < b.id:
-			return -1
-		case a.id > b.id:
-			return 1
-		}
-		return 0
-	})
+	entries = sortEntries(entries, make([]dictEntry, len(entries)))
 	path := l.nextFile("dict")
 	f, err := l.s.kv.NewSortedFile(path, kv.FileOptions{})
 	if err != nil {

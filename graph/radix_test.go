@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -46,6 +47,75 @@ func TestByGraph(t *testing.T) {
 			} else if ok && !slices.Equal(got, want) {
 				t.Fatalf("%d graphs, %s: byGraph differs from sorting", graphs, o)
 			}
+		}
+	}
+}
+
+// TestSortRunMatchesComparisonSort: sortRun, whose first radix pass reads
+// the quads, puts them in each ordering's key order, with inputs whose
+// leading column is spread, constant, or small.
+func TestSortRunMatchesComparisonSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{0, 1, 48, 49, 5000} {
+		quads := make([]IDQuad, n)
+		for i := range quads {
+			quads[i] = IDQuad{S: ID(r.Uint64()), P: ID(r.Uint64N(3) << 62), O: ID(r.Uint64N(50)), G: 7}
+			if i > 0 && r.IntN(10) == 0 {
+				quads[i] = quads[r.IntN(i)]
+			}
+		}
+		for _, o := range Orders() {
+			want := make([]cols, n)
+			for i, q := range quads {
+				want[i] = permute(o, q)
+				if unpermute(o, want[i]) != q {
+					t.Fatalf("%s: unpermute(permute(%v)) differs", o, q)
+				}
+			}
+			slices.SortFunc(want, cmpCols)
+			got, _ := sortRun(o, quads, nil, nil)
+			if !slices.Equal(got, want) {
+				t.Fatalf("n=%d, %s: sortRun differs from comparison sort", n, o)
+			}
+		}
+	}
+}
+
+// TestOldMemo: the memo's answers for sorted keys are oldCols' for each
+// key alone, with new terms in any column and keys sharing prefixes.
+func TestOldMemo(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	keys := make([]cols, 20000)
+	for i := range keys {
+		keys[i] = cols{r.Uint64N(40), r.Uint64N(300), r.Uint64N(30), r.Uint64N(3)}
+	}
+	slices.SortFunc(keys, cmpCols)
+	isNew := func(id ID) bool { return id%7 == 3 }
+	var m oldMemo
+	for _, c := range keys {
+		if got, want := m.of(c, isNew), oldCols(c, isNew, 0); got != want {
+			t.Fatalf("%v: memo says %d old columns, want %d", c, got, want)
+		}
+	}
+}
+
+// TestSortEntries: dictionary entries come out sorted by ID, hash-like
+// IDs and IDs sharing their top bits alike.
+func TestSortEntries(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, n := range []int{0, 1, 2, 1000, 50000} {
+		es := make([]dictEntry, n)
+		for i := range es {
+			es[i] = dictEntry{id: ID(r.Uint64())}
+			if r.IntN(3) == 0 { // the same top 33 bits as another
+				es[i].id = ID(uint64(es[r.IntN(i+1)].id)&^(1<<31-1) | r.Uint64N(1<<31))
+			}
+		}
+		want := slices.Clone(es)
+		slices.SortFunc(want, func(a, b dictEntry) int { return cmp.Compare(a.id, b.id) })
+		got := sortEntries(es, make([]dictEntry, n))
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d: sortEntries differs from comparison sort", n)
 		}
 	}
 }

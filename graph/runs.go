@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 )
 
 // A loader sorts its quads in runs of bounded size and writes each run,
@@ -36,37 +37,108 @@ func cmpCols(a, b cols) int {
 }
 
 func permute(o Order, q IDQuad) cols {
-	var c cols
-	for i, pos := range orders[o-1].perm {
-		c[i] = uint64(q.at(pos))
+	switch o {
+	case SPOG:
+		return cols{uint64(q.S), uint64(q.P), uint64(q.O), uint64(q.G)}
+	case POSG:
+		return cols{uint64(q.P), uint64(q.O), uint64(q.S), uint64(q.G)}
+	case OSPG:
+		return cols{uint64(q.O), uint64(q.S), uint64(q.P), uint64(q.G)}
+	case GSPO:
+		return cols{uint64(q.G), uint64(q.S), uint64(q.P), uint64(q.O)}
+	case GPOS:
+		return cols{uint64(q.G), uint64(q.P), uint64(q.O), uint64(q.S)}
 	}
-	return c
+	return cols{uint64(q.G), uint64(q.O), uint64(q.S), uint64(q.P)}
 }
 
 func unpermute(o Order, c cols) IDQuad {
-	var q IDQuad
-	for i, pos := range orders[o-1].perm {
-		q.set(pos, ID(c[i]))
+	switch o {
+	case SPOG:
+		return IDQuad{ID(c[0]), ID(c[1]), ID(c[2]), ID(c[3])}
+	case POSG:
+		return IDQuad{ID(c[2]), ID(c[0]), ID(c[1]), ID(c[3])}
+	case OSPG:
+		return IDQuad{ID(c[1]), ID(c[2]), ID(c[0]), ID(c[3])}
+	case GSPO:
+		return IDQuad{ID(c[1]), ID(c[2]), ID(c[3]), ID(c[0])}
+	case GPOS:
+		return IDQuad{ID(c[3]), ID(c[1]), ID(c[2]), ID(c[0])}
 	}
-	return q
+	return IDQuad{ID(c[2]), ID(c[3]), ID(c[1]), ID(c[0])}
 }
 
 // sortRun puts quads into ordering o's column order in keys and sorts
 // them, using tmp as scratch; both buffers are grown as needed and
-// returned for reuse.
+// returned for reuse. The first radix pass reads the quads themselves:
+// they are put into column order as they are scattered by their first
+// byte, not copied first.
 func sortRun(o Order, quads []IDQuad, keys, tmp []cols) ([]cols, []cols) {
-	if cap(keys) < len(quads) {
-		keys = make([]cols, 0, len(quads))
+	n := len(quads)
+	if cap(keys) < n {
+		keys = make([]cols, n)
 	}
-	keys = keys[:0]
+	if cap(tmp) < n {
+		tmp = make([]cols, n)
+	}
+	keys, tmp = keys[:n], tmp[:n]
+	var count [256]int
+	for i := range quads {
+		count[byte(permute(o, quads[i])[0]>>56)]++
+	}
+	if n <= insertionMax || count[byte(permute(o, quads[0])[0]>>56)] == n {
+		for i, q := range quads {
+			keys[i] = permute(o, q)
+		}
+		sortCols(keys, tmp)
+		return keys, tmp
+	}
+	var next [256]int
+	sum := 0
+	for b, c := range count {
+		next[b] = sum
+		sum += c
+	}
 	for _, q := range quads {
-		keys = append(keys, permute(o, q))
+		c := permute(o, q)
+		b := byte(c[0] >> 56)
+		tmp[next[b]] = c
+		next[b]++
 	}
-	if cap(tmp) < len(keys) {
-		tmp = make([]cols, len(keys))
+	s := 0
+	for _, c := range count {
+		if c > 0 {
+			sortInto(tmp[s:s+c], keys[s:s+c], 1)
+		}
+		s += c
 	}
-	sortCols(keys, tmp[:len(keys)])
 	return keys, tmp
+}
+
+// sortBuffers keeps the buffers a commit's sorting goroutines used, for
+// the next commit of the same loader: each segment's are some 64 bytes a
+// quad, which the next one fills again, so reusing them spares the
+// allocation, the zeroing and the page faults of fresh memory each
+// segment. Memory stays bounded by the segment's size.
+type sortBuffers struct {
+	mu   sync.Mutex
+	free [][2][]cols
+}
+
+func (b *sortBuffers) take() (keys, tmp []cols) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n := len(b.free); n > 0 {
+		keys, tmp = b.free[n-1][0], b.free[n-1][1]
+		b.free = b.free[:n-1]
+	}
+	return keys, tmp
+}
+
+func (b *sortBuffers) give(keys, tmp []cols) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.free = append(b.free, [2][]cols{keys, tmp})
 }
 
 // sortedRuns keeps the sorted keys of a commit's added quads in each
@@ -120,16 +192,45 @@ func (r *sortedRuns) oneGraph() bool {
 // oldCols is how many leading columns of c name terms that isNew does not
 // know as new to the store (4 when none is new, or isNew is nil): a key
 // prefix of more columns names a new term, so the store cannot hold it.
-func oldCols(c cols, isNew func(ID) bool) int {
+// The columns before from are known not to be new.
+func oldCols(c cols, isNew func(ID) bool, from int) int {
 	if isNew == nil {
 		return len(c)
 	}
-	for i, v := range c {
-		if isNew(ID(v)) {
+	for i := from; i < len(c); i++ {
+		if isNew(ID(c[i])) {
 			return i
 		}
 	}
 	return len(c)
+}
+
+// oldMemo is oldCols for keys given in ascending order: the columns a key
+// shares with the one before have the same answers, so that only the
+// others are looked up (sorted keys share their leading columns).
+type oldMemo struct {
+	prev cols
+	old  int
+	have bool
+}
+
+func (m *oldMemo) of(c cols, isNew func(ID) bool) int {
+	if isNew == nil {
+		return len(c)
+	}
+	i := 0
+	if m.have {
+		for i < len(c) && c[i] == m.prev[i] {
+			i++
+		}
+		if i > m.old { // the shared columns include the first new one
+			m.prev = c
+			return m.old
+		}
+	}
+	// The shared columns, before prev's first new one, are not new.
+	m.prev, m.old, m.have = c, oldCols(c, isNew, i), true
+	return m.old
 }
 
 // writeRun writes sorted keys to path, without duplicates, each with its
@@ -141,6 +242,7 @@ func writeRun(path string, keys []cols, isNew func(ID) bool) error {
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	var rec, prev [32]byte
+	var m oldMemo
 	for i, c := range keys {
 		if i > 0 && c == keys[i-1] {
 			continue
@@ -154,7 +256,7 @@ func writeRun(path string, keys []cols, isNew func(ID) bool) error {
 				shared++
 			}
 		}
-		_ = w.WriteByte(byte(shared | oldCols(c, isNew)<<5))
+		_ = w.WriteByte(byte(shared | m.of(c, isNew)<<5))
 		if _, err := w.Write(rec[shared:]); err != nil {
 			_ = f.Close()
 			return err
@@ -171,6 +273,7 @@ type runSource struct {
 	r     *bufio.Reader
 	mem   []cols
 	isNew func(ID) bool
+	memo  oldMemo
 	rec   [32]byte // the previous record, whose prefix the next one shares
 	cur   cols
 	old   int // oldCols of cur
@@ -182,7 +285,7 @@ func (r *runSource) next() (bool, error) {
 			return false, nil
 		}
 		r.cur, r.mem = r.mem[0], r.mem[1:]
-		r.old = oldCols(r.cur, r.isNew)
+		r.old = r.memo.of(r.cur, r.isNew)
 		return true, nil
 	}
 	head, err := r.r.ReadByte()
@@ -229,11 +332,12 @@ func (h *runHeap) Pop() any {
 // oldCols: the least of its copies'.
 func mergeRuns(paths []string, mem []cols, memNew func(ID) bool, fn func(c cols, old int) error) error {
 	if len(paths) == 0 { // a segment held in memory whole: nothing to merge
+		var m oldMemo
 		for i, c := range mem {
 			if i > 0 && c == mem[i-1] {
 				continue
 			}
-			if err := fn(c, oldCols(c, memNew)); err != nil {
+			if err := fn(c, m.of(c, memNew)); err != nil {
 				return err
 			}
 		}

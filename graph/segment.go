@@ -100,7 +100,8 @@ func (l *Loader) commitSegment(last []IDQuad, terms []dictEntry, withTerms bool)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var keys, tmp []cols
+			keys, tmp := l.sortBufs.take()
+			defer func() { l.sortBufs.give(keys, tmp) }()
 			merge := func(o Order, mem []cols) {
 				var paths []string
 				for _, r := range runs {
@@ -189,14 +190,25 @@ const maxByGraph = 64
 func byGraph(keys, dst []cols) bool {
 	var graphs []uint64
 	var counts []int
+	// idx finds the graph's index, the last one found first: keys of one
+	// graph come in long stretches.
+	last := -1
+	idx := func(g uint64) int {
+		if last >= 0 && graphs[last] == g {
+			return last
+		}
+		last = slices.Index(graphs, g)
+		return last
+	}
 	for _, c := range keys {
-		i := slices.Index(graphs, c[3])
+		i := idx(c[3])
 		if i < 0 {
 			if len(graphs) == maxByGraph {
 				return false
 			}
 			graphs, counts = append(graphs, c[3]), append(counts, 0)
 			i = len(graphs) - 1
+			last = i
 		}
 		counts[i]++
 	}
@@ -209,7 +221,7 @@ func byGraph(keys, dst []cols) bool {
 		}
 	}
 	for _, c := range keys {
-		i := slices.Index(graphs, c[3])
+		i := idx(c[3])
 		dst[start[i]] = cols{c[3], c[0], c[1], c[2]}
 		start[i]++
 	}
@@ -285,7 +297,7 @@ func (l *Loader) mergeOrder(o Order, runs []string, mem []cols, memNew func(ID) 
 	}
 	var lastNew IDQuad
 	haveNew := false
-	key := make([]byte, 0, keyWidth)
+	var key [keyWidth]byte
 	err = mergeRuns(runs, mem, memNew, func(c cols, old int) error {
 		if f == nil || n == keysPerFile {
 			if err := finish(); err != nil {
@@ -301,12 +313,8 @@ func (l *Loader) mergeOrder(o Order, runs []string, mem []cols, memNew func(ID) 
 			files = append(files, path)
 			n = 0
 		}
-		key = key[:0]
-		key = append(key, orders[o-1].tag)
-		for _, v := range c {
-			key = appendID(key, ID(v))
-		}
-		if err := f.Add(key, nil); err != nil {
+		putIndexKey(&key, o, c)
+		if err := f.Add(key[:], nil); err != nil {
 			return err
 		}
 		n++
@@ -315,15 +323,29 @@ func (l *Loader) mergeOrder(o Order, runs []string, mem []cols, memNew func(ID) 
 		}
 		q := unpermute(o, c)
 		var err error
-		if haveNew, lastNew, err = countNew(d, o, q, lastNew, haveNew, st, key, old); err != nil {
+		if haveNew, lastNew, err = countNew(d, o, q, lastNew, haveNew, st, key[:], old); err != nil {
 			return err
 		}
-		return l.ctx.Err()
+		if n%4096 == 0 {
+			return l.ctx.Err()
+		}
+		return nil
 	})
 	if err == nil {
 		err = finish()
 	}
 	return files, err
+}
+
+// putIndexKey writes into k the key of the quad whose IDs are c, in
+// ordering o's column order: word stores, not byte appends, for each key
+// of a merge.
+func putIndexKey(k *[keyWidth]byte, o Order, c cols) {
+	k[0] = orders[o-1].tag
+	binary.BigEndian.PutUint64(k[1:], c[0])
+	binary.BigEndian.PutUint64(k[9:], c[1])
+	binary.BigEndian.PutUint64(k[17:], c[2])
+	binary.BigEndian.PutUint64(k[25:], c[3])
 }
 
 // countNew adds quad q (merged in order o) to the statistics if it is new;

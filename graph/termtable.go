@@ -194,18 +194,20 @@ func (c *termIDs) put(h uint64, enc []byte, id ID) {
 }
 
 // hashedTerms is one generation of termIDs: an open-addressed table by
-// the terms' hashes, the encodings in an arena to tell terms of the same
-// hash apart.
+// the terms' hashes, the IDs and encodings in an arena (to tell terms of
+// the same hash apart). A slot is 16 bytes, four to a cache line: a
+// lookup that hits reads the arena anyway, where the ID sits beside the
+// encoding, and one that misses reads only its slot.
 type hashedTerms struct {
 	slots []hashedSlot // ref 0 marks a free slot (the arena's first byte is never an entry's)
 	n     int
 	arena termArena
+	buf   []byte // an entry being made: the ID, then the encoding
 }
 
 type hashedSlot struct {
 	h   uint64
-	id  ID
-	ref uint64 // the encoding in the arena, plus one
+	ref uint64 // the ID and encoding in the arena, plus one
 }
 
 func newHashedTerms(n int) *hashedTerms {
@@ -216,15 +218,23 @@ func newHashedTerms(n int) *hashedTerms {
 	return &hashedTerms{slots: make([]hashedSlot, size)}
 }
 
+// entry returns the ID and encoding of slot s, and where the ID is held.
+func (t *hashedTerms) entry(s hashedSlot) (id []byte, enc []byte) {
+	e := t.arena.get(s.ref - 1)
+	return e[:8], e[8:]
+}
+
 func (t *hashedTerms) get(h uint64, enc []byte) (ID, bool) {
 	mask := uint64(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
-		s := &t.slots[i]
+		s := t.slots[i]
 		if s.ref == 0 {
 			return 0, false
 		}
-		if s.h == h && string(t.arena.get(s.ref-1)) == string(enc) {
-			return s.id, true
+		if s.h == h {
+			if id, e := t.entry(s); string(e) == string(enc) {
+				return ID(binary.LittleEndian.Uint64(id)), true
+			}
 		}
 	}
 }
@@ -247,12 +257,16 @@ func (t *hashedTerms) put(h uint64, enc []byte, id ID) {
 	mask := uint64(len(t.slots) - 1)
 	i := h & mask
 	for ; t.slots[i].ref != 0; i = (i + 1) & mask {
-		if s := &t.slots[i]; s.h == h && string(t.arena.get(s.ref-1)) == string(enc) {
-			s.id = id
-			return
+		if s := t.slots[i]; s.h == h {
+			if held, e := t.entry(s); string(e) == string(enc) {
+				binary.LittleEndian.PutUint64(held, uint64(id))
+				return
+			}
 		}
 	}
-	t.slots[i] = hashedSlot{h, id, t.arena.add(enc) + 1}
+	t.buf = binary.LittleEndian.AppendUint64(t.buf[:0], uint64(id))
+	t.buf = append(t.buf, enc...)
+	t.slots[i] = hashedSlot{h, t.arena.add(t.buf) + 1}
 	t.n++
 }
 
