@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mneme-archive/mneme/graph"
 	"github.com/mneme-archive/mneme/rdf"
@@ -28,7 +29,11 @@ import (
 // first (flush). A page's statements are resolved to IDs as the runner
 // describes the page: handed on in chunks (feed) to two goroutines, one
 // for each of the group's workers, which resolve them while the runner
-// describes the rest and then fetches the next page. The chunks of posts
+// describes the rest and then fetches the next page. The goroutines last
+// as long as the group, not a page: the chunks queued at a page's end
+// keep both workers busy while the runner fetches the next page (its
+// WARC records written), instead of each page waiting for the one before
+// to be resolved whole. The chunks of posts
 // go to either, those of the accounts' observations (whose counts are
 // literals seldom met elsewhere) to the second only, so that each
 // worker's cache of terms is not filled with what the other meets. So
@@ -43,15 +48,17 @@ type bulkGroup struct {
 	pages   []bulkPage
 	links   []string
 	linked  map[string]bool
-	// adding receives the outcome of the page being added, nil when none
-	// is; failed is the outcome received, once one was an error.
+	// adding receives the outcome of the group's pages being added, nil
+	// when none are; failed is the outcome received, once one was an
+	// error; faulty tells that a page failed, before the outcome comes.
 	adding <-chan error
 	failed error
-	// chunks takes the chunks of the page being described to the
-	// workers' goroutines and accounts those of its accounts to the
-	// second, both nil between pages; free holds the chunks' buffers for
-	// reuse.
-	chunks, accounts chan<- []rdf.Quad
+	faulty atomic.Bool
+	// chunks takes the chunks of the group's pages to the workers'
+	// goroutines and accounts those of their accounts to the second, both
+	// nil when the goroutines are not running; free holds the chunks'
+	// buffers for reuse.
+	chunks, accounts chan<- chunk
 	free             chan []rdf.Quad
 	// ended is the group before, being committed; nil when none is.
 	ended *endedGroup
@@ -59,10 +66,20 @@ type bulkGroup struct {
 
 // chunkQuads is how many statements a chunk of a page holds: a post or
 // an account adds at most some tens to a buffer of chunkQuads+chunkRoom.
+// queuedChunks is how many chunks of posts wait for the workers: some
+// tens of milliseconds of their work, about what fetching a page takes.
 const (
-	chunkQuads = 8192
-	chunkRoom  = 256
+	chunkQuads   = 8192
+	chunkRoom    = 256
+	queuedChunks = 8
 )
+
+// chunk is a chunk of statements of pair's page, whose warnings go to log.
+type chunk struct {
+	quads []rdf.Quad
+	pair  string
+	log   *slog.Logger
+}
 
 // endedGroup is a full group handed to the loader's goroutine.
 type endedGroup struct {
@@ -102,7 +119,7 @@ func (r *Runner) group(ctx context.Context, ru *run) (*bulkGroup, error) {
 		return nil, fmt.Errorf("opening a bulk load: %w", err)
 	}
 	ru.bulk = &bulkGroup{loader: l, workers: [2]*graph.LoadWorker{l.NewWorker(), l.NewWorker()}, linked: map[string]bool{},
-		free: make(chan []rdf.Quad, 8)}
+		free: make(chan []rdf.Quad, 2*queuedChunks)}
 	return ru.bulk, nil
 }
 
@@ -113,41 +130,52 @@ func (r *Runner) group(ctx context.Context, ru *run) (*bulkGroup, error) {
 // before failed), it returns quads as they are: addBulk meets the error.
 func (r *Runner) feed(ctx context.Context, ru *run, p *pairState, quads []rdf.Quad, accounts bool, log *slog.Logger) []rdf.Quad {
 	g, err := r.group(ctx, ru)
-	if err != nil || g.start(p.IRI, ru.red, log) != nil {
+	if err != nil || g.start(ru.red) != nil {
 		return quads
 	}
-	if accounts {
-		g.accounts <- quads
-	} else {
-		g.chunks <- quads
-	}
+	g.send(chunk{quads, p.IRI, log}, accounts)
 	return g.buffer()
 }
 
-// start readies the group for a page's chunks, once the page before is
-// added (its outcome returned, when an error) and the group ended before
-// it, if any, handed to the loader.
-func (g *bulkGroup) start(pair string, red *record.Redactor, log *slog.Logger) error {
+// send hands c to the group's goroutines, to the second when accounts.
+func (g *bulkGroup) send(c chunk, accounts bool) {
+	if accounts {
+		g.accounts <- c
+	} else {
+		g.chunks <- c
+	}
+}
+
+// start readies the group for a page's chunks: it returns the error of a
+// page before, if one failed, and starts the group's goroutines if they
+// are not running, once the group ended before, if any, is handed to the
+// loader.
+func (g *bulkGroup) start(red *record.Redactor) error {
+	if g.faulty.Load() {
+		if err := g.wait(); err != nil {
+			return err
+		}
+	}
 	if g.chunks != nil {
 		return nil
 	}
 	if err := g.wait(); err != nil {
 		return err
 	}
-	chunks, accounts := make(chan []rdf.Quad, 2), make(chan []rdf.Quad, 2)
+	chunks, accounts := make(chan chunk, queuedChunks), make(chan chunk, 2)
 	adding := make(chan error, 1)
 	g.chunks, g.accounts, g.adding = chunks, accounts, adding
 	go func() {
 		var errs [2]error
 		var wg sync.WaitGroup
 		for i, w := range g.workers {
-			in, own := (<-chan []rdf.Quad)(chunks), (<-chan []rdf.Quad)(nil)
+			in, own := (<-chan chunk)(chunks), (<-chan chunk)(nil)
 			if i == 1 {
 				own = accounts
 			}
 			wg.Go(func() {
 				for in != nil || own != nil {
-					var c []rdf.Quad
+					var c chunk
 					var ok bool
 					select {
 					case c, ok = <-in:
@@ -162,9 +190,11 @@ func (g *bulkGroup) start(pair string, red *record.Redactor, log *slog.Logger) e
 						}
 					}
 					if errs[i] == nil {
-						errs[i] = addWith(w, c, pair, red, log)
+						if errs[i] = addWith(w, c.quads, c.pair, red, c.log); errs[i] != nil {
+							g.faulty.Store(true)
+						}
 					}
-					g.recycle(c)
+					g.recycle(c.quads)
 				}
 			})
 		}
@@ -174,7 +204,7 @@ func (g *bulkGroup) start(pair string, red *record.Redactor, log *slog.Logger) e
 	return nil
 }
 
-// end marks the page's chunks all handed on; its outcome comes on
+// end marks the group's chunks all handed on; the outcome comes on
 // g.adding.
 func (g *bulkGroup) end() {
 	if g.chunks != nil {
@@ -218,7 +248,7 @@ func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf
 	if err != nil {
 		return quads[:0], err
 	}
-	if err := g.start(p.IRI, ru.red, log); err != nil {
+	if err := g.start(ru.red); err != nil {
 		// The group is dropped (with the group ended before it when
 		// that one's last page is what failed: it never reached the
 		// loader); the resumed run reads it again.
@@ -229,10 +259,9 @@ func (r *Runner) addBulk(ctx context.Context, ru *run, p *pairState, quads []rdf
 	}
 	next := quads[:0]
 	if len(quads) > 0 { // the page's last accounts, its checkpoint
-		g.accounts <- quads
+		g.send(chunk{quads, p.IRI, log}, true)
 		next = g.buffer()
 	}
-	g.end()
 	// The next page is fetched from this one's cursor; what the store
 	// holds is the group's last committed checkpoint until the group is.
 	r.mu.Lock()
@@ -275,8 +304,8 @@ func addWith(w *graph.LoadWorker, quads []rdf.Quad, pair string, red *record.Red
 	return nil
 }
 
-// wait waits for the page being added, if any, and returns its error, or
-// the error of a page before.
+// wait ends the group's chunks, waits for the pages being added, if any,
+// and returns their error, or the error of a page before.
 func (g *bulkGroup) wait() error {
 	g.end()
 	if g.adding != nil {
@@ -309,6 +338,7 @@ func (r *Runner) endGroup(ctx context.Context, ru *run) error {
 		ru.rdf.Forget()
 		return fmt.Errorf("making the WARC records durable: %w", err)
 	}
+	g.end()
 	last := g.adding
 	ended := make(chan error, 1)
 	done := make(chan error, 1)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/mneme-archive/mneme/internal/testenv"
+	"github.com/mneme-archive/mneme/social/importer"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -99,8 +100,8 @@ func dirSize(tb testing.TB, dir string) int64 {
 // BenchmarkImport imports MNEME_IMPORT_TWEETS generated tweets (default
 // 20,000) into WARC and RDF, once, and reports posts/s, the statements
 // stored and the bytes a post in the store and in the WARC files
-// (MNEME_IMPORT_PAGE sets the posts a page, the importer's default
-// otherwise):
+// (MNEME_IMPORT_PAGE sets the posts a page and MNEME_IMPORT_GROUP those
+// a group, the importer's defaults otherwise):
 //
 //	MNEME_IMPORT_TWEETS=1000000 go test ./social/importer -run '^$' -bench Import -benchtime 1x
 func BenchmarkImport(b *testing.B) {
@@ -112,12 +113,16 @@ func BenchmarkImport(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("MNEME_IMPORT_PAGE")); err == nil && v > 0 {
 		page = v
 	}
+	group := 0
+	if v, err := strconv.Atoi(os.Getenv("MNEME_IMPORT_GROUP")); err == nil && v > 0 {
+		group = v
+	}
 	path := filepath.Join(b.TempDir(), "tweets.jsonl")
 	generate(b, path, n)
 	b.ResetTimer()
 	for range b.N {
 		start, cpu0 := time.Now(), testenv.CPUTime()
-		st, l, status, closeStore := runImport(b, "bench", page, path)
+		st, l, status, closeStore := runImportWith(b, "bench", &importer.Importer{PagePosts: page, GroupPosts: group}, path)
 		el, cpu := time.Since(start), testenv.CPUTime()-cpu0
 		if status.Posts != int64(n) {
 			b.Fatalf("%d posts imported, want %d", status.Posts, n)
