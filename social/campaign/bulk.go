@@ -169,25 +169,35 @@ func (g *bulkGroup) start(red *record.Redactor) error {
 		var errs [2]error
 		var wg sync.WaitGroup
 		for i, w := range g.workers {
-			in, own := (<-chan chunk)(chunks), (<-chan chunk)(nil)
+			// Each worker takes its own kind of chunk first, the
+			// other's when none waits: a page's accounts come after its
+			// posts, and the first worker would stand idle while the
+			// second resolves them.
+			own, other := (<-chan chunk)(chunks), (<-chan chunk)(accounts)
 			if i == 1 {
-				own = accounts
+				own, other = other, own
 			}
 			wg.Go(func() {
-				for in != nil || own != nil {
+				for own != nil || other != nil {
 					var c chunk
-					var ok bool
+					var ok, mine bool
 					select {
-					case c, ok = <-in:
-						if !ok {
-							in = nil
-							continue
-						}
 					case c, ok = <-own:
-						if !ok {
-							own = nil
-							continue
+						mine = true
+					default:
+						select {
+						case c, ok = <-own:
+							mine = true
+						case c, ok = <-other:
 						}
+					}
+					if !ok {
+						if mine {
+							own = nil
+						} else {
+							other = nil
+						}
+						continue
 					}
 					if errs[i] == nil {
 						if errs[i] = addWith(w, c.quads, c.pair, red, c.log); errs[i] != nil {
