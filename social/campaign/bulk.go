@@ -33,10 +33,11 @@ import (
 // as long as the group, not a page: the chunks queued at a page's end
 // keep both workers busy while the runner fetches the next page (its
 // WARC records written), instead of each page waiting for the one before
-// to be resolved whole. The chunks of posts
-// go to either, those of the accounts' observations (whose counts are
-// literals seldom met elsewhere) to the second only, so that each
-// worker's cache of terms is not filled with what the other meets. So
+// to be resolved whole. The chunks of posts go to the first worker, those
+// of the accounts' observations (whose counts are literals seldom met
+// elsewhere) to the second, so that each worker's cache of terms is not
+// filled with what the other meets; a worker with none of its own waiting
+// takes the other's, rather than stand idle. So
 // decoding, describing, resolving and committing overlap, and resolving,
 // the longest of them, takes both cores when nothing else is to be done.
 // The chunks are few and small, and cleared once resolved: a page's
