@@ -99,11 +99,25 @@ func sortRun(o Order, quads []IDQuad, keys, tmp []cols) ([]cols, []cols) {
 		next[b] = sum
 		sum += c
 	}
+	// The keys go to their buckets through a small buffer each, a few
+	// keys at a time: stored one by one into 256 places of a buffer much
+	// larger than the caches, each store would wait for its line.
+	pend := new([256][scatterBatch]cols)
+	var fill [256]int
 	for _, q := range quads {
 		c := permute(o, q)
 		b := byte(c[0] >> 56)
-		tmp[next[b]] = c
-		next[b]++
+		f := fill[b]
+		pend[b][f] = c
+		if f++; f == scatterBatch {
+			*(*[scatterBatch]cols)(tmp[next[b]:]) = pend[b]
+			next[b] += scatterBatch
+			f = 0
+		}
+		fill[b] = f
+	}
+	for b, f := range fill {
+		copy(tmp[next[b]:], pend[b][:f])
 	}
 	s := 0
 	for _, c := range count {
@@ -114,6 +128,11 @@ func sortRun(o Order, quads []IDQuad, keys, tmp []cols) ([]cols, []cols) {
 	}
 	return keys, tmp
 }
+
+// scatterBatch is how many keys sortRun gathers for a bucket before it
+// stores them: 256 buckets of 8 keys (64 KiB) stay in cache, and 8 keys
+// fill four cache lines (16 measures alike, 4 slower).
+const scatterBatch = 8
 
 // sortBuffers keeps the buffers a commit's sorting goroutines used, for
 // the next commit of the same loader: each segment's are some 64 bytes a
