@@ -45,6 +45,52 @@ func sortInto(src, dst []cols, digit int) {
 	insertionSortCols(dst, min(digit, 31)/8)
 }
 
+// wideBits is the width of the digit sortWide sorts by, and wideMin the
+// fewest keys it sorts so: a byte leaves a bucket of some thousands of
+// keys in pieces of dozens, which insertion sort then moves key by key,
+// while 4,096 counts leave pieces of one or two.
+const (
+	wideBits = 12
+	wideMin  = 4096
+)
+
+// sortWide sorts src, whose keys share their first byte, and leaves the
+// result in dst, as sortInto(src, dst, 1) does, but by the next 12 bits
+// of the first column at once when src is large and they differ.
+func sortWide(src, dst []cols) {
+	if len(src) < wideMin {
+		sortInto(src, dst, 1)
+		return
+	}
+	const shift, mask = 64 - 8 - wideBits, 1<<wideBits - 1
+	var end [1 << wideBits]int
+	for i := range src {
+		end[src[i][0]>>shift&mask]++
+	}
+	if end[src[0][0]>>shift&mask] == len(src) {
+		sortInto(src, dst, 1) // the bytes that differ come later
+		return
+	}
+	sum := 0
+	for d, c := range end {
+		end[d] = sum
+		sum += c
+	}
+	for i := range src {
+		d := src[i][0] >> shift & mask
+		dst[end[d]] = src[i]
+		end[d]++
+	}
+	// Each bucket's keys share their first 20 bits: bytes 0 and 1.
+	s := 0
+	for _, e := range end {
+		if e-s > 1 {
+			radixSort(dst[s:e], src[s:e], 2)
+		}
+		s = e
+	}
+}
+
 // histogram counts the keys of a (which share their bytes before digit)
 // by byte digit. next is digit when the keys differ in it; otherwise the
 // first byte after it in which they differ (32 if none), with count then

@@ -81,6 +81,38 @@ func TestSortRunMatchesComparisonSort(t *testing.T) {
 	}
 }
 
+// TestSortWideMatchesComparisonSort: sortWide puts keys sharing their
+// first byte in key order, below and above wideMin, with the 12 bits it
+// sorts by spread, constant, or nearly constant, and repeated keys.
+func TestSortWideMatchesComparisonSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{wideMin - 1, wideMin, 20000} {
+		for shape := range 3 {
+			src := make([]cols, n)
+			for i := range src {
+				v := r.Uint64()
+				switch shape {
+				case 1: // bits 8 to 19 constant
+					v &= 1<<44 - 1
+				case 2: // only the low bits differ
+					v = r.Uint64N(4)
+				}
+				src[i] = cols{v&(1<<56-1) | 7<<56, r.Uint64N(3), r.Uint64(), 5}
+				if i > 0 && r.IntN(5) == 0 {
+					src[i] = src[r.IntN(i)]
+				}
+			}
+			want := slices.Clone(src)
+			slices.SortFunc(want, cmpCols)
+			got := make([]cols, n)
+			sortWide(src, got)
+			if !slices.Equal(got, want) {
+				t.Fatalf("n=%d, shape %d: sortWide differs from comparison sort", n, shape)
+			}
+		}
+	}
+}
+
 // TestOldMemo: the memo's answers for sorted keys are oldCols' for each
 // key alone, with new terms in any column and keys sharing prefixes.
 func TestOldMemo(t *testing.T) {

@@ -122,7 +122,7 @@ func sortRun(o Order, quads []IDQuad, keys, tmp []cols) ([]cols, []cols) {
 	s := 0
 	for _, c := range count {
 		if c > 0 {
-			sortInto(tmp[s:s+c], keys[s:s+c], 1)
+			sortWide(tmp[s:s+c], keys[s:s+c])
 		}
 		s += c
 	}
