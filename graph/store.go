@@ -50,6 +50,17 @@ type OpenOptions struct {
 	ScanCacheBytes int64
 }
 
+// BulkCacheBytes is the block cache (OpenOptions.CacheBytes) of a store
+// opened by a process that writes through the bulk loader at length, as a
+// social import does: twice the backend's default of 256 MiB. The loader
+// reads back the dictionary entries of the terms it meets again (an
+// account, a hashtag, a link), scattered over the whole dictionary, and
+// the index blocks of its statistics' prefix seeks; at a million posts
+// these outgrow the default cache, and each miss is a read, an allocation
+// and a decompression. The cache grows to this size (C memory, outside
+// the Go heap) only once the store is larger than it.
+const BulkCacheBytes = 512 << 20
+
 // Store is a quad store. Its View methods read the latest committed state.
 type Store struct {
 	*View

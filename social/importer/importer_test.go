@@ -44,7 +44,8 @@ func runImportWith(t testing.TB, id string, im *importer.Importer, files ...stri
 		t.Fatal(err)
 	}
 	os.MkdirAll(l.Store(), 0o755)
-	st, err = graph.Open(l.Store(), graph.OpenOptions{})
+	// As mneme social opens it for a campaign run in its own process.
+	st, err = graph.Open(l.Store(), graph.OpenOptions{CacheBytes: graph.BulkCacheBytes})
 	if err != nil {
 		t.Fatal(err)
 	}
