@@ -684,8 +684,11 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 	}
 	now := time.Now()
 	var kept int64
-	authorRecord := make(map[string]string, len(page.Accounts))
-	seen := make(map[string]bool, len(page.Accounts))
+	// met holds, by IRI, the index in accs of each account the page
+	// names: one lookup finds whether it was described as an author (and
+	// from which record) and whether it was observed.
+	met := make(map[string]int, len(page.Accounts))
+	accs := make([]metAccount, 0, len(page.Accounts))
 	wantLinks := r.linksWanted()
 	linked := map[string]bool{}
 	var links []string
@@ -711,9 +714,9 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 		if a.Platform == "" {
 			a.Platform = post.Platform
 		}
-		if iri := socialrdf.AccountIRI(&a); iri != "" && !seen[iri] {
-			seen[iri] = true
-			authorRecord[iri] = rec
+		if iri := socialrdf.AccountIRI(&a); iri != "" && !hasKey(met, iri) {
+			met[iri] = len(accs)
+			accs = append(accs, metAccount{rec: rec})
 			// As an author the account is named, not observed: its
 			// counts come with Page.Accounts.
 			a.Followers, a.Following, a.Posts = -1, -1, -1
@@ -721,18 +724,25 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 		}
 		chunk(false)
 	}
-	observed := make(map[string]bool, len(page.Accounts))
 	for i := range page.Accounts {
 		a := page.Accounts[i]
 		if a.Platform == "" {
 			a.Platform = p.Platform
 		}
 		iri := socialrdf.AccountIRI(&a)
-		if iri == "" || observed[iri] {
+		if iri == "" {
 			continue
 		}
-		observed[iri] = true
-		rec := authorRecord[iri]
+		rec := ""
+		if k, ok := met[iri]; !ok {
+			met[iri] = len(accs)
+			accs = append(accs, metAccount{observed: true})
+		} else if accs[k].observed {
+			continue
+		} else {
+			accs[k].observed = true
+			rec = accs[k].rec
+		}
 		if rec == "" {
 			rec = fallback
 		}
@@ -740,6 +750,18 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 		chunk(true)
 	}
 	return dst, kept, links
+}
+
+// metAccount is an account a page names: the record of the first of its
+// posts, if it wrote one, and whether its observation was given.
+type metAccount struct {
+	rec      string
+	observed bool
+}
+
+func hasKey(m map[string]int, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // webURL is webURL, plainWebURL's links taken at sight, the answers for
