@@ -716,11 +716,12 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 		}
 		if iri := socialrdf.AccountIRI(&a); iri != "" && !hasKey(met, iri) {
 			met[iri] = len(accs)
-			accs = append(accs, metAccount{rec: rec})
 			// As an author the account is named, not observed: its
 			// counts come with Page.Accounts.
 			a.Followers, a.Following, a.Posts = -1, -1, -1
-			dst = ru.rdf.Account(dst, &a, socialrdf.Sighting{Record: rec, At: now})
+			var stated socialrdf.Stated
+			dst, stated = ru.rdf.AccountStated(dst, &a, socialrdf.Sighting{Record: rec, At: now}, socialrdf.Stated{})
+			accs = append(accs, metAccount{rec: rec, stated: stated})
 		}
 		chunk(false)
 	}
@@ -733,7 +734,7 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 		if iri == "" {
 			continue
 		}
-		rec := ""
+		var m metAccount
 		if k, ok := met[iri]; !ok {
 			met[iri] = len(accs)
 			accs = append(accs, metAccount{observed: true})
@@ -741,21 +742,24 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 			continue
 		} else {
 			accs[k].observed = true
-			rec = accs[k].rec
+			m = accs[k]
 		}
+		rec := m.rec
 		if rec == "" {
 			rec = fallback
 		}
-		dst = ru.rdf.Account(dst, &a, socialrdf.Sighting{Record: rec, At: now})
+		dst, _ = ru.rdf.AccountStated(dst, &a, socialrdf.Sighting{Record: rec, At: now}, m.stated)
 		chunk(true)
 	}
 	return dst, kept, links
 }
 
 // metAccount is an account a page names: the record of the first of its
-// posts, if it wrote one, and whether its observation was given.
+// posts and its description as stated then, if it wrote one, and whether
+// its observation was given.
 type metAccount struct {
 	rec      string
+	stated   socialrdf.Stated
 	observed bool
 }
 
