@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mneme-archive/mneme/ontology"
 	"github.com/mneme-archive/mneme/rdf"
 	"github.com/mneme-archive/mneme/social/platform"
 	"github.com/mneme-archive/mneme/social/record"
@@ -91,6 +93,40 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestPageQuadsLinks: a page's shared web links, once each and redacted,
+// are gathered for a campaign with a linked crawl, none for one without,
+// and the statements are the same.
+func TestPageQuadsLinks(t *testing.T) {
+	page := platform.Page{Posts: []platform.Post{
+		{ID: "1", Source: "urn:uuid:1", Links: []string{"https://news.example/a?key=s3cret", "mailto:a@example.com", "https://news.example/b"}},
+		{ID: "2", Source: "urn:uuid:1", Links: []string{"https://news.example/b", "HTTP://NEWS.EXAMPLE/C", "https://bücher.example/", "https://x.example/a b"}},
+	}}
+	var quads [2][]rdf.Quad
+	for i, crawl := range []string{"web", ""} {
+		r := &Runner{Spec: &Spec{Options: Options{LinkedCrawl: crawl}},
+			Links: func(context.Context, string, []SharedLink) error { return nil }}
+		red := record.NewRedactor("s3cret")
+		ru := &run{red: red, rdf: socialrdf.NewWriter("c", red.String)}
+		p := &pairState{Pair: socialrdf.Pair{IRI: "urn:mneme:campaign:c:pair:0", Platform: "import"}}
+		var links []string
+		quads[i], _, links = r.pageQuads(nil, ru, p, &page, nil, nil)
+		want := []string{"https://news.example/a?key=REDACTED", "https://news.example/b", "HTTP://NEWS.EXAMPLE/C", "https://bücher.example/"}
+		if crawl == "" {
+			want = nil
+		}
+		if !slices.Equal(links, want) {
+			t.Errorf("linked crawl %q: links %q, want %q", crawl, links, want)
+		}
+	}
+	// The same but for the time of the sighting, now.
+	same := func(a, b rdf.Quad) bool {
+		return a.S == b.S && a.P == b.P && a.G == b.G && (a.O == b.O || a.P.Value == ontology.ProvGeneratedAtTime)
+	}
+	if !slices.EqualFunc(quads[0], quads[1], same) {
+		t.Errorf("the statements differ with and without a linked crawl:\n%v\n%v", quads[0], quads[1])
+	}
 }
 
 // webURLShapes are links as posts share them, the odd ones included.
