@@ -621,10 +621,10 @@ func (r *Runner) page(ctx context.Context, ru *run, p *pairState, pass int64) er
 // passLinks hands the links of committed posts to the campaign's linked
 // crawl, if it has one.
 func (r *Runner) passLinks(ctx context.Context, log *slog.Logger, links []string, ru *run) {
-	crawl := r.Spec.Options.LinkedCrawl
-	if crawl == "" || r.Links == nil || len(links) == 0 {
+	if !r.linksWanted() || len(links) == 0 {
 		return
 	}
+	crawl := r.Spec.Options.LinkedCrawl
 	shared, err := r.sharedLinks(ctx, links)
 	if err == nil {
 		err = r.Links(ctx, crawl, shared)
@@ -636,11 +636,15 @@ func (r *Runner) passLinks(ctx context.Context, log *slog.Logger, links []string
 	}
 }
 
+// linksWanted reports whether the links shared in the campaign's posts
+// are passed on, to its linked crawl: only then are they gathered.
+func (r *Runner) linksWanted() bool { return r.Spec.Options.LinkedCrawl != "" && r.Links != nil }
+
 // pageQuads appends the statements of a page's posts and accounts, and
 // returns how many posts it kept (those in the pair's window) and the
-// links they share. With feed, it hands its statements on to feed in
-// chunks of about chunkQuads (saying whether they are the accounts'),
-// going on with the buffer feed returns.
+// links they share, when the campaign passes them on. With feed, it
+// hands its statements on to feed in chunks of about chunkQuads (saying
+// whether they are the accounts'), going on with the buffer feed returns.
 func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform.Page, exs []record.Exchange, feed func([]rdf.Quad, bool) []rdf.Quad) ([]rdf.Quad, int64, []string) {
 	if feed == nil {
 		// A post makes some 20 to 25 statements: room for them at
@@ -680,8 +684,12 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 	}
 	now := time.Now()
 	var kept int64
-	authorRecord := make(map[string]string, len(page.Accounts))
-	seen := make(map[string]bool, len(page.Accounts))
+	// met holds, by IRI, the index in accs of each account the page
+	// names: one lookup finds whether it was described as an author (and
+	// from which record) and whether it was observed.
+	met := make(map[string]int, len(page.Accounts))
+	accs := make([]metAccount, 0, len(page.Accounts))
+	wantLinks := r.linksWanted()
 	linked := map[string]bool{}
 	var links []string
 	for i := range page.Posts {
@@ -697,7 +705,7 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 		dst = ru.rdf.Post(dst, post, socialrdf.Sighting{Record: rec, At: now, Query: query})
 		kept++
 		for _, l := range post.Links {
-			if !linked[l] && ru.webURL(l) {
+			if wantLinks && !linked[l] && ru.webURL(l) {
 				linked[l] = true
 				links = append(links, ru.red.String(l))
 			}
@@ -706,41 +714,67 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 		if a.Platform == "" {
 			a.Platform = post.Platform
 		}
-		if iri := socialrdf.AccountIRI(&a); iri != "" && !seen[iri] {
-			seen[iri] = true
-			authorRecord[iri] = rec
+		if iri := socialrdf.AccountIRI(&a); iri != "" && !hasKey(met, iri) {
+			met[iri] = len(accs)
 			// As an author the account is named, not observed: its
 			// counts come with Page.Accounts.
 			a.Followers, a.Following, a.Posts = -1, -1, -1
-			dst = ru.rdf.Account(dst, &a, socialrdf.Sighting{Record: rec, At: now})
+			var stated socialrdf.Stated
+			dst, stated = ru.rdf.AccountStated(dst, &a, socialrdf.Sighting{Record: rec, At: now}, socialrdf.Stated{})
+			accs = append(accs, metAccount{rec: rec, stated: stated})
 		}
 		chunk(false)
 	}
-	observed := make(map[string]bool, len(page.Accounts))
 	for i := range page.Accounts {
 		a := page.Accounts[i]
 		if a.Platform == "" {
 			a.Platform = p.Platform
 		}
 		iri := socialrdf.AccountIRI(&a)
-		if iri == "" || observed[iri] {
+		if iri == "" {
 			continue
 		}
-		observed[iri] = true
-		rec := authorRecord[iri]
+		var m metAccount
+		if k, ok := met[iri]; !ok {
+			met[iri] = len(accs)
+			accs = append(accs, metAccount{observed: true})
+		} else if accs[k].observed {
+			continue
+		} else {
+			accs[k].observed = true
+			m = accs[k]
+		}
+		rec := m.rec
 		if rec == "" {
 			rec = fallback
 		}
-		dst = ru.rdf.Account(dst, &a, socialrdf.Sighting{Record: rec, At: now})
+		dst, _ = ru.rdf.AccountStated(dst, &a, socialrdf.Sighting{Record: rec, At: now}, m.stated)
 		chunk(true)
 	}
 	return dst, kept, links
 }
 
-// webURL is webURL, its answers kept for the links of the pages after
-// (up to webURLsMax of them, all dropped when full): a link is shared by
-// post after post.
+// metAccount is an account a page names: the record of the first of its
+// posts and its description as stated then, if it wrote one, and whether
+// its observation was given.
+type metAccount struct {
+	rec      string
+	stated   socialrdf.Stated
+	observed bool
+}
+
+func hasKey(m map[string]int, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// webURL is webURL, plainWebURL's links taken at sight, the answers for
+// the others kept for the links of the pages after (up to webURLsMax of
+// them, all dropped when full): a link is shared by post after post.
 func (ru *run) webURL(s string) bool {
+	if plainWebURL(s) {
+		return true
+	}
 	ok, known := ru.webURLs[s]
 	if !known {
 		if len(ru.webURLs) >= webURLsMax || ru.webURLs == nil {
@@ -758,7 +792,82 @@ const webURLsMax = 1 << 16
 // webURL reports whether s is an http(s) URL that an IRI can name.
 func webURL(s string) bool {
 	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && !strings.ContainsAny(s, " <>\"{}|^`")
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && !strings.ContainsAny(s, notInIRI)
+}
+
+// notInIRI are the printable ASCII bytes that an IRI does not hold.
+const notInIRI = " <>\"{}|^`"
+
+// plainWebURL reports whether s has the shape of most shared links, for
+// which webURL is true without parsing: "http://" or "https://" (the
+// scheme in any case), a host of ASCII letters, digits, '.', '-', '_'
+// and '~' with an optional port of digits, then nothing or '/', '?' or
+// '#' and bytes that are neither controls nor in notInIRI, each '%'
+// followed by two hex digits. url.Parse takes such an s with its scheme
+// and host (the path, query and fragment cannot fail to unescape). For
+// any other s it is false, and webURL decides.
+func plainWebURL(s string) bool {
+	i := 0
+	switch {
+	case hasPrefixFold(s, "http://"):
+		i = 7
+	case hasPrefixFold(s, "https://"):
+		i = 8
+	default:
+		return false
+	}
+	host := i
+	for i < len(s) && hostByte(s[i]) {
+		i++
+	}
+	if i == host {
+		return false
+	}
+	if i < len(s) && s[i] == ':' {
+		for i++; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
+		}
+	}
+	if i < len(s) && s[i] != '/' && s[i] != '?' && s[i] != '#' {
+		return false
+	}
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '%':
+			if i+2 >= len(s) || !hexByte(s[i+1]) || !hexByte(s[i+2]) {
+				return false
+			}
+			i += 2
+		case c <= ' ' || c == 0x7f || strings.IndexByte(notInIRI, c) >= 0:
+			return false
+		}
+	}
+	return true
+}
+
+// hasPrefixFold reports whether s begins with prefix, which is in lower
+// case, its ASCII letters in either case.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := range len(prefix) {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func hostByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '_' || c == '~'
+}
+
+func hexByte(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // derive adds the queries a platform's strategy proposes, as its budget

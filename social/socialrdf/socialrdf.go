@@ -116,23 +116,32 @@ type described struct{ platform, id, handle, name string }
 // memo is a bounded map in two generations, from the IRI of a resource
 // described to what its description stated: when the current one is full
 // it becomes the old one, the one before dropped; an entry found in the
-// old one moves to the current one, so that those in use survive.
+// old one moves to the current one, so that those in use survive. turns
+// counts the generations begun, changed the entries of the current one
+// given another description: while neither moves, an entry of the
+// current one stays as it is.
 type memo struct {
-	cur, old map[string]described
-	max      int
+	cur, old       map[string]described
+	max            int
+	turns, changed int
 }
 
 func newMemo(max int) *memo { return &memo{cur: map[string]described{}, max: max} }
 
 // add notes iri's description stating d and reports whether it was new.
 func (m *memo) add(iri string, d described) bool {
-	if v, ok := m.cur[iri]; ok && v == d {
+	v, ok := m.cur[iri]
+	if ok && v == d {
 		return false
+	}
+	if ok {
+		m.changed++
 	}
 	v, had := m.old[iri]
 	had = had && v == d
 	if len(m.cur) >= m.max {
 		m.old, m.cur = m.cur, make(map[string]described, m.max)
+		m.turns++
 	}
 	m.cur[iri] = d
 	return !had
@@ -277,7 +286,54 @@ func (w *Writer) Account(dst []rdf.Quad, a *platform.Account, s Sighting) []rdf.
 		return dst
 	}
 	acc := w.iri(iri)
-	if w.fresh(acc.Value, described{a.Platform, a.ID, a.Handle, a.Name}) {
+	dst = w.describeAccount(dst, a, acc, described{a.Platform, a.ID, a.Handle, a.Name})
+	return w.observeAccount(dst, a, s, iri, acc)
+}
+
+// Stated is an account's description as a writer stated it, or found it
+// stated, at one point of its memory of descriptions (Remember); the
+// zero Stated is none.
+type Stated struct {
+	iri            string
+	d              described
+	memo           *memo
+	turns, changed int
+}
+
+// stated is the description d of iri, remembered now.
+func (w *Writer) stated(iri string, d described) Stated {
+	if w.described == nil {
+		return Stated{}
+	}
+	return Stated{iri, d, w.described, w.described.turns, w.described.changed}
+}
+
+// AccountStated is Account for an account whose description the writer
+// may have stated, or found stated, before: stated is what AccountStated
+// returned then, or the zero Stated. When that was the same description
+// and the writer's memory has not moved since (no generation begun, no
+// description of another account replaced, nothing forgotten), the
+// writer still remembers it, as it would find by looking it up. It
+// returns a's description as remembered now, for the next time.
+func (w *Writer) AccountStated(dst []rdf.Quad, a *platform.Account, s Sighting, stated Stated) ([]rdf.Quad, Stated) {
+	iri := AccountIRI(a)
+	if iri == "" {
+		return dst, Stated{}
+	}
+	acc := w.iri(iri)
+	d := described{a.Platform, a.ID, a.Handle, a.Name}
+	now := w.stated(acc.Value, d)
+	if stated.memo == nil || stated != now {
+		dst = w.describeAccount(dst, a, acc, d)
+		now = w.stated(acc.Value, d)
+	}
+	return w.observeAccount(dst, a, s, iri, acc), now
+}
+
+// describeAccount appends the description d of account a, whose IRI once
+// cleaned is acc, unless the writer remembers stating it.
+func (w *Writer) describeAccount(dst []rdf.Quad, a *platform.Account, acc rdf.Term, d described) []rdf.Quad {
+	if w.fresh(acc.Value, d) {
 		dst = w.q(dst, acc, rdf.RDFType, rdf.IRI(ontology.SIOCUserAccount))
 		dst = w.q(dst, acc, ontology.Platform, rdf.String(a.Platform))
 		if a.ID != "" {
@@ -290,6 +346,12 @@ func (w *Writer) Account(dst []rdf.Quad, a *platform.Account, s Sighting) []rdf.
 			dst = w.q(dst, acc, ontology.FOAFName, w.str(a.Name))
 		}
 	}
+	return dst
+}
+
+// observeAccount appends the observation of account a, whose IRI is iri
+// (acc once cleaned), if it has counts.
+func (w *Writer) observeAccount(dst []rdf.Quad, a *platform.Account, s Sighting, iri string, acc rdf.Term) []rdf.Quad {
 	if a.Followers < 0 && a.Following < 0 && a.Posts < 0 {
 		return dst // a name met as an author: nothing observed about it
 	}

@@ -3,6 +3,10 @@ package socialrdf
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -111,6 +115,68 @@ func TestDateTimeAsFormat(t *testing.T) {
 		want := tm.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 		if got := DateTime(tm); got.Value != want || got.Datatype != rdf.XSDDateTime {
 			t.Fatalf("DateTime(%v) = %q (%s), want %q", tm, got.Value, got.Datatype, want)
+		}
+	}
+}
+
+// TestAccountStatedAsAccount: a writer told what it stated of accounts
+// before (AccountStated) writes what one looking every description up
+// (Account) writes, through generations begun, names changed, accounts
+// whose IRIs clean to the same, descriptions forgotten or not remembered,
+// and a Stated of another account or another time passed.
+func TestAccountStatedAsAccount(t *testing.T) {
+	clean := func(s string) string { return strings.ReplaceAll(s, "secret", "REDACTED") }
+	for _, max := range []int{0, 1, 3, 8, 1000} { // 0: none remembered
+		plain, told := NewWriter("c", clean), NewWriter("c", clean)
+		if max > 0 {
+			plain.Remember(max)
+			told.Remember(max)
+		}
+		rng := rand.New(rand.NewPCG(uint64(max), 7))
+		stated := map[string]Stated{}
+		var got, want []rdf.Quad
+		at := time.Date(2026, 3, 14, 0, 0, 0, 0, time.UTC)
+		for i := range 20000 {
+			n := rng.IntN(12)
+			a := platform.Account{Platform: "twitter", ID: strconv.Itoa(n), URL: "https://twitter.com/u" + strconv.Itoa(n),
+				Handle: "u" + strconv.Itoa(n), Name: "U" + strconv.Itoa(n), Followers: -1, Following: -1, Posts: -1}
+			switch rng.IntN(10) {
+			case 0:
+				a.Name += " renamed"
+			case 1:
+				a.URL = "https://twitter.com/secret" + strconv.Itoa(rng.IntN(3))
+			case 4:
+				a.URL = "https://twitter.com/REDACTED" + strconv.Itoa(rng.IntN(3)) // the same once cleaned
+			case 2:
+				a.Followers, a.Following, a.Posts = rng.Int64N(100), -1, rng.Int64N(100)
+			case 3:
+				a.URL = ""
+			}
+			s := Sighting{Record: "urn:uuid:" + strconv.Itoa(i/10), At: at.Add(time.Duration(i) * time.Second)}
+			key := AccountIRI(&a)
+			if rng.IntN(20) == 0 {
+				key = "https://twitter.com/u" + strconv.Itoa(rng.IntN(12)) // another's
+			}
+			want = plain.Account(want[:0], &a, s)
+			var st Stated
+			got, st = told.AccountStated(got[:0], &a, s, stated[key])
+			if rng.IntN(2) == 0 { // else the one before, gone stale, comes again
+				stated[AccountIRI(&a)] = st
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("max %d, account %d (%+v): AccountStated wrote\n%v\nAccount\n%v", max, i, a, got, want)
+			}
+			switch rng.IntN(50) {
+			case 0:
+				plain.Forget()
+				told.Forget()
+			case 1:
+				p := platform.Post{Platform: "twitter", ID: strconv.Itoa(i), Hashtags: []string{"t" + strconv.Itoa(rng.IntN(5))}}
+				want, got = plain.Post(want[:0], &p, s), told.Post(got[:0], &p, s)
+				if !slices.Equal(got, want) {
+					t.Fatalf("max %d, post %d: the writers differ", max, i)
+				}
+			}
 		}
 	}
 }
