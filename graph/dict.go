@@ -71,14 +71,29 @@ func probe(r getter, h uint64, enc []byte, storeFree func(ID) bool, pending ...*
 // there.
 func probeCached(r getter, h uint64, enc []byte, storeFree func(ID) bool, cache *foundTerms, pending ...*pendingTerms) (id ID, found bool, err error) {
 	id = firstSlot(h)
+	// The first slots of the pending tables are read before any is
+	// compared, so that their cache misses overlap.
+	var first [2]pendingSlot
+	for i, p := range pending[:min(len(pending), len(first))] {
+		if p != nil {
+			first[i] = p.first(id)
+		}
+	}
 	asked := false
-	for range 1 << 16 {
+	for n := range 1 << 16 {
 		occupied := false
-		for _, p := range pending {
+		for i, p := range pending {
 			if p == nil {
 				continue
 			}
-			if t, ok := p.get(id); ok {
+			var t []byte
+			var ok bool
+			if n == 0 && i < len(first) {
+				t, ok = p.getFrom(id, first[i])
+			} else {
+				t, ok = p.get(id)
+			}
+			if ok {
 				if string(t) == string(enc) {
 					return id, true, nil
 				}

@@ -174,10 +174,12 @@ type LoadWorker struct {
 	// the strings (text parsed in place from a buffer that is refilled),
 	// which it must tell with Forget.
 	recent [256]knownTerm
-	enc    []byte
-	h      uint64 // the hash of the term known encoded last
-	out    []IDQuad
-	read   uint64 // quads added since the last hand-over, for Loader.Read
+	// enc and h are the encodings and hashes of the terms of the quad
+	// being added that known missed, by position, for resolve.
+	enc  [4][]byte
+	h    [4]uint64
+	out  []IDQuad
+	read uint64 // quads added since the last hand-over, for Loader.Read
 	// dict reads the dictionary as of dictWrites writes of the loader.
 	dict       kv.Prober
 	dictWrites uint64
@@ -214,16 +216,13 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 		}
 		var iq IDQuad
 		var known [4]bool
-		var hashes [4]uint64 // of the terms known missed
 		terms := [4]rdf.Term{q.S, q.P, q.O, q.G}
 		for pos, t := range terms {
-			if id, ok := w.known(t); ok {
+			if id, ok := w.known(t, pos); ok {
 				iq.set(pos, id)
 				known[pos] = true
 			} else if err := t.Validate(positions[pos]); err != nil {
 				return err
-			} else {
-				hashes[pos] = w.h
 			}
 		}
 	resolve:
@@ -237,7 +236,7 @@ func (w *LoadWorker) Add(quads []rdf.Quad) error {
 					continue resolve
 				}
 			}
-			id, err := w.resolve(t, hashes[pos])
+			id, err := w.resolve(t, pos)
 			if err != nil {
 				return err
 			}
@@ -298,8 +297,9 @@ func (w *LoadWorker) recentSlot(t rdf.Term) *knownTerm {
 
 // known returns the ID of a term the worker has met recently: the default
 // graph, an IRI or literal by the address of its text, or a term in its
-// cache.
-func (w *LoadWorker) known(t rdf.Term) (ID, bool) {
+// cache. When it does not, it leaves the term's encoding and hash in
+// w.enc[pos] and w.h[pos].
+func (w *LoadWorker) known(t rdf.Term, pos int) (ID, bool) {
 	if t.IsZero() {
 		return DefaultGraph, true
 	}
@@ -307,28 +307,27 @@ func (w *LoadWorker) known(t rdf.Term) (ID, bool) {
 	if r != nil && r.is(t) {
 		return r.id, true
 	}
-	w.enc = appendTerm(w.enc[:0], t)
-	w.h = w.l.s.hash(w.enc)
-	id, ok := w.cache.lookup(w.h, w.enc)
+	w.enc[pos] = appendTerm(w.enc[pos][:0], t)
+	w.h[pos] = w.l.s.hash(w.enc[pos])
+	id, ok := w.cache.lookup(w.h[pos], w.enc[pos])
 	if ok && r != nil {
 		r.set(t, id)
 	}
 	return id, ok
 }
 
-// resolve returns the ID of a term known returned none for (h, the hash
-// known computed), giving it one if the store and the loader do not know
-// it. The worker's cache is not
-// read again: known missed it, and Add finds a term repeated within a
-// quad (one that encodes the same in another spelling is found by
-// assign).
-func (w *LoadWorker) resolve(t rdf.Term, h uint64) (ID, error) {
-	w.enc = appendTerm(w.enc[:0], t)
-	id, err := w.l.assign(w, h, w.enc)
+// resolve returns the ID of a term known returned none for at position
+// pos (its encoding and hash as known left them), giving it one if the
+// store and the loader do not know it. The worker's cache is not read
+// again: known missed it, and Add finds a term repeated within a quad
+// (one that encodes the same in another spelling is found by assign).
+func (w *LoadWorker) resolve(t rdf.Term, pos int) (ID, error) {
+	enc, h := w.enc[pos], w.h[pos]
+	id, err := w.l.assign(w, h, enc)
 	if err != nil {
 		return 0, err
 	}
-	w.cache.put(h, w.enc, id)
+	w.cache.put(h, enc, id)
 	if r := w.recentSlot(t); r != nil {
 		r.set(t, id)
 	}
@@ -382,6 +381,9 @@ func (l *Loader) assign(w *LoadWorker, h uint64, enc []byte) (ID, error) {
 	defer sh.mu.Unlock()
 	var storeFree func(ID) bool
 	if l.filled != nil {
+		// Read while probeCached reads the pending tables (not before the
+		// lock, which waits for it).
+		l.filled.touch(firstSlot(h))
 		storeFree = func(id ID) bool { return !l.filled.mayContain(id) }
 	}
 	dict, err := w.prober()

@@ -115,13 +115,27 @@ func (p *pendingTerms) slot(id ID) *pendingSlot {
 	}
 }
 
+// first returns the first slot of id's probe sequence.
+func (p *pendingTerms) first(id ID) pendingSlot {
+	return p.slots[uint64(id)&uint64(len(p.slots)-1)]
+}
+
 // get returns the encoding of the term under id.
 func (p *pendingTerms) get(id ID) ([]byte, bool) {
-	s := p.slot(id)
-	if s.id == Any {
-		return nil, false
+	return p.getFrom(id, p.first(id))
+}
+
+// getFrom is get, given s, the first slot of id's probe sequence, read
+// before.
+func (p *pendingTerms) getFrom(id ID, s pendingSlot) ([]byte, bool) {
+	mask := uint64(len(p.slots) - 1)
+	for i := uint64(id) & mask; s.id != Any; s = p.slots[i] {
+		if s.id == id {
+			return p.arena.get(s.ref), true
+		}
+		i = (i + 1) & mask
 	}
-	return p.arena.get(s.ref), true
+	return nil, false
 }
 
 func (p *pendingTerms) len() int { return p.n }

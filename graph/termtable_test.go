@@ -45,3 +45,25 @@ func TestTermIDs(t *testing.T) {
 		t.Fatal("term 1, unused for a generation, still cached")
 	}
 }
+
+// TestPendingTerms: a term is found under its ID however long the run of
+// taken slots before it, by get and by getFrom given the first slot read
+// ahead, and an absent ID is not.
+func TestPendingTerms(t *testing.T) {
+	p := newPendingTerms()
+	id := func(i int) ID { return ID(uint64(i%5)<<40 | 16) } // low bits shared on purpose
+	for i := range 5 {
+		p.add(fmt.Appendf(nil, "term %d", i), id(i))
+	}
+	for i := range 6 {
+		want := fmt.Sprintf("term %d", i)
+		if i == 5 {
+			want = "" // absent
+		}
+		got, ok := p.get(id(i) + ID(i/5))
+		from, fromOK := p.getFrom(id(i)+ID(i/5), p.first(id(i)+ID(i/5)))
+		if string(got) != want || ok != (want != "") || string(from) != string(got) || fromOK != ok {
+			t.Errorf("ID %d: get %q %v, getFrom %q %v, want %q", i, got, ok, from, fromOK, want)
+		}
+	}
+}
