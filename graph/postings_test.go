@@ -271,12 +271,19 @@ func TestWarmScanWalksMemory(t *testing.T) {
 	}
 }
 
-func TestQuadOfInvertsPermute(t *testing.T) {
+// TestPermuteAsOrders wants permute, unpermute and putIndexKey, spelled
+// out per ordering, to say what the orderings' tables say.
+func TestPermuteAsOrders(t *testing.T) {
 	q := IDQuad{S: 2, P: 3, O: 4, G: 5}
 	for _, o := range Orders() {
 		c := permute(o, q)
-		if got := quadOf(o, &c); got != q {
-			t.Fatalf("%s: quadOf(permute(%v)) = %v", o, q, got)
+		if got := unpermute(o, c); got != q {
+			t.Fatalf("%s: unpermute(permute(%v)) = %v", o, q, got)
+		}
+		var k [keyWidth]byte
+		putIndexKey(&k, o, c)
+		if want := appendIndexKey(nil, o, q); string(k[:]) != string(want) {
+			t.Fatalf("%s: key %x, the ordering's table gives %x", o, k, want)
 		}
 	}
 }

@@ -117,7 +117,7 @@ func (q *QuadIter) settleMem(i int) bool {
 					return false
 				}
 			}
-			if q.accept(quadOf(q.order, &q.mem[i])) {
+			if q.accept(unpermute(q.order, q.mem[i])) {
 				q.pos = i
 				return true
 			}
@@ -135,22 +135,4 @@ func (q *QuadIter) settleMem(i int) bool {
 		return q.settle(q.it.Valid())
 	}
 	return false
-}
-
-// quadOf is unpermute spelled out per ordering: it runs once per key of
-// a cached scan, where the generic loop cost a third of the walk.
-func quadOf(o Order, c *cols) IDQuad {
-	switch o {
-	case SPOG:
-		return IDQuad{S: ID(c[0]), P: ID(c[1]), O: ID(c[2]), G: ID(c[3])}
-	case POSG:
-		return IDQuad{P: ID(c[0]), O: ID(c[1]), S: ID(c[2]), G: ID(c[3])}
-	case OSPG:
-		return IDQuad{O: ID(c[0]), S: ID(c[1]), P: ID(c[2]), G: ID(c[3])}
-	case GSPO:
-		return IDQuad{G: ID(c[0]), S: ID(c[1]), P: ID(c[2]), O: ID(c[3])}
-	case GPOS:
-		return IDQuad{G: ID(c[0]), P: ID(c[1]), O: ID(c[2]), S: ID(c[3])}
-	}
-	return IDQuad{G: ID(c[0]), O: ID(c[1]), S: ID(c[2]), P: ID(c[3])}
 }
