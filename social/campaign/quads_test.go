@@ -153,16 +153,15 @@ var webURLShapes = []string{
 	"https://1.2.3.4/", "https://1.2.3.4:99999999999999999999/", "https://例え.jp/", "https://example.com/例え", "https://example.com/a#b c",
 }
 
-// TestPlainWebURL: the run's webURL, plainWebURL's fast path included,
-// answers as parsing the link does, and takes the common shapes at sight.
+// TestPlainWebURL: webURL, plainWebURL's fast path included, answers as
+// parsing the link does, and takes the common shapes at sight.
 func TestPlainWebURL(t *testing.T) {
-	ru := &run{}
 	for _, s := range webURLShapes {
-		if got, want := ru.webURL(s), webURL(s); got != want {
+		if got, want := webURL(s), parsedWebURL(s); got != want {
 			t.Errorf("webURL(%q) = %v, want %v", s, got, want)
 		}
-		if plainWebURL(s) && !webURL(s) {
-			t.Errorf("plainWebURL(%q) but not webURL", s)
+		if plainWebURL(s) && !parsedWebURL(s) {
+			t.Errorf("plainWebURL(%q) but not parsedWebURL", s)
 		}
 	}
 	for _, s := range []string{"https://news.example/story/12", "HTTPS://NEWS.EXAMPLE/A", "https://example.com:8443/a?b=c",
@@ -180,8 +179,8 @@ func FuzzPlainWebURL(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if plainWebURL(s) && !webURL(s) {
-			t.Errorf("plainWebURL(%q) but not webURL", s)
+		if plainWebURL(s) && !parsedWebURL(s) {
+			t.Errorf("plainWebURL(%q) but not parsedWebURL", s)
 		}
 	})
 }

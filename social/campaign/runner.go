@@ -212,9 +212,8 @@ type run struct {
 	rdf     *socialrdf.Writer
 	clients map[string]*http.Client
 	ua      string
-	quads   []rdf.Quad      // a page's statements, the slice reused
-	bulk    *bulkGroup      // pages of bulk platforms not yet committed
-	webURLs map[string]bool // webURL's answers, by link (see run.webURL)
+	quads   []rdf.Quad // a page's statements, the slice reused
+	bulk    *bulkGroup // pages of bulk platforms not yet committed
 }
 
 // Run runs the campaign until its passes are done or its budget spent
@@ -705,7 +704,7 @@ func (r *Runner) pageQuads(dst []rdf.Quad, ru *run, p *pairState, page *platform
 		dst = ru.rdf.Post(dst, post, socialrdf.Sighting{Record: rec, At: now, Query: query})
 		kept++
 		for _, l := range post.Links {
-			if wantLinks && !linked[l] && ru.webURL(l) {
+			if wantLinks && !linked[l] && webURL(l) {
 				linked[l] = true
 				links = append(links, ru.red.String(l))
 			}
@@ -768,29 +767,12 @@ func hasKey(m map[string]int, k string) bool {
 	return ok
 }
 
-// webURL is webURL, plainWebURL's links taken at sight, the answers for
-// the others kept for the links of the pages after (up to webURLsMax of
-// them, all dropped when full): a link is shared by post after post.
-func (ru *run) webURL(s string) bool {
-	if plainWebURL(s) {
-		return true
-	}
-	ok, known := ru.webURLs[s]
-	if !known {
-		if len(ru.webURLs) >= webURLsMax || ru.webURLs == nil {
-			ru.webURLs = make(map[string]bool)
-		}
-		ok = webURL(s)
-		ru.webURLs[s] = ok
-	}
-	return ok
-}
+// webURL reports whether s is an http(s) URL that an IRI can name: the
+// common shapes at sight (plainWebURL), the others parsed.
+func webURL(s string) bool { return plainWebURL(s) || parsedWebURL(s) }
 
-// webURLsMax bounds the links whose webURL answer a run keeps.
-const webURLsMax = 1 << 16
-
-// webURL reports whether s is an http(s) URL that an IRI can name.
-func webURL(s string) bool {
+// parsedWebURL is webURL by parsing s.
+func parsedWebURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && !strings.ContainsAny(s, notInIRI)
 }
@@ -799,13 +781,13 @@ func webURL(s string) bool {
 const notInIRI = " <>\"{}|^`"
 
 // plainWebURL reports whether s has the shape of most shared links, for
-// which webURL is true without parsing: "http://" or "https://" (the
-// scheme in any case), a host of ASCII letters, digits, '.', '-', '_'
-// and '~' with an optional port of digits, then nothing or '/', '?' or
-// '#' and bytes that are neither controls nor in notInIRI, each '%'
-// followed by two hex digits. url.Parse takes such an s with its scheme
-// and host (the path, query and fragment cannot fail to unescape). For
-// any other s it is false, and webURL decides.
+// which parsedWebURL is true: "http://" or "https://" (the scheme in any
+// case), a host of ASCII letters, digits, '.', '-', '_' and '~' with an
+// optional port of digits, then nothing or '/', '?' or '#' and bytes that
+// are neither controls nor in notInIRI, each '%' followed by two hex
+// digits. url.Parse takes such an s with its scheme and host (the path,
+// query and fragment cannot fail to unescape). For any other s it is
+// false, and parsing decides.
 func plainWebURL(s string) bool {
 	i := 0
 	switch {
